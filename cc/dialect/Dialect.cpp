@@ -1,0 +1,177 @@
+//===- Dialect.cpp - amdgcn dialect and its structural ops ---------------===//
+#include "dialect/Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace aster::amdgcn;
+
+#include "dialect/AMDGCNDialect.cpp.inc"
+
+void AMDGCNDialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/AMDGCNOps.cpp.inc"
+      >();
+  registerInstructionOps();
+}
+
+Operation *AMDGCNDialect::materializeConstant(OpBuilder &b, Attribute value,
+                                              Type type, Location loc) {
+  if (auto t = dyn_cast<TypedAttr>(value))
+    return arith::ConstantOp::create(b, loc, type, t);
+  return nullptr;
+}
+
+void aster::amdgcn::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<AMDGCNDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, scf::SCFDialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// ModuleOp
+//===----------------------------------------------------------------------===//
+
+uint8_t KernelModuleOp::getTargetBit() { return ISA::targetBit(getTarget()); }
+
+LogicalResult KernelModuleOp::verify() {
+  if (!getTargetBit())
+    return emitOpError("unknown target '")
+           << getTarget() << "' (expected gfx942, gfx950 or gfx1201)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+static const char *const kSgprSetupOrder[] = {
+    "private_segment_buffer", "dispatch_ptr", "queue_ptr", "kernarg_ptr",
+    "dispatch_id", "flat_scratch_init", "private_segment_size",
+    "workgroup_id_x", "workgroup_id_y", "workgroup_id_z", "workgroup_info",
+    "private_segment_wave_offset"};
+
+LogicalResult KernelOp::verify() {
+  if (getArgNames().size() != getArgTypes().size())
+    return emitOpError("has ") << getArgNames().size() << " argument names but "
+                               << getArgTypes().size() << " argument types";
+  for (Attribute a : getArgTypes()) {
+    Type t = cast<TypeAttr>(a).getValue();
+    if (!isa<PtrType>(t) && !t.isIntOrFloat())
+      return emitOpError("argument type ")
+             << t << " is not a pointer (!amdgcn.ptr<T>), integer or float";
+    if (t.isIntOrFloat() && (t.getIntOrFloatBitWidth() % 8 ||
+                             t.getIntOrFloatBitWidth() > 64))
+      return emitOpError("argument type ") << t << " must be 8..64 bits in whole bytes";
+  }
+  if (auto blk = (*this)->getAttrOfType<DenseI32ArrayAttr>("block")) {
+    if (blk.size() != 3)
+      return emitOpError("`block` must have 3 dimensions");
+    int64_t n = 1;
+    for (int d : blk.asArrayRef()) {
+      if (d < 1)
+        return emitOpError("`block` dimensions must be positive");
+      n *= d;
+    }
+    if (n > 1024)
+      return emitOpError("workgroup of ") << n << " work-items exceeds 1024";
+  } else if ((*this)->hasAttr("block")) {
+    return emitOpError("`block` must be array<i32: x, y, z>");
+  }
+  if (Attribute lds = (*this)->getAttr("lds")) {
+    auto i = dyn_cast<IntegerAttr>(lds);
+    if (!i || i.getInt() < 0 || i.getInt() > 65536)
+      return emitOpError("`lds` must be an integer in [0, 65536] bytes");
+  }
+  if (Attribute w = (*this)->getAttr("workitem_ids")) {
+    auto i = dyn_cast<IntegerAttr>(w);
+    if (!i || i.getInt() < 1 || i.getInt() > 3)
+      return emitOpError("`workitem_ids` must be 1, 2 or 3");
+  }
+  if (Attribute s = (*this)->getAttr("sgpr_setup")) {
+    auto arr = dyn_cast<ArrayAttr>(s);
+    if (!arr)
+      return emitOpError("`sgpr_setup` must be an array of strings");
+    int last = -1;
+    for (Attribute e : arr) {
+      auto str = dyn_cast<StringAttr>(e);
+      int pos = -1;
+      for (unsigned i = 0; str && i < std::size(kSgprSetupOrder); ++i)
+        if (str.getValue() == kSgprSetupOrder[i])
+          pos = i;
+      if (pos < 0)
+        return emitOpError("unknown `sgpr_setup` entry ") << e;
+      if (pos <= last)
+        return emitOpError("`sgpr_setup` entries must be unique and in hardware order");
+      last = pos;
+    }
+  }
+  if (getBody().empty())
+    return emitOpError("must have a body");
+  return success();
+}
+
+// amdgcn.kernel @name(a: T, b: U) attributes {...} { ... }
+ParseResult KernelOp::parse(OpAsmParser &p, OperationState &st) {
+  StringAttr name;
+  if (p.parseSymbolName(name, SymbolTable::getSymbolAttrName(), st.attributes))
+    return failure();
+  SmallVector<Attribute> names, types;
+  auto parseArg = [&]() -> ParseResult {
+    std::string n;
+    Type t;
+    if (p.parseKeywordOrString(&n) || p.parseColonType(t))
+      return failure();
+    names.push_back(p.getBuilder().getStringAttr(n));
+    types.push_back(TypeAttr::get(t));
+    return success();
+  };
+  if (p.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseArg))
+    return failure();
+  st.addAttribute("arg_names", p.getBuilder().getArrayAttr(names));
+  st.addAttribute("arg_types", p.getBuilder().getArrayAttr(types));
+  if (p.parseOptionalAttrDictWithKeyword(st.attributes))
+    return failure();
+  Region *body = st.addRegion();
+  return p.parseRegion(*body);
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  p << '(';
+  for (unsigned i = 0, e = getArgNames().size(); i < e; ++i) {
+    if (i)
+      p << ", ";
+    p.printKeywordOrString(cast<StringAttr>(getArgNames()[i]).getValue());
+    p << ": " << cast<TypeAttr>(getArgTypes()[i]).getValue();
+  }
+  p << ')';
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"sym_name", "arg_names", "arg_types"});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// RegOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RegOp::verify() {
+  Type t = getReg().getType();
+  if (auto r = dyn_cast<RegType>(t)) {
+    if (r.isVirtual())
+      return emitOpError("requires an allocated register, got virtual ") << t;
+    return success();
+  }
+  if (isa<SpecialRegType>(t))
+    return success();
+  return emitOpError("result must be a register type, got ") << t;
+}
+
+#define GET_OP_CLASSES
+#include "dialect/AMDGCNOps.cpp.inc"

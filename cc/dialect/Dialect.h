@@ -1,0 +1,44 @@
+//===- Dialect.h - the amdgcn dialect -----------------------------------===//
+#ifndef ASTER_DIALECT_DIALECT_H
+#define ASTER_DIALECT_DIALECT_H
+
+#include "dialect/ISA.h"
+#include "dialect/Types.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialect/AMDGCNDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialect/AMDGCNOps.h.inc"
+
+namespace aster::amdgcn {
+
+/// The instruction-table row of an instruction op, or nullptr for any other op.
+const ISA::InstDesc *getInstDesc(mlir::Operation *op);
+/// The registered op name of an instruction.
+mlir::OperationName getInstOpName(mlir::MLIRContext *ctx, const ISA::InstDesc &d);
+
+/// Verifies an instruction op against its table row (also run by the op's
+/// verifier); `targetBit` 0 means "use the enclosing module's target".
+mlir::LogicalResult verifyInstruction(mlir::Operation *op,
+                                      const ISA::InstDesc &desc);
+
+/// The value of an immediate operand (a constant integer or float, as its
+/// bit pattern), or nullopt if `v` is not a constant.
+std::optional<uint64_t> getImmediateBits(mlir::Value v);
+/// True if `bits` is an inline constant for a value of type `ty`.
+bool isInlineConstant(uint64_t bits, ISA::ValTy ty);
+
+/// Registers the amdgcn dialect and everything aster's tools load.
+void registerAllDialects(mlir::DialectRegistry &registry);
+
+} // namespace aster::amdgcn
+
+#endif

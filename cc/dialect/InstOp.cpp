@@ -1,0 +1,187 @@
+//===- InstOp.cpp - instruction ops registered from the table ------------===//
+//
+// Every row of the instruction table becomes a registered op `amdgcn.<mnemonic>`
+// with one shared implementation (parse, print, verify) driven by its row.
+// IR form:
+//   %d0, ... = amdgcn.MNEMONIC %s0, %s1 [^taken, ^next] {modifiers}
+//              : (source types) -> destination types
+// Results are the destinations (in assembly order); operands the sources.
+// Immediates are operands defined by constants (arith.constant). An absent
+// optional source (printed `off` in assembly) is simply left out.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace aster;
+using namespace aster::amdgcn;
+
+namespace {
+
+class InstOpImpl : public OperationName::Impl {
+public:
+  InstOpImpl(const ISA::InstDesc &desc, Dialect *dialect, TypeID id)
+      : Impl(StringRef(std::string("amdgcn.") + desc.mnemonic), dialect, id,
+             mlir::detail::InterfaceMap()),
+        desc(desc) {}
+
+  LogicalResult foldHook(Operation *, ArrayRef<Attribute>,
+                         SmallVectorImpl<OpFoldResult> &) final {
+    return failure();
+  }
+  void getCanonicalizationPatterns(RewritePatternSet &, MLIRContext *) final {}
+  bool hasTrait(TypeID id) final {
+    if (id == TypeID::get<OpTrait::IsTerminator>())
+      return desc.has(ISA::PROP_TERMINATOR);
+    return false;
+  }
+  OperationName::ParseAssemblyFn getParseAssemblyFn() final {
+    const ISA::InstDesc *d = &desc;
+    return [d](OpAsmParser &p, OperationState &st) { return parse(*d, p, st); };
+  }
+  void populateDefaultAttrs(const OperationName &, NamedAttrList &) final {}
+  void printAssembly(Operation *op, OpAsmPrinter &p, StringRef dd) final {
+    print(desc, op, p, dd);
+  }
+  LogicalResult verifyInvariants(Operation *op) final {
+    return verifyInstruction(op, desc);
+  }
+  LogicalResult verifyRegionInvariants(Operation *) final { return success(); }
+  std::optional<Attribute> getInherentAttr(Operation *, StringRef) final {
+    return std::nullopt;
+  }
+  void setInherentAttr(Operation *op, StringAttr name, Attribute value) final {
+    op->setDiscardableAttr(name, value);
+  }
+  void populateInherentAttrs(Operation *, NamedAttrList &) final {}
+  LogicalResult
+  verifyInherentAttrs(OperationName, NamedAttrList &,
+                      function_ref<InFlightDiagnostic()>) final {
+    return success();
+  }
+  int getOpPropertyByteSize() final { return 0; }
+  void initProperties(OperationName, OpaqueProperties, OpaqueProperties) final {}
+  void deleteProperties(OpaqueProperties) final {}
+  void populateDefaultProperties(OperationName, OpaqueProperties) final {}
+  LogicalResult
+  setPropertiesFromAttr(OperationName, OpaqueProperties, Attribute,
+                        function_ref<InFlightDiagnostic()>) final {
+    return success();
+  }
+  Attribute getPropertiesAsAttr(Operation *) final { return {}; }
+  void copyProperties(OpaqueProperties, OpaqueProperties) final {}
+  bool compareProperties(OpaqueProperties, OpaqueProperties) final { return true; }
+  llvm::hash_code hashProperties(OpaqueProperties) final { return {}; }
+
+  static ParseResult parse(const ISA::InstDesc &d, OpAsmParser &p,
+                           OperationState &st);
+  static void print(const ISA::InstDesc &d, Operation *op, OpAsmPrinter &p,
+                    StringRef defaultDialect);
+
+  const ISA::InstDesc &desc;
+};
+
+/// Per-context map from op TypeID to table row, owned by the dialect.
+struct InstRegistry {
+  TypeIDAllocator ids;
+  llvm::DenseMap<TypeID, const ISA::InstDesc *> byId;
+  std::vector<OperationName> names;  // by table index
+};
+
+} // namespace
+
+static InstRegistry &registryOf(Dialect *dialect) {
+  return *static_cast<InstRegistry *>(
+      static_cast<AMDGCNDialect *>(dialect)->instRegistry.get());
+}
+
+void AMDGCNDialect::registerInstructionOps() {
+  auto owned = std::make_shared<InstRegistry>();
+  InstRegistry &reg = *owned;
+  instRegistry = owned;
+  for (const ISA::InstDesc &d : ISA::instructions()) {
+    TypeID id = reg.ids.allocate();
+    reg.byId[id] = &d;
+    RegisteredOperationName::insert(
+        std::make_unique<InstOpImpl>(d, this, id), {});
+  }
+  for (const ISA::InstDesc &d : ISA::instructions())
+    reg.names.push_back(OperationName(std::string("amdgcn.") + d.mnemonic,
+                                      getContext()));
+}
+
+const ISA::InstDesc *aster::amdgcn::getInstDesc(Operation *op) {
+  OperationName name = op->getName();
+  if (!name.isRegistered())
+    return nullptr;
+  Dialect *d = name.getDialect();
+  if (!d || !isa<AMDGCNDialect>(d))
+    return nullptr;
+  InstRegistry &reg = registryOf(d);
+  auto it = reg.byId.find(name.getTypeID());
+  return it == reg.byId.end() ? nullptr : it->second;
+}
+
+OperationName aster::amdgcn::getInstOpName(MLIRContext *ctx,
+                                           const ISA::InstDesc &d) {
+  auto *dialect = ctx->getOrLoadDialect<AMDGCNDialect>();
+  return registryOf(dialect).names[d.index()];
+}
+
+ParseResult InstOpImpl::parse(const ISA::InstDesc &d, OpAsmParser &p,
+                              OperationState &st) {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SMLoc opsLoc = p.getCurrentLocation();
+  if (p.parseOperandList(operands))
+    return failure();
+  for (unsigned i = 0; i < d.successors; ++i) {
+    Block *b;
+    if (i && p.parseComma())
+      return failure();
+    if (!operands.empty() && i == 0 && p.parseComma())
+      return failure();
+    if (p.parseSuccessor(b))
+      return failure();
+    st.addSuccessors(b);
+  }
+  if (p.parseOptionalAttrDict(st.attributes))
+    return failure();
+  if (operands.empty() && d.numDsts == 0)
+    return success();
+  SMLoc typeLoc = p.getCurrentLocation();
+  FunctionType fnType;
+  if (p.parseColonType(fnType))
+    return failure();
+  if (fnType.getNumInputs() != operands.size())
+    return p.emitError(typeLoc, "expected ")
+           << operands.size() << " source types, got " << fnType.getNumInputs();
+  st.addTypes(fnType.getResults());
+  return p.resolveOperands(operands, fnType.getInputs(), opsLoc, st.operands);
+}
+
+void InstOpImpl::print(const ISA::InstDesc &d, Operation *op, OpAsmPrinter &p,
+                       StringRef defaultDialect) {
+  StringRef name = op->getName().getStringRef();
+  if (!defaultDialect.empty() && name.size() > defaultDialect.size() &&
+      name.starts_with(defaultDialect) && name[defaultDialect.size()] == '.')
+    name = name.drop_front(defaultDialect.size() + 1);
+  p.getStream() << name;
+  if (op->getNumOperands()) {
+    p << ' ';
+    p.printOperands(op->getOperands());
+  }
+  for (unsigned i = 0; i < op->getNumSuccessors(); ++i) {
+    p << ((i || op->getNumOperands()) ? ", " : " ");
+    p.printSuccessor(op->getSuccessor(i));
+  }
+  p.printOptionalAttrDict(op->getAttrs());
+  if (op->getNumOperands() || op->getNumResults()) {
+    p << " : ";
+    p.printFunctionalType(op);
+  }
+}

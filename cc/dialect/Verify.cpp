@@ -1,0 +1,224 @@
+//===- Verify.cpp - instruction verification from the table --------------===//
+//
+// Checks an instruction op against its table row: operand counts, register
+// class and width, alignment of allocated ranges, immediates (kind, range,
+// literal count), the constant-bus limit, modifiers and target validity.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/Dialect.h"
+#include "dialect/Immediates.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace aster;
+using namespace aster::amdgcn;
+
+static std::string describeClass(const ISA::OperandDesc &o) {
+  std::string s;
+  auto add = [&](const char *n) {
+    if (!s.empty())
+      s += " or ";
+    s += n;
+  };
+  if (o.cls & ISA::CLS_V) add("VGPR");
+  if (o.cls & ISA::CLS_A) add("AGPR");
+  if (o.cls & ISA::CLS_S) add("SGPR");
+  if (o.cls & ISA::CLS_I) add((o.cls & ISA::CLS_L) ? "immediate" : "inline constant");
+  else if (o.cls & ISA::CLS_L) add("literal");
+  if (o.width > 1)
+    s += " x" + std::to_string(o.width);
+  return s;
+}
+
+/// Alignment an allocated range must have on `target` (in registers).
+static unsigned requiredAlign(RegKind kind, unsigned width, uint8_t target) {
+  if (width < 2)
+    return 1;
+  if (kind == RegKind::SGPR)
+    return width >= 4 ? 4 : 2;
+  // gfx90a and later (gfx942, gfx950) require even-aligned VGPR/AGPR tuples.
+  return target == ISA::T_GFX1201 ? 1 : 2;
+}
+
+static LogicalResult checkRegister(Operation *op, const ISA::OperandDesc &o,
+                                   Type t, bool isDst, uint8_t target,
+                                   bool optPresent = false) {
+  unsigned width = o.widthFor(optPresent);
+  auto role = [&]() {
+    return op->emitOpError() << (isDst ? "destination '" : "source '")
+                             << o.name << "' ";
+  };
+  if (auto r = dyn_cast<RegType>(t)) {
+    unsigned need = r.getKind() == RegKind::VGPR   ? ISA::CLS_V
+                    : r.getKind() == RegKind::SGPR ? ISA::CLS_S
+                                                   : ISA::CLS_A;
+    if (!(o.cls & need))
+      return role() << "expects " << describeClass(o) << ", got " << t;
+    if (r.getWidth() != width)
+      return role() << "expects " << width << " register"
+                    << (width > 1 ? "s" : "") << ", got " << r.getWidth()
+                    << " (" << t << ")";
+    if (!r.isVirtual()) {
+      unsigned a = requiredAlign(r.getKind(), r.getWidth(), target);
+      if (r.getIndex() % a)
+        return role() << "range " << registerAsm(t) << " must start at a multiple of "
+                      << a;
+    }
+    return success();
+  }
+  if (auto s = dyn_cast<SpecialRegType>(t)) {
+    if (s.getReg() == SpecialReg::scc)
+      return role() << "cannot name scc explicitly";
+    if (!(o.cls & ISA::CLS_S))
+      return role() << "expects " << describeClass(o) << ", got " << t;
+    if (s.getWidth() != width)
+      return role() << "expects " << width << " register"
+                    << (width > 1 ? "s" : "") << ", got " << t << " of "
+                    << s.getWidth();
+    return success();
+  }
+  return role() << "expects " << describeClass(o) << ", got " << t;
+}
+
+static LogicalResult checkModifier(Operation *op, const ISA::InstDesc &d,
+                                   NamedAttribute na) {
+  StringRef name = na.getName().getValue();
+  const ISA::ModDesc *m = nullptr;
+  for (const ISA::ModDesc *c : d.mods())
+    if (name == c->name)
+      m = c;
+  if (!m) {
+    auto diag = op->emitOpError("has no modifier '") << name << "'";
+    if (d.numMods) {
+      diag << " (valid:";
+      for (const ISA::ModDesc *c : d.mods())
+        diag << " " << c->name;
+      diag << ")";
+    }
+    return diag;
+  }
+  Attribute a = na.getValue();
+  if (m->kind == ISA::ModKind::Flag) {
+    if (!isa<UnitAttr>(a))
+      return op->emitOpError("modifier '") << name << "' is a flag (unit attribute)";
+    return success();
+  }
+  auto i = dyn_cast<IntegerAttr>(a);
+  if (!i)
+    return op->emitOpError("modifier '") << name << "' must be an integer";
+  int64_t v = i.getValue().getSExtValue();
+  if (v < m->min || v > m->max)
+    return op->emitOpError("modifier '")
+           << name << "' = " << v << " is out of range [" << m->min << ", "
+           << m->max << "]";
+  if ((m->kind == ISA::ModKind::SrcNeg || m->kind == ISA::ModKind::SrcAbs) &&
+      (v >> d.numSrcs))
+    return op->emitOpError("modifier '")
+           << name << "' selects a source beyond the " << d.numSrcs << " sources";
+  return success();
+}
+
+LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
+                                               const ISA::InstDesc &d) {
+  // Target validity.
+  uint8_t target = 0;
+  if (auto mod = op->getParentOfType<KernelModuleOp>()) {
+    target = mod.getTargetBit();
+    if (target && !d.validOn(target)) {
+      auto diag = op->emitOpError("is not valid on target '")
+                  << mod.getTarget() << "' (valid on:";
+      for (uint8_t b : {ISA::T_GFX942, ISA::T_GFX950, ISA::T_GFX1201})
+        if (d.validOn(b))
+          diag << " " << ISA::targetName(b);
+      return diag << ")";
+    }
+  }
+  // Counts.
+  if (op->getNumResults() != d.numDsts)
+    return op->emitOpError("expects ")
+           << d.numDsts << " destination" << (d.numDsts == 1 ? "" : "s")
+           << ", got " << op->getNumResults();
+  int opt = d.optionalSrc();
+  unsigned n = op->getNumOperands();
+  bool optPresent = true;
+  if (n + 1 == d.numSrcs && opt >= 0)
+    optPresent = false;
+  else if (n != d.numSrcs)
+    return op->emitOpError("expects ")
+           << (opt >= 0 ? std::to_string(d.numSrcs - 1) + " or " : "")
+           << d.numSrcs << " sources, got " << n;
+  if (op->getNumSuccessors() != d.successors)
+    return op->emitOpError("expects ") << (unsigned)d.successors
+                                       << " successor blocks, got "
+                                       << op->getNumSuccessors();
+  // Destinations.
+  for (unsigned i = 0; i < d.numDsts; ++i)
+    if (failed(checkRegister(op, d.dsts()[i], op->getResult(i).getType(),
+                             /*isDst=*/true, target)))
+      return failure();
+  // Sources.
+  unsigned literals = 0;
+  llvm::SmallSet<std::pair<int, int>, 4> sgprs; // (special?, index) on the constant bus
+  std::optional<uint64_t> literalBits;
+  bool isVector = d.has(ISA::PROP_VALU);
+  for (unsigned i = 0, oi = 0; i < d.numSrcs; ++i) {
+    const ISA::OperandDesc &o = d.srcs()[i];
+    if ((int)i == opt && !optPresent)
+      continue;
+    Value v = op->getOperand(oi++);
+    Type t = v.getType();
+    if (isRegisterType(t)) {
+      if (failed(checkRegister(op, o, t, /*isDst=*/false, target, optPresent)))
+        return failure();
+      if (isVector) {
+        if (auto r = dyn_cast<RegType>(t)) {
+          if (r.getKind() == RegKind::SGPR)
+            sgprs.insert({r.isVirtual() ? 2 : 0,
+                          r.isVirtual() ? (int)(intptr_t)v.getAsOpaquePointer()
+                                        : r.getIndex()});
+        } else if (auto s = dyn_cast<SpecialRegType>(t)) {
+          sgprs.insert({1, (int)s.getReg()});
+        }
+      }
+      continue;
+    }
+    if (!t.isIntOrFloat())
+      return op->emitOpError("source '") << o.name << "' has type " << t
+                                         << ", which is neither a register nor an immediate";
+    std::optional<uint64_t> bits = getImmediateBits(v);
+    if (!bits)
+      return op->emitOpError("source '")
+             << o.name << "' is an immediate that is not a constant";
+    if (!(o.cls & (ISA::CLS_I | ISA::CLS_L)))
+      return op->emitOpError("source '") << o.name << "' expects "
+                                         << describeClass(o) << ", got an immediate";
+    if (!fitsImmediate(*bits, o.ty))
+      return op->emitOpError("immediate for '")
+             << o.name << "' does not fit a " << ISA::valTyName(o.ty) << " operand";
+    if (isInlineConstant(*bits, o.ty))
+      continue;
+    if (!(o.cls & ISA::CLS_L))
+      return op->emitOpError("source '")
+             << o.name << "' accepts only inline constants (-16..64, +-0.5, "
+                          "+-1.0, +-2.0, +-4.0, 1/(2pi)); a literal is not encodable here";
+    if (literalBits && *literalBits != *bits)
+      return op->emitOpError("uses two different literals; at most one 32-bit literal is encodable");
+    literalBits = bits;
+    ++literals;
+  }
+  if (isVector && !d.has(ISA::PROP_MFMA)) {
+    unsigned bus = sgprs.size() + (literalBits ? 1 : 0);
+    unsigned limit = target == ISA::T_GFX1201 ? 2 : 1;
+    if (bus > limit)
+      return op->emitOpError("reads ")
+             << bus << " scalar values (SGPRs/literals) but the constant bus "
+             << "allows " << limit << " per VALU instruction on this target";
+  }
+  // Modifiers.
+  for (NamedAttribute na : op->getAttrs())
+    if (failed(checkModifier(op, d, na)))
+      return failure();
+  return success();
+}

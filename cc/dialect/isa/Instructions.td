@@ -1,0 +1,10 @@
+// The aster instruction table. Each encoding family has its own file.
+include "Schema.td"
+include "Modifiers.td"
+include "SOP.td"
+include "SMEM.td"
+include "VALU.td"
+include "MFMA.td"
+include "DS.td"
+include "Global.td"
+include "MUBUF.td"

@@ -1,0 +1,86 @@
+// The schema of aster's instruction table: the single source for every
+// amdgcn instruction op (its IR parser/printer and verifier), the assembly
+// printer, the Python builder methods and the emulator dispatch.
+// gen_isa.py reads the records (through `llvm-tblgen --dump-json`) and emits
+// C++ and Python from them.
+
+// ---- Targets --------------------------------------------------------------
+class Target<string name, int wave> {
+  string Name = name;
+  int WaveSize = wave;
+}
+def gfx942  : Target<"gfx942", 64>;
+def gfx950  : Target<"gfx950", 64>;
+def gfx1201 : Target<"gfx1201", 32>;
+
+defvar CDNA3 = [gfx942, gfx950];
+defvar CDNA4 = [gfx950];
+defvar ALL = [gfx942, gfx950, gfx1201];
+
+// ---- Operands ---------------------------------------------------------------
+// Cls is a set of letters naming what the operand may be:
+//   v VGPR   s SGPR (also the special registers of the same width: vcc, exec,
+//   m0, ...)   a AGPR   i inline constant   l 32-bit literal
+//   (an operand with both i and l accepts any immediate of its type).
+// Width is in 32-bit registers. Ty is the value type, which selects the
+// inline-constant table and literal encoding: b32 i32 u32 f32 f16 bf16 b16
+// v2f16 v2bf16 v2i16 b64 u64 i64 f64.
+// Optional operands print as `off` when absent; an instruction has at most one.
+// AltWidth, when non-zero, is the width when the instruction's optional
+// operand is present (global vaddr: 64-bit address, or 32-bit offset with saddr).
+class Opd<string name, string cls, int width = 1, string ty = "b32",
+          bit optional = 0, int altWidth = 0> {
+  string Name = name;
+  string Cls = cls;
+  int Width = width;
+  string Ty = ty;
+  bit Optional = optional;
+  int AltWidth = altWidth;
+}
+
+// ---- Modifiers --------------------------------------------------------------
+// A modifier is an attribute of the op; Kind tells how it is written:
+//   flag      unit attribute, printed as its name (sc0, nt, offen, clamp)
+//   int       printed `name:N` when non-zero (offset, offset0, cbsz, ...)
+//   hexint    like int but printed in hex (`offset:0x10`)
+//   pos       positional decimal immediate after the operands (s_nop 3)
+//   hex16     positional 16-bit immediate printed in hex (s_movk_i32 s0, 0x1234)
+//   bits      printed `name:[b0,b1,...]` when non-zero; Len bits
+//   omod      output modifier: 1 -> `mul:2`, 2 -> `mul:4`, 3 -> `div:2`
+//   srcneg    bitmask per source, printed as `-src` (VOP3 float)
+//   srcabs    bitmask per source, printed as `|src|`
+//   waitcnt   an s_waitcnt counter, printed `name(N)` when present
+class Mod<string name, string kind, int nbits = 16, int lo = 0, int hi = 65535,
+          int len = 0> {
+  string Name = name;
+  string Kind = kind;
+  int Bits = nbits;      // field width (for range checking)
+  int Min = lo;
+  int Max = hi;
+  int Len = len;         // for `bits`: number of entries
+}
+
+// ---- Instructions -------------------------------------------------------------
+// Dsts and Srcs are in assembly order (destinations first). Props:
+//   SALU VALU SMEM VMEM LDS MFMA TRANS BRANCH TERMINATOR BARRIER WAITCNT
+//   MAYLOAD MAYSTORE ATOMIC VMCNT LGKMCNT EXPCNT SIDE_EFFECT
+// ImplicitDefs / ImplicitUses name special registers the hardware reads or
+// writes without them being written in the assembly (scc, vcc, exec, m0).
+// Successors is the number of block successors (branches).
+class Inst<string mnemonic, string enc, list<Opd> dsts, list<Opd> srcs,
+           list<Mod> mods = [], list<Target> targets = CDNA3,
+           list<string> props = []> {
+  string Mnemonic = mnemonic;
+  string Encoding = enc;   // SOP1 SOP2 SOPK SOPC SOPP SMEM VOP1 VOP2 VOP3 VOPC
+                           // VOP3P MFMA DS FLAT GLOBAL MUBUF
+  list<Opd> Dsts = dsts;
+  list<Opd> Srcs = srcs;
+  list<Mod> Mods = mods;
+  list<Target> Targets = targets;
+  list<string> Props = props;
+  list<string> ImplicitDefs = [];
+  list<string> ImplicitUses = [];
+  int Successors = 0;
+  // Short description shown in docstrings.
+  string Doc = "";
+}

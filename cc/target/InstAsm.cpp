@@ -1,0 +1,170 @@
+//===- InstAsm.cpp - one instruction op as an assembly line --------------===//
+#include "target/InstAsm.h"
+
+#include "dialect/Dialect.h"
+#include "dialect/Immediates.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace aster;
+using namespace aster::amdgcn;
+
+namespace aster::target {
+
+static int64_t modValue(ArrayRef<AsmModifier> mods, ISA::ModKind kind) {
+  for (const AsmModifier &m : mods)
+    if (m.desc->kind == kind && m.present)
+      return m.value;
+  return 0;
+}
+
+void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
+                    ArrayRef<AsmModifier> mods, ArrayRef<std::string> labels,
+                    raw_ostream &os) {
+  os << d.mnemonic;
+  int64_t negMask = modValue(mods, ISA::ModKind::SrcNeg);
+  int64_t absMask = modValue(mods, ISA::ModKind::SrcAbs);
+  bool any = false;
+  for (unsigned i = 0; i < operands.size(); ++i) {
+    os << (any ? ", " : " ");
+    any = true;
+    const std::string &t = operands[i].text;
+    if (t.empty()) {
+      os << "off";
+      continue;
+    }
+    int si = (int)i - (int)d.numDsts;
+    bool neg = si >= 0 && (negMask >> si) & 1;
+    bool abs = si >= 0 && (absMask >> si) & 1;
+    if (neg)
+      os << '-';
+    if (abs)
+      os << '|' << t << '|';
+    else
+      os << t;
+  }
+  for (const std::string &l : labels) {
+    os << (any ? ", " : " ") << l;
+    any = true;
+  }
+  bool anyWait = false;
+  for (const AsmModifier &m : mods) {
+    const ISA::ModDesc &md = *m.desc;
+    switch (md.kind) {
+    case ISA::ModKind::Flag:
+      if (m.present)
+        os << ' ' << md.name;
+      break;
+    case ISA::ModKind::Int:
+      if (m.present && m.value)
+        os << ' ' << md.name << ':' << m.value;
+      break;
+    case ISA::ModKind::HexInt:
+      if (m.present && m.value)
+        os << ' ' << md.name << ':' << llvm::format_hex(m.value, 2);
+      break;
+    case ISA::ModKind::Pos:
+      os << (any ? ", " : " ") << (m.present ? m.value : 0);
+      any = true;
+      break;
+    case ISA::ModKind::Hex16:
+      os << (any ? ", " : " ")
+         << llvm::format_hex((uint16_t)(m.present ? m.value : 0), 2);
+      any = true;
+      break;
+    case ISA::ModKind::Bits:
+      if (m.present && m.value) {
+        os << ' ' << md.name << ":[";
+        for (unsigned b = 0; b < md.len; ++b)
+          os << (b ? "," : "") << ((m.value >> b) & 1);
+        os << ']';
+      }
+      break;
+    case ISA::ModKind::Omod:
+      if (m.present && m.value)
+        os << (m.value == 1 ? " mul:2" : m.value == 2 ? " mul:4" : " div:2");
+      break;
+    case ISA::ModKind::SrcNeg:
+    case ISA::ModKind::SrcAbs:
+      break;
+    case ISA::ModKind::Waitcnt:
+      if (m.present) {
+        os << (anyWait ? " " : " ") << md.name << '(' << m.value << ')';
+        anyWait = true;
+      }
+      break;
+    }
+  }
+  if (!anyWait) {
+    // s_waitcnt with no counter named waits for nothing: all counters at max.
+    bool isWait = false;
+    for (const AsmModifier &m : mods)
+      isWait |= m.desc->kind == ISA::ModKind::Waitcnt;
+    if (isWait)
+      for (const AsmModifier &m : mods)
+        os << ' ' << m.desc->name << '(' << m.desc->max << ')';
+  }
+}
+
+LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
+                           raw_ostream &os,
+                           function_ref<std::string(Block *)> labelOf) {
+  SmallVector<AsmOperand, 6> operands;
+  auto regText = [&](Value v, Type t, const char *role,
+                     const char *name) -> FailureOr<std::string> {
+    if (auto r = dyn_cast<RegType>(t); r && r.isVirtual()) {
+      op->emitOpError() << role << " '" << name
+                        << "' is a virtual register; run register allocation "
+                           "before translating to assembly";
+      return failure();
+    }
+    return registerAsm(t);
+  };
+  for (unsigned i = 0; i < d.numDsts; ++i) {
+    auto t = regText(op->getResult(i), op->getResult(i).getType(),
+                     "destination", d.dsts()[i].name);
+    if (failed(t))
+      return failure();
+    operands.push_back({*t});
+  }
+  int opt = d.optionalSrc();
+  bool optPresent = op->getNumOperands() == d.numSrcs;
+  for (unsigned i = 0, oi = 0; i < d.numSrcs; ++i) {
+    const ISA::OperandDesc &o = d.srcs()[i];
+    if ((int)i == opt && !optPresent) {
+      operands.push_back({""});
+      continue;
+    }
+    Value v = op->getOperand(oi++);
+    Type t = v.getType();
+    if (isRegisterType(t)) {
+      auto s = regText(v, t, "source", o.name);
+      if (failed(s))
+        return failure();
+      operands.push_back({*s});
+      continue;
+    }
+    std::optional<uint64_t> bits = getImmediateBits(v);
+    if (!bits)
+      return op->emitOpError("source '") << o.name << "' is not a register or constant";
+    operands.push_back({formatImmediate(*bits, o.ty)});
+  }
+  SmallVector<AsmModifier, 8> mods;
+  for (const ISA::ModDesc *m : d.mods()) {
+    Attribute a = op->getDiscardableAttr(m->name);
+    AsmModifier am{m, 0, (bool)a};
+    if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+      am.value = i.getValue().getSExtValue();
+    mods.push_back(am);
+  }
+  SmallVector<std::string, 2> labels;
+  // A conditional branch's second successor is its fall-through block.
+  unsigned nlab = d.successors == 2 ? 1 : d.successors;
+  for (unsigned i = 0; i < nlab; ++i)
+    labels.push_back(labelOf(op->getSuccessor(i)));
+  printInstParts(d, operands, mods, labels, os);
+  return success();
+}
+
+} // namespace aster::target
