@@ -1,11 +1,13 @@
 //===- aster-opt.cpp - MLIR opt driver with aster's dialect and passes ---===//
 #include "dialect/Dialect.h"
+#include "transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   aster::amdgcn::registerAllDialects(registry);
+  aster::registerAllPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "aster optimizer driver\n", registry));
 }

@@ -1,0 +1,142 @@
+//===- Assembler.cpp - assembly to object (LLVM MC) and hsaco (lld) ------===//
+#include "target/Assembler.h"
+#include "target/MCTarget.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectWriter.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+using namespace llvm;
+
+namespace aster::target {
+
+Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
+                                           std::vector<AsmDiagnostic> *diags) {
+  auto tOr = MCTarget::create(cpu);
+  if (!tOr)
+    return tOr.takeError();
+  MCTarget &t = **tOr;
+
+  SourceMgr srcMgr;
+  srcMgr.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(text, "<asm>"), SMLoc());
+  std::vector<AsmDiagnostic> errors;
+  std::string firstError;
+  auto handler = [&](const SMDiagnostic &d) {
+    if (d.getKind() != SourceMgr::DK_Error)
+      return;
+    errors.push_back({(unsigned)std::max(d.getLineNo(), 0),
+                      (unsigned)std::max(d.getColumnNo() + 1, 0),
+                      d.getMessage().str()});
+  };
+  srcMgr.setDiagHandler(
+      [](const SMDiagnostic &d, void *ctx) {
+        (*static_cast<decltype(handler) *>(ctx))(d);
+      },
+      &handler);
+
+  MCContext ctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get(), &srcMgr,
+                &t.options);
+  ctx.setDiagnosticHandler(
+      [&](const SMDiagnostic &d, bool, const SourceMgr &, std::vector<const MDNode *> &) {
+        handler(d);
+      });
+  std::unique_ptr<MCObjectFileInfo> mofi(
+      t.target->createMCObjectFileInfo(ctx, /*PIC=*/true));
+  ctx.setObjectFileInfo(mofi.get());
+
+  SmallVector<char, 0> buffer;
+  auto os = std::make_unique<raw_svector_ostream>(buffer);
+  std::unique_ptr<MCCodeEmitter> ce(t.target->createMCCodeEmitter(*t.mii, ctx));
+  std::unique_ptr<MCAsmBackend> mab(
+      t.target->createMCAsmBackend(*t.sti, *t.mri, t.options));
+  if (!ce || !mab)
+    return createStringError("cannot create the AMDGPU code emitter");
+  auto ow = mab->createObjectWriter(*os);
+  std::unique_ptr<MCStreamer> streamer(t.target->createMCObjectStreamer(
+      t.triple, ctx, std::move(mab), std::move(ow), std::move(ce), *t.sti));
+  std::unique_ptr<MCAsmParser> parser(
+      createMCAsmParser(srcMgr, ctx, *streamer, *t.mai));
+  std::unique_ptr<MCTargetAsmParser> tap(
+      t.target->createMCAsmParser(*t.sti, *parser, *t.mii, t.options));
+  if (!tap)
+    return createStringError("cannot create the AMDGPU assembly parser");
+  parser->setTargetParser(*tap);
+  bool failedParse = parser->Run(/*NoInitialTextSection=*/false);
+  if (failedParse || !errors.empty() || ctx.hadError()) {
+    std::string msg = "assembly failed";
+    if (!errors.empty())
+      msg = "line " + std::to_string(errors[0].line) + ": " + errors[0].message;
+    if (diags)
+      *diags = std::move(errors);
+    return createStringError(msg);
+  }
+  return std::vector<char>(buffer.begin(), buffer.end());
+}
+
+namespace {
+/// A temporary file removed on scope exit.
+struct TempFile {
+  SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      sys::fs::remove(path);
+  }
+};
+} // namespace
+
+Expected<std::vector<char>> linkObject(ArrayRef<char> object) {
+  TempFile in, out;
+  int fd;
+  if (auto ec = sys::fs::createTemporaryFile("aster", "o", fd, in.path))
+    return createStringError(ec, "cannot create a temporary object file");
+  {
+    raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os.write(object.data(), object.size());
+  }
+  if (auto ec = sys::fs::createTemporaryFile("aster", "hsaco", out.path))
+    return createStringError(ec, "cannot create a temporary output file");
+  std::string outStr, errStr;
+  raw_string_ostream outOS(outStr), errOS(errStr);
+  const char *args[] = {"ld.lld", "-shared", "--no-undefined", in.path.c_str(),
+                        "-o", out.path.c_str()};
+  // lld keeps per-link global state; one link at a time.
+  static std::mutex lldMutex;
+  lld::Result r;
+  {
+    std::lock_guard<std::mutex> lock(lldMutex);
+    r = lld::lldMain(args, outOS, errOS, {{lld::Gnu, &lld::elf::link}});
+  }
+  if (r.retCode != 0)
+    return createStringError("lld failed: " + errStr);
+  auto buf = MemoryBuffer::getFile(out.path, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!buf)
+    return createStringError(buf.getError(), "cannot read the linked code object");
+  StringRef b = (*buf)->getBuffer();
+  return std::vector<char>(b.begin(), b.end());
+}
+
+Expected<std::vector<char>> assembleHsaco(StringRef text, StringRef cpu,
+                                          std::vector<AsmDiagnostic> *diags) {
+  auto obj = assembleObject(text, cpu, diags);
+  if (!obj)
+    return obj.takeError();
+  return linkObject(*obj);
+}
+
+} // namespace aster::target

@@ -1,0 +1,42 @@
+//===- Assembler.h - assembly text to object and hsaco, in process -------===//
+#ifndef ASTER_TARGET_ASSEMBLER_H
+#define ASTER_TARGET_ASSEMBLER_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace aster::target {
+
+/// An assembler diagnostic: 1-based line in the assembled text and message.
+struct AsmDiagnostic {
+  unsigned line = 0, column = 0;
+  std::string message;
+};
+
+/// Assembles `text` for `cpu` with LLVM MC into an ELF relocatable object.
+/// On failure returns the diagnostics (errors only) in `diags` and an Error.
+llvm::Expected<std::vector<char>>
+assembleObject(llvm::StringRef text, llvm::StringRef cpu,
+               std::vector<AsmDiagnostic> *diags = nullptr);
+
+/// Links a relocatable object into a shared code object (hsaco) with lld's
+/// ELF driver, in process. Thread-safe (serialised internally).
+llvm::Expected<std::vector<char>> linkObject(llvm::ArrayRef<char> object);
+
+/// assembleObject + linkObject.
+llvm::Expected<std::vector<char>>
+assembleHsaco(llvm::StringRef text, llvm::StringRef cpu,
+              std::vector<AsmDiagnostic> *diags = nullptr);
+
+/// Disassembles the executable sections of an object or code object with
+/// LLVM's disassembler: one instruction per entry, in LLVM's syntax.
+llvm::Expected<std::vector<std::string>>
+disassemble(llvm::ArrayRef<char> object, llvm::StringRef cpu);
+
+} // namespace aster::target
+
+#endif

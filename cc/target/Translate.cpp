@@ -1,0 +1,198 @@
+//===- Translate.cpp - amdgcn IR to assembly text and hsaco --------------===//
+#include "target/Translate.h"
+#include "target/Assembler.h"
+#include "target/InstAsm.h"
+#include "target/KernelMetadata.h"
+#include "target/MCTarget.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace aster;
+using namespace aster::amdgcn;
+
+namespace aster::target {
+
+namespace {
+/// Counts lines as text is written so each line can be mapped to an op.
+class LineTracker {
+public:
+  LineTracker(raw_ostream &os, std::vector<Location> *locs, Location unknown)
+      : os(os), locs(locs), unknown(unknown) {}
+  /// Writes `text` (which may hold several lines) attributed to `loc`.
+  void write(StringRef text, std::optional<Location> loc = std::nullopt) {
+    os << text;
+    if (locs)
+      for (char c : text)
+        if (c == '\n')
+          locs->push_back(loc.value_or(unknown));
+  }
+
+private:
+  raw_ostream &os;
+  std::vector<Location> *locs;
+  Location unknown;
+};
+} // namespace
+
+static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
+                                    LineTracker &out) {
+  llvm::DenseMap<Block *, unsigned> blockIds;
+  for (Block &b : k.getBody())
+    blockIds[&b] = blockIds.size();
+  auto labelOf = [&](Block *b) {
+    return ".LBB" + std::to_string(kernelIdx) + "_" + std::to_string(blockIds[b]);
+  };
+  Block *prev = nullptr;
+  for (Block &b : k.getBody()) {
+    if (prev) // every block but the entry gets its label
+      out.write(labelOf(&b) + ":\n");
+    prev = &b;
+    for (Operation &op : b) {
+      if (const ISA::InstDesc *d = getInstDesc(&op)) {
+        std::string line;
+        llvm::raw_string_ostream ls(line);
+        ls << "\t";
+        if (failed(printInstAsm(&op, *d, ls, labelOf)))
+          return failure();
+        ls << "\n";
+        out.write(line, op.getLoc());
+        continue;
+      }
+      if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
+        continue;
+      if (auto br = dyn_cast<cf::BranchOp>(op)) {
+        if (br->getNumOperands())
+          return br.emitOpError("with block arguments must be removed by "
+                                "register allocation before translation");
+        // Falling through to the next block prints nothing.
+        if (br.getDest() != b.getNextNode())
+          out.write("\ts_branch " + labelOf(br.getDest()) + "\n", op.getLoc());
+        continue;
+      }
+      return op.emitOpError("cannot be translated to assembly (only amdgcn "
+                            "instructions, amdgcn.reg/undef, constants and "
+                            "cf.br are)");
+    }
+    // A conditional branch falls through to its second successor, which must
+    // be the next block.
+    if (!b.empty()) {
+      Operation &term = b.back();
+      const ISA::InstDesc *d = getInstDesc(&term);
+      if (d && d->successors == 2 && term.getSuccessor(1) != b.getNextNode())
+        return term.emitOpError("fall-through successor must be the next block");
+    }
+  }
+  return success();
+}
+
+LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
+                             std::vector<Location> *lineLocs) {
+  uint8_t target = module.getTargetBit();
+  LineTracker out(os, lineLocs, module.getLoc());
+  std::string header;
+  llvm::raw_string_ostream hs(header);
+  hs << "\t.amdgcn_target \"" << kTriple << "--" << module.getTarget() << "\"\n";
+  hs << "\t.amdhsa_code_object_version 5\n";
+  hs << "\t.text\n";
+  out.write(header);
+  std::vector<KernelInfo> infos;
+  unsigned idx = 0;
+  for (auto k : module.getBody().front().getOps<KernelOp>()) {
+    KernelInfo info = analyzeKernel(k, target);
+    std::string pre;
+    llvm::raw_string_ostream ps(pre);
+    ps << "\t.globl\t" << info.name << "\n\t.p2align\t8\n\t.type\t" << info.name
+       << ",@function\n" << info.name << ":\n";
+    out.write(pre, k.getLoc());
+    if (failed(emitKernelBody(k, idx, out)))
+      return failure();
+    std::string post;
+    llvm::raw_string_ostream pp(post);
+    pp << ".Lfunc_end" << idx << ":\n\t.size\t" << info.name << ", .Lfunc_end"
+       << idx << "-" << info.name << "\n\n";
+    writeKernelDescriptor(info, target, pp);
+    out.write(post, k.getLoc());
+    infos.push_back(std::move(info));
+    ++idx;
+  }
+  std::string md;
+  llvm::raw_string_ostream ms(md);
+  writeMetadata(infos, module.getTarget(), ms);
+  out.write(md);
+  return success();
+}
+
+FailureOr<std::vector<char>> translateToHsaco(KernelModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::vector<Location> locs;
+  if (failed(translateToAsm(module, os, &locs)))
+    return failure();
+  std::vector<AsmDiagnostic> diags;
+  auto hsaco = assembleHsaco(text, module.getTarget(), &diags);
+  if (hsaco)
+    return std::move(*hsaco);
+  std::string msg = llvm::toString(hsaco.takeError());
+  if (diags.empty()) {
+    module.emitError("cannot produce a code object: ") << msg;
+    return failure();
+  }
+  for (const AsmDiagnostic &d : diags) {
+    Location loc = d.line >= 1 && d.line <= locs.size() ? locs[d.line - 1]
+                                                        : module.getLoc();
+    StringRef line = StringRef(text);
+    for (unsigned i = 1; i < d.line; ++i)
+      line = line.split('\n').second;
+    emitError(loc, "LLVM MC rejected this line: ")
+        << d.message << "\n  " << line.split('\n').first.trim();
+  }
+  return failure();
+}
+
+FailureOr<KernelModuleOp> findKernelModule(Operation *op) {
+  if (auto m = dyn_cast<KernelModuleOp>(op))
+    return m;
+  KernelModuleOp found;
+  unsigned count = 0;
+  op->walk([&](KernelModuleOp m) {
+    found = m;
+    ++count;
+    return WalkResult::skip();
+  });
+  if (count != 1)
+    return op->emitError("expected exactly one amdgcn.module, found ") << count,
+           failure();
+  return found;
+}
+
+void registerTranslations() {
+  static TranslateFromMLIRRegistration toAsm(
+      "mlir-to-asm", "translate an amdgcn.module to AMDGCN assembly",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto m = findKernelModule(op);
+        if (failed(m))
+          return failure();
+        return translateToAsm(*m, os);
+      },
+      [](DialectRegistry &r) { amdgcn::registerAllDialects(r); });
+  static TranslateFromMLIRRegistration toHsaco(
+      "mlir-to-hsaco", "translate an amdgcn.module to a linked code object",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto m = findKernelModule(op);
+        if (failed(m))
+          return failure();
+        auto bytes = translateToHsaco(*m);
+        if (failed(bytes))
+          return failure();
+        os.write(bytes->data(), bytes->size());
+        return success();
+      },
+      [](DialectRegistry &r) { amdgcn::registerAllDialects(r); });
+}
+
+} // namespace aster::target

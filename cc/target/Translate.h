@@ -1,0 +1,55 @@
+//===- Translate.h - amdgcn IR to assembly text and hsaco ----------------===//
+#ifndef ASTER_TARGET_TRANSLATE_H
+#define ASTER_TARGET_TRANSLATE_H
+
+#include "dialect/Dialect.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include <vector>
+
+namespace aster::target {
+using amdgcn::KernelModuleOp;
+using amdgcn::KernelOp;
+
+/// Facts about one kernel that the descriptor and metadata need; computed
+/// from the IR (registers used, kernarg layout).
+struct KernelInfo {
+  std::string name;
+  struct Arg {
+    std::string name;
+    unsigned offset, size;
+    bool pointer;
+    std::string typeName;
+  };
+  std::vector<Arg> args;
+  unsigned kernargSize = 0;
+  unsigned nextFreeVGPR = 0, nextFreeSGPR = 0, numAGPR = 0, accumOffset = 4;
+  unsigned lds = 0, privateSegment = 0, wavefrontSize = 64;
+  unsigned block[3] = {256, 1, 1};
+  unsigned workitemIds = 1;
+  std::vector<std::string> sgprSetup;
+  unsigned userSGPRs = 0;
+};
+
+/// Computes KernelInfo for `k` (no diagnostics: the verifier ran).
+KernelInfo analyzeKernel(KernelOp k, uint8_t target);
+
+/// Writes the module as assembly. With `lineLocs`, records for every line
+/// the location of the op that produced it (or an unknown location).
+mlir::LogicalResult translateToAsm(KernelModuleOp module, llvm::raw_ostream &os,
+                                   std::vector<mlir::Location> *lineLocs = nullptr);
+
+/// Translates, assembles and links the module into a code object. MC errors
+/// are reported as diagnostics at the offending op's location.
+mlir::FailureOr<std::vector<char>> translateToHsaco(KernelModuleOp module);
+
+/// Finds the single amdgcn.module in `op` (itself or nested in a builtin
+/// module); emits an error otherwise.
+mlir::FailureOr<KernelModuleOp> findKernelModule(mlir::Operation *op);
+
+/// Registers --mlir-to-asm and --mlir-to-hsaco with mlir-translate.
+void registerTranslations();
+
+} // namespace aster::target
+
+#endif

@@ -1,0 +1,15 @@
+//===- Passes.h - aster's passes ------------------------------------------===//
+//
+// Every pass documents what it needs before (its input form) and what it
+// guarantees after, at its declaration.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_TRANSFORMS_PASSES_H
+#define ASTER_TRANSFORMS_PASSES_H
+
+namespace aster {
+/// Registers all aster passes with MLIR's pass registry (aster-opt, Python).
+void registerAllPasses();
+} // namespace aster
+
+#endif
