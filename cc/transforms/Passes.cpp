@@ -3,4 +3,5 @@
 
 namespace aster {
 void registerAllPasses() {}
+std::vector<std::pair<std::string, std::string>> passDocs() { return {}; }
 } // namespace aster

@@ -7,9 +7,15 @@
 #ifndef ASTER_TRANSFORMS_PASSES_H
 #define ASTER_TRANSFORMS_PASSES_H
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace aster {
 /// Registers all aster passes with MLIR's pass registry (aster-opt, Python).
 void registerAllPasses();
+/// (pipeline name, documentation) of every aster pass, for aster.passes().
+std::vector<std::pair<std::string, std::string>> passDocs();
 } // namespace aster
 
 #endif

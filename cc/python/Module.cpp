@@ -1,0 +1,200 @@
+//===- Module.cpp - the `aster._aster` extension: modules, passes, output ===//
+#include "python/Core.h"
+#include "target/Assembler.h"
+#include "target/Translate.h"
+#include "transforms/Passes.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/unique_ptr.h>
+
+namespace nb = nanobind;
+using namespace mlir;
+
+namespace aster::py {
+
+nb::object asterError;
+
+void raiseError(const std::string &msg) {
+  PyErr_SetString(asterError.ptr(), msg.c_str());
+  throw nb::python_error();
+}
+
+std::unique_ptr<MLIRContext> PyModule::newContext() {
+  DialectRegistry registry;
+  amdgcn::registerAllDialects(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+std::string formatLocation(Location loc) {
+  if (auto fl = dyn_cast<FileLineColLoc>(loc))
+    return (fl.getFilename().getValue() + ":" + Twine(fl.getLine()) + ":" +
+            Twine(fl.getColumn()))
+        .str();
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return formatLocation(n.getChildLoc());
+  if (auto c = dyn_cast<CallSiteLoc>(loc))
+    return formatLocation(c.getCallee());
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    if (!f.getLocations().empty())
+      return formatLocation(f.getLocations().front());
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << loc;
+  return s;
+}
+
+DiagnosticCollector::DiagnosticCollector(MLIRContext *ctx) : ctx(ctx) {
+  id = ctx->getDiagEngine().registerHandler([this](Diagnostic &d) {
+    if (d.getSeverity() != DiagnosticSeverity::Error &&
+        d.getSeverity() != DiagnosticSeverity::Warning)
+      return success();
+    if (!messages.empty())
+      messages += "\n";
+    messages += formatLocation(d.getLocation()) + ": " +
+                (d.getSeverity() == DiagnosticSeverity::Error ? "error: " : "warning: ") +
+                d.str();
+    for (Diagnostic &n : d.getNotes())
+      if (!StringRef(n.str()).starts_with("see current operation"))
+        messages += "\n" + formatLocation(n.getLocation()) + ": note: " + n.str();
+    return success();
+  });
+}
+DiagnosticCollector::~DiagnosticCollector() {
+  ctx->getDiagEngine().eraseHandler(id);
+}
+void DiagnosticCollector::raise(const std::string &fallback) {
+  raiseError(messages.empty() ? fallback : messages);
+}
+
+static std::unique_ptr<PyModule> parseModule(const std::string &text,
+                                             const std::string &name) {
+  auto m = std::make_unique<PyModule>();
+  m->ctx = PyModule::newContext();
+  DiagnosticCollector diags(m->ctx.get());
+  m->module = parseSourceString<ModuleOp>(text, ParserConfig(m->ctx.get()), name);
+  if (!m->module)
+    diags.raise("cannot parse the module");
+  return m;
+}
+
+static amdgcn::KernelModuleOp kernelModule(PyModule &m, DiagnosticCollector &d) {
+  if (failed(verify(m.get())))
+    d.raise("the module does not verify");
+  auto km = target::findKernelModule(m.get());
+  if (failed(km))
+    d.raise("expected exactly one amdgcn.module");
+  return *km;
+}
+
+static std::string moduleAsm(PyModule &m) {
+  DiagnosticCollector d(m.ctx.get());
+  auto km = kernelModule(m, d);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (failed(target::translateToAsm(km, os)))
+    d.raise("translation to assembly failed");
+  return text;
+}
+
+static nb::bytes moduleHsaco(PyModule &m) {
+  DiagnosticCollector d(m.ctx.get());
+  auto km = kernelModule(m, d);
+  FailureOr<std::vector<char>> bytes;
+  {
+    nb::gil_scoped_release release;
+    bytes = target::translateToHsaco(km);
+  }
+  if (failed(bytes))
+    d.raise("producing the code object failed");
+  return nb::bytes(bytes->data(), bytes->size());
+}
+
+static void runPipeline(PyModule &m, const std::string &pipeline) {
+  DiagnosticCollector d(m.ctx.get());
+  std::string err;
+  llvm::raw_string_ostream es(err);
+  PassManager pm(m.ctx.get(), ModuleOp::getOperationName());
+  if (failed(parsePassPipeline(pipeline, pm, es)))
+    raiseError("invalid pass pipeline '" + pipeline + "': " + err);
+  if (failed(pm.run(m.get())))
+    d.raise("pass pipeline '" + pipeline + "' failed");
+}
+
+static nb::bytes assembleText(const std::string &text, const std::string &cpu,
+                              bool link) {
+  std::vector<target::AsmDiagnostic> diags;
+  llvm::Expected<std::vector<char>> out = std::vector<char>();
+  {
+    nb::gil_scoped_release release;
+    out = link ? target::assembleHsaco(text, cpu, &diags)
+               : target::assembleObject(text, cpu, &diags);
+  }
+  if (!out) {
+    std::string msg = llvm::toString(out.takeError());
+    for (size_t i = 1; i < diags.size(); ++i)
+      msg += "\nline " + std::to_string(diags[i].line) + ": " + diags[i].message;
+    raiseError(msg);
+  }
+  return nb::bytes(out->data(), out->size());
+}
+
+static std::vector<std::string> disassembleBytes(nb::bytes data,
+                                                 const std::string &cpu) {
+  auto lines = target::disassemble(
+      llvm::ArrayRef<char>(static_cast<const char *>(data.data()), data.size()), cpu);
+  if (!lines)
+    raiseError(llvm::toString(lines.takeError()));
+  return *lines;
+}
+
+} // namespace aster::py
+
+using namespace aster::py;
+
+NB_MODULE(_aster, m) {
+  m.doc() = "aster's C++ core: the amdgcn dialect, passes, translation, MC/lld.";
+  static bool registered = [] {
+    aster::registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+  asterError = nb::borrow(PyErr_NewException("aster.AsterError", PyExc_ValueError, nullptr));
+  m.attr("AsterError") = asterError;
+
+  nb::class_<PyModule>(m, "Module")
+      .def("__str__", [](PyModule &self) {
+        std::string s;
+        llvm::raw_string_ostream os(s);
+        self.get()->print(os);
+        return s;
+      })
+      .def("asm", &moduleAsm, "The module as AMDGCN assembly text (no passes run).")
+      .def("hsaco", &moduleHsaco, "The linked code object, assembled and linked in process.")
+      .def("verify", [](PyModule &self) {
+        DiagnosticCollector d(self.ctx.get());
+        if (failed(verify(self.get())))
+          d.raise("the module does not verify");
+      });
+  m.def("parse", &parseModule, nb::arg("text"), nb::arg("name") = "<string>",
+        "Parses textual IR into a Module; raises AsterError with locations.");
+  m.def("run_pipeline", &runPipeline, nb::arg("module"), nb::arg("pipeline"),
+        "Runs an MLIR pass pipeline string on the module in place.");
+  m.def("assemble", &assembleText, nb::arg("text"), nb::arg("target"),
+        nb::arg("link") = true,
+        "Assembles AMDGCN text with LLVM MC (and links with lld when link=True).");
+  m.def("disassemble", &disassembleBytes, nb::arg("data"), nb::arg("target"),
+        "Disassembles the code sections of an object or code object.");
+  m.def("passes", [] { return aster::passDocs(); },
+        "aster's passes as (name, documentation) pairs.");
+  bindISA(m);
+  bindBuilder(m);
+}
