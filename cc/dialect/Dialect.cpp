@@ -87,6 +87,11 @@ LogicalResult KernelOp::verify() {
     if (!i || i.getInt() < 0 || i.getInt() > 65536)
       return emitOpError("`lds` must be an integer in [0, 65536] bytes");
   }
+  if (Attribute ps = (*this)->getAttr("private_segment")) {
+    auto i = dyn_cast<IntegerAttr>(ps);
+    if (!i || i.getInt() < 0 || i.getInt() > (1 << 20))
+      return emitOpError("`private_segment` must be an integer in [0, 1048576] bytes");
+  }
   if (Attribute w = (*this)->getAttr("workitem_ids")) {
     auto i = dyn_cast<IntegerAttr>(w);
     if (!i || i.getInt() < 1 || i.getInt() > 3)
