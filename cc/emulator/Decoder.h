@@ -1,0 +1,27 @@
+//===- Decoder.h - code bytes to a pre-decoded Program -------------------===//
+#ifndef ASTER_EMULATOR_DECODER_H
+#define ASTER_EMULATOR_DECODER_H
+
+#include "emulator/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace aster::emu {
+
+/// Decodes `code` (located at address `base`) for processor `cpu`. Words
+/// that do not decode, and instructions without emulator semantics, become
+/// instructions that fail when executed; Program::problems says why.
+llvm::Expected<std::unique_ptr<Program>>
+decodeProgram(llvm::ArrayRef<uint8_t> code, uint64_t base, llvm::StringRef cpu);
+
+/// Binds one printed instruction (for tests and tools): fills `in` or
+/// returns why it cannot be executed.
+std::string bindInstruction(llvm::StringRef text, Inst &in, Program &prog);
+
+} // namespace aster::emu
+
+#endif

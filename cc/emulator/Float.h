@@ -1,0 +1,96 @@
+//===- Float.h - small floating-point formats, bit-exact ------------------===//
+//
+// Conversions between f32 and f16 / bf16 / fp8 (gfx942's E4M3FNUZ and
+// E5M2FNUZ) the way the hardware converts: round to nearest even unless
+// stated, denormals kept, NaN quieted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_EMULATOR_FLOAT_H
+#define ASTER_EMULATOR_FLOAT_H
+
+#include <cstdint>
+#include <cstring>
+
+namespace aster::emu {
+
+inline uint32_t fbits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+inline float bitsf(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+
+/// Exact f16 -> f32.
+inline float f16ToF32(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1f)
+    return bitsf(sign | 0x7f800000u | (m << 13) | (m ? 0x400000u : 0));
+  if (e == 0) {
+    float f = float(m) * 5.9604644775390625e-8f;  // m * 2^-24, exact
+    return bitsf(fbits(f) | sign);
+  }
+  return bitsf(sign | ((e + 112) << 23) | (m << 13));
+}
+
+/// f32 -> f16, round to nearest even.
+inline uint16_t f32ToF16(float f) {
+  uint32_t u = fbits(f);
+  uint32_t sign = (u >> 16) & 0x8000u;
+  uint32_t a = u & 0x7fffffffu;
+  if (a >= 0x7f800000u)  // inf / NaN (quiet, keep the top payload bits)
+    return uint16_t(sign | (a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : 0x7c00u));
+  if (a >= 0x477ff000u)  // rounds to >= 65520: infinity
+    return uint16_t(sign | 0x7c00u);
+  if (a >= 0x38800000u) {  // normal result
+    uint32_t r = a - 0x38000000u;
+    r = (r + 0xfffu + ((r >> 13) & 1u)) >> 13;
+    return uint16_t(sign | r);
+  }
+  // Denormal or zero: units of 2^-24.
+  uint32_t e = a >> 23;
+  if (e < 102)  // < 2^-25: rounds to zero
+    return uint16_t(sign);
+  uint32_t mant = (a & 0x7fffffu) | 0x800000u;
+  uint32_t shift = 126 - e;  // 14..24
+  uint32_t r = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+  if (rem > half || (rem == half && (r & 1u)))
+    ++r;
+  return uint16_t(sign | r);
+}
+
+/// f32 -> f16, round toward zero (v_cvt_pkrtz_f16_f32).
+inline uint16_t f32ToF16RTZ(float f) {
+  uint32_t u = fbits(f);
+  uint32_t sign = (u >> 16) & 0x8000u;
+  uint32_t a = u & 0x7fffffffu;
+  if (a >= 0x7f800000u)
+    return uint16_t(sign | (a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : 0x7c00u));
+  if (a >= 0x47800000u)  // >= 65536: largest finite
+    return uint16_t(sign | 0x7bffu);
+  if (a >= 0x38800000u)
+    return uint16_t(sign | ((a - 0x38000000u) >> 13));
+  uint32_t e = a >> 23;
+  if (e < 103)
+    return uint16_t(sign);
+  uint32_t mant = (a & 0x7fffffu) | 0x800000u;
+  return uint16_t(sign | (mant >> (126 - e)));
+}
+
+inline float bf16ToF32(uint16_t h) { return bitsf(uint32_t(h) << 16); }
+/// f32 -> bf16, round to nearest even; NaN quieted.
+inline uint16_t f32ToBF16(float f) {
+  uint32_t u = fbits(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((u >> 16) | 0x40u);
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/// gfx942 fp8 formats (FNUZ: no infinities, no negative zero, NaN = 0x80).
+enum class Fp8Kind : uint8_t { E4M3FNUZ, E5M2FNUZ };
+float fp8ToF32(uint8_t v, Fp8Kind k);
+/// f32 -> fp8, round to nearest even. Out of range and inf give NaN (0x80)
+/// unless `saturate`, which clamps to the largest finite value.
+uint8_t f32ToFp8(float f, Fp8Kind k, bool saturate);
+/// f32 -> fp8 with stochastic rounding: `rnd` is added below the kept bits.
+uint8_t f32ToFp8SR(float f, uint32_t rnd, Fp8Kind k, bool saturate);
+
+} // namespace aster::emu
+
+#endif

@@ -1,0 +1,40 @@
+//===- MemAccess.h - address translation for memory instructions ---------===//
+#ifndef ASTER_EMULATOR_MEMACCESS_H
+#define ASTER_EMULATOR_MEMACCESS_H
+
+#include "emulator/Semantics.h"
+
+#include <string>
+
+namespace aster::emu {
+
+/// Host pointer for [addr, addr + n) in global memory, or nullptr if the
+/// range is not inside one region (or the region is read-only for a write).
+EMU_INLINE uint8_t *xlate(Wave &w, uint64_t addr, unsigned n, bool write) {
+  const Region *r = w.lastRegion;
+  if (!r || !r->contains(addr, n)) {
+    r = w.L->mem.find(addr, n);
+    if (!r)
+      return nullptr;
+    w.lastRegion = r;
+  }
+  if (write && !r->writable)
+    return nullptr;
+  return r->data + (addr - r->base);
+}
+
+/// Fails the wave with an out-of-bounds (or read-only) message. `lane` < 0
+/// for scalar accesses.
+void memFault(Wave &w, const Inst &in, int lane, uint64_t addr, unsigned n, bool write,
+              const char *what);
+
+/// LDS bounds failure (strict mode).
+void ldsFault(Wave &w, const Inst &in, unsigned lane, uint64_t addr, unsigned n);
+
+/// Reads/writes of little-endian values.
+EMU_INLINE uint32_t ld32(const uint8_t *p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
+EMU_INLINE void st32(uint8_t *p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+} // namespace aster::emu
+
+#endif

@@ -1,0 +1,44 @@
+//===- Memory.h - the emulated global address space ----------------------===//
+//
+// During a launch, device memory is a sorted set of regions (buffers, the
+// kernarg segment, the dispatch packet, the code object image). An access
+// is valid only when it lies entirely inside one region.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_EMULATOR_MEMORY_H
+#define ASTER_EMULATOR_MEMORY_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aster::emu {
+
+struct Region {
+  uint64_t base = 0, size = 0;
+  uint8_t *data = nullptr;
+  bool writable = true;
+  std::string name;
+  bool contains(uint64_t addr, uint64_t n) const {
+    return addr >= base && addr - base <= size && n <= size - (addr - base);
+  }
+};
+
+class AddressSpace {
+public:
+  /// Regions must not overlap; call before the launch starts.
+  void add(const Region &r);
+  /// The region holding [addr, addr + n), or nullptr.
+  const Region *find(uint64_t addr, uint64_t n) const;
+  /// A description of where `addr` is relative to the closest regions, for
+  /// error messages.
+  std::string describe(uint64_t addr, uint64_t n) const;
+  const std::vector<Region> &regions() const { return regions_; }
+
+private:
+  std::vector<Region> regions_;  ///< sorted by base
+};
+
+} // namespace aster::emu
+
+#endif

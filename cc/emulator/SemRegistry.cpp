@@ -1,0 +1,84 @@
+//===- SemRegistry.cpp - the mnemonic -> semantic table -------------------===//
+#include "emulator/Semantics.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <cmath>
+
+namespace aster::emu {
+
+static const SemTable &table() {
+  static const SemTable t = [] {
+    SemTable t;
+    registerSALU(t);
+    registerSOPP(t);
+    registerVALUInt(t);
+    registerVALUFloat(t);
+    registerVALUConvert(t);
+    registerVOPC(t);
+    registerVOP3P(t);
+    registerMFMA(t);
+    registerSMEM(t);
+    registerVMEM(t);
+    registerDS(t);
+    return t;
+  }();
+  return t;
+}
+
+static const llvm::StringMap<const SemInfo *> &index() {
+  static const llvm::StringMap<const SemInfo *> m = [] {
+    llvm::StringMap<const SemInfo *> m;
+    for (const SemInfo &s : table())
+      m.try_emplace(s.name, &s);
+    return m;
+  }();
+  return m;
+}
+
+const SemInfo *findSemantic(llvm::StringRef mnemonic) {
+  auto it = index().find(mnemonic);
+  return it == index().end() ? nullptr : it->second;
+}
+
+llvm::ArrayRef<SemInfo> allSemantics() { return table(); }
+
+static float omodScale(uint8_t omod) {
+  return omod == 1 ? 2.0f : omod == 2 ? 4.0f : omod == 3 ? 0.5f : 1.0f;
+}
+
+void finishF32(const Inst &in, uint32_t *d, uint64_t exec) {
+  float m = omodScale(in.omod);
+  bool clamp = in.flags & IF_CLAMP;
+  forLanes(exec, [&](unsigned l) {
+    float f = u2f(d[l]) * m;
+    if (clamp)
+      f = !(f >= 0.0f) ? 0.0f : (f > 1.0f ? 1.0f : f);
+    d[l] = f2u(f);
+  });
+}
+
+void finishF64(Wave &w, const Inst &in, const Opnd &dst, uint64_t exec) {
+  double m = omodScale(in.omod);
+  bool clamp = in.flags & IF_CLAMP;
+  uint32_t *lo = vdst(w, dst, 0), *hi = vdst(w, dst, 1);
+  forLanes(exec, [&](unsigned l) {
+    double f = u2d(uint64_t(lo[l]) | uint64_t(hi[l]) << 32) * m;
+    if (clamp)
+      f = !(f >= 0.0) ? 0.0 : (f > 1.0 ? 1.0 : f);
+    uint64_t u = d2u(f);
+    lo[l] = uint32_t(u);
+    hi[l] = uint32_t(u >> 32);
+  });
+}
+
+uint16_t finishF16(const Inst &in, uint16_t h) {
+  if (!in.omod && !(in.flags & IF_CLAMP))
+    return h;
+  float f = f16ToF32(h) * omodScale(in.omod);
+  if (in.flags & IF_CLAMP)
+    f = !(f >= 0.0f) ? 0.0f : (f > 1.0f ? 1.0f : f);
+  return f32ToF16(f);
+}
+
+} // namespace aster::emu

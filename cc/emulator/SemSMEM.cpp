@@ -1,0 +1,99 @@
+//===- SemSMEM.cpp - scalar memory: s_load, s_buffer_load, s_memtime ------===//
+#include "emulator/MemAccess.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace aster::emu {
+
+void memFault(Wave &w, const Inst &in, int lane, uint64_t addr, unsigned n, bool write,
+              const char *what) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  const Region *r = w.L->mem.find(addr, n);
+  if (r && write && !r->writable)
+    os << what << " of " << n << " bytes at " << llvm::format_hex(addr, 0)
+       << " writes the read-only " << r->name;
+  else
+    os << "out-of-bounds " << what << " of " << n << " bytes at address "
+       << llvm::format_hex(addr, 0) << ": " << w.L->mem.describe(addr, n);
+  if (lane >= 0)
+    w.failLane(in, unsigned(lane), s);
+  else
+    w.fail(in, s);
+}
+
+void ldsFault(Wave &w, const Inst &in, unsigned lane, uint64_t addr, unsigned n) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "LDS access of " << n << " bytes at offset " << llvm::format_hex(addr, 0)
+     << " is outside the workgroup's " << w.L->ldsSize << " bytes of LDS";
+  w.failLane(in, lane, s);
+}
+
+namespace {
+
+template <unsigned N> void s_load(Wave &w, const Inst &in) {
+  uint64_t base = sget64(w, in.src(0));
+  uint64_t off = in.nsrc() > 1 ? sget(w, in.src(1)) : 0;
+  uint64_t addr = (base + off + int64_t(in.offset)) & ~3ull;
+  const uint8_t *p = xlate(w, addr, 4 * N, false);
+  if (!p) {
+    memFault(w, in, -1, addr, 4 * N, false, "scalar load");
+    return;
+  }
+  for (unsigned i = 0; i < N; ++i)
+    sset(w, in.dst(), ld32(p + 4 * i), i);
+}
+
+template <unsigned N> void s_buffer_load(Wave &w, const Inst &in) {
+  uint32_t d0 = sget(w, in.src(0), 0), d1 = sget(w, in.src(0), 1),
+           numRecords = sget(w, in.src(0), 2);
+  uint64_t base = d0 | uint64_t(d1 & 0xffff) << 32;
+  uint64_t off = (uint64_t(in.nsrc() > 1 ? sget(w, in.src(1)) : 0) + int64_t(in.offset)) & ~3ull;
+  for (unsigned i = 0; i < N; ++i) {
+    uint64_t o = off + 4 * i;
+    uint32_t v = 0;
+    if (o + 4 <= numRecords) {
+      const uint8_t *p = xlate(w, base + o, 4, false);
+      if (!p) {
+        memFault(w, in, -1, base + o, 4, false, "scalar buffer load");
+        return;
+      }
+      v = ld32(p);
+    }
+    sset(w, in.dst(), v, i);
+  }
+}
+
+void s_memtime(Wave &w, const Inst &in) {
+  sset64(w, in.dst(), (w.L->clockBase << 40) + w.icount * 4);
+}
+void s_memrealtime(Wave &w, const Inst &in) {
+  sset64(w, in.dst(), (w.L->clockBase << 36) + w.icount / 4);
+}
+void s_nop(Wave &, const Inst &) {}
+
+} // namespace
+
+void registerSMEM(SemTable &t) {
+  auto s = [&](const char *n, SemFn f, uint8_t ndst, uint16_t flags) {
+    t.push_back({n, f, ndst, ICls::SMEM, flags, tys(Ty::B32)});
+  };
+  s("s_load_dword", s_load<1>, 1, SF_LOAD);
+  s("s_load_dwordx2", s_load<2>, 1, SF_LOAD);
+  s("s_load_dwordx4", s_load<4>, 1, SF_LOAD);
+  s("s_load_dwordx8", s_load<8>, 1, SF_LOAD);
+  s("s_load_dwordx16", s_load<16>, 1, SF_LOAD);
+  s("s_buffer_load_dword", s_buffer_load<1>, 1, SF_LOAD);
+  s("s_buffer_load_dwordx2", s_buffer_load<2>, 1, SF_LOAD);
+  s("s_buffer_load_dwordx4", s_buffer_load<4>, 1, SF_LOAD);
+  s("s_buffer_load_dwordx8", s_buffer_load<8>, 1, SF_LOAD);
+  s("s_buffer_load_dwordx16", s_buffer_load<16>, 1, SF_LOAD);
+  s("s_memtime", s_memtime, 1, SF_LOAD);
+  s("s_memrealtime", s_memrealtime, 1, SF_LOAD);
+  for (const char *n : {"s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol"})
+    s(n, s_nop, 0, 0);
+}
+
+} // namespace aster::emu

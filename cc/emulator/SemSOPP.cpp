@@ -1,0 +1,166 @@
+//===- SemSOPP.cpp - program control: branches, waits, barriers, pc -------===//
+#include "emulator/Semantics.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace aster::emu {
+
+namespace {
+
+void s_nop(Wave &, const Inst &) {}
+
+void s_endpgm(Wave &w, const Inst &) {
+  w.status = WaveStatus::Ended;
+  w.stop = true;
+}
+
+void s_branch(Wave &w, const Inst &in) { w.pc = in.target; }
+void s_cbranch_scc0(Wave &w, const Inst &in) { if (!w.scc) w.pc = in.target; }
+void s_cbranch_scc1(Wave &w, const Inst &in) { if (w.scc) w.pc = in.target; }
+void s_cbranch_vccz(Wave &w, const Inst &in) { if (!w.vcc()) w.pc = in.target; }
+void s_cbranch_vccnz(Wave &w, const Inst &in) { if (w.vcc()) w.pc = in.target; }
+void s_cbranch_execz(Wave &w, const Inst &in) { if (!w.exec()) w.pc = in.target; }
+void s_cbranch_execnz(Wave &w, const Inst &in) { if (w.exec()) w.pc = in.target; }
+
+void s_barrier(Wave &w, const Inst &) {
+  if (w.wg->numWaves <= 1)
+    return;
+  w.status = WaveStatus::Barrier;
+  w.stop = true;
+}
+
+void s_waitcnt(Wave &w, const Inst &in) {
+  if (w.vmIssued >= in.vmcnt)
+    w.vmDone = std::max(w.vmDone, w.vmIssued - in.vmcnt);
+  if (w.ldsIssued >= in.lgkmcnt)
+    w.ldsDone = std::max(w.ldsDone, w.ldsIssued - in.lgkmcnt);
+  if (in.lgkmcnt == 0)
+    w.smDone = w.smIssued;
+}
+
+void s_trap(Wave &w, const Inst &in) {
+  w.fail(in, "the kernel executed s_trap " + std::to_string(in.nsrc() ? in.src(0).imm : 0) +
+                 " (a trap, e.g. __builtin_trap() or a failed assertion)");
+}
+
+uint64_t codeAddr(uint64_t pc) { return kImageBase + pc; }
+
+bool jumpTo(Wave &w, const Inst &in, uint64_t addr) {
+  int64_t idx = addr >= kImageBase ? w.L->prog->indexOf(addr - kImageBase) : -1;
+  if (idx < 0) {
+    w.fail(in, "jump to 0x" + llvm::utohexstr(addr) + ", which is not an instruction");
+    return false;
+  }
+  w.pc = uint32_t(idx);
+  return true;
+}
+
+void s_getpc_b64(Wave &w, const Inst &in) { sset64(w, in.dst(), codeAddr(in.pc + 4)); }
+void s_setpc_b64(Wave &w, const Inst &in) { jumpTo(w, in, sget64(w, in.src(0))); }
+void s_swappc_b64(Wave &w, const Inst &in) {
+  uint64_t target = sget64(w, in.src(0));
+  sset64(w, in.dst(), codeAddr(in.pc + 4));
+  jumpTo(w, in, target);
+}
+void s_call_b64(Wave &w, const Inst &in) {
+  sset64(w, in.dst(), codeAddr(in.pc + 4));
+  w.pc = in.target;
+}
+
+// ---- hardware registers ----
+enum HwReg { HW_MODE = 1, HW_STATUS = 2, HW_TRAPSTS = 3, HW_HW_ID = 4, HW_GPR_ALLOC = 5,
+             HW_LDS_ALLOC = 6, HW_IB_STS = 7, HW_SH_MEM_BASES = 15, HW_XCC_ID = 20,
+             HW_SHADER_CYCLES = 29 };
+
+bool readHwreg(Wave &w, const Inst &in, unsigned id, uint32_t &v) {
+  switch (id) {
+  case HW_MODE: v = w.mode; return true;
+  case HW_STATUS:
+    v = uint32_t(w.scc) | uint32_t(w.exec() == 0) << 9 | uint32_t(w.vcc() == 0) << 10 |
+        1u << 11 /* in workgroup */;
+    return true;
+  case HW_TRAPSTS: case HW_IB_STS: case HW_XCC_ID: v = 0; return true;
+  case HW_HW_ID:
+    v = (w.waveId & 15) | ((w.waveId >> 4) & 3) << 4 | uint32_t(w.wg->linearId & 15) << 8;
+    return true;
+  case HW_GPR_ALLOC: v = 0; return true;
+  case HW_LDS_ALLOC: v = (w.L->ldsSize + 255) / 256 << 12; return true;
+  case HW_SH_MEM_BASES:
+    v = uint32_t(kPrivateAperture >> 48) | uint32_t(kSharedAperture >> 48) << 16;
+    return true;
+  case HW_SHADER_CYCLES: v = uint32_t(w.icount * 4); return true;
+  default:
+    w.fail(in, "reading hardware register " + std::to_string(id) + " is not emulated");
+    return false;
+  }
+}
+
+void s_getreg_b32(Wave &w, const Inst &in) {
+  uint32_t imm = uint32_t(in.src(0).imm);
+  unsigned id = imm & 63, off = (imm >> 6) & 31, size = ((imm >> 11) & 31) + 1;
+  uint32_t v;
+  if (!readHwreg(w, in, id, v))
+    return;
+  uint32_t mask = size >= 32 ? ~0u : (1u << size) - 1;
+  sset(w, in.dst(), (v >> off) & mask);
+}
+
+void setreg(Wave &w, const Inst &in, uint32_t imm, uint32_t value) {
+  unsigned id = imm & 63, off = (imm >> 6) & 31, size = ((imm >> 11) & 31) + 1;
+  uint32_t mask = (size >= 32 ? ~0u : (1u << size) - 1) << off;
+  if (id != HW_MODE) {
+    w.fail(in, "writing hardware register " + std::to_string(id) + " is not emulated");
+    return;
+  }
+  // Only the denormal and clamp/IEEE bits are accepted: the emulator keeps
+  // denormals and rounds to nearest even.
+  uint32_t nm = (w.mode & ~mask) | ((value << off) & mask);
+  if (nm & 0xf) {
+    w.fail(in, "setting a floating-point rounding mode other than round-to-nearest-even "
+               "is not emulated");
+    return;
+  }
+  w.mode = nm;
+}
+void s_setreg_b32(Wave &w, const Inst &in) {
+  setreg(w, in, uint32_t(in.src(0).imm), sget(w, in.src(1)));
+}
+void s_setreg_imm32_b32(Wave &w, const Inst &in) {
+  setreg(w, in, uint32_t(in.src(0).imm), uint32_t(in.src(1).imm));
+}
+
+void unsupportedMsg(Wave &w, const Inst &in) {
+  w.fail(in, "s_sendmsg is not emulated (no host messages in the emulator)");
+}
+
+} // namespace
+
+void registerSOPP(SemTable &t) {
+  auto add = [&](const char *n, SemFn f, ICls c = ICls::OTHER, uint16_t flags = 0,
+                 uint8_t ndst = 0) { t.push_back({n, f, ndst, c, flags, tys(Ty::B32)}); };
+  for (const char *n : {"s_nop", "s_setprio", "s_sleep", "s_icache_inv", "s_incperflevel",
+                        "s_decperflevel", "s_ttracedata", "s_ttracedata_imm", "s_setkill"})
+    add(n, s_nop);
+  add("s_endpgm", s_endpgm);
+  add("s_branch", s_branch, ICls::BRANCH, SF_BRANCH);
+  add("s_cbranch_scc0", s_cbranch_scc0, ICls::BRANCH, SF_BRANCH);
+  add("s_cbranch_scc1", s_cbranch_scc1, ICls::BRANCH, SF_BRANCH);
+  add("s_cbranch_vccz", s_cbranch_vccz, ICls::BRANCH, SF_BRANCH | SF_READS_VCC);
+  add("s_cbranch_vccnz", s_cbranch_vccnz, ICls::BRANCH, SF_BRANCH | SF_READS_VCC);
+  add("s_cbranch_execz", s_cbranch_execz, ICls::BRANCH, SF_BRANCH);
+  add("s_cbranch_execnz", s_cbranch_execnz, ICls::BRANCH, SF_BRANCH);
+  add("s_barrier", s_barrier);
+  add("s_waitcnt", s_waitcnt);
+  add("s_trap", s_trap);
+  add("s_sendmsg", unsupportedMsg);
+  add("s_sendmsghalt", unsupportedMsg);
+  t.push_back({"s_getpc_b64", s_getpc_b64, 1, ICls::SALU, 0, tys(Ty::B64)});
+  t.push_back({"s_setpc_b64", s_setpc_b64, 0, ICls::BRANCH, 0, tys(Ty::B64)});
+  t.push_back({"s_swappc_b64", s_swappc_b64, 1, ICls::BRANCH, 0, tys(Ty::B64)});
+  t.push_back({"s_call_b64", s_call_b64, 1, ICls::BRANCH, SF_BRANCH, tys(Ty::B32)});
+  t.push_back({"s_getreg_b32", s_getreg_b32, 1, ICls::SALU, 0, tys(Ty::B32)});
+  t.push_back({"s_setreg_b32", s_setreg_b32, 0, ICls::SALU, 0, tys(Ty::B32)});
+  t.push_back({"s_setreg_imm32_b32", s_setreg_imm32_b32, 0, ICls::SALU, 0, tys(Ty::B32)});
+}
+
+} // namespace aster::emu

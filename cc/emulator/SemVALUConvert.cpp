@@ -1,0 +1,4 @@
+#include "emulator/Semantics.h"
+namespace aster::emu {
+void registerVALUConvert(SemTable &) {}
+} // namespace aster::emu

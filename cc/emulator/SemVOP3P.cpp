@@ -1,0 +1,4 @@
+#include "emulator/Semantics.h"
+namespace aster::emu {
+void registerVOP3P(SemTable &) {}
+} // namespace aster::emu

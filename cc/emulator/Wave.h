@@ -1,0 +1,118 @@
+//===- Wave.h - wave state and the launch context it runs in -------------===//
+#ifndef ASTER_EMULATOR_WAVE_H
+#define ASTER_EMULATOR_WAVE_H
+
+#include "emulator/Emulator.h"
+#include "emulator/Memory.h"
+#include "emulator/Program.h"
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+namespace aster::emu {
+
+/// Fixed apertures of the emulated flat address space.
+constexpr uint64_t kSharedAperture = 0x0001000000000000ull;
+constexpr uint64_t kPrivateAperture = 0x0002000000000000ull;
+constexpr uint64_t kApertureSize = 1ull << 32;
+/// Where the code object's loadable image is mapped.
+constexpr uint64_t kImageBase = 0x0000700000000000ull;
+
+/// Everything shared by the waves of one launch (read-only while running,
+/// except the atomic counters).
+struct LaunchCtx {
+  const CodeObject *co = nullptr;
+  const Program *prog = nullptr;
+  const KernelInfo *kernel = nullptr;
+  LaunchOptions opts;
+  AddressSpace mem;
+  Dim3 grid, block;
+  uint32_t ldsSize = 0;
+  uint32_t scratchPerLane = 0;
+  bool threaded = false;
+  std::atomic<uint64_t> instructions{0};  ///< budget accounting (per slice)
+  std::atomic<bool> abort{false};
+  uint64_t clockBase = 0;
+};
+
+/// The waves of one workgroup.
+struct WorkgroupCtx {
+  uint32_t id[3] = {0, 0, 0};
+  uint64_t linearId = 0;
+  std::vector<uint8_t> lds;
+  unsigned numWaves = 0;
+};
+
+enum class WaveStatus : uint8_t { Running, Barrier, Ended, Error };
+
+struct alignas(64) Wave {
+  // ---- architectural state ----
+  uint32_t v[kNumVgprSlots][64];
+  uint32_t a[kNumAgprs][64];
+  uint32_t s[SR_COUNT];
+  bool scc = false;
+  uint32_t mode = 0;
+  uint32_t pc = 0;  ///< index of the next instruction
+  WaveStatus status = WaveStatus::Running;
+  bool stop = false;  ///< leave the run loop after this instruction
+
+  // ---- context ----
+  LaunchCtx *L = nullptr;
+  WorkgroupCtx *wg = nullptr;
+  unsigned waveId = 0;           ///< within the workgroup
+  std::vector<uint8_t> scratch;  ///< private memory, scratchPerLane per lane
+  const Region *lastRegion = nullptr;
+
+  // ---- strict-mode tracking ----
+  uint8_t rstate[kTrackCount];   ///< RS_* bits per tracked register
+  uint32_t pendSeq[kTrackCount];
+  uint32_t pendInst[kTrackCount];
+  uint32_t vmIssued = 0, vmDone = 0, ldsIssued = 0, ldsDone = 0, smIssued = 0,
+           smDone = 0;
+
+  // ---- statistics and errors ----
+  uint64_t icount = 0;
+  uint64_t clsCount[8] = {};
+  std::string error;
+  std::vector<std::string> *warnings = nullptr;
+
+  uint64_t exec() const {
+    uint64_t e;
+    std::memcpy(&e, &s[SR_EXEC], 8);
+    return e;
+  }
+  void setExec(uint64_t e) { std::memcpy(&s[SR_EXEC], &e, 8); }
+  uint64_t vcc() const {
+    uint64_t e;
+    std::memcpy(&e, &s[SR_VCC], 8);
+    return e;
+  }
+  uint64_t sgpr64(unsigned r) const {
+    uint64_t e;
+    std::memcpy(&e, &s[r & 127], 8);
+    return e;
+  }
+  void setSgpr64(unsigned r, uint64_t e) { std::memcpy(&s[r & 127], &e, 8); }
+
+  /// Stops the wave with an error about instruction `in`.
+  void fail(const Inst &in, const std::string &msg);
+  /// Same, with the lane that caused it.
+  void failLane(const Inst &in, unsigned lane, const std::string &msg);
+  void warn(const Inst &in, const std::string &msg);
+  /// Where the wave is, for messages: "wave W of workgroup (x,y,z)".
+  std::string where() const;
+};
+
+enum RegState : uint8_t { RS_UNINIT = 1, RS_PENDING = 2 };
+
+/// Runs `w` until it ends, waits at a barrier, fails or has executed `slice`
+/// instructions. Returns the number executed.
+uint64_t runWave(Wave &w, uint64_t slice);
+
+/// Formats "kernel K, pc 0x..: TEXT".
+std::string describeInst(const LaunchCtx &L, const Inst &in);
+
+} // namespace aster::emu
+
+#endif
