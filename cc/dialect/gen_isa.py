@@ -142,58 +142,136 @@ def opd_doc(records, o):
     return f"{od['Name']}: {cls}{w} ({od['Ty']}{opt})"
 
 
-def py_method(records, r, idx, stub):
-    dsts = [records[ref(o)]["Name"] for o in r["Dsts"]]
-    srcs = [records[ref(o)] for o in r["Srcs"]]
-    params = ["self"] + dsts
-    # An optional operand gets a default only when everything after it does.
-    trailing = all(x["Optional"] for x in srcs[[x["Optional"] for x in srcs].index(True):]) \
-        if any(x["Optional"] for x in srcs) else False
-    for s_ in srcs:
-        params.append(f"{s_['Name']}=None" if s_["Optional"] and trailing and not r["Successors"]
-                      else s_["Name"])
+MOD_TYPES = {"flag": "bool", "bits": "int | Sequence[int]", "waitcnt": "int | None"}
+MOD_DOCS = {"flag": "flag", "int": "int", "hexint": "int", "pos": "int (positional)",
+            "hex16": "int (positional, hex)", "bits": "bits: int mask or list of 0/1",
+            "omod": "int: 1 mul:2, 2 mul:4, 3 div:2", "srcneg": "int: mask of negated sources",
+            "srcabs": "int: mask of sources taken |abs|",
+            "waitcnt": "int or None (None: not waited on)"}
+
+
+def py_example(records, r):
+    """A plain Python call of the instruction (registers from v2/s4/a0)."""
+    nxt = {"v": 2, "s": 4, "a": 0}
+
+    def reg(o):
+        k = next(c for c in "vas" if c in o["Cls"])
+        w = o["Width"]
+        al = 1 if w < 2 else (2 if k != "s" else (4 if w >= 4 else 2))
+        i = -(-nxt[k] // al) * al
+        nxt[k] = i + w
+        return f"{k}[{i}]" if w == 1 else f"{k}[{i}:{i + w}]"
+
+    def val(o):
+        if set(o["Cls"]) & set("vas"):
+            return reg(o)
+        return "1.0" if o["Ty"][0] == "f" or o["Ty"] in ("bf16", "v2f16", "v2bf16") else "3"
+    args = [reg(records[ref(o)]) for o in r["Dsts"]]
+    for o in r["Srcs"]:
+        od = records[ref(o)]
+        if od.get("TiedTo"):
+            continue
+        args.append("None" if od["Optional"] else val(od))
+    while args and args[-1] == "None":
+        args.pop()
     if r["Successors"]:
-        params.append("target")
-    modnames = []
-    kw = []
+        args.append("label")
+    return f"k.{r['Mnemonic']}({', '.join(args)})"
+
+
+def py_method(records, r, idx, stub):
+    """One builder method: positional destinations and sources (trailing
+    optional sources default to None, printed `off`), the label of a branch,
+    then keyword-only tied sources (default: the destination's register) and
+    modifiers. Calls the kernel's C++ fast path `_e(index, frame, *operands)`
+    with the operands in table order."""
+    dsts = [records[ref(o)] for o in r["Dsts"]]
+    srcs = [records[ref(o)] for o in r["Srcs"]]
+    free = [x for x in srcs if not x.get("TiedTo")]
+    tied = [x for x in srcs if x.get("TiedTo")]
+    # An optional operand gets a default only when everything after it does.
+    opts = [x["Optional"] for x in free]
+    trailing = any(opts) and all(opts[opts.index(True):]) and not r["Successors"]
+    hint = "" if not stub else ": Dst"
+    params = ["self"] + [f"{d['Name']}{hint}" for d in dsts]
+    for x in free:
+        h = (": Src | None" if x["Optional"] else ": Src") if stub else ""
+        params.append(f"{x['Name']}{h}" + ((" = None" if stub else "=None")
+                                           if x["Optional"] and trailing else ""))
+    if r["Successors"]:
+        params.append("target: Label" if stub else "target")
+    kw = [f"{x['Name']}: Src | None = None" if stub else f"{x['Name']}=None" for x in tied]
+    modnames, modargs, moddoc = [], [], []
     for m in r["Mods"]:
         md = records[ref(m)]
         name = md["Name"]
         if name in modnames:
             fail(f"{r['!locs'][0]}: modifier '{name}' repeated")
         modnames.append(name)
-        default = "None" if md["Kind"] == "waitcnt" else ("False" if md["Kind"] == "flag" else "0")
-        kw.append(f"{name}={default}")
-    sig = ", ".join(params + (["*"] + kw if kw else []))
+        if md["Kind"] == "fixed":
+            modargs.append("None")
+            continue
+        modargs.append(name)
+        default = ("None" if md["Kind"] == "waitcnt" or md.get("Default", 0)
+                   else ("False" if md["Kind"] == "flag" else "0"))
+        if stub:
+            t = MOD_TYPES.get(md["Kind"], "int")
+            if default == "None" and "None" not in t:
+                t += " | None"
+            kw.append(f"{name}: {t} = {default}")
+        else:
+            kw.append(f"{name}={default}")
+        rng = "" if md["Kind"] in ("flag", "bits") else f" in [{md['Min']}, {md['Max']}]"
+        moddoc.append(f"  {name}: {MOD_DOCS[md['Kind']]}{rng}")
+    sig = ", ".join(params + (["*"] + kw if kw else []) + ([] if stub else ["**unknown"]))
+    ret = ""
+    if stub:
+        ret = " -> None" if not dsts else (" -> Out" if len(dsts) == 1
+                                           else f" -> tuple[{', '.join(['Out'] * len(dsts))}]")
     targets = ", ".join(ref(t) for t in r["Targets"])
-    doc = [py_syntax(records, r), "", f"{r['Encoding']} · targets: {targets}"]
+    doc = [py_syntax(records, r), "", f"    {py_example(records, r)}", "",
+           f"{r['Encoding']} · targets: {targets}"]
     if r["Doc"]:
         doc += ["", r["Doc"]]
-    for o in r["Dsts"] + r["Srcs"]:
-        doc.append(f"  {opd_doc(records, o)}")
+    doc += ["", "Operands:"] + [f"  {opd_doc(records, o)}" for o in r["Dsts"] + r["Srcs"]]
+    if moddoc:
+        doc += ["Modifiers (keyword-only):"] + moddoc
     docstr = "\n        ".join(doc)
-    out = [f"    def {r['Mnemonic']}({sig}):",
-           f'        """{docstr}"""']
+    out = [f"    def {r['Mnemonic']}({sig}){ret}:", f'        """{docstr}\n        """']
     if stub:
         out.append("        ...")
         return out
-    dt = "(" + "".join(f"{d}, " for d in dsts) + ")"
-    st = "(" + "".join(f"{s_['Name']}, " for s_ in srcs) + ")"
-    mt = "(" + "".join(f"{m}, " for m in modnames) + ")"
-    tgt = "target" if r["Successors"] else "None"
-    out.append(f"        return self._emit({idx}, {dt}, {st}, {mt}, {tgt})")
+    args = [str(idx), "_frame(1)"] + [d["Name"] for d in dsts]
+    for x in srcs:
+        if x.get("TiedTo"):
+            args.append(f"{x.get('TiedTo')} if {x['Name']} is None else {x['Name']}")
+        else:
+            args.append(x["Name"])
+    args += modargs
+    if r["Successors"]:
+        args.append("target")
+    out.append(f"        if unknown:\n            self._unknown_modifiers({idx}, unknown)")
+    out.append(f"        return self._e({', '.join(args)})")
     return out
 
 
 def emit_py(records, insts, path, stub):
     lines = ["# Generated by gen_isa.py from the instruction table. Do not edit.",
-             '"""One builder method per instruction of the aster instruction table."""',
-             ""]
+             '"""One builder method per instruction of the aster instruction table.',
+             "",
+             "Each method creates one instruction op through the kernel's C++ fast path",
+             "`_e(index, frame, *dsts, *srcs, *mods[, label])`, which verifies it and",
+             'raises AsterError at the caller\'s line."""', ""]
     if stub:
-        lines += ["from typing import Any", ""]
-    lines += ["class InstructionBuilder:",
-              '    """Mixin: `_emit(index, dsts, srcs, mods, target)` creates the op."""',
-              ""]
+        lines += ["from typing import Sequence, Union", "",
+                  "from ._aster import Label, Reg, Value", "",
+                  "Dst = Reg  # an allocated register (v[1], s[2:4]) or a virtual spec (VGPR(4))",
+                  "Src = Union[Reg, Value, int, float]",
+                  "Out = Union[Reg, Value]  # the destination register, or the new Value", ""]
+    else:
+        lines += ["from sys import _getframe as _frame", ""]
+    lines += ["", "class InstructionBuilder:",
+              '    """Mixin: one method per instruction of the table."""', ""]
     if not stub:
         lines.append("    __slots__ = ()")
         lines.append("")
@@ -201,7 +279,7 @@ def emit_py(records, insts, path, stub):
         lines += py_method(records, r, i, stub)
         lines.append("")
     lines.append(f"MNEMONICS = {tuple(r['Mnemonic'] for r in insts)!r}" if not stub
-                 else "MNEMONICS: tuple")
+                 else "MNEMONICS: tuple[str, ...]")
     write(path, "\n".join(lines) + "\n")
 
 

@@ -1,22 +1,27 @@
 //===- Builder.cpp - the fast path behind aster's Python kernel builder ---===//
 //
-// Python's generated methods (one per table row) call KernelBuilder.emit with
-// the row index, destinations, sources and modifiers; this file turns those
-// into one instruction op, verifies it at once and raises AsterError at the
-// user's line when it is wrong.
+// Python's generated methods (one per table row) call a kernel's `fast_emit`
+// function as `emit(index, frame, *dsts, *srcs, *mods[, label])`; this file
+// turns that into one instruction op, verifies it at once and raises
+// AsterError (or AsterTypeError for wrong Python types) at the user's line.
+// The user's line is the first frame, from `frame` outwards, whose file is
+// not inside the aster package; locations are cached per call site.
 //
 //===----------------------------------------------------------------------===//
 #include "python/Core.h"
+#include "target/Translate.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <frameobject.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
-#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
+#include <optional>
 
 namespace nb = nanobind;
 using namespace mlir;
@@ -26,19 +31,35 @@ namespace aster::py {
 
 namespace {
 
+nb::object asterTypeError;
+// The Python types of Reg, Value and Label (exact-type checks in the hot path).
+PyTypeObject *regPyType, *valuePyType;
+std::string internalPrefix = "\x01"; // the aster package dir + '/'
+uint64_t nextGeneration = 1;
+
+[[noreturn]] void raiseType(const std::string &msg) {
+  PyErr_SetString(asterTypeError.ptr(), msg.c_str());
+  throw nb::python_error();
+}
+
 /// A register operand as Python names it: v[3], s[0:2], a[0:4], vcc, or a
-/// virtual register spec (index -1).
+/// virtual register spec (index -1). Caches its type and entry value for
+/// the kernel (generation) that used it last.
 struct PyReg {
   int kind;  // 0 VGPR, 1 SGPR, 2 AGPR, 3 special
   int index; // -1: virtual; special: SpecialReg id
   unsigned width, align;
+  uint64_t cacheGen = 0;
+  Type cacheType;
+  Value cacheValue;
 
   Type type(MLIRContext *ctx) const {
     if (kind == 3)
       return SpecialRegType::get(ctx, (SpecialReg)index);
     return RegType::get(ctx, (RegKind)kind, index, width, align);
   }
-  std::string str() const {
+  bool isVirtual() const { return kind != 3 && index < 0; }
+  std::string str() const { // assembly spelling
     if (kind == 3)
       return specialRegName((SpecialReg)index).str();
     char p = "vsa"[kind];
@@ -49,20 +70,36 @@ struct PyReg {
     return std::string(1, p) + "[" + std::to_string(index) + ":" +
            std::to_string(index + width - 1) + "]";
   }
+  std::string repr() const { // Python spelling
+    if (kind == 3)
+      return str();
+    if (index < 0)
+      return std::string(kind == 0 ? "VGPR" : kind == 1 ? "SGPR" : "AGPR") + "(" +
+             std::to_string(width) + (align > 1 ? ", align=" + std::to_string(align) : "") + ")";
+    std::string p(1, "vsa"[kind]);
+    if (width == 1)
+      return p + "[" + std::to_string(index) + "]";
+    return p + "[" + std::to_string(index) + ":" + std::to_string(index + width) + "]";
+  }
 };
 
-struct PyKernel;
-
-/// An SSA value produced by the builder (a destination register).
+/// An SSA value produced by the builder (a virtual destination register).
 struct PyValue {
   Value value;
-  PyKernel *kernel;
+  uint64_t gen; // the kernel that defined it
+  std::string kernelName;
 };
 
 struct PyLabel {
   Block *block;
   std::string name;
+  uint64_t gen;
   bool bound = false;
+};
+
+struct CodeInfo {
+  bool internal;
+  StringAttr file;
 };
 
 struct PyKernel {
@@ -71,27 +108,101 @@ struct PyKernel {
   KernelOp kernel;
   OpBuilder builder;
   Block *current;
-  bool needNewBlock = false;
+  bool needNewBlock = false, sealed = false;
   uint8_t targetBit;
+  uint64_t gen = nextGeneration++;
   llvm::DenseMap<Type, Value> regValues;
+  Operation *entryLast = nullptr; // last register/constant op at entry
   llvm::DenseMap<std::pair<Type, uint64_t>, Value> constants;
-  std::vector<PyLabel *> labels;
-  std::string lastFile;
-  StringAttr lastFileAttr;
+  std::vector<std::unique_ptr<PyLabel>> labels;
+  std::vector<std::optional<OperationName>> opNames;
+  // Call-site cache: code object (held) -> facts; last (code, lasti) -> loc.
+  llvm::DenseMap<PyObject *, CodeInfo> codes;
+  PyObject *lastCode = nullptr;
+  int lastLasti = -2;
+  Location lastLoc, curLoc; // curLoc: of the current call, for messages
+  // Diagnostics of the instruction being verified.
+  DiagnosticEngine::HandlerID handler;
+  bool collecting = false;
+  std::string diagText;
 
   PyKernel(nb::object ref, PyModule *m, KernelOp k, uint8_t t)
-      : moduleRef(std::move(ref)), module(m), kernel(k),
-        builder(k.getContext()), current(&k.getBody().front()), targetBit(t) {
+      : moduleRef(std::move(ref)), module(m), kernel(k), builder(k.getContext()),
+        current(&k.getBody().front()), targetBit(t), lastLoc(k.getLoc()),
+        curLoc(k.getLoc()) {
     builder.setInsertionPointToEnd(current);
+    opNames.resize(ISA::instructions().size());
+    handler = ctx()->getDiagEngine().registerHandler([this](Diagnostic &d) {
+      if (!collecting)
+        return failure();
+      if (d.getSeverity() == DiagnosticSeverity::Error && diagText.empty())
+        diagText = d.str();
+      return success();
+    });
+  }
+  PyKernel(const PyKernel &) = delete;
+  ~PyKernel() {
+    ctx()->getDiagEngine().eraseHandler(handler);
+    for (auto &kv : codes)
+      Py_DECREF(kv.first);
   }
   MLIRContext *ctx() { return kernel.getContext(); }
 
-  Location loc(const std::string &file, int line) {
-    if (file != lastFile || !lastFileAttr) {
-      lastFile = file;
-      lastFileAttr = StringAttr::get(ctx(), file);
+  OperationName opName(const ISA::InstDesc &d) {
+    auto &n = opNames[d.index()];
+    if (!n)
+      n = getInstOpName(ctx(), d);
+    return *n;
+  }
+
+  /// Location of the user's call: the first frame outside the package.
+  Location userLoc(PyObject *frameArg) {
+    PyFrameObject *f = frameArg && PyFrame_Check(frameArg) ? (PyFrameObject *)frameArg
+                                                           : PyEval_GetFrame();
+    Py_XINCREF(f);
+    while (f) {
+      PyCodeObject *code = PyFrame_GetCode(f);
+      auto it = codes.find((PyObject *)code);
+      if (it == codes.end()) {
+        nb::object fn = nb::steal(PyObject_GetAttrString((PyObject *)code, "co_filename"));
+        std::string name = fn && PyUnicode_Check(fn.ptr()) ? nb::cast<std::string>(fn)
+                                                           : std::string("<unknown>");
+        PyErr_Clear();
+        CodeInfo ci{StringRef(name).starts_with(internalPrefix),
+                    StringAttr::get(ctx(), name)};
+        Py_INCREF(code);
+        it = codes.try_emplace((PyObject *)code, ci).first;
+      }
+      Py_DECREF(code);
+      if (!it->second.internal) {
+#if PY_VERSION_HEX >= 0x030B0000
+        int lasti = PyFrame_GetLasti(f);
+#else
+        int lasti = -3 - PyFrame_GetLineNumber(f);
+#endif
+        if ((PyObject *)code != lastCode || lasti != lastLasti) {
+          lastLoc = FileLineColLoc::get(it->second.file, PyFrame_GetLineNumber(f), 0);
+          lastCode = (PyObject *)code;
+          lastLasti = lasti;
+        }
+        Py_DECREF(f);
+        return curLoc = lastLoc;
+      }
+      PyFrameObject *back = PyFrame_GetBack(f);
+      Py_DECREF(f);
+      f = back;
     }
-    return FileLineColLoc::get(lastFileAttr, line, 0);
+    return curLoc = kernel.getLoc();
+  }
+
+  [[noreturn]] void fail(const std::string &msg, bool typeError = false) {
+    auto fl = dyn_cast<FileLineColLoc>(curLoc);
+    std::string m = (fl ? fl.getFilename().str() + ":" + std::to_string(fl.getLine())
+                        : std::string("<unknown>")) +
+                     ": error: " + msg;
+    if (typeError)
+      raiseType(m);
+    raiseError(m);
   }
 
   void ensureBlock() {
@@ -104,16 +215,39 @@ struct PyKernel {
     needNewBlock = false;
   }
 
+  /// Registers and constants are defined at kernel entry, in first-use order.
+  OpBuilder entryBuilder() {
+    OpBuilder b(ctx());
+    if (entryLast)
+      b.setInsertionPointAfter(entryLast);
+    else
+      b.setInsertionPointToStart(&kernel.getBody().front());
+    return b;
+  }
   /// The value naming an allocated register, created once at kernel entry.
   Value regValue(Type t) {
     auto it = regValues.find(t);
     if (it != regValues.end())
       return it->second;
-    OpBuilder b(ctx());
-    b.setInsertionPointToStart(&kernel.getBody().front());
+    OpBuilder b = entryBuilder();
     Value v = RegOp::create(b, kernel.getLoc(), t).getResult();
+    entryLast = v.getDefiningOp();
     regValues[t] = v;
     return v;
+  }
+  Type regType(PyReg &r) {
+    if (r.cacheGen != gen) {
+      r.cacheGen = gen;
+      r.cacheType = r.type(ctx());
+      r.cacheValue = nullptr;
+    }
+    return r.cacheType;
+  }
+  Value regSource(PyReg &r) {
+    Type t = regType(r);
+    if (!r.cacheValue)
+      r.cacheValue = regValue(t);
+    return r.cacheValue;
   }
 
   Value constant(Type t, uint64_t bits) {
@@ -121,26 +255,34 @@ struct PyKernel {
     auto it = constants.find(key);
     if (it != constants.end())
       return it->second;
-    OpBuilder b(ctx());
-    b.setInsertionPointToStart(&kernel.getBody().front());
     TypedAttr attr;
     if (auto ft = dyn_cast<FloatType>(t))
-      attr = FloatAttr::get(ft, APFloat(ft.getFloatSemantics(),
-                                        APInt(ft.getWidth(), bits)));
+      attr = FloatAttr::get(ft, APFloat(ft.getFloatSemantics(), APInt(ft.getWidth(), bits)));
     else
       attr = IntegerAttr::get(t, APInt(t.getIntOrFloatBitWidth(), bits));
+    OpBuilder b = entryBuilder();
     Value v = arith::ConstantOp::create(b, kernel.getLoc(), t, attr).getResult();
+    entryLast = v.getDefiningOp();
     constants[key] = v;
     return v;
   }
 };
 
-[[noreturn]] void raiseAt(const std::string &file, int line, const std::string &msg) {
-  raiseError(file + ":" + std::to_string(line) + ": error: " + msg);
+std::string pyTypeName(PyObject *h) { return Py_TYPE(h)->tp_name; }
+
+std::string pyRepr(PyObject *h) {
+  nb::object r = nb::steal(PyObject_Repr(h));
+  if (!r) {
+    PyErr_Clear();
+    return "<?>";
+  }
+  return nb::cast<std::string>(r);
 }
 
-std::string pyTypeName(nb::handle h) {
-  return nb::cast<std::string>(nb::str(h.type().attr("__name__")));
+bool isIntegerTy(ISA::ValTy ty) {
+  StringRef n = ISA::valTyName(ty);
+  return n.starts_with("i") || n.starts_with("u") || n.starts_with("v2i") ||
+         n.starts_with("v2u");
 }
 
 /// Immediate type for an operand value type, and whether Python gave a float.
@@ -156,141 +298,218 @@ Type immType(MLIRContext *ctx, ISA::ValTy ty, bool isFloat) {
   return IntegerType::get(ctx, w == 16 ? 32 : w);
 }
 
+/// Rewrites a verifier message for Python users: "'amdgcn.x' op " prefixes
+/// go, and register types are spelled as in assembly ('!amdgcn.vgpr<1>' -> v1).
+std::string pythonMessage(MLIRContext *ctx, std::string msg) {
+  size_t op = msg.find("' op ");
+  if (msg.rfind("'amdgcn.", 0) == 0 && op != std::string::npos)
+    msg = msg.substr(op + 5);
+  size_t pos = 0;
+  while ((pos = msg.find("'!amdgcn.", pos)) != std::string::npos) {
+    size_t end = msg.find('\'', pos + 1);
+    if (end == std::string::npos)
+      break;
+    Type t = parseType(msg.substr(pos + 1, end - pos - 1), ctx);
+    std::string repl;
+    if (t && (isa<SpecialRegType>(t) || (isa<RegType>(t) && !cast<RegType>(t).isVirtual())))
+      repl = registerAsm(t);
+    else if (auto r = dyn_cast_or_null<RegType>(t))
+      repl = std::string("a virtual ") + regKindName(r.getKind()).str() + " x" +
+             std::to_string(r.getWidth());
+    if (repl.empty()) {
+      pos = end + 1;
+      continue;
+    }
+    msg.replace(pos, end - pos + 1, repl);
+    pos += repl.size();
+  }
+  return msg;
+}
+
 } // namespace
 
-static nb::object emit(PyKernel &k, unsigned index, nb::tuple dsts, nb::tuple srcs,
-                       nb::tuple mods, nb::handle target, const std::string &file,
-                       int line) {
-  auto insts = ISA::instructions();
-  if (index >= insts.size())
-    raiseError("instruction index out of range");
-  const ISA::InstDesc &d = insts[index];
+static Value immediate(PyKernel &k, const ISA::InstDesc &d, const ISA::OperandDesc &o,
+                       PyObject *h) {
   MLIRContext *ctx = k.ctx();
-  if (!d.validOn(k.targetBit))
-    raiseAt(file, line, std::string(d.mnemonic) + " is not valid on target '" +
-                            ISA::targetName(k.targetBit).str() + "'");
-  k.ensureBlock();
-  Location loc = k.loc(file, line);
-  OperationState st(loc, getInstOpName(ctx, d));
-  // Destinations.
-  for (unsigned i = 0; i < d.numDsts; ++i) {
-    nb::handle h = dsts[i];
-    if (!nb::isinstance<PyReg>(h))
-      raiseAt(file, line, std::string(d.mnemonic) + ": destination '" +
-                              d.dsts()[i].name + "' must be a register, got " +
-                              pyTypeName(h));
-    st.types.push_back(nb::cast<PyReg &>(h).type(ctx));
+  auto what = [&] { return std::string(d.mnemonic) + ": source '" + o.name + "'"; };
+  if (PyFloat_Check(h)) {
+    if (isIntegerTy(o.ty))
+      k.fail(what() + " is an integer (" + ISA::valTyName(o.ty).str() +
+                 ") operand; got the float " + pyRepr(h),
+             true);
+    Type t = immType(ctx, o.ty, true);
+    APFloat f(PyFloat_AsDouble(h));
+    bool lost;
+    f.convert(cast<FloatType>(t).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return k.constant(t, f.bitcastToAPInt().getZExtValue());
   }
-  // Sources.
+  Type t = immType(ctx, o.ty, false);
+  unsigned w = t.getIntOrFloatBitWidth();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(h, &overflow);
+  uint64_t bits = (uint64_t)v;
+  if (overflow) {
+    unsigned long long u = PyLong_AsUnsignedLongLong(h);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      k.fail(what() + ": immediate " + pyRepr(h) + " does not fit in 64 bits");
+    }
+    bits = u;
+  }
+  if (w < 64) {
+    bool fitsU = (bits >> w) == 0;
+    bool fitsS = v < 0 && !overflow && v >= -(1ll << (w - 1));
+    if (!fitsU && !fitsS)
+      k.fail(what() + ": immediate " + pyRepr(h) + " does not fit a " +
+             ISA::valTyName(o.ty).str() + " operand");
+    bits &= (1ull << w) - 1;
+  }
+  return k.constant(t, bits);
+}
+
+static void modifier(PyKernel &k, const ISA::InstDesc &d, const ISA::ModDesc &m,
+                     PyObject *h, OperationState &st) {
+  MLIRContext *ctx = k.ctx();
+  auto what = [&] { return std::string(d.mnemonic) + ": modifier '" + m.name + "'"; };
+  if (m.kind == ISA::ModKind::Flag) {
+    if (!PyBool_Check(h))
+      k.fail(what() + " is a flag (True/False), got " + pyTypeName(h), true);
+    if (h == Py_True)
+      st.addAttribute(m.name, UnitAttr::get(ctx));
+    return;
+  }
+  int64_t v = 0;
+  if (m.kind == ISA::ModKind::Bits && (PyList_Check(h) || PyTuple_Check(h))) {
+    nb::sequence seq = nb::borrow<nb::sequence>(h);
+    size_t n = nb::len(seq);
+    if (n != m.len)
+      k.fail(what() + " takes " + std::to_string(m.len) + " bits, got " +
+             std::to_string(n), true);
+    for (size_t b = 0; b < n; ++b) {
+      nb::object e = seq[b];
+      if (!(PyBool_Check(e.ptr()) || PyLong_Check(e.ptr())))
+        k.fail(what() + " takes a list of 0/1, got " + pyTypeName(e.ptr()), true);
+      long bit = PyLong_AsLong(e.ptr());
+      if (bit != 0 && bit != 1)
+        k.fail(what() + " takes a list of 0/1, got " + std::to_string(bit));
+      v |= (int64_t)bit << b;
+    }
+  } else if (PyLong_Check(h) && !PyBool_Check(h)) {
+    int overflow = 0;
+    v = PyLong_AsLongLongAndOverflow(h, &overflow);
+    if (overflow || v < m.min || v > m.max)
+      k.fail(what() + " = " + pyRepr(h) + " is out of range [" + std::to_string(m.min) +
+             ", " + std::to_string(m.max) + "]");
+  } else {
+    k.fail(what() + " must be an int, got " + pyTypeName(h), true);
+  }
+  bool keepZero = m.kind == ISA::ModKind::Waitcnt || m.kind == ISA::ModKind::Pos ||
+                  m.kind == ISA::ModKind::Hex16;
+  if (v || keepZero)
+    st.addAttribute(m.name, IntegerAttr::get(IntegerType::get(ctx, 32), v));
+}
+
+/// emit(index, frame, *dsts, *srcs, *mods[, label]) -> destination(s) | None
+static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
+  auto insts = ISA::instructions();
+  size_t index = nargs >= 2 && PyLong_Check(args[0]) ? PyLong_AsSize_t(args[0]) : (size_t)-1;
+  if (PyErr_Occurred())
+    PyErr_Clear();
+  if (index >= insts.size())
+    raiseType("emit(index, frame, *operands): bad instruction index");
+  const ISA::InstDesc &d = insts[index];
+  Py_ssize_t want = 2 + d.numDsts + d.numSrcs + d.numMods + (d.successors ? 1 : 0);
+  if (nargs != want)
+    raiseType(std::string("emit: ") + d.mnemonic + " takes " + std::to_string(want - 2) +
+              " operands, got " + std::to_string(nargs - 2));
+  Location loc = k.userLoc(args[1]);
+  MLIRContext *ctx = k.ctx();
+  if (k.sealed)
+    k.fail("kernel '" + k.kernel.getSymName().str() +
+           "' was transformed by a pass pipeline; build a new module to add instructions");
+  if (!d.validOn(k.targetBit)) {
+    std::string valid;
+    for (uint8_t b : {ISA::T_GFX942, ISA::T_GFX950, ISA::T_GFX1201})
+      if (d.validOn(b))
+        valid += " " + ISA::targetName(b).str();
+    k.fail(std::string(d.mnemonic) + " is not valid on target '" +
+           ISA::targetName(k.targetBit).str() + "' (valid on:" + valid + ")");
+  }
+  OperationState st(loc, k.opName(d));
+  PyObject *const *a = args + 2;
+  for (unsigned i = 0; i < d.numDsts; ++i) {
+    PyObject *h = a[i];
+    if (Py_TYPE(h) != regPyType)
+      k.fail(std::string(d.mnemonic) + ": destination '" + d.dsts()[i].name +
+                 "' must be a register (v[i], s[i:j], ...) or a virtual spec "
+                 "(aster.VGPR(n), ...), got " +
+                 (Py_TYPE(h) == valuePyType ? std::string("a Value, which cannot be redefined")
+                                             : pyTypeName(h)),
+             true);
+    st.types.push_back(k.regType(*nb::inst_ptr<PyReg>(h)));
+  }
+  a += d.numDsts;
   for (unsigned i = 0; i < d.numSrcs; ++i) {
     const ISA::OperandDesc &o = d.srcs()[i];
-    nb::handle h = srcs[i];
-    if (h.is_none()) {
+    PyObject *h = a[i];
+    if (h == Py_None) {
       if (o.optional)
         continue;
-      raiseAt(file, line, std::string(d.mnemonic) + ": source '" + o.name +
-                              "' is required");
+      k.fail(std::string(d.mnemonic) + ": source '" + o.name + "' is required");
     }
-    if (nb::isinstance<PyValue>(h)) {
-      st.operands.push_back(nb::cast<PyValue &>(h).value);
-    } else if (nb::isinstance<PyReg>(h)) {
-      PyReg &r = nb::cast<PyReg &>(h);
-      if (r.kind != 3 && r.index < 0)
-        raiseAt(file, line, std::string(d.mnemonic) + ": source '" + o.name +
-                                "' is an unwritten virtual register spec; use the "
-                                "value returned by the instruction that defines it");
-      st.operands.push_back(k.regValue(r.type(ctx)));
-    } else if (PyBool_Check(h.ptr()) || !(PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()))) {
-      raiseAt(file, line, std::string(d.mnemonic) + ": source '" + o.name +
-                              "' must be a register, a value or a number, got " +
-                              pyTypeName(h));
-    } else if (PyFloat_Check(h.ptr())) {
-      Type t = immType(ctx, o.ty, true);
-      APFloat f(nb::cast<double>(h));
-      bool lost;
-      f.convert(cast<FloatType>(t).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-      st.operands.push_back(k.constant(t, f.bitcastToAPInt().getZExtValue()));
+    if (Py_TYPE(h) == regPyType) {
+      PyReg &r = *nb::inst_ptr<PyReg>(h);
+      if (r.isVirtual())
+        k.fail(std::string(d.mnemonic) + ": source '" + o.name + "' is the virtual spec " +
+               r.repr() + "; pass the Value returned by the instruction that wrote it");
+      st.operands.push_back(k.regSource(r));
+    } else if (Py_TYPE(h) == valuePyType) {
+      PyValue &v = *nb::inst_ptr<PyValue>(h);
+      if (v.gen != k.gen)
+        k.fail(std::string(d.mnemonic) + ": source '" + o.name +
+               "' is a Value of kernel '" + v.kernelName + "', not of this kernel");
+      st.operands.push_back(v.value);
+    } else if (PyBool_Check(h) || !(PyLong_Check(h) || PyFloat_Check(h))) {
+      k.fail(std::string(d.mnemonic) + ": source '" + o.name +
+                 "' must be a register, a Value or a number, got " + pyTypeName(h),
+             true);
     } else {
-      Type t = immType(ctx, o.ty, false);
-      unsigned w = t.getIntOrFloatBitWidth();
-      int overflow = 0;
-      long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-      uint64_t bits;
-      if (overflow) {
-        unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
-        if (PyErr_Occurred()) {
-          PyErr_Clear();
-          raiseAt(file, line, std::string(d.mnemonic) + ": immediate for '" + o.name +
-                                  "' does not fit in 64 bits");
-        }
-        bits = u;
-      } else {
-        bits = (uint64_t)v;
-      }
-      if (w < 64) {
-        bool fitsU = (bits >> w) == 0;
-        bool fitsS = v < 0 && !overflow && v >= -(1ll << (w - 1));
-        if (!fitsU && !fitsS)
-          raiseAt(file, line, std::string(d.mnemonic) + ": immediate " +
-                                  nb::cast<std::string>(nb::str(h)) + " for '" +
-                                  o.name + "' does not fit a " +
-                                  ISA::valTyName(o.ty).str() + " operand");
-        bits &= (1ull << w) - 1;
-      }
-      st.operands.push_back(k.constant(t, bits));
+      st.operands.push_back(immediate(k, d, o, h));
     }
   }
-  // Modifiers.
-  for (unsigned i = 0; i < d.numMods; ++i) {
-    const ISA::ModDesc &m = *d.mods()[i];
-    nb::handle h = mods[i];
-    if (h.is_none())
-      continue;
-    if (m.kind == ISA::ModKind::Flag) {
-      if (!PyBool_Check(h.ptr()))
-        raiseAt(file, line, std::string(d.mnemonic) + ": modifier '" + m.name +
-                                "' is a flag (True/False), got " + pyTypeName(h));
-      if (h.ptr() == Py_True)
-        st.addAttribute(m.name, UnitAttr::get(ctx));
-      continue;
-    }
-    int64_t v = 0;
-    if (m.kind == ISA::ModKind::Bits && (nb::isinstance<nb::list>(h) || nb::isinstance<nb::tuple>(h))) {
-      unsigned b = 0;
-      for (nb::handle e : h)
-        v |= (int64_t)(nb::cast<int>(e) & 1) << b++;
-    } else if (PyLong_Check(h.ptr())) {
-      v = nb::cast<int64_t>(h);
-    } else {
-      raiseAt(file, line, std::string(d.mnemonic) + ": modifier '" + m.name +
-                              "' must be an int, got " + pyTypeName(h));
-    }
-    bool keepZero = m.kind == ISA::ModKind::Waitcnt || m.kind == ISA::ModKind::Pos ||
-                    m.kind == ISA::ModKind::Hex16;
-    if (v || keepZero)
-      st.addAttribute(m.name, IntegerAttr::get(IntegerType::get(ctx, 32), v));
-  }
-  // Successors.
+  a += d.numSrcs;
+  for (unsigned i = 0; i < d.numMods; ++i)
+    if (a[i] != Py_None)
+      modifier(k, d, *d.mods()[i], a[i], st);
+  a += d.numMods;
   Block *fall = nullptr;
   if (d.successors) {
-    if (!nb::isinstance<PyLabel>(target))
-      raiseAt(file, line, std::string(d.mnemonic) + ": branch target must be a label");
-    st.addSuccessors(nb::cast<PyLabel &>(target).block);
-    if (d.successors == 2) {
-      fall = new Block();
-      k.kernel.getBody().getBlocks().insertAfter(Region::iterator(k.current), fall);
-      st.addSuccessors(fall);
-    }
+    PyLabel *l = nb::isinstance<PyLabel>(a[0]) ? nb::inst_ptr<PyLabel>(a[0]) : nullptr;
+    if (!l)
+      k.fail(std::string(d.mnemonic) + ": the branch target must be a label from "
+                                       "k.label(), got " + pyTypeName(a[0]),
+             true);
+    if (l->gen != k.gen || !l->block)
+      k.fail(std::string(d.mnemonic) + ": label '" + l->name +
+             "' belongs to another kernel or was dropped when the kernel was finished");
+    st.addSuccessors(l->block);
+    if (d.successors == 2)
+      st.addSuccessors(fall = new Block());
   }
+  k.ensureBlock();
+  if (fall)
+    k.kernel.getBody().getBlocks().insertAfter(Region::iterator(k.current), fall);
   Operation *op = k.builder.create(st);
-  {
-    DiagnosticCollector diags(ctx);
-    if (failed(verifyInstruction(op, d))) {
-      op->erase();
-      if (fall)
-        fall->erase();
-      diags.raise(file + ":" + std::to_string(line) + ": error: invalid " + d.mnemonic);
-    }
+  k.collecting = true;
+  k.diagText.clear();
+  LogicalResult ok = verifyInstruction(op, d);
+  k.collecting = false;
+  if (failed(ok)) {
+    op->erase();
+    if (fall)
+      fall->erase();
+    k.fail(std::string(d.mnemonic) + ": " +
+           pythonMessage(ctx, k.diagText.empty() ? "invalid operands" : k.diagText));
   }
   if (fall) {
     k.current = fall;
@@ -298,182 +517,37 @@ static nb::object emit(PyKernel &k, unsigned index, nb::tuple dsts, nb::tuple sr
   } else if (d.has(ISA::PROP_TERMINATOR)) {
     k.needNewBlock = true;
   }
-  unsigned nr = op->getNumResults();
-  if (nr == 0)
-    return nb::none();
-  if (nr == 1)
-    return nb::cast(PyValue{op->getResult(0), &k});
-  nb::list out;
-  for (Value v : op->getResults())
-    out.append(nb::cast(PyValue{v, &k}));
-  return nb::tuple(out);
+  auto result = [&](unsigned i) -> PyObject * {
+    PyReg &r = *nb::inst_ptr<PyReg>(args[2 + i]);
+    if (!r.isVirtual())
+      return Py_NewRef(args[2 + i]);
+    return nb::cast(PyValue{op->getResult(i), k.gen, k.kernel.getSymName().str()}).release().ptr();
+  };
+  if (d.numDsts == 0)
+    return Py_NewRef(Py_None);
+  if (d.numDsts == 1)
+    return result(0);
+  PyObject *t = PyTuple_New(d.numDsts);
+  for (unsigned i = 0; i < d.numDsts; ++i)
+    PyTuple_SET_ITEM(t, i, result(i));
+  return t;
 }
 
-static void bindLabel(PyKernel &k, PyLabel &l) {
-  if (l.bound)
-    raiseError("label '" + l.name + "' is bound twice");
-  l.bound = true;
-  if (!k.needNewBlock) {
-    // Fall through from the current block into the label.
-    if (k.current->empty() && k.current->hasNoPredecessors() &&
-        k.current != &k.kernel.getBody().front()) {
-      // An empty unreachable block: drop it.
-      Block *dead = k.current;
-      k.current = dead->getPrevNode();
-      dead->erase();
-      l.block->moveBefore(k.current->getNextNode() ? k.current->getNextNode() : nullptr);
-    }
-    if (k.current->empty() ||
-        !k.current->back().hasTrait<OpTrait::IsTerminator>())
-      cf::BranchOp::create(k.builder, k.kernel.getLoc(), l.block);
+static PyObject *emitTrampoline(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  try {
+    return emit(*nb::inst_ptr<PyKernel>(self), args, nargs);
+  } catch (nb::python_error &e) {
+    e.restore();
+  } catch (std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
   }
-  // Place the label's block right after the current one.
-  Block *next = k.current->getNextNode();
-  if (next != l.block) {
-    l.block->getParent()->getBlocks().remove(l.block);
-    k.kernel.getBody().getBlocks().insertAfter(Region::iterator(k.current), l.block);
-  }
-  k.current = l.block;
-  k.builder.setInsertionPointToEnd(l.block);
-  k.needNewBlock = false;
+  return nullptr;
 }
 
-static void finish(PyKernel &k) {
-  for (PyLabel *l : k.labels)
-    if (!l->bound && !l->block->hasNoPredecessors())
-      raiseError("label '" + l->name + "' is used by a branch but never bound");
-  // Drop unbound, unused label blocks and an empty trailing block.
-  for (PyLabel *l : k.labels)
-    if (!l->bound && l->block->getParent())
-      l->block->erase(), l->block = nullptr, l->bound = true;
-  Block &last = k.kernel.getBody().back();
-  if (last.empty() && last.hasNoPredecessors() && &last != &k.kernel.getBody().front())
-    last.erase();
-  Block &end = k.kernel.getBody().back();
-  if (end.empty() || !end.back().hasTrait<OpTrait::IsTerminator>()) {
-    Location l = end.empty() ? k.kernel.getLoc() : end.back().getLoc();
-    raiseError(formatLocation(l) + ": error: kernel '" +
-               k.kernel.getSymName().str() +
-               "' does not end with s_endpgm or a branch");
-  }
-}
+static PyMethodDef emitDef = {
+    "emit", (PyCFunction)(void (*)(void))emitTrampoline, METH_FASTCALL,
+    "emit(index, frame, *dsts, *srcs, *mods[, label]): one instruction (internal)."};
 
-static std::unique_ptr<PyModule> newModule(const std::string &target, const std::string &name) {
-  uint8_t bit = ISA::targetBit(target);
-  if (!bit)
-    raiseError("unknown target '" + target + "' (expected gfx942, gfx950 or gfx1201)");
-  auto m = std::make_unique<PyModule>();
-  m->ctx = PyModule::newContext();
-  OpBuilder b(m->ctx.get());
-  Location loc = UnknownLoc::get(m->ctx.get());
-  m->module = mlir::ModuleOp::create(loc);
-  b.setInsertionPointToEnd(m->module->getBody());
-  auto km = KernelModuleOp::create(b, loc, name, target);
-  km.getBody().emplaceBlock();
-  return m;
-}
-
-static PyKernel *addKernel(nb::object moduleObj, const std::string &name,
-                           std::vector<std::string> argNames,
-                           std::vector<std::string> argTypes, nb::dict attrs,
-                           const std::string &file, int line) {
-  PyModule &m = nb::cast<PyModule &>(moduleObj);
-  MLIRContext *ctx = m.ctx.get();
-  KernelModuleOp km;
-  m.get().walk([&](KernelModuleOp op) { km = op; });
-  if (!km)
-    raiseError("module has no amdgcn.module");
-  if (argNames.size() != argTypes.size())
-    raiseError("argument names and types differ in length");
-  if (km.lookupSymbol(name))
-    raiseAt(file, line, "a kernel named '" + name + "' already exists");
-  SmallVector<Attribute> names, types;
-  for (size_t i = 0; i < argNames.size(); ++i) {
-    Type t = parseType(argTypes[i], ctx);
-    if (!t)
-      raiseAt(file, line, "cannot parse argument type '" + argTypes[i] + "'");
-    names.push_back(StringAttr::get(ctx, argNames[i]));
-    types.push_back(TypeAttr::get(t));
-  }
-  OpBuilder b(ctx);
-  b.setInsertionPointToEnd(&km.getBody().front());
-  Location loc = FileLineColLoc::get(ctx, file, line, 0);
-  auto k = KernelOp::create(b, loc, name, b.getArrayAttr(names), b.getArrayAttr(types));
-  for (auto [key, value] : attrs) {
-    std::string kname = nb::cast<std::string>(key);
-    Attribute a;
-    if (kname == "block") {
-      auto v = nb::cast<std::vector<int>>(value);
-      a = DenseI32ArrayAttr::get(ctx, v);
-    } else if (kname == "sgpr_setup") {
-      SmallVector<Attribute> s;
-      for (auto &e : nb::cast<std::vector<std::string>>(value))
-        s.push_back(StringAttr::get(ctx, e));
-      a = ArrayAttr::get(ctx, s);
-    } else {
-      a = b.getI32IntegerAttr(nb::cast<int>(value));
-    }
-    k->setAttr(kname, a);
-  }
-  k.getBody().emplaceBlock();
-  DiagnosticCollector diags(ctx);
-  if (failed(k.verify())) {
-    k.erase();
-    diags.raise("invalid kernel");
-  }
-  return new PyKernel(moduleObj, &m, k, km.getTargetBit());
-}
-
-void bindBuilder(nb::module_ &m) {
-  nb::class_<PyReg>(m, "Reg")
-      .def(nb::init<int, int, unsigned, unsigned>(), nb::arg("kind"),
-           nb::arg("index"), nb::arg("width") = 1, nb::arg("align") = 1)
-      .def_ro("kind", &PyReg::kind)
-      .def_ro("index", &PyReg::index)
-      .def_ro("width", &PyReg::width)
-      .def_ro("align", &PyReg::align)
-      .def("__repr__", &PyReg::str)
-      .def("__eq__", [](const PyReg &a, const PyReg &b) {
-        return a.kind == b.kind && a.index == b.index && a.width == b.width &&
-               a.align == b.align;
-      })
-      .def("__hash__", [](const PyReg &a) {
-        return (a.kind * 1000003) ^ (a.index * 10007) ^ (a.width * 31) ^ a.align;
-      });
-  m.def("special_index", [](const std::string &name) -> int {
-    auto s = parseSpecialReg(name);
-    if (!s)
-      raiseError("unknown special register '" + name + "'");
-    return (int)*s;
-  });
-  nb::class_<PyValue>(m, "Value")
-      .def_prop_ro("type", [](PyValue &v) {
-        std::string s;
-        llvm::raw_string_ostream os(s);
-        os << v.value.getType();
-        return s;
-      })
-      .def("__repr__", [](PyValue &v) {
-        std::string s;
-        llvm::raw_string_ostream os(s);
-        os << "<aster.Value " << v.value.getType() << ">";
-        return s;
-      });
-  nb::class_<PyLabel>(m, "Label").def_ro("name", &PyLabel::name);
-  nb::class_<PyKernel>(m, "KernelBuilder")
-      .def("emit", &emit, nb::arg("index"), nb::arg("dsts"), nb::arg("srcs"),
-           nb::arg("mods"), nb::arg("target").none(), nb::arg("file"), nb::arg("line"))
-      .def("new_label", [](PyKernel &k, const std::string &name) {
-        auto *l = new PyLabel{new Block(), name};
-        k.kernel.getBody().push_back(l->block);
-        k.labels.push_back(l);
-        return l;
-      }, nb::rv_policy::reference_internal)
-      .def("bind", &bindLabel)
-      .def("finish", &finish)
-      .def_prop_ro("name", [](PyKernel &k) { return k.kernel.getSymName().str(); });
-  m.def("new_module", &newModule, nb::arg("target"), nb::arg("name") = "module");
-  m.def("add_kernel", &addKernel, nb::rv_policy::take_ownership);
-}
+#include "python/BuilderBindings.inc"
 
 } // namespace aster::py

@@ -1,27 +1,61 @@
 """aster: write, transform, inspect and run AMD GPU assembly with exact control.
 
     import aster
-    from aster import v, s
+    from aster import v
     m = aster.Module("gfx942")
     k = m.kernel("add_10", block=(64, 1, 1))
-    for _ in range(10):
-        k.v_add_u32(v[1], v[0], v[1])
+    for _ in range(10):                 # Python loops unroll
+        k.v_add_u32(v[1], v[0], v[1])   # one method per instruction of the table
     k.s_endpgm()
-    print(m.asm())
+    out = aster.compile(m)              # no passes: the asm is what you built
+    print(out.asm)                      # also out.hsaco, out.metadata, out.save(dir)
+
+Public API
+  Module(target, name), Module.kernel(name, args, block, lds, ...) -> Kernel
+  Kernel.<instruction>(...), label/bind/here, loop, load_arg, arg, kernarg_ptr,
+    workitem_id, workgroup_id, setup_sgpr
+  registers: v[i], v[i:j], s[...], a[...], VGPR(n)/SGPR(n)/AGPR(n), vcc, exec, m0, scc
+  ptr(dtype) for pointer arguments; NumPy dtypes for scalars
+  compile(module, pipeline=None) -> Compiled(.asm, .hsaco, .mlir, .metadata, .save)
+  parse(text) -> Module; run_pipeline(module, pipeline); passes()
+  assemble(text, target), disassemble(bytes, target); isa.instructions(target)
+  AsterError (bad IR/operands; a ValueError), AsterTypeError (wrong Python types;
+    both an AsterError and a TypeError)
 """
+import os as _os
+
 from . import _aster
-from ._aster import AsterError, run_pipeline, assemble, disassemble
-from . import isa
-from .registers import v, s, a, vcc, vcc_lo, vcc_hi, exec, exec_lo, exec_hi, m0, VGPR, SGPR, AGPR
-from .module import Module, Kernel, ptr, parse
+from ._aster import AsterError, AsterTypeError, assemble, disassemble
+
+_aster._set_internal_prefix(_os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
+
+from . import isa  # noqa: E402
+from .registers import (  # noqa: E402
+    Reg, Value, v, s, a, VGPR, SGPR, AGPR, vcc, vcc_lo, vcc_hi, exec, exec_lo, exec_hi,
+    m0, scc, flat_scratch, flat_scratch_lo, flat_scratch_hi)
+from .args import ptr, KernelArg  # noqa: E402
+from .kernel import Kernel, Loop  # noqa: E402
+from .module import Module, parse, TARGETS  # noqa: E402
+from .compiler import compile, Compiled, KernelMetadata  # noqa: E402
 
 __all__ = [
-    "AsterError", "Module", "Kernel", "parse", "run_pipeline", "assemble",
-    "disassemble", "isa", "ptr", "v", "s", "a", "vcc", "vcc_lo", "vcc_hi",
-    "exec", "exec_lo", "exec_hi", "m0", "VGPR", "SGPR", "AGPR", "passes",
+    "AsterError", "AsterTypeError", "Module", "Kernel", "Loop", "parse", "compile",
+    "Compiled", "KernelMetadata", "KernelArg", "run_pipeline", "passes", "assemble",
+    "disassemble", "isa", "ptr", "Reg", "Value", "v", "s", "a", "VGPR", "SGPR", "AGPR",
+    "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc",
+    "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS",
 ]
 
 
 def passes():
     """aster's passes as (name, documentation) pairs, usable in pipelines."""
     return _aster.passes()
+
+
+def run_pipeline(module, pipeline):
+    """Runs a pass pipeline (aster-opt syntax) on `module` in place. For an
+    aster.Module, its kernels can no longer be extended; `compile(module,
+    pipeline)` instead works on a copy."""
+    if isinstance(module, Module):
+        return module.run_pipeline(pipeline)
+    return _aster.run_pipeline(module, pipeline)

@@ -1,125 +1,156 @@
-"""Modules and kernels built from Python: one method per instruction."""
-import sys
-
-import numpy as np
+"""Modules (code objects for one target) holding kernels built from Python."""
+import re
 
 from . import _aster
-from ._isa_gen import InstructionBuilder
+from .args import arg_type, check_sgpr_setup, kernarg_layout
+from .kernel import Kernel, user_frame
 
-_getframe = sys._getframe
-_THIS_DIR = __file__.rsplit("/", 1)[0]
+__all__ = ["Module", "parse", "TARGETS"]
 
-
-def _user_frame():
-    """File and line of the first caller outside the aster package."""
-    f = _getframe(2)
-    while f is not None and f.f_code.co_filename.startswith(_THIS_DIR):
-        f = f.f_back
-    if f is None:
-        return "<unknown>", 0
-    return f.f_code.co_filename, f.f_lineno
+TARGETS = ("gfx942", "gfx950", "gfx1201")
+_SYMBOL = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*\Z")
+_LIMITS = {"lds": (0, 65536), "workitem_ids": (1, 3), "private_segment": (0, 1 << 20)}
 
 
-_SCALAR_TYPES = {
-    np.dtype(np.int8): "i8", np.dtype(np.uint8): "i8", np.dtype(np.int16): "i16",
-    np.dtype(np.uint16): "i16", np.dtype(np.int32): "i32", np.dtype(np.uint32): "i32",
-    np.dtype(np.int64): "i64", np.dtype(np.uint64): "i64", np.dtype(np.float16): "f16",
-    np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
-}
+def _symbol(name, what):
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a str, got {type(name).__name__}")
+    if not _SYMBOL.match(name):
+        raise ValueError(f"{what} {name!r} is not a valid symbol "
+                         "(letters, digits, '_', '.', '$'; not starting with a digit)")
+    return name
 
 
-class ptr:
-    """A kernel argument pointing to global memory of `dtype` elements."""
-
-    def __init__(self, dtype):
-        self.dtype = np.dtype(dtype)
-
-    def mlir(self):
-        elem = _SCALAR_TYPES.get(self.dtype, "i8")
-        return f"!amdgcn.ptr<{elem}>"
+def _int_attr(key, value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"kernel attribute {key!r} must be an int, got {type(value).__name__}")
+    lo, hi = _LIMITS[key]
+    if not lo <= value <= hi:
+        raise ValueError(f"kernel attribute {key!r} must be in [{lo}, {hi}], got {value}")
+    return value
 
 
-def _arg_type(t):
-    if isinstance(t, ptr):
-        return t.mlir()
-    try:
-        return _SCALAR_TYPES[np.dtype(t)]
-    except (TypeError, KeyError):
-        raise TypeError(f"kernel argument type must be aster.ptr(dtype) or a NumPy "
-                        f"scalar dtype, got {t!r}") from None
+def _block(block):
+    if isinstance(block, int) and not isinstance(block, bool):
+        block = (block,)
+    if not isinstance(block, (tuple, list)) or not 1 <= len(block) <= 3:
+        raise TypeError(f"block must be an int or a tuple of 1 to 3 ints, got {block!r}")
+    for d in block:
+        if isinstance(d, bool) or not isinstance(d, int):
+            raise TypeError(f"block dimensions must be ints, got {d!r}")
+        if d < 1:
+            raise ValueError(f"block dimensions must be positive, got {tuple(block)}")
+    block = tuple(block) + (1,) * (3 - len(block))
+    if block[0] * block[1] * block[2] > 1024:
+        raise ValueError(f"block {block} has {block[0] * block[1] * block[2]} work-items; "
+                         "at most 1024 are allowed")
+    return block
 
 
-class Kernel(InstructionBuilder):
-    """Builds one kernel; every instruction of the table is a method."""
-
-    __slots__ = ("_kb", "_emit_raw", "module", "name")
-
-    def __init__(self, module, kb, name):
-        self._kb = kb
-        self._emit_raw = kb.emit
-        self.module = module
-        self.name = name
-
-    def _emit(self, index, dsts, srcs, mods, target):
-        f = _getframe(2)
-        return self._emit_raw(index, dsts, srcs, mods, target, f.f_code.co_filename,
-                              f.f_lineno)
-
-    def label(self, name="L"):
-        """A new label: pass it to branches, place it with `bind`."""
-        return self._kb.new_label(name)
-
-    def bind(self, label):
-        """Places `label` here: following instructions start at it."""
-        self._kb.bind(label)
-
-    def finish(self):
-        self._kb.finish()
+def _args(args):
+    if isinstance(args, dict):
+        args = list(args.items())
+    if not isinstance(args, (list, tuple)):
+        raise TypeError("args must be a list of (name, type) pairs or a dict, got "
+                        f"{type(args).__name__}")
+    out, seen = [], set()
+    for item in args:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise TypeError(f"each argument must be a (name, type) pair, got {item!r}")
+        name, t = item
+        _symbol(name, "argument name")
+        if name in seen:
+            raise ValueError(f"argument {name!r} is given twice")
+        seen.add(name)
+        arg_type(t, name)
+        out.append((name, t))
+    return out
 
 
 class Module:
-    """A code object for one target, holding kernels."""
+    """A code object for one target (gfx942, gfx950, gfx1201), holding kernels.
+
+        m = aster.Module("gfx942")
+        k = m.kernel("vadd", args=[("a", aster.ptr(np.float32)), ("n", np.int32)],
+                     block=(64, 1, 1))
+    """
 
     def __init__(self, target="gfx942", name="module"):
+        if not isinstance(target, str):
+            raise TypeError(f"target must be a str, got {type(target).__name__}")
+        if target not in TARGETS:
+            raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
         self.target = target
+        self.name = _symbol(name, "module name")
         self._m = _aster.new_module(target, name)
-        self._kernels = []
+        self.kernels = []
 
     @classmethod
-    def _wrap(cls, raw, target):
+    def _wrap(cls, raw):
         m = cls.__new__(cls)
-        m.target = target
         m._m = raw
-        m._kernels = []
+        m.target, m.name = _aster.module_info(raw)
+        m.kernels = []
         return m
 
-    def kernel(self, name, args=(), block=(256, 1, 1), lds=0, **attrs):
-        """Adds a kernel. `args` is a list of (name, type) with type
-        `aster.ptr(np.float32)` or a NumPy scalar dtype."""
-        file, line = _user_frame()
-        names = [n for n, _ in args]
-        types = [_arg_type(t) for _, t in args]
-        attrs = dict(attrs)
-        attrs["block"] = list(block)
-        if lds:
+    def kernel(self, name, args=(), block=(256, 1, 1), lds=0, *, sgpr_setup=None,
+               workitem_ids=1, private_segment=0):
+        """Adds a kernel and returns its builder (`Kernel`).
+
+        args: [(name, type)] or {name: type}; a type is `aster.ptr(dtype)` (8
+          bytes) or a NumPy scalar dtype, laid out each aligned to its size.
+        block: workgroup size (x, y, z), at most 1024 work-items.
+        lds: static LDS bytes. sgpr_setup: SGPRs the hardware initialises, in
+          hardware order (default: kernarg_ptr when there are arguments, then
+          workgroup_id_x). workitem_ids: how many of x, y, z are written in v0.
+        private_segment: scratch bytes per lane."""
+        file, line = user_frame()
+        _symbol(name, "kernel name")
+        arglist = _args(args)
+        block = _block(block)
+        attrs = {"block": list(block)}
+        if _int_attr("lds", lds):
             attrs["lds"] = lds
-        kb = _aster.add_kernel(self._m, name, names, types, attrs, file, line)
-        k = Kernel(self, kb, name)
-        self._kernels.append(k)
+        if _int_attr("workitem_ids", workitem_ids) != 1:
+            attrs["workitem_ids"] = workitem_ids
+        if _int_attr("private_segment", private_segment):
+            attrs["private_segment"] = private_segment
+        if sgpr_setup is None:
+            setup = (["kernarg_ptr"] if arglist else []) + ["workgroup_id_x"]
+        else:
+            if isinstance(sgpr_setup, str) or not hasattr(sgpr_setup, "__iter__"):
+                raise TypeError("sgpr_setup must be a list of strings")
+            setup = attrs["sgpr_setup"] = check_sgpr_setup(sgpr_setup)
+        if any(k.name == name for k in self.kernels):
+            raise ValueError(f"module already has a kernel named {name!r}")
+        layout, size = kernarg_layout(arglist)
+        kb = _aster.add_kernel(self._m, name, [n for n, _ in arglist],
+                               [arg_type(t, n)[0] for n, t in arglist], attrs, file, line)
+        k = Kernel(self, kb, name, layout, size, block, lds, setup, workitem_ids)
+        self.kernels.append(k)
         return k
 
     def _finish(self):
-        for k in self._kernels:
+        for k in self.kernels:
             k.finish()
 
     def __str__(self):
         return str(self._m)
 
+    def __repr__(self):
+        return f"<aster.Module {self.name} on {self.target}: {len(self.kernels)} kernel(s)>"
+
+    def mlir(self, locations=False):
+        """The module as textual IR; with `locations`, each op's Python file:line."""
+        return _aster.print_module(self._m, bool(locations))
+
     def asm(self):
+        """The assembly text, exactly the instructions built (no passes)."""
         self._finish()
         return self._m.asm()
 
     def hsaco(self):
+        """The linked code object (bytes), assembled and linked in process."""
         self._finish()
         return self._m.hsaco()
 
@@ -127,8 +158,24 @@ class Module:
         self._finish()
         self._m.verify()
 
+    def compile(self, pipeline=None):
+        """Same as `aster.compile(self, pipeline)`."""
+        from .compiler import compile as _compile
+        return _compile(self, pipeline)
+
+    def run_pipeline(self, pipeline):
+        """Runs a pass pipeline on this module in place; its kernels can no
+        longer be extended (compile() with a pipeline works on a copy)."""
+        if not isinstance(pipeline, str):
+            raise TypeError(f"pipeline must be a str, got {type(pipeline).__name__}")
+        self._finish()
+        for k in self.kernels:
+            k._kb.seal()
+        _aster.run_pipeline(self._m, pipeline)
+
 
 def parse(text, name="<string>"):
-    """Parses textual amdgcn IR into a Module."""
-    raw = _aster.parse(text, name)
-    return Module._wrap(raw, None)
+    """Parses textual amdgcn IR into a Module (usable with compile)."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse() takes the IR text as a str, got {type(text).__name__}")
+    return Module._wrap(_aster.parse(text, name))

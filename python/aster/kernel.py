@@ -1,0 +1,249 @@
+"""A kernel being built: one method per instruction, plus labels, loops,
+kernel-argument loads and the registers where the hardware puts ids."""
+import os
+import sys
+
+from . import _aster
+from ._aster import AsterError
+from ._isa_gen import InstructionBuilder
+from .args import sgpr_layout
+from .registers import v, s, Reg, SGPR, VGPR
+
+__all__ = ["Kernel", "Loop"]
+
+_THIS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_DIMS = {"x": 0, "y": 1, "z": 2, 0: 0, 1: 1, 2: 2}
+
+
+def user_frame(depth=2):
+    """File and line of the first caller outside the aster package."""
+    f = sys._getframe(depth)
+    while f is not None and f.f_code.co_filename.startswith(_THIS_DIR):
+        f = f.f_back
+    if f is None:
+        return "<unknown>", 0
+    return f.f_code.co_filename, f.f_lineno
+
+
+def _error(msg, exc=AsterError):
+    file, line = user_frame(3)
+    return exc(f"{file}:{line}: error: {msg}")
+
+
+def _dim(dim):
+    if dim not in _DIMS or isinstance(dim, bool):
+        raise ValueError(f"dimension must be 'x', 'y' or 'z' (or 0, 1, 2), got {dim!r}")
+    return _DIMS[dim]
+
+
+_AVAILABLE = {}
+
+
+def _available(target):
+    names = _AVAILABLE.get(target)
+    if names is None:
+        names = _AVAILABLE[target] = frozenset(i.name for i in _aster.instructions(target))
+    return names
+
+
+class Loop:
+    """`with k.loop(s[8], 10) as L:` — a real loop running its body `count`
+    times (at least once): the counter SGPR is set to `count`, the body
+    follows label `L.top`, and the end decrements the counter and branches
+    back while it is not zero. `L.end` is a label bound after the loop
+    (branch to it to break)."""
+
+    def __init__(self, kernel, counter, count, name):
+        if not isinstance(counter, Reg) or counter.kind != 1 or counter.is_virtual \
+                or counter.width != 1:
+            raise TypeError(f"loop counter must be one allocated SGPR (e.g. s[8]), got {counter!r}")
+        if isinstance(count, bool) or not isinstance(count, (int, Reg)):
+            raise TypeError(f"loop count must be an int or an SGPR, got {type(count).__name__}")
+        if isinstance(count, int) and not 1 <= count < 2**32:
+            raise ValueError(f"loop count must be in [1, 2**32), got {count}")
+        self.kernel, self.counter, self.count = kernel, counter, count
+        self.top = kernel.label(f"{name}_top")
+        self.end = kernel.label(f"{name}_end")
+
+    def __enter__(self):
+        k = self.kernel
+        if self.count != self.counter:
+            k.s_mov_b32(self.counter, self.count)
+        k.bind(self.top)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            return False
+        k, c = self.kernel, self.counter
+        have = _available(k.module.target)
+        k.s_add_u32(c, c, -1)
+        if "s_cmp_lg_u32" in have:
+            k.s_cmp_lg_u32(c, 0)
+            k.s_cbranch_scc1(self.top)
+        elif "s_cbranch_scc0" in have:
+            k.s_cmp_eq_u32(c, 0)
+            k.s_cbranch_scc0(self.top)
+        else:
+            k.s_cmp_eq_u32(c, 0)
+            k.s_cbranch_scc1(self.end)
+            k.s_branch(self.top)
+        k.bind(self.end)
+        return False
+
+
+class Kernel(InstructionBuilder):
+    """Builds one kernel: every instruction of the table is a method
+    (`k.v_add_u32(v[1], v[0], v[1])`), appended in call order. Register
+    operands are allocated registers (`v[1]`, `s[0:2]`), special registers
+    (`vcc`, `exec`, `m0`), Values returned for virtual destinations
+    (`x = k.v_mov_b32(aster.VGPR(), 1)`), or Python numbers (immediates)."""
+
+    __slots__ = ("_kb", "_e", "module", "name", "args", "kernarg_size", "block",
+                 "lds", "sgpr_setup", "workitem_ids", "_args", "_sgprs", "_nloops")
+
+    def __init__(self, module, kb, name, args, kernarg_size, block, lds, sgpr_setup,
+                 workitem_ids):
+        self._kb = kb
+        self._e = kb.fast_emit
+        self.module = module
+        self.name = name
+        self.args = tuple(args)
+        self._args = {a.name: a for a in args}
+        self.kernarg_size = kernarg_size
+        self.block = block
+        self.lds = lds
+        self.sgpr_setup = tuple(sgpr_setup)
+        self._sgprs = sgpr_layout(sgpr_setup)
+        self.workitem_ids = workitem_ids
+        self._nloops = 0
+
+    def __repr__(self):
+        return f"<aster.Kernel {self.name} on {self.module.target}>"
+
+    def _unknown_modifiers(self, index, unknown):
+        mnemonic = _aster.all_instructions()[index].name
+        import inspect
+        params = inspect.signature(getattr(InstructionBuilder, mnemonic)).parameters
+        valid = [p.name for p in params.values() if p.kind == p.KEYWORD_ONLY]
+        names = ", ".join(repr(n) for n in unknown)
+        raise _error(f"{mnemonic} has no modifier {names} (valid: "
+                     f"{', '.join(valid) if valid else 'none'})")
+
+    # ---- labels and control flow ---------------------------------------
+    def label(self, name="L"):
+        """A new label: pass it to branches, place it with `bind`."""
+        if not isinstance(name, str):
+            raise TypeError(f"label name must be a str, got {type(name).__name__}")
+        return self._kb.new_label(name)
+
+    def bind(self, label):
+        """Places `label` here: the following instructions start at it."""
+        if not isinstance(label, _aster.Label):
+            raise TypeError(f"bind() takes a label from k.label(), got {type(label).__name__}")
+        try:
+            self._kb.bind(label)
+        except AsterError as e:
+            raise _error(str(e)) from None
+
+    def here(self, name="L"):
+        """A new label bound at this point (a backward-branch target)."""
+        lab = self.label(name)
+        self.bind(lab)
+        return lab
+
+    def loop(self, counter, count, name=None):
+        """A real loop (see `Loop`): `with k.loop(s[8], 10): ...` runs the body
+        10 times with s8 as the counter. For an unrolled loop, use a Python
+        `for` around the instructions."""
+        if name is None:
+            name = f"loop{self._nloops}"
+            self._nloops += 1
+        return Loop(self, counter, count, name)
+
+    # ---- kernel arguments --------------------------------------------------
+    def arg(self, name):
+        """The KernelArg (offset, size, type) of argument `name`."""
+        a = self._args.get(name)
+        if a is None:
+            known = ", ".join(self._args) or "none"
+            raise ValueError(f"kernel '{self.name}' has no argument {name!r} (arguments: {known})")
+        return a
+
+    @property
+    def kernarg_ptr(self):
+        """The SGPR pair holding the kernarg segment address (s[0:2] when
+        sgpr_setup starts with kernarg_ptr)."""
+        return self.setup_sgpr("kernarg_ptr")
+
+    def setup_sgpr(self, name):
+        """The SGPRs the hardware initialises with `name` (an sgpr_setup entry)."""
+        where = self._sgprs.get(name)
+        if where is None:
+            raise ValueError(f"kernel '{self.name}' does not request {name!r}: its "
+                             f"sgpr_setup is {list(self.sgpr_setup)}")
+        first, n = where
+        return s[first] if n == 1 else s[first:first + n]
+
+    @property
+    def num_setup_sgprs(self):
+        """SGPRs the hardware initialises; s[num_setup_sgprs] onward are free."""
+        return sum(n for _, n in self._sgprs.values())
+
+    def load_arg(self, name, dst=None, *, base=None):
+        """Loads kernel argument `name` with s_load_dword (4-byte and smaller
+        arguments: the aligned dword holding it) or s_load_dwordx2 (8-byte
+        arguments, pointers) from the kernarg pointer (or `base`), at its
+        offset in the kernarg layout. `dst` defaults to a new virtual SGPR
+        range; returns the destination. Wait with s_waitcnt(lgkmcnt=0)."""
+        a = self.arg(name)
+        width = 2 if a.size == 8 else 1
+        if dst is None:
+            dst = SGPR(width, align=width)
+        if base is None:
+            base = self.kernarg_ptr
+        op = self.s_load_dwordx2 if width == 2 else self.s_load_dword
+        return op(dst, base, a.offset & ~3)
+
+    # ---- hardware ids ------------------------------------------------------
+    def workitem_id(self, dim="x", dst=None):
+        """The work-item id in the workgroup along `dim`. The hardware puts
+        them packed in v0 (x bits 0-9, y 10-19, z 20-29); when the block is
+        one-dimensional, v0 is x itself and v[0] is returned without code;
+        along a dimension of size 1 the id is the immediate 0.
+        Otherwise the field is extracted into `dst` (default: a new virtual
+        VGPR) with v_bfe_u32 (or v_and_b32 for x)."""
+        d = _dim(dim)
+        if self.block[d] == 1:
+            return 0 if d else v[0]
+        if d >= self.workitem_ids:
+            raise ValueError(f"work-item id {'xyz'[d]} is not written by the hardware: "
+                             f"create the kernel with workitem_ids={d + 1}")
+        if d == 0 and self.block[1] == 1 and self.block[2] == 1:
+            return v[0]
+        if dst is None:
+            dst = VGPR()
+        have = _available(self.module.target)
+        if "v_bfe_u32" in have:
+            return self.v_bfe_u32(dst, v[0], 10 * d, 10)
+        if d == 0 and "v_and_b32" in have:
+            return self.v_and_b32(dst, 0x3FF, v[0])
+        raise NotImplementedError(
+            f"extracting work-item id {'xyz'[d]} from v0 (bits {10 * d}-{10 * d + 9}) needs "
+            "v_bfe_u32, which the instruction table does not have yet")
+
+    @property
+    def workitem_ids_vgpr(self):
+        """v[0]: the packed work-item ids (x | y << 10 | z << 20)."""
+        return v[0]
+
+    def workgroup_id(self, dim="x"):
+        """The SGPR holding the workgroup id along `dim`: the system SGPRs
+        follow the user SGPRs (s2 for x with the default sgpr_setup
+        kernarg_ptr, workgroup_id_x)."""
+        return self.setup_sgpr(f"workgroup_id_{'xyz'[_dim(dim)]}")
+
+    def finish(self):
+        """Checks the kernel ends with s_endpgm or a branch and every used
+        label is bound (done by asm(), hsaco() and compile())."""
+        self._kb.finish()
