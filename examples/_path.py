@@ -12,8 +12,11 @@ def ensure_aster():
     except ImportError:
         pass
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for pkg in sorted(glob.glob(os.path.join(root, "build*", "python_packages"))):
-        if os.path.isdir(os.path.join(pkg, "aster")):
+    builds = sorted(glob.glob(os.path.join(root, "build*", "python_packages")),
+                    key=lambda p: (os.path.basename(os.path.dirname(p)) != "build", p))
+    for pkg in builds:
+        if os.path.exists(os.path.join(pkg, "aster", "__init__.py")) and \
+                glob.glob(os.path.join(pkg, "aster", "_aster*")):
             sys.path.insert(0, pkg)
             return
     sys.exit("cannot import aster: install it (pip install .) or set "

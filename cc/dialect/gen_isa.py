@@ -280,6 +280,21 @@ def emit_py(records, insts, path, stub):
         lines.append("")
     lines.append(f"MNEMONICS = {tuple(r['Mnemonic'] for r in insts)!r}" if not stub
                  else "MNEMONICS: tuple[str, ...]")
+    lines += ["", "# mnemonic -> (index, destinations, sources, modifiers): sources are",
+              "# (name, optional, tied-to destination or ''), modifiers (name, kind, len)",
+              "# in assembly order (kinds: see isa/Schema.td)."]
+    if stub:
+        lines.append("SPECS: dict[str, tuple]")
+    else:
+        lines.append("SPECS = {")
+        for i, r in enumerate(insts):
+            d = tuple(records[ref(o)]["Name"] for o in r["Dsts"])
+            sr = tuple((records[ref(o)]["Name"], bool(records[ref(o)]["Optional"]),
+                        records[ref(o)].get("TiedTo") or "") for o in r["Srcs"])
+            md = tuple((records[ref(m)]["Name"], records[ref(m)]["Kind"],
+                        records[ref(m)]["Len"]) for m in r["Mods"])
+            lines.append(f"    {r['Mnemonic']!r}: ({i}, {d!r}, {sr!r}, {md!r}),")
+        lines.append("}")
     write(path, "\n".join(lines) + "\n")
 
 

@@ -42,6 +42,13 @@ uint64_t nextGeneration = 1;
   throw nb::python_error();
 }
 
+/// "file:line" of a location (Python users think in lines, not columns).
+std::string where(Location loc) {
+  if (auto fl = dyn_cast<FileLineColLoc>(loc))
+    return fl.getFilename().str() + ":" + std::to_string(fl.getLine());
+  return formatLocation(loc);
+}
+
 /// A register operand as Python names it: v[3], s[0:2], a[0:4], vcc, or a
 /// virtual register spec (index -1). Caches its type and entry value for
 /// the kernel (generation) that used it last.
@@ -196,10 +203,7 @@ struct PyKernel {
   }
 
   [[noreturn]] void fail(const std::string &msg, bool typeError = false) {
-    auto fl = dyn_cast<FileLineColLoc>(curLoc);
-    std::string m = (fl ? fl.getFilename().str() + ":" + std::to_string(fl.getLine())
-                        : std::string("<unknown>")) +
-                     ": error: " + msg;
+    std::string m = where(curLoc) + ": error: " + msg;
     if (typeError)
       raiseType(m);
     raiseError(m);
@@ -455,7 +459,8 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
     if (h == Py_None) {
       if (o.optional)
         continue;
-      k.fail(std::string(d.mnemonic) + ": source '" + o.name + "' is required");
+      k.fail(std::string(d.mnemonic) + ": source '" + o.name + "' is required, got None",
+             true);
     }
     if (Py_TYPE(h) == regPyType) {
       PyReg &r = *nb::inst_ptr<PyReg>(h);
