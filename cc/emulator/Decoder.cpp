@@ -148,6 +148,69 @@ static unsigned trackIndex(const Opnd &o) {
   }
 }
 
+/// ds_swizzle_b32 patterns as printed: swizzle(QUAD_PERM,a,b,c,d),
+/// swizzle(BITMASK_PERM,"01pi0"), swizzle(SWAP,n), swizzle(REVERSE,n),
+/// swizzle(BROADCAST,n,lane). Produces the 16-bit offset encoding.
+static bool parseSwizzle(StringRef v, int64_t &out) {
+  if (!v.consume_front("swizzle(") || !v.consume_back(")"))
+    return false;
+  SmallVector<StringRef, 6> p;
+  v.split(p, ',');
+  for (StringRef &s : p)
+    s = s.trim();
+  int64_t a[4] = {};
+  auto ints = [&](size_t n) {
+    if (p.size() != n + 1)
+      return false;
+    for (size_t i = 0; i < n; ++i)
+      if (!parseInteger(p[i + 1], a[i]) || a[i] < 0 || a[i] > 63)
+        return false;
+    return true;
+  };
+  if (p[0] == "QUAD_PERM") {
+    if (!ints(4) || a[0] > 3 || a[1] > 3 || a[2] > 3 || a[3] > 3)
+      return false;
+    out = 0x8000 | a[0] | a[1] << 2 | a[2] << 4 | a[3] << 6;
+    return true;
+  }
+  unsigned andm = 0x1f, orm = 0, xorm = 0;
+  if (p[0] == "BITMASK_PERM") {
+    if (p.size() != 2)
+      return false;
+    StringRef m = p[1].trim('"');
+    if (m.size() != 5)
+      return false;
+    andm = 0;
+    for (unsigned i = 0; i < 5; ++i) {
+      unsigned bit = 1u << (4 - i);
+      switch (m[i]) {
+      case '0': break;
+      case '1': orm |= bit; break;
+      case 'p': andm |= bit; break;
+      case 'i': andm |= bit; xorm |= bit; break;
+      default: return false;
+      }
+    }
+  } else if (p[0] == "SWAP") {
+    if (!ints(1) || a[0] < 1 || a[0] > 16)
+      return false;
+    xorm = unsigned(a[0]);
+  } else if (p[0] == "REVERSE") {
+    if (!ints(1) || a[0] < 2 || a[0] > 32)
+      return false;
+    xorm = unsigned(a[0] - 1);
+  } else if (p[0] == "BROADCAST") {
+    if (!ints(2) || a[0] < 2 || a[0] > 32 || a[1] >= a[0])
+      return false;
+    andm = 0x1f & ~unsigned(a[0] - 1);
+    orm = unsigned(a[1]);
+  } else {
+    return false;
+  }
+  out = andm | orm << 5 | xorm << 10;
+  return true;
+}
+
 static std::string applyModifier(const AsmModifier &m, Inst &in, bool &hasOpselHi,
                                  unsigned &opselLen) {
   StringRef n = m.name, v = m.value;
@@ -168,6 +231,12 @@ static std::string applyModifier(const AsmModifier &m, Inst &in, bool &hasOpselH
                       .Default(0);
   if (flag) {
     in.flags |= flag;
+    return "";
+  }
+  if (n == "offset" && v.starts_with("swizzle(")) {
+    if (!parseSwizzle(v, x))
+      return "unsupported swizzle pattern '" + v.str() + "'";
+    in.offset = int32_t(x);
     return "";
   }
   if (n == "offset") {
@@ -198,6 +267,12 @@ static std::string applyModifier(const AsmModifier &m, Inst &in, bool &hasOpselH
     else if (n == "op_sel_hi") { in.opselHi = uint8_t(bits); hasOpselHi = true; }
     else if (n == "neg_lo") in.negLo = uint8_t(bits);
     else in.negHi = uint8_t(bits);
+    return "";
+  }
+  if (n == "neg") {  // MFMA f64: negate A, B, C
+    if (!parseBitList(v, bits) || bits > 7)
+      return "bad neg";
+    in.negLo = uint8_t(bits);
     return "";
   }
   if (n == "cbsz" || n == "abid" || n == "blgp") {

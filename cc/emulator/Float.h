@@ -73,6 +73,18 @@ inline uint16_t f32ToF16RTZ(float f) {
   return uint16_t(sign | (mant >> (126 - e)));
 }
 
+/// f64 -> f16 with a single rounding (to nearest even): round to odd into
+/// f32 first, which keeps enough bits for the final rounding to be exact.
+inline uint16_t f64ToF16(double d) {
+  float f = float(d);
+  if (double(f) != d && d == d) {
+    if (__builtin_fabs(double(f)) > __builtin_fabs(d))
+      f = __builtin_nextafterf(f, 0.0f);
+    f = bitsf(fbits(f) | 1u);
+  }
+  return f32ToF16(f);
+}
+
 inline float bf16ToF32(uint16_t h) { return bitsf(uint32_t(h) << 16); }
 /// f32 -> bf16, round to nearest even; NaN quieted.
 inline uint16_t f32ToBF16(float f) {

@@ -98,33 +98,43 @@ static std::string waitHint(const Wave &w, unsigned t) {
   }
 }
 
-/// Slow path of the read check; false if the wave failed.
-static bool checkRead(Wave &w, const Inst &in, unsigned t) {
-  uint8_t st = w.rstate[t];
-  if (st & RS_PENDING) {
-    if (!pendingDone(w, t, pendingKind(w, t))) {
-      const Inst &ld = w.L->prog->insts[w.pendInst[t]];
-      w.fail(in, "strict mode: reads " + regName(t) + " before the load that writes it (" +
-                     describeInst(*w.L, ld) + ") is known to have completed; needs " +
-                     waitHint(w, t));
-      return false;
+/// Slow path of the read check for one source range; false if the wave
+/// failed. A range counts as uninitialized only when none of its registers
+/// was written: compilers legitimately feed 64-bit operations with an
+/// undefined high half when only the low half of the result is used.
+static bool checkReadRange(Wave &w, const Inst &in, const RegRange &r) {
+  unsigned uninit = 0;
+  for (unsigned k = 0; k < r.count; ++k) {
+    unsigned t = r.first + k;
+    uint8_t st = w.rstate[t];
+    if (st & RS_PENDING) {
+      if (!pendingDone(w, t, pendingKind(w, t))) {
+        const Inst &ld = w.L->prog->insts[w.pendInst[t]];
+        w.fail(in, "strict mode: reads " + regName(t) + " before the load that writes it (" +
+                       describeInst(*w.L, ld) + ") is known to have completed; needs " +
+                       waitHint(w, t));
+        return false;
+      }
+      w.rstate[t] = st & ~RS_PENDING;
     }
-    st &= ~RS_PENDING;
+    if (st & RS_UNINIT)
+      ++uninit;
   }
-  if (st & RS_UNINIT) {
-    switch (w.L->opts.uninitialized) {
-    case UninitPolicy::Error:
-      w.fail(in, "reads " + regName(t) + ", which nothing has written");
-      return false;
-    case UninitPolicy::Warn:
-      w.warn(in, "read of never-written register " + regName(t));
-      break;
-    case UninitPolicy::Ignore:
-      break;
-    }
-    st &= ~RS_UNINIT;
+  if (uninit == 0 || uninit < r.count)
+    return true;
+  switch (w.L->opts.uninitialized) {
+  case UninitPolicy::Error:
+    w.fail(in, "reads " + regName(r.first) + (r.count > 1 ? " (and the rest of its range)" : "") +
+                   ", which nothing has written");
+    return false;
+  case UninitPolicy::Warn:
+    w.warn(in, "read of never-written register " + regName(r.first));
+    break;
+  case UninitPolicy::Ignore:
+    break;
   }
-  w.rstate[t] = st;
+  for (unsigned k = 0; k < r.count; ++k)
+    w.rstate[r.first + k] &= ~RS_UNINIT;
   return true;
 }
 
@@ -149,11 +159,11 @@ template <bool Strict> static uint64_t run(Wave &w, uint64_t slice) {
       bool ok = true;
       for (unsigned i = 0; i < in.nreads && ok; ++i) {
         const RegRange &r = in.reads[i];
+        uint8_t any = 0;
         for (unsigned k = 0; k < r.count; ++k)
-          if (w.rstate[r.first + k] && !checkRead(w, in, r.first + k)) {
-            ok = false;
-            break;
-          }
+          any |= w.rstate[r.first + k];
+        if (any && !checkReadRange(w, in, r))
+          ok = false;
       }
       for (unsigned i = 0; i < in.nwrites && ok; ++i) {
         const RegRange &r = in.writes[i];

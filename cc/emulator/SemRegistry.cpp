@@ -14,12 +14,14 @@ static const SemTable &table() {
     registerSOPP(t);
     registerVALUInt(t);
     registerVALUFloat(t);
+    registerVALU16(t);
     registerVALUConvert(t);
     registerVOPC(t);
     registerVOP3P(t);
     registerMFMA(t);
     registerSMEM(t);
     registerVMEM(t);
+    registerBuffer(t);
     registerDS(t);
     return t;
   }();

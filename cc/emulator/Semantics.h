@@ -62,12 +62,14 @@ void registerSALU(SemTable &t);
 void registerSOPP(SemTable &t);
 void registerVALUInt(SemTable &t);
 void registerVALUFloat(SemTable &t);
+void registerVALU16(SemTable &t);
 void registerVALUConvert(SemTable &t);
 void registerVOPC(SemTable &t);
 void registerVOP3P(SemTable &t);
 void registerMFMA(SemTable &t);
 void registerSMEM(SemTable &t);
 void registerVMEM(SemTable &t);
+void registerBuffer(SemTable &t);
 void registerDS(SemTable &t);
 
 /// Wrappers installed by the decoder.
