@@ -25,6 +25,12 @@ int InstDesc::optionalSrc() const {
       return i;
   return -1;
 }
+unsigned InstDesc::numAsmSrcs() const {
+  unsigned n = 0;
+  for (const OperandDesc &o : srcs())
+    n += o.tiedTo < 0;
+  return n;
+}
 unsigned InstDesc::index() const { return this - kInstTable; }
 
 const InstDesc *lookup(llvm::StringRef mnemonic) {

@@ -21,6 +21,7 @@ enum OpdClass : uint8_t {
   CLS_A = 4,   ///< AGPR
   CLS_I = 8,   ///< inline constant
   CLS_L = 16,  ///< literal
+  CLS_O = 32,  ///< byte offset immediate encoded in the instruction (SMEM)
 };
 
 /// Value type of an operand; selects inline constants and literal width.
@@ -40,13 +41,16 @@ struct OperandDesc {
   ValTy ty;
   bool optional;  ///< printed as `off` when absent
   uint8_t altWidth; ///< width when the optional operand is present (0: same)
+  int8_t tiedTo;    ///< for a source: index of the destination whose old value
+                    ///< it is (same register, not printed); -1 otherwise
   unsigned widthFor(bool optionalPresent) const {
     return optionalPresent && altWidth ? altWidth : width;
   }
 };
 
 enum class ModKind : uint8_t {
-  Flag, Int, HexInt, Pos, Hex16, Bits, Omod, SrcNeg, SrcAbs, Waitcnt
+  Flag, Int, HexInt, Pos, Hex16, Bits, Omod, SrcNeg, SrcAbs, Waitcnt,
+  Fixed ///< always printed as its name; never an attribute
 };
 
 struct ModDesc {
@@ -55,6 +59,9 @@ struct ModDesc {
   uint8_t bits;
   int32_t min, max;
   uint8_t len;       ///< entries for ModKind::Bits
+  int32_t def;       ///< ModKind::Bits: value of an absent attribute (-1:
+                     ///< absent means 0 and the field is always printed)
+  bool needsOpt;     ///< a flag that selects the optional operand (offen)
 };
 
 enum class Enc : uint8_t {
@@ -90,6 +97,7 @@ struct InstDesc {
   uint8_t implicitDefs, implicitUses;
   uint8_t successors;
   const char *doc;
+  const char *asmName; ///< mnemonic in assembly (differs for e.g. `_rtn` forms)
 
   llvm::ArrayRef<OperandDesc> dsts() const;
   llvm::ArrayRef<OperandDesc> srcs() const;
@@ -99,6 +107,8 @@ struct InstDesc {
   bool validOn(uint8_t targetBit) const { return targets & targetBit; }
   /// Index of the optional source operand, or -1.
   int optionalSrc() const;
+  /// Sources written in the assembly (tied sources come last and are not).
+  unsigned numAsmSrcs() const;
   unsigned index() const;
 };
 

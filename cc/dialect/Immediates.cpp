@@ -52,6 +52,15 @@ static const InlineFloat kInlineFloats[] = {
 };
 
 static const InlineFloat *findInlineFloat(uint64_t bits, ISA::ValTy ty) {
+  // 16-bit integer operands have no float inline constants (LLVM encodes
+  // 0x3c00 there as a literal); 32- and 64-bit integer operands do.
+  switch (ty) {
+  case ISA::ValTy::b16: case ISA::ValTy::i16: case ISA::ValTy::u16:
+  case ISA::ValTy::v2i16: case ISA::ValTy::v2u16:
+    return nullptr;
+  default:
+    break;
+  }
   unsigned w = ISA::valTyImmBits(ty);
   bool bf = ty == ISA::ValTy::bf16 || ty == ISA::ValTy::v2bf16;
   for (const InlineFloat &f : kInlineFloats) {
@@ -73,8 +82,11 @@ static int64_t signExtend(uint64_t bits, unsigned w) {
 bool isInlineConstant(uint64_t bits, ISA::ValTy ty) {
   unsigned w = ISA::valTyImmBits(ty);
   int64_t s = signExtend(bits, w);
-  if (s >= -16 && s <= 64 && (w == 64 || (bits >> w) == 0 ||
-                              (int64_t)bits == s))
+  // The w-bit pattern, zero- or sign-extended (16-bit values may also come
+  // sign-extended to 32 bits).
+  bool extended = w == 64 || (bits >> w) == 0 || (int64_t)bits == s ||
+                  (w == 16 && (uint64_t)(uint32_t)s == bits);
+  if (s >= -16 && s <= 64 && extended)
     return true;
   return findInlineFloat(bits, ty) != nullptr;
 }
@@ -97,13 +109,27 @@ std::string formatImmediate(uint64_t bits, ISA::ValTy ty) {
   if (s >= -16 && s <= 64)
     return std::to_string(s);
   uint64_t trunc = w == 64 ? bits : (bits & ((1ull << w) - 1));
-  if (const InlineFloat *f = findInlineFloat(trunc, ty))
+  if (const InlineFloat *f = findInlineFloat(trunc, ty)) {
+    // LLVM spells 1/(2*pi) with the digits its width needs.
+    if (w == 64 && f == &kInlineFloats[8])
+      return "0.15915494309189532";
     return f->spelling;
+  }
   // Literals print as 32-bit hex.
   uint32_t lit = (uint32_t)(w == 16 ? (bits & 0xffff) : bits);
   std::string out;
   llvm::raw_string_ostream os(out);
   os << llvm::format_hex(lit, 2);
+  return out;
+}
+
+std::string formatOffset(int64_t v) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  if (v < 0)
+    os << '-' << llvm::format_hex((uint64_t)-v, 2);
+  else
+    os << llvm::format_hex((uint64_t)v, 2);
   return out;
 }
 

@@ -27,6 +27,7 @@ static std::string describeClass(const ISA::OperandDesc &o) {
   if (o.cls & ISA::CLS_S) add("SGPR");
   if (o.cls & ISA::CLS_I) add((o.cls & ISA::CLS_L) ? "immediate" : "inline constant");
   else if (o.cls & ISA::CLS_L) add("literal");
+  if (o.cls & ISA::CLS_O) add("offset");
   if (o.width > 1)
     s += " x" + std::to_string(o.width);
   return s;
@@ -100,6 +101,9 @@ static LogicalResult checkModifier(Operation *op, const ISA::InstDesc &d,
     return diag;
   }
   Attribute a = na.getValue();
+  if (m->kind == ISA::ModKind::Fixed)
+    return op->emitOpError("modifier '")
+           << name << "' is implied by this instruction form and is not an attribute";
   if (m->kind == ISA::ModKind::Flag) {
     if (!isa<UnitAttr>(a))
       return op->emitOpError("modifier '") << name << "' is a flag (unit attribute)";
@@ -117,6 +121,72 @@ static LogicalResult checkModifier(Operation *op, const ISA::InstDesc &d,
       (v >> d.numSrcs))
     return op->emitOpError("modifier '")
            << name << "' selects a source beyond the " << d.numSrcs << " sources";
+  return success();
+}
+
+/// Rules that tie operands and modifiers together.
+static LogicalResult verifyEncodingRules(Operation *op, const ISA::InstDesc &d,
+                                         uint8_t target, bool optPresent,
+                                         bool hasLiteral) {
+  // Flags that select the optional operand (MUBUF offen/idxen and vaddr).
+  unsigned selectors = 0, set = 0;
+  for (const ISA::ModDesc *m : d.mods())
+    if (m->needsOpt) {
+      ++selectors;
+      set += (bool)op->getDiscardableAttr(m->name);
+    }
+  if (selectors && d.optionalSrc() >= 0) {
+    const char *opt = d.srcs()[d.optionalSrc()].name;
+    if (optPresent && set == 0)
+      return op->emitOpError("source '") << opt << "' needs an addressing flag (offen or idxen)";
+    if (!optPresent && set)
+      return op->emitOpError("offen/idxen need the source '") << opt << "'";
+    if (set > 1)
+      return op->emitOpError("idxen with offen (a 64-bit vaddr) is not supported");
+  }
+  // MFMA: the result and the accumulator input live in the same register file.
+  if (d.has(ISA::PROP_MFMA) && d.numDsts == 1 && d.numSrcs >= 3 &&
+      (d.srcs()[2].cls & ISA::CLS_A)) {
+    auto dst = dyn_cast<RegType>(op->getResult(0).getType());
+    auto acc = op->getNumOperands() > 2 ? dyn_cast<RegType>(op->getOperand(2).getType())
+                                        : RegType();
+    if (dst && acc && dst.getKind() != acc.getKind())
+      return op->emitOpError("destination and 'src2' must both be VGPRs or both AGPRs");
+  }
+  // gfx9 (gfx942, gfx950): a literal is only encodable in the 32-bit VOP1/
+  // VOP2/VOPC encoding: later sources must be VGPRs, the SGPR-pair operands
+  // (carry, condition, compare result) must be vcc, and no VOP3-only modifier.
+  bool e32 = d.enc == ISA::Enc::VOP1 || d.enc == ISA::Enc::VOP2 || d.enc == ISA::Enc::VOPC;
+  if (hasLiteral && e32 && target != ISA::T_GFX1201) {
+    auto why = [&]() {
+      return op->emitOpError("uses a literal, which needs the 32-bit encoding: ");
+    };
+    for (NamedAttribute na : op->getAttrs())
+      for (const ISA::ModDesc *m : d.mods())
+        if (na.getName().getValue() == m->name)
+          return why() << "modifier '" << m->name << "' is not available there";
+    for (unsigned i = 0; i < d.numDsts; ++i)
+      if (d.dsts()[i].cls == ISA::CLS_S) {
+        auto s = dyn_cast<SpecialRegType>(op->getResult(i).getType());
+        if (!s || s.getReg() != SpecialReg::vcc)
+          return why() << "destination '" << d.dsts()[i].name << "' must be vcc";
+      }
+    for (unsigned i = 1, oi = 1; i < d.numSrcs && oi < op->getNumOperands(); ++i, ++oi) {
+      const ISA::OperandDesc &o = d.srcs()[i];
+      Type t = op->getOperand(oi).getType();
+      if (o.tiedTo >= 0 || !(o.cls & (ISA::CLS_V | ISA::CLS_S)))
+        continue;
+      if (o.width == 2 && !(o.cls & ISA::CLS_V)) {
+        auto s = dyn_cast<SpecialRegType>(t);
+        if (!s || s.getReg() != SpecialReg::vcc)
+          return why() << "source '" << o.name << "' must be vcc";
+      } else {
+        auto r = dyn_cast<RegType>(t);
+        if (!r || r.getKind() != RegKind::VGPR)
+          return why() << "source '" << o.name << "' must be a VGPR";
+      }
+    }
+  }
   return success();
 }
 
@@ -169,6 +239,19 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
       continue;
     Value v = op->getOperand(oi++);
     Type t = v.getType();
+    if (o.tiedTo >= 0) {
+      Type dt = op->getResult(o.tiedTo).getType();
+      if (failed(checkRegister(op, o, t, /*isDst=*/false, target)))
+        return failure();
+      auto r = dyn_cast<RegType>(t), dr = dyn_cast<RegType>(dt);
+      bool virt = (r && r.isVirtual()) || (dr && dr.isVirtual());
+      if (!virt && t != dt)
+        return op->emitOpError("source '")
+               << o.name << "' is the old value of destination '"
+               << d.dsts()[o.tiedTo].name << "' and must be the same register, got "
+               << registerAsm(t) << " and " << registerAsm(dt);
+      continue;
+    }
     if (isRegisterType(t)) {
       if (failed(checkRegister(op, o, t, /*isDst=*/false, target, optPresent)))
         return failure();
@@ -191,6 +274,13 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
     if (!bits)
       return op->emitOpError("source '")
              << o.name << "' is an immediate that is not a constant";
+    if (o.cls & ISA::CLS_O) {
+      int64_t off = (int64_t)*bits;
+      if (off < -(1 << 20) || off >= (1 << 20))
+        return op->emitOpError("offset '")
+               << o.name << "' = " << off << " is out of range [-1048576, 1048575]";
+      continue;
+    }
     if (!(o.cls & (ISA::CLS_I | ISA::CLS_L)))
       return op->emitOpError("source '") << o.name << "' expects "
                                          << describeClass(o) << ", got an immediate";
@@ -209,6 +299,8 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
     ++literals;
   }
   if (isVector && !d.has(ISA::PROP_MFMA)) {
+    if (d.implicitUses & ISA::IMP_VCC) // v_div_fmas reads vcc implicitly
+      sgprs.insert({1, (int)SpecialReg::vcc});
     unsigned bus = sgprs.size() + (literalBits ? 1 : 0);
     unsigned limit = target == ISA::T_GFX1201 ? 2 : 1;
     if (bus > limit)
@@ -220,5 +312,5 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
   for (NamedAttribute na : op->getAttrs())
     if (failed(checkModifier(op, d, na)))
       return failure();
-  return success();
+  return verifyEncodingRules(op, d, target, optPresent, literalBits.has_value());
 }

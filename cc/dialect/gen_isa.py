@@ -18,11 +18,13 @@ IMPLICIT = {"scc": 1, "vcc": 2, "exec": 4, "m0": 8}
 TARGETS = {"gfx942": 1, "gfx950": 2, "gfx1201": 4}
 MODKINDS = {"flag": "Flag", "int": "Int", "hexint": "HexInt", "pos": "Pos",
             "hex16": "Hex16", "bits": "Bits", "omod": "Omod",
-            "srcneg": "SrcNeg", "srcabs": "SrcAbs", "waitcnt": "Waitcnt"}
+            "srcneg": "SrcNeg", "srcabs": "SrcAbs", "waitcnt": "Waitcnt",
+            "fixed": "Fixed"}
 VALTYS = ["b16", "i16", "u16", "f16", "bf16", "b32", "i32", "u32", "f32",
           "v2f16", "v2bf16", "v2i16", "v2u16", "b64", "i64", "u64", "f64",
           "v2f32", "b96", "b128", "b256", "b512"]
-CLS_NAMES = {"v": "VGPR", "s": "SGPR", "a": "AGPR", "i": "inline", "l": "literal"}
+CLS_NAMES = {"v": "VGPR", "s": "SGPR", "a": "AGPR", "i": "inline", "l": "literal",
+             "o": "offset"}
 
 
 def fail(msg):
@@ -31,8 +33,10 @@ def fail(msg):
 
 def load(tblgen, td, includes):
     cmd = [tblgen, "--dump-json", td] + [f"-I{i}" for i in includes]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        fail(f"{tblgen} failed:\n{r.stderr}")
+    return json.loads(r.stdout)
 
 
 def ref(x):
@@ -51,10 +55,22 @@ def collect(records):
             fail(f"{loc}: mnemonic '{mn}' already defined at {seen[mn]}")
         seen[mn] = loc
         opt = 0
+        dsts = {records[ref(o)]["Name"]: records[ref(o)] for o in r["Dsts"]}
+        tied_seen = False
         for o in r["Dsts"] + r["Srcs"]:
             od = records[ref(o)]
-            if set(od["Cls"]) - set("vsail"):
+            if set(od["Cls"]) - set("vsailo"):
                 fail(f"{loc}: operand class '{od['Cls']}' has unknown letters")
+            if od["TiedTo"]:
+                t = dsts.get(od["TiedTo"])
+                if t is None or o in r["Dsts"]:
+                    fail(f"{loc}: '{od['Name']}' is tied to '{od['TiedTo']}', "
+                         "which is not a destination")
+                if (t["Width"], t["Cls"]) != (od["Width"], od["Cls"]):
+                    fail(f"{loc}: '{od['Name']}' differs from its tied destination")
+                tied_seen = True
+            elif tied_seen and o in r["Srcs"]:
+                fail(f"{loc}: tied sources must come after all other sources")
             if od["Ty"] not in VALTYS:
                 fail(f"{loc}: unknown value type '{od['Ty']}'")
             opt += od["Optional"]
@@ -75,11 +91,14 @@ def cstr(s):
     return json.dumps(s)
 
 
-def operand_tuple(records, o):
+def operand_tuple(records, o, dst_list):
     od = records[ref(o)]
     cls = " | ".join(f"CLS_{c.upper()}" for c in od["Cls"]) or "0"
+    tied = -1
+    if od["TiedTo"]:
+        tied = [records[ref(d)]["Name"] for d in dst_list].index(od["TiedTo"])
     return (f"{{{cstr(od['Name'])}, {cls}, {od['Width']}, ValTy::{od['Ty']}, "
-            f"{'true' if od['Optional'] else 'false'}, {od['AltWidth']}}}")
+            f"{'true' if od['Optional'] else 'false'}, {od['AltWidth']}, {tied}}}")
 
 
 def emit_cpp(records, insts, mods, path):
@@ -89,14 +108,15 @@ def emit_cpp(records, insts, mods, path):
     for m in mods:
         md = records[m]
         lines.append(f"  {{{cstr(md['Name'])}, ModKind::{MODKINDS[md['Kind']]}, "
-                     f"{md['Bits']}, {md['Min']}, {md['Max']}, {md['Len']}}}, // {m}")
+                     f"{md['Bits']}, {md['Min']}, {md['Max']}, {md['Len']}, "
+                     f"{md['Default']}, {'true' if md['NeedsOpt'] else 'false'}}}, // {m}")
     lines.append("};")
     opds, modrefs, rows = [], [], []
     for r in insts:
         fd = len(opds)
-        opds += [operand_tuple(records, o) for o in r["Dsts"]]
+        opds += [operand_tuple(records, o, r["Dsts"]) for o in r["Dsts"]]
         fs = len(opds)
-        opds += [operand_tuple(records, o) for o in r["Srcs"]]
+        opds += [operand_tuple(records, o, r["Dsts"]) for o in r["Srcs"]]
         fm = len(modrefs)
         modrefs += [f"&kModTable[{modidx[ref(m)]}]" for m in r["Mods"]]
         tmask = sum(TARGETS[ref(t)] for t in r["Targets"])
@@ -106,7 +126,8 @@ def emit_cpp(records, insts, mods, path):
         rows.append(f"  {{{cstr(r['Mnemonic'])}, Enc::{r['Encoding']}, {fd}, "
                     f"{len(r['Dsts'])}, {fs}, {len(r['Srcs'])}, {fm}, "
                     f"{len(r['Mods'])}, {tmask}, {props}, {idefs}, {iuses}, "
-                    f"{r['Successors']}, {cstr(r['Doc'])}}},")
+                    f"{r['Successors']}, {cstr(r['Doc'])}, "
+                    f"{cstr(r['AsmName'] or r['Mnemonic'])}}},")
     lines.append("static const OperandDesc kOperandTable[] = {")
     lines += [f"  {o}," for o in opds] or ["  {}"]
     lines.append("};")
@@ -120,15 +141,15 @@ def emit_cpp(records, insts, mods, path):
 
 
 def py_syntax(records, r):
-    parts = [records[ref(o)]["Name"] for o in r["Dsts"] + r["Srcs"]]
-    parts = [f"[{p}]" if records[ref(o)]["Optional"] else p
-             for p, o in zip(parts, r["Dsts"] + r["Srcs"])]
-    s = r["Mnemonic"] + (" " + ", ".join(parts) if parts else "")
+    opds = [o for o in r["Dsts"] + r["Srcs"] if not records[ref(o)]["TiedTo"]]
+    parts = [f"[{records[ref(o)]['Name']}]" if records[ref(o)]["Optional"]
+             else records[ref(o)]["Name"] for o in opds]
+    s = (r["AsmName"] or r["Mnemonic"]) + (" " + ", ".join(parts) if parts else "")
     if r["Successors"]:
         s += " label"
     for m in r["Mods"]:
         md = records[ref(m)]
-        s += f" [{md['Name']}]"
+        s += f" {md['Name']}" if md["Kind"] == "fixed" else f" [{md['Name']}]"
     return s
 
 
@@ -139,6 +160,8 @@ def opd_doc(records, o):
     if od["AltWidth"]:
         w += f" (x{od['AltWidth']} with the optional operand)"
     opt = ", optional (off)" if od["Optional"] else ""
+    if od["TiedTo"]:
+        opt += f", old value of {od['TiedTo']}: same register, not in the assembly"
     return f"{od['Name']}: {cls}{w} ({od['Ty']}{opt})"
 
 

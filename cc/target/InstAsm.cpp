@@ -5,6 +5,7 @@
 #include "dialect/Immediates.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace aster;
@@ -22,7 +23,7 @@ static int64_t modValue(ArrayRef<AsmModifier> mods, ISA::ModKind kind) {
 void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
                     ArrayRef<AsmModifier> mods, ArrayRef<std::string> labels,
                     raw_ostream &os) {
-  os << d.mnemonic;
+  os << d.asmName;
   int64_t negMask = modValue(mods, ISA::ModKind::SrcNeg);
   int64_t absMask = modValue(mods, ISA::ModKind::SrcAbs);
   bool any = false;
@@ -61,8 +62,13 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
         os << ' ' << md.name << ':' << m.value;
       break;
     case ISA::ModKind::HexInt:
-      if (m.present && m.value)
-        os << ' ' << md.name << ':' << llvm::format_hex(m.value, 2);
+      if (m.present && m.value) {
+        os << ' ' << md.name << ':';
+        if (m.value > 10)
+          os << llvm::format_hex(m.value, 2);
+        else
+          os << m.value;
+      }
       break;
     case ISA::ModKind::Pos:
       os << (any ? ", " : " ") << (m.present ? m.value : 0);
@@ -73,13 +79,18 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
          << llvm::format_hex((uint16_t)(m.present ? m.value : 0), 2);
       any = true;
       break;
-    case ISA::ModKind::Bits:
-      if (m.present && m.value) {
+    case ISA::ModKind::Bits: {
+      int64_t v = m.present ? m.value : std::max(md.def, 0);
+      if (md.def < 0 || v != md.def) {
         os << ' ' << md.name << ":[";
         for (unsigned b = 0; b < md.len; ++b)
-          os << (b ? "," : "") << ((m.value >> b) & 1);
+          os << (b ? "," : "") << ((v >> b) & 1);
         os << ']';
       }
+      break;
+    }
+    case ISA::ModKind::Fixed:
+      os << ' ' << md.name;
       break;
     case ISA::ModKind::Omod:
       if (m.present && m.value)
@@ -89,15 +100,16 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     case ISA::ModKind::SrcAbs:
       break;
     case ISA::ModKind::Waitcnt:
-      if (m.present) {
-        os << (anyWait ? " " : " ") << md.name << '(' << m.value << ')';
+      // A counter at its maximum is not waited on; LLVM leaves it out.
+      if (m.present && m.value < md.max) {
+        os << ' ' << md.name << '(' << m.value << ')';
         anyWait = true;
       }
       break;
     }
   }
   if (!anyWait) {
-    // s_waitcnt with no counter named waits for nothing: all counters at max.
+    // s_waitcnt that waits on no counter: LLVM prints all counters at max.
     bool isWait = false;
     for (const AsmModifier &m : mods)
       isWait |= m.desc->kind == ISA::ModKind::Waitcnt;
@@ -138,6 +150,16 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
     }
     Value v = op->getOperand(oi++);
     Type t = v.getType();
+    if (o.tiedTo >= 0)
+      continue; // same register as its destination; not written
+    if (o.cls & ISA::CLS_O && !isRegisterType(t)) {
+      std::optional<uint64_t> bits = getImmediateBits(v);
+      if (!bits)
+        return op->emitOpError("source '") << o.name << "' is not a register or constant";
+      operands.push_back({formatOffset(
+          llvm::SignExtend64(*bits, t.getIntOrFloatBitWidth()))});
+      continue;
+    }
     if (isRegisterType(t)) {
       auto s = regText(v, t, "source", o.name);
       if (failed(s))

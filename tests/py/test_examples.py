@@ -58,7 +58,7 @@ def test_mfma_10_keeps_all_ten():
 def test_vector_add(tmp_path):
     out = run("vector_add.py", "--save", str(tmp_path))
     lines = body(out, "vector_add")
-    assert lines[:3] == [f"s_load_dwordx2 s[{4 + 2 * i}:{5 + 2 * i}], s[0:1], {8 * i}"
+    assert lines[:3] == [f"s_load_dwordx2 s[{4 + 2 * i}:{5 + 2 * i}], s[0:1], {8 * i:#x}"
                          for i in range(3)]
     assert "s_waitcnt lgkmcnt(0)" in lines and "s_waitcnt vmcnt(0)" in lines
     assert lines[-2:] == ["global_store_dword v1, v2, s[8:9]", "s_endpgm"]

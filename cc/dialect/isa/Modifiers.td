@@ -1,50 +1,102 @@
 // Modifiers shared by many instructions (see Schema.td for the kinds).
+// An instruction lists its modifiers in the order LLVM prints them.
 
-// Cache policy bits (gfx940+ names).
+// Cache policy bits (gfx940+ names), in LLVM's print order.
 def sc0 : Mod<"sc0", "flag">;
-def sc1 : Mod<"sc1", "flag">;
 def nt  : Mod<"nt", "flag">;
-defvar CPol = [sc0, sc1, nt];
+def sc1 : Mod<"sc1", "flag">;
+defvar CPol = [sc0, nt, sc1];
+// A gfx940 atomic returns the pre-op value exactly when sc0 is set; the
+// returning forms are separate records that always print it.
+def sc0_rtn : Mod<"sc0", "fixed">;
+defvar CPolRtn = [sc0_rtn, nt, sc1];
+defvar CPolNoRtn = [nt, sc1];
+// Scalar memory on gfx940 still spells its one policy bit glc.
+def glc : Mod<"glc", "flag">;
 
 // Memory offsets.
 def GlobalOffset : Mod<"offset", "int", 13, -4096, 4095>;
+def FlatOffset   : Mod<"offset", "int", 12, 0, 4095>;
 def MubufOffset  : Mod<"offset", "int", 12, 0, 4095>;
 def DSOffset     : Mod<"offset", "int", 16, 0, 65535>;
 def DSOffset0    : Mod<"offset0", "int", 8, 0, 255>;
 def DSOffset1    : Mod<"offset1", "int", 8, 0, 255>;
-def gds   : Mod<"gds", "flag">;
-def offen : Mod<"offen", "flag">;
-def idxen : Mod<"idxen", "flag">;
-def lds   : Mod<"lds", "flag">;
+def Gfx12Offset  : Mod<"offset", "int", 24, -8388608, 8388607>;
+// MUBUF addressing: vaddr is present exactly when one of these is set.
+def idxen : Mod<"idxen", "flag"> { let NeedsOpt = 1; }
+def offen : Mod<"offen", "flag"> { let NeedsOpt = 1; }
+defvar MubufAddr = [idxen, offen, MubufOffset];
 
-// VALU result and source modifiers.
+// VALU result and source modifiers (VOP3 encoding).
 def clamp : Mod<"clamp", "flag">;
 def omod  : Mod<"omod", "omod", 2, 0, 3>;
 def neg   : Mod<"neg", "srcneg", 3, 0, 7>;
 def abs   : Mod<"abs", "srcabs", 3, 0, 7>;
 defvar FMods = [clamp, omod, neg, abs];
+defvar SrcMods = [neg, abs];
 
-// VOP3P packed-math selectors (one bit per source).
+// VOP3P packed-math selectors (one bit per source). op_sel_hi defaults to
+// all ones: the high halves come from the high halves.
 def op_sel2    : Mod<"op_sel", "bits", 2, 0, 3, 2>;
-def op_sel_hi2 : Mod<"op_sel_hi", "bits", 2, 0, 3, 2>;
+def op_sel_hi2 : Mod<"op_sel_hi", "bits", 2, 0, 3, 2, 3>;
 def neg_lo2    : Mod<"neg_lo", "bits", 2, 0, 3, 2>;
 def neg_hi2    : Mod<"neg_hi", "bits", 2, 0, 3, 2>;
 def op_sel3    : Mod<"op_sel", "bits", 3, 0, 7, 3>;
-def op_sel_hi3 : Mod<"op_sel_hi", "bits", 3, 0, 7, 3>;
+def op_sel_hi3 : Mod<"op_sel_hi", "bits", 3, 0, 7, 3, 7>;
 def neg_lo3    : Mod<"neg_lo", "bits", 3, 0, 7, 3>;
 def neg_hi3    : Mod<"neg_hi", "bits", 3, 0, 7, 3>;
+defvar PkMods2 = [op_sel2, op_sel_hi2, neg_lo2, neg_hi2, clamp];
+defvar PkMods3 = [op_sel3, op_sel_hi3, neg_lo3, neg_hi3, clamp];
+defvar PkIntMods2 = [op_sel2, op_sel_hi2, clamp];
+defvar PkIntMods3 = [op_sel3, op_sel_hi3, clamp];
 
 // MFMA broadcast controls.
 def cbsz : Mod<"cbsz", "int", 3, 0, 7>;
 def abid : Mod<"abid", "int", 4, 0, 15>;
 def blgp : Mod<"blgp", "int", 3, 0, 7>;
+defvar MfmaMods = [cbsz, abid, blgp];
+def mfma_neg : Mod<"neg", "bits", 3, 0, 7, 3>;
+// f8f6f4 MFMAs reuse cbsz/blgp as the A/B formats (0 fp8, 1 bf8, 2 fp6,
+// 3 bf6, 4 fp4) and the format changes the source widths; the table models
+// the 8-register fp8/bf8 forms only.
+def cbsz_f8 : Mod<"cbsz", "int", 3, 0, 1>;
+def blgp_f8 : Mod<"blgp", "int", 3, 0, 1>;
+// Scaled MFMAs pick the scale bytes with op_sel/op_sel_hi (always printed).
+def op_sel_mx    : Mod<"op_sel", "bits", 2, 0, 3, 3>;
+def op_sel_hi_mx : Mod<"op_sel_hi", "bits", 2, 0, 3, 3, -1>;
+// v_bitop3: the truth table of the three-input bitwise function.
+def bitop3 : Mod<"bitop3", "hexint", 8, 0, 255>;
 
 // SOPP/SOPK immediates.
 def simm16 : Mod<"imm", "hex16", 16, -32768, 65535>;
 def prio   : Mod<"imm", "pos", 2, 0, 3>;
 def sleep  : Mod<"imm", "pos", 7, 0, 127>;
 def nopcnt : Mod<"imm", "pos", 4, 0, 15>;
+def trapid : Mod<"imm", "pos", 8, 0, 255>;
 // s_waitcnt counters (gfx9 encoding): an absent counter is not waited on.
 def vmcnt   : Mod<"vmcnt", "waitcnt", 6, 0, 63>;
 def expcnt  : Mod<"expcnt", "waitcnt", 3, 0, 7>;
 def lgkmcnt : Mod<"lgkmcnt", "waitcnt", 4, 0, 15>;
+
+// The VOP3 modifiers of a VALU operation with result type D and source types
+// S: clamp and output modifier for a float result, neg/abs for float sources.
+// Registers of a value of type t (64-bit types take a pair).
+class W<string ty> {
+  int r = !if(!or(!eq(ty, "f64"), !eq(ty, "b64"), !eq(ty, "u64"), !eq(ty, "i64"),
+                  !eq(ty, "v2f32")), 2, 1);
+}
+class IsFloat<string t> {
+  bit r = !or(!eq(t, "f16"), !eq(t, "bf16"), !eq(t, "f32"), !eq(t, "f64"));
+}
+class VMods<string d, list<string> s> {
+  list<Mod> r = !listconcat(!if(IsFloat<d>.r, [clamp, omod], []),
+                            !if(!foldl(0, s, acc, t, !or(acc, IsFloat<t>.r)),
+                                SrcMods, []));
+}
+
+// A (name, number) pair for foreach lists (TableGen lists are homogeneous).
+class P<string s, int n, list<Target> t = CDNA3> {
+  string S = s;
+  int N = n;
+  list<Target> T = t;
+}

@@ -22,12 +22,18 @@ defvar ALL = [gfx942, gfx950, gfx1201];
 //   v VGPR   s SGPR (also the special registers of the same width: vcc, exec,
 //   m0, ...)   a AGPR   i inline constant   l 32-bit literal
 //   (an operand with both i and l accepts any immediate of its type).
+//   o  an immediate byte offset encoded in the instruction itself (SMEM
+//      offset: 21-bit signed, printed in hex), neither inline nor literal.
 // Width is in 32-bit registers. Ty is the value type, which selects the
 // inline-constant table and literal encoding: b32 i32 u32 f32 f16 bf16 b16
 // v2f16 v2bf16 v2i16 b64 u64 i64 f64.
 // Optional operands print as `off` when absent; an instruction has at most one.
 // AltWidth, when non-zero, is the width when the instruction's optional
 // operand is present (global vaddr: 64-bit address, or 32-bit offset with saddr).
+// TiedTo names a destination: the source is that destination's old value,
+// which the hardware reads (read-modify-write: v_fmac, s_addk, v_writelane,
+// returning buffer atomics). It is not written in the assembly and must be
+// allocated the same register as the destination. Tied sources come last.
 class Opd<string name, string cls, int width = 1, string ty = "b32",
           bit optional = 0, int altWidth = 0> {
   string Name = name;
@@ -36,28 +42,42 @@ class Opd<string name, string cls, int width = 1, string ty = "b32",
   string Ty = ty;
   bit Optional = optional;
   int AltWidth = altWidth;
+  string TiedTo = "";
+}
+// The old value of destination `dst` (see TiedTo).
+class Tied<string dst, string cls, int width = 1, string ty = "b32">
+    : Opd<dst # "_in", cls, width, ty> {
+  let TiedTo = dst;
 }
 
 // ---- Modifiers --------------------------------------------------------------
 // A modifier is an attribute of the op; Kind tells how it is written:
 //   flag      unit attribute, printed as its name (sc0, nt, offen, clamp)
 //   int       printed `name:N` when non-zero (offset, offset0, cbsz, ...)
-//   hexint    like int but printed in hex (`offset:0x10`)
+//   hexint    like int but printed as LLVM prints such fields: hex above 10
+//             (`bitop3:0x12`, `bitop3:9`)
 //   pos       positional decimal immediate after the operands (s_nop 3)
 //   hex16     positional 16-bit immediate printed in hex (s_movk_i32 s0, 0x1234)
-//   bits      printed `name:[b0,b1,...]` when non-zero; Len bits
+//   bits      printed `name:[b0,b1,...]` when not Default; Len bits. An absent
+//             attribute means Default; Default -1: always printed (absent: 0)
 //   omod      output modifier: 1 -> `mul:2`, 2 -> `mul:4`, 3 -> `div:2`
 //   srcneg    bitmask per source, printed as `-src` (VOP3 float)
 //   srcabs    bitmask per source, printed as `|src|`
 //   waitcnt   an s_waitcnt counter, printed `name(N)` when present
+//   fixed     always printed as its name, not an attribute (the sc0 that
+//             makes a gfx940 atomic return its pre-op value)
+// NeedsOpt marks flags that select the instruction's optional operand (MUBUF
+// offen/idxen: vaddr is present exactly when one of them is set).
 class Mod<string name, string kind, int nbits = 16, int lo = 0, int hi = 65535,
-          int len = 0> {
+          int len = 0, int dflt = 0> {
   string Name = name;
   string Kind = kind;
   int Bits = nbits;      // field width (for range checking)
   int Min = lo;
   int Max = hi;
   int Len = len;         // for `bits`: number of entries
+  int Default = dflt;    // for `bits`: the value an absent attribute means
+  bit NeedsOpt = 0;
 }
 
 // ---- Instructions -------------------------------------------------------------
@@ -77,6 +97,9 @@ class Inst<string mnemonic, string enc, list<Opd> dsts, list<Opd> srcs,
   list<Opd> Srcs = srcs;
   list<Mod> Mods = mods;
   list<Target> Targets = targets;
+  // The mnemonic in assembly when it differs from the table's (several
+  // forms of one LLVM mnemonic: global_atomic_add_rtn prints global_atomic_add).
+  string AsmName = "";
   list<string> Props = props;
   list<string> ImplicitDefs = [];
   list<string> ImplicitUses = [];

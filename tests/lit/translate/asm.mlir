@@ -22,7 +22,7 @@ amdgcn.module @m target("gfx942") {
     %2 = amdgcn.v_add_f32 %one, %v1 : (f32, !amdgcn.vgpr<1>) -> !amdgcn.vgpr<1>
     // CHECK-NEXT:   v_mul_f32 v1, 0x40490fdb, v1
     %3 = amdgcn.v_mul_f32 %pi, %v1 : (f32, !amdgcn.vgpr<1>) -> !amdgcn.vgpr<1>
-    // CHECK-NEXT:   s_load_dword s4, s[0:1], 16
+    // CHECK-NEXT:   s_load_dword s4, s[0:1], 0x10
     %4 = amdgcn.s_load_dword %s01, %c16 : (!amdgcn.sgpr<[0:1]>, i32) -> !amdgcn.sgpr<4>
     // CHECK-NEXT:   global_load_dword v4, v[2:3], off offset:16 sc0 nt
     %5 = amdgcn.global_load_dword %v23 {offset = 16 : i32, sc0, nt} : (!amdgcn.vgpr<[2:3]>) -> !amdgcn.vgpr<4>

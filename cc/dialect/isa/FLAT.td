@@ -1,0 +1,78 @@
+// Global and flat memory. Global: without saddr, vaddr is a 64-bit address;
+// with saddr, vaddr is a 32-bit offset from it. Flat addresses may point to
+// LDS, so flat instructions count on both vmcnt and lgkmcnt.
+// gfx12 renames these (global_load_b32, ...), so they are gfx940/gfx950 only.
+
+defvar GVAddr = Opd<"vaddr", "v", 2, "b64", 0, 1>;
+defvar GSAddr = Opd<"saddr", "s", 2, "b64", 1>;
+defvar FAddr = Opd<"vaddr", "v", 2, "b64">;
+
+class VMem<string mn, string enc, list<Opd> dsts, list<Opd> srcs, list<Mod> mods,
+           list<string> props, list<Target> t = CDNA3>
+    : Inst<mn, enc, dsts, srcs, mods, t,
+           !listconcat(["VMEM", "VMCNT"], !if(!eq(enc, "FLAT"), ["LGKMCNT"], []), props)> {
+  let ImplicitUses = ["exec"];
+}
+
+defvar LoadSizes = [P<"ubyte", 1>, P<"sbyte", 1>, P<"ushort", 1>, P<"sshort", 1>,
+                    P<"dword", 1>, P<"dwordx2", 2>, P<"dwordx3", 3>, P<"dwordx4", 4>];
+defvar StoreSizes = [P<"byte", 1>, P<"short", 1>, P<"dword", 1>, P<"dwordx2", 2>,
+                     P<"dwordx3", 3>, P<"dwordx4", 4>];
+
+foreach s = LoadSizes in {
+  def GLOBAL_LOAD_#s.S : VMem<"global_load_"#s.S, "GLOBAL", [Opd<"vdst", "v", s.N>],
+      [GVAddr, GSAddr], !listconcat([GlobalOffset], CPol), ["MAYLOAD"]>;
+  def FLAT_LOAD_#s.S : VMem<"flat_load_"#s.S, "FLAT", [Opd<"vdst", "v", s.N>],
+      [FAddr], !listconcat([FlatOffset], CPol), ["MAYLOAD"]>;
+}
+foreach s = StoreSizes in {
+  def GLOBAL_STORE_#s.S : VMem<"global_store_"#s.S, "GLOBAL", [],
+      [GVAddr, Opd<"vdata", "v", s.N>, GSAddr], !listconcat([GlobalOffset], CPol),
+      ["MAYSTORE"]>;
+  def FLAT_STORE_#s.S : VMem<"flat_store_"#s.S, "FLAT", [],
+      [FAddr, Opd<"vdata", "v", s.N>], !listconcat([FlatOffset], CPol), ["MAYSTORE"]>;
+}
+
+// Loads straight into LDS at m0 + lane offset (no VGPR result).
+foreach s = [P<"ubyte", 1>, P<"sbyte", 1>, P<"ushort", 1>, P<"sshort", 1>,
+             P<"dword", 1>, P<"dwordx3", 3, CDNA4>, P<"dwordx4", 4, CDNA4>] in
+  def GLOBAL_LOAD_LDS_#s.S : VMem<"global_load_lds_"#s.S, "GLOBAL", [],
+      [GVAddr, GSAddr], !listconcat([GlobalOffset], CPol), ["MAYLOAD", "MAYSTORE", "LDS"],
+      !if(!eq(s.N, 1), CDNA3, s.T)> {
+    let ImplicitUses = ["exec", "m0"];
+    let Doc = "Loads " # s.S # " per lane into LDS at m0 + 4 * lane (+ offset).";
+  }
+
+// Atomics. The returning forms (sc0 set) write the pre-op memory value to
+// vdst; they are separate records, printed with LLVM's mnemonic plus sc0.
+// N is the data width (cmpswap: the new value then the compare value).
+class GAtomic<string op, int n, bit rtn>
+    : VMem<"global_atomic_"#op#!if(rtn, "_rtn", ""), "GLOBAL",
+           !if(rtn, [Opd<"vdst", "v", !if(!eq(!find(op, "cmpswap"), 0), !div(n, 2), n)>], []),
+           [GVAddr, Opd<"vdata", "v", n>, GSAddr],
+           !listconcat([GlobalOffset], !if(rtn, CPolRtn, CPolNoRtn)),
+           !listconcat(["MAYLOAD", "MAYSTORE", "ATOMIC"], !if(rtn, ["RETURNS"], []))> {
+  let AsmName = !if(rtn, "global_atomic_"#op, "");
+}
+class FAtomic<string op, int n, bit rtn>
+    : VMem<"flat_atomic_"#op#!if(rtn, "_rtn", ""), "FLAT",
+           !if(rtn, [Opd<"vdst", "v", !if(!eq(!find(op, "cmpswap"), 0), !div(n, 2), n)>], []),
+           [FAddr, Opd<"vdata", "v", n>],
+           !listconcat([FlatOffset], !if(rtn, CPolRtn, CPolNoRtn)),
+           !listconcat(["MAYLOAD", "MAYSTORE", "ATOMIC"], !if(rtn, ["RETURNS"], []))> {
+  let AsmName = !if(rtn, "flat_atomic_"#op, "");
+}
+defvar Atomics = [P<"add", 1>, P<"sub", 1>, P<"swap", 1>, P<"cmpswap", 2>,
+                  P<"smin", 1>, P<"umin", 1>, P<"smax", 1>, P<"umax", 1>,
+                  P<"and", 1>, P<"or", 1>, P<"xor", 1>, P<"inc", 1>, P<"dec", 1>,
+                  P<"add_x2", 2>, P<"cmpswap_x2", 4>, P<"add_f32", 1>,
+                  P<"pk_add_f16", 1>, P<"pk_add_bf16", 1>, P<"add_f64", 2>,
+                  P<"min_f64", 2>, P<"max_f64", 2>];
+foreach a = Atomics in {
+  def GLOBAL_ATOMIC_#a.S : GAtomic<a.S, a.N, 0>;
+  def GLOBAL_ATOMIC_#a.S#_RTN : GAtomic<a.S, a.N, 1>;
+}
+foreach a = [P<"add", 1>, P<"cmpswap", 2>, P<"add_f32", 1>, P<"add_x2", 2>] in {
+  def FLAT_ATOMIC_#a.S : FAtomic<a.S, a.N, 0>;
+  def FLAT_ATOMIC_#a.S#_RTN : FAtomic<a.S, a.N, 1>;
+}

@@ -1,0 +1,28 @@
+// Scalar ALU with a 16-bit immediate (SOPK), printed in hex.
+
+def S_MOVK_I32 : Inst<"s_movk_i32", "SOPK", [Opd<"sdst", "s">], [], [simm16],
+    ALL, ["SALU"]> {
+  let Doc = "sdst = sign-extended imm.";
+}
+// Read-modify-write forms: sdst is also the first operand.
+def S_CMOVK_I32 : Inst<"s_cmovk_i32", "SOPK", [Opd<"sdst", "s">],
+    [Tied<"sdst", "s">], [simm16], ALL, ["SALU"]> {
+  let ImplicitUses = ["scc"];
+  let Doc = "sdst = scc ? sign-extended imm : sdst.";
+}
+def S_ADDK_I32 : Inst<"s_addk_i32", "SOPK", [Opd<"sdst", "s">],
+    [Tied<"sdst", "s">], [simm16], CDNA3, ["SALU"]> {
+  let ImplicitDefs = ["scc"];
+  let Doc = "sdst += sign-extended imm; scc = signed overflow.";
+}
+def S_MULK_I32 : Inst<"s_mulk_i32", "SOPK", [Opd<"sdst", "s">],
+    [Tied<"sdst", "s">], [simm16], ALL, ["SALU"]> {
+  let Doc = "sdst *= sign-extended imm.";
+}
+// scc = ssrc OP imm (sign-extended for _i32, zero-extended for _u32).
+foreach op = ["eq", "lg", "gt", "ge", "lt", "le"] in
+  foreach ty = ["i32", "u32"] in
+    def S_CMPK_#op#_#ty : Inst<"s_cmpk_"#op#"_"#ty, "SOPK", [],
+        [Opd<"ssrc", "s">], [simm16], CDNA3, ["SALU"]> {
+      let ImplicitDefs = ["scc"];
+    }

@@ -1,0 +1,34 @@
+// Program control (SOPP): no register operands.
+
+def S_NOP : Inst<"s_nop", "SOPP", [], [], [nopcnt], ALL, ["SALU"]> {
+  let Doc = "Wait imm+1 cycles (hazard padding).";
+}
+def S_ENDPGM : Inst<"s_endpgm", "SOPP", [], [], [], ALL, ["TERMINATOR", "SIDE_EFFECT"]>;
+def S_WAITCNT : Inst<"s_waitcnt", "SOPP", [], [], [vmcnt, expcnt, lgkmcnt], CDNA3,
+    ["WAITCNT", "SIDE_EFFECT"]> {
+  let Doc = "Wait until each named counter is at most its value.";
+}
+def S_BARRIER : Inst<"s_barrier", "SOPP", [], [], [], CDNA3, ["BARRIER", "SIDE_EFFECT"]>;
+def S_SETPRIO : Inst<"s_setprio", "SOPP", [], [], [prio], ALL, ["SALU", "SIDE_EFFECT"]>;
+def S_SLEEP : Inst<"s_sleep", "SOPP", [], [], [sleep], ALL, ["SALU", "SIDE_EFFECT"]> {
+  let Doc = "Sleep about 64*imm cycles.";
+}
+def S_TRAP : Inst<"s_trap", "SOPP", [], [], [trapid], ALL, ["SIDE_EFFECT"]>;
+def S_ICACHE_INV : Inst<"s_icache_inv", "SOPP", [], [], [], ALL, ["SIDE_EFFECT"]>;
+def S_WAKEUP : Inst<"s_wakeup", "SOPP", [], [], [], ALL, ["SIDE_EFFECT"]>;
+
+// Branches to a label. Conditional ones fall through to the next block.
+def S_BRANCH : Inst<"s_branch", "SOPP", [], [], [], ALL, ["BRANCH", "TERMINATOR"]> {
+  let Successors = 1;
+}
+class CBranch<string cond, string reads> : Inst<"s_cbranch_"#cond, "SOPP", [], [],
+    [], ALL, ["BRANCH", "TERMINATOR"]> {
+  let Successors = 2;
+  let ImplicitUses = [reads];
+}
+def S_CBRANCH_SCC0 : CBranch<"scc0", "scc">;
+def S_CBRANCH_SCC1 : CBranch<"scc1", "scc">;
+def S_CBRANCH_VCCZ : CBranch<"vccz", "vcc">;
+def S_CBRANCH_VCCNZ : CBranch<"vccnz", "vcc">;
+def S_CBRANCH_EXECZ : CBranch<"execz", "exec">;
+def S_CBRANCH_EXECNZ : CBranch<"execnz", "exec">;

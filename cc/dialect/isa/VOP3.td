@@ -1,0 +1,142 @@
+// Vector ALU only encodable as VOP3 (three sources, or an SGPR destination).
+// On gfx940 a VOP3 source is a VGPR, an SGPR or an inline constant, never a
+// literal, and at most one SGPR (the constant bus) is read.
+
+// Op with result type DTY, sources STYS (widths from the type: 64-bit types
+// take register pairs).
+class VOP3<string mn, string dty, list<string> stys, list<Target> t = CDNA3,
+           list<Mod> mods = VMods<dty, stys>.r>
+    : Inst<mn, "VOP3", [Opd<"vdst", "v", W<dty>.r, dty>],
+           !foreach(i, !range(!size(stys)),
+                    Opd<"src"#i, "vsi", W<stys[i]>.r, stys[i]>),
+           mods, t, ["VALU"]> {
+  let ImplicitUses = ["exec"];
+}
+
+// Float fused multiply-add and friends.
+def V_FMA_F32 : VOP3<"v_fma_f32", "f32", ["f32", "f32", "f32"], ALL>;
+def V_FMA_F64 : VOP3<"v_fma_f64", "f64", ["f64", "f64", "f64"], ALL>;
+def V_FMA_F16 : VOP3<"v_fma_f16", "f16", ["f16", "f16", "f16"], ALL>;
+foreach op = ["add", "mul"] in
+  def V_#op#_F64 : VOP3<"v_"#op#"_f64", "f64", ["f64", "f64"], ALL>;
+foreach op = ["min", "max"] in
+  def V_#op#_F64 : VOP3<"v_"#op#"_f64", "f64", ["f64", "f64"]>;
+def V_MUL_LEGACY_F32 : VOP3<"v_mul_legacy_f32", "f32", ["f32", "f32"]> {
+  let Doc = "Multiply where 0 * anything (even inf/nan) is 0.";
+}
+def V_LDEXP_F64 : VOP3<"v_ldexp_f64", "f64", ["f64", "i32"], ALL>;
+def V_LDEXP_F32 : VOP3<"v_ldexp_f32", "f32", ["f32", "i32"], ALL>;
+foreach op = ["min3", "max3", "med3"] in {
+  def V_#op#_F32 : VOP3<"v_"#op#"_f32", "f32", ["f32", "f32", "f32"]>;
+  foreach ty = ["i32", "u32"] in
+    def V_#op#_#ty : VOP3<"v_"#op#"_"#ty, ty, [ty, ty, ty], ALL>;
+}
+def V_DIV_FIXUP_F32 : VOP3<"v_div_fixup_f32", "f32", ["f32", "f32", "f32"], ALL>;
+def V_DIV_FIXUP_F64 : VOP3<"v_div_fixup_f64", "f64", ["f64", "f64", "f64"], ALL>;
+// Division helpers: div_scale writes vcc-like flags to sdst; div_fmas reads vcc.
+foreach ty = ["f32", "f64"] in {
+  def V_DIV_SCALE_#ty : VOP3<"v_div_scale_"#ty, ty, [ty, ty, ty]> {
+    let Dsts = [Opd<"vdst", "v", W<ty>.r, ty>, Opd<"sdst", "s", 2, "b64">];
+    let Mods = [clamp, omod];
+  }
+  def V_DIV_FMAS_#ty : VOP3<"v_div_fmas_"#ty, ty, [ty, ty, ty]> {
+    let ImplicitUses = ["exec", "vcc"];
+  }
+}
+
+// Integer multiply and multiply-add.
+foreach op = ["mul_lo_u32", "mul_hi_u32"] in
+  def V_#op : VOP3<"v_"#op, "u32", ["u32", "u32"], ALL, []>;
+def V_MUL_HI_I32 : VOP3<"v_mul_hi_i32", "i32", ["i32", "i32"], ALL, []>;
+def V_MAD_U32_U24 : VOP3<"v_mad_u32_u24", "u32", ["u32", "u32", "u32"], ALL, [clamp]>;
+def V_MAD_I32_I24 : VOP3<"v_mad_i32_i24", "i32", ["i32", "i32", "i32"], ALL, [clamp]>;
+def V_MAD_U32_U16 : VOP3<"v_mad_u32_u16", "u32", ["u16", "u16", "u32"], ALL, [clamp]>;
+foreach s = ["u64_u32", "i64_i32"] in
+  def V_MAD_#s : VOP3<"v_mad_"#s, "u64", ["u32", "u32", "u64"], CDNA3, [clamp]> {
+    let Dsts = [Opd<"vdst", "v", 2, "u64">, Opd<"sdst", "s", 2, "b64">];
+    let Doc = "vdst = src0 * src1 + src2 (64-bit); sdst = per-lane carry out.";
+  }
+def V_LSHL_ADD_U64 : VOP3<"v_lshl_add_u64", "u64", ["u64", "u32", "u64"]> {
+  let Doc = "vdst = (src0 << src1[2:0]) + src2.";
+}
+
+// Three-operand integer and bitwise.
+foreach op = ["add3_u32", "lshl_add_u32", "add_lshl_u32", "xad_u32"] in
+  def V_#op : VOP3<"v_"#op, "u32", ["u32", "u32", "u32"], ALL, []>;
+foreach op = ["lshl_or_b32", "and_or_b32", "or3_b32", "bfi_b32", "perm_b32",
+              "alignbit_b32", "alignbyte_b32"] in
+  def V_#op : VOP3<"v_"#op, "b32", ["b32", "b32", "b32"], ALL, []>;
+def V_BFE_U32 : VOP3<"v_bfe_u32", "u32", ["u32", "u32", "u32"], ALL, []> {
+  let Doc = "vdst = (src0 >> src1[4:0]) & ((1 << src2[4:0]) - 1).";
+}
+def V_BFE_I32 : VOP3<"v_bfe_i32", "i32", ["i32", "u32", "u32"], ALL, []>;
+def V_BCNT_U32_B32 : VOP3<"v_bcnt_u32_b32", "u32", ["b32", "u32"], ALL, []> {
+  let Doc = "vdst = popcount(src0) + src1.";
+}
+def V_BFM_B32 : VOP3<"v_bfm_b32", "b32", ["u32", "u32"], ALL, []>;
+def V_MBCNT_LO_U32_B32 : VOP3<"v_mbcnt_lo_u32_b32", "u32", ["b32", "u32"], ALL, []> {
+  let Doc = "vdst = popcount(src0 & lanes below this one, low 32) + src1.";
+}
+def V_MBCNT_HI_U32_B32 : VOP3<"v_mbcnt_hi_u32_b32", "u32", ["b32", "u32"], ALL, []> {
+  let Doc = "vdst = popcount(src0 & lanes below this one, high 32) + src1.";
+}
+foreach op = ["lshlrev_b64", "lshrrev_b64"] in
+  def V_#op : VOP3<"v_"#op, "b64", ["u32", "b64"], ALL, []>;
+def V_ASHRREV_I64 : VOP3<"v_ashrrev_i64", "i64", ["u32", "i64"], ALL, []>;
+
+// Packing conversions (two f32 into one 32-bit register, ...).
+def V_CVT_PKRTZ_F16_F32 : VOP3<"v_cvt_pkrtz_f16_f32", "v2f16", ["f32", "f32"]> {
+  let Mods = [clamp, neg, abs];
+}
+foreach ty = ["i16", "u16"] in
+  def V_CVT_PKNORM_#ty#_F32 : VOP3<"v_cvt_pknorm_"#ty#"_f32", "b32", ["f32", "f32"]> {
+    let Mods = [clamp, neg, abs];
+  }
+def V_CVT_PK_U16_U32 : VOP3<"v_cvt_pk_u16_u32", "b32", ["u32", "u32"], ALL, []>;
+def V_CVT_PK_I16_I32 : VOP3<"v_cvt_pk_i16_i32", "b32", ["i32", "i32"], ALL, []>;
+def V_CVT_PK_U8_F32 : VOP3<"v_cvt_pk_u8_f32", "b32", ["f32", "u32", "u32"], ALL, []>;
+// gfx940 fp8/bf8 (FNUZ); gfx12's same-named ones convert OCP fp8.
+foreach f = ["fp8", "bf8"] in {
+  def V_CVT_PK_#f#_F32 : VOP3<"v_cvt_pk_"#f#"_f32", "b32", ["f32", "f32"], CDNA3, SrcMods>;
+  def V_CVT_SR_#f#_F32 : VOP3<"v_cvt_sr_"#f#"_f32", "b32", ["f32", "u32"], CDNA3, SrcMods>;
+}
+
+// Lane access: the lane select is an SGPR or an inline constant.
+def V_READLANE_B32 : Inst<"v_readlane_b32", "VOP3", [Opd<"sdst", "s">],
+    [Opd<"src0", "v">, Opd<"lane", "si", 1, "u32">], [], ALL, ["VALU"]> {
+  let ImplicitUses = ["exec"];
+  let Doc = "sdst = src0 of lane `lane`.";
+}
+// Other lanes keep their value, so the old vdst is read.
+def V_WRITELANE_B32 : Inst<"v_writelane_b32", "VOP3", [Opd<"vdst", "v">],
+    [Opd<"src0", "si">, Opd<"lane", "si", 1, "u32">, Tied<"vdst", "v">],
+    [], ALL, ["VALU"]> {
+  let ImplicitUses = ["exec"];
+  let Doc = "vdst[lane] = src0; other lanes unchanged.";
+}
+
+// gfx950 additions.
+def V_CVT_PK_F16_F32 : VOP3<"v_cvt_pk_f16_f32", "v2f16", ["f32", "f32"], CDNA4> {
+  let Mods = [clamp, neg, abs];
+}
+def V_CVT_PK_BF16_F32 : VOP3<"v_cvt_pk_bf16_f32", "v2bf16", ["f32", "f32"], CDNA4> {
+  let Mods = [clamp, neg, abs];
+}
+def V_CVT_SR_F16_F32 : VOP3<"v_cvt_sr_f16_f32", "f16", ["f32", "u32"], CDNA4, SrcMods>;
+def V_CVT_SR_BF16_F32 : VOP3<"v_cvt_sr_bf16_f32", "bf16", ["f32", "u32"], CDNA4, SrcMods>;
+foreach s = ["i8", "u8"] in
+  def V_ASHR_PK_#s#_I32 : VOP3<"v_ashr_pk_"#s#"_i32", "b32", ["i32", "i32", "u32"],
+      CDNA4, []>;
+foreach op = ["minimum3", "maximum3"] in
+  def V_#op#_F32 : VOP3<"v_"#op#"_f32", "f32", ["f32", "f32", "f32"], [gfx950, gfx1201]>;
+def V_BITOP3_B32 : VOP3<"v_bitop3_b32", "b32", ["b32", "b32", "b32"], CDNA4, [bitop3]> {
+  let Doc = "vdst = bitop3 truth table applied bitwise to (src0, src1, src2).";
+}
+// Scaled conversions from/to fp8/bf8 (OCP formats) with an f32 scale in src1.
+foreach f = ["fp8", "bf8"] in {
+  def V_CVT_SCALEF32_F32_#f : VOP3<"v_cvt_scalef32_f32_"#f, "f32", ["b32", "f32"], CDNA4, []>;
+  def V_CVT_SCALEF32_PK_F32_#f : VOP3<"v_cvt_scalef32_pk_f32_"#f, "f32", ["b32", "f32"],
+      CDNA4, []> {
+    let Dsts = [Opd<"vdst", "v", 2, "v2f32">];
+  }
+}
