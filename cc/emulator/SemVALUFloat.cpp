@@ -470,6 +470,9 @@ void registerVALUFloat(SemTable &t) {
   R(v_frexp_exp_i32_f32) R(v_div_fixup_f32)
 #undef R
   v("v_fmac_f32", v_fmac_f32, F32, 1, SF_READS_DST);
+  // fmamk: D = S0 * K + S1, fmaak: D = S0 * S1 + K; printed in fma order.
+  v("v_fmamk_f32", v_fma_f32, F32);
+  v("v_fmaak_f32", v_fma_f32, F32);
   v("v_mac_f32", v_mac_f32, F32, 1, SF_READS_DST);
   v("v_ldexp_f32", v_ldexp_f32, tys(Ty::F32, Ty::B32));
   v("v_div_scale_f32", v_div_scale_f32, F32, 2);

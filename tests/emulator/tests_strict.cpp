@@ -1,4 +1,220 @@
+//===- tests_strict.cpp - strict mode, bounds, budgets, bad input ---------===//
 #include "TestUtil.h"
+
+#include "llvm/ADT/StringRef.h"
+
 namespace emutest {
-void addStrictTests(std::vector<TestCase> &) {}
+
+namespace {
+
+/// vadd's assembly with `from` replaced by `to` (once), assembled.
+llvm::Expected<std::unique_ptr<CodeObject>> editedVadd(const Env &env, llvm::StringRef from,
+                                                       llvm::StringRef to, const char *out) {
+  auto text = hipToAsm(env, "vadd");
+  if (!text)
+    return text.takeError();
+  size_t pos = text->find(from.str());
+  if (pos == std::string::npos)
+    return llvm::createStringError("vadd assembly has no '" + from.str() + "'");
+  text->replace(pos, from.size(), to.str());
+  auto path = asmToHsaco(env, *text, out);
+  if (!path)
+    return path.takeError();
+  return load(*path);
+}
+
+struct VaddRun {
+  Dev d;
+  uint64_t A, B, C;
+  KernargBuilder k;
+  VaddRun(int n, int bufElems) {
+    std::vector<float> a(bufElems, 1.0f), b(bufElems, 2.0f), c(bufElems, -7.0f);
+    A = d.buf(a, "a");
+    B = d.buf(b, "b");
+    C = d.buf(c, "c");
+    k.addPointer(A).addPointer(B).addPointer(C).addI32(n);
+  }
+  llvm::Expected<LaunchStats> run(const CodeObject &co, LaunchOptions o = {}) {
+    return d.dev.launch(co, "vadd", {4}, {256}, k.bytes(), o);
+  }
+};
+
+void testMissingVmcnt(const Env &env, Check &c) {
+  auto co = editedVadd(env, "s_waitcnt vmcnt(0)", "s_nop 0", "vadd_novmcnt");
+  if (!c.value(co, "build"))
+    return;
+  VaddRun r(1000, 1000);
+  auto st = r.run(**co);
+  c.errorContains(st, {"strict mode", "v_add_f32", "global_load_dword", "s_waitcnt vmcnt(",
+                       "kernel vadd", "wave"});
+  // The same code runs without strict checks (loads complete immediately).
+  LaunchOptions o;
+  o.strict = false;
+  auto ok = r.run(**co, o);
+  if (c.value(ok, "non-strict launch"))
+    c.eq(r.d.get<float>(r.C), std::vector<float>(1000, 3.0f), "c");
+}
+
+void testMissingLgkmcnt(const Env &env, Check &c) {
+  auto co = editedVadd(env, "s_waitcnt lgkmcnt(0)", "s_nop 0", "vadd_nolgkm");
+  if (!c.value(co, "build"))
+    return;
+  VaddRun r(1000, 1000);
+  auto st = r.run(**co);
+  c.errorContains(st, {"strict mode", "s_load_dword", "lgkmcnt(0)"});
+}
+
+void testOobStore(const Env &env, Check &c) {
+  auto path = compileHip(env, "vadd");
+  if (!c.value(path, "compile"))
+    return;
+  auto co = load(*path);
+  if (!c.value(co, "load"))
+    return;
+  // n = 1000 but the buffers hold 900 elements.
+  VaddRun r(1000, 900);
+  auto st = r.run(**co);
+  c.errorContains(st, {"out-of-bounds", "global_load_dword", "lane", "work-item", "'a'"});
+  // The failed launch must not have changed the output buffer.
+  c.eq(r.d.get<float>(r.C), std::vector<float>(900, -7.0f), "c after failed launch");
+  // Only the stores are out of range: a and b large, c small.
+  Dev d;
+  uint64_t A = d.buf(std::vector<float>(1024, 1.0f)), B = d.buf(std::vector<float>(1024, 2.0f));
+  uint64_t C = d.buf(std::vector<float>(900, -7.0f), "c");
+  KernargBuilder k;
+  k.addPointer(A).addPointer(B).addPointer(C).addI32(1000);
+  auto st2 = d.dev.launch(**co, "vadd", {4}, {256}, k.bytes());
+  c.errorContains(st2, {"out-of-bounds store", "global_store_dword", "'c'"});
+  c.eq(d.get<float>(C), std::vector<float>(900, -7.0f), "c unchanged");
+}
+
+void testUninit(const Env &env, Check &c) {
+  auto co = editedVadd(env, "v_add_f32_e32 v2, v6, v7", "v_add_f32_e32 v2, s12, v7",
+                       "vadd_uninit");
+  if (!c.value(co, "build"))
+    return;
+  VaddRun r(1000, 1000);
+  auto st = r.run(**co);
+  c.errorContains(st, {"reads s12", "nothing has written"});
+  LaunchOptions o;
+  o.uninitialized = UninitPolicy::Warn;
+  auto ok = r.run(**co, o);
+  if (c.value(ok, "launch with warnings") && ok->warnings.empty())
+    c.fail("expected warnings about the never-written register");
+}
+
+void testUnsupported(const Env &env, Check &c) {
+  auto co = editedVadd(env, "s_endpgm", "s_sethalt 0\n\ts_endpgm", "vadd_halt");
+  if (!c.value(co, "build"))
+    return;
+  const KernelInfo *k = (*co)->findKernel("vadd");
+  if (!k || (*co)->unsupported(*k).empty())
+    c.fail("unsupported() does not list s_sethalt");
+  VaddRun r(1000, 1000);
+  auto st = r.run(**co);
+  c.errorContains(st, {"cannot execute", "s_sethalt", "pc 0x"});
+}
+
+std::unique_ptr<CodeObject> strictCode(const Env &env, Check &c) {
+  auto path = compileHip(env, "strict");
+  if (!c.value(path, "compile"))
+    return nullptr;
+  auto co = load(*path);
+  if (!c.value(co, "load"))
+    return nullptr;
+  return std::move(*co);
+}
+
+void testBudget(const Env &env, Check &c) {
+  auto co = strictCode(env, c);
+  if (!co) return;
+  Dev d;
+  uint64_t F = d.zeros<int>(1), O = d.zeros<int>(1);
+  KernargBuilder k;
+  k.addPointer(F).addPointer(O);
+  LaunchOptions o;
+  o.instructionBudget = 100000;
+  auto st = d.dev.launch(*co, "spin", {1}, {64}, k.bytes(), o);
+  c.errorContains(st, {"instruction budget", "100000"});
+}
+
+void testLdsOob(const Env &env, Check &c) {
+  auto co = strictCode(env, c);
+  if (!co) return;
+  Dev d;
+  uint64_t O = d.zeros<int>(64);
+  KernargBuilder k;
+  k.addPointer(O).addI32(1000);
+  auto st = d.dev.launch(*co, "lds_oob", {1}, {64}, k.bytes());
+  c.errorContains(st, {"LDS access", "outside"});
+  KernargBuilder k0;
+  k0.addPointer(O).addI32(0);
+  auto ok = d.dev.launch(*co, "lds_oob", {1}, {64}, k0.bytes());
+  if (c.value(ok, "in-range launch")) {
+    std::vector<int> want(64);
+    for (int i = 0; i < 64; ++i) want[i] = i;
+    c.eq(d.get<int>(O), want, "out");
+  }
+}
+
+void testTrap(const Env &env, Check &c) {
+  auto co = strictCode(env, c);
+  if (!co) return;
+  Dev d;
+  std::vector<int> flag(64, 0);
+  flag[9] = 1;
+  uint64_t F = d.buf(flag), O = d.zeros<int>(64);
+  KernargBuilder k;
+  k.addPointer(F).addPointer(O);
+  auto st = d.dev.launch(*co, "trap_if", {1}, {64}, k.bytes());
+  c.errorContains(st, {"s_trap"});
+}
+
+void testBadInput(const Env &env, Check &c) {
+  (void)env;
+  // Not an ELF file.
+  std::vector<uint8_t> junk(100, 0x41);
+  auto co = CodeObject::load(junk);
+  c.errorContains(co, {"code object"});
+  // Truncated ELF header.
+  std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 2, 1, 1, 64};
+  auto co2 = CodeObject::load(elf);
+  c.errorContains(co2, {"code object"});
+  // A valid code object with bad launch parameters.
+  auto path = compileHip(env, "vadd");
+  if (!c.value(path, "compile"))
+    return;
+  auto good = load(*path);
+  if (!c.value(good, "load"))
+    return;
+  Dev d;
+  KernargBuilder k;
+  k.addI32(1);
+  auto st = d.dev.launch(**good, "vadd", {1}, {64}, k.bytes());
+  c.errorContains(st, {"explicit arguments"});
+  auto st2 = d.dev.launch(**good, "nope", {1}, {64}, k.bytes());
+  c.errorContains(st2, {"no kernel named 'nope'", "vadd"});
+  KernargBuilder k2;
+  k2.addU64(0).addU64(0).addU64(0).addI32(1);
+  auto st3 = d.dev.launch(**good, "vadd", {1}, {2048}, k2.bytes());
+  c.errorContains(st3, {"1024"});
+  // Null pointers: the load faults with an out-of-bounds error.
+  auto st4 = d.dev.launch(**good, "vadd", {1}, {64}, k2.bytes());
+  c.errorContains(st4, {"out-of-bounds", "0x0"});
+}
+
+} // namespace
+
+void addStrictTests(std::vector<TestCase> &t) {
+  t.push_back({"strict_missing_vmcnt", testMissingVmcnt});
+  t.push_back({"strict_missing_lgkmcnt", testMissingLgkmcnt});
+  t.push_back({"strict_oob_store", testOobStore});
+  t.push_back({"strict_uninit_register", testUninit});
+  t.push_back({"unsupported_instruction", testUnsupported});
+  t.push_back({"instruction_budget", testBudget});
+  t.push_back({"strict_lds_oob", testLdsOob});
+  t.push_back({"trap", testTrap});
+  t.push_back({"bad_input", testBadInput});
+}
+
 } // namespace emutest

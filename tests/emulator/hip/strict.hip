@@ -1,0 +1,26 @@
+#include "common.h"
+// Kernels that misbehave, for the strict-mode and safety checks.
+
+// Never terminates unless flag[0] becomes non-zero.
+KERNEL spin(volatile int *flag, int *out) {
+  int n = 0;
+  while (flag[0] == 0)
+    ++n;
+  out[0] = n;
+}
+
+// Writes LDS at a caller-chosen offset (out of range for large offsets).
+KERNEL lds_oob(int *out, int offset) {
+  __shared__ int buf[64];
+  uint t = tid_x();
+  buf[t + offset] = (int)t;
+  syncthreads();
+  out[t] = buf[t];
+}
+
+// Traps when asked to.
+KERNEL trap_if(const int *flag, int *out) {
+  if (flag[tid_x()])
+    __builtin_trap();
+  out[tid_x()] = 1;
+}
