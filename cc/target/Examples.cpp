@@ -1,7 +1,8 @@
 //===- Examples.cpp - example assembly lines for table instructions ------===//
 //
 // Variants 0..5 vary the operands (see kOperandVariants below); each later
-// variant sets one modifier of the instruction to a non-default value. Every
+// variant sets one modifier of the instruction to a non-default value, and
+// the last one (with two or more modifiers) sets them all at once. Every
 // variant stays within what the table says the instruction accepts, and the
 // generator keeps to the hardware rules the table leaves implicit (constant
 // bus, literal only in the 32-bit encoding, MFMA result and accumulator in
@@ -75,24 +76,40 @@ bool isVectorInst(const ISA::InstDesc &d) {
 }
 } // namespace
 
-unsigned numExampleVariants(const ISA::InstDesc &d) {
-  unsigned n = kOperandVariants;
+static unsigned numSettableMods(const ISA::InstDesc &d) {
+  unsigned n = 0;
   for (const ISA::ModDesc *m : d.mods())
     n += m->kind != ISA::ModKind::Fixed;
   return n;
 }
 
+unsigned numExampleVariants(const ISA::InstDesc &d) {
+  unsigned n = numSettableMods(d);
+  return kOperandVariants + n + (n >= 2);
+}
+
 std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant) {
   Gen g{d, target, variant, 2 + 2 * (variant % 3), 4 + 4 * (variant % 2)};
-  // The modifier this variant sets, if any.
+  // The modifier this variant sets, if any (all of them: the last variant).
   const ISA::ModDesc *chosen = nullptr;
-  if (variant >= kOperandVariants) {
+  bool all = variant == kOperandVariants + numSettableMods(d) && variant > kOperandVariants + 1;
+  if (variant >= kOperandVariants && !all) {
     unsigned k = variant - kOperandVariants;
     for (const ISA::ModDesc *m : d.mods())
       if (m->kind != ISA::ModKind::Fixed && k-- == 0)
         chosen = m;
   }
-  bool optPresent = variant % 2 == 1 || (chosen && chosen->needsOpt);
+  // With all modifiers set, only the first optional-operand selector is.
+  const ISA::ModDesc *firstSel = nullptr;
+  for (const ISA::ModDesc *m : d.mods())
+    if (m->needsOpt && !firstSel)
+      firstSel = m;
+  auto isChosen = [&](const ISA::ModDesc *m) {
+    if (all)
+      return m->kind != ISA::ModKind::Fixed && (!m->needsOpt || m == firstSel);
+    return m == chosen;
+  };
+  bool optPresent = variant % 2 == 1 || (chosen && chosen->needsOpt) || (all && firstSel);
   bool vector = isVectorInst(d);
   bool gfx9 = target != ISA::T_GFX1201;
   int bus = !vector ? 1 << 20 : gfx9 ? 1 : 2;
@@ -230,13 +247,11 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
 
   std::vector<AsmModifier> mods;
   const ISA::ModDesc *selector = nullptr; // offen when vaddr is present
-  if (optPresent && !(chosen && chosen->needsOpt))
-    for (const ISA::ModDesc *m : d.mods())
-      if (m->needsOpt && !selector)
-        selector = m;
+  if (optPresent && !(chosen && chosen->needsOpt) && !all)
+    selector = firstSel;
   for (const ISA::ModDesc *m : d.mods()) {
     AsmModifier am{m, 0, false};
-    if (m == chosen) {
+    if (isChosen(m)) {
       am.present = true;
       switch (m->kind) {
       case ISA::ModKind::Bits:

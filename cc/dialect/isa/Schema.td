@@ -83,7 +83,8 @@ class Mod<string name, string kind, int nbits = 16, int lo = 0, int hi = 65535,
 // ---- Instructions -------------------------------------------------------------
 // Dsts and Srcs are in assembly order (destinations first). Props:
 //   SALU VALU SMEM VMEM LDS MFMA TRANS BRANCH TERMINATOR BARRIER WAITCNT
-//   MAYLOAD MAYSTORE ATOMIC VMCNT LGKMCNT EXPCNT SIDE_EFFECT
+//   MAYLOAD MAYSTORE ATOMIC VMCNT LGKMCNT EXPCNT SIDE_EFFECT RETURNS
+// (RETURNS: an atomic that writes the pre-op memory value back.)
 // ImplicitDefs / ImplicitUses name special registers the hardware reads or
 // writes without them being written in the assembly (scc, vcc, exec, m0).
 // Successors is the number of block successors (branches).

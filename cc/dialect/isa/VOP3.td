@@ -101,17 +101,16 @@ foreach f = ["fp8", "bf8"] in {
   def V_CVT_SR_#f#_F32 : VOP3<"v_cvt_sr_"#f#"_f32", "b32", ["f32", "u32"], CDNA3, SrcMods>;
 }
 
-// Lane access: the lane select is an SGPR or an inline constant.
+// Lane access: the lane select is an SGPR or an inline constant. Both
+// ignore exec.
 def V_READLANE_B32 : Inst<"v_readlane_b32", "VOP3", [Opd<"sdst", "s">],
     [Opd<"src0", "v">, Opd<"lane", "si", 1, "u32">], [], ALL, ["VALU"]> {
-  let ImplicitUses = ["exec"];
   let Doc = "sdst = src0 of lane `lane`.";
 }
 // Other lanes keep their value, so the old vdst is read.
 def V_WRITELANE_B32 : Inst<"v_writelane_b32", "VOP3", [Opd<"vdst", "v">],
     [Opd<"src0", "si">, Opd<"lane", "si", 1, "u32">, Tied<"vdst", "v">],
     [], ALL, ["VALU"]> {
-  let ImplicitUses = ["exec"];
   let Doc = "vdst[lane] = src0; other lanes unchanged.";
 }
 
