@@ -193,14 +193,16 @@ void registerBuffer(SemTable &t) {
   add("buffer_store_dwordx2", bufStore<8, false>, 0, 0);
   add("buffer_store_dwordx3", bufStore<12, false>, 0, 0);
   add("buffer_store_dwordx4", bufStore<16, false>, 0, 0);
-#define BA(N, OP, B) add("buffer_atomic_" N, bufAtomic<AtomOp::OP, B>, 0, SF_BUF_ATOMIC);
+#define BA(N, OP, B)                                                           \
+  add("buffer_atomic_" N, bufAtomic<AtomOp::OP, B>, 0, SF_BUF_ATOMIC);         \
+  add("buffer_atomic_" N "_rtn", bufAtomic<AtomOp::OP, B>, 0, SF_BUF_ATOMIC);
   BA("swap", Swap, 4) BA("cmpswap", CmpSwap, 4) BA("add", Add, 4) BA("sub", Sub, 4)
   BA("smin", SMin, 4) BA("umin", UMin, 4) BA("smax", SMax, 4) BA("umax", UMax, 4)
   BA("and", And, 4) BA("or", Or, 4) BA("xor", Xor, 4) BA("inc", Inc, 4) BA("dec", Dec, 4)
   BA("swap_x2", Swap, 8) BA("cmpswap_x2", CmpSwap, 8) BA("add_x2", Add, 8)
   BA("sub_x2", Sub, 8) BA("smin_x2", SMin, 8) BA("umin_x2", UMin, 8) BA("smax_x2", SMax, 8)
   BA("umax_x2", UMax, 8) BA("and_x2", And, 8) BA("or_x2", Or, 8) BA("xor_x2", Xor, 8)
-  BA("inc_x2", Inc, 8) BA("dec_x2", Dec, 8) BA("add_f32", FAdd, 4)
+  BA("inc_x2", Inc, 8) BA("dec_x2", Dec, 8) BA("add_f32", FAdd, 4) BA("pk_add_bf16", PkAddBF16, 4)
   BA("pk_add_f16", PkAddF16, 4) BA("add_f64", FAdd, 8) BA("min_f64", FMin, 8)
   BA("max_f64", FMax, 8)
 #undef BA

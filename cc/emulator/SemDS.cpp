@@ -208,6 +208,17 @@ void dsSwizzle(Wave &w, const Inst &in) {
     D[l] = data[src];
   });
 }
+/// ds_read_addtid_b32: vdst = LDS[M0 + offset + lane * 4].
+void dsReadAddtid(Wave &w, const Inst &in) {
+  u32 m0 = w.s[SR_M0];
+  bool ok = true;
+  forLanes(w.exec(), [&](unsigned l) {
+    if (!ok) return;
+    const uint8_t *p = ldsPtr(w, in, l, u64(m0) + u32(in.offset) + 4 * l, 4);
+    if (!p) { ok = false; return; }
+    vdst(w, in.dst())[l] = ld32(p);
+  });
+}
 void dsNop(Wave &, const Inst &) {}
 
 std::deque<std::string> &names() {
@@ -286,6 +297,7 @@ void registerDS(SemTable &t) {
   add("ds_permute_b32", dsPermute, 1, SF_LOAD);
   add("ds_swizzle_b32", dsSwizzle, 1, SF_LOAD);
   add("ds_nop", dsNop, 0);
+  add("ds_read_addtid_b32", dsReadAddtid, 1, SF_LOAD | SF_READS_M0);
   for (const AtomEntry &a : kAtomics) {
     std::string n = a.name;
     size_t us = n.rfind('_');

@@ -154,6 +154,58 @@ template <const Shape &S> void mfma(Wave &w, const Inst &in) {
     std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
 }
 
+/// Sparse MFMA (v_smfmac_*): D += A * B where A (M x K) has 2 non-zeros in
+/// every 4 consecutive k; src0 holds the compressed A (K/2 values per row,
+/// laid out like a dense M x K/2 operand), src1 the dense B, and src2 one
+/// 2-bit position per compressed value (byte group selected by abid).
+/// NOTE: the position/ABID layout is modeled from the ISA description and
+/// has not been validated against hardware.
+template <const Shape &S> void smfmac(Wave &w, const Inst &in) {
+  constexpr unsigned M = S.M, N = S.N, K = S.K;
+  const Opnd &A = in.src(0), &Bo = in.src(1), &Idx = in.src(2), &D = in.dst();
+  constexpr unsigned cpl = (K / 2) * M / 64;  // compressed A values per lane
+  constexpr unsigned eplB = K * N / 64;
+  static thread_local std::vector<double> a, bm;
+  a.assign(size_t(M) * K, 0);
+  bm.assign(size_t(K) * N, 0);
+  uint32_t tIdx[64];
+  const uint32_t *ix = vget(w, Idx, tIdx);
+  unsigned idxShift = (cpl * 2) * in.abid;
+  for (unsigned l = 0; l < 64; ++l) {
+    unsigned i = l % M, g = l / M;
+    for (unsigned e = 0; e < cpl; ++e) {
+      unsigned pos = (ix[l] >> ((idxShift + 2 * e) & 31)) & 3;
+      unsigned k = g * 2 * cpl + (e / 2) * 4 + pos;
+      if (k < K)
+        a[size_t(i) * K + k] += readIn(w, A, l, e, S.a);
+    }
+  }
+  for (unsigned k = 0; k < K; ++k)
+    for (unsigned j = 0; j < N; ++j)
+      bm[size_t(k) * N + j] = readIn(w, Bo, j + (k / eplB) * N, k % eplB, S.b);
+  uint32_t res[16][64];
+  unsigned regs = M * N / 64;
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      unsigned reg, lane;
+      outPos(S, 0, i, j, reg, lane);
+      uint32_t c = vdst(w, D, reg)[lane];
+      if (S.out == Out::I32) {
+        int64_t acc = int32_t(c);
+        for (unsigned k = 0; k < K; ++k)
+          acc += int64_t(a[size_t(i) * K + k]) * int64_t(bm[size_t(k) * N + j]);
+        res[reg][lane] = uint32_t(acc);
+      } else {
+        double acc = 0;
+        for (unsigned k = 0; k < K; ++k)
+          acc += a[size_t(i) * K + k] * bm[size_t(k) * N + j];
+        res[reg][lane] = f2u(float(acc + double(u2f(c))));
+      }
+    }
+  for (unsigned r = 0; r < regs && r < D.count; ++r)
+    std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
+}
+
 #define SHAPE(NAME, M, N, K, B, A, BT, O)                                       \
   constexpr Shape NAME{M, N, K, B, In::A, In::BT, Out::O};
 SHAPE(s32x32x1_2b_f32, 32, 32, 1, 2, F32, F32, F32)
@@ -195,6 +247,20 @@ SHAPE(s16x16x32_bf16, 16, 16, 32, 1, BF16, BF16, F32)
 SHAPE(s32x32x16_bf16, 32, 32, 16, 1, BF16, BF16, F32)
 SHAPE(s16x16x64_i8, 16, 16, 64, 1, I8, I8, I32)
 SHAPE(s32x32x32_i8, 32, 32, 32, 1, I8, I8, I32)
+SHAPE(sp16x16x32_f16, 16, 16, 32, 1, F16, F16, F32)
+SHAPE(sp32x32x16_f16, 32, 32, 16, 1, F16, F16, F32)
+SHAPE(sp16x16x32_bf16, 16, 16, 32, 1, BF16, BF16, F32)
+SHAPE(sp32x32x16_bf16, 32, 32, 16, 1, BF16, BF16, F32)
+SHAPE(sp16x16x64_i8, 16, 16, 64, 1, I8, I8, I32)
+SHAPE(sp32x32x32_i8, 32, 32, 32, 1, I8, I8, I32)
+SHAPE(sp16x16x64_fp8_fp8, 16, 16, 64, 1, FP8, FP8, F32)
+SHAPE(sp16x16x64_fp8_bf8, 16, 16, 64, 1, FP8, BF8, F32)
+SHAPE(sp16x16x64_bf8_fp8, 16, 16, 64, 1, BF8, FP8, F32)
+SHAPE(sp16x16x64_bf8_bf8, 16, 16, 64, 1, BF8, BF8, F32)
+SHAPE(sp32x32x32_fp8_fp8, 32, 32, 32, 1, FP8, FP8, F32)
+SHAPE(sp32x32x32_fp8_bf8, 32, 32, 32, 1, FP8, BF8, F32)
+SHAPE(sp32x32x32_bf8_fp8, 32, 32, 32, 1, BF8, FP8, F32)
+SHAPE(sp32x32x32_bf8_bf8, 32, 32, 32, 1, BF8, BF8, F32)
 #undef SHAPE
 
 } // namespace
@@ -218,6 +284,16 @@ void registerMFMA(SemTable &t) {
 #undef F32
 #undef I32
   add("v_mfma_f64_16x16x4_f64", mfma<s16x16x4_f64>, Ty::F64);
+  auto sp = [&](const char *n, SemFn f) {
+    t.push_back({n, f, 1, ICls::MFMA, SF_NO_SDWA | SF_READS_DST, tys(Ty::B32)});
+  };
+#define SP(P, SUF) sp("v_smfmac_" #P "_" #SUF, smfmac<sp##SUF>);
+  SP(f32, 16x16x32_f16) SP(f32, 32x32x16_f16) SP(f32, 16x16x32_bf16)
+  SP(f32, 32x32x16_bf16) SP(i32, 16x16x64_i8) SP(i32, 32x32x32_i8)
+  SP(f32, 16x16x64_fp8_fp8) SP(f32, 16x16x64_fp8_bf8) SP(f32, 16x16x64_bf8_fp8)
+  SP(f32, 16x16x64_bf8_bf8) SP(f32, 32x32x32_fp8_fp8) SP(f32, 32x32x32_fp8_bf8)
+  SP(f32, 32x32x32_bf8_fp8) SP(f32, 32x32x32_bf8_bf8)
+#undef SP
   add("v_mfma_f64_4x4x4_4b_f64", mfma<s4x4x4_4b_f64>, Ty::F64);
 }
 

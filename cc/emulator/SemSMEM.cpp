@@ -66,6 +66,37 @@ template <unsigned N> void s_buffer_load(Wave &w, const Inst &in) {
   }
 }
 
+/// s_store_dword*: sdata, sbase, offset.
+template <unsigned N> void s_store(Wave &w, const Inst &in) {
+  uint64_t base = sget64(w, in.src(1));
+  uint64_t off = in.nsrc() > 2 ? sget(w, in.src(2)) : 0;
+  uint64_t addr = (base + off + int64_t(in.offset)) & ~3ull;
+  uint8_t *p = xlate(w, addr, 4 * N, true);
+  if (!p) {
+    memFault(w, in, -1, addr, 4 * N, true, "scalar store");
+    return;
+  }
+  for (unsigned i = 0; i < N; ++i)
+    st32(p + 4 * i, sget(w, in.src(0), i));
+}
+template <unsigned N> void s_buffer_store(Wave &w, const Inst &in) {
+  uint32_t d0 = sget(w, in.src(1), 0), d1 = sget(w, in.src(1), 1),
+           numRecords = sget(w, in.src(1), 2);
+  uint64_t base = d0 | uint64_t(d1 & 0xffff) << 32;
+  uint64_t off = (uint64_t(in.nsrc() > 2 ? sget(w, in.src(2)) : 0) + int64_t(in.offset)) & ~3ull;
+  for (unsigned i = 0; i < N; ++i) {
+    uint64_t o = off + 4 * i;
+    if (o + 4 > numRecords)
+      continue;
+    uint8_t *p = xlate(w, base + o, 4, true);
+    if (!p) {
+      memFault(w, in, -1, base + o, 4, true, "scalar buffer store");
+      return;
+    }
+    st32(p, sget(w, in.src(0), i));
+  }
+}
+
 void s_memtime(Wave &w, const Inst &in) {
   sset64(w, in.dst(), (w.L->clockBase << 40) + w.icount * 4);
 }
@@ -90,6 +121,12 @@ void registerSMEM(SemTable &t) {
   s("s_buffer_load_dwordx4", s_buffer_load<4>, 1, SF_LOAD);
   s("s_buffer_load_dwordx8", s_buffer_load<8>, 1, SF_LOAD);
   s("s_buffer_load_dwordx16", s_buffer_load<16>, 1, SF_LOAD);
+  s("s_store_dword", s_store<1>, 0, 0);
+  s("s_store_dwordx2", s_store<2>, 0, 0);
+  s("s_store_dwordx4", s_store<4>, 0, 0);
+  s("s_buffer_store_dword", s_buffer_store<1>, 0, 0);
+  s("s_buffer_store_dwordx2", s_buffer_store<2>, 0, 0);
+  s("s_buffer_store_dwordx4", s_buffer_store<4>, 0, 0);
   s("s_memtime", s_memtime, 1, SF_LOAD);
   s("s_memrealtime", s_memrealtime, 1, SF_LOAD);
   for (const char *n : {"s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol"})

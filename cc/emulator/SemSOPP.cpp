@@ -139,9 +139,11 @@ void registerSOPP(SemTable &t) {
   auto add = [&](const char *n, SemFn f, ICls c = ICls::OTHER, uint16_t flags = 0,
                  uint8_t ndst = 0) { t.push_back({n, f, ndst, c, flags, tys(Ty::B32)}); };
   for (const char *n : {"s_nop", "s_setprio", "s_sleep", "s_icache_inv", "s_incperflevel",
-                        "s_decperflevel", "s_ttracedata", "s_ttracedata_imm", "s_setkill"})
+                        "s_decperflevel", "s_ttracedata", "s_ttracedata_imm", "s_setkill",
+                        "s_wakeup"})
     add(n, s_nop);
   add("s_endpgm", s_endpgm);
+  t.push_back({"v_nop", s_nop, 0, ICls::VALU, 0, tys(Ty::B32)});
   add("s_branch", s_branch, ICls::BRANCH, SF_BRANCH);
   add("s_cbranch_scc0", s_cbranch_scc0, ICls::BRANCH, SF_BRANCH);
   add("s_cbranch_scc1", s_cbranch_scc1, ICls::BRANCH, SF_BRANCH);

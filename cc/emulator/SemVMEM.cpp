@@ -171,8 +171,9 @@ template <Fam F, AtomOp Op, uint8_t Bytes> void vmAtomic(Wave &w, const Inst &in
   });
 }
 
-/// global_load_lds_*: global memory to LDS at M0 + inst_offset + lane * size.
-template <uint8_t Bytes> void globalLoadLds(Wave &w, const Inst &in) {
+/// global_load_lds_*: global memory to LDS, one dword per lane at
+/// M0 + inst_offset + lane * 4 (sub-dword data zero- or sign-extended).
+template <uint8_t Bytes, bool Sext> void globalLoadLds(Wave &w, const Inst &in) {
   uint64_t addr[64];
   uint8_t space[64];
   laneAddrs<GLOBAL>(w, in, addr, space);
@@ -182,14 +183,21 @@ template <uint8_t Bytes> void globalLoadLds(Wave &w, const Inst &in) {
     if (!ok)
       return;
     const uint8_t *src = laneMem(w, in, l, SP_GLOBAL, addr[l], Bytes, false, "load");
-    uint8_t *dst = src ? laneMem(w, in, l, SP_LDS, uint64_t(m0) + uint32_t(in.offset) +
-                                                      l * Bytes, Bytes, true, "LDS store")
+    uint8_t *dst = src ? laneMem(w, in, l, SP_LDS, uint64_t(m0) + uint32_t(in.offset) + l * 4,
+                                 4, true, "LDS store")
                        : nullptr;
     if (!dst) {
       ok = false;
       return;
     }
-    std::memcpy(dst, src, Bytes);
+    uint32_t v;
+    if (Bytes == 4)
+      v = ld32(src);
+    else if (Bytes == 2)
+      v = Sext ? uint32_t(int32_t(int16_t(src[0] | src[1] << 8))) : uint32_t(src[0] | src[1] << 8);
+    else
+      v = Sext ? uint32_t(int32_t(int8_t(src[0]))) : src[0];
+    st32(dst, v);
   });
 }
 
@@ -259,10 +267,16 @@ void registerVMEM(SemTable &t) {
   for (const AtomDef &d : kAtomics) {
     add(std::string("global_atomic_") + d.suffix, d.g, 1, SF_ATOMIC | SF_LOAD);
     add(std::string("flat_atomic_") + d.suffix, d.f, 1, SF_ATOMIC | SF_LOAD);
+    // The instruction table's names of the returning forms (printed by LLVM
+    // as the plain mnemonic with sc0).
+    add(std::string("global_atomic_") + d.suffix + "_rtn", d.g, 1, SF_LOAD);
+    add(std::string("flat_atomic_") + d.suffix + "_rtn", d.f, 1, SF_LOAD);
   }
-  add("global_load_lds_ubyte", globalLoadLds<1>, 0, SF_READS_M0 | SF_WRITES_LDS);
-  add("global_load_lds_ushort", globalLoadLds<2>, 0, SF_READS_M0 | SF_WRITES_LDS);
-  add("global_load_lds_dword", globalLoadLds<4>, 0, SF_READS_M0 | SF_WRITES_LDS);
+  add("global_load_lds_ubyte", globalLoadLds<1, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
+  add("global_load_lds_sbyte", globalLoadLds<1, true>, 0, SF_READS_M0 | SF_WRITES_LDS);
+  add("global_load_lds_ushort", globalLoadLds<2, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
+  add("global_load_lds_sshort", globalLoadLds<2, true>, 0, SF_READS_M0 | SF_WRITES_LDS);
+  add("global_load_lds_dword", globalLoadLds<4, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
 }
 
 } // namespace aster::emu

@@ -94,6 +94,22 @@ PK(v_pk_max_i16, false, 2, i16(s[0]) > i16(s[1]) ? s[0] : s[1])
 PK(v_pk_min_i16, false, 2, i16(s[0]) < i16(s[1]) ? s[0] : s[1])
 #undef PK
 
+/// v_pk_fmac_f16 (VOP2): both halves D = fma(S0, S1, D).
+void v_pk_fmac_f16(Wave &w, const Inst &in) {
+  u32 t0[64], t1[64];
+  const u32 *A = vget(w, in.src(0), t0), *B = vget(w, in.src(1), t1);
+  u32 *D = vdst(w, in.dst());
+  forLanes(w.exec(), [&](unsigned l) {
+    u32 r = 0;
+    for (unsigned hh = 0; hh < 2; ++hh) {
+      unsigned sh = 16 * hh;
+      double p = double(h(u16(A[l] >> sh))) * h(u16(B[l] >> sh));
+      r |= u32(f64ToF16(p + h(u16(D[l] >> sh)))) << sh;
+    }
+    D[l] = r;
+  });
+}
+
 // Packed f32: each source is a register pair.
 template <unsigned N, class F> EMU_INLINE void pk32(Wave &w, const Inst &in, F f) {
   u32 t[3][2][64];
@@ -267,6 +283,7 @@ void registerVOP3P(SemTable &t) {
     t.push_back({n, f, 1, ICls::VALU, SF_READS_DST, ty});
   };
   c("v_dot2c_f32_f16", dot2c<0>, tys(Ty::PK16F));
+  c("v_pk_fmac_f16", v_pk_fmac_f16, tys(Ty::PK16F));
   c("v_dot2c_i32_i16", dot2c<1>, tys(Ty::PK16I));
   c("v_dot4c_i32_i8", dot2c<3>, tys(Ty::B32));
   c("v_dot8c_i32_i4", dot2c<5>, tys(Ty::B32));
