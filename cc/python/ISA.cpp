@@ -36,6 +36,15 @@ static std::vector<std::string> propsOf(const ISA::InstDesc &d) {
   return out;
 }
 
+static std::vector<std::string> implicitOf(uint8_t mask) {
+  std::vector<std::string> out;
+  for (auto [bit, name] : {std::pair{ISA::IMP_SCC, "scc"}, std::pair{ISA::IMP_VCC, "vcc"},
+                           std::pair{ISA::IMP_EXEC, "exec"}, std::pair{ISA::IMP_M0, "m0"}})
+    if (mask & bit)
+      out.push_back(name);
+  return out;
+}
+
 void bindISA(nb::module_ &m) {
   nb::class_<PyInst>(m, "Instruction")
       .def_prop_ro("name", [](const PyInst &i) { return std::string(i.d->mnemonic); })
@@ -43,6 +52,14 @@ void bindISA(nb::module_ &m) {
       .def_prop_ro("encoding", [](const PyInst &i) { return ISA::encName(i.d->enc).str(); })
       .def_prop_ro("targets", [](const PyInst &i) { return targetsOf(*i.d); })
       .def_prop_ro("properties", [](const PyInst &i) { return propsOf(*i.d); })
+      .def_prop_ro("asm_name", [](const PyInst &i) { return std::string(i.d->asmName); },
+                   "The mnemonic in assembly (differs from name for e.g. _rtn forms).")
+      .def_prop_ro("implicit_defs",
+                   [](const PyInst &i) { return implicitOf(i.d->implicitDefs); },
+                   "Special registers written without appearing in the assembly.")
+      .def_prop_ro("implicit_uses",
+                   [](const PyInst &i) { return implicitOf(i.d->implicitUses); },
+                   "Special registers read without appearing in the assembly.")
       .def_prop_ro("num_variants",
                    [](const PyInst &i) { return target::numExampleVariants(*i.d); })
       .def("example_asm",

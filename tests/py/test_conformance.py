@@ -171,3 +171,28 @@ def test_normalize():
     assert normalize("v_cmp_eq_u32_e64 s[4:5], v2, v3") == "v_cmp_eq_u32 s[4:5], v2, v3"
     assert normalize("s_cbranch_scc1 4", branch=True) == "s_cbranch_scc1 <target>"
     assert normalize("v_e64_like v1") == "v_e64_like v1"
+
+
+def test_property_invariants():
+    """Facts the waitcnt insertion, the scheduler and the emulator rely on."""
+    exec_free = {"v_readlane_b32", "v_writelane_b32", "v_nop", "buffer_inv", "buffer_wbl2"}
+    for i in aster.isa.all_instructions():
+        p, n = set(i.properties), i.name
+        if "VMEM" in p or "SMEM" in p or "LDS" in p:
+            assert p & {"VMCNT", "LGKMCNT"}, n
+        if "SMEM" in p:
+            assert "LGKMCNT" in p, n
+        if i.encoding == "FLAT":
+            assert {"VMCNT", "LGKMCNT"} <= p, n
+        if "ATOMIC" in p:
+            assert {"MAYLOAD", "MAYSTORE"} <= p, n
+        if "RETURNS" in p:
+            assert "ATOMIC" in p, n
+        if "MFMA" in p or "TRANS" in p:
+            assert "VALU" in p, n
+        if ("VALU" in p or "VMEM" in p or "LDS" in p) and n not in exec_free:
+            assert "exec" in i.implicit_uses, n
+        if n.startswith("s_cbranch_"):
+            assert i.implicit_uses == [n[len("s_cbranch_"):][:3].replace("exe", "exec")], n
+        if "_saveexec_" in n or n.startswith("v_cmpx_"):
+            assert "exec" in i.implicit_defs, n
