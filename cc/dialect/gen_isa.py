@@ -259,7 +259,7 @@ def py_method(records, r, idx, stub):
     doc += ["", "Operands:"] + [f"  {opd_doc(records, o)}" for o in r["Dsts"] + r["Srcs"]]
     if moddoc:
         doc += ["Modifiers (keyword-only):"] + moddoc
-    docstr = "\n        ".join(doc)
+    docstr = "\n".join(f"        {ln}" if ln else "" for ln in doc).lstrip()
     out = [f"    def {r['Mnemonic']}({sig}){ret}:", f'        """{docstr}\n        """']
     if stub:
         out.append("        ...")
