@@ -1,9 +1,9 @@
-"""c[i] = a[i] + b[i] on float32 arrays, one element per work-item.
+"""c[i] = a[i] + b[i] for i < n, float32, one element per work-item.
 
 Shows kernel arguments (loaded with s_load from the kernarg pointer the
 hardware puts in s[0:2]), per-thread addresses from the work-item id (v0) and
-the workgroup id (s2), global loads/stores with s_waitcnt. The grid must
-cover the arrays exactly (length = a multiple of the block size).
+the workgroup id (s2), an exec mask for the lanes past n, and global
+loads/stores with s_waitcnt.
 
     python examples/vector_add.py               # prints the assembly
     python examples/vector_add.py --save out/   # also writes .mlir/.s/.hsaco
@@ -14,7 +14,7 @@ import numpy as np
 
 import _path  # noqa: F401  (finds aster in a source checkout)
 import aster
-from aster import s, v
+from aster import s, v, vcc
 
 BLOCK = 64
 
@@ -22,19 +22,20 @@ BLOCK = 64
 def build(target="gfx942", block=BLOCK):
     m = aster.Module(target, name="vector_add")
     f32 = aster.ptr(np.float32)
-    k = m.kernel("vector_add", args=[("a", f32), ("b", f32), ("c", f32)],
+    k = m.kernel("vector_add", args=[("a", f32), ("b", f32), ("c", f32), ("n", np.int32)],
                  block=(block, 1, 1))
-    pa, pb, pc = s[4:6], s[6:8], s[8:10]
+    pa, pb, pc, n = s[4:6], s[6:8], s[8:10], s[10]
     k.load_arg("a", pa)                     # s_load_dwordx2 s[4:5], s[0:1], 0x0
     k.load_arg("b", pb)                     # ... offset 8
     k.load_arg("c", pc)                     # ... offset 16
+    k.load_arg("n", n)                      # s_load_dword s10, s[0:1], 24
     wg, tid = k.workgroup_id("x"), k.workitem_id("x")     # s2, v0
-    # Byte offset of this work-item's element: 4 * (wg * block + tid).
-    k.s_mul_i32(s[10], wg, 4 * block)
-    k.v_add_u32(v[1], tid, tid)             # 2 * tid
-    k.v_add_u32(v[1], v[1], v[1])           # 4 * tid
-    k.v_add_u32(v[1], s[10], v[1])          # + the workgroup's first byte
-    k.s_waitcnt(lgkmcnt=0)                  # the pointers have arrived
+    k.s_mul_i32(s[11], wg, block)           # the workgroup's first element
+    k.v_add_u32(v[1], s[11], tid)           # i = wg * block + tid
+    k.s_waitcnt(lgkmcnt=0)                  # the arguments have arrived
+    k.v_cmp_gt_u32(vcc, n, v[1])            # lanes with i < n ...
+    k.s_and_saveexec_b64(s[12:14], vcc)     # ... stay on in exec
+    k.v_lshlrev_b32(v[1], 2, v[1])          # byte offset 4 * i
     k.global_load_dword(v[2], v[1], pa)     # a[i]: pointer + 32-bit offset
     k.global_load_dword(v[3], v[1], pb)     # b[i]
     k.s_waitcnt(vmcnt=0)
@@ -44,7 +45,7 @@ def build(target="gfx942", block=BLOCK):
     return m
 
 
-def run_on_emulator(compiled, n=4 * BLOCK):
+def run_on_emulator(compiled, n=4 * BLOCK - 5):
     """Runs the kernel on aster's emulator and checks c == a + b. Returns
     False (saying why) while `aster.launch` does not exist yet."""
     launch = getattr(aster, "launch", None)
@@ -55,8 +56,8 @@ def run_on_emulator(compiled, n=4 * BLOCK):
     a = rng.standard_normal(n, dtype=np.float32)
     b = rng.standard_normal(n, dtype=np.float32)
     c = np.zeros(n, np.float32)
-    launch(compiled.hsaco, "vector_add", grid=(n // BLOCK, 1, 1), block=(BLOCK, 1, 1),
-           args=[a, b, c])
+    launch(compiled.hsaco, "vector_add", grid=(-(-n // BLOCK), 1, 1), block=(BLOCK, 1, 1),
+           args=[a, b, c, np.int32(n)])
     np.testing.assert_array_equal(c, a + b)
     return True
 

@@ -51,7 +51,7 @@ class Loop:
     times (at least once): the counter SGPR is set to `count`, the body
     follows label `L.top`, and the end decrements the counter and branches
     back while it is not zero. `L.end` is a label bound after the loop
-    (branch to it to break)."""
+    when a branch uses it (branch to it to break)."""
 
     def __init__(self, kernel, counter, count, name):
         if not isinstance(counter, Reg) or counter.kind != 1 or counter.is_virtual \
@@ -77,7 +77,10 @@ class Loop:
             return False
         k, c = self.kernel, self.counter
         have = _available(k.module.target)
-        k.s_add_u32(c, c, -1)
+        if "s_sub_u32" in have:
+            k.s_sub_u32(c, c, 1)
+        else:
+            k.s_add_u32(c, c, -1)
         if "s_cmp_lg_u32" in have:
             k.s_cmp_lg_u32(c, 0)
             k.s_cbranch_scc1(self.top)
@@ -88,7 +91,8 @@ class Loop:
             k.s_cmp_eq_u32(c, 0)
             k.s_cbranch_scc1(self.end)
             k.s_branch(self.top)
-        k.bind(self.end)
+        if self.end.used:                # a break, or the 3-instruction form
+            k.bind(self.end)
         return False
 
 

@@ -58,15 +58,17 @@ def test_mfma_10_keeps_all_ten():
 def test_vector_add(tmp_path):
     out = run("vector_add.py", "--save", str(tmp_path))
     lines = body(out, "vector_add")
-    assert lines[:3] == [f"s_load_dwordx2 s[{4 + 2 * i}:{5 + 2 * i}], s[0:1], {8 * i:#x}"
-                         for i in range(3)]
-    assert "s_waitcnt lgkmcnt(0)" in lines and "s_waitcnt vmcnt(0)" in lines
+    assert lines[:4] == [f"s_load_dwordx2 s[{4 + 2 * i}:{5 + 2 * i}], s[0:1], {8 * i:#x}"
+                         for i in range(3)] + ["s_load_dword s10, s[0:1], 0x18"]
+    for want in ("s_mul_i32 s11, s2, 64", "v_add_u32 v1, s11, v0", "v_cmp_gt_u32 vcc, s10, v1",
+                 "s_and_saveexec_b64 s[12:13], vcc", "s_waitcnt vmcnt(0)"):
+        assert want in lines
     assert lines[-2:] == ["global_store_dword v1, v2, s[8:9]", "s_endpgm"]
-    assert lines.index("s_waitcnt lgkmcnt(0)") < lines.index("global_load_dword v2, v1, s[4:5]")
+    assert lines.index("s_waitcnt lgkmcnt(0)") < lines.index("v_cmp_gt_u32 vcc, s10, v1")
     hsaco = (tmp_path / "vector_add.hsaco").read_bytes()
     assert hsaco[:4] == b"\x7fELF"
     assert aster.disassemble(hsaco, "gfx942")[-1] == "s_endpgm"
-    assert "kernargs: a@0, b@8, c@16" in out
+    assert "kernargs: a@0, b@8, c@16, n@24" in out
 
 
 def test_generate_add_10_translates_to_the_same_asm(tmp_path):
