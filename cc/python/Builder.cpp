@@ -464,6 +464,10 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
     }
     if (Py_TYPE(h) == regPyType) {
       PyReg &r = *nb::inst_ptr<PyReg>(h);
+      if (r.isVirtual() && o.tiedTo >= 0)
+        k.fail(std::string(d.mnemonic) + ": '" + d.dsts()[o.tiedTo].name +
+               "' is virtual, so its old value must be given: pass " + o.name +
+               "=<the Value it had>");
       if (r.isVirtual())
         k.fail(std::string(d.mnemonic) + ": source '" + o.name + "' is the virtual spec " +
                r.repr() + "; pass the Value returned by the instruction that wrote it");

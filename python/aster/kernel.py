@@ -5,7 +5,7 @@ import sys
 
 from . import _aster
 from ._aster import AsterError
-from ._isa_gen import InstructionBuilder
+from ._isa_gen import MNEMONICS, SPECS, InstructionBuilder
 from .args import sgpr_layout
 from .registers import v, s, Reg, SGPR, VGPR
 
@@ -126,10 +126,9 @@ class Kernel(InstructionBuilder):
         return f"<aster.Kernel {self.name} on {self.module.target}>"
 
     def _unknown_modifiers(self, index, unknown):
-        mnemonic = _aster.all_instructions()[index].name
-        import inspect
-        params = inspect.signature(getattr(InstructionBuilder, mnemonic)).parameters
-        valid = [p.name for p in params.values() if p.kind == p.KEYWORD_ONLY]
+        mnemonic = MNEMONICS[index]
+        valid = [m[0] for m in SPECS[mnemonic][3] if m[1] != "fixed"]
+        valid += [x[0] for x in SPECS[mnemonic][2] if x[2]]       # tied sources
         names = ", ".join(repr(n) for n in unknown)
         raise _error(f"{mnemonic} has no modifier {names} (valid: "
                      f"{', '.join(valid) if valid else 'none'})")

@@ -106,6 +106,15 @@ def test_value_as_destination_is_a_type_error():
     raises_at(TypeError, lambda: k.v_mov_b32(x, 2), "Value, which cannot be redefined")
 
 
+def test_tied_source_of_a_virtual_destination():
+    k = kernel()
+    k.v_fmac_f32(v[1], v[2], v[3])                    # old value: v1 itself
+    old = k.v_mov_b32(VGPR(), 1.0)
+    assert isinstance(k.v_fmac_f32(VGPR(), v[2], v[3], vdst_in=old), aster.Value)
+    raises_at(aster.AsterError, lambda: k.v_fmac_f32(VGPR(), v[2], v[3]),
+              "v_fmac_f32", "'vdst' is virtual", "vdst_in=")
+
+
 def test_value_from_another_kernel():
     m = aster.Module()
     k1, k2 = m.kernel("k1"), m.kernel("k2")
