@@ -120,7 +120,7 @@ def test_run_pipeline_in_place_seals_the_kernels():
 
 def test_register_slicing():
     assert v[4:8][1] == v[5] and v[4:8][0:2] == v[4:6] and v[4:8][-1] == v[7]
-    assert s[0:4][2:] == s[2:4] and len(a[0:4]) == 4
+    assert s[0:4][2:] == s[2:4] and len(a[0:4]) == 4 and len(vcc) == 2 and len(m0) == 1
     assert repr(v[4:8]) == "v[4:8]" and str(v[4:8]) == "v[4:7]" and str(v[3]) == "v3"
     assert repr(VGPR(4)) == "VGPR(4)" and VGPR(4).is_virtual and not v[0].is_virtual
     m = aster.Module()

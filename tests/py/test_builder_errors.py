@@ -197,6 +197,9 @@ def test_failed_instruction_leaves_the_kernel_unchanged():
     (lambda: aster.v[4:8][4], IndexError, "out of range"),
     (lambda: aster.v[4:8]["a"], TypeError, "int or a slice"),
     (lambda: aster.VGPR(2)[0], TypeError, "only allocated"),
+    (lambda: aster.Reg(7, 0), ValueError, "kind 0-3"),
+    (lambda: aster.Reg(0, 0, -1), ValueError, "width 1-32"),
+    (lambda: aster.Reg(3, 99), ValueError, "kind 0-3"),
 ])
 def test_bad_module_and_kernel_arguments(make, exc, match):
     with pytest.raises(exc, match=match.replace("(", r"\(").replace(")", r"\)")
