@@ -9,6 +9,7 @@
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Format.h"
@@ -123,21 +124,59 @@ std::string getStr(const msgpack::DocNode *n) {
   return n && n->isString() ? n->getString().str() : std::string();
 }
 
-Error parseMetadata(StringRef blob, std::vector<KernelInfo> &kernels, unsigned &version) {
+/// Walks the msgpack structure and rejects what msgpack::Document cannot
+/// take safely: map keys that are not scalars (comparing those is
+/// unreachable in LLVM), excessive nesting, truncated data.
+Error validateMsgPack(StringRef blob) {
+  msgpack::Reader reader(blob);
+  struct Frame {
+    uint64_t remaining;
+    bool isMap;
+  };
+  std::vector<Frame> stack;
+  uint64_t objects = 0;
+  for (;;) {
+    msgpack::Object obj;
+    Expected<bool> more = reader.read(obj);
+    if (!more)
+      return fail("malformed AMDGPU metadata: " + toString(more.takeError()));
+    if (!*more)
+      break;
+    if (++objects > (1u << 22))
+      return fail("the AMDGPU metadata is too large");
+    bool isContainer = obj.Kind == msgpack::Type::Array || obj.Kind == msgpack::Type::Map;
+    if (!stack.empty()) {
+      Frame &f = stack.back();
+      bool isKey = f.isMap && (f.remaining % 2 == 0);
+      if (isKey && (isContainer || obj.Kind == msgpack::Type::Extension))
+        return fail("malformed AMDGPU metadata: a map key is not a scalar");
+      --f.remaining;
+    } else if (objects > 1) {
+      return fail("malformed AMDGPU metadata: more than one top-level object");
+    }
+    if (isContainer && obj.Length > 0) {
+      if (stack.size() >= 64)
+        return fail("the AMDGPU metadata nests too deeply");
+      bool isMap = obj.Kind == msgpack::Type::Map;
+      stack.push_back({uint64_t(obj.Length) * (isMap ? 2 : 1), isMap});
+    }
+    while (!stack.empty() && stack.back().remaining == 0)
+      stack.pop_back();
+  }
+  if (!stack.empty())
+    return fail("malformed AMDGPU metadata: truncated");
+  return Error::success();
+}
+
+Error parseMetadata(StringRef blob, std::vector<KernelInfo> &kernels) {
+  if (Error e = validateMsgPack(blob))
+    return e;
   msgpack::Document doc;
   if (!doc.readFromBlob(blob, false))
     return fail("the AMDGPU metadata note is not valid msgpack");
   const msgpack::DocNode &root = doc.getRoot();
   if (!root.isMap())
     return fail("the AMDGPU metadata is not a map");
-  if (const msgpack::DocNode *v = mapGet(root, "amdhsa.version")) {
-    if (v->isArray()) {
-      auto arr = const_cast<msgpack::DocNode *>(v)->getArray();
-      uint64_t minor = 0;
-      if (arr.size() >= 2 && getU64(&arr[1], minor))
-        version = unsigned(minor) + 3;  // [1,1] v4, [1,2] v5, [1,3] v6
-    }
-  }
   const msgpack::DocNode *ks = mapGet(root, "amdhsa.kernels");
   if (!ks)
     return Error::success();
@@ -226,13 +265,16 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
   uint64_t imageSize = 0;
   for (const auto &ph : *phdrs)
     if (ph.p_type == ELF::PT_LOAD) {
-      if (ph.p_filesz > ph.p_memsz || ph.p_offset + ph.p_filesz > bytes.size() ||
-          ph.p_vaddr + ph.p_memsz > (1ull << 32))
+      if (ph.p_filesz > ph.p_memsz || ph.p_offset > bytes.size() ||
+          ph.p_filesz > bytes.size() - ph.p_offset || ph.p_vaddr > (1ull << 32) ||
+          ph.p_memsz > (1ull << 32))
         return fail("malformed PT_LOAD segment");
       imageSize = std::max<uint64_t>(imageSize, ph.p_vaddr + ph.p_memsz);
     }
   if (imageSize == 0)
     return fail("no loadable segments");
+  if (imageSize > (64u << 20))
+    return fail("the loadable image is " + Twine(imageSize) + " bytes (limit 64 MiB)");
   co->image_.assign(imageSize, 0);
   for (const auto &ph : *phdrs)
     if (ph.p_type == ELF::PT_LOAD && ph.p_filesz)
@@ -243,29 +285,31 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
   for (const object::SectionRef &sec : obj.sections()) {
     if (!(object::ELFSectionRef(sec).getFlags() & ELF::SHF_EXECINSTR) || sec.getSize() == 0)
       continue;
+    if (sec.getAddress() > imageSize || sec.getSize() > imageSize)
+      return fail("an executable section lies outside the loadable image");
     textLo = std::min(textLo, sec.getAddress());
     textHi = std::max(textHi, sec.getAddress() + sec.getSize());
   }
   if (textLo >= textHi || textHi > imageSize)
     return fail("no executable section inside the loadable image");
+  if (textHi - textLo > (16u << 20))
+    return fail("the code is " + Twine(textHi - textLo) + " bytes (limit 16 MiB)");
 
   // Kernels: NAME.kd descriptors.
   std::map<std::string, uint64_t> funcSize;
+  std::vector<std::pair<object::ELFSymbolRef, StringRef>> syms;
   for (const object::ELFSymbolRef &sym : obj.symbols()) {
     auto name = sym.getName();
-    if (!name) {
-      consumeError(name.takeError());
-      continue;
-    }
+    if (!name)
+      return fail("bad symbol table: " + toString(name.takeError()));
+    if (syms.size() > (1u << 20))
+      return fail("too many symbols");
+    syms.push_back({sym, *name});
     if (sym.getELFType() == ELF::STT_FUNC)
       funcSize[name->str()] = sym.getSize();
   }
-  for (const object::ELFSymbolRef &sym : obj.symbols()) {
-    auto name = sym.getName();
-    if (!name) {
-      consumeError(name.takeError());
-      continue;
-    }
+  for (auto &[sym, symName] : syms) {
+    std::optional<StringRef> name = symName;
     if (!name->ends_with(".kd") || sym.getELFType() != ELF::STT_OBJECT)
       continue;
     auto addr = sym.getAddress();
@@ -274,7 +318,7 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
     KernelInfo k;
     k.name = name->drop_back(3).str();
     k.descriptorAddr = *addr;
-    if (*addr + 64 > imageSize || sym.getSize() < 64)
+    if (imageSize < 64 || *addr > imageSize - 64 || sym.getSize() < 64)
       return fail("kernel descriptor " + *name + " is outside the image or too small");
     const uint8_t *kd = co->image_.data() + *addr;
     auto rd32 = [&](unsigned off) { uint32_t v; std::memcpy(&v, kd + off, 4); return v; };
@@ -288,7 +332,7 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
     k.rsrc2 = rd32(amdhsa::COMPUTE_PGM_RSRC2_OFFSET);
     std::memcpy(&k.codeProperties, kd + amdhsa::KERNEL_CODE_PROPERTIES_OFFSET, 2);
     std::memcpy(&k.kernargPreload, kd + amdhsa::KERNARG_PRELOAD_OFFSET, 2);
-    k.entryAddr = uint64_t(int64_t(*addr) + entryOff);
+    k.entryAddr = *addr + uint64_t(entryOff);
     if (k.entryAddr < textLo || k.entryAddr >= textHi || (k.entryAddr & 3))
       return fail("the entry point of kernel " + k.name + " (0x" + utohexstr(k.entryAddr) +
                   ") is not in the code");
@@ -315,7 +359,7 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
       ArrayRef<uint8_t> desc = note.getDesc(sh.sh_addralign ? sh.sh_addralign : 4);
       if (Error e = parseMetadata(StringRef(reinterpret_cast<const char *>(desc.data()),
                                             desc.size()),
-                                  co->kernels_, co->coVersion_))
+                                  co->kernels_))
         return std::move(e);
     }
     if (err)

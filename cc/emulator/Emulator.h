@@ -88,7 +88,7 @@ public:
   ~CodeObject();
 
   llvm::StringRef processor() const { return processor_; }
-  /// HSA code object version (4, 5 or 6); 0 if the metadata does not say.
+  /// HSA code object version (4, 5 or 6), from the ELF ABI version.
   unsigned codeObjectVersion() const { return coVersion_; }
   llvm::ArrayRef<KernelInfo> kernels() const { return kernels_; }
   /// Looks a kernel up by symbol name (with or without ".kd").

@@ -283,6 +283,12 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
                               Twine(k.maxFlatWorkgroupSize));
   if (grid.count() > (1ull << 40))
     return launchError(k, "grid too large");
+  if (k.kernargSegmentSize() > (1u << 20))
+    return launchError(k, "kernarg segment of " + Twine(k.kernargSegmentSize()) +
+                              " bytes (limit 1 MiB)");
+  if (k.privateSegmentSize > (1u << 20))
+    return launchError(k, "private segment of " + Twine(k.privateSegmentSize) +
+                              " bytes per work-item (limit 1 MiB)");
   uint32_t explicitSize = k.explicitArgsSize();
   uint32_t segSize = std::max(k.kernargSegmentSize(), explicitSize);
   if (kernargs.size() < explicitSize)

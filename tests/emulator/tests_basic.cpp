@@ -9,8 +9,9 @@ namespace emutest {
 namespace {
 
 /// Compiles and loads hip/NAME.hip, or records the failure.
-std::unique_ptr<CodeObject> build(const Env &env, Check &c, const char *name) {
-  auto path = compileHip(env, name);
+std::unique_ptr<CodeObject> build(const Env &env, Check &c, const char *name,
+                                  const std::vector<std::string> &flags = {}) {
+  auto path = compileHip(env, name, flags);
   if (!c.value(path, "compile"))
     return nullptr;
   auto co = load(*path);
@@ -150,8 +151,13 @@ void testTranspose(const Env &env, Check &c) {
 }
 
 void testGrid3d(const Env &env, Check &c) {
-  auto co = build(env, c, "grid3d");
+  // Code object v4 reads the workgroup size from the dispatch packet, v5/v6
+  // from the hidden kernel arguments.
+  for (const char *ver : {"4", "5", "6"}) {
+  auto co = build(env, c, "grid3d", {std::string("-mcode-object-version=") + ver});
   if (!co) return;
+  if (co->codeObjectVersion() != unsigned(ver[0] - '0'))
+    c.fail(std::string("expected code object version ") + ver);
   Dim3 g{3, 2, 2}, b{8, 4, 3};
   unsigned nx = g.x * b.x, ny = g.y * b.y, nz = g.z * b.z;
   std::vector<int> want(4 * nx * ny * nz);
@@ -170,6 +176,31 @@ void testGrid3d(const Env &env, Check &c) {
   k.addPointer(O).addI32(int(g.x)).addI32(int(g.y));
   if (launch(c, d, *co, "grid3d", g, b, k))
     c.eq(d.get<int>(O), want, "out");
+  }
+}
+
+/// Workgroups on several threads give the same results as on one.
+void testThreads(const Env &env, Check &c) {
+  auto co = build(env, c, "transpose");
+  if (!co) return;
+  int rows = 100, cols = 130;
+  std::vector<float> in(rows * cols);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i);
+  std::vector<float> results[2];
+  for (unsigned t = 0; t < 2; ++t) {
+    Dev d;
+    uint64_t I = d.buf(in), O = d.zeros<float>(in.size());
+    KernargBuilder k;
+    k.addPointer(I).addPointer(O).addI32(rows).addI32(cols);
+    LaunchOptions o;
+    o.threads = t ? 4 : 1;
+    LaunchStats st;
+    if (!launch(c, d, *co, "transpose", {unsigned(cols + 15) / 16, unsigned(rows + 15) / 16},
+                {16, 16}, k, &st, o))
+      return;
+    results[t] = d.get<float>(O);
+  }
+  c.eq(results[1], results[0], "4 threads vs 1");
 }
 
 void testKernargs(const Env &env, Check &c) {
@@ -280,7 +311,8 @@ void addBasicTests(std::vector<TestCase> &t) {
   t.push_back({"lds_reduce_4waves", testLdsReduce});
   t.push_back({"global_atomics", testAtomics});
   t.push_back({"lds_transpose_2d", testTranspose});
-  t.push_back({"grid_3d", testGrid3d});
+  t.push_back({"grid_3d_code_object_v4_v5_v6", testGrid3d});
+  t.push_back({"threads_deterministic", testThreads});
   t.push_back({"kernarg_types", testKernargs});
   t.push_back({"wave_ops", testWaveOps});
   t.push_back({"scratch_array", testScratch});

@@ -2,6 +2,7 @@
 #include "TestUtil.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 namespace emutest {
 
@@ -203,6 +204,56 @@ void testBadInput(const Env &env, Check &c) {
   c.errorContains(st4, {"out-of-bounds", "0x0"});
 }
 
+/// Randomly corrupted code objects must load or fail cleanly, and launches of
+/// whatever loads must finish or fail cleanly (no crash, no hang).
+void testFuzz(const Env &env, Check &c) {
+  auto path = compileHip(env, "divergence");
+  if (!c.value(path, "compile"))
+    return;
+  auto mb = llvm::MemoryBuffer::getFile(*path);
+  if (!mb) {
+    c.fail("cannot read the code object");
+    return;
+  }
+  std::vector<uint8_t> orig((*mb)->getBufferStart(), (*mb)->getBufferEnd());
+  Rng r(1234);
+  unsigned loaded = 0, launched = 0;
+  for (unsigned iter = 0; iter < 300; ++iter) {
+    std::vector<uint8_t> bytes = orig;
+    unsigned flips = 1 + r.next() % 8;
+    for (unsigned f = 0; f < flips; ++f) {
+      size_t pos = r.next() % bytes.size();
+      // Bias mutations toward the code and descriptor (second half of the file).
+      if (r.next() & 1)
+        pos = bytes.size() / 4 + r.next() % (bytes.size() / 2);
+      bytes[pos] ^= uint8_t(1u << (r.next() % 8));
+    }
+    if (iter % 50 == 0)
+      bytes.resize(r.next() % bytes.size());
+    auto co = CodeObject::load(bytes);
+    if (!co) {
+      llvm::consumeError(co.takeError());
+      continue;
+    }
+    ++loaded;
+    for (const KernelInfo &k : (*co)->kernels()) {
+      Dev d;
+      uint64_t I = d.zeros<int>(1000), O = d.zeros<int>(1000);
+      KernargBuilder kb;
+      kb.addPointer(I).addPointer(O).addI32(1000);
+      LaunchOptions o;
+      o.instructionBudget = 200000;
+      auto st = d.dev.launch(**co, k.name, {2}, {128}, kb.bytes(), o);
+      if (st)
+        ++launched;
+      else
+        llvm::consumeError(st.takeError());
+    }
+  }
+  if (env.verbose)
+    llvm::outs() << "  fuzz: " << loaded << " loaded, " << launched << " launches completed\n";
+}
+
 } // namespace
 
 void addStrictTests(std::vector<TestCase> &t) {
@@ -215,6 +266,7 @@ void addStrictTests(std::vector<TestCase> &t) {
   t.push_back({"strict_lds_oob", testLdsOob});
   t.push_back({"trap", testTrap});
   t.push_back({"bad_input", testBadInput});
+  t.push_back({"fuzz_corrupted_code_objects", testFuzz});
 }
 
 } // namespace emutest
