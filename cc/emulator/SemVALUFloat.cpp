@@ -41,17 +41,30 @@ template <class F> EMU_INLINE void f3(Wave &w, const Inst &in, F f) {
 }
 
 /// IEEE-mode min/max: a NaN operand yields the other one; -0 < +0.
-template <class T> EMU_INLINE T fmin_(T a, T b) {
-  if (a != a) return b != b ? std::numeric_limits<T>::quiet_NaN() : b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? a : b;
-  return a < b ? a : b;
+/// Written with selects only so that the lane loops vectorize.
+EMU_INLINE float fmin_(float a, float b) {
+  float m = a < b ? a : b;
+  m = a == b ? u2f(f2u(a) | f2u(b)) : m;
+  m = a != a ? b : m;
+  return b != b ? a : m;
 }
-template <class T> EMU_INLINE T fmax_(T a, T b) {
-  if (a != a) return b != b ? std::numeric_limits<T>::quiet_NaN() : b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? b : a;
-  return a > b ? a : b;
+EMU_INLINE float fmax_(float a, float b) {
+  float m = a > b ? a : b;
+  m = a == b ? u2f(f2u(a) & f2u(b)) : m;
+  m = a != a ? b : m;
+  return b != b ? a : m;
+}
+EMU_INLINE double fmin_(double a, double b) {
+  double m = a < b ? a : b;
+  m = a == b ? u2d(d2u(a) | d2u(b)) : m;
+  m = a != a ? b : m;
+  return b != b ? a : m;
+}
+EMU_INLINE double fmax_(double a, double b) {
+  double m = a > b ? a : b;
+  m = a == b ? u2d(d2u(a) & d2u(b)) : m;
+  m = a != a ? b : m;
+  return b != b ? a : m;
 }
 template <class T> EMU_INLINE T fmed3_(T a, T b, T c) {
   if (a != a || b != b || c != c)

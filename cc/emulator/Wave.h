@@ -48,8 +48,9 @@ enum class WaveStatus : uint8_t { Running, Barrier, Ended, Error };
 
 struct alignas(64) Wave {
   // ---- architectural state ----
-  uint32_t v[kNumVgprSlots][64];
-  uint32_t a[kNumAgprs][64];
+  // Register files, padded so that no operand range can index past them.
+  uint32_t v[kNumVgprSlots + 32][64];
+  uint32_t a[kNumAgprs + 32][64];
   uint32_t s[SR_COUNT];
   bool scc = false;
   uint32_t mode = 0;
