@@ -151,6 +151,16 @@ static bool parseOperand(StringRef t, AsmOperand &op, std::string &err) {
     op.sext = true;
     return true;
   }
+  // lit(x) / lit64(x): a literal that would otherwise print like an inline
+  // constant.
+  if ((t.starts_with("lit(") || t.starts_with("lit64(")) && t.ends_with(")")) {
+    StringRef inner = t.drop_front(t.starts_with("lit(") ? 4 : 6).drop_back();
+    if (!parseOperand(inner, op, err))
+      return false;
+    if (op.kind == AsmOperand::Int)
+      op.hex = true;
+    return true;
+  }
   if (t.starts_with("neg(") && t.ends_with(")")) {
     if (!parseOperand(t.drop_front(4).drop_back(), op, err))
       return false;

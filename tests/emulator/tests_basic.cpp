@@ -303,6 +303,108 @@ void testBuffer(const Env &env, Check &c) {
     c.eq(d.get<int>(O), want, "out");
 }
 
+void testCalls(const Env &env, Check &c) {
+  auto co = build(env, c, "calls");
+  if (!co) return;
+  int n = 200;
+  std::vector<int> in(n), wantI(2 * n);
+  std::vector<float> coef = {0.5f, -1.25f, 2.0f, 0.75f, -0.125f}, wantF(n);
+  Rng r(17);
+  for (int &v : in) v = int(r.next() % 100000) - 20000;
+  for (int i = 0; i < n; ++i) {
+    int x = in[i] % 1000 + 1, steps = 0;
+    while (x != 1 && steps < 1000) {
+      x = (x & 1) ? 3 * x + 1 : x / 2;
+      ++steps;
+    }
+    wantI[2 * i] = steps;
+    int v = in[i], p;
+    switch (v & 7) {
+    case 0: p = v * 3; break;
+    case 1: p = v ^ 0x55; break;
+    case 2: p = v - 100; break;
+    case 3: p = int(unsigned(v) << 2); break;
+    case 4: p = -v; break;
+    case 5: p = v / 3; break;
+    case 6: p = v % 7; break;
+    default: p = 42;
+    }
+    wantI[2 * i + 1] = p;
+    float xf = float(i % 10) * 0.1f, acc = 0;
+    for (int k = 4; k >= 0; --k) acc = acc * xf + coef[k];
+    wantF[i] = acc;
+  }
+  Dev d;
+  uint64_t I = d.buf(in), C = d.buf(coef), OI = d.zeros<int>(2 * n), OF = d.zeros<float>(n);
+  KernargBuilder k;
+  k.addPointer(I).addPointer(C).addPointer(OI).addPointer(OF).addI32(n);
+  if (launch(c, d, *co, "calls", {unsigned(n + 63) / 64}, {64}, k)) {
+    c.eq(d.get<int>(OI), wantI, "ints");
+    c.near(d.get<float>(OF), wantF, 1e-6, 1e-7, "poly");
+  }
+  // Softmax rows.
+  unsigned rows = 3;
+  std::vector<float> x(64 * rows), want(64 * rows);
+  for (float &v : x) v = r.uniform(-5, 5);
+  for (unsigned row = 0; row < rows; ++row) {
+    double m = -1e30, s = 0;
+    for (int t = 0; t < 64; ++t) m = std::max(m, double(x[64 * row + t]));
+    for (int t = 0; t < 64; ++t) s += std::exp(double(x[64 * row + t]) - m);
+    for (int t = 0; t < 64; ++t)
+      want[64 * row + t] = float(std::exp(double(x[64 * row + t]) - m) / s);
+  }
+  uint64_t X = d.buf(x), Y = d.zeros<float>(x.size());
+  KernargBuilder k2;
+  k2.addPointer(X).addPointer(Y);
+  if (launch(c, d, *co, "softmax64", {rows}, {64}, k2))
+    c.near(d.get<float>(Y), want, 1e-5, 1e-7, "softmax");
+}
+
+void testMisc(const Env &env, Check &c) {
+  auto co = build(env, c, "misc");
+  if (!co) return;
+  std::vector<uint32_t> in(64);
+  Rng r(23);
+  for (uint32_t &v : in) v = r.next();
+  std::vector<int> want(8 * 64);
+  double dsum = 0;
+  uint64_t maxbits = 0;
+  float fmax = 0;
+  auto sb = [](uint32_t x, int k) { return int(int8_t(x >> (8 * k))); };
+  auto ub = [](uint32_t x, int k) { return int((x >> (8 * k)) & 0xff); };
+  for (unsigned t = 0; t < 64; ++t) {
+    uint32_t v = in[t];
+    int *o = &want[8 * t];
+    o[0] = ub(v, 1) + sb(v, 2);
+    int dot = 5;
+    for (int k = 0; k < 4; ++k) dot += sb(v, k) * sb(in[63 - t], k);
+    o[1] = dot;
+    o[2] = int(float(v & 15) * 2.0f - float((v >> 4) & 15) + 0.5f);
+    unsigned row = t / 16;
+    o[3] = row == 1 ? int(in[15]) : row == 3 ? int(in[47]) : 0;
+    o[4] = int(in[row * 16 + 15 - t % 16]);
+    o[5] = int(uint16_t(v * 3u)) + int(int16_t(v >> 3));
+    unsigned udot = 7;
+    for (int k = 0; k < 4; ++k) udot += unsigned(ub(v, k) * ub(in[t ^ 1], k));
+    o[6] = int(udot);
+    o[7] = int(in[63]);
+    dsum += double(v & 255);
+    maxbits = std::max(maxbits, (uint64_t(v) << 32) | t);
+    fmax = std::max(fmax, float(v % 1000) * 0.5f);
+  }
+  Dev d;
+  uint64_t I = d.buf(in), O = d.zeros<int>(8 * 64), DS = d.zeros<double>(1),
+           MB = d.zeros<uint64_t>(1), FM = d.zeros<float>(1);
+  KernargBuilder k;
+  k.addPointer(I).addPointer(O).addPointer(DS).addPointer(MB).addPointer(FM);
+  if (launch(c, d, *co, "misc", {1}, {64}, k)) {
+    c.eq(d.get<int>(O), want, "out");
+    c.eq(d.get<double>(DS), std::vector<double>{dsum}, "f64 atomic add");
+    c.eq(d.get<uint64_t>(MB), std::vector<uint64_t>{maxbits}, "u64 atomic max");
+    c.eq(d.get<float>(FM), std::vector<float>{fmax}, "CAS-loop float max");
+  }
+}
+
 } // namespace
 
 void addBasicTests(std::vector<TestCase> &t) {
@@ -317,6 +419,8 @@ void addBasicTests(std::vector<TestCase> &t) {
   t.push_back({"wave_ops", testWaveOps});
   t.push_back({"scratch_array", testScratch});
   t.push_back({"buffer_bounds", testBuffer});
+  t.push_back({"calls_switch_softmax", testCalls});
+  t.push_back({"sdwa_dpp_dot_atomics64", testMisc});
 }
 
 } // namespace emutest
