@@ -380,6 +380,8 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   }
   if (!hasOpselHi)
     in.opselHi = (si->flags & SF_PACKED) ? 0x7 : 0;
+  if ((si->flags & SF_NO_CLAMP) && ((in.flags & IF_CLAMP) || in.omod))
+    return "the clamp/omod modifiers of '" + mn.str() + "' are not emulated";
   in.fn = si->fn;
   in.cls = si->cls;
   unsigned ndst = si->ndst;

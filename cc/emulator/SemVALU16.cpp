@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cmath>
 
 namespace aster::emu {
@@ -253,14 +255,14 @@ void registerVALU16(SemTable &t) {
   v("v_ldexp_f16", v_ldexp_f16, tys(Ty::F16, Ty::B16));
   v("v_mac_f16", v_mac_f16, F16, SF_READS_DST);
   v("v_fmac_f16", v_fmac_f16, F16, SF_READS_DST);
-#define I(N) v(#N, N, B16);
+#define I(N) v(#N, N, B16, llvm::StringRef(#N).contains("add") || llvm::StringRef(#N).contains("sub") ? 0 : SF_NO_CLAMP);
   I(v_add_u16) I(v_sub_u16) I(v_subrev_u16) I(v_add_i16) I(v_sub_i16) I(v_mul_lo_u16)
   I(v_lshlrev_b16) I(v_lshrrev_b16) I(v_ashrrev_i16) I(v_max_u16) I(v_min_u16) I(v_max_i16)
   I(v_min_i16) I(v_mad_u16) I(v_mad_i16) I(v_min3_u16) I(v_max3_u16) I(v_med3_u16)
   I(v_min3_i16) I(v_max3_i16) I(v_med3_i16)
 #undef I
-  v("v_mad_u32_u16", mad32_16<false>, tys(Ty::B16, Ty::B16, Ty::B32));
-  v("v_mad_i32_i16", mad32_16<true>, tys(Ty::B16, Ty::B16, Ty::B32));
+  v("v_mad_u32_u16", mad32_16<false>, tys(Ty::B16, Ty::B16, Ty::B32), SF_NO_CLAMP);
+  v("v_mad_i32_i16", mad32_16<true>, tys(Ty::B16, Ty::B16, Ty::B32), SF_NO_CLAMP);
 }
 
 } // namespace aster::emu

@@ -1,6 +1,8 @@
 //===- SemVALUInt.cpp - vector ALU: 32/64-bit integer and bit operations --===//
 #include "emulator/Semantics.h"
 
+#include "llvm/ADT/StringRef.h"
+
 namespace aster::emu {
 
 namespace {
@@ -303,8 +305,14 @@ void v_accvgpr_write_b32(Wave &w, const Inst &in) { v1(w, in, [](u32 a) { return
 
 void registerVALUInt(SemTable &t) {
   const uint16_t B32 = tys(Ty::B32);
+  // Only the additions (and carry forms) implement clamp (saturation).
   auto v = [&](const char *n, SemFn f, uint8_t ndst = 1, uint16_t ty = tys(Ty::B32),
-               uint16_t flags = 0) { t.push_back({n, f, ndst, ICls::VALU, flags, ty}); };
+               uint16_t flags = 0) {
+    llvm::StringRef name(n);
+    bool clampOk = name.starts_with("v_add") || name.starts_with("v_sub") ||
+                   name == "v_cndmask_b32";
+    t.push_back({n, f, ndst, ICls::VALU, uint16_t(flags | (clampOk ? 0 : SF_NO_CLAMP)), ty});
+  };
 #define R(N) v(#N, N);
   R(v_mov_b32) R(v_not_b32) R(v_bfrev_b32) R(v_ffbh_u32) R(v_ffbl_b32) R(v_ffbh_i32)
   R(v_and_b32) R(v_or_b32) R(v_xor_b32) R(v_xnor_b32) R(v_lshlrev_b32) R(v_lshrrev_b32)

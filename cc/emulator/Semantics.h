@@ -46,6 +46,7 @@ enum SemFlag : uint16_t {
   SF_BUF_ATOMIC = 256,  ///< MUBUF atomic: vdata is returned in place with sc0
   SF_NO_SDWA = 512,
   SF_WRITES_LDS = 1024, ///< writes no registers but LDS (LDS DMA)
+  SF_NO_CLAMP = 2048,   ///< the semantic does not implement clamp/omod
 };
 
 struct SemInfo {

@@ -254,6 +254,49 @@ void testFuzz(const Env &env, Check &c) {
     llvm::outs() << "  fuzz: " << loaded << " loaded, " << launched << " launches completed\n";
 }
 
+void testDynLds(const Env &env, Check &c) {
+  auto co = strictCode(env, c);
+  if (!co) return;
+  int n = 1000;
+  std::vector<float> in(n), want(64);
+  for (int i = 0; i < n; ++i) in[i] = float(i) - 3.5f;
+  for (int t = 0; t < 64; ++t) want[t] = in[(t * 7) % n] * 2.0f;
+  Dev d;
+  uint64_t I = d.buf(in), O = d.zeros<float>(64);
+  KernargBuilder k;
+  k.addPointer(I).addPointer(O).addI32(n);
+  LaunchOptions o;
+  o.dynamicLdsBytes = uint32_t(n * 4);
+  auto st = d.dev.launch(*co, "dyn_lds", {1}, {64}, k.bytes(), o);
+  if (c.value(st, "launch"))
+    c.eq(d.get<float>(O), want, "out");
+  o.dynamicLdsBytes = 256;
+  auto bad = d.dev.launch(*co, "dyn_lds", {1}, {64}, k.bytes(), o);
+  c.errorContains(bad, {"LDS access", "256 bytes of LDS"});
+}
+
+/// Only the buffers named in LaunchOptions::buffers are accessible.
+void testBoundBuffers(const Env &env, Check &c) {
+  auto path = compileHip(env, "vadd");
+  if (!c.value(path, "compile"))
+    return;
+  auto co = load(*path);
+  if (!c.value(co, "load"))
+    return;
+  VaddRun r(1000, 1000);
+  LaunchOptions o;
+  o.buffers = {r.A, r.C};
+  auto st = r.run(**co, o);
+  c.errorContains(st, {"out-of-bounds load", "global_load_dword"});
+  o.buffers = {r.A, r.B, r.C};
+  auto ok = r.run(**co, o);
+  if (c.value(ok, "launch with all buffers bound"))
+    c.eq(r.d.get<float>(r.C), std::vector<float>(1000, 3.0f), "c");
+  o.buffers = {r.A + 4};
+  auto bad = r.run(**co, o);
+  c.errorContains(bad, {"not the start of a buffer"});
+}
+
 } // namespace
 
 void addStrictTests(std::vector<TestCase> &t) {
@@ -266,6 +309,8 @@ void addStrictTests(std::vector<TestCase> &t) {
   t.push_back({"strict_lds_oob", testLdsOob});
   t.push_back({"trap", testTrap});
   t.push_back({"bad_input", testBadInput});
+  t.push_back({"dynamic_lds", testDynLds});
+  t.push_back({"bound_buffers", testBoundBuffers});
   t.push_back({"fuzz_corrupted_code_objects", testFuzz});
 }
 

@@ -24,3 +24,13 @@ KERNEL trap_if(const int *flag, int *out) {
     __builtin_trap();
   out[tid_x()] = 1;
 }
+
+// Dynamically sized LDS (LaunchOptions::dynamicLdsBytes).
+extern __shared__ float dyn[];
+KERNEL dyn_lds(const float *in, float *out, int n) {
+  uint t = tid_x();
+  for (int k = t; k < n; k += 64)
+    dyn[k] = in[k] * 2.0f;
+  syncthreads();
+  out[t] = dyn[(t * 7) % n];
+}
