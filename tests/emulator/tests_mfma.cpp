@@ -205,6 +205,48 @@ void testGemmLoop(const Env &env, Check &c) {
            std::to_string(st->mfma));
 }
 
+/// Blocked MFMAs: 16 blocks of 4x4x4 (optionally with CBSZ=1, ABID=1: every
+/// pair of blocks uses the A of its odd block) and 2 blocks of 32x32x4.
+void testBlocks(const Env &env, Check &c) {
+  auto &co = mfmaCode(env, c);
+  if (!co) return;
+  for (int broadcast = 0; broadcast < 2; ++broadcast) {
+    auto a = smallValues(16 * 16, 40), b = smallValues(16 * 16, 41);
+    std::vector<double> want(16 * 16);
+    for (int blk = 0; blk < 16; ++blk) {
+      int ab = broadcast ? (blk / 2) * 2 + 1 : blk;
+      std::vector<double> A(a.begin() + ab * 16, a.begin() + ab * 16 + 16);
+      std::vector<double> B(b.begin() + blk * 16, b.begin() + blk * 16 + 16);
+      auto D = matmul(A, B, nullptr, 4, 4, 4);
+      std::copy(D.begin(), D.end(), want.begin() + blk * 16);
+    }
+    Dev d;
+    uint64_t A = d.buf(convert<uint16_t>(a, halfBits)), B = d.buf(convert<uint16_t>(b, halfBits));
+    uint64_t D = d.zeros<float>(16 * 16);
+    KernargBuilder k;
+    k.addPointer(A).addPointer(B).addPointer(D).addI32(broadcast);
+    auto st = d.dev.launch(*co, "mfma_f16_4x4x4_16b", {1}, {64}, k.bytes());
+    if (c.value(st, "launch 4x4x4"))
+      c.eq(d.get<float>(D), narrowed<float>(want), broadcast ? "D (cbsz/abid)" : "D 4x4x4");
+  }
+  auto a = smallValues(2 * 32 * 4, 50), b = smallValues(2 * 4 * 32, 51);
+  std::vector<double> want(2 * 1024);
+  for (int blk = 0; blk < 2; ++blk) {
+    std::vector<double> A(a.begin() + blk * 128, a.begin() + blk * 128 + 128);
+    std::vector<double> B(b.begin() + blk * 128, b.begin() + blk * 128 + 128);
+    auto D = matmul(A, B, nullptr, 32, 32, 4);
+    std::copy(D.begin(), D.end(), want.begin() + blk * 1024);
+  }
+  Dev d;
+  uint64_t A = d.buf(convert<uint16_t>(a, halfBits)), B = d.buf(convert<uint16_t>(b, halfBits));
+  uint64_t D = d.zeros<float>(2 * 1024);
+  KernargBuilder k;
+  k.addPointer(A).addPointer(B).addPointer(D);
+  auto st = d.dev.launch(*co, "mfma_f16_32x32x4_2b", {1}, {64}, k.bytes());
+  if (c.value(st, "launch 32x32x4"))
+    c.eq(d.get<float>(D), narrowed<float>(want), "D 32x32x4 2 blocks");
+}
+
 } // namespace
 
 void addMfmaTests(std::vector<TestCase> &t) {
@@ -219,6 +261,7 @@ void addMfmaTests(std::vector<TestCase> &t) {
   t.push_back({"mfma_fp8_16x16x32", testFp8});
   t.push_back({"mfma_f64_16x16x4", testF64});
   t.push_back({"mfma_gemm_loop", testGemmLoop});
+  t.push_back({"mfma_blocks_cbsz_abid", testBlocks});
 }
 
 } // namespace emutest

@@ -159,3 +159,39 @@ KERNEL mfma_gemm_loop(const _Float16 *a, const _Float16 *b, float *d, int K) {
       for (int r = 0; r < 4; ++r)
         d[(row0 + 16 * ti + 4 * (l / 16) + r) * 64 + col0 + 16 * tj + l % 16] = acc[ti][tj][r];
 }
+
+// Multi-block MFMAs. Blocks are stored one after another: A[b] (M x K),
+// B[b] (K x N), D[b] (M x N). For these K-per-lane layouts the A/B lane is
+// b * M + i (resp. b * N + j).
+typedef float float32v __attribute__((ext_vector_type(32)));
+KERNEL mfma_f16_4x4x4_16b(const _Float16 *a, const _Float16 *b, float *d, int cbsz_abid) {
+  uint l = tid_x(), blk = l / 4;
+  half4 fa, fb;
+  for (int j = 0; j < 4; ++j) {
+    fa[j] = a[blk * 16 + (l % 4) * 4 + j];
+    fb[j] = b[blk * 16 + j * 4 + l % 4];
+  }
+  float4 acc = {};
+  if (cbsz_abid)
+    acc = __builtin_amdgcn_mfma_f32_4x4x4f16(fa, fb, acc, 1, 1, 0);
+  else
+    acc = __builtin_amdgcn_mfma_f32_4x4x4f16(fa, fb, acc, 0, 0, 0);
+  // D block blk: lane blk * 4 + j, register i.
+  for (int r = 0; r < 4; ++r)
+    d[blk * 16 + r * 4 + l % 4] = acc[r];
+}
+
+KERNEL mfma_f16_32x32x4_2b(const _Float16 *a, const _Float16 *b, float *d) {
+  uint l = tid_x(), blk = l / 32;
+  half4 fa, fb;
+  for (int j = 0; j < 4; ++j) {
+    fa[j] = a[blk * 128 + (l % 32) * 4 + j];
+    fb[j] = b[blk * 128 + j * 32 + l % 32];
+  }
+  float32v acc = {};
+  acc = __builtin_amdgcn_mfma_f32_32x32x4f16(fa, fb, acc, 0, 0, 0);
+  // D block q: registers 16 q + r, 32x32 layout.
+  for (int q = 0; q < 2; ++q)
+    for (int r = 0; r < 16; ++r)
+      d[q * 1024 + (8 * (r / 4) + 4 * (l / 32) + r % 4) * 32 + l % 32] = acc[16 * q + r];
+}
