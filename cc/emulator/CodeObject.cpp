@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "emulator/Decoder.h"
 #include "emulator/Emulator.h"
+#include "emulator/Memory.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
@@ -345,10 +346,58 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
     co->kernels_.push_back(std::move(k));
   }
 
-  // Metadata note.
   auto shdrs = elf.sections();
   if (!shdrs)
     return fail(toString(shdrs.takeError()));
+
+  // Dynamic relocations of the image, resolved for kImageBase.
+  for (const auto &sh : *shdrs) {
+    if (sh.sh_type != ELF::SHT_RELA)
+      continue;
+    auto relas = elf.relas(sh);
+    if (!relas)
+      return fail("bad relocation section: " + toString(relas.takeError()));
+    const object::ELF64LE::Shdr *symtab = nullptr;
+    if (sh.sh_link) {
+      auto st = elf.getSection(sh.sh_link);
+      if (!st)
+        return fail("bad relocation section link: " + toString(st.takeError()));
+      symtab = *st;
+    }
+    for (const auto &r : *relas) {
+      uint32_t type = r.getType(false);
+      uint64_t off = r.r_offset;
+      uint64_t value;
+      unsigned size = 8;
+      if (type == ELF::R_AMDGPU_NONE)
+        continue;
+      if (type == ELF::R_AMDGPU_RELATIVE64) {
+        value = kImageBase + uint64_t(r.r_addend);
+      } else if (type == ELF::R_AMDGPU_ABS64 || type == ELF::R_AMDGPU_ABS32 ||
+                 type == ELF::R_AMDGPU_ABS32_LO || type == ELF::R_AMDGPU_ABS32_HI) {
+        if (!symtab)
+          return fail("relocation without a symbol table");
+        auto sym = elf.getRelocationSymbol(r, symtab);
+        if (!sym || !*sym)
+          return fail("relocation with a bad symbol");
+        if ((*sym)->st_shndx == ELF::SHN_UNDEF)
+          return fail("relocation against an undefined symbol (external references "
+                      "cannot be resolved by the emulator)");
+        value = kImageBase + (*sym)->st_value + uint64_t(r.r_addend);
+        if (type == ELF::R_AMDGPU_ABS32_HI)
+          value >>= 32;
+        if (type != ELF::R_AMDGPU_ABS64)
+          size = 4;
+      } else {
+        return fail("unsupported relocation type " + Twine(type));
+      }
+      if (off > imageSize || size > imageSize - off)
+        return fail("relocation outside the loadable image");
+      std::memcpy(co->image_.data() + off, &value, size);
+    }
+  }
+
+  // Metadata note.
   for (const auto &sh : *shdrs) {
     if (sh.sh_type != ELF::SHT_NOTE)
       continue;

@@ -14,6 +14,14 @@
 
 namespace aster::emu {
 
+/// Fixed apertures of the emulated flat address space.
+constexpr uint64_t kSharedAperture = 0x0001000000000000ull;
+constexpr uint64_t kPrivateAperture = 0x0002000000000000ull;
+constexpr uint64_t kApertureSize = 1ull << 32;
+/// Where the code object's loadable image is mapped (its relocations are
+/// applied for this base when it is loaded).
+constexpr uint64_t kImageBase = 0x0000700000000000ull;
+
 struct Region {
   uint64_t base = 0, size = 0;
   uint8_t *data = nullptr;

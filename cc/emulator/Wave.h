@@ -12,13 +12,6 @@
 
 namespace aster::emu {
 
-/// Fixed apertures of the emulated flat address space.
-constexpr uint64_t kSharedAperture = 0x0001000000000000ull;
-constexpr uint64_t kPrivateAperture = 0x0002000000000000ull;
-constexpr uint64_t kApertureSize = 1ull << 32;
-/// Where the code object's loadable image is mapped.
-constexpr uint64_t kImageBase = 0x0000700000000000ull;
-
 /// Everything shared by the waves of one launch (read-only while running,
 /// except the atomic counters).
 struct LaunchCtx {

@@ -405,6 +405,27 @@ void testMisc(const Env &env, Check &c) {
   }
 }
 
+void testGlobals(const Env &env, Check &c) {
+  auto co = build(env, c, "globals");
+  if (!co) return;
+  std::vector<float> want(128);
+  std::vector<int> want2(128);
+  for (int t = 0; t < 128; ++t) {
+    want[t] = float(t % 8 + 1) + 128.0f;
+    want2[t] = 10 * (t % 3 + 1);
+  }
+  for (int run = 0; run < 2; ++run) {  // globals start from their initial values
+    Dev d;
+    uint64_t O = d.zeros<float>(128), O2 = d.zeros<int>(128);
+    KernargBuilder k;
+    k.addPointer(O).addPointer(O2);
+    if (!launch(c, d, *co, "globals", {1}, {128}, k))
+      return;
+    c.eq(d.get<float>(O), want, "table + counter");
+    c.eq(d.get<int>(O2), want2, "pointer table");
+  }
+}
+
 } // namespace
 
 void addBasicTests(std::vector<TestCase> &t) {
@@ -421,6 +442,7 @@ void addBasicTests(std::vector<TestCase> &t) {
   t.push_back({"buffer_bounds", testBuffer});
   t.push_back({"calls_switch_softmax", testCalls});
   t.push_back({"sdwa_dpp_dot_atomics64", testMisc});
+  t.push_back({"device_globals_relocations", testGlobals});
 }
 
 } // namespace emutest
