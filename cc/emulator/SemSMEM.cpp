@@ -33,10 +33,19 @@ void ldsFault(Wave &w, const Inst &in, unsigned lane, uint64_t addr, unsigned n)
 
 namespace {
 
+/// SMEM offset operand: an SGPR (unsigned) or a signed 21-bit immediate.
+EMU_INLINE int64_t smemOffset(const Wave &w, const Inst &in, unsigned src) {
+  if (in.nsrc() <= src)
+    return 0;
+  const Opnd &o = in.src(src);
+  if (o.kind == OpKind::Imm)
+    return int64_t(int32_t(uint32_t(o.imm)));
+  return int64_t(uint64_t(sget(w, o)));
+}
+
 template <unsigned N> void s_load(Wave &w, const Inst &in) {
   uint64_t base = sget64(w, in.src(0));
-  uint64_t off = in.nsrc() > 1 ? sget(w, in.src(1)) : 0;
-  uint64_t addr = (base + off + int64_t(in.offset)) & ~3ull;
+  uint64_t addr = (base + uint64_t(smemOffset(w, in, 1)) + int64_t(in.offset)) & ~3ull;
   const uint8_t *p = xlate(w, addr, 4 * N, false);
   if (!p) {
     memFault(w, in, -1, addr, 4 * N, false, "scalar load");
@@ -50,7 +59,7 @@ template <unsigned N> void s_buffer_load(Wave &w, const Inst &in) {
   uint32_t d0 = sget(w, in.src(0), 0), d1 = sget(w, in.src(0), 1),
            numRecords = sget(w, in.src(0), 2);
   uint64_t base = d0 | uint64_t(d1 & 0xffff) << 32;
-  uint64_t off = (uint64_t(in.nsrc() > 1 ? sget(w, in.src(1)) : 0) + int64_t(in.offset)) & ~3ull;
+  uint64_t off = uint64_t(smemOffset(w, in, 1) + int64_t(in.offset)) & ~3ull;
   for (unsigned i = 0; i < N; ++i) {
     uint64_t o = off + 4 * i;
     uint32_t v = 0;
@@ -69,8 +78,7 @@ template <unsigned N> void s_buffer_load(Wave &w, const Inst &in) {
 /// s_store_dword*: sdata, sbase, offset.
 template <unsigned N> void s_store(Wave &w, const Inst &in) {
   uint64_t base = sget64(w, in.src(1));
-  uint64_t off = in.nsrc() > 2 ? sget(w, in.src(2)) : 0;
-  uint64_t addr = (base + off + int64_t(in.offset)) & ~3ull;
+  uint64_t addr = (base + uint64_t(smemOffset(w, in, 2)) + int64_t(in.offset)) & ~3ull;
   uint8_t *p = xlate(w, addr, 4 * N, true);
   if (!p) {
     memFault(w, in, -1, addr, 4 * N, true, "scalar store");
@@ -83,7 +91,7 @@ template <unsigned N> void s_buffer_store(Wave &w, const Inst &in) {
   uint32_t d0 = sget(w, in.src(1), 0), d1 = sget(w, in.src(1), 1),
            numRecords = sget(w, in.src(1), 2);
   uint64_t base = d0 | uint64_t(d1 & 0xffff) << 32;
-  uint64_t off = (uint64_t(in.nsrc() > 2 ? sget(w, in.src(2)) : 0) + int64_t(in.offset)) & ~3ull;
+  uint64_t off = uint64_t(smemOffset(w, in, 2) + int64_t(in.offset)) & ~3ull;
   for (unsigned i = 0; i < N; ++i) {
     uint64_t o = off + 4 * i;
     if (o + 4 > numRecords)
