@@ -142,8 +142,30 @@ F2(v_sub_f32, a - b)
 F2(v_subrev_f32, b - a)
 F2(v_mul_f32, a * b)
 F2(v_mul_legacy_f32, (a == 0.0f || b == 0.0f) ? 0.0f : a * b)
-F2(v_min_f32, fmin_(a, b))
-F2(v_max_f32, fmax_(a, b))
+/// IEEE min/max over the lanes: a plain compare-select for all lanes (which
+/// vectorizes), then the exact rule only if some lane has a NaN or two zeros.
+template <bool Max> void minmaxF32(Wave &w, const Inst &in) {
+  u32 t0[64], t1[64];
+  const u32 *A = vgetF32(w, in.src(0), t0), *B = vgetF32(w, in.src(1), t1);
+  u32 *D = vdst(w, in.dst());
+  u64 e = w.exec();
+  float a[64], b[64], r[64];
+  int special = 0;
+  for (unsigned l = 0; l < 64; ++l) {
+    a[l] = u2f(A[l]);
+    b[l] = u2f(B[l]);
+    r[l] = Max ? (a[l] > b[l] ? a[l] : b[l]) : (a[l] < b[l] ? a[l] : b[l]);
+    special |= (a[l] != a[l]) | (b[l] != b[l]) | (a[l] == b[l]);
+  }
+  if (special)
+    for (unsigned l = 0; l < 64; ++l)
+      r[l] = Max ? fmax_(a[l], b[l]) : fmin_(a[l], b[l]);
+  forLanes(e, [&](unsigned l) { D[l] = f2u(r[l]); });
+  if (in.omod || (in.flags & IF_CLAMP))
+    finishF32(in, D, e);
+}
+void v_min_f32(Wave &w, const Inst &in) { minmaxF32<false>(w, in); }
+void v_max_f32(Wave &w, const Inst &in) { minmaxF32<true>(w, in); }
 F3(v_mad_f32, a * b + c)
 F3(v_mad_legacy_f32, ((a == 0.0f || b == 0.0f) ? 0.0f : a * b) + c)
 F3(v_min3_f32, fmin_(fmin_(a, b), c))

@@ -54,9 +54,25 @@ V2(v_and_b32, a & b)
 V2(v_or_b32, a | b)
 V2(v_xor_b32, a ^ b)
 V2(v_xnor_b32, ~(a ^ b))
-V2(v_lshlrev_b32, b << (a & 31))
-V2(v_lshrrev_b32, b >> (a & 31))
-V2(v_ashrrev_i32, u32(i32(b) >> (a & 31)))
+/// Shifts by a lane-uniform amount (the common case) run as one vector shift.
+template <int Kind> void shift32(Wave &w, const Inst &in) {
+  if (in.src(0).kind != OpKind::V && in.src(0).kind != OpKind::A) {
+    unsigned sh = sget(w, in.src(0)) & 31;
+    u32 t1[64];
+    const u32 *B = vget(w, in.src(1), t1);
+    u32 *D = vdst(w, in.dst());
+    if (Kind == 0) forLanes(w.exec(), [&](unsigned l) { D[l] = B[l] << sh; });
+    else if (Kind == 1) forLanes(w.exec(), [&](unsigned l) { D[l] = B[l] >> sh; });
+    else forLanes(w.exec(), [&](unsigned l) { D[l] = u32(i32(B[l]) >> sh); });
+    return;
+  }
+  if (Kind == 0) v2(w, in, [](u32 a, u32 b) { return b << (a & 31); });
+  else if (Kind == 1) v2(w, in, [](u32 a, u32 b) { return b >> (a & 31); });
+  else v2(w, in, [](u32 a, u32 b) { return u32(i32(b) >> (a & 31)); });
+}
+void v_lshlrev_b32(Wave &w, const Inst &in) { shift32<0>(w, in); }
+void v_lshrrev_b32(Wave &w, const Inst &in) { shift32<1>(w, in); }
+void v_ashrrev_i32(Wave &w, const Inst &in) { shift32<2>(w, in); }
 V2(v_min_i32, i32(a) < i32(b) ? a : b)
 V2(v_max_i32, i32(a) > i32(b) ? a : b)
 V2(v_min_u32, a < b ? a : b)
