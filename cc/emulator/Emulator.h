@@ -140,6 +140,10 @@ struct LaunchOptions {
   std::vector<uint64_t> buffers;
   /// Maximum number of warning messages kept in LaunchStats::warnings.
   unsigned maxWarnings = 32;
+  /// Record the first `traceLimit` executed instructions (all waves, in
+  /// execution order) in LaunchStats::trace; 0 disables tracing. Tracing
+  /// forces a single worker thread.
+  unsigned traceLimit = 0;
 };
 
 struct LaunchStats {
@@ -148,6 +152,9 @@ struct LaunchStats {
   uint64_t workgroups = 0, waves = 0;
   double seconds = 0;             ///< wall-clock time of the emulation
   std::vector<std::string> warnings;
+  /// "wg (x,y,z) wave W pc 0x...: TEXT" per executed instruction, when
+  /// LaunchOptions::traceLimit is set.
+  std::vector<std::string> trace;
   double waveInstructionsPerSecond() const {
     return seconds > 0 ? double(waveInstructions) / seconds : 0;
   }

@@ -150,11 +150,17 @@ static bool checkWrite(Wave &w, const Inst &in, unsigned t) {
   return false;
 }
 
-template <bool Strict> static uint64_t run(Wave &w, uint64_t slice) {
+template <bool Strict, bool Trace> static uint64_t run(Wave &w, uint64_t slice) {
   const Inst *prog = w.L->prog->insts.data();
   uint64_t n = 0;
   while (n < slice) {
     const Inst &in = prog[w.pc];
+    if constexpr (Trace) {
+      if (w.trace->size() < w.L->opts.traceLimit)
+        w.trace->push_back("wg (" + std::to_string(w.wg->id[0]) + "," +
+                           std::to_string(w.wg->id[1]) + "," + std::to_string(w.wg->id[2]) +
+                           ") wave " + std::to_string(w.waveId) + " " + describeInst(*w.L, in));
+    }
     if constexpr (Strict) {
       bool ok = true;
       for (unsigned i = 0; i < in.nreads && ok; ++i) {
@@ -211,7 +217,9 @@ template <bool Strict> static uint64_t run(Wave &w, uint64_t slice) {
 
 uint64_t runWave(Wave &w, uint64_t slice) {
   w.stop = false;
-  return w.L->opts.strict ? run<true>(w, slice) : run<false>(w, slice);
+  if (w.trace && w.trace->size() < w.L->opts.traceLimit)
+    return w.L->opts.strict ? run<true, true>(w, slice) : run<false, true>(w, slice);
+  return w.L->opts.strict ? run<true, false>(w, slice) : run<false, false>(w, slice);
 }
 
 void execProblem(Wave &w, const Inst &in) {

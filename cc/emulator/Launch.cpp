@@ -69,7 +69,7 @@ void fillHidden(const KernelInfo &k, const LaunchOptions &o, Dim3 grid, Dim3 blo
 struct Worker {
   std::vector<std::unique_ptr<Wave>> waves;
   WorkgroupCtx wg;
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings, trace;
   std::string error;
   uint64_t errorGroup = ~0ull;
   uint64_t cls[8] = {};
@@ -104,6 +104,7 @@ void Launcher::initWave(Wave &w, Worker &wk, unsigned waveIdx) {
   w.scc = false;
   w.error.clear();
   w.warnings = &wk.warnings;
+  w.trace = L.opts.traceLimit ? &wk.trace : nullptr;
   w.lastRegion = nullptr;
   w.icount = 0;
   std::memset(w.clsCount, 0, sizeof(w.clsCount));
@@ -384,6 +385,8 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
   auto t0 = std::chrono::steady_clock::now();
   uint64_t groups = grid.count();
   unsigned nthreads = std::max(1u, std::min<unsigned>(opts.threads, unsigned(std::min<uint64_t>(groups, 256))));
+  if (opts.traceLimit)
+    nthreads = 1;
   std::vector<Worker> workers(nthreads);
   if (nthreads == 1) {
     for (uint64_t g = 0; g < groups; ++g)
@@ -435,6 +438,7 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
     for (const std::string &w : wk.warnings)
       if (st.warnings.size() < opts.maxWarnings)
         st.warnings.push_back(w);
+    st.trace.insert(st.trace.end(), wk.trace.begin(), wk.trace.end());
   }
   st.salu = cls[unsigned(ICls::SALU)];
   st.valu = cls[unsigned(ICls::VALU)];

@@ -70,6 +70,7 @@ struct alignas(64) Wave {
   uint64_t clsCount[8] = {};
   std::string error;
   std::vector<std::string> *warnings = nullptr;
+  std::vector<std::string> *trace = nullptr;  ///< set when tracing
 
   uint64_t exec() const {
     uint64_t e;

@@ -4,7 +4,7 @@
 //             [--buf SIZE[:INIT_FILE]] [--arg TYPE:VALUE] ...
 //             [--print N:TYPE[:COUNT]] [--dump N:FILE] [--stats]
 //             [--no-strict] [--uninit error|warn|ignore] [--budget N]
-//             [--threads N] [--lds BYTES]
+//             [--threads N] [--lds BYTES] [--trace N]
 //   aster-emu FILE.hsaco --list
 //   aster-emu FILE.hsaco KERNEL --disasm
 //
@@ -29,7 +29,7 @@ static int usage() {
   errs() << "usage: aster-emu FILE.hsaco KERNEL [--grid X,Y,Z] [--block X,Y,Z]\n"
             "         [--buf SIZE[:INIT_FILE]] [--arg TYPE:VALUE] [--print N:TYPE[:COUNT]]\n"
             "         [--dump N:FILE] [--stats] [--no-strict] [--uninit error|warn|ignore]\n"
-            "         [--budget N] [--threads N] [--lds BYTES]\n"
+            "         [--budget N] [--threads N] [--lds BYTES] [--trace N]\n"
             "       aster-emu FILE.hsaco --list\n"
             "       aster-emu FILE.hsaco KERNEL --disasm\n";
   return 2;
@@ -207,6 +207,9 @@ int main(int argc, char **argv) {
     } else if (a == "--threads") {
       if (next().getAsInteger(0, opts.threads))
         return fail("bad --threads");
+    } else if (a == "--trace") {
+      if (next().getAsInteger(0, opts.traceLimit))
+        return fail("bad --trace");
     } else if (a == "--lds") {
       if (next().getAsInteger(0, opts.dynamicLdsBytes))
         return fail("bad --lds");
@@ -235,6 +238,8 @@ int main(int argc, char **argv) {
     return fail(toString(st.takeError()));
   for (const std::string &w : st->warnings)
     errs() << "aster-emu: warning: " << w << "\n";
+  for (const std::string &t : st->trace)
+    outs() << t << "\n";
   for (auto &p : prints) {
     auto [ty, cnt] = StringRef(p.second).split(':');
     size_t count = ~size_t(0);
