@@ -292,6 +292,10 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
                               " bytes per work-item (limit 1 MiB)");
   uint32_t explicitSize = k.explicitArgsSize();
   uint32_t segSize = std::max(k.kernargSegmentSize(), explicitSize);
+  // Without metadata the descriptor's kernarg_size is all we know; accept
+  // what the caller passes if that is larger.
+  if (k.args.empty() && kernargs.size() > segSize && kernargs.size() <= (1u << 20))
+    segSize = uint32_t(kernargs.size());
   if (kernargs.size() < explicitSize)
     return launchError(k, "the kernel takes " + Twine(explicitSize) +
                               " bytes of explicit arguments but " +
