@@ -1,6 +1,8 @@
 //===- tests_basic.cpp - memory, control flow, LDS, atomics, grids --------===//
 #include "TestUtil.h"
 
+#include "llvm/Support/Format.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -426,6 +428,29 @@ void testGlobals(const Env &env, Check &c) {
   }
 }
 
+/// Emulation speed on a VALU-heavy loop (reported; fails only far below the
+/// 20 M wave-instructions/s target, since the machine may be busy).
+void testSpeed(const Env &env, Check &c) {
+  auto co = build(env, c, "bench");
+  if (!co) return;
+  for (bool strict : {true, false}) {
+    Dev d;
+    uint64_t O = d.zeros<float>(16 * 256);
+    KernargBuilder k;
+    k.addPointer(O).addI32(4000);
+    LaunchOptions o;
+    o.strict = strict;
+    LaunchStats st;
+    if (!launch(c, d, *co, "valu_bench", {16}, {256}, k, &st, o))
+      return;
+    double rate = st.waveInstructionsPerSecond() / 1e6;
+    llvm::outs() << llvm::format("  valu_bench (%s): %.1f M wave-instructions/s\n",
+                                 strict ? "strict" : "non-strict", rate);
+    if (rate < 5)
+      c.fail("emulation far below 20 M wave-instructions/s");
+  }
+}
+
 } // namespace
 
 void addBasicTests(std::vector<TestCase> &t) {
@@ -443,6 +468,7 @@ void addBasicTests(std::vector<TestCase> &t) {
   t.push_back({"calls_switch_softmax", testCalls});
   t.push_back({"sdwa_dpp_dot_atomics64", testMisc});
   t.push_back({"device_globals_relocations", testGlobals});
+  t.push_back({"valu_speed", testSpeed});
 }
 
 } // namespace emutest
