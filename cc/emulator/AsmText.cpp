@@ -220,6 +220,11 @@ static bool parseOperand(StringRef t, AsmOperand &op, std::string &err) {
     op.ival = aperture;
     return true;
   }
+  if (t.starts_with("src_") || t == "lds_direct" || t == "null" ||
+      t.starts_with("pops_exiting_wave_id")) {
+    err = "the operand '" + t.str() + "' is not emulated";
+    return true;
+  }
 
   // Register files.
   auto tryFile = [&](StringRef prefix, AsmOperand::Kind k, unsigned base) {
