@@ -11,7 +11,7 @@ LLVM_PKGS := llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: deps build test lit pytest demo bench install clean
+.PHONY: deps build test lit pytest emulator-checks demo bench install clean
 
 deps:
 	@missing=""; for p in $(LLVM_PKGS) ninja-build; do \
@@ -32,8 +32,14 @@ lit:
 pytest:
 	$(PYTHON) -m pytest -q tests/py
 
+# Emulator checks: clang-22-compiled HIP kernels vs references, every table
+# instruction has semantics and runs, number formats vs ml_dtypes.
+emulator-checks:
+	cmake --build $(BUILD) --target check-emulator check-emulator-isa check-emulator-sweep check-emulator-float
+
 test: build
 	$(MAKE) --no-print-directory lit
+	$(MAKE) --no-print-directory emulator-checks
 	$(MAKE) --no-print-directory pytest
 
 demo: build
