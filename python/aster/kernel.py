@@ -36,16 +36,6 @@ def _dim(dim):
     return _DIMS[dim]
 
 
-_AVAILABLE = {}
-
-
-def _available(target):
-    names = _AVAILABLE.get(target)
-    if names is None:
-        names = _AVAILABLE[target] = frozenset(i.name for i in _aster.instructions(target))
-    return names
-
-
 class Loop:
     """`with k.loop(s[8], 10) as L:` — a real loop running its body `count`
     times (at least once): the counter SGPR is set to `count`, the body
@@ -76,22 +66,12 @@ class Loop:
         if exc_type is not None:
             return False
         k, c = self.kernel, self.counter
-        have = _available(k.module.target)
-        if "s_sub_u32" in have:
-            k.s_sub_u32(c, c, 1)
-        else:
-            k.s_add_u32(c, c, -1)
-        if "s_cmp_lg_u32" in have:
-            k.s_cmp_lg_u32(c, 0)
-            k.s_cbranch_scc1(self.top)
-        elif "s_cbranch_scc0" in have:
-            k.s_cmp_eq_u32(c, 0)
-            k.s_cbranch_scc0(self.top)
-        else:
-            k.s_cmp_eq_u32(c, 0)
-            k.s_cbranch_scc1(self.end)
-            k.s_branch(self.top)
-        if self.end.used:                # a break, or the 3-instruction form
+        # gfx12 renamed the scalar carry-out subtract.
+        sub = k.s_sub_co_u32 if k.module.target == "gfx1201" else k.s_sub_u32
+        sub(c, c, 1)
+        k.s_cmp_lg_u32(c, 0)
+        k.s_cbranch_scc1(self.top)
+        if self.end.used:                # a break
             k.bind(self.end)
         return False
 
@@ -215,7 +195,7 @@ class Kernel(InstructionBuilder):
         one-dimensional, v0 is x itself and v[0] is returned without code;
         along a dimension of size 1 the id is the immediate 0.
         Otherwise the field is extracted into `dst` (default: a new virtual
-        VGPR) with v_bfe_u32 (or v_and_b32 for x)."""
+        VGPR) with v_bfe_u32."""
         d = _dim(dim)
         if self.block[d] == 1:
             return 0 if d else v[0]
@@ -226,14 +206,7 @@ class Kernel(InstructionBuilder):
             return v[0]
         if dst is None:
             dst = VGPR()
-        have = _available(self.module.target)
-        if "v_bfe_u32" in have:
-            return self.v_bfe_u32(dst, v[0], 10 * d, 10)
-        if d == 0 and "v_and_b32" in have:
-            return self.v_and_b32(dst, 0x3FF, v[0])
-        raise NotImplementedError(
-            f"extracting work-item id {'xyz'[d]} from v0 (bits {10 * d}-{10 * d + 9}) needs "
-            "v_bfe_u32, which the instruction table does not have yet")
+        return self.v_bfe_u32(dst, v[0], 10 * d, 10)
 
     @property
     def workitem_ids_vgpr(self):
