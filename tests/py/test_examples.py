@@ -77,8 +77,7 @@ def test_generate_add_10_translates_to_the_same_asm(tmp_path):
     expected = run("add_10.py")
     assert aster.parse(ir).asm() == expected
     tool = translate_tool()
-    if tool is None:
-        pytest.skip("aster-translate is not built or installed")
+    assert tool, "aster-translate is neither on PATH nor in the build tree of this aster"
     path = tmp_path / "add_10.mlir"
     path.write_text(ir)
     p = subprocess.run([tool, "--mlir-to-asm", str(path)], capture_output=True, text=True,
@@ -97,7 +96,5 @@ def test_examples_run_without_pythonpath():
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     p = subprocess.run([sys.executable, os.path.join(EXAMPLES, "mfma_10.py")],
                        capture_output=True, text=True, env=env, timeout=120, cwd="/")
-    if "cannot import aster" in p.stderr:
-        pytest.skip("aster is neither installed nor built in this checkout")
     assert p.returncode == 0, p.stderr
     assert "v_mfma_f32_16x16x16_f16 a[36:39]" in p.stdout
