@@ -9,6 +9,7 @@
 #define ASTER_EMULATOR_FLOAT_H
 
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 
 namespace aster::emu {
@@ -17,6 +18,21 @@ inline uint32_t fbits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 inline float bitsf(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 
 /// Exact f16 -> f32.
+/// IEEE-754 minNum/maxNum as the VALU computes them: a NaN operand yields
+/// the other operand, and -0 orders below +0.
+template <class T> T fmin_(T a, T b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+template <class T> T fmax_(T a, T b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
 inline float f16ToF32(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000u) << 16;
   uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;

@@ -155,15 +155,6 @@ template <AtomOp Op, uint8_t Bytes> void bufAtomic(Wave &w, const Inst &in) {
 
 void bufNop(Wave &, const Inst &) {}
 
-std::deque<std::string> &names() {
-  static std::deque<std::string> n;
-  return n;
-}
-const char *intern(std::string s) {
-  names().push_back(std::move(s));
-  return names().back().c_str();
-}
-
 } // namespace
 
 void registerBuffer(SemTable &t) {

@@ -221,15 +221,6 @@ void dsReadAddtid(Wave &w, const Inst &in) {
 }
 void dsNop(Wave &, const Inst &) {}
 
-std::deque<std::string> &names() {
-  static std::deque<std::string> n;
-  return n;
-}
-const char *intern(std::string s) {
-  names().push_back(std::move(s));
-  return names().back().c_str();
-}
-
 struct AtomEntry { const char *name; SemFn noRet, ret; };
 #define DA(N, K, OP, B) {N, dsAtomic<DsOp::K, AtomOp::OP, B>, dsAtomic<DsOp::K, AtomOp::OP, B>}
 const AtomEntry kAtomics[] = {

@@ -4,6 +4,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cmath>
+#include <deque>
+#include <mutex>
 
 namespace aster::emu {
 
@@ -81,6 +83,14 @@ uint16_t finishF16(const Inst &in, uint16_t h) {
   if (in.flags & IF_CLAMP)
     f = !(f >= 0.0f) ? 0.0f : (f > 1.0f ? 1.0f : f);
   return f32ToF16(f);
+}
+
+const char *intern(std::string s) {
+  static std::mutex m;
+  static std::deque<std::string> names;
+  std::lock_guard<std::mutex> lock(m);
+  names.push_back(std::move(s));
+  return names.back().c_str();
 }
 
 } // namespace aster::emu

@@ -63,18 +63,6 @@ template <bool Float, class F> EMU_INLINE void h3(Wave &w, const Inst &in, F f) 
 EMU_INLINE float h2f(u16 h) { return f16ToF32(h); }
 EMU_INLINE u16 f2h(float f) { return f32ToF16(f); }
 
-template <class T> T fmin_(T a, T b) {
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-template <class T> T fmax_(T a, T b) {
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
 
 #define HF1(N, E)                                                              \
   void N(Wave &w, const Inst &in) {                                            \

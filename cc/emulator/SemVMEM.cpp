@@ -239,15 +239,6 @@ const AtomDef kAtomics[] = {
 };
 #undef AT
 
-std::deque<std::string> &names() {
-  static std::deque<std::string> n;
-  return n;
-}
-const char *intern(std::string s) {
-  names().push_back(std::move(s));
-  return names().back().c_str();
-}
-
 } // namespace
 
 void registerVMEM(SemTable &t) {

@@ -54,18 +54,6 @@ EMU_INLINE u16 su(int v, bool c) { return c ? u16(v < 0 ? 0 : v > 0xffff ? 0xfff
 EMU_INLINE u16 ss(int v, bool c) {
   return c ? u16(i16(v < -32768 ? -32768 : v > 32767 ? 32767 : v)) : u16(v);
 }
-template <class T> T fmin_(T a, T b) {
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-template <class T> T fmax_(T a, T b) {
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
 
 #define PK(N, FL, NS, E)                                                       \
   void N(Wave &w, const Inst &in) {                                            \

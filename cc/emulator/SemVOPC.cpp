@@ -151,15 +151,6 @@ const char *const kFloatOps[] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o",
 const char *const kIntOps[] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
 constexpr int kIntOpCodes[] = {C_F, C_LT, C_EQ, C_LE, C_GT, C_LG, C_GE, C_TRU};
 
-std::deque<std::string> &names() {
-  static std::deque<std::string> n;
-  return n;
-}
-const char *intern(const std::string &s) {
-  names().push_back(s);
-  return names().back().c_str();
-}
-
 template <class T, int... Ops>
 void addFloat(SemTable &t, const char *suffix, std::integer_sequence<int, Ops...>) {
   ((t.push_back({intern(std::string("v_cmp_") + kFloatOps[Ops] + "_" + suffix),

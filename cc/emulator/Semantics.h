@@ -15,9 +15,13 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace aster::emu {
+
+/// A stable C string for a generated semantic name (kept for the process).
+const char *intern(std::string s);
 
 /// How an immediate source operand is interpreted (inline constants differ
 /// per type; 32-bit literals are extended per type).
