@@ -73,6 +73,15 @@ def _call(hip, name, *args):
     return rest[0] if len(rest) == 1 else (rest or None)
 
 
+def _address(p):
+    """The device address of what hipMalloc returned (a hip-python Pointer /
+    DeviceArray: int() where supported, else its CUDA array interface)."""
+    try:
+        return int(p)
+    except TypeError:
+        return int(p.__cuda_array_interface__["data"][0])
+
+
 def launch(hsaco, kernel, grid, block, args, dynamic_lds=0):
     """Runs `kernel` of `hsaco` on HIP device 0; see aster.launch."""
     from . import _emu
@@ -95,7 +104,7 @@ def launch(hsaco, kernel, grid, block, args, dynamic_lds=0):
             dptrs.append(_call(hip, "hipMalloc", max(arr.nbytes, 1)))
             if arr.nbytes:
                 _call(hip, "hipMemcpy", dptrs[-1], arr, arr.nbytes, h2d)
-        addrs = [0 if w is None else int(dptrs[w]) for w in where]
+        addrs = [0 if w is None else _address(dptrs[w]) for w in where]
         data = packed.bytes_with(addrs)
         buf = ctypes.create_string_buffer(data, max(len(data), 8))
         size = ctypes.c_size_t(len(data))

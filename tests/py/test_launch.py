@@ -248,3 +248,48 @@ def test_hip_scalars_match_the_emulator(hip_device, hip_hsaco):
         aster.launch(hsaco, "scalars", 1, 64, vals + [out], backend=backend)
         outs.append(out)
     np.testing.assert_array_equal(outs[0], outs[1])
+
+
+def test_launch_releases_the_gil():
+    """While one thread emulates (a spin loop stopped by its budget), Python
+    code runs in another: the work below finishes while the launch is alive."""
+    import threading
+    import time
+    m = aster.Module("gfx942", name="spin")
+    k = m.kernel("spin", block=(64, 1, 1))
+    top = k.here("top")
+    k.s_nop()
+    k.s_branch(top)
+    hsaco = aster.compile(m).hsaco
+    errors, started = [], threading.Event()
+
+    def run():
+        started.set()
+        try:
+            aster.launch(hsaco, "spin", 1, 64, budget=200_000_000)
+        except aster.EmulatorError as e:
+            errors.append(str(e))
+
+    t = threading.Thread(target=run)
+    t.start()
+    started.wait()
+    time.sleep(0.1)                # the thread enters the launch; waking needs the GIL
+    alive = t.is_alive()
+    t.join()
+    assert alive
+    assert errors and "budget" in errors[0]
+
+
+def test_none_is_a_null_pointer(hip_hsaco):
+    src = """
+    #include "common.h"
+    KERNEL maybe(int *out, const int *opt) {
+      out[tid_x()] = opt ? opt[tid_x()] : -1;
+    }
+    """
+    hsaco = hip_hsaco(src, "maybe")
+    out = np.zeros(64, np.int32)
+    aster.launch(hsaco, "maybe", 1, 64, [out, None])
+    assert (out == -1).all()
+    aster.launch(hsaco, "maybe", 1, 64, [out, np.arange(64, dtype=np.int32)])
+    np.testing.assert_array_equal(out, np.arange(64))
