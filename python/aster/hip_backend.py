@@ -84,13 +84,12 @@ def _address(p):
 
 def launch(hsaco, kernel, grid, block, args, dynamic_lds=0):
     """Runs `kernel` of `hsaco` on HIP device 0; see aster.launch."""
-    from . import _emu
     from .kernargs import pack
-    from .runtime import LaunchResult, _distinct_arrays
+    from .runtime import LaunchResult, _distinct_arrays, load_code_object
     hip = _hip()
     if device_count() == 0:
         raise HipError("backend='hip': no ROCm device (hip-python reports 0 devices)")
-    info = _emu.CodeObject.load(hsaco).kernel(kernel)    # metadata: kernarg layout
+    info = load_code_object(hsaco).kernel(kernel)   # metadata: the kernarg layout
     packed = pack(kernel, info.args, args)
     arrays, where = _distinct_arrays(packed.buffers)
     module = start = stop = None

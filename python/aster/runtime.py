@@ -13,6 +13,7 @@ copied in and, after a successful run only, copied back into the same
 arrays. The kernarg layout comes from the code object's metadata
 (`aster.kernargs.pack`, shared by every backend).
 """
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,11 +87,18 @@ def _hsaco(code):
                     f"{type(code).__name__}")
 
 
+@functools.lru_cache(maxsize=32)
+def _load(hsaco):
+    """Loading decodes the whole code object (~1 ms); a loaded CodeObject is
+    immutable, so repeated launches of the same bytes share one."""
+    return _emu.CodeObject.load(hsaco)
+
+
 def load_code_object(code):
     """The emulator's view of a code object (`_emu.CodeObject`: processor,
     kernels with their args and register counts, disassemble, unsupported).
     Raises EmulatorError for bytes that are not a valid gfx942 code object."""
-    return _emu.CodeObject.load(_hsaco(code))
+    return _load(_hsaco(code))
 
 
 def _distinct_arrays(buffers):
@@ -122,7 +130,7 @@ def _bytes_view(arr):
 
 def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
                 threads, dynamic_lds, trace_limit):
-    co = _emu.CodeObject.load(hsaco)
+    co = _load(hsaco)
     info = co.kernel(kernel)
     packed = pack(kernel, info.args, args)
     arrays, where = _distinct_arrays(packed.buffers)

@@ -293,3 +293,54 @@ def test_none_is_a_null_pointer(hip_hsaco):
     assert (out == -1).all()
     aster.launch(hsaco, "maybe", 1, 64, [out, np.arange(64, dtype=np.int32)])
     np.testing.assert_array_equal(out, np.arange(64))
+
+
+def test_typed_scalars_of_an_aster_kernel_land_at_their_offsets():
+    """An aster kernel copies its whole kernarg segment to `out`; each value
+    is read back at the offset the code object's metadata states."""
+    import ml_dtypes
+    types_values = [("i8", np.int8, -7), ("u8", np.uint8, 250), ("i16", np.int16, -1234),
+                    ("h", np.float16, 0.333), ("bf", ml_dtypes.bfloat16, -2.75),
+                    ("i32", np.int32, -123456789), ("f", np.float32, 1e-3),
+                    ("i64", np.int64, -2**50 - 3), ("d", np.float64, np.e)]
+    m = aster.Module("gfx942", name="ka")
+    k = m.kernel("ka", args=[("out", aster.ptr(np.uint32))] +
+                 [(n, t) for n, t, _ in types_values], block=(64, 1, 1))
+    words = -(-k.kernarg_size // 4)
+    k.load_arg("out", s[4:6])
+    for i in range(words):
+        k.s_load_dword(s[8 + i], k.kernarg_ptr, 4 * i)
+    k.s_waitcnt(lgkmcnt=0)
+    for i in range(words):
+        k.v_mov_b32(v[1], s[8 + i])
+        k.v_mov_b32(v[2], 4 * i)
+        k.global_store_dword(v[2], v[1], s[4:6])
+    k.s_endpgm()
+    out = np.zeros(words, np.uint32)
+    aster.launch(m, "ka", 1, 64, [out] + [val for _, _, val in types_values])
+    raw = out.tobytes()
+    meta = {a.name: a for a in aster.load_code_object(m).kernel("ka").args}
+    for name, t, val in types_values:
+        a = meta[name]
+        assert a.size == np.dtype(t).itemsize
+        got = np.frombuffer(raw[a.offset:a.offset + a.size], t)[0]
+        assert got == t(val), (name, got, val)
+
+
+def test_device_binding():
+    dev = aster._emu.Device()
+    a = dev.allocate(16, "a")
+    b = dev.allocate(8, "b")
+    assert b - a >= 4096 and a % 4096 == 0
+    dev.write(a + 4, np.arange(8, dtype=np.uint8))
+    assert dev.read(a, 16) == bytes(4) + bytes(range(8)) + bytes(4)
+    out = np.zeros(8, np.uint8)
+    dev.read_into(a + 4, out)
+    assert out.tolist() == list(range(8))
+    with pytest.raises(aster.EmulatorError):
+        dev.write(a + 12, np.zeros(8, np.uint8))        # past the end of 'a'
+    dev.release(b)
+    with pytest.raises(aster.EmulatorError):
+        dev.read(b, 4)
+    with pytest.raises(aster.EmulatorError, match="release"):
+        dev.release(b)
