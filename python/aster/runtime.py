@@ -142,9 +142,16 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
         if arr.nbytes:
             dev.write(addrs[-1], _bytes_view(arr))
     kernargs = packed.bytes_with([0 if w is None else addrs[w] for w in where])
-    st = dev.launch(co, kernel, grid, block, kernargs, strict=strict,
-                    uninitialized=uninitialized, instruction_budget=budget,
-                    threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit)
+    try:
+        st = dev.launch(co, kernel, grid, block, kernargs, strict=strict,
+                        uninitialized=uninitialized, instruction_budget=budget,
+                        threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit)
+    except EmulatorError as e:      # name the Python option, not the C++ one
+        msg = str(e)
+        if "LaunchOptions::instructionBudget" in msg:
+            raise EmulatorError(msg.replace("LaunchOptions::instructionBudget",
+                                            "aster.launch(budget=...)")) from None
+        raise
     # Success: copy every buffer back (all reads first, so a failure here
     # cannot leave the arrays half updated).
     results = [dev.read(a, arr.nbytes) if arr.nbytes else b"" for a, arr in zip(addrs, arrays)]

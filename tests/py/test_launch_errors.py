@@ -247,7 +247,8 @@ def test_infinite_loop_exhausts_the_budget():
     top = k.here("top")
     k.s_nop()
     k.s_branch(top)
-    with pytest.raises(aster.EmulatorError, match="budget"):
+    with pytest.raises(aster.EmulatorError, match=r"budget of 100000 wave-instructions is "
+                                                  r"exhausted.*aster\.launch\(budget=\.\.\.\)"):
         aster.launch(m, "spin", 2, 64, budget=100_000)
 
 
