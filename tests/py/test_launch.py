@@ -344,3 +344,20 @@ def test_device_binding():
         dev.read(b, 4)
     with pytest.raises(aster.EmulatorError, match="release"):
         dev.release(b)
+
+
+def test_hip_hsaco_compiles_files_and_caches(hip_hsaco):
+    """A .hip path (its directory and tests/emulator/hip on the include
+    path) gives the same code as its text; a second call is the cached file."""
+    import pathlib
+    path = pathlib.Path(__file__).parents[1] / "emulator" / "hip" / "vadd.hip"
+    by_path = hip_hsaco(path)
+    assert hip_hsaco(str(path)) == by_path
+    assert aster.load_code_object(by_path).kernels[0].name == "vadd"
+    n = 300
+    a = np.arange(n, dtype=np.float32)
+    c = np.zeros(n, np.float32)
+    aster.launch(by_path, "vadd", 2, 256, [a, a, c, n])
+    np.testing.assert_array_equal(c, 2 * a)
+    with pytest.raises(RuntimeError, match="clang-22 failed on broken"):
+        hip_hsaco("this is not HIP\n", "broken")
