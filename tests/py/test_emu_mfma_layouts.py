@@ -1,0 +1,130 @@
+"""Every gfx942 dense MFMA of the instruction table, one instruction per
+kernel built with aster's builder: each lane loads its A, B and C registers
+from memory, the MFMA runs, each lane stores its D registers. The register
+contents are placed and read back with AMD's published layouts
+(mfma_layouts.py), and D is compared exactly with A @ B + C per block
+computed by NumPy (inputs are small multiples of 1/4 or integers, so every
+product and sum is exact in any summation order)."""
+import ml_dtypes
+import numpy as np
+import pytest
+
+import aster
+from aster import s, v
+
+from mfma_layouts import (SHAPES, input_dwords, input_place, k_per_lane, output_dwords,
+                          output_place)
+
+U32 = aster.ptr(np.uint32)
+NAMES = sorted(i.name for i in aster.isa.instructions("gfx942") if i.name.startswith("v_mfma_"))
+
+DTYPES = {"f32": np.float32, "xf32": np.float32, "f16": np.float16,
+          "bf16": ml_dtypes.bfloat16, "fp8": ml_dtypes.float8_e4m3fnuz,
+          "bf8": ml_dtypes.float8_e5m2fnuz, "i8": np.int8, "f64": np.float64,
+          "i32": np.int32}
+
+
+def test_every_gfx942_dense_mfma_has_a_published_shape(summary):
+    assert NAMES, "the table lists no gfx942 MFMA"
+    missing = [n for n in NAMES if n not in SHAPES]
+    assert not missing, f"no published layout data for {missing}"
+    summary.append(f"MFMA layouts: {len(NAMES)} gfx942 dense MFMA instructions checked "
+                   "against AMD's published register layouts")
+
+
+def values(ty, shape, rng):
+    if ty == "i8":
+        return rng.integers(-128, 128, shape)
+    if ty == "i32":
+        return rng.integers(-2**20, 2**20, shape)
+    return rng.integers(-8, 9, shape) / 4.0       # exact in every float format here
+
+
+def chunks(n):
+    """(first, width) pieces of n dwords moved by dwordx4/x2/x1 accesses."""
+    q = 0
+    while q < n:
+        w = 4 if n - q >= 4 else 2 if n - q >= 2 else 1
+        yield q, w
+        q += w
+
+
+def mfma_kernel(name):
+    sh = SHAPES[name]
+    na, nb, nc = input_dwords(sh, "a"), input_dwords(sh, "b"), output_dwords(sh)
+    m = aster.Module("gfx942")
+    k = m.kernel("one_mfma", args=[("a", U32), ("b", U32), ("c", U32), ("d", U32)],
+                 block=(64, 1, 1))
+    ptrs = {x: s[4 + 2 * i:6 + 2 * i] for i, x in enumerate("abcd")}
+    for x, p in ptrs.items():
+        k.load_arg(x, p)
+    tid = k.workitem_id("x")
+    A, B, C = v[4:4 + na] if na > 1 else v[4], v[6:6 + nb] if nb > 1 else v[6], v[8:8 + nc]
+    loads = {"a": (4, na), "b": (6, nb), "c": (8, nc)}
+    k.s_waitcnt(lgkmcnt=0)
+    for x, (first, n) in loads.items():
+        for q, w in chunks(n):
+            k.v_mul_u32_u24(v[1], 4 * n, tid)              # the lane's first dword
+            k.v_add_u32(v[1], 4 * q, v[1])
+            load = {4: k.global_load_dwordx4, 2: k.global_load_dwordx2, 1: k.global_load_dword}[w]
+            load(v[first + q:first + q + w] if w > 1 else v[first + q], v[1], ptrs[x])
+    k.s_waitcnt(vmcnt=0)
+    getattr(k, name)(C, A, B, C)
+    for _ in range(3):                                    # MFMA result hazard (wait states)
+        k.s_nop(imm=7)
+    for q, w in chunks(nc):
+        k.v_mul_u32_u24(v[1], 4 * nc, tid)
+        k.v_add_u32(v[1], 4 * q, v[1])
+        store = {4: k.global_store_dwordx4, 2: k.global_store_dwordx2, 1: k.global_store_dword}[w]
+        store(v[1], v[8 + q:8 + q + w] if w > 1 else v[8 + q], ptrs["d"])
+    k.s_endpgm()
+    return m.hsaco()
+
+
+def pack_input(sh, which, mat):
+    """mat[block, row, k] (row = i of A or j of B) -> per-lane registers."""
+    ty = getattr(sh, which)
+    kpl = k_per_lane(sh)
+    lanes = np.zeros((64, kpl), DTYPES[ty])
+    for b in range(sh.blocks):
+        for r in range(sh.m):
+            for kk in range(sh.k):
+                lane, slot = input_place(sh, b, r, kk)
+                lanes[lane, slot] = mat[b, r, kk]
+    return np.ascontiguousarray(lanes).view(np.uint8).reshape(64, -1).view(np.uint32).copy()
+
+
+def pack_output(sh, mat):
+    per_lane = sh.m * sh.n * sh.blocks // 64
+    lanes = np.zeros((64, per_lane), DTYPES[sh.out])
+    for b in range(sh.blocks):
+        for i in range(sh.m):
+            for j in range(sh.n):
+                lane, slot = output_place(sh, b, i, j)
+                lanes[lane, slot] = mat[b, i, j]
+    return lanes.view(np.uint32).copy()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_mfma_layout(name):
+    sh = SHAPES.get(name)
+    if sh is None:
+        pytest.fail(f"{name}: no published layout in mfma_layouts.SHAPES")
+    rng = np.random.default_rng(sum(map(ord, name)))
+    a = values(sh.a, (sh.blocks, sh.m, sh.k), rng)            # A[block, i, k]
+    b = values(sh.b, (sh.blocks, sh.k, sh.n), rng)            # B[block, k, j]
+    c = values(sh.out, (sh.blocks, sh.m, sh.n), rng)
+    want = a @ b + c                                          # exact (see module doc)
+    a_regs = pack_input(sh, "a", a.astype(DTYPES[sh.a]))
+    b_regs = pack_input(sh, "b", np.swapaxes(b, 1, 2).astype(DTYPES[sh.b]))
+    c_regs = pack_output(sh, c.astype(DTYPES[sh.out]))
+    d_regs = np.zeros_like(c_regs)
+    aster.launch(mfma_kernel(name), "one_mfma", (1, 1, 1), (64, 1, 1),
+                 [a_regs, b_regs, c_regs, d_regs])
+    expected = pack_output(sh, want.astype(DTYPES[sh.out]))
+    if not np.array_equal(d_regs, expected):
+        got = d_regs.view(DTYPES[sh.out])
+        exp = expected.view(DTYPES[sh.out])
+        bad = np.argwhere(got != exp)[:4].tolist()
+        pytest.fail(f"{name}: D differs at (lane, slot) {bad}: got {[got[tuple(x)] for x in bad]}, "
+                    f"want {[exp[tuple(x)] for x in bad]}")
