@@ -89,7 +89,8 @@ def test_lds_tree_reduction_4_waves_barriers(hip):
     groups = 6
     x = np.random.default_rng(2).standard_normal(256 * groups).astype(np.float32)
     out = np.zeros(groups, np.float32)
-    aster.launch(hip("lds_reduce"), "lds_reduce", (groups, 1, 1), (256, 1, 1), [x, out])
+    st = aster.launch(hip("lds_reduce"), "lds_reduce", (groups, 1, 1), (256, 1, 1), [x, out])
+    assert st.waves == 4 * groups and st.lds > 0
     # The kernel's tree: buf[t] += buf[t + s] for s = 128, 64, ..., 1, in f32.
     buf = x.reshape(groups, 256).copy()
     s = 128
@@ -99,15 +100,14 @@ def test_lds_tree_reduction_4_waves_barriers(hip):
     bits_equal(out, buf[:, 0])
 
 
-@pytest.mark.parametrize("threads", [None, 3])
+@pytest.mark.parametrize("threads", [1, 3])
 def test_global_atomics(hip, threads):
     n = 1000
     x = np.random.default_rng(3).integers(0, 100000, n).astype(np.int32)
     hist, counter = np.zeros(16, np.int32), np.zeros(1, np.int32)
     slots, mx, fsum = np.zeros(n, np.int32), np.zeros(1, np.int32), np.zeros(1, np.float32)
-    opts = {} if threads is None else {"threads": threads}
     aster.launch(hip("atomics"), "atomics", (16, 1, 1), (64, 1, 1),
-                 [x, hist, counter, slots, mx, fsum, np.int32(n)], **opts)
+                 [x, hist, counter, slots, mx, fsum, np.int32(n)], threads=threads)
     np.testing.assert_array_equal(hist, np.bincount(x & 15, minlength=16))
     assert counter[0] == n
     np.testing.assert_array_equal(slots, np.ones(n, np.int32))   # every slot handed out once
@@ -115,12 +115,13 @@ def test_global_atomics(hip, threads):
     assert fsum[0] == float((x & 7).sum())                      # integers: exact in any order
 
 
-def test_transpose_through_lds_2d_grid(hip):
+@pytest.mark.parametrize("threads", [1, 4])
+def test_transpose_through_lds_2d_grid(hip, threads):
     rows, cols = 45, 70                        # not multiples of the 16x16 tile
     x = np.random.default_rng(4).standard_normal((rows, cols)).astype(np.float32)
     out = np.zeros((cols, rows), np.float32)
     aster.launch(hip("transpose"), "transpose", ((cols + 15) // 16, (rows + 15) // 16, 1),
-                 (16, 16, 1), [x, out, np.int32(rows), np.int32(cols)])
+                 (16, 16, 1), [x, out, np.int32(rows), np.int32(cols)], threads=threads)
     np.testing.assert_array_equal(out, x.T)
 
 

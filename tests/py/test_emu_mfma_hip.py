@@ -72,8 +72,7 @@ def test_mfma_loop_k_accumulation_4_waves(code):
     st = aster.launch(code, "mfma_gemm_loop", (1, 1, 1), (256, 1, 1),
                       [a.astype(np.float16), b.astype(np.float16), d, np.int32(K)])
     np.testing.assert_array_equal(d, a @ b)
-    if hasattr(st, "mfma"):
-        assert st.mfma == 4 * 4 * (K // 16)
+    assert st.mfma == 4 * 4 * (K // 16)
 
 
 @pytest.mark.parametrize("broadcast", [0, 1])
