@@ -29,6 +29,14 @@ formulas it prints with `--detail-instruction`:
                        lane 16 * (i % 4) + j
       4x4,   4 blocks: pair 0 ('[1:0]'), lane 16 * (i % 4) + 4 * block + j
 
+Modifiers (same source, `InstCalc._get_cbsz_abid_transformed_block` and
+`_get_blgp_transformed_lane`): with CBSZ and ABID, block X of the product
+uses the A of block floor(X / 2^CBSZ) * 2^CBSZ + ABID ("broadcast one block
+to 2^CBSZ blocks; ABID says which"). With BLGP, the B value a lane would
+hold is read from another lane: 1 lane % 32, 2 lanes < 32 read lane + 32,
+3 lane + 16 (mod 64), 4 lane % 16, 5 / 6 / 7 every lane reads the 2nd / 3rd
+/ 4th group of 16 lanes.
+
 The instruction shapes (M, N, K, blocks, types) are those of the calculator's
 CDNA3 table and the CDNA3 ISA guide's MFMA opcode table (the _Nb suffix of
 the LLVM mnemonic is the block count). gfx942's FP8/BF8 are the FNUZ
@@ -128,3 +136,22 @@ def output_place(sh: Shape, block: int, i: int, j: int):
     elif (m, n) == (32, 32) and b in (1, 2):
         return (32 * (i // 4)) % 64 + j, 16 * block + 4 * (i // 8) + i % 4
     raise ValueError(f"no published output layout for {sh}")
+
+
+def cbsz_abid_block(block: int, cbsz: int, abid: int) -> int:
+    """The block whose A is used for `block` under CBSZ/ABID."""
+    n = 1 << cbsz
+    return block // n * n + abid
+
+
+def blgp_lane(lane: int, blgp: int) -> int:
+    """The lane whose B register value is used where `lane`'s would be."""
+    if blgp == 1:
+        return lane % 32
+    if blgp == 2:
+        return lane + 32 if lane < 32 else lane
+    if blgp == 3:
+        return (lane + 16) % 64
+    if blgp >= 4:
+        return 16 * (blgp - 4) + lane % 16
+    return lane

@@ -12,8 +12,8 @@ import pytest
 import aster
 from aster import s, v
 
-from mfma_layouts import (SHAPES, input_dwords, input_place, k_per_lane, output_dwords,
-                          output_place)
+from mfma_layouts import (SHAPES, blgp_lane, cbsz_abid_block, input_dwords, input_place,
+                          k_per_lane, output_dwords, output_place)
 
 U32 = aster.ptr(np.uint32)
 NAMES = sorted(i.name for i in aster.isa.instructions("gfx942") if i.name.startswith("v_mfma_"))
@@ -49,7 +49,7 @@ def chunks(n):
         q += w
 
 
-def mfma_kernel(name):
+def mfma_kernel(name, **mods):
     sh = SHAPES[name]
     na, nb, nc = input_dwords(sh, "a"), input_dwords(sh, "b"), output_dwords(sh)
     m = aster.Module("gfx942")
@@ -69,7 +69,7 @@ def mfma_kernel(name):
             load = {4: k.global_load_dwordx4, 2: k.global_load_dwordx2, 1: k.global_load_dword}[w]
             load(v[first + q:first + q + w] if w > 1 else v[first + q], v[1], ptrs[x])
     k.s_waitcnt(vmcnt=0)
-    getattr(k, name)(C, A, B, C)
+    getattr(k, name)(C, A, B, C, **mods)
     for _ in range(3):                                    # MFMA result hazard (wait states)
         k.s_nop(imm=7)
     for q, w in chunks(nc):
@@ -105,26 +105,76 @@ def pack_output(sh, mat):
     return lanes.view(np.uint32).copy()
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_mfma_layout(name):
-    sh = SHAPES.get(name)
-    if sh is None:
-        pytest.fail(f"{name}: no published layout in mfma_layouts.SHAPES")
-    rng = np.random.default_rng(sum(map(ord, name)))
-    a = values(sh.a, (sh.blocks, sh.m, sh.k), rng)            # A[block, i, k]
-    b = values(sh.b, (sh.blocks, sh.k, sh.n), rng)            # B[block, k, j]
-    c = values(sh.out, (sh.blocks, sh.m, sh.n), rng)
-    want = a @ b + c                                          # exact (see module doc)
+def run_mfma(name, a, b, c, **mods):
+    """D for A[block, i, k], B[block, k, j], C[block, i, j] placed in the
+    registers by the published layout, read back the same way."""
+    sh = SHAPES[name]
     a_regs = pack_input(sh, "a", a.astype(DTYPES[sh.a]))
     b_regs = pack_input(sh, "b", np.swapaxes(b, 1, 2).astype(DTYPES[sh.b]))
     c_regs = pack_output(sh, c.astype(DTYPES[sh.out]))
     d_regs = np.zeros_like(c_regs)
-    aster.launch(mfma_kernel(name), "one_mfma", (1, 1, 1), (64, 1, 1),
+    aster.launch(mfma_kernel(name, **mods), "one_mfma", (1, 1, 1), (64, 1, 1),
                  [a_regs, b_regs, c_regs, d_regs])
+    return d_regs
+
+
+def check(name, got, want):
+    sh = SHAPES[name]
     expected = pack_output(sh, want.astype(DTYPES[sh.out]))
-    if not np.array_equal(d_regs, expected):
-        got = d_regs.view(DTYPES[sh.out])
-        exp = expected.view(DTYPES[sh.out])
-        bad = np.argwhere(got != exp)[:4].tolist()
-        pytest.fail(f"{name}: D differs at (lane, slot) {bad}: got {[got[tuple(x)] for x in bad]}, "
-                    f"want {[exp[tuple(x)] for x in bad]}")
+    if not np.array_equal(got, expected):
+        g, e = got.view(DTYPES[sh.out]), expected.view(DTYPES[sh.out])
+        bad = np.argwhere(g != e)[:4].tolist()
+        pytest.fail(f"{name}: D differs at (lane, slot) {bad}: got {[g[tuple(x)] for x in bad]}, "
+                    f"want {[e[tuple(x)] for x in bad]}")
+
+
+def inputs(name):
+    sh = SHAPES[name]
+    rng = np.random.default_rng(sum(map(ord, name)))
+    return (values(sh.a, (sh.blocks, sh.m, sh.k), rng),      # A[block, i, k]
+            values(sh.b, (sh.blocks, sh.k, sh.n), rng),      # B[block, k, j]
+            values(sh.out, (sh.blocks, sh.m, sh.n), rng))    # C[block, i, j]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_mfma_layout(name):
+    if name not in SHAPES:
+        pytest.fail(f"{name}: no published layout in mfma_layouts.SHAPES")
+    a, b, c = inputs(name)
+    check(name, run_mfma(name, a, b, c), a @ b + c)          # exact (see module doc)
+
+
+MULTI_BLOCK = [n for n in NAMES if n in SHAPES and SHAPES[n].blocks > 1]
+
+
+@pytest.mark.parametrize("name", MULTI_BLOCK)
+def test_mfma_cbsz_abid_broadcast_a_block(name):
+    """CBSZ/ABID: the smallest and the largest broadcast group."""
+    sh = SHAPES[name]
+    a, b, c = inputs(name)
+    for cbsz in sorted({1, sh.blocks.bit_length() - 1}):
+        abid = (1 << cbsz) - 1
+        src = [cbsz_abid_block(blk, cbsz, abid) for blk in range(sh.blocks)]
+        check(name, run_mfma(name, a, b, c, cbsz=cbsz, abid=abid), a[src] @ b + c)
+
+
+BLGP_CASES = [(n, g) for n in ("v_mfma_f32_16x16x16_f16", "v_mfma_f32_32x32x1_2b_f32",
+                               "v_mfma_i32_4x4x4_16b_i8", "v_mfma_f32_32x32x16_bf8_fp8")
+              for g in range(1, 8)]
+
+
+@pytest.mark.parametrize("name,blgp", BLGP_CASES)
+def test_mfma_blgp_lane_patterns(name, blgp):
+    """BLGP: each lane's B comes from the lane the published pattern names;
+    the expected B is rebuilt from where the normal layout put each value."""
+    sh = SHAPES[name]
+    a, b, c = inputs(name)
+    where = {}                                  # (lane, slot) -> (block, k, j)
+    for blk in range(sh.blocks):
+        for j in range(sh.n):
+            for kk in range(sh.k):
+                where[input_place(sh, blk, j, kk)] = (blk, kk, j)
+    b_eff = np.empty_like(b)
+    for (lane, slot), (blk, kk, j) in where.items():
+        b_eff[blk, kk, j] = b[where[(blgp_lane(lane, blgp), slot)]]
+    check(name, run_mfma(name, a, b, c, blgp=blgp), a @ b_eff + c)
