@@ -15,6 +15,7 @@ does. gfx942 has no bf16 conversion instruction (v_cvt_pk_bf16_f32 and
 v_cvt_f32_bf16 are gfx950's), so bf16 goes through integer VALU code the way
 compilers emit it."""
 from fractions import Fraction
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -278,3 +279,29 @@ def test_v_fma_f16_rounds_once():
     bad = np.nonzero(got != want)[0]
     assert bad.size == 0, [f"{a[i]!r}*{b[i]!r}+{c[i]!r} -> {got[i]:#06x} (want {want[i]:#06x})"
                            for i in bad[:6]]
+
+
+def test_fp8_word_and_byte_selects(hip_hsaco):
+    """tests/emulator/hip/fp8_select.hip: op_sel word/byte destinations and
+    SDWA byte/word sources of the fp8/bf8 conversions (clang's forms)."""
+    code = hip_hsaco(Path(__file__).resolve().parents[1] / "emulator" / "hip" / "fp8_select.hip")
+    rng = np.random.default_rng(5)
+    n = 1000
+    x = np.concatenate([rng.standard_normal(n - 8) * 30, [0.0, -0.0, 1e-9, 240.0, 250.0, 1e6,
+                                                          np.inf, np.nan]]).astype(np.float32)
+    rnd = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    out = np.zeros((n, 8), np.uint32)
+    aster.launch(code, "fp8_select", ((n + 63) // 64, 1, 1), (64, 1, 1), [x, rnd, out, np.int32(n)])
+    u32 = lambda a: a.astype(np.uint32)  # noqa: E731
+    f8 = lambda a, t: u32(a.astype(t).view(np.uint8))  # noqa: E731
+    old = np.uint32(0x5A5A5A5A)
+    np.testing.assert_array_equal(out[:, 0], (f8(x, E4M3) | f8(-x, E4M3) << 8) << 16 | (old & 0xFFFF))
+    two = f8(np.float32(2.0), E5M2)
+    np.testing.assert_array_equal(out[:, 1], (old & 0xFFFF0000) | f8(x, E5M2) | two << 8)
+    for col, byte, dt in ((2, 2, E4M3), (3, 3, E5M2)):          # SR: only its byte changes
+        keep = old & ~np.uint32(0xFF << (8 * byte))
+        assert ((out[:, col] & ~np.uint32(0xFF << (8 * byte))) == keep).all()
+    check_wide(out[:, 4], f8(-x, E4M3), E4M3)
+    check_wide(out[:, 5], np.full(n, two, np.uint32), E5M2)
+    check_wide(out[:, 6], f8(x, E4M3), E4M3)
+    check_wide(out[:, 7], f8(-x, E4M3), E4M3)
