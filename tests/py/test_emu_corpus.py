@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import aster
+from conftest import HIP_INCLUDE
 
-HIP = Path(__file__).resolve().parents[1] / "emulator" / "hip"
+HIP = Path(HIP_INCLUDE)                        # tests/emulator/hip
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ import pytest
 
 import aster
 from aster import s, v, vcc
+from conftest import HIP_INCLUDE
 
 U32 = aster.ptr(np.uint32)
 # Converting NaN, infinity and out-of-range values is the point here.
@@ -288,7 +289,7 @@ def test_v_fma_f16_rounds_once():
 def test_fp8_word_and_byte_selects(hip_hsaco):
     """tests/emulator/hip/fp8_select.hip: op_sel word/byte destinations and
     SDWA byte/word sources of the fp8/bf8 conversions (clang's forms)."""
-    code = hip_hsaco(Path(__file__).resolve().parents[1] / "emulator" / "hip" / "fp8_select.hip")
+    code = hip_hsaco(Path(HIP_INCLUDE) / "fp8_select.hip")
     rng = np.random.default_rng(5)
     n = 1000
     x = np.concatenate([rng.standard_normal(n - 8) * 30, [0.0, -0.0, 1e-9, 240.0, 250.0, 1e6,

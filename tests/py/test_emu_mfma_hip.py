@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import aster
+from conftest import HIP_INCLUDE
 
-HIP = Path(__file__).resolve().parents[1] / "emulator" / "hip" / "mfma.hip"
+HIP = Path(HIP_INCLUDE) / "mfma.hip"
 ONE = ((1, 1, 1), (64, 1, 1))     # one wave
 
 
