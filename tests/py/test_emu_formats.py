@@ -16,7 +16,6 @@ the instruction table has no clamp for v_cvt_pk_fp8_f32, so saturation is not
 tested here. gfx942 has no bf16 conversion instruction (v_cvt_pk_bf16_f32 and
 v_cvt_f32_bf16 are gfx950's), so bf16 goes through integer VALU code the way
 compilers emit it."""
-from fractions import Fraction
 from pathlib import Path
 
 import ml_dtypes
@@ -26,6 +25,7 @@ import pytest
 import aster
 from aster import s, v, vcc
 from conftest import HIP_INCLUDE
+from exact import fma
 
 U32 = aster.ptr(np.uint32)
 # Converting NaN, infinity and out-of-range values is the point here.
@@ -235,16 +235,13 @@ def test_f32_to_bf16_round_to_nearest_even_sequence():
     check_narrow(convert(emit, x), x, BF16)
 
 
-def round_f16(x):
-    """The f16 nearest to the exact rational x (ties to even; inf past 65520)."""
-    h = np.float16(float(x))
-    if not np.isfinite(h):
-        return h
-    cands = [np.nextafter(h, np.float16(-np.inf)), h, np.nextafter(h, np.float16(np.inf))]
-    cands = [c for c in cands if np.isfinite(c)]
-    err = [abs(Fraction(float(c)) - x) for c in cands]
-    best = [c for c, e in zip(cands, err) if e == min(err)]
-    return min(best, key=lambda c: int(np.float16(c).view(np.uint16)) & 1)
+def check_f16(got, want, what):
+    got = (got & np.uint32(0xFFFF)).astype(np.uint16)
+    nan = np.isnan(want)
+    assert np.isnan(got[nan].view(np.float16)).all(), f"{what}: NaN expected"
+    bad = np.nonzero((got != want.view(np.uint16)) & ~nan)[0]
+    assert bad.size == 0, f"{what}: {bad.size} differ, e.g. " + ", ".join(
+        f"#{i}: {got[i]:#06x} (want {want.view(np.uint16)[i]:#06x})" for i in bad[:4])
 
 
 def test_v_fma_f16_rounds_once():
@@ -271,19 +268,34 @@ def test_v_fma_f16_rounds_once():
         k.v_lshrrev_b32(v[5], 16, v[2])
         k.v_fma_f16(v[3], v[2], v[5], v[4])
     got = convert(emit, x, c.view(np.uint16).astype(np.uint32))
-    got = (got & np.uint32(0xFFFF)).astype(np.uint16)
-    p = a.astype(np.float64) * b.astype(np.float64)            # exact
-    c64 = c.astype(np.float64)
-    s_ = p + c64
-    bb = s_ - p
-    err = (p - (s_ - bb)) + (c64 - bb)                            # TwoSum: 0 when s_ is exact
-    want = s_.astype(np.float16)
-    for i in np.nonzero(err != 0)[0]:
-        want[i] = round_f16(Fraction(float(p[i])) + Fraction(float(c64[i])))
-    want = want.view(np.uint16)
-    bad = np.nonzero(got != want)[0]
-    assert bad.size == 0, [f"{a[i]!r}*{b[i]!r}+{c[i]!r} -> {got[i]:#06x} (want {want[i]:#06x})"
-                           for i in bad[:6]]
+    check_f16(got, fma(a, b, c, np.float16), "v_fma_f16")
+
+
+F16_OPS = {"v_add_f16": np.add, "v_sub_f16": np.subtract, "v_mul_f16": np.multiply}
+
+
+@pytest.mark.parametrize("mnemonic", ["v_add_f16", "v_sub_f16", "v_mul_f16", "v_pk_add_f16",
+                                      "v_pk_mul_f16", "v_pk_fma_f16"])
+def test_f16_arithmetic(mnemonic):
+    """f16 (and packed 2 x f16) add, sub, mul, fma on random bit patterns,
+    infinities and NaNs included. NumPy's f16 arithmetic (exact result in
+    f32, then one rounding: 24 >= 2 * 11 + 2 bits, so the double rounding is
+    innocuous) is the reference for add/sub/mul."""
+    rng = np.random.default_rng(len(mnemonic))
+    x = rng.integers(0, 2**32, 60000, dtype=np.uint64).astype(np.uint32)   # a | b << 16
+    r = rng.integers(0, 2**32, 60000, dtype=np.uint64).astype(np.uint32)   # c | d << 16
+    lo = lambda u: (u & np.uint32(0xFFFF)).astype(np.uint16).view(np.float16)  # noqa: E731
+    hi = lambda u: (u >> np.uint32(16)).astype(np.uint16).view(np.float16)     # noqa: E731
+    if mnemonic == "v_pk_fma_f16":
+        got = convert(lambda k: k.v_pk_fma_f16(v[3], v[2], v[4], v[2]), x, r)
+        check_f16(got, fma(lo(x), lo(r), lo(x), np.float16), "low half")
+        check_f16(got >> np.uint32(16), fma(hi(x), hi(r), hi(x), np.float16), "high half")
+        return
+    op = F16_OPS[mnemonic.replace("_pk", "")]
+    got = convert(lambda k: getattr(k, mnemonic)(v[3], v[2], v[4]), x, r)
+    check_f16(got, op(lo(x), lo(r)), "low half")
+    if "_pk_" in mnemonic:
+        check_f16(got >> np.uint32(16), op(hi(x), hi(r)), "high half")
 
 
 def test_fp8_word_and_byte_selects(hip_hsaco):
@@ -311,3 +323,24 @@ def test_fp8_word_and_byte_selects(hip_hsaco):
     check_wide(out[:, 5], np.full(n, two, np.uint32), E5M2)
     check_wide(out[:, 6], f8(x, E4M3), E4M3)
     check_wide(out[:, 7], f8(-x, E4M3), E4M3)
+
+
+@pytest.mark.parametrize("mnemonic", ["v_add_f32", "v_mul_f32", "v_fma_f32"])
+def test_f32_arithmetic(mnemonic):
+    """f32 add, mul and fma (one rounding) on random bit patterns: every
+    exponent, denormals, infinities, NaNs; NumPy (IEEE) as the reference."""
+    rng = np.random.default_rng(len(mnemonic) + 7)
+    x, r = (rng.integers(0, 2**32, 60000, dtype=np.uint64).astype(np.uint32) for _ in range(2))
+    a, b = x.view(np.float32), r.view(np.float32)
+    if mnemonic == "v_fma_f32":            # a * b + a, exactly rounded
+        got = convert(lambda k: k.v_fma_f32(v[3], v[2], v[4], v[2]), x, r)
+        want = fma(a, b, a, np.float32)
+    else:
+        got = convert(lambda k: getattr(k, mnemonic)(v[3], v[2], v[4]), x, r)
+        want = {"v_add_f32": np.add, "v_mul_f32": np.multiply}[mnemonic](a, b)
+    nan = np.isnan(want)
+    assert np.isnan(got[nan].view(np.float32)).all()
+    bad = np.nonzero((got != want.view(np.uint32)) & ~nan)[0]
+    assert bad.size == 0, f"{bad.size} differ, e.g. " + ", ".join(
+        f"{x[i]:#010x},{r[i]:#010x} -> {got[i]:#010x} (want {want.view(np.uint32)[i]:#010x})"
+        for i in bad[:4])
