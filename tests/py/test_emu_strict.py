@@ -172,3 +172,78 @@ def test_infinite_loop_stopped_by_the_budget():
         aster.launch(m.hsaco(), "spin", (1, 1, 1), (64, 1, 1), [y], budget=100000)
     assert "budget" in str(e.value) and "100000" in str(e.value)
     np.testing.assert_array_equal(y, np.ones(4, np.float32))
+
+
+def two_loads(use, wait_vm):
+    """Two global loads in order (v2 from x, v3 from x + 256 bytes), then
+    s_waitcnt vmcnt(wait_vm) and y[t] = v[use]. vmcnt counts outstanding
+    vector-memory loads, which return in order: vmcnt(1) covers the first."""
+    m = aster.Module("gfx942")
+    k = m.kernel("two_loads", args=[("x", F32), ("y", F32)], block=(64, 1, 1))
+    k.load_arg("x", s[4:6])
+    k.load_arg("y", s[6:8])
+    k.v_lshlrev_b32(v[1], 2, k.workitem_id("x"))
+    k.s_waitcnt(lgkmcnt=0)
+    k.v_add_u32(v[4], 256, v[1])
+    k.global_load_dword(v[2], v[1], s[4:6])
+    k.global_load_dword(v[3], v[4], s[4:6])
+    k.s_waitcnt(vmcnt=wait_vm)
+    k.global_store_dword(v[1], v[use], s[6:8])
+    k.s_endpgm()
+    return m.hsaco()
+
+
+def test_vmcnt_counts_loads_in_order():
+    x = np.arange(128, dtype=np.float32)
+    y = np.zeros(64, np.float32)
+    aster.launch(two_loads(2, 1), "two_loads", (1, 1, 1), (64, 1, 1), [x, y])
+    np.testing.assert_array_equal(y, x[:64])                 # vmcnt(1): the first load is in
+    with pytest.raises(aster.EmulatorError, match=r"vmcnt"):  # ... the second is not
+        aster.launch(two_loads(3, 1), "two_loads", (1, 1, 1), (64, 1, 1), [x, y])
+    aster.launch(two_loads(3, 0), "two_loads", (1, 1, 1), (64, 1, 1), [x, y])
+    np.testing.assert_array_equal(y, x[64:])
+
+
+def two_s_loads(wait):
+    """Two s_load_dword; scalar loads may return out of order, so only
+    lgkmcnt(0) covers either of them."""
+    m = aster.Module("gfx942")
+    k = m.kernel("two_s_loads", args=[("y", F32), ("p", np.int32), ("q", np.int32)],
+                 block=(64, 1, 1))
+    k.load_arg("y", s[4:6])
+    k.load_arg("p", s[8])
+    k.load_arg("q", s[9])
+    k.s_waitcnt(lgkmcnt=wait)
+    k.v_mov_b32(v[2], s[8])
+    k.s_waitcnt(lgkmcnt=0)
+    k.v_lshlrev_b32(v[1], 2, k.workitem_id("x"))
+    k.global_store_dword(v[1], v[2], s[4:6])
+    k.s_endpgm()
+    return m.hsaco()
+
+
+def test_smem_needs_lgkmcnt_zero():
+    y = np.zeros(64, np.float32)
+    aster.launch(two_s_loads(0), "two_s_loads", (1, 1, 1), (64, 1, 1), [y, 7, 9])
+    np.testing.assert_array_equal(y.view(np.int32), np.full(64, 7))
+    with pytest.raises(aster.EmulatorError, match=r"lgkmcnt\(0\)"):
+        aster.launch(two_s_loads(1), "two_s_loads", (1, 1, 1), (64, 1, 1), [y, 7, 9])
+
+
+def test_overwriting_a_pending_load_destination():
+    """Writing v2 while the load into v2 is in flight (write-after-write)."""
+    m = aster.Module("gfx942")
+    k = m.kernel("waw", args=[("x", F32), ("y", F32)], block=(64, 1, 1))
+    k.load_arg("x", s[4:6])
+    k.load_arg("y", s[6:8])
+    k.v_lshlrev_b32(v[1], 2, k.workitem_id("x"))
+    k.s_waitcnt(lgkmcnt=0)
+    k.global_load_dword(v[2], v[1], s[4:6])
+    k.v_mov_b32(v[2], 1.0)
+    k.s_waitcnt(vmcnt=0)
+    k.global_store_dword(v[1], v[2], s[6:8])
+    k.s_endpgm()
+    x, y = np.ones(64, np.float32), np.zeros(64, np.float32)
+    with pytest.raises(aster.EmulatorError, match=r"(?s)overwrites v2.*global_load_dword.*v_mov_b32"):
+        aster.launch(m.hsaco(), "waw", (1, 1, 1), (64, 1, 1), [x, y])
+    np.testing.assert_array_equal(y, np.zeros(64, np.float32))
