@@ -178,3 +178,13 @@ def test_mfma_blgp_lane_patterns(name, blgp):
     for (lane, slot), (blk, kk, j) in where.items():
         b_eff[blk, kk, j] = b[where[(blgp_lane(lane, blgp), slot)]]
     check(name, run_mfma(name, a, b, c, blgp=blgp), a @ b_eff + c)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("v_mfma_f64")])
+@pytest.mark.parametrize("neg", [1, 2, 4, 7])
+def test_mfma_f64_neg(name, neg):
+    """f64 MFMAs have NEG bits instead of BLGP: bit 0 negates A (src0),
+    bit 1 B (src1), bit 2 C (src2), the VOP3P per-source order."""
+    a, b, c = inputs(name)
+    sa, sb, sc = (-1.0 if neg >> i & 1 else 1.0 for i in range(3))
+    check(name, run_mfma(name, a, b, c, neg=neg), (sa * a) @ (sb * b) + sc * c)

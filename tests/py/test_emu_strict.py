@@ -205,8 +205,8 @@ def test_vmcnt_counts_loads_in_order():
 
 
 def two_s_loads(wait):
-    """Two s_load_dword; scalar loads may return out of order, so only
-    lgkmcnt(0) covers either of them."""
+    """Two s_load_dword; scalar memory reads may return out of order (CDNA3
+    ISA guide, s_waitcnt / LGKM_CNT), so only lgkmcnt(0) covers either."""
     m = aster.Module("gfx942")
     k = m.kernel("two_s_loads", args=[("y", F32), ("p", np.int32), ("q", np.int32)],
                  block=(64, 1, 1))
