@@ -3,7 +3,7 @@ as data for the tests: which matrix element lives in which lane and register.
 
 Source (facts only, restated here): AMD's Matrix Instruction Calculator,
 github.com/ROCm/amd_matrix_instruction_calculator, matrix_calculator.py
-(version 1.02), class `InstCalcGfx9` — the CDNA ("gfx9") register-layout
+(version 1.02), class `InstCalcGfx9`: the CDNA ("gfx9") register-layout
 formulas it prints with `--detail-instruction`:
 
   A[i][k].block / B[k][j].block  lane (`_coord_to_lane_eqn`, matrix a/b):
@@ -31,16 +31,20 @@ formulas it prints with `--detail-instruction`:
 
 Modifiers (same source, `InstCalc._get_cbsz_abid_transformed_block` and
 `_get_blgp_transformed_lane`): with CBSZ and ABID, block X of the product
-uses the A of block floor(X / 2^CBSZ) * 2^CBSZ + ABID ("broadcast one block
-to 2^CBSZ blocks; ABID says which"). With BLGP, the B value a lane would
+uses the A of block floor(X / 2^CBSZ) * 2^CBSZ + ABID (one block, chosen by
+ABID, is broadcast to each group of 2^CBSZ blocks). With BLGP, the B value a lane would
 hold is read from another lane: 1 lane % 32, 2 lanes < 32 read lane + 32,
 3 lane + 16 (mod 64), 4 lane % 16, 5 / 6 / 7 every lane reads the 2nd / 3rd
 / 4th group of 16 lanes.
 
-The instruction shapes (M, N, K, blocks, types) are those of the calculator's
-CDNA3 table and the CDNA3 ISA guide's MFMA opcode table (the _Nb suffix of
-the LLVM mnemonic is the block count). gfx942's FP8/BF8 are the FNUZ
-formats (E4M3FNUZ / E5M2FNUZ, CDNA3 ISA guide, "FP8 and BF8 formats").
+The calculator's README (current version) lists CDNA3 (gfx940/941/942,
+MI300) among the architectures these CDNA rules cover, documents CBSZ/ABID/
+BLGP as above and NEG as three bits negating A, B and C respectively, and
+has an example of the BLGP field negating the FP64 inputs on CDNA 3 (f64
+MFMAs carry NEG in the BLGP field). The shapes below are read off the mnemonics: MxNxK, and
+the _Nb suffix is the block count (1 without it). gfx942's fp8/bf8 are the
+FNUZ formats (HIP documentation, "FP8 numbers": gfx940/941/942 support FNUZ
+FP8, not OCP FP8).
 """
 from typing import NamedTuple
 
