@@ -49,7 +49,9 @@ def chunks(n):
         q += w
 
 
-def mfma_kernel(name, **mods):
+def mfma_kernel(name, acc=False, **mods):
+    """One MFMA; with acc, C/D and B live in AGPRs (moved there and back
+    with v_accvgpr_write/read), else everything is in VGPRs."""
     sh = SHAPES[name]
     na, nb, nc = input_dwords(sh, "a"), input_dwords(sh, "b"), output_dwords(sh)
     m = aster.Module("gfx942")
@@ -69,9 +71,21 @@ def mfma_kernel(name, **mods):
             load = {4: k.global_load_dwordx4, 2: k.global_load_dwordx2, 1: k.global_load_dword}[w]
             load(v[first + q:first + q + w] if w > 1 else v[first + q], v[1], ptrs[x])
     k.s_waitcnt(vmcnt=0)
+    if acc:
+        AG = aster.a
+        for i in range(nc):
+            k.v_accvgpr_write_b32(AG[i], v[8 + i])
+        for i in range(nb):
+            k.v_accvgpr_write_b32(AG[nc + i], v[6 + i])
+        C, B = AG[0:nc], (AG[nc:nc + nb] if nb > 1 else AG[nc])
+        for _ in range(2):                                # VALU write -> MFMA read wait states
+            k.s_nop(imm=7)
     getattr(k, name)(C, A, B, C, **mods)
     for _ in range(3):                                    # MFMA result hazard (wait states)
         k.s_nop(imm=7)
+    if acc:
+        for i in range(nc):
+            k.v_accvgpr_read_b32(v[8 + i], aster.a[i])
     for q, w in chunks(nc):
         k.v_mul_u32_u24(v[1], 4 * nc, tid)
         k.v_add_u32(v[1], 4 * q, v[1])
@@ -105,7 +119,7 @@ def pack_output(sh, mat):
     return lanes.view(np.uint32).copy()
 
 
-def run_mfma(name, a, b, c, **mods):
+def run_mfma(name, a, b, c, acc=False, **mods):
     """D for A[block, i, k], B[block, k, j], C[block, i, j] placed in the
     registers by the published layout, read back the same way."""
     sh = SHAPES[name]
@@ -113,7 +127,7 @@ def run_mfma(name, a, b, c, **mods):
     b_regs = pack_input(sh, "b", np.swapaxes(b, 1, 2).astype(DTYPES[sh.b]))
     c_regs = pack_output(sh, c.astype(DTYPES[sh.out]))
     d_regs = np.zeros_like(c_regs)
-    aster.launch(mfma_kernel(name, **mods), "one_mfma", (1, 1, 1), (64, 1, 1),
+    aster.launch(mfma_kernel(name, acc, **mods), "one_mfma", (1, 1, 1), (64, 1, 1),
                  [a_regs, b_regs, c_regs, d_regs])
     return d_regs
 
@@ -136,12 +150,13 @@ def inputs(name):
             values(sh.out, (sh.blocks, sh.m, sh.n), rng))    # C[block, i, j]
 
 
+@pytest.mark.parametrize("acc", [False, True], ids=["vgpr", "agpr"])
 @pytest.mark.parametrize("name", NAMES)
-def test_mfma_layout(name):
+def test_mfma_layout(name, acc):
     if name not in SHAPES:
         pytest.fail(f"{name}: no published layout in mfma_layouts.SHAPES")
     a, b, c = inputs(name)
-    check(name, run_mfma(name, a, b, c), a @ b + c)          # exact (see module doc)
+    check(name, run_mfma(name, a, b, c, acc), a @ b + c)     # exact (see module doc)
 
 
 MULTI_BLOCK = [n for n in NAMES if n in SHAPES and SHAPES[n].blocks > 1]
