@@ -24,14 +24,6 @@ DTYPES = {"f32": np.float32, "xf32": np.float32, "f16": np.float16,
           "i32": np.int32}
 
 
-def test_every_gfx942_dense_mfma_has_a_published_shape(summary):
-    assert NAMES, "the table lists no gfx942 MFMA"
-    missing = [n for n in NAMES if n not in SHAPES]
-    assert not missing, f"no published layout data for {missing}"
-    summary.append(f"MFMA layouts: {len(NAMES)} gfx942 dense MFMA instructions checked "
-                   "against AMD's published register layouts")
-
-
 def values(ty, shape, rng):
     if ty == "i8":
         return rng.integers(-128, 128, shape)
@@ -203,3 +195,13 @@ def test_mfma_f64_neg(name, neg):
     a, b, c = inputs(name)
     sa, sb, sc = (-1.0 if neg >> i & 1 else 1.0 for i in range(3))
     check(name, run_mfma(name, a, b, c, neg=neg), (sa * a) @ (sb * b) + sc * c)
+
+
+def test_every_gfx942_dense_mfma_has_a_published_shape(summary):
+    assert NAMES, "the table lists no gfx942 MFMA"
+    missing = [n for n in NAMES if n not in SHAPES]
+    assert not missing, f"no published layout data for {missing}"
+    summary.append(f"MFMA layouts: {len(NAMES)} gfx942 dense MFMA instructions checked against "
+                   "AMD's published register layouts (VGPR and AGPR operands), CBSZ/ABID on "
+                   f"{len(MULTI_BLOCK)} multi-block ones, BLGP 1-7 on "
+                   f"{len({n for n, _ in BLGP_CASES})}, NEG on the f64 ones")
