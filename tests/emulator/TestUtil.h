@@ -133,9 +133,6 @@ struct TestCase {
   TestFn fn;
 };
 /// Each test file appends its tests.
-void addBasicTests(std::vector<TestCase> &t);
-void addMathTests(std::vector<TestCase> &t);
-void addMfmaTests(std::vector<TestCase> &t);
 void addStrictTests(std::vector<TestCase> &t);
 
 /// Small deterministic pseudo-random numbers.

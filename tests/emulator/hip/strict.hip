@@ -1,14 +1,6 @@
 #include "common.h"
 // Kernels that misbehave, for the strict-mode and safety checks.
 
-// Never terminates unless flag[0] becomes non-zero.
-KERNEL spin(volatile int *flag, int *out) {
-  int n = 0;
-  while (flag[0] == 0)
-    ++n;
-  out[0] = n;
-}
-
 // Writes LDS at a caller-chosen offset (out of range for large offsets).
 KERNEL lds_oob(int *out, int offset) {
   __shared__ int buf[64];
