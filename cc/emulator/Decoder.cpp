@@ -487,6 +487,18 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   return "";
 }
 
+/// Why an instruction that has a (gfx942) semantic cannot run as gfx950
+/// code, or "". gfx950's fp8/bf8 are the OCP formats (E4M3FN, E5M2 with
+/// infinities and negative zero); the semantics implement gfx942's FNUZ
+/// formats, so such instructions fail rather than compute the wrong format.
+static std::string gfx950Unsupported(StringRef text) {
+  StringRef mn = text.ltrim().split(' ').first;
+  if (mn.contains("fp8") || mn.contains("bf8") || mn.contains("f8f6f4"))
+    return "'" + mn.str() + "' on gfx950 uses the OCP fp8/bf8 formats, which the emulator "
+           "does not implement (it has gfx942's FNUZ formats)";
+  return "";
+}
+
 Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_t base,
                                                  StringRef cpu) {
   auto dis = Disassembler::create(cpu);
@@ -529,6 +541,8 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
       err = "the disassembler cannot decode this word";
     else
       err = bindInstruction(texts[i], in, *prog);
+    if (err.empty() && cpu == "gfx950")
+      err = gfx950Unsupported(texts[i]);
     if (!err.empty()) {
       Inst bad;
       bad.pc = in.pc;

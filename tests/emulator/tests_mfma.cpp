@@ -24,6 +24,8 @@ std::unique_ptr<CodeObject> &mfmaCode(const Env &env, Check &c) {
   return co;
 }
 
+} // namespace
+
 /// Reference D = A (M x K) * B (K x N) + C, summed in double.
 std::vector<double> matmul(const std::vector<double> &a, const std::vector<double> &b,
                            const std::vector<double> *c, int M, int N, int K) {
@@ -68,6 +70,8 @@ std::vector<double> smallValues(size_t n, uint64_t seed) {
     x = double(int(r.next() % 17) - 8) / 4.0;
   return v;
 }
+
+namespace {
 
 template <class T, class F> std::vector<T> convert(const std::vector<double> &v, F f) {
   std::vector<T> out(v.size());
