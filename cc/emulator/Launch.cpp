@@ -185,14 +185,21 @@ void Launcher::initWave(Wave &w, Worker &wk, unsigned waveIdx) {
   uint64_t items = L.block.count();
   uint64_t first = uint64_t(waveIdx) * 64;
   uint64_t exec = 0;
+  // (x, y, z) of the first lane, then counted up lane by lane (no divisions).
+  uint32_t x = uint32_t(first % L.block.x), y = uint32_t(first / L.block.x % L.block.y),
+           z = uint32_t(first / (uint64_t(L.block.x) * L.block.y));
   for (unsigned l = 0; l < 64; ++l) {
-    uint64_t t = first + l;
     uint32_t id = 0;
-    if (t < items) {
+    if (first + l < items) {
       exec |= 1ull << l;
-      uint32_t x = uint32_t(t % L.block.x), y = uint32_t(t / L.block.x % L.block.y),
-               z = uint32_t(t / (uint64_t(L.block.x) * L.block.y));
       id = x | y << 10 | z << 20;
+      if (++x == L.block.x) {
+        x = 0;
+        if (++y == L.block.y) {
+          y = 0;
+          ++z;
+        }
+      }
     }
     w.v[0][l] = id;
   }
