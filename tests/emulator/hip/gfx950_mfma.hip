@@ -61,3 +61,28 @@ KERNEL saxpy950(const float *x, float *y, float a, int n) {
   if (i < uint(n))
     y[i] = a * x[i] + y[i];
 }
+
+// Code clang emits gfx950-only instructions for: bf16 <-> f32 conversions
+// (v_cvt_f32_bf16, v_cvt_pk_bf16_f32), f32 -> f16 pairs (v_cvt_pk_f16_f32)
+// and three-input bit logic (v_bitop3_b32).
+typedef float float2 __attribute__((ext_vector_type(2)));
+typedef _Float16 half2 __attribute__((ext_vector_type(2)));
+typedef __bf16 bf16x2 __attribute__((ext_vector_type(2)));
+KERNEL convert950(const float *x, const __bf16 *b, float *widened, bf16x2 *bpairs,
+                  half2 *hpairs, uint *bits, int n) {
+  uint i = bid_x() * 256 + tid_x();
+  if (i >= uint(n))
+    return;
+  widened[i] = (float)b[i] * 2.0f;
+  float2 p = {x[2 * i], x[2 * i + 1]};
+  bpairs[i] = __builtin_convertvector(p, bf16x2);
+  hpairs[i] = __builtin_convertvector(p, half2);
+  uint u = __builtin_bit_cast(uint, x[2 * i]), v = __builtin_bit_cast(uint, x[2 * i + 1]);
+  bits[i] = (u & v) | (~u & i) ^ (v | 0x0f0f0f0fu);
+}
+
+// fp8 on gfx950 is OCP E4M3FN (the emulator only has gfx942's FNUZ format).
+KERNEL fp8cvt950(const uint *x, float *y) {
+  uint i = tid_x();
+  y[i] = __builtin_amdgcn_cvt_f32_fp8(x[i], 0);
+}
