@@ -246,9 +246,10 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
   case 0x040: co->processor_ = "gfx940"; break;
   case 0x04b: co->processor_ = "gfx941"; break;
   case 0x04c: co->processor_ = "gfx942"; break;
+  case 0x04f: co->processor_ = "gfx950"; break;
   default:
     return fail("unsupported processor (e_flags machine 0x" + utohexstr(mach) +
-                "); the emulator runs gfx940/gfx941/gfx942 code");
+                "); the emulator runs gfx940/gfx941/gfx942/gfx950 code");
   }
   switch (hdr.e_ident[ELF::EI_ABIVERSION]) {
   case ELF::ELFABIVERSION_AMDGPU_HSA_V4: co->coVersion_ = 4; break;

@@ -275,6 +275,12 @@ static std::string applyModifier(const AsmModifier &m, Inst &in, bool &hasOpselH
     in.negLo = uint8_t(bits);
     return "";
   }
+  if (n == "bitop3") {  // v_bitop3_b32 truth table (in aux)
+    if (!intIn(0, 255))
+      return "bad bitop3";
+    in.aux = uint32_t(x);
+    return "";
+  }
   if (n == "cbsz" || n == "abid" || n == "blgp") {
     if (!intIn(0, 15))
       return "bad " + n.str();
@@ -487,6 +493,13 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   return "";
 }
 
+std::string gfx950Refusal(StringRef mn) {
+  if (mn.contains("fp8") || mn.contains("bf8") || mn.contains("f8f6f4"))
+    return "'" + mn.str() + "' on gfx950 uses the OCP fp8/bf8 formats, which the emulator "
+           "does not implement (it has gfx942's FNUZ formats)";
+  return "";
+}
+
 Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_t base,
                                                  StringRef cpu) {
   auto dis = Disassembler::create(cpu);
@@ -529,6 +542,8 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
       err = "the disassembler cannot decode this word";
     else
       err = bindInstruction(texts[i], in, *prog);
+    if (err.empty() && cpu == "gfx950")
+      err = gfx950Refusal(StringRef(texts[i]).ltrim().split(' ').first);
     if (!err.empty()) {
       Inst bad;
       bad.pc = in.pc;

@@ -22,6 +22,11 @@ decodeProgram(llvm::ArrayRef<uint8_t> code, uint64_t base, llvm::StringRef cpu);
 /// returns why it cannot be executed.
 std::string bindInstruction(llvm::StringRef text, Inst &in, Program &prog);
 
+/// Why an instruction whose mnemonic has a (gfx942) semantic cannot run in
+/// gfx950 code, or "" (gfx950's fp8/bf8 are the OCP formats, which the
+/// semantics do not implement).
+std::string gfx950Refusal(llvm::StringRef mnemonic);
+
 } // namespace aster::emu
 
 #endif

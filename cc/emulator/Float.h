@@ -34,15 +34,15 @@ template <class T> T fmax_(T a, T b) {
 }
 
 inline float f16ToF32(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000u) << 16;
-  uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1f)
-    return bitsf(sign | 0x7f800000u | (m << 13) | (m ? 0x400000u : 0));
-  if (e == 0) {
-    float f = float(m) * 5.9604644775390625e-8f;  // m * 2^-24, exact
-    return bitsf(fbits(f) | sign);
-  }
-  return bitsf(sign | ((e + 112) << 23) | (m << 13));
+  // Integer masks instead of branches, so that loops over it vectorize:
+  // exponent and mantissa moved to their f32 place and scaled by 2^112 give
+  // normal and subnormal values exactly; infinities and NaNs (quieted) are
+  // selected by mask.
+  uint32_t em = h & 0x7fffu, sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t scaled = fbits(bitsf(em << 13) * 0x1p112f);
+  uint32_t special = 0x7f800000u | (em << 13) | (uint32_t((em & 0x3ffu) != 0) << 22);
+  uint32_t isSpecial = 0u - uint32_t(em >= 0x7c00u);
+  return bitsf((scaled & ~isSpecial) | (special & isSpecial) | sign);
 }
 
 /// f32 -> f16, round to nearest even.

@@ -28,6 +28,7 @@ namespace {
 
 constexpr uint64_t kSysBase = 0x0000600000000000ull;  // kernarg, packet, queue
 constexpr uint64_t kSliceInstructions = 4096;
+constexpr uint64_t kFlushInstructions = 1 << 16;
 
 struct SysRegions {
   std::vector<uint8_t> kernarg, packet, queue, image;
@@ -74,6 +75,7 @@ struct Worker {
   uint64_t errorGroup = ~0ull;
   uint64_t cls[8] = {};
   uint64_t waveCount = 0, groups = 0;
+  uint64_t unflushed = 0;  ///< executed, not yet added to LaunchCtx::instructions
 };
 
 class Launcher {
@@ -183,14 +185,21 @@ void Launcher::initWave(Wave &w, Worker &wk, unsigned waveIdx) {
   uint64_t items = L.block.count();
   uint64_t first = uint64_t(waveIdx) * 64;
   uint64_t exec = 0;
+  // (x, y, z) of the first lane, then counted up lane by lane (no divisions).
+  uint32_t x = uint32_t(first % L.block.x), y = uint32_t(first / L.block.x % L.block.y),
+           z = uint32_t(first / (uint64_t(L.block.x) * L.block.y));
   for (unsigned l = 0; l < 64; ++l) {
-    uint64_t t = first + l;
     uint32_t id = 0;
-    if (t < items) {
+    if (first + l < items) {
       exec |= 1ull << l;
-      uint32_t x = uint32_t(t % L.block.x), y = uint32_t(t / L.block.x % L.block.y),
-               z = uint32_t(t / (uint64_t(L.block.x) * L.block.y));
       id = x | y << 10 | z << 20;
+      if (++x == L.block.x) {
+        x = 0;
+        if (++y == L.block.y) {
+          y = 0;
+          ++z;
+        }
+      }
     }
     w.v[0][l] = id;
   }
@@ -221,7 +230,14 @@ bool Launcher::runGroup(Worker &wk, uint64_t g) {
       Wave &w = *wk.waves[i];
       if (w.status == WaveStatus::Running) {
         uint64_t n = runWave(w, kSliceInstructions);
-        uint64_t total = L.instructions.fetch_add(n, std::memory_order_relaxed) + n;
+        // The launch-wide count is shared by the worker threads: add to it
+        // in large steps, not per slice (slices between barriers are short).
+        wk.unflushed += n;
+        uint64_t total = L.instructions.load(std::memory_order_relaxed) + wk.unflushed;
+        if (wk.unflushed >= kFlushInstructions) {
+          L.instructions.fetch_add(wk.unflushed, std::memory_order_relaxed);
+          wk.unflushed = 0;
+        }
         if (w.status == WaveStatus::Error) {
           wk.error = w.error;
           return false;
@@ -271,7 +287,8 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
     return kOr.takeError();
   const KernelInfo &k = **kOr;
   if (k.codeProperties & amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32)
-    return launchError(k, "wave32 kernels are not supported (gfx942 runs wave64)");
+    return launchError(k, "wave32 kernels are not supported (" + co.processor() +
+                              " runs wave64)");
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 ||
       block.z == 0)
     return launchError(k, "grid and block dimensions must be at least 1");
@@ -304,8 +321,11 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
     return launchError(k, "too many argument bytes: " + Twine(kernargs.size()) +
                               " given, the kernarg segment is " + Twine(segSize));
   uint64_t lds = uint64_t(k.groupSegmentSize) + opts.dynamicLdsBytes;
-  if (lds > 65536)
-    return launchError(k, "needs " + Twine(lds) + " bytes of LDS; gfx942 has 65536");
+  // LDS per workgroup: 64 KiB on CDNA3, 160 KiB on CDNA4 (gfx950).
+  uint64_t ldsLimit = co.processor() == "gfx950" ? 160 * 1024 : 64 * 1024;
+  if (lds > ldsLimit)
+    return launchError(k, "needs " + Twine(lds) + " bytes of LDS; " + co.processor() + " has " +
+                              Twine(ldsLimit));
   if (co.program().indexOf(k.entryAddr) < 0)
     return launchError(k, "the entry point is not a decoded instruction");
 

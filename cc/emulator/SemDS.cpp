@@ -35,6 +35,17 @@ bool gdsCheck(Wave &w, const Inst &in) {
   return true;
 }
 
+/// Fast-path test: EXEC is full and every lane's access [A[l] + off,
+/// A[l] + off + n) lies inside the LDS allocation (so no lane can fault).
+EMU_INLINE bool allLanesInLds(const Wave &w, const u32 *A, u64 off, unsigned n) {
+  if (w.exec() != ~0ull)
+    return false;
+  u32 mx = 0;
+  for (unsigned l = 0; l < 64; ++l)
+    mx = A[l] > mx ? A[l] : mx;
+  return u64(mx) + off + n <= w.L->ldsSize;
+}
+
 /// ds_read*: vdst, addr.
 template <uint8_t Bytes, bool Sext, uint8_t D16> void dsRead(Wave &w, const Inst &in) {
   if (!gdsCheck(w, in))
@@ -43,6 +54,17 @@ template <uint8_t Bytes, bool Sext, uint8_t D16> void dsRead(Wave &w, const Inst
   const u32 *A = vget(w, in.src(0), t0);
   u32 addr[64];
   forLanes(w.exec(), [&](unsigned l) { addr[l] = A[l] + u32(in.offset); });
+  if constexpr (Bytes >= 4 && !Sext && !D16) {
+    if (allLanesInLds(w, A, u32(in.offset), Bytes)) {
+      const uint8_t *lds = w.wg->lds.data();
+      for (unsigned i = 0; i < Bytes / 4u; ++i) {
+        u32 *d = vdst(w, in.dst(), i);
+        for (unsigned l = 0; l < 64; ++l)
+          d[l] = ld32(lds + addr[l] + 4 * i);
+      }
+      return;
+    }
+  }
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok) return;
@@ -58,6 +80,20 @@ template <uint8_t Bytes, bool Hi> void dsWrite(Wave &w, const Inst &in) {
     return;
   u32 t0[64];
   const u32 *A = vget(w, in.src(0), t0);
+  if constexpr (Bytes >= 4 && !Hi) {
+    const Opnd &data = in.src(1);
+    if (data.isVector() && allLanesInLds(w, A, u32(in.offset), Bytes)) {
+      // Lane by lane, as the slow path (overlapping lanes: the last wins).
+      uint8_t *lds = w.wg->lds.data() + u32(in.offset);
+      const u32 *v[Bytes / 4u];
+      for (unsigned i = 0; i < Bytes / 4u; ++i)
+        v[i] = vdst(w, data, i);
+      for (unsigned l = 0; l < 64; ++l)
+        for (unsigned i = 0; i < Bytes / 4u; ++i)
+          st32(lds + A[l] + 4 * i, v[i][l]);
+      return;
+    }
+  }
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok) return;
@@ -76,6 +112,17 @@ template <uint8_t Bytes, unsigned Stride> void dsRead2(Wave &w, const Inst &in) 
   u32 base[64];
   forLanes(w.exec(), [&](unsigned l) { base[l] = A[l]; });
   unsigned words = Bytes / 4;
+  u64 off[2] = {u64(in.offset0) * Bytes * Stride, u64(in.offset1) * Bytes * Stride};
+  if (allLanesInLds(w, base, off[0] > off[1] ? off[0] : off[1], Bytes)) {
+    const uint8_t *lds = w.wg->lds.data();
+    for (unsigned k = 0; k < 2; ++k)
+      for (unsigned i = 0; i < words; ++i) {
+        u32 *d = vdst(w, in.dst(), k * words + i);
+        for (unsigned l = 0; l < 64; ++l)
+          d[l] = ld32(lds + base[l] + off[k] + 4 * i);
+      }
+    return;
+  }
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     for (unsigned k = 0; k < 2 && ok; ++k) {

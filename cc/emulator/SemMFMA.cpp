@@ -17,6 +17,7 @@
 #include "emulator/Semantics.h"
 
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 namespace aster::emu {
@@ -32,40 +33,12 @@ struct Shape {
   Out out;
 };
 
-unsigned inBits(In t) {
+constexpr unsigned inBits(In t) {
   switch (t) {
   case In::F32: case In::XF32: return 32;
   case In::F16: case In::BF16: return 16;
   case In::F64: return 64;
   default: return 8;
-  }
-}
-
-/// Element `e` of lane `l` of an A/B source, as double.
-double readIn(Wave &w, const Opnd &o, unsigned l, unsigned e, In t) {
-  unsigned bits = inBits(t);
-  if (bits == 64) {
-    uint64_t v = uint64_t(vdst(w, o, 2 * e)[l]) | uint64_t(vdst(w, o, 2 * e + 1)[l]) << 32;
-    return u2d(v);
-  }
-  unsigned per = 32 / bits;
-  uint32_t word = vdst(w, o, e / per)[l];
-  uint32_t v = (word >> (bits * (e % per))) & (bits == 32 ? ~0u : (1u << bits) - 1);
-  switch (t) {
-  case In::F32: return u2f(v);
-  case In::XF32: {
-    // Inputs are used with 10 explicit mantissa bits (round to nearest even).
-    uint32_t r = v;
-    if ((r & 0x7f800000u) != 0x7f800000u)
-      r = (r + 0xfffu + ((r >> 13) & 1u)) & ~0x1fffu;
-    return u2f(r);
-  }
-  case In::F16: return f16ToF32(uint16_t(v));
-  case In::BF16: return bf16ToF32(uint16_t(v));
-  case In::I8: return double(int8_t(v));
-  case In::FP8: return fp8ToF32(uint8_t(v), Fp8Kind::E4M3FNUZ);
-  case In::BF8: return fp8ToF32(uint8_t(v), Fp8Kind::E5M2FNUZ);
-  default: return 0;
   }
 }
 
@@ -92,66 +65,198 @@ void outPos(const Shape &s, unsigned b, unsigned i, unsigned j, unsigned &reg, u
   lane = (b % bpr) * N + ((i / h) % mpr) * bpr * N + j;
 }
 
-template <const Shape &S> void mfma(Wave &w, const Inst &in) {
-  constexpr unsigned M = S.M, N = S.N, K = S.K, B = S.B;
-  const Opnd &A = in.src(0), &Bo = in.src(1), &C = in.src(2), &D = in.dst();
-  unsigned eplA = K * M * B / 64, eplB = K * N * B / 64;
-  static thread_local std::vector<double> a, bm;
-  a.assign(size_t(B) * M * K, 0);
-  bm.assign(size_t(B) * K * N, 0);
-  bool negA = in.negLo & 1, negB = in.negLo & 2, negC = in.negLo & 4;
-  for (unsigned b = 0; b < B; ++b)
-    for (unsigned k = 0; k < K; ++k) {
-      for (unsigned i = 0; i < M; ++i) {
-        unsigned lane = b * M + (k / eplA) * M * B + i;
-        double v = readIn(w, A, lane, k % eplA, S.a);
-        a[(size_t(b) * M + i) * K + k] = negA ? -v : v;
-      }
-      for (unsigned j = 0; j < N; ++j) {
-        unsigned lane = blgpLane(b * N + (k / eplB) * N * B + j, in.blgp);
-        double v = readIn(w, Bo, lane, k % eplB, S.b);
-        bm[(size_t(b) * K + k) * N + j] = negB ? -v : v;
-      }
-    }
-  unsigned regs = B * M * N / 64 * (S.out == Out::F64 ? 2 : 1);
-  uint32_t res[64][64];  // [register][lane]
-  unsigned groupSize = 1u << in.cbsz;
+/// Bits of element `e` of a source lane given as its 32-bit words `wd`.
+template <In T> EMU_INLINE uint64_t elementBits(const uint32_t *wd, unsigned e) {
+  constexpr unsigned bits = inBits(T);
+  if constexpr (bits == 64) {
+    return uint64_t(wd[2 * e]) | uint64_t(wd[2 * e + 1]) << 32;
+  } else {
+    constexpr unsigned per = 32 / bits;
+    return (wd[e / per] >> (bits * (e % per))) & (bits == 32 ? ~0u : (1u << bits) - 1);
+  }
+}
+
+/// Element bits converted to the accumulation type: double, or int32 for i8.
+template <In T, class E> EMU_INLINE E convert(uint64_t v) {
+  if constexpr (T == In::F64) return E(u2d(v));
+  if constexpr (T == In::F32) return E(u2f(uint32_t(v)));
+  if constexpr (T == In::XF32) {
+    // Inputs are used with 10 explicit mantissa bits (round to nearest even).
+    uint32_t r = uint32_t(v);
+    if ((r & 0x7f800000u) != 0x7f800000u)
+      r = (r + 0xfffu + ((r >> 13) & 1u)) & ~0x1fffu;
+    return E(u2f(r));
+  }
+  if constexpr (T == In::F16) return E(f16ToF32(uint16_t(v)));
+  if constexpr (T == In::BF16) return E(bf16ToF32(uint16_t(v)));
+  if constexpr (T == In::I8) return E(int8_t(v));
+  if constexpr (T == In::FP8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E4M3FNUZ));
+  if constexpr (T == In::BF8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E5M2FNUZ));
+  return E(0);
+}
+
+/// Element `e` of lane `l` of an A/B source, as double.
+template <In T> double readIn(Wave &w, const Opnd &o, unsigned l, unsigned e) {
+  constexpr unsigned bits = inBits(T), per = bits == 64 ? 1 : 32 / bits;
+  unsigned first = bits == 64 ? 2 * e : e / per;
+  uint32_t wd[2] = {vdst(w, o, first)[l], bits == 64 ? vdst(w, o, first + 1)[l] : 0};
+  return convert<T, double>(elementBits<T>(wd, bits == 64 ? 0 : e % per));
+}
+
+/// Unpacks an A (or B) source: logical lane L = b*R + (k/epl)*R*B + r
+/// holds element k % epl of row r (i of A, j of B); it goes to
+/// out[b*BS + r*RS + k*KS]. B sources read logical lane L from lane
+/// blgpLane(L). Bits are gathered first, then converted in one flat loop.
+template <In T, class E, unsigned R, unsigned K, unsigned B, unsigned BS, unsigned RS,
+          unsigned KS>
+EMU_INLINE void unpack(Wave &w, const Opnd &o, E *out, unsigned blgp, bool neg) {
+  constexpr unsigned epl = K * R * B / 64;
+  constexpr unsigned words = (epl * inBits(T) + 31) / 32;
+  using Bits = std::conditional_t<inBits(T) == 64, uint64_t, uint32_t>;
+  Bits raw[B * R * K];
+  const uint32_t *reg[words];
+  for (unsigned r = 0; r < words; ++r)
+    reg[r] = vdst(w, o, r);
+  for (unsigned L = 0; L < 64; ++L) {
+    unsigned lane = blgp ? blgpLane(L, blgp) : L;
+    uint32_t wd[words];
+    for (unsigned r = 0; r < words; ++r)
+      wd[r] = reg[r][lane];
+    unsigned r = L % R, b = (L / R) % B, k0 = (L / (R * B)) * epl;
+    Bits *dst = raw + b * BS + r * RS + k0 * KS;
+    for (unsigned e = 0; e < epl; ++e)
+      dst[e * KS] = Bits(elementBits<T>(wd, e));
+  }
+  if (neg)
+    for (unsigned n = 0; n < B * R * K; ++n)
+      out[n] = E(-convert<T, E>(raw[n]));
+  else
+    for (unsigned n = 0; n < B * R * K; ++n)
+      out[n] = convert<T, E>(raw[n]);
+}
+
+/// acc[b][i][j] = the sum over k, in order from 0, of a[ab][i][k] *
+/// bm[b][k][j], where ab is the A block CBSZ/ABID select for block b. The
+/// j loop vectorizes.
+template <class E, unsigned M, unsigned N, unsigned K, unsigned B>
+EMU_INLINE void gemmBody(const E *a, const E *bm, E *acc, unsigned cbsz, unsigned abid) {
+  // 32-byte vectors of E (GCC/Clang vector extension): a row of the result
+  // is NV of them, kept in registers while k runs; with short rows, two
+  // rows at once give the adder independent chains.
+  constexpr unsigned W = 32 / sizeof(E);
+  typedef E V __attribute__((vector_size(32)));
+  constexpr unsigned NV = N / W, RR = NV <= 4 ? 2 : 1;
+  unsigned groupSize = 1u << cbsz;
   for (unsigned b = 0; b < B; ++b) {
-    unsigned ab = (b / groupSize) * groupSize + in.abid;
+    unsigned ab = (b / groupSize) * groupSize + abid;
     if (ab >= B)
       ab = b;
-    for (unsigned i = 0; i < M; ++i)
-      for (unsigned j = 0; j < N; ++j) {
-        unsigned reg, lane;
-        outPos(S, b, i, j, reg, lane);
-        const double *ar = &a[(size_t(ab) * M + i) * K];
-        if (S.out == Out::I32) {
-          int64_t acc = 0;
-          for (unsigned k = 0; k < K; ++k)
-            acc += int64_t(ar[k]) * int64_t(bm[(size_t(b) * K + k) * N + j]);
-          uint32_t c = C.kind == OpKind::Imm ? uint32_t(C.imm) : vdst(w, C, reg)[lane];
-          res[reg][lane] = uint32_t(int64_t(int32_t(c)) + acc);
-        } else if (S.out == Out::F64) {
+    if constexpr (N % W != 0 || M % RR != 0) {
+      for (unsigned i = 0; i < M; ++i) {
+        E *row = acc + (b * M + i) * N;
+        const E *ar = a + (ab * M + i) * K;
+        for (unsigned j = 0; j < N; ++j)
+          row[j] = 0;
+        for (unsigned k = 0; k < K; ++k)
+          for (unsigned j = 0; j < N; ++j)
+            row[j] += ar[k] * bm[(b * K + k) * N + j];
+      }
+    } else {
+      for (unsigned i = 0; i < M; i += RR) {
+        V r[RR][NV];
+        for (unsigned q = 0; q < RR; ++q)
+          for (unsigned v = 0; v < NV; ++v)
+            r[q][v] = V{};
+        for (unsigned k = 0; k < K; ++k) {
+          V bv[NV];
+          std::memcpy(bv, bm + (b * K + k) * N, sizeof(bv));
+          for (unsigned q = 0; q < RR; ++q) {
+            E x = a[(ab * M + i + q) * K + k];
+            V xv;
+            for (unsigned l = 0; l < W; ++l)
+              xv[l] = x;
+            for (unsigned v = 0; v < NV; ++v)
+              r[q][v] += xv * bv[v];
+          }
+        }
+        std::memcpy(acc + (b * M + i) * N, r, sizeof(r));
+      }
+    }
+  }
+}
+template <const Shape &S> EMU_INLINE void mfmaBody(Wave &w, const Inst &in) {
+  constexpr unsigned M = S.M, N = S.N, K = S.K, B = S.B;
+  using E = std::conditional_t<S.out == Out::I32, int32_t, double>;
+  const Opnd &A = in.src(0), &Bo = in.src(1), &C = in.src(2), &D = in.dst();
+  // a[b][i][k] and bm[b][k][j].
+  alignas(64) E a[B * M * K], bm[B * K * N];
+  unpack<S.a, E, M, K, B, M * K, K, 1>(w, A, a, 0, in.negLo & 1);
+  unpack<S.b, E, N, K, B, K * N, 1, N>(w, Bo, bm, in.blgp, in.negLo & 2);
+  constexpr unsigned regs = B * M * N / 64 * (S.out == Out::F64 ? 2 : 1);
+  uint32_t res[regs][64];  // [register][lane]
+  if constexpr (S.out == Out::F64) {
+    // Fused, from the accumulator, in k order.
+    bool negC = in.negLo & 4;
+    unsigned groupSize = 1u << in.cbsz;
+    for (unsigned b = 0; b < B; ++b) {
+      unsigned ab = (b / groupSize) * groupSize + in.abid;
+      if (ab >= B)
+        ab = b;
+      for (unsigned i = 0; i < M; ++i)
+        for (unsigned j = 0; j < N; ++j) {
+          unsigned reg, lane;
+          outPos(S, b, i, j, reg, lane);
           double c = C.kind == OpKind::Imm ? u2d(C.imm)
                                            : u2d(uint64_t(vdst(w, C, 2 * reg)[lane]) |
                                                  uint64_t(vdst(w, C, 2 * reg + 1)[lane]) << 32);
           double acc = negC ? -c : c;
           for (unsigned k = 0; k < K; ++k)
-            acc = std::fma(ar[k], bm[(size_t(b) * K + k) * N + j], acc);
+            acc = std::fma(a[(ab * M + i) * K + k], bm[(b * K + k) * N + j], acc);
           uint64_t u = d2u(acc);
           res[2 * reg][lane] = uint32_t(u);
           res[2 * reg + 1][lane] = uint32_t(u >> 32);
-        } else {
-          double acc = 0;
-          for (unsigned k = 0; k < K; ++k)
-            acc += ar[k] * bm[(size_t(b) * K + k) * N + j];
-          float c = C.kind == OpKind::Imm ? u2f(uint32_t(C.imm)) : u2f(vdst(w, C, reg)[lane]);
-          res[reg][lane] = f2u(float(acc + double(c)));
         }
-      }
+    }
+  } else {
+    alignas(64) E acc[B * M * N];
+    gemmBody<E, M, N, K, B>(a, bm, acc, in.cbsz, in.abid);
+    for (unsigned b = 0; b < B; ++b)
+      for (unsigned i = 0; i < M; ++i)
+        for (unsigned j = 0; j < N; ++j) {
+          unsigned reg, lane;
+          outPos(S, b, i, j, reg, lane);
+          E x = acc[(b * M + i) * N + j];
+          if constexpr (S.out == Out::I32) {
+            uint32_t c = C.kind == OpKind::Imm ? uint32_t(C.imm) : vdst(w, C, reg)[lane];
+            res[reg][lane] = c + uint32_t(x);  // wraps like the hardware's i32 sum
+          } else {
+            float c = C.kind == OpKind::Imm ? u2f(uint32_t(C.imm)) : u2f(vdst(w, C, reg)[lane]);
+            res[reg][lane] = f2u(float(x + double(c)));
+          }
+        }
   }
   for (unsigned r = 0; r < regs && r < D.count; ++r)
     std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
+}
+
+template <const Shape &S> void mfmaPlain(Wave &w, const Inst &in) { mfmaBody<S>(w, in); }
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same code with 256-bit vectors where the host has them (no FMA
+// contraction: products and sums stay separately rounded).
+template <const Shape &S> __attribute__((target("avx2"))) void mfmaAvx2(Wave &w, const Inst &in) {
+  mfmaBody<S>(w, in);
+}
+bool hostHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
+template <const Shape &S> void mfma(Wave &w, const Inst &in) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (hostHasAvx2())
+    return mfmaAvx2<S>(w, in);
+#endif
+  mfmaPlain<S>(w, in);
 }
 
 /// Sparse MFMA (v_smfmac_*): D += A * B where A (M x K) has 2 non-zeros in
@@ -177,12 +282,12 @@ template <const Shape &S> void smfmac(Wave &w, const Inst &in) {
       unsigned pos = (ix[l] >> ((idxShift + 2 * e) & 31)) & 3;
       unsigned k = g * 2 * cpl + (e / 2) * 4 + pos;
       if (k < K)
-        a[size_t(i) * K + k] += readIn(w, A, l, e, S.a);
+        a[size_t(i) * K + k] += readIn<S.a>(w, A, l, e);
     }
   }
   for (unsigned k = 0; k < K; ++k)
     for (unsigned j = 0; j < N; ++j)
-      bm[size_t(k) * N + j] = readIn(w, Bo, j + (k / eplB) * N, k % eplB, S.b);
+      bm[size_t(k) * N + j] = readIn<S.b>(w, Bo, j + (k / eplB) * N, k % eplB);
   uint32_t res[16][64];
   unsigned regs = M * N / 64;
   for (unsigned i = 0; i < M; ++i)

@@ -25,6 +25,7 @@ static const SemTable &table() {
     registerVMEM(t);
     registerBuffer(t);
     registerDS(t);
+    registerGfx950(t);
     return t;
   }();
   return t;

@@ -76,6 +76,7 @@ void registerSMEM(SemTable &t);
 void registerVMEM(SemTable &t);
 void registerBuffer(SemTable &t);
 void registerDS(SemTable &t);
+void registerGfx950(SemTable &t);
 
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner

@@ -1,0 +1,67 @@
+//===- SemGfx950.cpp - instructions gfx950 (CDNA4) adds -------------------===//
+//
+// Only in gfx950 code objects (the decoder's gfx950 subtarget decodes them):
+//   v_cvt_f32_bf16        bf16 (low half, or high with op_sel) -> f32, exact
+//   v_cvt_pk_f16_f32      two f32 -> f16 pair, round to nearest even
+//   v_cvt_pk_bf16_f32     two f32 -> bf16 pair, round to nearest even
+//   v_bitop3_b32          bitwise truth table over (src0, src1, src2): bit b
+//                         of the result is bit (s0*4 + s1*2 + s2) of bitop3
+// The new MFMA shapes are in SemMFMA.cpp. Other gfx950-only instructions
+// (OCP fp8/f6/f4 formats, scaled MFMA, transposing LDS loads, lane swaps,
+// stochastic rounding, ...) have no semantics and fail when executed.
+//
+//===----------------------------------------------------------------------===//
+#include "emulator/Semantics.h"
+
+namespace aster::emu {
+
+namespace {
+
+using u32 = uint32_t;
+using u64 = uint64_t;
+
+void v_cvt_f32_bf16(Wave &w, const Inst &in) {
+  u32 t[64];
+  const u32 *A = vget16(w, in.src(0), t, in.opsel & 1, true);
+  u32 *D = vdst(w, in.dst());
+  u64 e = w.exec();
+  forLanes(e, [&](unsigned l) { D[l] = A[l] << 16; });
+  if (in.omod || (in.flags & IF_CLAMP))
+    finishF32(in, D, e);
+}
+
+template <uint16_t (*Cvt)(float)> void cvtPk16F32(Wave &w, const Inst &in) {
+  u32 t0[64], t1[64];
+  const u32 *A = vgetF32(w, in.src(0), t0), *B = vgetF32(w, in.src(1), t1);
+  u32 *D = vdst(w, in.dst());
+  forLanes(w.exec(), [&](unsigned l) { D[l] = u32(Cvt(u2f(A[l]))) | u32(Cvt(u2f(B[l]))) << 16; });
+}
+
+void v_bitop3_b32(Wave &w, const Inst &in) {
+  u32 t0[64], t1[64], t2[64];
+  const u32 *A = vget(w, in.src(0), t0), *B = vget(w, in.src(1), t1), *C = vget(w, in.src(2), t2);
+  u32 *D = vdst(w, in.dst());
+  // Sum of minterms: each set bit of the table adds the lanes' bits where
+  // (a, b, c) has that pattern.
+  u32 tt = in.aux & 0xff;
+  forLanes(w.exec(), [&](unsigned l) {
+    u32 a = A[l], b = B[l], c = C[l], r = 0;
+    for (unsigned k = 0; k < 8; ++k)
+      if (tt >> k & 1)
+        r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+    D[l] = r;
+  });
+}
+
+} // namespace
+
+void registerGfx950(SemTable &t) {
+  t.push_back({"v_cvt_f32_bf16", v_cvt_f32_bf16, 1, ICls::VALU, 0, tys(Ty::BF16)});
+  t.push_back({"v_cvt_pk_f16_f32", cvtPk16F32<f32ToF16>, 1, ICls::VALU, SF_NO_CLAMP,
+               tys(Ty::F32)});
+  t.push_back({"v_cvt_pk_bf16_f32", cvtPk16F32<f32ToBF16>, 1, ICls::VALU, SF_NO_CLAMP,
+               tys(Ty::F32)});
+  t.push_back({"v_bitop3_b32", v_bitop3_b32, 1, ICls::VALU, SF_NO_SDWA, tys(Ty::B32)});
+}
+
+} // namespace aster::emu
