@@ -294,8 +294,21 @@ void Allocator::notePressure(unsigned point) {
 /// supported: a virtual 32-bit VGPR not produced by spill code, on a target
 /// with AGPRs; a load's result must be read in its own block (it is saved
 /// there, once it has arrived).
+/// A spill slot in an AGPR (made by spillToAGPR), which can move to scratch
+/// memory on targets with scratch instructions.
+static bool isAgprSlot(Value v, uint8_t target,
+                       const llvm::DenseSet<Operation *> &spillCode) {
+  Operation *def = v.getDefiningOp();
+  const ISA::InstDesc *d = def ? getInstDesc(def) : nullptr;
+  return d && spillCode.contains(def) &&
+         StringRef(d->mnemonic) == "v_accvgpr_write_b32" &&
+         ISA::lookup("scratch_store_dword")->validOn(target);
+}
+
 static bool spillable(Value v, uint8_t target,
                       const llvm::DenseSet<Operation *> &spillCode) {
+  if (isAgprSlot(v, target, spillCode))
+    return true;
   RegType t = virtualReg(v.getType());
   if (!t || t.getKind() != RegKind::VGPR || t.getWidth() != 1 ||
       target == ISA::T_GFX1201)
@@ -329,6 +342,10 @@ LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
       for (Value v : at->getOperands())
         if (int o = lv->idOf(v); o >= 0)
           cands.erase(o);
+    if (cands.empty() && isAgprSlot(lv->value(id), target, spillCode)) {
+      victim = lv->value(id); // a slot with no AGPR left goes to scratch
+      return failure();
+    }
     if (!cands.empty()) {
       // Distance (in ops) to the next use in this block; not used again
       // here is furthest.
@@ -733,17 +750,31 @@ LogicalResult Allocator::insertEdgeCopies() {
 FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                                            const RegAllocOptions &opts) {
   llvm::DenseSet<Operation *> spillCode;
-  unsigned spills = 0;
+  unsigned spills = 0, scratchSlots = 0, scratchBase = 0;
+  if (auto ps = kernel->getAttrOfType<IntegerAttr>("private_segment"))
+    scratchBase = llvm::alignTo(ps.getInt(), 4);
   while (true) {
     Allocator a(kernel, opts, spillCode);
     FailureOr<RegAllocStats> st = a.run();
     if (succeeded(st)) {
       st->spills = spills;
+      st->scratchSpills = scratchSlots;
       return st;
     }
     Value v = a.spillVictim();
     if (!v)
       return failure();
+    if (cast<RegType>(v.getType()).getKind() == RegKind::AGPR) {
+      // An AGPR slot moves to scratch, after the kernel's own private data.
+      unsigned offset = scratchBase + 4 * scratchSlots++;
+      if (offset > 4095)
+        return kernel.emitOpError("needs more than 1024 scratch spill slots"),
+               failure();
+      spillSlotToScratch(v.getDefiningOp(), offset, spillCode);
+      kernel->setAttr("private_segment",
+                      Builder(kernel.getContext()).getI32IntegerAttr(offset + 4));
+      continue;
+    }
     spillToAGPR(v, spillCode);
     ++spills;
   }

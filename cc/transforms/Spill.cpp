@@ -3,6 +3,7 @@
 
 #include "dialect/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -11,10 +12,12 @@ using namespace aster::amdgcn;
 namespace aster {
 
 static Operation *createInst(OpBuilder &b, Location loc, StringRef mnemonic,
-                             ValueRange operands, Type result) {
+                             ValueRange operands, TypeRange results,
+                             ArrayRef<NamedAttribute> attrs = {}) {
   OperationState st(loc, getInstOpName(b.getContext(), *ISA::lookup(mnemonic)));
   st.addOperands(operands);
-  st.addTypes(result);
+  st.addTypes(results);
+  st.addAttributes(attrs);
   return b.create(st);
 }
 
@@ -58,6 +61,41 @@ void spillToAGPR(Value v, llvm::DenseSet<Operation *> &spillCode) {
       if (o.get() == v)
         o.set(reload->getResult(0));
   }
+}
+
+void spillSlotToScratch(Operation *save, unsigned offset,
+                        llvm::DenseSet<Operation *> &spillCode) {
+  MLIRContext *ctx = save->getContext();
+  OpBuilder b(save);
+  Type sgpr = RegType::getVirtual(ctx, RegKind::SGPR);
+  NamedAttribute off = b.getNamedAttr("offset", b.getI32IntegerAttr(offset));
+  auto zero = [&](Location loc) {
+    Value c0 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+    Operation *z = createInst(b, loc, "s_mov_b32", c0, sgpr);
+    spillCode.insert(z);
+    return z->getResult(0);
+  };
+  Value v = save->getOperand(0);
+  Value base = zero(save->getLoc());
+  spillCode.insert(createInst(b, save->getLoc(), "scratch_store_dword",
+                              ValueRange{v, base}, {}, off));
+  Value slot = save->getResult(0);
+  for (Operation *reload : llvm::make_early_inc_range(slot.getUsers())) {
+    b.setInsertionPoint(reload);
+    Location loc = reload->getLoc();
+    Value rbase = zero(loc);
+    Operation *load = createInst(b, loc, "scratch_load_dword", rbase,
+                                 reload->getResult(0).getType(), off);
+    spillCode.insert(load);
+    Operation *wait = createInst(b, loc, "s_waitcnt", {}, {},
+                                 b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0)));
+    spillCode.insert(wait);
+    reload->getResult(0).replaceAllUsesWith(load->getResult(0));
+    spillCode.erase(reload);
+    reload->erase();
+  }
+  spillCode.erase(save);
+  save->erase();
 }
 
 } // namespace aster
