@@ -290,10 +290,6 @@ void Allocator::notePressure(unsigned point) {
   }
 }
 
-/// Whether spilling `v` (saving it once, reloading before each use) is
-/// supported: a virtual 32-bit VGPR not produced by spill code, on a target
-/// with AGPRs; a load's result must be read in its own block (it is saved
-/// there, once it has arrived).
 /// A spill slot in an AGPR (made by spillToAGPR), which can move to scratch
 /// memory on targets with scratch instructions.
 static bool isAgprSlot(Value v, uint8_t target,
@@ -305,14 +301,20 @@ static bool isAgprSlot(Value v, uint8_t target,
          ISA::lookup("scratch_store_dword")->validOn(target);
 }
 
+/// Whether spilling `v` (saving it once, reloading before each use) is
+/// supported: a virtual 32-bit VGPR (to an AGPR, on targets with AGPRs) or
+/// SGPR (to a VGPR lane) not produced by spill code, or an AGPR slot (to
+/// scratch); a load's result must be read in its own block (it is saved
+/// there, once it has arrived).
 static bool spillable(Value v, uint8_t target,
                       const llvm::DenseSet<Operation *> &spillCode) {
   if (isAgprSlot(v, target, spillCode))
     return true;
   RegType t = virtualReg(v.getType());
-  if (!t || t.getKind() != RegKind::VGPR || t.getWidth() != 1 ||
-      target == ISA::T_GFX1201)
+  if (!t || t.getWidth() != 1 || t.getKind() == RegKind::AGPR)
     return false;
+  if (t.getKind() == RegKind::VGPR && target == ISA::T_GFX1201)
+    return false; // no AGPRs
   Operation *def = v.getDefiningOp();
   if (def && spillCode.contains(def))
     return false;
@@ -775,7 +777,10 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                       Builder(kernel.getContext()).getI32IntegerAttr(offset + 4));
       continue;
     }
-    spillToAGPR(v, spillCode);
+    if (cast<RegType>(v.getType()).getKind() == RegKind::SGPR)
+      spillToVGPRLane(v, spillCode);
+    else
+      spillToAGPR(v, spillCode);
     ++spills;
   }
 }

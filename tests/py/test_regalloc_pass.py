@@ -32,10 +32,9 @@ def test_compile_allocates_virtual_registers():
 def test_out_of_registers_is_an_error():
     m = aster.Module("gfx942")
     k = m.kernel("k")
-    vals = [k.s_mov_b32(aster.SGPR(), i) for i in range(4)]
-    acc = vals[0]
-    for x in vals[1:]:
-        acc = k.s_add_u32(aster.SGPR(), acc, x)
+    # An SGPR quad cannot fit in 3 SGPRs, whatever is spilled.
+    q = k.s_load_dwordx4(aster.SGPR(4), s[0:2], 0)
+    k.s_waitcnt(lgkmcnt=0)
     k.s_endpgm()
-    with pytest.raises(aster.AsterError, match="needs a free sgpr"):
+    with pytest.raises(aster.AsterError, match="needs a free range of 4 sgprs"):
         aster.compile(m, pipeline="amdgcn-regalloc{max-sgprs=3}")
