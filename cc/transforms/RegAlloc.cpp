@@ -655,6 +655,23 @@ LogicalResult Allocator::rewrite() {
   return success();
 }
 
+/// Whether scc is read in `b` (from `from` on, or its start) before any
+/// instruction writes it: then it is live there and must not be clobbered.
+static bool readsSccFirst(Block *b, Operation *from = nullptr) {
+  for (Operation &op : *b) {
+    if (from && &op != from && op.isBeforeInBlock(from))
+      continue;
+    const ISA::InstDesc *d = getInstDesc(&op);
+    if (!d)
+      continue;
+    if (d->implicitUses & ISA::IMP_SCC)
+      return true;
+    if (d->implicitDefs & ISA::IMP_SCC)
+      return false;
+  }
+  return false;
+}
+
 LogicalResult Allocator::insertEdgeCopies() {
   Region &body = kernel.getBody();
   SmallVector<Block *> blocks;
@@ -725,7 +742,8 @@ LogicalResult Allocator::insertEdgeCopies() {
       for (int c = 0; c < 3; ++c) {
         if (mv[c].empty())
           continue;
-        auto n = emitParallelCopy(b, term->getLoc(), (RegKind)c, mv[c], temp[c]);
+        auto n = emitParallelCopy(b, term->getLoc(), (RegKind)c, mv[c], temp[c],
+                                  !readsSccFirst(dest) && (split || !readsSccFirst(p, term)));
         if (failed(n))
           return term->emitOpError("needs a free ")
                  << regKindName((RegKind)c)
