@@ -89,6 +89,7 @@ FailureOr<unsigned> emitParallelCopy(OpBuilder &b, Location loc, RegKind kind,
       for (auto &m : pending)
         if (m.second == d)
           m.second = src;
+      llvm::erase_if(pending, [](auto &m) { return m.first == m.second; });
       continue;
     }
     unsigned d = pending.front().first;
