@@ -602,6 +602,12 @@ FailureOr<RegAllocStats> Allocator::run() {
   for (unsigned b : order)
     if (failed(colourBlock(b)))
       return failure();
+  for (unsigned id = 0; id < lv->numValues(); ++id)
+    if (reg[id] < 0 && virtualReg(lv->value(id).getType()))
+      return emitError(lv->value(id).getLoc(),
+                       "virtual register not allocated: its definition is in "
+                       "a block not reachable from the entry"),
+             failure();
   if (failed(rewrite()))
     return failure();
   return stats;
