@@ -102,7 +102,7 @@ private:
   void assign(unsigned id, unsigned r);
   void release(unsigned id);
   unsigned alignOf(RegType t) const;
-  void notePressure(unsigned point);
+  void notePressure(unsigned point, ArrayRef<unsigned> notLive = {});
   LogicalResult outOfRegisters(Operation *at, unsigned id);
   LogicalResult rewrite();
   LogicalResult insertEdgeCopies();
@@ -281,9 +281,17 @@ void Allocator::release(unsigned id) {
     owner[(int)t.getKind()][u] = -1;
 }
 
-void Allocator::notePressure(unsigned point) {
+/// MaxLive is the program's: registers of values live (SSA) after each write
+/// point plus busy pinned units, not what allocation constraints add (an
+/// unread load result held until a wait, in `notLive`).
+void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
   for (int k = 0; k < 3; ++k) {
     unsigned n = occ[k].count;
+    for (unsigned id : notLive) {
+      RegType t = cast<RegType>(lv->value(id).getType());
+      if ((int)t.getKind() == k)
+        n -= t.getWidth();
+    }
     if (pinned->extent((RegKind)k))
       n += pinned->busyCount((RegKind)k)[point];
     stats.maxLive[k] = std::max(stats.maxLive[k], n);
@@ -500,7 +508,6 @@ LogicalResult Allocator::colourBlock(unsigned b) {
           return outOfRegisters(&op, id);
         assign(id, r);
       }
-    notePressure(2 * i);
     // 2. Operands read for the last time.
     for (unsigned k : kills[j])
       release(k);
@@ -542,7 +549,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         return outOfRegisters(&op, id);
       assign(id, r);
     }
-    notePressure(2 * i + 1);
+    notePressure(2 * i + 1, inFlight);
     // 5. Results nobody reads free their register right after the write;
     // a load's only when a wait may have seen it arrive.
     bool load = d && d->has(ISA::PROP_MAYLOAD);
