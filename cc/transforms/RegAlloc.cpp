@@ -516,6 +516,20 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         }
         if (mode == Mode::Early)
           tiedCopies.push_back({&op, (unsigned)tiedOperand[ri], id});
+      } else if (earlyAll && op.getNumOperands() > 2) {
+        // MFMA: the result may not partially overlap a source, but may be
+        // exactly the accumulator (src2) it replaces.
+        Value acc = op.getOperand(2);
+        int sid = lv->idOf(acc);
+        if (sid >= 0 && acc.getType() == r.getType() && killed(sid) && reg[sid] >= 0 &&
+            acc != op.getOperand(0) && acc != op.getOperand(1)) {
+          SmallVector<Segment, 4> segs;
+          lv->segments(id, segs);
+          if (!pinned->conflicts(rt.getKind(), reg[sid], rt.getWidth(), segs)) {
+            mode = Mode::Forced;
+            reg[id] = reg[sid];
+          }
+        }
       } else if (!earlyAll && rt.getWidth() > 1) {
         for (unsigned k : kills[j])
           if (cast<RegType>(lv->value(k).getType()).getWidth() != rt.getWidth())
