@@ -2,6 +2,7 @@
 //
 // Every pass documents what it needs before (its input form) and what it
 // guarantees after, at its declaration.
+//   amdgcn-regalloc  register allocation (RegAlloc.h, kRegAllocDoc)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TRANSFORMS_PASSES_H
