@@ -120,6 +120,7 @@ struct PyKernel {
   uint64_t gen = nextGeneration++;
   llvm::DenseMap<Type, Value> regValues;
   Operation *entryLast = nullptr; // last register/constant op at entry
+  Operation *lastBranch = nullptr; // the last branch instruction emitted
   llvm::DenseMap<std::pair<Type, uint64_t>, Value> constants;
   std::vector<std::unique_ptr<PyLabel>> labels;
   std::vector<std::optional<OperationName>> opNames;
@@ -520,6 +521,8 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
     k.fail(std::string(d.mnemonic) + ": " +
            pythonMessage(ctx, k.diagText.empty() ? "invalid operands" : k.diagText));
   }
+  if (d.successors)
+    k.lastBranch = op;
   if (fall) {
     k.current = fall;
     k.builder.setInsertionPointToEnd(fall);
