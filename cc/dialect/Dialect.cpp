@@ -117,6 +117,28 @@ LogicalResult KernelOp::verify() {
   }
   if (getBody().empty())
     return emitOpError("must have a body");
+  if ((*this)->hasAttr("allocated")) {
+    // The register allocator's guarantee: no virtual register is left.
+    auto isVirtual = [](Type t) {
+      auto r = dyn_cast<RegType>(t);
+      return r && r.isVirtual();
+    };
+    Operation *bad = nullptr;
+    getBody().walk([&](Operation *op) {
+      if (llvm::any_of(op->getResultTypes(), isVirtual) ||
+          llvm::any_of(op->getOperandTypes(), isVirtual)) {
+        bad = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (bad)
+      return bad->emitOpError("uses a virtual register in a kernel marked "
+                              "`allocated` (register allocation must leave none)");
+    for (Block &b : getBody())
+      if (llvm::any_of(b.getArgumentTypes(), isVirtual))
+        return emitOpError("has a virtual block argument but is marked `allocated`");
+  }
   return success();
 }
 

@@ -36,6 +36,18 @@ std::optional<uint64_t> getImmediateBits(mlir::Value v);
 /// True if `bits` is an inline constant for a value of type `ty`.
 bool isInlineConstant(uint64_t bits, ISA::ValTy ty);
 
+/// Successor operands (the values passed to successor `i`'s block
+/// arguments) of a terminator: an amdgcn branch instruction or a cf branch.
+/// Returns (index of the first operand, count). Instruction branches have no
+/// sources, so all their operands are successor operands; with two
+/// successors the split is kept in the hidden attribute below.
+std::pair<unsigned, unsigned> successorOperandRange(mlir::Operation *term,
+                                                    unsigned i);
+/// Replaces the successor operands of successor `i`.
+void setSuccessorOperands(mlir::Operation *term, unsigned i,
+                          mlir::ValueRange values);
+inline constexpr llvm::StringLiteral kSuccOperandSizesAttr = "succ_operand_sizes";
+
 /// Registers the amdgcn dialect and everything aster's tools load.
 void registerAllDialects(mlir::DialectRegistry &registry);
 

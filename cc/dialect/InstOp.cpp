@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
@@ -133,26 +134,88 @@ OperationName aster::amdgcn::getInstOpName(MLIRContext *ctx,
   return registryOf(dialect).names[d.index()];
 }
 
+std::pair<unsigned, unsigned>
+aster::amdgcn::successorOperandRange(Operation *term, unsigned i) {
+  if (auto br = dyn_cast<BranchOpInterface>(term)) {
+    OperandRange r = br.getSuccessorOperands(i).getForwardedOperands();
+    return {r.getBeginOperandIndex(), (unsigned)r.size()};
+  }
+  unsigned n = term->getNumSuccessors();
+  if (!n)
+    return {term->getNumOperands(), 0};
+  // Instruction branches take no sources: every operand goes to a successor.
+  auto sizes = term->getAttrOfType<DenseI32ArrayAttr>(kSuccOperandSizesAttr);
+  if (!sizes || (unsigned)sizes.size() != n) {
+    // One successor takes them all; two without sizes take none.
+    if (n == 1)
+      return {0, term->getNumOperands()};
+    return {term->getNumOperands(), 0};
+  }
+  unsigned first = 0;
+  for (unsigned k = 0; k < i; ++k)
+    first += sizes[k];
+  return {first, (unsigned)sizes[i]};
+}
+
+void aster::amdgcn::setSuccessorOperands(Operation *term, unsigned i,
+                                         ValueRange values) {
+  if (auto br = dyn_cast<BranchOpInterface>(term)) {
+    MutableOperandRange r =
+        br.getSuccessorOperands(i).getMutableForwardedOperands();
+    r.assign(values);
+    return;
+  }
+  unsigned n = term->getNumSuccessors();
+  SmallVector<SmallVector<Value>> all(n);
+  for (unsigned k = 0; k < n; ++k) {
+    auto [first, count] = successorOperandRange(term, k);
+    for (Value v : term->getOperands().slice(first, count))
+      all[k].push_back(v);
+  }
+  all[i].assign(values.begin(), values.end());
+  SmallVector<Value> flat;
+  SmallVector<int32_t> sizes;
+  for (auto &vs : all) {
+    flat.append(vs.begin(), vs.end());
+    sizes.push_back(vs.size());
+  }
+  term->setOperands(flat);
+  if (n > 1 && !flat.empty())
+    term->setAttr(kSuccOperandSizesAttr,
+                  Builder(term->getContext()).getDenseI32ArrayAttr(sizes));
+  else
+    term->removeAttr(kSuccOperandSizesAttr);
+}
+
 ParseResult InstOpImpl::parse(const ISA::InstDesc &d, OpAsmParser &p,
                               OperationState &st) {
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   SMLoc opsLoc = p.getCurrentLocation();
   if (p.parseOperandList(operands))
     return failure();
+  SmallVector<Value> succOperands;
+  SmallVector<int32_t> succSizes;
   for (unsigned i = 0; i < d.successors; ++i) {
     Block *b;
     if (i && p.parseComma())
       return failure();
     if (!operands.empty() && i == 0 && p.parseComma())
       return failure();
-    if (p.parseSuccessor(b))
+    size_t before = succOperands.size();
+    if (p.parseSuccessorAndUseList(b, succOperands))
       return failure();
     st.addSuccessors(b);
+    succSizes.push_back(succOperands.size() - before);
   }
   if (p.parseOptionalAttrDict(st.attributes))
     return failure();
-  if (operands.empty() && d.numDsts == 0)
+  if (succSizes.size() > 1 && !succOperands.empty())
+    st.addAttribute(kSuccOperandSizesAttr,
+                    p.getBuilder().getDenseI32ArrayAttr(succSizes));
+  if (operands.empty() && d.numDsts == 0) {
+    st.addOperands(succOperands);
     return success();
+  }
   SMLoc typeLoc = p.getCurrentLocation();
   FunctionType fnType;
   if (p.parseColonType(fnType))
@@ -161,7 +224,10 @@ ParseResult InstOpImpl::parse(const ISA::InstDesc &d, OpAsmParser &p,
     return p.emitError(typeLoc, "expected ")
            << operands.size() << " source types, got " << fnType.getNumInputs();
   st.addTypes(fnType.getResults());
-  return p.resolveOperands(operands, fnType.getInputs(), opsLoc, st.operands);
+  if (p.resolveOperands(operands, fnType.getInputs(), opsLoc, st.operands))
+    return failure();
+  st.addOperands(succOperands);
+  return success();
 }
 
 void InstOpImpl::print(const ISA::InstDesc &d, Operation *op, OpAsmPrinter &p,
@@ -171,17 +237,23 @@ void InstOpImpl::print(const ISA::InstDesc &d, Operation *op, OpAsmPrinter &p,
       name.starts_with(defaultDialect) && name[defaultDialect.size()] == '.')
     name = name.drop_front(defaultDialect.size() + 1);
   p.getStream() << name;
-  if (op->getNumOperands()) {
+  unsigned numSrcs = op->getNumOperands();
+  if (op->getNumSuccessors())
+    numSrcs = successorOperandRange(op, 0).first;
+  auto srcs = op->getOperands().take_front(numSrcs);
+  if (numSrcs) {
     p << ' ';
-    p.printOperands(op->getOperands());
+    p.printOperands(srcs);
   }
   for (unsigned i = 0; i < op->getNumSuccessors(); ++i) {
-    p << ((i || op->getNumOperands()) ? ", " : " ");
-    p.printSuccessor(op->getSuccessor(i));
+    p << ((i || numSrcs) ? ", " : " ");
+    auto [first, count] = successorOperandRange(op, i);
+    p.printSuccessorAndUseList(op->getSuccessor(i),
+                               op->getOperands().slice(first, count));
   }
-  p.printOptionalAttrDict(op->getAttrs());
-  if (op->getNumOperands() || op->getNumResults()) {
+  p.printOptionalAttrDict(op->getAttrs(), {kSuccOperandSizesAttr});
+  if (numSrcs || op->getNumResults()) {
     p << " : ";
-    p.printFunctionalType(op);
+    p.printFunctionalType(TypeRange(srcs), op->getResultTypes());
   }
 }

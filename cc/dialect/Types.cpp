@@ -89,6 +89,15 @@ SpecialReg SpecialRegType::getReg() const { return (SpecialReg)getImpl()->reg; }
 PtrType PtrType::get(MLIRContext *ctx, Type elem) { return Base::get(ctx, elem); }
 Type PtrType::getElementType() const { return getImpl()->elem; }
 
+unsigned requiredRegAlign(RegKind kind, unsigned width, uint8_t target) {
+  if (width < 2)
+    return 1;
+  if (kind == RegKind::SGPR)
+    return width >= 4 ? 4 : 2;
+  // gfx90a and later (gfx942, gfx950) require even-aligned VGPR/AGPR tuples.
+  return target == ISA::T_GFX1201 ? 1 : 2;
+}
+
 bool isRegisterType(Type t) { return isa<RegType, SpecialRegType>(t); }
 unsigned registerWidth(Type t) {
   if (auto r = dyn_cast<RegType>(t))

@@ -71,6 +71,12 @@ public:
   mlir::Type getElementType() const;
 };
 
+/// Alignment (in registers) the start of an allocated range of `width`
+/// registers of `kind` must have on `targetBit` (ISA::TargetBit): SGPR pairs
+/// 2, quads and more 4; VGPR/AGPR tuples 2 on gfx9 (gfx90a and later), none
+/// on gfx12. The one rule used by the verifier and the register allocator.
+unsigned requiredRegAlign(RegKind kind, unsigned width, uint8_t targetBit);
+
 /// Any register value type (RegType or SpecialRegType).
 bool isRegisterType(mlir::Type t);
 /// Width in 32-bit registers of a register type (scc counts as 1).

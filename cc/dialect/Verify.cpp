@@ -33,16 +33,6 @@ static std::string describeClass(const ISA::OperandDesc &o) {
   return s;
 }
 
-/// Alignment an allocated range must have on `target` (in registers).
-static unsigned requiredAlign(RegKind kind, unsigned width, uint8_t target) {
-  if (width < 2)
-    return 1;
-  if (kind == RegKind::SGPR)
-    return width >= 4 ? 4 : 2;
-  // gfx90a and later (gfx942, gfx950) require even-aligned VGPR/AGPR tuples.
-  return target == ISA::T_GFX1201 ? 1 : 2;
-}
-
 static LogicalResult checkRegister(Operation *op, const ISA::OperandDesc &o,
                                    Type t, bool isDst, uint8_t target,
                                    bool optPresent = false) {
@@ -62,7 +52,7 @@ static LogicalResult checkRegister(Operation *op, const ISA::OperandDesc &o,
                     << (width > 1 ? "s" : "") << ", got " << r.getWidth()
                     << " (" << t << ")";
     if (!r.isVirtual()) {
-      unsigned a = requiredAlign(r.getKind(), r.getWidth(), target);
+      unsigned a = requiredRegAlign(r.getKind(), r.getWidth(), target);
       if (r.getIndex() % a)
         return role() << "range " << registerAsm(t) << " must start at a multiple of "
                       << a;
@@ -212,6 +202,40 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
            << ", got " << op->getNumResults();
   int opt = d.optionalSrc();
   unsigned n = op->getNumOperands();
+  if (op->getNumSuccessors() != d.successors)
+    return op->emitOpError("expects ") << (unsigned)d.successors
+                                       << " successor blocks, got "
+                                       << op->getNumSuccessors();
+  if (d.successors) {
+    if (auto sizes = op->getAttrOfType<DenseI32ArrayAttr>(kSuccOperandSizesAttr)) {
+      int64_t total = 0;
+      for (int32_t s : sizes.asArrayRef())
+        total += s;
+      if ((unsigned)sizes.size() != d.successors || total != n)
+        return op->emitOpError("'") << kSuccOperandSizesAttr
+                                    << "' does not match the successor operands";
+    }
+    for (unsigned i = 0; i < d.successors; ++i) {
+      auto [first, count] = successorOperandRange(op, i);
+      Block *dest = op->getSuccessor(i);
+      if (count != dest->getNumArguments())
+        return op->emitOpError("passes ") << count << " operands to successor #" << i
+                                          << ", which has " << dest->getNumArguments()
+                                          << " arguments";
+      for (unsigned k = 0; k < count; ++k) {
+        Type a = op->getOperand(first + k).getType(),
+             b = dest->getArgument(k).getType();
+        auto ra = dyn_cast<RegType>(a), rb = dyn_cast<RegType>(b);
+        bool ok = a == b || (ra && rb && ra.getKind() == rb.getKind() &&
+                             ra.getWidth() == rb.getWidth() &&
+                             (ra.isVirtual() || rb.isVirtual()));
+        if (!ok)
+          return op->emitOpError("successor operand #")
+                 << k << " of type " << a << " does not match block argument type " << b;
+      }
+    }
+    n = successorOperandRange(op, 0).first; // the sources come first
+  }
   bool optPresent = true;
   if (n + 1 == d.numSrcs && opt >= 0)
     optPresent = false;
@@ -219,10 +243,6 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
     return op->emitOpError("expects ")
            << (opt >= 0 ? std::to_string(d.numSrcs - 1) + " or " : "")
            << d.numSrcs << " sources, got " << n;
-  if (op->getNumSuccessors() != d.successors)
-    return op->emitOpError("expects ") << (unsigned)d.successors
-                                       << " successor blocks, got "
-                                       << op->getNumSuccessors();
   // Destinations.
   for (unsigned i = 0; i < d.numDsts; ++i)
     if (failed(checkRegister(op, d.dsts()[i], op->getResult(i).getType(),
@@ -310,7 +330,7 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
   }
   // Modifiers.
   for (NamedAttribute na : op->getAttrs())
-    if (failed(checkModifier(op, d, na)))
+    if (na.getName() != kSuccOperandSizesAttr && failed(checkModifier(op, d, na)))
       return failure();
   return verifyEncodingRules(op, d, target, optPresent, literalBits.has_value());
 }

@@ -39,6 +39,29 @@ private:
 };
 } // namespace
 
+/// After register allocation a value passed to a block argument is already
+/// in the argument's register: the edge is a no-op. Anything else (virtual
+/// registers, a different register) is a diagnostic at the branch.
+static LogicalResult checkSuccessorOperands(Operation *term) {
+  for (unsigned i = 0; i < term->getNumSuccessors(); ++i) {
+    Block *dest = term->getSuccessor(i);
+    auto [first, count] = successorOperandRange(term, i);
+    for (unsigned k = 0; k < count; ++k) {
+      Type from = term->getOperand(first + k).getType();
+      Type to = dest->getArgument(k).getType();
+      auto r = dyn_cast<RegType>(to);
+      if ((r && r.isVirtual()) || (isa<RegType>(from) && cast<RegType>(from).isVirtual()))
+        return term->emitOpError("passes a virtual register to a block argument; "
+                                 "run register allocation before translating to assembly");
+      if (from != to)
+        return term->emitOpError("passes ")
+               << from << " to block argument #" << k << " of type " << to
+               << ": after register allocation they must be the same register";
+    }
+  }
+  return success();
+}
+
 static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
                                     LineTracker &out) {
   llvm::DenseMap<Block *, unsigned> blockIds;
@@ -53,6 +76,8 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
       out.write(labelOf(&b) + ":\n");
     prev = &b;
     for (Operation &op : b) {
+      if (op.getNumSuccessors() && failed(checkSuccessorOperands(&op)))
+        return failure();
       if (const ISA::InstDesc *d = getInstDesc(&op)) {
         std::string line;
         llvm::raw_string_ostream ls(line);
@@ -66,9 +91,6 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
       if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
         continue;
       if (auto br = dyn_cast<cf::BranchOp>(op)) {
-        if (br->getNumOperands())
-          return br.emitOpError("with block arguments must be removed by "
-                                "register allocation before translation");
         // Falling through to the next block prints nothing.
         if (br.getDest() != b.getNextNode())
           out.write("\ts_branch " + labelOf(br.getDest()) + "\n", op.getLoc());

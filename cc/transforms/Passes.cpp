@@ -1,12 +1,18 @@
 //===- Passes.cpp - registration of aster's passes -----------------------===//
 #include "transforms/Passes.h"
+#include "transforms/RegAlloc.h"
 
 #include "mlir/Transforms/Passes.h"
 
 namespace aster {
+void registerRegAllocPass();
+
 void registerAllPasses() {
   // Upstream generic passes (canonicalize, cse, symbol-dce, ...).
   mlir::registerTransformsPasses();
+  registerRegAllocPass();
 }
-std::vector<std::pair<std::string, std::string>> passDocs() { return {}; }
+std::vector<std::pair<std::string, std::string>> passDocs() {
+  return {{"amdgcn-regalloc", kRegAllocDoc}};
+}
 } // namespace aster

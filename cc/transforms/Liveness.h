@@ -1,0 +1,110 @@
+//===- Liveness.h - liveness of register values in an amdgcn kernel ------===//
+//
+// Program points: the ops of a kernel body are numbered in IR order (blocks
+// in region order, ops in block order) from 0; op i reads its operands at
+// point 2i and writes its results at point 2i+1. A block spans
+// [2*first, 2*last+1]; its arguments are defined at its first point.
+//
+// Liveness of SSA values over the CFG (loops included), by path exploration
+// from each use (cost proportional to the size of the live sets). A value
+// passed to a successor's block argument is used by the branch; a block
+// argument is defined at the start of its block.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_TRANSFORMS_LIVENESS_H
+#define ASTER_TRANSFORMS_LIVENESS_H
+
+#include "mlir/IR/Region.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace aster {
+
+/// A closed interval of program points.
+struct Segment {
+  unsigned start, end;
+};
+
+/// Blocks of a region, numbered in region order, with predecessors and their
+/// point ranges.
+class BlockNumbering {
+public:
+  explicit BlockNumbering(mlir::Region &body);
+  unsigned size() const { return blocks.size(); }
+  mlir::Block *block(unsigned b) const { return blocks[b]; }
+  unsigned index(mlir::Block *b) const { return indexOf.lookup(b); }
+  llvm::ArrayRef<unsigned> preds(unsigned b) const { return predList[b]; }
+  unsigned begin(unsigned b) const { return 2 * firstOp[b]; }
+  unsigned end(unsigned b) const { return 2 * (firstOp[b] + numOps[b]) - 1; }
+  unsigned firstOpIndex(unsigned b) const { return firstOp[b]; }
+  unsigned numOpsIn(unsigned b) const { return numOps[b]; }
+  unsigned totalOps() const { return total; }
+
+  /// Path exploration: `var` is used in block `b` before any definition in
+  /// `b`. Marks it live-in at `b` and at every block reachable backwards
+  /// without crossing a block that defines it (`defines(block)`), and live-out
+  /// at their predecessors. `inStamp`/`outStamp` (one per block, initialised to
+  /// ~0u) avoid duplicates while `stamp` stays the same for one variable.
+  void propagateUse(unsigned var, unsigned b,
+                    llvm::function_ref<bool(unsigned block)> defines,
+                    unsigned stamp, std::vector<unsigned> &inStamp,
+                    std::vector<unsigned> &outStamp,
+                    std::vector<std::vector<unsigned>> &liveIn,
+                    std::vector<std::vector<unsigned>> &liveOut) const;
+
+private:
+  std::vector<mlir::Block *> blocks;
+  llvm::DenseMap<mlir::Block *, unsigned> indexOf;
+  std::vector<llvm::SmallVector<unsigned, 2>> predList;
+  std::vector<unsigned> firstOp, numOps;
+  unsigned total = 0;
+};
+
+/// Liveness of the SSA values selected by `track` (register-typed values:
+/// op results and block arguments).
+class Liveness {
+public:
+  Liveness(mlir::Region &body, llvm::function_ref<bool(mlir::Value)> track);
+
+  const BlockNumbering &blocks() const { return bn; }
+  unsigned numValues() const { return values.size(); }
+  mlir::Value value(unsigned id) const { return values[id]; }
+  /// Id of a tracked value, or -1.
+  int idOf(mlir::Value v) const {
+    auto it = ids.find(v);
+    return it == ids.end() ? -1 : (int)it->second;
+  }
+  unsigned defBlock(unsigned id) const { return defBlockOf[id]; }
+  /// Point where the value is written (2i+1 for a result of op i, the block's
+  /// first point for a block argument).
+  unsigned defPoint(unsigned id) const { return defPointOf[id]; }
+  llvm::ArrayRef<unsigned> liveIn(unsigned block) const { return liveInOf[block]; }
+  llvm::ArrayRef<unsigned> liveOut(unsigned block) const { return liveOutOf[block]; }
+  bool isLiveOut(unsigned id, unsigned block) const;
+  /// Point of the last use of the value in `block`, or -1 if not used there.
+  int lastUseIn(unsigned id, unsigned block) const;
+  /// Where the value is live, as segments ordered by point: from its
+  /// definition (or block start) to its last use (or block end if live-out).
+  /// A value never used is live at its definition point only.
+  void segments(unsigned id, llvm::SmallVectorImpl<Segment> &out) const;
+  /// Blocks where the value is live-in.
+  llvm::ArrayRef<unsigned> liveInBlocks(unsigned id) const { return inBlocksOf[id]; }
+
+private:
+  BlockNumbering bn;
+  std::vector<mlir::Value> values;
+  llvm::DenseMap<mlir::Value, unsigned> ids;
+  std::vector<unsigned> defBlockOf, defPointOf;
+  std::vector<std::vector<unsigned>> liveInOf, liveOutOf; // sorted
+  std::vector<llvm::SmallVector<unsigned, 1>> inBlocksOf;
+  /// Per value: (block, point of last use there), in block order.
+  std::vector<llvm::SmallVector<std::pair<unsigned, unsigned>, 1>> lastUses;
+};
+
+} // namespace aster
+
+#endif

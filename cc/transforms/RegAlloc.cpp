@@ -1,0 +1,664 @@
+//===- RegAlloc.cpp - SSA register allocation of an amdgcn kernel --------===//
+//
+// Colouring in dominance order: blocks in dominator-tree preorder, ops in
+// order; at each op the registers of operands used for the last time are
+// freed, then each result takes the lowest free aligned range (or a hinted
+// one: the source of a move, the register of the block argument it is passed
+// to). SSA interference graphs are chordal and this order is a perfect
+// elimination order reversed, so without ranges, pinned registers or
+// early-clobber results it uses exactly MaxLive registers. Occupancy is a
+// bit set per class; no interference edges are built.
+//
+// Pinned (allocated-type) registers are precoloured: a virtual value never
+// takes a unit that PinnedRegisters reports busy while the value is live.
+//
+//===----------------------------------------------------------------------===//
+#include "transforms/RegAlloc.h"
+#include "transforms/Liveness.h"
+#include "transforms/ParallelCopy.h"
+#include "transforms/PinnedRegisters.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/IR/Dominance.h"
+#include "llvm/ADT/DepthFirstIterator.h"
+
+using namespace mlir;
+using namespace aster::amdgcn;
+
+namespace aster {
+
+/// Registers of each class the hardware has (gfx9: 256 VGPRs + 256 AGPRs in
+/// the unified file, s0..s101; gfx12: no AGPRs, s0..s105).
+static unsigned hwRegs(RegKind k, uint8_t target) {
+  bool gfx12 = target == ISA::T_GFX1201;
+  switch (k) {
+  case RegKind::VGPR: return 256;
+  case RegKind::SGPR: return gfx12 ? 106 : 102;
+  case RegKind::AGPR: return gfx12 ? 0 : 256;
+  }
+  return 0;
+}
+
+static RegType virtualReg(Type t) {
+  auto r = dyn_cast<RegType>(t);
+  return r && r.isVirtual() ? r : RegType();
+}
+static RegType pinnedReg(Type t) {
+  auto r = dyn_cast<RegType>(t);
+  return r && !r.isVirtual() ? r : RegType();
+}
+
+namespace {
+
+/// Occupied units of one class.
+struct Occupancy {
+  uint64_t bits[8] = {0};
+  unsigned count = 0;
+  bool isFree(unsigned r, unsigned w) const {
+    for (unsigned u = r; u < r + w; ++u)
+      if (bits[u / 64] >> (u % 64) & 1)
+        return false;
+    return true;
+  }
+  void set(unsigned r, unsigned w) {
+    for (unsigned u = r; u < r + w; ++u)
+      bits[u / 64] |= 1ull << (u % 64);
+    count += w;
+  }
+  void clear(unsigned r, unsigned w) {
+    for (unsigned u = r; u < r + w; ++u)
+      bits[u / 64] &= ~(1ull << (u % 64));
+    count -= w;
+  }
+  void reset() {
+    for (auto &b : bits)
+      b = 0;
+    count = 0;
+  }
+};
+
+/// How a result gets its register.
+enum class Mode { Normal, Early, Forced };
+
+class Allocator {
+public:
+  Allocator(KernelOp k, const RegAllocOptions &o) : kernel(k), opts(o) {}
+  FailureOr<RegAllocStats> run();
+
+private:
+  LogicalResult checkInput();
+  LogicalResult checkPinnedOverwrites();
+  void computeOrder(SmallVectorImpl<unsigned> &order);
+  LogicalResult colourBlock(unsigned b);
+  int pick(unsigned id, int hint, int startOverride);
+  void assign(unsigned id, unsigned r);
+  void release(unsigned id);
+  unsigned alignOf(RegType t) const;
+  void notePressure(unsigned point);
+  LogicalResult outOfRegisters(Operation *at, unsigned id);
+  LogicalResult rewrite();
+  LogicalResult insertEdgeCopies();
+
+  KernelOp kernel;
+  RegAllocOptions opts;
+  uint8_t target = 0;
+  unsigned limit[3];
+  std::unique_ptr<Liveness> lv;
+  std::unique_ptr<PinnedRegisters> pinned;
+  std::vector<int> reg;         // per value id: register index, -1 if none yet
+  Occupancy occ[3];
+  RegAllocStats stats;
+  /// Value id -> ids of block arguments it is passed to (hints).
+  llvm::DenseMap<unsigned, SmallVector<unsigned, 1>> passedTo;
+  /// Block argument id -> ids of values passed to it.
+  llvm::DenseMap<unsigned, SmallVector<unsigned, 2>> incoming;
+  /// Results whose tied source must be copied into them before the op:
+  /// (op, operand index, result id).
+  std::vector<std::tuple<Operation *, unsigned, unsigned>> tiedCopies;
+  /// Moves between virtual registers that may become no-ops.
+  std::vector<Operation *> moves;
+  std::vector<Segment> segBuf;
+  /// Per value: the block whose backward scan saw it last.
+  std::vector<unsigned> stamp;
+};
+
+} // namespace
+
+unsigned Allocator::alignOf(RegType t) const {
+  return std::max(requiredRegAlign(t.getKind(), t.getWidth(), target),
+                  t.getAlign());
+}
+
+LogicalResult Allocator::checkInput() {
+  WalkResult wr = kernel.walk([&](Operation *op) -> WalkResult {
+    if (op == kernel.getOperation())
+      return WalkResult::advance();
+    if (!getInstDesc(op) && !isa<RegOp, UndefOp, arith::ConstantOp, cf::BranchOp>(op)) {
+      op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
+                      "amdgcn.reg/undef, constants and cf.br are)");
+      return WalkResult::interrupt();
+    }
+    auto check = [&](Type t) {
+      RegType r = pinnedReg(t);
+      if (!r)
+        return true;
+      unsigned hw = hwRegs(r.getKind(), target);
+      if (r.getIndex() + r.getWidth() > hw) {
+        op->emitOpError("names ")
+            << registerAsm(r) << " but the target has " << hw << " "
+            << regKindName(r.getKind()) << "s";
+        return false;
+      }
+      return true;
+    };
+    for (Type t : op->getOperandTypes())
+      if (!check(t))
+        return WalkResult::interrupt();
+    for (Type t : op->getResultTypes())
+      if (!check(t))
+        return WalkResult::interrupt();
+    for (Region &r : op->getRegions())
+      if (!r.empty()) {
+        op->emitOpError("has regions; register allocation needs a flat CFG of instructions");
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (wr.wasInterrupted())
+    return failure();
+  for (Block &b : kernel.getBody())
+    for (BlockArgument a : b.getArguments())
+      if (!isa<RegType>(a.getType()))
+        return emitError(a.getLoc(), "block argument of type ")
+               << a.getType() << " cannot be register-allocated (VGPR, SGPR or AGPR only)";
+  for (int k = 0; k < 3; ++k) {
+    unsigned hw = hwRegs((RegKind)k, target);
+    limit[k] = std::min(opts.maxRegs[k], hw);
+  }
+  return success();
+}
+
+/// A result of allocated type is the value of its register until that
+/// register is written again; using it after that is a contradiction.
+LogicalResult Allocator::checkPinnedOverwrites() {
+  SmallVector<Segment, 4> segs;
+  for (unsigned id = 0; id < lv->numValues(); ++id) {
+    Value v = lv->value(id);
+    RegType r = pinnedReg(v.getType());
+    if (!r || isa<BlockArgument>(v) || v.use_empty())
+      continue;
+    segs.clear();
+    lv->segments(id, segs);
+    unsigned def = lv->defPoint(id);
+    for (Segment s : segs)
+      for (unsigned j = 0; j < r.getWidth(); ++j) {
+        unsigned after = s.start == def ? def : s.start - 1;
+        if (Operation *w = pinned->writerIn(r.getKind(), r.getIndex() + j,
+                                            after, s.end)) {
+          InFlightDiagnostic d = w->emitOpError("overwrites ")
+                                 << regKindPrefix(r.getKind()) << r.getIndex() + j
+                                 << ", which still holds a pinned value used later";
+          d.attachNote(v.getLoc()) << "the value pinned to " << registerAsm(r)
+                                   << " is defined here";
+          return failure();
+        }
+      }
+  }
+  return success();
+}
+
+void Allocator::computeOrder(SmallVectorImpl<unsigned> &order) {
+  const BlockNumbering &bn = lv->blocks();
+  std::vector<bool> seen(bn.size(), false);
+  Region &body = kernel.getBody();
+  if (bn.size() > 1) {
+    DominanceInfo dom(kernel);
+    auto &tree = dom.getDomTree(&body);
+    for (auto *node : llvm::depth_first(tree.getRootNode())) {
+      unsigned b = bn.index(node->getBlock());
+      seen[b] = true;
+      order.push_back(b);
+    }
+  }
+  for (unsigned b = 0; b < bn.size(); ++b) // unreachable blocks last
+    if (!seen[b])
+      order.push_back(b);
+}
+
+int Allocator::pick(unsigned id, int hint, int startOverride) {
+  RegType t = cast<RegType>(lv->value(id).getType());
+  unsigned k = (unsigned)t.getKind(), w = t.getWidth(), a = alignOf(t);
+  bool segsReady = false;
+  auto ok = [&](unsigned r) {
+    if (r % a || r + w > limit[k] || !occ[k].isFree(r, w))
+      return false;
+    if (!pinned->anyAtOrAbove(t.getKind(), r))
+      return true;
+    if (!segsReady) {
+      SmallVector<Segment, 4> s;
+      lv->segments(id, s);
+      if (startOverride >= 0 && !s.empty())
+        s.front().start = std::min<unsigned>(s.front().start, startOverride);
+      segBuf.assign(s.begin(), s.end());
+      segsReady = true;
+    }
+    return !pinned->conflicts(t.getKind(), r, w, segBuf);
+  };
+  if (hint >= 0 && ok(hint))
+    return hint;
+  for (unsigned r = 0; r + w <= limit[k]; r += a)
+    if (ok(r))
+      return r;
+  return -1;
+}
+
+void Allocator::assign(unsigned id, unsigned r) {
+  RegType t = cast<RegType>(lv->value(id).getType());
+  reg[id] = r;
+  occ[(int)t.getKind()].set(r, t.getWidth());
+}
+
+void Allocator::release(unsigned id) {
+  if (reg[id] < 0)
+    return;
+  RegType t = cast<RegType>(lv->value(id).getType());
+  occ[(int)t.getKind()].clear(reg[id], t.getWidth());
+}
+
+void Allocator::notePressure(unsigned point) {
+  for (int k = 0; k < 3; ++k) {
+    unsigned n = occ[k].count;
+    if (pinned->extent((RegKind)k))
+      n += pinned->busyCount((RegKind)k)[point];
+    stats.maxLive[k] = std::max(stats.maxLive[k], n);
+  }
+}
+
+LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
+  RegType t = cast<RegType>(lv->value(id).getType());
+  unsigned k = (unsigned)t.getKind();
+  auto d = at->emitOpError("needs a free ")
+           << (t.getWidth() > 1 ? "range of " + std::to_string(t.getWidth()) + " "
+                                : std::string())
+           << regKindName(t.getKind()) << (t.getWidth() > 1 ? "s" : "")
+           << " (aligned to " << alignOf(t) << ") but " << occ[k].count
+           << " of the " << limit[k] << " allowed are live here";
+  if (pinned->extent(t.getKind()))
+    d << " and pinned registers block the rest";
+  return d;
+}
+
+LogicalResult Allocator::colourBlock(unsigned b) {
+  const BlockNumbering &bn = lv->blocks();
+  Block *blk = bn.block(b);
+  for (auto &o : occ)
+    o.reset();
+  for (unsigned id : lv->liveIn(b))
+    if (reg[id] >= 0 && virtualReg(lv->value(id).getType()))
+      assign(id, reg[id]);
+  // Which operands die at each op (not used later here, not live-out), and
+  // which results are never used.
+  unsigned n = bn.numOpsIn(b);
+  std::vector<SmallVector<unsigned, 2>> kills(n), dead(n);
+  unsigned j = n;
+  for (Operation &op : llvm::reverse(*blk)) {
+    --j;
+    for (Value r : op.getResults()) {
+      int id = lv->idOf(r);
+      if (id >= 0 && stamp[id] != b && !lv->isLiveOut(id, b))
+        dead[j].push_back(id);
+    }
+    for (Value v : op.getOperands()) {
+      int id = lv->idOf(v);
+      if (id < 0 || stamp[id] == b)
+        continue;
+      stamp[id] = b;
+      if (!lv->isLiveOut(id, b) && virtualReg(v.getType()))
+        kills[j].push_back(id);
+    }
+  }
+  // Block arguments: hinted to a register of a value passed to them.
+  SmallVector<unsigned> deadArgs;
+  for (BlockArgument a : blk->getArguments()) {
+    int id = lv->idOf(a);
+    if (id < 0 || !virtualReg(a.getType()))
+      continue;
+    int hint = -1;
+    for (unsigned in : incoming.lookup(id))
+      if (reg[in] >= 0) {
+        hint = reg[in];
+        break;
+      }
+    int r = pick(id, hint, -1);
+    if (r < 0)
+      return outOfRegisters(&blk->front(), id);
+    assign(id, r);
+    if (stamp[id] != b && !lv->isLiveOut(id, b))
+      deadArgs.push_back(id);
+  }
+  for (unsigned id : deadArgs)
+    release(id);
+  notePressure(bn.begin(b));
+  // Unread load results: their register is written when the load returns.
+  SmallVector<unsigned> inFlight;
+  unsigned i = bn.firstOpIndex(b);
+  j = 0;
+  for (Operation &op : *blk) {
+    const ISA::InstDesc *d = getInstDesc(&op);
+    auto killed = [&](unsigned id) { return llvm::is_contained(kills[j], id); };
+    // Operand index of each source slot (absent optional sources skipped).
+    SmallVector<int, 8> tiedOperand(op.getNumResults(), -1);
+    bool earlyAll = false;
+    if (d) {
+      int opt = d->optionalSrc();
+      bool optPresent = op.getNumOperands() >= d->numSrcs;
+      for (unsigned s = 0, oi = 0; s < d->numSrcs; ++s) {
+        if ((int)s == opt && !optPresent)
+          continue;
+        if (d->srcs()[s].tiedTo >= 0 && d->srcs()[s].tiedTo < (int)tiedOperand.size())
+          tiedOperand[d->srcs()[s].tiedTo] = oi;
+        ++oi;
+      }
+      earlyAll = d->has(ISA::PROP_MFMA);
+    }
+    SmallVector<std::pair<unsigned, Mode>, 2> results;
+    for (unsigned ri = 0; ri < op.getNumResults(); ++ri) {
+      Value r = op.getResult(ri);
+      RegType rt = virtualReg(r.getType());
+      if (!rt)
+        continue;
+      unsigned id = lv->idOf(r);
+      Mode mode = earlyAll ? Mode::Early : Mode::Normal;
+      if (tiedOperand[ri] >= 0) {
+        Value src = op.getOperand(tiedOperand[ri]);
+        int sid = lv->idOf(src);
+        bool srcVirtual = sid >= 0 && virtualReg(src.getType());
+        int at = -1;
+        if (srcVirtual && killed(sid))
+          at = reg[sid];
+        else if (RegType p = pinnedReg(src.getType()))
+          at = p.getIndex();
+        mode = Mode::Early;
+        if (at >= 0 && at % alignOf(rt) == 0 &&
+            at + rt.getWidth() <= limit[(int)rt.getKind()]) {
+          SmallVector<Segment, 4> segs;
+          lv->segments(id, segs);
+          if (!pinned->conflicts(rt.getKind(), at, rt.getWidth(), segs)) {
+            mode = Mode::Forced;
+            reg[id] = at;
+          }
+        }
+        if (mode == Mode::Early)
+          tiedCopies.push_back({&op, (unsigned)tiedOperand[ri], id});
+      } else if (!earlyAll && rt.getWidth() > 1) {
+        for (unsigned k : kills[j])
+          if (cast<RegType>(lv->value(k).getType()).getWidth() != rt.getWidth())
+            mode = Mode::Early;
+      }
+      results.push_back({id, mode});
+    }
+    // 1. Early-clobber results: live while the operands are read.
+    for (auto [id, mode] : results)
+      if (mode == Mode::Early) {
+        int r = pick(id, -1, 2 * i);
+        if (r < 0)
+          return outOfRegisters(&op, id);
+        assign(id, r);
+      }
+    notePressure(2 * i);
+    // 2. Operands read for the last time.
+    for (unsigned k : kills[j])
+      release(k);
+    // 3. Tied results reuse their source's register.
+    for (auto [id, mode] : results)
+      if (mode == Mode::Forced) {
+        RegType rt = cast<RegType>(lv->value(id).getType());
+        if (!occ[(int)rt.getKind()].isFree(reg[id], rt.getWidth()))
+          return op.emitOpError("tied result cannot take its source's register ")
+                 << regKindPrefix(rt.getKind()) << reg[id]
+                 << ": another live value holds it";
+        assign(id, reg[id]);
+      }
+    // 4. The others, with hints.
+    for (auto [id, mode] : results) {
+      if (mode != Mode::Normal)
+        continue;
+      int hint = -1;
+      if (d && op.getNumOperands() == 1 && op.getNumResults() == 1 &&
+          op.getAttrs().empty() &&
+          (StringRef(d->mnemonic) == "v_mov_b32" || StringRef(d->mnemonic) == "s_mov_b32" ||
+           StringRef(d->mnemonic) == "v_accvgpr_mov_b32" ||
+           StringRef(d->mnemonic) == "s_mov_b64" || StringRef(d->mnemonic) == "v_mov_b64")) {
+        Value src = op.getOperand(0);
+        int sid = lv->idOf(src);
+        if (sid >= 0 && src.getType() == lv->value(id).getType() && reg[sid] >= 0) {
+          hint = reg[sid];
+          moves.push_back(&op);
+        }
+      }
+      if (hint < 0)
+        for (unsigned arg : passedTo.lookup(id))
+          if (reg[arg] >= 0) {
+            hint = reg[arg];
+            break;
+          }
+      int r = pick(id, hint, -1);
+      if (r < 0)
+        return outOfRegisters(&op, id);
+      assign(id, r);
+    }
+    notePressure(2 * i + 1);
+    // 5. Results nobody reads free their register right after the write;
+    // a load's only when a wait may have seen it arrive.
+    bool load = d && d->has(ISA::PROP_MAYLOAD);
+    for (unsigned id : dead[j])
+      if (virtualReg(lv->value(id).getType()))
+        (load ? inFlight.push_back(id) : release(id));
+    if (d && d->has(ISA::PROP_WAITCNT)) {
+      for (unsigned id : inFlight)
+        release(id);
+      inFlight.clear();
+    }
+    ++i, ++j;
+  }
+  return success();
+}
+
+FailureOr<RegAllocStats> Allocator::run() {
+  auto mod = kernel->getParentOfType<KernelModuleOp>();
+  target = mod ? mod.getTargetBit() : ISA::T_GFX942;
+  if (failed(checkInput()))
+    return failure();
+  Region &body = kernel.getBody();
+  lv = std::make_unique<Liveness>(body, [](Value v) {
+    if (!isa<RegType>(v.getType()))
+      return false;
+    if (auto r = v.getDefiningOp<RegOp>())
+      return false;
+    if (isa<BlockArgument>(v) && pinnedReg(v.getType()))
+      return false;
+    return true;
+  });
+  pinned = std::make_unique<PinnedRegisters>(body, lv->blocks());
+  if (failed(checkPinnedOverwrites()))
+    return failure();
+  reg.assign(lv->numValues(), -1);
+  stamp.assign(lv->numValues(), ~0u);
+  // Hints between block arguments and the values passed to them.
+  for (Block &b : body) {
+    if (b.empty())
+      continue;
+    Operation *term = &b.back();
+    for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
+      auto [first, count] = successorOperandRange(term, s);
+      Block *dest = term->getSuccessor(s);
+      for (unsigned k = 0; k < count && k < dest->getNumArguments(); ++k) {
+        int from = lv->idOf(term->getOperand(first + k));
+        int to = lv->idOf(dest->getArgument(k));
+        if (from >= 0 && to >= 0) {
+          passedTo[from].push_back(to);
+          incoming[to].push_back(from);
+        }
+      }
+    }
+  }
+  SmallVector<unsigned> order;
+  computeOrder(order);
+  for (unsigned b : order)
+    if (failed(colourBlock(b)))
+      return failure();
+  if (failed(rewrite()))
+    return failure();
+  return stats;
+}
+
+LogicalResult Allocator::rewrite() {
+  MLIRContext *ctx = kernel.getContext();
+  // Types: every virtual value takes its register.
+  for (unsigned id = 0; id < lv->numValues(); ++id) {
+    Value v = lv->value(id);
+    if (RegType t = virtualReg(v.getType()))
+      v.setType(t.withIndex(reg[id]));
+  }
+  // Tied sources that stay live: copy them into the result's register first.
+  for (auto [op, oi, id] : tiedCopies) {
+    RegType dst = cast<RegType>(lv->value(id).getType());
+    RegType src = dyn_cast<RegType>(op->getOperand(oi).getType());
+    if (!src)
+      return op->emitOpError("tied source is not a register");
+    OpBuilder b(op);
+    SmallVector<std::pair<unsigned, unsigned>> mv;
+    for (unsigned j = 0; j < dst.getWidth(); ++j)
+      mv.push_back({dst.getIndex() + j, src.getIndex() + j});
+    auto n = emitParallelCopy(b, op->getLoc(), dst.getKind(), mv, -1);
+    if (failed(n))
+      return op->emitOpError("cannot copy its tied source");
+    stats.copies += *n;
+    op->setOperand(oi, RegOp::create(b, op->getLoc(), dst).getResult());
+  }
+  if (failed(insertEdgeCopies()))
+    return failure();
+  // Moves whose source and destination ended up in the same register.
+  for (Operation *op : moves)
+    if (op->getResult(0).getType() == op->getOperand(0).getType()) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
+  // Registers used: highest index + 1 of every register in the kernel.
+  auto note = [&](Type t) {
+    if (RegType r = pinnedReg(t))
+      stats.used[(int)r.getKind()] =
+          std::max<unsigned>(stats.used[(int)r.getKind()], r.getIndex() + r.getWidth());
+  };
+  kernel.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      note(t);
+    for (Type t : op->getOperandTypes())
+      note(t);
+  });
+  (void)ctx;
+  return success();
+}
+
+LogicalResult Allocator::insertEdgeCopies() {
+  Region &body = kernel.getBody();
+  SmallVector<Block *> blocks;
+  for (Block &b : body)
+    blocks.push_back(&b);
+  for (Block *p : blocks) {
+    if (p->empty())
+      continue;
+    Operation *term = &p->back();
+    for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
+      Block *dest = term->getSuccessor(s);
+      auto [first, count] = successorOperandRange(term, s);
+      SmallVector<std::pair<unsigned, unsigned>> mv[3];
+      SmallVector<Value> newOps;
+      bool any = false;
+      for (unsigned k = 0; k < count; ++k) {
+        Value from = term->getOperand(first + k);
+        RegType ft = dyn_cast<RegType>(from.getType());
+        RegType tt = dyn_cast<RegType>(dest->getArgument(k).getType());
+        newOps.push_back(from);
+        if (!ft || !tt || ft == tt)
+          continue;
+        any = true;
+        for (unsigned j = 0; j < tt.getWidth(); ++j)
+          mv[(int)tt.getKind()].push_back({tt.getIndex() + j, ft.getIndex() + j});
+      }
+      if (!any)
+        continue;
+      // A free unit per class for breaking cycles: not held by any value
+      // live into `dest`, its arguments or the values passed.
+      const BlockNumbering &bn = lv->blocks();
+      unsigned db = bn.index(dest), pb = bn.index(p);
+      int temp[3] = {-1, -1, -1};
+      for (int c = 0; c < 3; ++c) {
+        if (mv[c].empty())
+          continue;
+        Occupancy busy;
+        auto hold = [&](Type t) {
+          if (RegType r = pinnedReg(t); r && (int)r.getKind() == c)
+            for (unsigned u = r.getIndex(); u < r.getIndex() + r.getWidth(); ++u)
+              if (busy.isFree(u, 1))
+                busy.set(u, 1);
+        };
+        for (unsigned id : lv->liveIn(db))
+          hold(lv->value(id).getType());
+        for (BlockArgument a : dest->getArguments())
+          hold(a.getType());
+        for (Value v : newOps)
+          hold(v.getType());
+        for (unsigned u = 0; u < limit[c]; ++u)
+          if (busy.isFree(u, 1) &&
+              !pinned->busyAt((RegKind)c, u, 1, bn.end(pb)) &&
+              !pinned->busyAt((RegKind)c, u, 1, bn.begin(db))) {
+            temp[c] = u;
+            break;
+          }
+      }
+      OpBuilder b(term);
+      Block *split = nullptr;
+      if (term->getNumSuccessors() > 1) {
+        split = new Block();
+        if (s + 1 == term->getNumSuccessors())
+          body.getBlocks().insertAfter(Region::iterator(p), split);
+        else
+          body.push_back(split);
+        b.setInsertionPointToStart(split);
+      }
+      for (int c = 0; c < 3; ++c) {
+        if (mv[c].empty())
+          continue;
+        auto n = emitParallelCopy(b, term->getLoc(), (RegKind)c, mv[c], temp[c]);
+        if (failed(n))
+          return term->emitOpError("needs a free ")
+                 << regKindName((RegKind)c)
+                 << " to exchange registers on the edge to a block argument, and none is left";
+        stats.copies += *n;
+      }
+      for (unsigned k = 0; k < count; ++k) {
+        Type tt = dest->getArgument(k).getType();
+        if (newOps[k].getType() != tt)
+          newOps[k] = RegOp::create(b, term->getLoc(), tt).getResult();
+      }
+      if (split) {
+        cf::BranchOp::create(b, term->getLoc(), dest, newOps);
+        term->setSuccessor(split, s);
+        setSuccessorOperands(term, s, {});
+      } else {
+        setSuccessorOperands(term, s, newOps);
+      }
+    }
+  }
+  return success();
+}
+
+FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
+                                           const RegAllocOptions &opts) {
+  Allocator a(kernel, opts);
+  return a.run();
+}
+
+} // namespace aster
