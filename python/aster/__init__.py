@@ -19,8 +19,20 @@ Public API
   compile(module, pipeline=None) -> Compiled(.asm, .hsaco, .mlir, .metadata, .save)
   parse(text) -> Module; run_pipeline(module, pipeline); passes()
   assemble(text, target), disassemble(bytes, target); isa.instructions(target)
+  launch(code, kernel, grid, block, args, backend="emu", strict=True,
+    uninitialized="error", budget=..., threads=1) -> LaunchResult(.wave_instructions,
+    .valu, .salu, .mfma, ..., .seconds, .warnings): runs a kernel of hsaco bytes, a
+    Compiled or a Module on the emulator ("emu"), a ROCm GPU ("hip", hip-python) or
+    whichever is present ("auto"); NumPy arrays for pointer arguments (copied back
+    after a successful run), scalars for by-value ones (kernargs.pack checks them)
+  load_code_object(code) -> the emulator's view: .processor, .kernels (args, register
+    counts, LDS), .disassemble(kernel), .unsupported(kernel)
   AsterError (bad IR/operands; a ValueError), AsterTypeError (wrong Python types;
-    both an AsterError and a TypeError)
+    both an AsterError and a TypeError), EmulatorError (a RuntimeError: a code object
+    the emulator rejects, or a fault with kernel, pc, instruction, wave, lane, address)
+
+    c = np.zeros(n, np.float32)
+    r = aster.launch(hsaco, "vector_add", grid=n // 64, block=64, args=[a, b, c, n])
 """
 import os as _os
 
@@ -37,13 +49,15 @@ from .args import ptr, KernelArg  # noqa: E402
 from .kernel import Kernel, Loop  # noqa: E402
 from .module import Module, parse, TARGETS  # noqa: E402
 from .compiler import compile, Compiled, KernelMetadata  # noqa: E402
+from .runtime import launch, LaunchResult, EmulatorError, load_code_object  # noqa: E402
 
 __all__ = [
     "AsterError", "AsterTypeError", "Module", "Kernel", "Loop", "parse", "compile",
     "Compiled", "KernelMetadata", "KernelArg", "run_pipeline", "passes", "assemble",
     "disassemble", "isa", "ptr", "Reg", "Value", "v", "s", "a", "VGPR", "SGPR", "AGPR",
     "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc",
-    "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS",
+    "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
+    "LaunchResult", "EmulatorError", "load_code_object",
 ]
 
 

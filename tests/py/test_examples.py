@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 
 import aster
 
@@ -97,3 +98,19 @@ def test_examples_run_without_pythonpath():
                        capture_output=True, text=True, env=env, timeout=120, cwd="/")
     assert p.returncode == 0, p.stderr
     assert "v_mfma_f32_16x16x16_f16 a[36:39]" in p.stdout
+
+
+@pytest.mark.parametrize("name,claim", [
+    ("add_10.py", "out == 10 * id matches NumPy"),
+    ("mfma_10.py", "10 MFMA, "),
+    ("vector_add.py", "c == a + b matches NumPy"),
+])
+def test_examples_run_on_the_emulator(name, claim):
+    """`--run` launches a storing variant on the emulator and checks it
+    against NumPy (the example exits non-zero on a mismatch); the printed
+    assembly is unchanged."""
+    out = run(name, "--run")
+    asm, ran = out.rsplit("# ran on the emulator: ", 1)
+    assert claim in ran
+    assert "matches NumPy" in ran
+    assert out.startswith(run(name))

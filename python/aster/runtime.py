@@ -1,0 +1,211 @@
+"""`aster.launch`: run a kernel of a code object on aster's emulator or a
+real AMD GPU (hip-python), with NumPy arrays and scalars as arguments.
+
+    c = np.zeros(n, np.float32)
+    r = aster.launch(hsaco, "vector_add", grid=(n // 64,), block=64,
+                     args=[a, b, c, np.int32(n)])
+    r.wave_instructions, r.valu, r.seconds      # c now holds the result
+
+`code` is hsaco bytes, an `aster.Compiled`, or an `aster.Module` (compiled
+without passes). `grid` counts workgroups per dimension, `block` work-items
+per workgroup (an int or a 1-3 tuple). Arrays bound to pointer arguments are
+copied in and, after a successful run only, copied back into the same
+arrays. The kernarg layout comes from the code object's metadata
+(`aster.kernargs.pack`, shared by every backend).
+"""
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _emu
+from ._emu import EmulatorError
+from .kernargs import pack
+
+__all__ = ["launch", "LaunchResult", "EmulatorError", "load_code_object", "BACKENDS"]
+
+BACKENDS = ("emu", "hip", "auto")
+_UNINIT = ("error", "warn", "ignore")
+
+
+@dataclass
+class LaunchResult:
+    """What a launch did. Instruction counts are per wave (a wave-instruction
+    is one instruction executed by one wave); the hip backend only measures
+    `seconds` (the counts are None there)."""
+    backend: str
+    kernel: str
+    grid: tuple
+    block: tuple
+    seconds: float
+    wave_instructions: int = None
+    salu: int = None
+    valu: int = None
+    smem: int = None
+    vmem: int = None
+    lds: int = None
+    mfma: int = None
+    branch: int = None
+    workgroups: int = None
+    waves: int = None
+    warnings: list = field(default_factory=list)
+    trace: list = field(default_factory=list)
+
+    def __repr__(self):
+        counts = "" if self.wave_instructions is None else \
+            f", {self.wave_instructions} wave-instructions ({self.waves} waves)"
+        return (f"<aster.LaunchResult {self.kernel} on {self.backend}: "
+                f"{self.seconds * 1e3:.3f} ms{counts}>")
+
+
+def _dims(value, what):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        value = (value,)
+    if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 3:
+        raise TypeError(f"{what} must be an int or a tuple of 1 to 3 ints, got {value!r}")
+    out = []
+    for x in value:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+            raise TypeError(f"{what} must be an int or a tuple of 1 to 3 ints, got {value!r}")
+        if not 1 <= int(x) < 2**32:
+            raise ValueError(f"{what} dimensions must be in [1, 2**32), got {value!r}")
+        out.append(int(x))
+    return tuple(out + [1] * (3 - len(out)))
+
+
+def _hsaco(code):
+    """hsaco bytes from bytes, an aster.Compiled or an aster.Module."""
+    from .compiler import Compiled, compile
+    from .module import Module
+    if isinstance(code, (bytes, bytearray, memoryview)):
+        return bytes(code)
+    if isinstance(code, Compiled):
+        return code.hsaco
+    if isinstance(code, Module):
+        return compile(code).hsaco
+    raise TypeError("code must be hsaco bytes, an aster.Compiled or an aster.Module, got "
+                    f"{type(code).__name__}")
+
+
+@functools.lru_cache(maxsize=32)
+def _load(hsaco):
+    """Loading decodes the whole code object (~1 ms); a loaded CodeObject is
+    immutable, so repeated launches of the same bytes share one."""
+    return _emu.CodeObject.load(hsaco)
+
+
+def load_code_object(code):
+    """The emulator's view of a code object (`_emu.CodeObject`: processor,
+    kernels with their args and register counts, disassemble, unsupported).
+    Raises EmulatorError for bytes that are not a valid gfx942 code object."""
+    return _load(_hsaco(code))
+
+
+def _distinct_arrays(buffers):
+    """Index into a list of unique arrays for each buffer argument (the same
+    array passed twice is one buffer); overlapping distinct arrays raise."""
+    uniq, where = [], []
+    for b in buffers:
+        if b.array is None:
+            where.append(None)
+            continue
+        for j, u in enumerate(uniq):
+            if u is b.array or (u.__array_interface__["data"][0] ==
+                                b.array.__array_interface__["data"][0]
+                                and u.nbytes == b.array.nbytes):
+                where.append(j)
+                break
+            if np.may_share_memory(u, b.array):
+                raise ValueError(f"argument {b.index} '{b.name}' overlaps another array "
+                                 "argument without being the same array")
+        else:
+            where.append(len(uniq))
+            uniq.append(b.array)
+    return uniq, where
+
+
+def _bytes_view(arr):
+    return arr.reshape(-1).view(np.uint8)
+
+
+def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
+                threads, dynamic_lds, trace_limit):
+    co = _load(hsaco)
+    info = co.kernel(kernel)
+    packed = pack(kernel, info.args, args)
+    arrays, where = _distinct_arrays(packed.buffers)
+    dev = _emu.Device()
+    addrs = []
+    for i, arr in enumerate(arrays):
+        name = next(b.name for b, w in zip(packed.buffers, where) if w == i)
+        addrs.append(dev.allocate(arr.nbytes, name))
+        if arr.nbytes:
+            dev.write(addrs[-1], _bytes_view(arr))
+    kernargs = packed.bytes_with([0 if w is None else addrs[w] for w in where])
+    try:
+        st = dev.launch(co, kernel, grid, block, kernargs, strict=strict,
+                        uninitialized=uninitialized, instruction_budget=budget,
+                        threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit)
+    except EmulatorError as e:      # name the Python option, not the C++ one
+        msg = str(e)
+        if "LaunchOptions::instructionBudget" in msg:
+            raise EmulatorError(msg.replace("LaunchOptions::instructionBudget",
+                                            "aster.launch(budget=...)")) from None
+        raise
+    # Success: copy every buffer back (all reads first, so a failure here
+    # cannot leave the arrays half updated).
+    results = [dev.read(a, arr.nbytes) if arr.nbytes else b"" for a, arr in zip(addrs, arrays)]
+    for arr, data in zip(arrays, results):
+        if arr.nbytes:
+            _bytes_view(arr)[:] = np.frombuffer(data, np.uint8)
+    return LaunchResult(
+        "emu", kernel, grid, block, st.seconds, st.wave_instructions, st.salu, st.valu,
+        st.smem, st.vmem, st.lds, st.mfma, st.branch, st.workgroups, st.waves,
+        list(st.warnings), list(st.trace))
+
+
+def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
+           uninitialized="error", budget=2_000_000_000, threads=1, dynamic_lds=0,
+           trace_limit=0):
+    """Runs `kernel` of `code` over `grid` workgroups of `block` work-items.
+
+    code      hsaco bytes, an aster.Compiled, or an aster.Module
+    grid      workgroups per dimension: int or 1-3 tuple
+    block     work-items per workgroup: int or 1-3 tuple
+    args      the kernel's explicit arguments in order: C-contiguous, writeable
+              NumPy arrays for pointer arguments (copied in, copied back after
+              a successful run; None is a null pointer), Python/NumPy scalars
+              for by-value arguments (checked against the metadata's type)
+    backend   "emu" (aster's emulator), "hip" (a ROCm GPU through hip-python),
+              "auto" (hip when it imports and sees a device, else emu)
+    Emulator options: strict (waitcnt/OOB/uninitialized-register checks),
+    uninitialized ("error", "warn", "ignore"), budget (wave-instructions,
+    0 = unlimited), threads (worker threads for workgroups), dynamic_lds
+    (bytes, also used by hip), trace_limit (record the first N instructions).
+
+    Returns a LaunchResult. Raises EmulatorError (a RuntimeError) when the
+    emulator rejects the code object or the kernel faults, TypeError /
+    ValueError for bad arguments; the arrays are unchanged on any failure.
+    """
+    if not isinstance(kernel, str):
+        raise TypeError(f"kernel must be the kernel's name (a str), got {type(kernel).__name__}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
+    grid, block = _dims(grid, "grid"), _dims(block, "block")
+    if uninitialized not in _UNINIT:
+        raise ValueError(f"uninitialized must be one of {', '.join(_UNINIT)}; got {uninitialized!r}")
+    for name, val in (("budget", budget), ("threads", threads), ("dynamic_lds", dynamic_lds),
+                      ("trace_limit", trace_limit)):
+        if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {val!r}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    hsaco = _hsaco(code)
+    if backend == "auto":
+        from . import hip_backend
+        backend = "hip" if hip_backend.device_count() > 0 else "emu"
+    if backend == "hip":
+        from . import hip_backend
+        return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds)
+    return _launch_emu(hsaco, kernel, grid, block, args, bool(strict), uninitialized,
+                       int(budget), int(threads), int(dynamic_lds), int(trace_limit))
