@@ -138,6 +138,8 @@ std::pair<unsigned, unsigned>
 aster::amdgcn::successorOperandRange(Operation *term, unsigned i) {
   if (auto br = dyn_cast<BranchOpInterface>(term)) {
     OperandRange r = br.getSuccessorOperands(i).getForwardedOperands();
+    if (r.empty()) // getBeginOperandIndex() needs a non-empty range
+      return {term->getNumOperands(), 0};
     return {r.getBeginOperandIndex(), (unsigned)r.size()};
   }
   unsigned n = term->getNumSuccessors();

@@ -117,9 +117,10 @@ class Loop:
         sub = k.s_sub_co_u32 if k.module.target == "gfx1201" else k.s_sub_u32
         sub(c, c, 1)
         k.s_cmp_lg_u32(c, 0)
+        if self._init:
+            k._kb.set_branch_args(self._next)    # taken by the branch back
         k.s_cbranch_scc1(self.top)
         if self._init:
-            k._kb.set_branch_args(self._next)
             if self.end.used:
                 raise _error("loop: a loop with carried values cannot be left by a "
                              "branch to its end label")

@@ -703,43 +703,13 @@ def looping(seed, n_ops=24, count=None, **kw):
 
 # ---- running on the emulator
 
-def _emu_tool():
-    import os
-    import shutil
-    found = shutil.which("aster-emu")
-    if found:
-        return found
-    pkg = os.path.dirname(os.path.dirname(os.path.abspath(aster.__file__)))
-    for cand in (os.path.join(os.path.dirname(pkg), "cc", "emulator", "aster-emu"),
-                 os.path.join(pkg, "aster-emu")):
-        if os.access(cand, os.X_OK):
-            return cand
-    raise RuntimeError("aster-emu is neither on PATH nor in the build tree of this aster")
-
-
-def run(hsaco, inp, name="prog"):
+def run(code, inp, name="prog"):
     """Runs kernel `name`(inp, out) on the emulator in strict mode (reading
     an unwritten register is an error); returns the output buffer."""
-    import os
-    import subprocess
-    import tempfile
     out = np.zeros(OUT_WORDS, np.uint32)
-    launch = getattr(aster, "launch", None)
-    if launch is not None:
-        launch(hsaco, name, grid=(1, 1, 1), block=(LANES, 1, 1), args=[inp.copy(), out])
-        return out
-    with tempfile.TemporaryDirectory() as d:
-        paths = [os.path.join(d, f) for f in ("k.hsaco", "in.bin", "out.bin")]
-        with open(paths[0], "wb") as f:
-            f.write(hsaco)
-        inp.astype(np.uint32).tofile(paths[1])
-        p = subprocess.run([_emu_tool(), paths[0], name, "--block", str(LANES),
-                            "--buf", f"{inp.nbytes}:{paths[1]}", "--buf", str(out.nbytes),
-                            "--uninit", "error", "--dump", f"1:{paths[2]}"],
-                           capture_output=True, text=True, timeout=60)
-        if p.returncode != 0:
-            raise RuntimeError(f"emulator: {p.stderr.strip()}")
-        return np.fromfile(paths[2], np.uint32)
+    aster.launch(code, name, grid=1, block=LANES, args=[inp.copy(), out],
+                 strict=True, uninitialized="error")
+    return out
 
 
 def random_input(seed):
