@@ -17,10 +17,12 @@
 #include "transforms/Liveness.h"
 #include "transforms/ParallelCopy.h"
 #include "transforms/PinnedRegisters.h"
+#include "transforms/Spill.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Dominance.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/DepthFirstIterator.h"
 
 using namespace mlir;
@@ -76,6 +78,7 @@ struct Occupancy {
       b = 0;
     count = 0;
   }
+  static constexpr unsigned kUnits = 512;
 };
 
 /// How a result gets its register.
@@ -83,8 +86,12 @@ enum class Mode { Normal, Early, Forced };
 
 class Allocator {
 public:
-  Allocator(KernelOp k, const RegAllocOptions &o) : kernel(k), opts(o) {}
+  Allocator(KernelOp k, const RegAllocOptions &o,
+            const llvm::DenseSet<Operation *> &spillCode)
+      : kernel(k), opts(o), spillCode(spillCode) {}
   FailureOr<RegAllocStats> run();
+  /// After a failed run: a value whose spilling lets allocation go further.
+  Value spillVictim() const { return victim; }
 
 private:
   LogicalResult checkInput();
@@ -119,6 +126,10 @@ private:
   /// Moves between virtual registers that may become no-ops.
   std::vector<Operation *> moves;
   std::vector<Segment> segBuf;
+  const llvm::DenseSet<Operation *> &spillCode;
+  Value victim;
+  /// Per class and unit: the value id holding it, or -1.
+  std::vector<int> owner[3];
   /// Per value: the block whose backward scan saw it last.
   std::vector<unsigned> stamp;
 };
@@ -257,6 +268,8 @@ void Allocator::assign(unsigned id, unsigned r) {
   RegType t = cast<RegType>(lv->value(id).getType());
   reg[id] = r;
   occ[(int)t.getKind()].set(r, t.getWidth());
+  for (unsigned u = r; u < r + t.getWidth(); ++u)
+    owner[(int)t.getKind()][u] = id;
 }
 
 void Allocator::release(unsigned id) {
@@ -264,6 +277,8 @@ void Allocator::release(unsigned id) {
     return;
   RegType t = cast<RegType>(lv->value(id).getType());
   occ[(int)t.getKind()].clear(reg[id], t.getWidth());
+  for (unsigned u = reg[id]; u < reg[id] + t.getWidth(); ++u)
+    owner[(int)t.getKind()][u] = -1;
 }
 
 void Allocator::notePressure(unsigned point) {
@@ -275,9 +290,67 @@ void Allocator::notePressure(unsigned point) {
   }
 }
 
+/// Whether spilling `v` (saving it once, reloading before each use) is
+/// supported: a virtual 32-bit VGPR not produced by spill code, on a target
+/// with AGPRs; a load's result must be read in its own block (it is saved
+/// there, once it has arrived).
+static bool spillable(Value v, uint8_t target,
+                      const llvm::DenseSet<Operation *> &spillCode) {
+  RegType t = virtualReg(v.getType());
+  if (!t || t.getKind() != RegKind::VGPR || t.getWidth() != 1 ||
+      target == ISA::T_GFX1201)
+    return false;
+  Operation *def = v.getDefiningOp();
+  if (def && spillCode.contains(def))
+    return false;
+  if (def) {
+    const ISA::InstDesc *d = getInstDesc(def);
+    if (d && d->has(ISA::PROP_MAYLOAD) &&
+        llvm::none_of(v.getUsers(), [&](Operation *u) {
+          return u->getBlock() == def->getBlock();
+        }))
+      return false;
+  }
+  return true;
+}
+
 LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
   RegType t = cast<RegType>(lv->value(id).getType());
   unsigned k = (unsigned)t.getKind();
+  // Spill the live value of this class whose next use is furthest away
+  // (Belady), never one the op itself reads.
+  {
+    llvm::SmallDenseSet<unsigned, 16> cands;
+    for (int o : owner[k])
+      if (o >= 0 && (unsigned)o != id && spillable(lv->value(o), target, spillCode))
+        cands.insert(o);
+    bool atBlockStart = isa<BlockArgument>(lv->value(id));
+    if (!atBlockStart)
+      for (Value v : at->getOperands())
+        if (int o = lv->idOf(v); o >= 0)
+          cands.erase(o);
+    if (!cands.empty()) {
+      // Distance (in ops) to the next use in this block; not used again
+      // here is furthest.
+      llvm::DenseMap<unsigned, unsigned> next;
+      unsigned dist = 0;
+      for (Operation *op = atBlockStart ? at : at->getNextNode(); op;
+           op = op->getNextNode(), ++dist)
+        for (Value v : op->getOperands())
+          if (int o = lv->idOf(v); o >= 0 && cands.contains(o))
+            next.try_emplace(o, dist);
+      unsigned best = *cands.begin(), bestDist = 0;
+      bool first = true;
+      for (unsigned c : cands) {
+        unsigned dd = next.count(c) ? next[c] : ~0u;
+        if (first || dd > bestDist || (dd == bestDist && c < best)) {
+          best = c, bestDist = dd, first = false;
+        }
+      }
+      victim = lv->value(best);
+      return failure();
+    }
+  }
   auto d = at->emitOpError("needs a free ")
            << (t.getWidth() > 1 ? "range of " + std::to_string(t.getWidth()) + " "
                                 : std::string())
@@ -292,8 +365,10 @@ LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
 LogicalResult Allocator::colourBlock(unsigned b) {
   const BlockNumbering &bn = lv->blocks();
   Block *blk = bn.block(b);
-  for (auto &o : occ)
-    o.reset();
+  for (int c = 0; c < 3; ++c) {
+    occ[c].reset();
+    owner[c].assign(Occupancy::kUnits, -1);
+  }
   for (unsigned id : lv->liveIn(b))
     if (reg[id] >= 0 && virtualReg(lv->value(id).getType()))
       assign(id, reg[id]);
@@ -657,8 +732,21 @@ LogicalResult Allocator::insertEdgeCopies() {
 
 FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                                            const RegAllocOptions &opts) {
-  Allocator a(kernel, opts);
-  return a.run();
+  llvm::DenseSet<Operation *> spillCode;
+  unsigned spills = 0;
+  while (true) {
+    Allocator a(kernel, opts, spillCode);
+    FailureOr<RegAllocStats> st = a.run();
+    if (succeeded(st)) {
+      st->spills = spills;
+      return st;
+    }
+    Value v = a.spillVictim();
+    if (!v)
+      return failure();
+    spillToAGPR(v, spillCode);
+    ++spills;
+  }
 }
 
 } // namespace aster
