@@ -226,9 +226,10 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
         Type a = op->getOperand(first + k).getType(),
              b = dest->getArgument(k).getType();
         auto ra = dyn_cast<RegType>(a), rb = dyn_cast<RegType>(b);
+        // Same class and width; the registers may differ until allocation
+        // (translation requires them equal).
         bool ok = a == b || (ra && rb && ra.getKind() == rb.getKind() &&
-                             ra.getWidth() == rb.getWidth() &&
-                             (ra.isVirtual() || rb.isVirtual()));
+                             ra.getWidth() == rb.getWidth());
         if (!ok)
           return op->emitOpError("successor operand #")
                  << k << " of type " << a << " does not match block argument type " << b;

@@ -15,11 +15,14 @@ mlir::Operation *emitMove(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Emits moves that give every `dst` unit the old value of its `src` unit
 /// (each dst at most once), as if all happened at once. A cycle is broken
-/// through the free unit `temp`; with temp < 0 a cycle fails. Returns the
-/// number of moves emitted.
+/// through the free unit `temp`, or without one by exchanging two registers:
+/// v_swap_b32 for VGPRs, three s_xor_b32 for SGPRs when `sccFree` (they
+/// write scc); otherwise a cycle fails. Returns the number of instructions
+/// emitted.
 mlir::FailureOr<unsigned>
 emitParallelCopy(mlir::OpBuilder &b, mlir::Location loc, amdgcn::RegKind kind,
-                 llvm::ArrayRef<std::pair<unsigned, unsigned>> moves, int temp);
+                 llvm::ArrayRef<std::pair<unsigned, unsigned>> moves, int temp,
+                 bool sccFree = false);
 
 } // namespace aster
 

@@ -102,7 +102,7 @@ private:
   void assign(unsigned id, unsigned r);
   void release(unsigned id);
   unsigned alignOf(RegType t) const;
-  void notePressure(unsigned point);
+  void notePressure(unsigned point, ArrayRef<unsigned> notLive = {});
   LogicalResult outOfRegisters(Operation *at, unsigned id);
   LogicalResult rewrite();
   LogicalResult insertEdgeCopies();
@@ -281,25 +281,48 @@ void Allocator::release(unsigned id) {
     owner[(int)t.getKind()][u] = -1;
 }
 
-void Allocator::notePressure(unsigned point) {
+/// MaxLive is the program's: registers of values live (SSA) after each write
+/// point plus busy pinned units, not what allocation constraints add (an
+/// unread load result held until a wait, in `notLive`).
+void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
   for (int k = 0; k < 3; ++k) {
     unsigned n = occ[k].count;
+    for (unsigned id : notLive) {
+      RegType t = cast<RegType>(lv->value(id).getType());
+      if ((int)t.getKind() == k)
+        n -= t.getWidth();
+    }
     if (pinned->extent((RegKind)k))
       n += pinned->busyCount((RegKind)k)[point];
     stats.maxLive[k] = std::max(stats.maxLive[k], n);
   }
 }
 
+/// A spill slot in an AGPR (made by spillToAGPR), which can move to scratch
+/// memory on targets with scratch instructions.
+static bool isAgprSlot(Value v, uint8_t target,
+                       const llvm::DenseSet<Operation *> &spillCode) {
+  Operation *def = v.getDefiningOp();
+  const ISA::InstDesc *d = def ? getInstDesc(def) : nullptr;
+  return d && spillCode.contains(def) &&
+         StringRef(d->mnemonic) == "v_accvgpr_write_b32" &&
+         ISA::lookup("scratch_store_dword")->validOn(target);
+}
+
 /// Whether spilling `v` (saving it once, reloading before each use) is
-/// supported: a virtual 32-bit VGPR not produced by spill code, on a target
-/// with AGPRs; a load's result must be read in its own block (it is saved
+/// supported: a virtual 32-bit VGPR (to an AGPR, on targets with AGPRs) or
+/// SGPR (to a VGPR lane) not produced by spill code, or an AGPR slot (to
+/// scratch); a load's result must be read in its own block (it is saved
 /// there, once it has arrived).
 static bool spillable(Value v, uint8_t target,
                       const llvm::DenseSet<Operation *> &spillCode) {
+  if (isAgprSlot(v, target, spillCode))
+    return true;
   RegType t = virtualReg(v.getType());
-  if (!t || t.getKind() != RegKind::VGPR || t.getWidth() != 1 ||
-      target == ISA::T_GFX1201)
+  if (!t || t.getWidth() != 1 || t.getKind() == RegKind::AGPR)
     return false;
+  if (t.getKind() == RegKind::VGPR && target == ISA::T_GFX1201)
+    return false; // no AGPRs
   Operation *def = v.getDefiningOp();
   if (def && spillCode.contains(def))
     return false;
@@ -329,6 +352,10 @@ LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
       for (Value v : at->getOperands())
         if (int o = lv->idOf(v); o >= 0)
           cands.erase(o);
+    if (cands.empty() && isAgprSlot(lv->value(id), target, spillCode)) {
+      victim = lv->value(id); // a slot with no AGPR left goes to scratch
+      return failure();
+    }
     if (!cands.empty()) {
       // Distance (in ops) to the next use in this block; not used again
       // here is furthest.
@@ -481,7 +508,6 @@ LogicalResult Allocator::colourBlock(unsigned b) {
           return outOfRegisters(&op, id);
         assign(id, r);
       }
-    notePressure(2 * i);
     // 2. Operands read for the last time.
     for (unsigned k : kills[j])
       release(k);
@@ -523,7 +549,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         return outOfRegisters(&op, id);
       assign(id, r);
     }
-    notePressure(2 * i + 1);
+    notePressure(2 * i + 1, inFlight);
     // 5. Results nobody reads free their register right after the write;
     // a load's only when a wait may have seen it arrive.
     bool load = d && d->has(ISA::PROP_MAYLOAD);
@@ -583,6 +609,12 @@ FailureOr<RegAllocStats> Allocator::run() {
   for (unsigned b : order)
     if (failed(colourBlock(b)))
       return failure();
+  for (unsigned id = 0; id < lv->numValues(); ++id)
+    if (reg[id] < 0 && virtualReg(lv->value(id).getType()))
+      return emitError(lv->value(id).getLoc(),
+                       "virtual register not allocated: its definition is in "
+                       "a block not reachable from the entry"),
+             failure();
   if (failed(rewrite()))
     return failure();
   return stats;
@@ -634,6 +666,23 @@ LogicalResult Allocator::rewrite() {
   });
   (void)ctx;
   return success();
+}
+
+/// Whether scc is read in `b` (from `from` on, or its start) before any
+/// instruction writes it: then it is live there and must not be clobbered.
+static bool readsSccFirst(Block *b, Operation *from = nullptr) {
+  for (Operation &op : *b) {
+    if (from && &op != from && op.isBeforeInBlock(from))
+      continue;
+    const ISA::InstDesc *d = getInstDesc(&op);
+    if (!d)
+      continue;
+    if (d->implicitUses & ISA::IMP_SCC)
+      return true;
+    if (d->implicitDefs & ISA::IMP_SCC)
+      return false;
+  }
+  return false;
 }
 
 LogicalResult Allocator::insertEdgeCopies() {
@@ -706,7 +755,8 @@ LogicalResult Allocator::insertEdgeCopies() {
       for (int c = 0; c < 3; ++c) {
         if (mv[c].empty())
           continue;
-        auto n = emitParallelCopy(b, term->getLoc(), (RegKind)c, mv[c], temp[c]);
+        auto n = emitParallelCopy(b, term->getLoc(), (RegKind)c, mv[c], temp[c],
+                                  !readsSccFirst(dest) && (split || !readsSccFirst(p, term)));
         if (failed(n))
           return term->emitOpError("needs a free ")
                  << regKindName((RegKind)c)
@@ -733,18 +783,35 @@ LogicalResult Allocator::insertEdgeCopies() {
 FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                                            const RegAllocOptions &opts) {
   llvm::DenseSet<Operation *> spillCode;
-  unsigned spills = 0;
+  unsigned spills = 0, scratchSlots = 0, scratchBase = 0;
+  if (auto ps = kernel->getAttrOfType<IntegerAttr>("private_segment"))
+    scratchBase = llvm::alignTo(ps.getInt(), 4);
   while (true) {
     Allocator a(kernel, opts, spillCode);
     FailureOr<RegAllocStats> st = a.run();
     if (succeeded(st)) {
       st->spills = spills;
+      st->scratchSpills = scratchSlots;
       return st;
     }
     Value v = a.spillVictim();
     if (!v)
       return failure();
-    spillToAGPR(v, spillCode);
+    if (cast<RegType>(v.getType()).getKind() == RegKind::AGPR) {
+      // An AGPR slot moves to scratch, after the kernel's own private data.
+      unsigned offset = scratchBase + 4 * scratchSlots++;
+      if (offset > 4095)
+        return kernel.emitOpError("needs more than 1024 scratch spill slots"),
+               failure();
+      spillSlotToScratch(v.getDefiningOp(), offset, spillCode);
+      kernel->setAttr("private_segment",
+                      Builder(kernel.getContext()).getI32IntegerAttr(offset + 4));
+      continue;
+    }
+    if (cast<RegType>(v.getType()).getKind() == RegKind::SGPR)
+      spillToVGPRLane(v, spillCode);
+    else
+      spillToAGPR(v, spillCode);
     ++spills;
   }
 }

@@ -17,6 +17,7 @@ struct RegAllocStats {
   unsigned used[3] = {0, 0, 0};    ///< highest register index + 1 in the kernel
   unsigned maxLive[3] = {0, 0, 0}; ///< most registers live at one point
   unsigned spills = 0;             ///< values spilled (to AGPRs or scratch)
+  unsigned scratchSpills = 0;      ///< of which kept in scratch memory
   unsigned copies = 0;             ///< moves inserted (edges, tied operands)
 };
 

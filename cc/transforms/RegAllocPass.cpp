@@ -23,7 +23,7 @@ const char *const kRegAllocDoc =
     "ended in different registers (critical edges split), and moves between "
     "virtual registers that ended in one register are removed. Records "
     "`regalloc = {vgpr, vgpr_maxlive, sgpr, sgpr_maxlive, agpr, agpr_maxlive, "
-    "spills, copies}` on the kernel (registers used = highest index + 1) and "
+    "spills, scratch_spills, copies}` on the kernel (registers used = highest index + 1) and "
     "emits the same as a remark.\n"
     "Options: max-vgprs, max-sgprs, max-agprs (registers the allocator may use; "
     "default: the target's).";
@@ -73,6 +73,7 @@ struct RegAllocPass : PassWrapper<RegAllocPass, OperationPass<>> {
         add(std::string(names[c]) + "_maxlive", st->maxLive[c]);
       }
       add("spills", st->spills);
+      add("scratch_spills", st->scratchSpills);
       add("copies", st->copies);
       k->setAttr("regalloc", b.getDictionaryAttr(fields));
       k->setAttr("allocated", b.getUnitAttr());

@@ -14,6 +14,20 @@ namespace aster {
 /// created are added to `spillCode`. Instruction order is otherwise kept.
 void spillToAGPR(mlir::Value v, llvm::DenseSet<mlir::Operation *> &spillCode);
 
+/// Spills the virtual SGPR `s` to lane 0 of a new virtual VGPR
+/// (v_writelane_b32 where spillToAGPR would save, v_readlane_b32 before each
+/// later use). A reload read by a VMEM instruction or as a lane select gets
+/// the 5 wait states gfx9 needs after a VALU writes an SGPR (s_nop 4).
+void spillToVGPRLane(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode);
+
+/// Moves a spill slot from an AGPR to scratch memory: `save` is the
+/// v_accvgpr_write_b32 made by spillToAGPR. It becomes a scratch_store_dword
+/// at byte `offset` of the work-item's private segment, and each reload a
+/// scratch_load_dword followed by s_waitcnt vmcnt(0) (the value is read right
+/// after). The SGPR base address is a zero materialised before each access.
+void spillSlotToScratch(mlir::Operation *save, unsigned offset,
+                        llvm::DenseSet<mlir::Operation *> &spillCode);
+
 } // namespace aster
 
 #endif

@@ -15,8 +15,9 @@ config.test_exec_root = os.path.join(build, "lit")
 
 tools = os.path.join(build, "cc", "tools")
 llvm_bin = "/usr/lib/llvm-22/bin"
-for name in ("aster-opt", "aster-translate"):
-    path = os.path.join(tools, name)
+for name, where in (("aster-opt", tools), ("aster-translate", tools),
+                    ("aster-emu", os.path.join(build, "cc", "emulator"))):
+    path = os.path.join(where, name)
     if not os.path.exists(path):
         lit_config.fatal(f"{path} not found: build aster first (make build)")
     config.substitutions.append((r"\b%s\b" % name.replace("-", r"\-"), path))

@@ -33,6 +33,19 @@ foreach s = StoreSizes in {
       [FAddr, Opd<"vdata", "v", s.N>], !listconcat([FlatOffset], CPol), ["MAYSTORE"]>;
 }
 
+// Scratch (private, per work-item) memory: address = vaddr (a 32-bit byte
+// offset, `off` when absent) + saddr + offset within the work-item's private
+// segment (architected flat scratch on gfx940/gfx950).
+defvar SVAddr = Opd<"vaddr", "v", 1, "b32", 1>;
+defvar SSAddr = Opd<"saddr", "s">;
+foreach s = LoadSizes in
+  def SCRATCH_LOAD_#s.S : VMem<"scratch_load_"#s.S, "GLOBAL", [Opd<"vdst", "v", s.N>],
+      [SVAddr, SSAddr], !listconcat([GlobalOffset], CPol), ["MAYLOAD"]>;
+foreach s = StoreSizes in
+  def SCRATCH_STORE_#s.S : VMem<"scratch_store_"#s.S, "GLOBAL", [],
+      [SVAddr, Opd<"vdata", "v", s.N>, SSAddr], !listconcat([GlobalOffset], CPol),
+      ["MAYSTORE"]>;
+
 // Loads straight into LDS at m0 + lane offset (no VGPR result).
 foreach s = [P<"ubyte", 1>, P<"sbyte", 1>, P<"ushort", 1>, P<"sshort", 1>,
              P<"dword", 1>, P<"dwordx3", 3, CDNA4>, P<"dwordx4", 4, CDNA4>] in

@@ -1,5 +1,6 @@
 // RUN: aster-opt %s -amdgcn-regalloc | FileCheck %s
 // RUN: aster-opt %s -amdgcn-regalloc | aster-translate --mlir-to-asm | FileCheck %s --check-prefix=ASM
+// RUN: aster-opt %s -amdgcn-regalloc="max-vgprs=2" | aster-translate --mlir-to-asm | FileCheck %s --check-prefix=SWAP
 // Values carried around loops as block arguments: an argument takes the
 // register of the value passed to it when it can (no move), and moves are
 // inserted on the edge (split when critical) when it cannot.
@@ -73,4 +74,9 @@ amdgcn.module @m target("gfx942") {
   // ASM-NEXT: v_mov_b32 v0, v1
   // ASM-NEXT: v_mov_b32 v1, v2
   // ASM-NEXT: s_branch .LBB1_1
+  // With no third VGPR the exchange is one v_swap_b32.
+  // SWAP-LABEL: swap:
+  // SWAP:      .LBB1_3:
+  // SWAP-NEXT: v_swap_b32 v0, v1
+  // SWAP-NEXT: s_branch .LBB1_1
 }
