@@ -344,3 +344,42 @@ def test_device_binding():
         dev.read(b, 4)
     with pytest.raises(aster.EmulatorError, match="release"):
         dev.release(b)
+
+
+def test_hip_hsaco_compiles_files_and_caches(hip_hsaco):
+    """A .hip path (its directory and tests/emulator/hip on the include
+    path) gives the same code as its text; a second call is the cached file."""
+    import pathlib
+    path = pathlib.Path(__file__).parents[1] / "emulator" / "hip" / "vadd.hip"
+    by_path = hip_hsaco(path)
+    assert hip_hsaco(str(path)) == by_path
+    assert aster.load_code_object(by_path).kernels[0].name == "vadd"
+    n = 300
+    a = np.arange(n, dtype=np.float32)
+    c = np.zeros(n, np.float32)
+    aster.launch(by_path, "vadd", 2, 256, [a, a, c, n])
+    np.testing.assert_array_equal(c, 2 * a)
+    with pytest.raises(RuntimeError, match="clang-22 failed on broken"):
+        hip_hsaco("this is not HIP\n", "broken")
+
+
+def test_dynamic_lds(hip_hsaco):
+    """extern __shared__ memory exists only with dynamic_lds bytes; without
+    them the LDS access is out of bounds."""
+    src = """
+    #include "common.h"
+    extern __shared__ float buf[];
+    KERNEL reverse(float *x) {
+      uint t = tid_x();
+      buf[t] = x[t];
+      syncthreads();
+      x[t] = buf[255 - t];
+    }
+    """
+    hsaco = hip_hsaco(src, "reverse")
+    x = np.arange(256, dtype=np.float32)
+    aster.launch(hsaco, "reverse", 1, 256, [x], dynamic_lds=256 * 4)
+    np.testing.assert_array_equal(x, np.arange(255, -1, -1, dtype=np.float32))
+    with pytest.raises(aster.EmulatorError, match="LDS|lds"):
+        aster.launch(hsaco, "reverse", 1, 256, [x])
+    np.testing.assert_array_equal(x, np.arange(255, -1, -1, dtype=np.float32))
