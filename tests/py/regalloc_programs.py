@@ -701,15 +701,6 @@ def looping(seed, n_ops=24, count=None, **kw):
                    (g.kernarg, g.tid))
 
 
-def regalloc_stats(mlir):
-    """{key: int} of the kernel's `regalloc = {...}` attribute (what
-    amdgcn-regalloc records: registers used, MaxLive, spills, ...)."""
-    import re
-    m = re.search(r"regalloc = \{([^}]*)\}", mlir)
-    assert m, "the kernel has no regalloc attribute (was amdgcn-regalloc run?)"
-    return {k: int(v) for k, v in re.findall(r"(\w+) = (\d+)", m.group(1))}
-
-
 # ---- running on the emulator
 
 def run(code, inp, name="prog"):

@@ -114,3 +114,58 @@ def test_carry_value_of_another_kernel_is_an_error():
     with pytest.raises(aster.AsterError, match="not of this kernel"):
         with k2.loop(s[8], 4, carry=[x]):
             pass
+
+
+# ---- virtual kernels compile with amdgcn-regalloc and run on the emulator
+
+def test_straight_line_virtual_kernel_runs():
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("out", aster.ptr(np.uint32))], block=(64, 1, 1))
+    p = k.load_arg("out")
+    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
+    a = k.v_add_u32(VGPR(), 7, v[0])
+    b = k.v_mul_lo_u32(VGPR(), a, a)
+    c = k.v_xor_b32(VGPR(), b, a)
+    k.s_waitcnt(lgkmcnt=0)
+    k.global_store_dword(off, c, p)
+    k.s_endpgm()
+    out = aster.compile(m, pipeline="amdgcn-regalloc")
+    assert "<?" not in out.mlir and out.metadata["k"].regalloc["spills"] == 0
+    res = np.zeros(64, np.uint32)
+    aster.launch(out, "k", grid=1, block=64, args=[res])
+    x = np.arange(64, dtype=np.uint64) + 7
+    np.testing.assert_array_equal(res, (((x * x) ^ x) & 0xFFFFFFFF).astype(np.uint32))
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_loop_carried_values_run(count):
+    """acc = tid; s = 1; repeat count: acc = acc * 3 + s; s = s + acc[0]."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("out", aster.ptr(np.uint32))], block=(64, 1, 1))
+    p = k.load_arg("out")
+    acc = k.v_mov_b32(VGPR(), v[0])
+    sc = k.s_mov_b32(SGPR(), 1)
+    with k.loop(s[20], count, carry=[acc, sc]) as lp:
+        a, t = lp.carry
+        a2 = k.v_mul_lo_u32(VGPR(), 3, a)
+        a3 = k.v_add_u32(VGPR(), t, a2)
+        first = k.v_readfirstlane_b32(SGPR(), a3)
+        t2 = k.s_add_u32(SGPR(), t, first)
+        lp.next(a3, t2)
+    acc, sc = lp.results
+    off = k.v_lshlrev_b32(VGPR(), 3, v[0])
+    total = k.v_add_u32(VGPR(), sc, 0)
+    k.s_waitcnt(lgkmcnt=0)
+    k.global_store_dword(off, acc, p)
+    k.global_store_dword(off, total, p, offset=4)
+    k.s_endpgm()
+    assert "^bb1(" in m.mlir()                               # a block argument
+    out = aster.compile(m, pipeline="amdgcn-regalloc")
+    res = np.zeros(128, np.uint32)
+    aster.launch(out, "k", grid=1, block=64, args=[res])
+    a, t = np.arange(64, dtype=np.uint64), 1
+    for _ in range(count):
+        a = (a * 3 + t) & 0xFFFFFFFF
+        t = (t + int(a[0])) & 0xFFFFFFFF
+    np.testing.assert_array_equal(res[0::2], a.astype(np.uint32))
+    np.testing.assert_array_equal(res[1::2], np.full(64, t, np.uint32))

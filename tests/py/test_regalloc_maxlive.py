@@ -35,7 +35,7 @@ def test_single_registers_use_exactly_maxlive(seed):
     prog = rp.straight(5000 + seed, n_ops=10 + 3 * seed, single_only=True, pinned_ptrs=True)
     live = rp.max_live(prog)
     out = rp.emit(prog, "virtual").compile("amdgcn-regalloc")
-    stats = rp.regalloc_stats(out.mlir)
+    stats = out.metadata["prog"].regalloc
     assert stats["vgpr_maxlive"] == live["v"]
     assert stats["vgpr"] == live["v"]
     vregs = registers_named(out.asm, "v")
@@ -53,7 +53,7 @@ def test_ranges_use_at_least_maxlive(seed):
     prog = rp.straight(6000 + seed, n_ops=20 + 2 * seed)
     live = rp.max_live(prog)
     out = rp.emit(prog, "virtual").compile("amdgcn-regalloc")
-    stats = rp.regalloc_stats(out.mlir)
+    stats = out.metadata["prog"].regalloc
     used = len(registers_named(out.asm, "v"))
     assert stats["vgpr_maxlive"] == live["v"]
     assert stats["vgpr"] >= used >= live["v"]

@@ -72,7 +72,7 @@ sys.path.insert(0, {here!r})
 import regalloc_programs as rp
 prog = rp.{kind}({seed}, **{kw!r})
 out = rp.emit(prog, "virtual").compile({pipe!r})
-sys.stdout.buffer.write(rp.regalloc_stats(out.mlir).__repr__().encode() + b"\\n" + out.hsaco)
+sys.stdout.buffer.write(repr(out.metadata["prog"].regalloc).encode() + b"\\n" + out.hsaco)
 """
 KNOWN_HANGS = {"straight": {2007, 2008, 2015}, "looping": set()}
 
