@@ -65,13 +65,6 @@ class Program:
     n_out: int = 0                  # output dwords per lane used
     inp_pinned: tuple = ()          # pinned Vals (live-in)
 
-    def values(self):
-        seen = {}
-        for op in self.ops:
-            for d in op.dsts:
-                seen[id(d)] = d
-        return list(seen.values())
-
 
 # ---- NumPy semantics: a value is uint32 array (width, LANES) ('v', 'a') or
 # (width,) ('s'); None when it is not modelled (pointers).
@@ -89,13 +82,13 @@ def _split64(x):
     return np.stack([_u32(x), _u32(x >> np.uint64(32))])
 
 
-def _src(env, x, lanes=True):
+def _src(env, x):
     """A 32-bit source as a per-lane array (scalars broadcast)."""
     if isinstance(x, int):
         return np.full(LANES, x & 0xFFFFFFFF, np.uint32)
     val = env[id(x)]
     if x.cls == "s":
-        return np.full(LANES, val[0], np.uint32) if lanes else val[0]
+        return np.full(LANES, val[0], np.uint32)
     return val[0]
 
 
@@ -402,10 +395,9 @@ def _emit_virtual_loop(k, prog, run, handle):
 class Gen:
     """Builds a random program from `rng` (numpy Generator)."""
 
-    def __init__(self, rng, n_ops=40, ranges=True, mfma=True, sgpr_ops=True,
+    def __init__(self, rng, ranges=True, mfma=True, sgpr_ops=True,
                  agpr=True, single_only=False, pinned_ptrs=False):
         self.rng = rng
-        self.n_ops = n_ops
         self.ranges = ranges and not single_only
         self.mfma = mfma and not single_only
         self.sgpr_ops = sgpr_ops
@@ -648,7 +640,7 @@ class Gen:
 def straight(seed, n_ops=40, **kw):
     """A straight-line program."""
     rng = np.random.default_rng(seed)
-    g = Gen(rng, n_ops, **kw)
+    g = Gen(rng, **kw)
     g.prologue(n_v=int(rng.integers(2, 6)), n_s=int(rng.integers(1, 3)))
     g.body(n_ops)
     g.stores()
@@ -662,7 +654,7 @@ def looping(seed, n_ops=24, count=None, **kw):
     rng = np.random.default_rng(seed)
     kw.setdefault("mfma", False)
     kw["ranges"] = False
-    g = Gen(rng, n_ops, **kw)
+    g = Gen(rng, **kw)
     g.prologue(n_v=int(rng.integers(2, 6)), n_s=int(rng.integers(1, 3)))
     g.body(int(rng.integers(2, 8)))
     g.stores()
