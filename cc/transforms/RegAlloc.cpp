@@ -90,8 +90,9 @@ public:
             const llvm::DenseSet<Operation *> &spillCode)
       : kernel(k), opts(o), spillCode(spillCode) {}
   FailureOr<RegAllocStats> run();
-  /// After a failed run: a value whose spilling lets allocation go further.
-  Value spillVictim() const { return victim; }
+  /// After a failed run: values whose spilling lets allocation go further
+  /// (empty when the failure was diagnosed).
+  ArrayRef<Value> spillVictims() const { return victims; }
 
 private:
   LogicalResult checkInput();
@@ -103,7 +104,13 @@ private:
   void release(unsigned id);
   unsigned alignOf(RegType t) const;
   void notePressure(unsigned point, ArrayRef<unsigned> notLive = {});
-  LogicalResult outOfRegisters(Operation *at, unsigned id);
+  enum class Room { Retry, Skip, Fail };
+  /// No register for value `id` at `at`: picks a value to spill and frees
+  /// its register (Retry), or spills `id` itself (Skip), or emits the
+  /// diagnostic (Fail).
+  Room makeRoom(Operation *at, unsigned id);
+  /// pick() until it succeeds, making room; false after a diagnostic.
+  bool pickOrSpill(Operation *at, unsigned id, int hint, int startOverride);
   LogicalResult rewrite();
   LogicalResult insertEdgeCopies();
 
@@ -127,7 +134,7 @@ private:
   std::vector<Operation *> moves;
   std::vector<Segment> segBuf;
   const llvm::DenseSet<Operation *> &spillCode;
-  Value victim;
+  SmallVector<Value> victims;
   /// Per class and unit: the value id holding it, or -1.
   std::vector<int> owner[3];
   /// Per value: the block whose backward scan saw it last.
@@ -337,7 +344,22 @@ static bool spillable(Value v, uint8_t target,
   return true;
 }
 
-LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
+bool Allocator::pickOrSpill(Operation *at, unsigned id, int hint, int startOverride) {
+  while (true) {
+    int r = pick(id, hint, startOverride);
+    if (r >= 0) {
+      assign(id, r);
+      return true;
+    }
+    switch (makeRoom(at, id)) {
+    case Room::Retry: continue;
+    case Room::Skip: return true;
+    case Room::Fail: return false;
+    }
+  }
+}
+
+Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
   RegType t = cast<RegType>(lv->value(id).getType());
   unsigned k = (unsigned)t.getKind();
   // Spill the live value of this class whose next use is furthest away
@@ -353,8 +375,8 @@ LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
         if (int o = lv->idOf(v); o >= 0)
           cands.erase(o);
     if (cands.empty() && isAgprSlot(lv->value(id), target, spillCode)) {
-      victim = lv->value(id); // a slot with no AGPR left goes to scratch
-      return failure();
+      victims.push_back(lv->value(id)); // no AGPR left: the slot goes to scratch
+      return Room::Skip;
     }
     if (!cands.empty()) {
       // Distance (in ops) to the next use in this block; not used again
@@ -374,8 +396,11 @@ LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
           best = c, bestDist = dd, first = false;
         }
       }
-      victim = lv->value(best);
-      return failure();
+      // Spilled everywhere in the next round; for now its register is free.
+      victims.push_back(lv->value(best));
+      release(best);
+      reg[best] = -1;
+      return Room::Retry;
     }
   }
   auto d = at->emitOpError("needs a free ")
@@ -386,7 +411,7 @@ LogicalResult Allocator::outOfRegisters(Operation *at, unsigned id) {
            << " of the " << limit[k] << " allowed are live here";
   if (pinned->extent(t.getKind()))
     d << " and pinned registers block the rest";
-  return d;
+  return Room::Fail;
 }
 
 LogicalResult Allocator::colourBlock(unsigned b) {
@@ -432,10 +457,8 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         hint = reg[in];
         break;
       }
-    int r = pick(id, hint, -1);
-    if (r < 0)
-      return outOfRegisters(&blk->front(), id);
-    assign(id, r);
+    if (!pickOrSpill(&blk->front(), id, hint, -1))
+      return failure();
     if (stamp[id] != b && !lv->isLiveOut(id, b))
       deadArgs.push_back(id);
   }
@@ -493,6 +516,20 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         }
         if (mode == Mode::Early)
           tiedCopies.push_back({&op, (unsigned)tiedOperand[ri], id});
+      } else if (earlyAll && op.getNumOperands() > 2) {
+        // MFMA: the result may not partially overlap a source, but may be
+        // exactly the accumulator (src2) it replaces.
+        Value acc = op.getOperand(2);
+        int sid = lv->idOf(acc);
+        if (sid >= 0 && acc.getType() == r.getType() && killed(sid) && reg[sid] >= 0 &&
+            acc != op.getOperand(0) && acc != op.getOperand(1)) {
+          SmallVector<Segment, 4> segs;
+          lv->segments(id, segs);
+          if (!pinned->conflicts(rt.getKind(), reg[sid], rt.getWidth(), segs)) {
+            mode = Mode::Forced;
+            reg[id] = reg[sid];
+          }
+        }
       } else if (!earlyAll && rt.getWidth() > 1) {
         for (unsigned k : kills[j])
           if (cast<RegType>(lv->value(k).getType()).getWidth() != rt.getWidth())
@@ -503,10 +540,8 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     // 1. Early-clobber results: live while the operands are read.
     for (auto [id, mode] : results)
       if (mode == Mode::Early) {
-        int r = pick(id, -1, 2 * i);
-        if (r < 0)
-          return outOfRegisters(&op, id);
-        assign(id, r);
+        if (!pickOrSpill(&op, id, -1, 2 * i))
+          return failure();
       }
     // 2. Operands read for the last time.
     for (unsigned k : kills[j])
@@ -544,10 +579,8 @@ LogicalResult Allocator::colourBlock(unsigned b) {
             hint = reg[arg];
             break;
           }
-      int r = pick(id, hint, -1);
-      if (r < 0)
-        return outOfRegisters(&op, id);
-      assign(id, r);
+      if (!pickOrSpill(&op, id, hint, -1))
+        return failure();
     }
     notePressure(2 * i + 1, inFlight);
     // 5. Results nobody reads free their register right after the write;
@@ -609,6 +642,8 @@ FailureOr<RegAllocStats> Allocator::run() {
   for (unsigned b : order)
     if (failed(colourBlock(b)))
       return failure();
+  if (!victims.empty())
+    return failure(); // spill them, then allocate again
   for (unsigned id = 0; id < lv->numValues(); ++id)
     if (reg[id] < 0 && virtualReg(lv->value(id).getType()))
       return emitError(lv->value(id).getLoc(),
@@ -794,25 +829,26 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
       st->scratchSpills = scratchSlots;
       return st;
     }
-    Value v = a.spillVictim();
-    if (!v)
+    if (a.spillVictims().empty())
       return failure();
-    if (cast<RegType>(v.getType()).getKind() == RegKind::AGPR) {
-      // An AGPR slot moves to scratch, after the kernel's own private data.
-      unsigned offset = scratchBase + 4 * scratchSlots++;
-      if (offset > 4095)
-        return kernel.emitOpError("needs more than 1024 scratch spill slots"),
-               failure();
-      spillSlotToScratch(v.getDefiningOp(), offset, spillCode);
-      kernel->setAttr("private_segment",
-                      Builder(kernel.getContext()).getI32IntegerAttr(offset + 4));
-      continue;
+    for (Value v : a.spillVictims()) {
+      if (cast<RegType>(v.getType()).getKind() == RegKind::AGPR) {
+        // An AGPR slot moves to scratch, after the kernel's own private data.
+        unsigned offset = scratchBase + 4 * scratchSlots++;
+        if (offset > 4095)
+          return kernel.emitOpError("needs more than 1024 scratch spill slots"),
+                 failure();
+        spillSlotToScratch(v.getDefiningOp(), offset, spillCode);
+        kernel->setAttr("private_segment",
+                        Builder(kernel.getContext()).getI32IntegerAttr(offset + 4));
+        continue;
+      }
+      if (cast<RegType>(v.getType()).getKind() == RegKind::SGPR)
+        spillToVGPRLane(v, spillCode);
+      else
+        spillToAGPR(v, spillCode);
+      ++spills;
     }
-    if (cast<RegType>(v.getType()).getKind() == RegKind::SGPR)
-      spillToVGPRLane(v, spillCode);
-    else
-      spillToAGPR(v, spillCode);
-    ++spills;
   }
 }
 
