@@ -380,10 +380,12 @@ Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
     }
     if (!cands.empty()) {
       // Distance (in ops) to the next use in this block; not used again
-      // here is furthest.
+      // here, or not within kLookahead ops, is furthest.
+      constexpr unsigned kLookahead = 1024;
       llvm::DenseMap<unsigned, unsigned> next;
       unsigned dist = 0;
-      for (Operation *op = atBlockStart ? at : at->getNextNode(); op;
+      for (Operation *op = atBlockStart ? at : at->getNextNode();
+           op && dist < kLookahead && next.size() < cands.size();
            op = op->getNextNode(), ++dist)
         for (Value v : op->getOperands())
           if (int o = lv->idOf(v); o >= 0 && cands.contains(o))
