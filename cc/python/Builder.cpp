@@ -120,6 +120,7 @@ struct PyKernel {
   uint64_t gen = nextGeneration++;
   llvm::DenseMap<Type, Value> regValues;
   Operation *entryLast = nullptr; // last register/constant op at entry
+  SmallVector<Value> branchArgs; // for the next branch's target block arguments
   llvm::DenseMap<std::pair<Type, uint64_t>, Value> constants;
   std::vector<std::unique_ptr<PyLabel>> labels;
   std::vector<std::optional<OperationName>> opNames;
@@ -439,6 +440,9 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
     k.fail(std::string(d.mnemonic) + " is not valid on target '" +
            ISA::targetName(k.targetBit).str() + "' (valid on:" + valid + ")");
   }
+  SmallVector<Value> bargs; // block arguments of the branch target (set_branch_args)
+  if (d.successors)
+    std::swap(bargs, k.branchArgs);
   OperationState st(loc, k.opName(d));
   PyObject *const *a = args + 2;
   for (unsigned i = 0; i < d.numDsts; ++i) {
@@ -509,6 +513,8 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
   if (fall)
     k.kernel.getBody().getBlocks().insertAfter(Region::iterator(k.current), fall);
   Operation *op = k.builder.create(st);
+  if (!bargs.empty())
+    setSuccessorOperands(op, 0, bargs);
   k.collecting = true;
   k.diagText.clear();
   LogicalResult ok = verifyInstruction(op, d);

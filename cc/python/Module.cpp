@@ -31,6 +31,11 @@ std::unique_ptr<MLIRContext> PyModule::newContext() {
   amdgcn::registerAllDialects(registry);
   auto ctx = std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   ctx->loadAllAvailableDialects();
+  // Diagnostics name their op's location; MLIR's default also prints the
+  // whole op into a note (for a remark on a kernel: the entire kernel), which
+  // DiagnosticCollector drops anyway and which cost a quarter of
+  // amdgcn-regalloc's time on large kernels (its statistics remark).
+  ctx->printOpOnDiagnostic(false);
   return ctx;
 }
 
@@ -95,9 +100,38 @@ static amdgcn::KernelModuleOp kernelModule(PyModule &m, DiagnosticCollector &d) 
   return *km;
 }
 
+/// Raises a clear error at the first op (or block argument) holding a
+/// virtual register: translation needs every register allocated.
+static void requireAllocated(amdgcn::KernelModuleOp km) {
+  auto isVirtual = [](Type t) {
+    auto r = dyn_cast<amdgcn::RegType>(t);
+    return r && r.isVirtual();
+  };
+  Location at = km.getLoc();
+  std::string kernel;
+  WalkResult res = km.walk([&](Operation *op) {
+    bool found = llvm::any_of(op->getResultTypes(), isVirtual);
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        found |= llvm::any_of(b.getArgumentTypes(), isVirtual);
+    if (!found)
+      return WalkResult::advance();
+    at = op->getLoc();
+    if (auto k = op->getParentOfType<amdgcn::KernelOp>())
+      kernel = k.getSymName().str();
+    return WalkResult::interrupt();
+  });
+  if (!res.wasInterrupted())
+    return;
+  raiseError(formatLocation(at) + ": error: virtual registers: run the amdgcn-regalloc "
+             "pipeline (aster.compile(module, pipeline=\"amdgcn-regalloc\")) before "
+             "producing assembly" + (kernel.empty() ? "" : " (kernel '" + kernel + "')"));
+}
+
 static std::string moduleAsm(PyModule &m) {
   DiagnosticCollector d(m.ctx.get());
   auto km = kernelModule(m, d);
+  requireAllocated(km);
   std::string text;
   llvm::raw_string_ostream os(text);
   if (failed(target::translateToAsm(km, os)))
@@ -108,6 +142,7 @@ static std::string moduleAsm(PyModule &m) {
 static nb::bytes moduleHsaco(PyModule &m) {
   DiagnosticCollector d(m.ctx.get());
   auto km = kernelModule(m, d);
+  requireAllocated(km);
   FailureOr<std::vector<char>> bytes;
   {
     nb::gil_scoped_release release;

@@ -33,6 +33,8 @@ class KernelMetadata:
     workitem_ids: int
     sgpr_setup: tuple      # hardware-initialised SGPRs, in order
     user_sgprs: int
+    regalloc: dict = None  # what amdgcn-regalloc recorded: {vgpr, vgpr_maxlive, sgpr,
+    #                        sgpr_maxlive, agpr, agpr_maxlive, spills, ...}; None if it did not run
 
     @classmethod
     def _from(cls, d):

@@ -7,7 +7,7 @@ from . import _aster
 from ._aster import AsterError
 from ._isa_gen import MNEMONICS, SPECS, InstructionBuilder
 from .args import sgpr_layout
-from .registers import v, s, Reg, SGPR, VGPR
+from .registers import v, s, Reg, SGPR, VGPR, Value
 
 __all__ = ["Kernel", "Loop"]
 
@@ -41,9 +41,23 @@ class Loop:
     times (at least once): the counter SGPR is set to `count`, the body
     follows label `L.top`, and the end decrements the counter and branches
     back while it is not zero. `L.end` is a label bound after the loop
-    when a branch uses it (branch to it to break)."""
+    when a branch uses it (branch to it to break).
 
-    def __init__(self, kernel, counter, count, name):
+    Values carried around the loop (virtual registers, for register
+    allocation) are declared with `carry=[...]` (their values on entry); in
+    the body `L.carry` holds them as they are at the top of each iteration,
+    and `L.next(...)` gives their values for the next iteration (one per
+    carried value, each of the same register class and width):
+
+        with k.loop(s[8], 8, carry=[acc]) as L:
+            acc = k.v_add_u32(aster.VGPR(), x, L.carry[0])
+            L.next(acc)
+        # acc: the value after the last iteration
+
+    They become block arguments of the loop's top label, passed by the
+    fall-through into it and by the branch back."""
+
+    def __init__(self, kernel, counter, count, name, carry=()):
         if not isinstance(counter, Reg) or counter.kind != 1 or counter.is_virtual \
                 or counter.width != 1:
             raise TypeError(f"loop counter must be one allocated SGPR (e.g. s[8]), got {counter!r}")
@@ -51,29 +65,73 @@ class Loop:
             raise TypeError(f"loop count must be an int or an SGPR, got {type(count).__name__}")
         if isinstance(count, int) and not 1 <= count < 2**32:
             raise ValueError(f"loop count must be in [1, 2**32), got {count}")
+        carry = list(carry)
+        for x in carry:
+            if not isinstance(x, Value):
+                raise TypeError("loop carry takes Values (results of instructions with "
+                                f"virtual destinations), got {x!r}")
         self.kernel, self.counter, self.count = kernel, counter, count
         self.top = kernel.label(f"{name}_top")
         self.end = kernel.label(f"{name}_end")
+        self._init = carry
+        self.carry = []
+        self._next = None
+
+    def next(self, *values):
+        """The carried values for the next iteration (and after the loop)."""
+        if self._next is not None:
+            raise _error("loop: next() was already called for this loop")
+        if len(values) != len(self._init):
+            raise _error(f"loop: next() takes {len(self._init)} value(s) (one per carried "
+                         f"value), got {len(values)}")
+        for i, (x, p) in enumerate(zip(values, self.carry)):
+            if not isinstance(x, Value):
+                raise _error(f"loop: next() value #{i} must be a Value, got {x!r}", TypeError)
+            if x.type != p.type:
+                raise _error(f"loop: next() value #{i} is a {x.type}, but the carried value "
+                             f"is a {p.type}")
+        self._next = list(values)
 
     def __enter__(self):
         k = self.kernel
         if self.count != self.counter:
             k.s_mov_b32(self.counter, self.count)
-        k.bind(self.top)
+        if self._init:
+            try:
+                self.carry = k._kb.add_block_args(self.top, self._init)
+                k._kb.bind(self.top, self._init)
+            except AsterError as e:
+                raise _error(str(e)) from None
+        else:
+            k.bind(self.top)
         return self
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None:
             return False
+        if self._init and self._next is None:
+            raise _error(f"loop: the body must end with next(...) giving the "
+                         f"{len(self._init)} carried value(s) for the next iteration")
         k, c = self.kernel, self.counter
         # gfx12 renamed the scalar carry-out subtract.
         sub = k.s_sub_co_u32 if k.module.target == "gfx1201" else k.s_sub_u32
         sub(c, c, 1)
         k.s_cmp_lg_u32(c, 0)
+        if self._init:
+            k._kb.set_branch_args(self._next)    # taken by the branch back
         k.s_cbranch_scc1(self.top)
+        if self._init:
+            if self.end.used:
+                raise _error("loop: a loop with carried values cannot be left by a "
+                             "branch to its end label")
         if self.end.used:                # a break
             k.bind(self.end)
         return False
+
+    @property
+    def results(self):
+        """The carried values after the loop (the values given to next())."""
+        return list(self._next or ())
 
 
 class Kernel(InstructionBuilder):
@@ -135,14 +193,15 @@ class Kernel(InstructionBuilder):
         self.bind(lab)
         return lab
 
-    def loop(self, counter, count, name=None):
+    def loop(self, counter, count, name=None, carry=()):
         """A real loop (see `Loop`): `with k.loop(s[8], 10): ...` runs the body
-        10 times with s8 as the counter. For an unrolled loop, use a Python
-        `for` around the instructions."""
+        10 times with s8 as the counter; `carry=[values]` declares virtual
+        values carried around it (`L.carry`, `L.next(...)`). For an unrolled
+        loop, use a Python `for` around the instructions."""
         if name is None:
             name = f"loop{self._nloops}"
             self._nloops += 1
-        return Loop(self, counter, count, name)
+        return Loop(self, counter, count, name, carry)
 
     # ---- kernel arguments --------------------------------------------------
     def arg(self, name):

@@ -114,3 +114,17 @@ def test_examples_run_on_the_emulator(name, claim):
     assert claim in ran
     assert "matches NumPy" in ran
     assert out.startswith(run(name))
+
+
+def test_regalloc_demo():
+    out = run("regalloc_demo.py", "--run")
+    before, after = out.split("# assembly after amdgcn-regalloc", 1)
+    assert "!amdgcn.vgpr<?>" in before                    # written with virtual registers
+    assert "<?" not in after
+    m = re.search(r"# VGPRs used: (\d+), MaxLive: (\d+); SGPRs used: (\d+), MaxLive: (\d+)", after)
+    used, live = int(m.group(1)), int(m.group(2))
+    # x, the offset, the sum and two temporaries: 5 live at once, and exactly 5 used
+    assert used == live == 5
+    named = set(int(r) for r in re.findall(r"\bv(\d+)\b", after.split("# VGPRs used")[0]))
+    assert named == set(range(used))
+    assert "# ran on the emulator: out == NumPy reference for 64 lanes" in out
