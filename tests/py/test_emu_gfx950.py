@@ -1,0 +1,124 @@
+"""gfx950 (CDNA4) code objects from clang (tests/emulator/hip/gfx950_mfma.hip,
+compiled with --offload-arch=gfx950) on the emulator, against NumPy / ml_dtypes
+references written from what each kernel means: the loader takes the code
+object as gfx950, the decoder uses the gfx950 subtarget, the doubled-K MFMA
+shapes, bf16/f16 conversions and three-input bit logic compute what the source
+says, and gfx950's 160 KiB LDS limit holds. The per-instruction MFMA register
+layouts are checked against a published source in test_emu_mfma_layouts.py."""
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import aster
+from conftest import HIP_INCLUDE
+from exact import fma
+
+HIP = Path(HIP_INCLUDE) / "gfx950_mfma.hip"
+ONE = ((1, 1, 1), (64, 1, 1))     # one wave
+
+
+@pytest.fixture(scope="module")
+def code(hip_hsaco):
+    return hip_hsaco(HIP, arch="gfx950")
+
+
+def test_loads_as_gfx950_and_every_instruction_has_semantics(code):
+    co = aster.load_code_object(code)
+    assert co.processor == "gfx950"
+    names = {k.name for k in co.kernels}
+    assert {"mfma950_f16_16x16x32", "saxpy950", "convert950"} <= names
+    bad = {n: co.unsupported(n) for n in sorted(names) if co.unsupported(n)}
+    assert not bad, f"instructions without semantics: {bad}"
+
+
+def quarters(shape, seed):
+    """Random multiples of 1/4 in [-2, 2]: exact in f16/bf16, and so is
+    every product and sum of the matrix products below (any order)."""
+    return np.random.default_rng(seed).integers(-8, 9, shape).astype(np.float64) / 4
+
+
+@pytest.mark.parametrize("kernel,m,n,k,dtype,with_c", [
+    ("mfma950_f16_16x16x32", 16, 16, 32, np.float16, True),
+    ("mfma950_bf16_32x32x16", 32, 32, 16, ml_dtypes.bfloat16, False),
+])
+def test_mfma_f16_bf16(code, kernel, m, n, k, dtype, with_c):
+    a, b, c = quarters((m, k), m + k + 950), quarters((k, n), n + 3 * k), quarters((m, n), 950)
+    d = np.full((m, n), np.nan, np.float32)
+    args = [a.astype(dtype), b.astype(dtype)] + ([c.astype(np.float32)] if with_c else []) + [d]
+    r = aster.launch(code, kernel, *ONE, args)
+    np.testing.assert_array_equal(d, a @ b + (c if with_c else 0))
+    assert r.mfma == 1
+
+
+def test_mfma_i8_16x16x64(code):
+    rng = np.random.default_rng(950)
+    a = rng.integers(-128, 128, (16, 64)).astype(np.int8)     # the full int8 range
+    b = rng.integers(-128, 128, (64, 16)).astype(np.int8)
+    d = np.zeros((16, 16), np.int32)
+    aster.launch(code, "mfma950_i8_16x16x64", *ONE, [a, b, d])
+    np.testing.assert_array_equal(d, a.astype(np.int32) @ b.astype(np.int32))
+
+
+def test_saxpy(code):
+    """y = a * x + y; clang contracts it to one fused multiply-add
+    (asserted on the disassembly), so the reference rounds once."""
+    assert any(op in aster.load_code_object(code).disassemble("saxpy950")
+               for op in ("v_fma_f32", "v_fmac_f32", "v_pk_fma_f32"))
+    n = 1000
+    rng = np.random.default_rng(9)
+    x = rng.uniform(-4, 4, n).astype(np.float32)
+    y = rng.uniform(-4, 4, n).astype(np.float32)
+    want = fma(np.float32(1.5), x, y, np.float32)
+    aster.launch(code, "saxpy950", (4, 1, 1), (256, 1, 1), [x, y, np.float32(1.5), np.int32(n)])
+    np.testing.assert_array_equal(y, want)
+
+
+def test_lds_limit_is_160_kib(code):
+    x, y = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    args = [x, y, np.float32(1), np.int32(256)]
+    aster.launch(code, "saxpy950", (1, 1, 1), (256, 1, 1), args, dynamic_lds=160 * 1024)
+    with pytest.raises(aster.EmulatorError, match=r"bytes of LDS.*gfx950 has 163840"):
+        aster.launch(code, "saxpy950", (1, 1, 1), (256, 1, 1), args,
+                     dynamic_lds=160 * 1024 + 4)
+
+
+def test_convert_and_bit_logic(code):
+    """convert950: bf16 -> f32 (times 2), f32 pairs -> bf16 and f16 pairs
+    (round to nearest even), and (u & v) | ((~u & i) ^ (v | 0x0f0f0f0f))."""
+    n = 300
+    rng = np.random.default_rng(950950)
+    xb = rng.integers(0, 1 << 32, 2 * n, dtype=np.uint64).astype(np.uint32) & np.uint32(0x8FFFFFFF)
+    xb[0] = np.float32(1 + 2.0**-8).view(np.uint32)        # a bf16 tie: rounds to even (down)
+    xb[1] = np.float32(1 + 3 * 2.0**-8).view(np.uint32)    # a bf16 tie: rounds up
+    x = xb.view(np.float32)                                 # exponents up to 2^31: finite
+    b = rng.integers(0, 1 << 16, n, dtype=np.uint32).astype(np.uint16)
+    b[(b & 0x7F80) == 0x7F80] &= np.uint16(0xBFFF)           # no inf/NaN
+    widened = np.zeros(n, np.float32)
+    bpairs, hpairs, bits = (np.zeros(n, np.uint32) for _ in range(3))
+    aster.launch(code, "convert950", (2, 1, 1), (256, 1, 1),
+                 [x, b, widened, bpairs, hpairs, bits, np.int32(n)])
+    bf = b.view(ml_dtypes.bfloat16).astype(np.float32)
+    with np.errstate(over="ignore"):                        # large bf16 * 2 is inf
+        np.testing.assert_array_equal(widened, bf * np.float32(2))
+    with np.errstate(over="ignore"):
+        want_b = x.astype(ml_dtypes.bfloat16).view(np.uint16).astype(np.uint32)
+        want_h = x.astype(np.float16).view(np.uint16).astype(np.uint32)
+    assert want_b[0] == 0x3F80 and want_b[1] == 0x3F82
+    np.testing.assert_array_equal(bpairs, want_b[0::2] | want_b[1::2] << np.uint32(16))
+    np.testing.assert_array_equal(hpairs, want_h[0::2] | want_h[1::2] << np.uint32(16))
+    u, v, i = xb[0::2], xb[1::2], np.arange(n, dtype=np.uint32)
+    np.testing.assert_array_equal(bits, (u & v) | ((~u & i) ^ (v | np.uint32(0x0F0F0F0F))))
+
+
+def test_fp8_is_ocp_e4m3fn(code):
+    """clang's __builtin_amdgcn_cvt_f32_fp8 in gfx950 code reads OCP E4M3FN
+    (every byte; NaN is S.1111.111, 0x80 is -0), not gfx942's FNUZ."""
+    x = np.arange(256, dtype=np.uint32) | np.uint32(0xA5A5A500)   # only byte 0 counts
+    y = np.zeros(256, np.float32)
+    aster.launch(code, "fp8cvt950", (4, 1, 1), (64, 1, 1), [x, y])
+    want = np.arange(256, dtype=np.uint8).view(ml_dtypes.float8_e4m3fn).astype(np.float32)
+    np.testing.assert_array_equal(y.view(np.uint32)[~np.isnan(want)],
+                                  want.view(np.uint32)[~np.isnan(want)])
+    assert np.isnan(y[[0x7F, 0xFF]]).all() and np.signbit(y[0x80])
