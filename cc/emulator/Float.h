@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cmath>
+#include <limits>
 #include <cstring>
 
 namespace aster::emu {
@@ -31,6 +32,17 @@ template <class T> T fmax_(T a, T b) {
   if (b != b) return a;
   if (a == b) return std::signbit(a) ? b : a;
   return a > b ? a : b;
+}
+/// IEEE-754 2019 minimum/maximum (gfx950's v_minimum3/v_maximum3, LLVM's
+/// llvm.minimum/llvm.maximum): a NaN operand gives a (quiet) NaN, and -0
+/// orders below +0.
+template <class T> T fminimum_(T a, T b) {
+  if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();
+  return fmin_(a, b);
+}
+template <class T> T fmaximum_(T a, T b) {
+  if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();
+  return fmax_(a, b);
 }
 
 inline float f16ToF32(uint16_t h) {

@@ -6,9 +6,13 @@
 //   v_cvt_pk_bf16_f32     two f32 -> bf16 pair, round to nearest even
 //   v_bitop3_b32          bitwise truth table over (src0, src1, src2): bit b
 //                         of the result is bit (s0*4 + s1*2 + s2) of bitop3
-// The new MFMA shapes are in SemMFMA.cpp. Other gfx950-only instructions
-// (OCP fp8/f6/f4 formats, scaled MFMA, transposing LDS loads, lane swaps,
-// stochastic rounding, ...) have no semantics and fail when executed.
+// The new MFMA shapes are in SemMFMA.cpp, v_minimum3/v_maximum3_f32 in
+// SemVALUFloat.cpp, v_pk_minimum3/v_pk_maximum3_f16 in SemVOP3P.cpp, and the
+// OCP fp8/bf8 meanings of gfx942 mnemonics in SemVALUConvert.cpp /
+// SemMFMA.cpp (registerGfx950Ocp*). Other gfx950-only instructions (f6/f4
+// and scaled formats, scaled MFMA, transposing LDS loads, lane swaps,
+// stochastic rounding to f16/bf16, ...) have no semantics and fail when
+// executed.
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"

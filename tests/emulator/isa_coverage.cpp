@@ -36,8 +36,7 @@ static const char *const kGfx950NotEmulated[] = {
     // VALU whose exact results (NaN choice, rounding, lane rules) need facts
     // not yet checked
     "v_ashr_pk_i8_i32", "v_ashr_pk_u8_i32", "v_cvt_sr_bf16_f32", "v_cvt_sr_f16_f32",
-    "v_maximum3_f32", "v_minimum3_f32",
-    "v_pk_maximum3_f16", "v_pk_minimum3_f16", "v_permlane16_swap_b32",
+    "v_permlane16_swap_b32",
     "v_permlane32_swap_b32", "v_prng_b32"};
 
 int main(int argc, char **argv) {

@@ -3,8 +3,11 @@ compiled with --offload-arch=gfx950) on the emulator, against NumPy / ml_dtypes
 references written from what each kernel means: the loader takes the code
 object as gfx950, the decoder uses the gfx950 subtarget, the doubled-K MFMA
 shapes, bf16/f16 conversions and three-input bit logic compute what the source
-says, and gfx950's 160 KiB LDS limit holds. The per-instruction MFMA register
-layouts are checked against a published source in test_emu_mfma_layouts.py."""
+says, and gfx950's 160 KiB LDS limit holds; then gfx950-only VALU
+instructions built with aster's builder against independent NumPy
+references. The per-instruction MFMA register layouts are checked against
+published sources in test_emu_mfma_layouts.py, the OCP fp8/bf8 conversions
+exhaustively in test_emu_formats.py."""
 from pathlib import Path
 
 import ml_dtypes
@@ -12,8 +15,10 @@ import numpy as np
 import pytest
 
 import aster
+from aster import v
 from conftest import HIP_INCLUDE
 from exact import fma
+from test_emu_formats import convert
 
 HIP = Path(HIP_INCLUDE) / "gfx950_mfma.hip"
 ONE = ((1, 1, 1), (64, 1, 1))     # one wave
@@ -122,3 +127,98 @@ def test_fp8_is_ocp_e4m3fn(code):
     np.testing.assert_array_equal(y.view(np.uint32)[~np.isnan(want)],
                                   want.view(np.uint32)[~np.isnan(want)])
     assert np.isnan(y[[0x7F, 0xFF]]).all() and np.signbit(y[0x80])
+
+
+# ---- gfx950-only VALU through aster's builder (test_emu_formats.convert) ----
+
+def total_order_key(bits, width):
+    """Integer keys that order floats of `width` bits by value with -0 < +0
+    (for non-NaN): negative patterns have every bit flipped, positive ones
+    the sign bit set."""
+    sign = np.uint64(1) << np.uint64(width - 1)
+    b = bits.astype(np.uint64)
+    return np.where(b & sign, (~b) & ((sign << np.uint64(1)) - np.uint64(1)), b | sign)
+
+
+def minimum_maximum_reference(a, b, c, dtype, width, maximum):
+    """IEEE 754-2019 minimum / maximum of three: NaN if any operand is NaN,
+    else the least (greatest) value with -0 below +0, chosen through the
+    total-order keys of the bit patterns."""
+    bits = np.stack([a, b, c])
+    keys = total_order_key(bits, width)
+    pick = keys.argmax(axis=0) if maximum else keys.argmin(axis=0)
+    out = np.take_along_axis(bits, pick[None], axis=0)[0]
+    vals = bits.view(dtype)
+    return out, np.isnan(vals).any(axis=0)
+
+
+def special_mix(n, width, rng):
+    """Random bit patterns with zeros of both signs, infinities, NaNs and
+    equal operands made common."""
+    ubits = {16: np.uint16, 32: np.uint32}[width]
+    dt = {16: np.float16, 32: np.float32}[width]
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0], dt).view(ubits)
+    x = rng.integers(0, 1 << width, n, dtype=np.uint64).astype(ubits)
+    pick = rng.random(n) < 0.4
+    x[pick] = specials[rng.integers(0, specials.size, pick.sum())]
+    return x
+
+
+@pytest.mark.parametrize("mnemonic", ["v_minimum3_f32", "v_maximum3_f32"])
+def test_v_minimum3_maximum3_f32(mnemonic):
+    """gfx950's v_minimum3/v_maximum3_f32 are IEEE 754-2019 minimum/maximum
+    (NaN-propagating, -0 < +0): the operation LLVM's llvm.minimum/maximum
+    name (LangRef), which gfx950 code gets directly (triton's AMD backend
+    lowers arith.minimumf/maximumf straight to llvm.minimum/maximum for
+    gfx950 but to minnum plus NaN checks for gfx942) -- unlike v_min3_f32's
+    minNum, which returns the non-NaN operand. c = a ^ b is the third operand."""
+    rng = np.random.default_rng(len(mnemonic))
+    a, b = special_mix(60000, 32, rng), special_mix(60000, 32, rng)
+    op = getattr(aster.Kernel, mnemonic)
+
+    def emit(k):
+        k.v_xor_b32(v[5], v[2], v[4])
+        op(k, v[3], v[2], v[4], v[5])
+    got = convert(emit, a, b, arch="gfx950")
+    want, nan = minimum_maximum_reference(a, b, a ^ b, np.float32, 32, "maximum" in mnemonic)
+    assert nan.any() and (~nan).any()
+    assert np.isnan(got[nan].view(np.float32)).all(), "a NaN operand must give NaN"
+    bad = np.nonzero((got != want) & ~nan)[0]
+    assert bad.size == 0, [f"{a[i]:#010x} {b[i]:#010x} -> {got[i]:#010x} (want {want[i]:#010x})"
+                           for i in bad[:4]]
+
+
+@pytest.mark.parametrize("mnemonic", ["v_pk_minimum3_f16", "v_pk_maximum3_f16"])
+def test_v_pk_minimum3_maximum3_f16(mnemonic):
+    """The packed f16 forms, each half on its own (same rule as above)."""
+    rng = np.random.default_rng(len(mnemonic) + 1)
+    n = 60000
+    a16, b16 = special_mix(2 * n, 16, rng), special_mix(2 * n, 16, rng)
+    a, b = a16.view(np.uint32), b16.view(np.uint32)
+    op = getattr(aster.Kernel, mnemonic)
+
+    def emit(k):
+        k.v_xor_b32(v[5], v[2], v[4])
+        op(k, v[3], v[2], v[4], v[5])
+    got = convert(emit, a, b, arch="gfx950").view(np.uint16)
+    want, nan = minimum_maximum_reference(a16, b16, a16 ^ b16, np.float16, 16,
+                                          "maximum" in mnemonic)
+    assert np.isnan(got[nan].view(np.float16)).all(), "a NaN operand must give NaN"
+    bad = np.nonzero((got != want) & ~nan)[0]
+    assert bad.size == 0, [f"#{i}: {a16[i]:#06x} {b16[i]:#06x} -> {got[i]:#06x} "
+                           f"(want {want[i]:#06x})" for i in bad[:4]]
+
+
+def test_not_emulated_gfx950_instruction_fails_with_its_name():
+    """A gfx950-only instruction without semantics (v_prng_b32, on
+    aster-emu-isa-coverage's not-emulated list) is reported up front and
+    fails when executed, naming the instruction and its pc."""
+    m = aster.Module("gfx950")
+    k = m.kernel("prng", block=(64, 1, 1))
+    k.v_mov_b32(v[2], 7)
+    k.v_prng_b32(v[3], v[2])
+    k.s_endpgm()
+    code = m.hsaco()
+    assert any("v_prng_b32" in u for u in aster.load_code_object(code).unsupported("prng"))
+    with pytest.raises(aster.EmulatorError, match=r"(?s)v_prng_b32.*pc 0x|pc 0x.*v_prng_b32"):
+        aster.launch(code, "prng", (1, 1, 1), (64, 1, 1))
