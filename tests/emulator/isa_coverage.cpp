@@ -36,8 +36,7 @@ static const char *const kGfx950NotEmulated[] = {
     // VALU whose exact results (NaN choice, rounding, lane rules) need facts
     // not yet checked
     "v_ashr_pk_i8_i32", "v_ashr_pk_u8_i32", "v_cvt_sr_bf16_f32", "v_cvt_sr_f16_f32",
-    "v_permlane16_swap_b32",
-    "v_permlane32_swap_b32", "v_prng_b32"};
+    "v_prng_b32"};
 
 int main(int argc, char **argv) {
   bool all = argc > 1 && llvm::StringRef(argv[1]) == "--all";

@@ -222,3 +222,50 @@ def test_not_emulated_gfx950_instruction_fails_with_its_name():
     assert any("v_prng_b32" in u for u in aster.load_code_object(code).unsupported("prng"))
     with pytest.raises(aster.EmulatorError, match=r"(?s)v_prng_b32.*pc 0x|pc 0x.*v_prng_b32"):
         aster.launch(code, "prng", (1, 1, 1), (64, 1, 1))
+
+
+@pytest.mark.parametrize("row", [16, 32])
+def test_v_permlane_swap(row):
+    """v_permlane16_swap_b32 vdst, vsrc: the odd 16-lane rows of vdst trade
+    places with the even rows of vsrc within each 32-lane half;
+    v_permlane32_swap_b32: the upper 32 lanes of vdst with the lower 32 of
+    vsrc. Facts: LLVM's llvm.amdgcn.permlane16/32.swap (vdst's old value
+    first, results in the same order), as public gfx950 kernels that call
+    them through MLIR's rocdl.permlane16_swap / permlane32_swap document
+    them ("odd 16-lane rows of x trade with even rows of y (each within its
+    half)", "the upper 32 lanes of x trade with the lower of y"); not
+    checked against hardware."""
+    n = 64 * 8
+    x = np.arange(n, dtype=np.uint32)
+    y = x + np.uint32(0x10000)
+    op = getattr(aster.Kernel, f"v_permlane{row}_swap_b32")
+
+    def emit(which):
+        def body(k):
+            k.v_mov_b32(v[3], v[2])
+            k.v_mov_b32(v[5], v[4])
+            op(k, v[3], v[5])
+            if which == "vsrc":
+                k.v_mov_b32(v[3], v[5])
+        return body
+    got_x = convert(emit("vdst"), x, y, arch="gfx950")
+    got_y = convert(emit("vsrc"), x, y, arch="gfx950")
+    # Each wave as (halves, rows of `row` lanes within a half, lanes): rows
+    # 1 of vdst and 0 of vsrc trade places.
+    shape = (n // 64, 64 // (2 * row), 2, row)
+    wx, wy = x.reshape(shape).copy(), y.reshape(shape).copy()
+    wx[:, :, 1], wy[:, :, 0] = y.reshape(shape)[:, :, 0], x.reshape(shape)[:, :, 1]
+    np.testing.assert_array_equal(got_x, wx.ravel())
+    np.testing.assert_array_equal(got_y, wy.ravel())
+
+
+def test_v_permlane_swap_partial_exec_is_refused():
+    m = aster.Module("gfx950")
+    k = m.kernel("swap", block=(64, 1, 1))
+    k.v_mov_b32(v[2], 1)
+    k.v_mov_b32(v[3], 2)
+    k.s_mov_b64(aster.exec, 0xFFFF)
+    k.v_permlane32_swap_b32(v[2], v[3])
+    k.s_endpgm()
+    with pytest.raises(aster.EmulatorError, match="v_permlane32_swap_b32 with a partial EXEC"):
+        aster.launch(m, "swap", (1, 1, 1), (64, 1, 1))
