@@ -372,7 +372,7 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   } else if (mn.consume_back("_dpp")) {
     in.flags |= IF_DPP;
   }
-  const SemInfo *si = findSemantic(mn);
+  const SemInfo *si = prog.gfx950 ? findGfx950Semantic(mn) : findSemantic(mn);
   if (!si)
     return "the emulator has no semantics for '" + mn.str() + "'";
   if ((in.flags & (IF_SDWA | IF_DPP)) && (si->flags & SF_NO_SDWA))
@@ -494,9 +494,13 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
 }
 
 std::string gfx950Refusal(StringRef mn) {
-  if (mn.contains("fp8") || mn.contains("bf8") || mn.contains("f8f6f4"))
+  for (StringRef suffix : {"_e32", "_e64", "_sdwa", "_dpp"})
+    if (mn.consume_back(suffix))
+      break;
+  if ((mn.contains("fp8") || mn.contains("bf8") || mn.contains("f8f6f4")) &&
+      !hasGfx950Meaning(mn))
     return "'" + mn.str() + "' on gfx950 uses the OCP fp8/bf8 formats, which the emulator "
-           "does not implement (it has gfx942's FNUZ formats)";
+           "does not implement for this instruction (only gfx942's FNUZ meaning)";
   return "";
 }
 
@@ -507,6 +511,7 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
     return dis.takeError();
   auto prog = std::make_unique<Program>();
   prog->base = base;
+  prog->gfx950 = cpu == "gfx950";
   prog->end = base + (code.size() & ~size_t(3));
   prog->pcIndex.assign(code.size() / 4, -1);
   std::vector<std::string> texts;

@@ -23,8 +23,9 @@ decodeProgram(llvm::ArrayRef<uint8_t> code, uint64_t base, llvm::StringRef cpu);
 std::string bindInstruction(llvm::StringRef text, Inst &in, Program &prog);
 
 /// Why an instruction whose mnemonic has a (gfx942) semantic cannot run in
-/// gfx950 code, or "" (gfx950's fp8/bf8 are the OCP formats, which the
-/// semantics do not implement).
+/// gfx950 code, or "": gfx950's fp8/bf8 are the OCP formats, so an fp8/bf8
+/// instruction without a gfx950 meaning of its own (findGfx950Semantic) is
+/// refused rather than computed in gfx942's FNUZ formats.
 std::string gfx950Refusal(llvm::StringRef mnemonic);
 
 } // namespace aster::emu

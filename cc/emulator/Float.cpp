@@ -8,19 +8,33 @@ namespace aster::emu {
 namespace {
 struct Fp8Fmt {
   int mbits, bias;
+  uint8_t maxCode;   // largest finite magnitude code
+  uint8_t nan;       // NaN code (sign added for OCP)
+  uint8_t overflow;  // non-saturating result of overflow and infinity
+  bool ocp;          // signed zero, NaN/inf at the top of the code space
 };
 Fp8Fmt fmt(Fp8Kind k) {
-  return k == Fp8Kind::E4M3FNUZ ? Fp8Fmt{3, 8} : Fp8Fmt{2, 16};
+  switch (k) {
+  case Fp8Kind::E4M3FNUZ: return {3, 8, 0x7f, 0x80, 0x80, false};
+  case Fp8Kind::E5M2FNUZ: return {2, 16, 0x7f, 0x80, 0x80, false};
+  case Fp8Kind::E4M3FN: return {3, 7, 0x7e, 0x7f, 0x7f, true};
+  case Fp8Kind::E5M2: break;
+  }
+  return {2, 15, 0x7b, 0x7f, 0x7c, true};
 }
 } // namespace
 
 float fp8ToF32(uint8_t v, Fp8Kind k) {
-  if (v == 0x80)
-    return std::nanf("");
   Fp8Fmt f = fmt(k);
+  if (!f.ocp && v == 0x80)
+    return std::nanf("");
   int ebits = 7 - f.mbits;
   int e = (v >> f.mbits) & ((1 << ebits) - 1);
   int m = v & ((1 << f.mbits) - 1);
+  if (f.ocp && (v & 0x7f) > f.maxCode) {
+    float r = (v & 0x7f) == f.overflow && f.overflow != f.nan ? INFINITY : std::nanf("");
+    return (v & 0x80) ? -r : r;
+  }
   float r = e == 0 ? std::ldexp(float(m), 1 - f.bias - f.mbits)
                    : std::ldexp(float(m | (1 << f.mbits)), e - f.bias - f.mbits);
   return (v & 0x80) ? -r : r;
@@ -34,13 +48,15 @@ static uint8_t encodeFp8(float f, Fp8Kind k, bool saturate, bool stochastic,
   uint32_t u = fbits(f);
   uint8_t sign = uint8_t((u >> 24) & 0x80u);
   uint32_t a = u & 0x7fffffffu;
+  uint8_t zero = fm.ocp ? sign : 0;
+  uint8_t over = saturate ? uint8_t(sign | fm.maxCode)
+                          : fm.ocp ? uint8_t(sign | fm.overflow) : fm.overflow;
   if (a > 0x7f800000u)
-    return 0x80;
-  uint8_t maxCode = 0x7f;
+    return fm.ocp ? uint8_t(sign | fm.nan) : fm.nan;
   if (a == 0x7f800000u)
-    return saturate ? uint8_t(sign | maxCode) : 0x80;
+    return over;
   if (a == 0)
-    return 0;
+    return zero;
   int e32 = int(a >> 23) - 127;
   uint32_t mant = a & 0x7fffffu;
   if ((a >> 23) == 0) {  // f32 denormal: far below any fp8 value
@@ -57,7 +73,7 @@ static uint8_t encodeFp8(float f, Fp8Kind k, bool saturate, bool stochastic,
   if (drop >= 32) {
     q = 0;
     if (stochastic)
-      return 0;
+      return zero;
     // Value < 2^-1 ulp: rounds to zero.
   } else {
     q = mant >> drop;
@@ -73,7 +89,7 @@ static uint8_t encodeFp8(float f, Fp8Kind k, bool saturate, bool stochastic,
     }
   }
   if (q == 0)
-    return 0;
+    return zero;
   // Re-normalize: q may have grown to 2^(mbits+1).
   int ebias = te + fm.bias;  // >= 1
   uint32_t implicit = 1u << fm.mbits;
@@ -87,8 +103,8 @@ static uint8_t encodeFp8(float f, Fp8Kind k, bool saturate, bool stochastic,
     }
     code = uint32_t(ebias) << fm.mbits | (q - implicit);
   }
-  if (code > maxCode)
-    return saturate ? uint8_t(sign | maxCode) : 0x80;
+  if (code > fm.maxCode)
+    return over;
   return uint8_t(sign | code);
 }
 

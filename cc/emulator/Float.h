@@ -1,8 +1,8 @@
 //===- Float.h - small floating-point formats, bit-exact ------------------===//
 //
 // Conversions between f32 and f16 / bf16 / fp8 (gfx942's E4M3FNUZ and
-// E5M2FNUZ) the way the hardware converts: round to nearest even unless
-// stated, denormals kept, NaN quieted.
+// E5M2FNUZ, gfx950's OCP E4M3FN and E5M2) the way the hardware converts:
+// round to nearest even unless stated, denormals kept, NaN quieted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_EMULATOR_FLOAT_H
@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cmath>
+#include <limits>
 #include <cstring>
 
 namespace aster::emu {
@@ -31,6 +32,17 @@ template <class T> T fmax_(T a, T b) {
   if (b != b) return a;
   if (a == b) return std::signbit(a) ? b : a;
   return a > b ? a : b;
+}
+/// IEEE-754 2019 minimum/maximum (gfx950's v_minimum3/v_maximum3, LLVM's
+/// llvm.minimum/llvm.maximum): a NaN operand gives a (quiet) NaN, and -0
+/// orders below +0.
+template <class T> T fminimum_(T a, T b) {
+  if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();
+  return fmin_(a, b);
+}
+template <class T> T fmaximum_(T a, T b) {
+  if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();
+  return fmax_(a, b);
 }
 
 inline float f16ToF32(uint16_t h) {
@@ -110,11 +122,19 @@ inline uint16_t f32ToBF16(float f) {
   return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-/// gfx942 fp8 formats (FNUZ: no infinities, no negative zero, NaN = 0x80).
-enum class Fp8Kind : uint8_t { E4M3FNUZ, E5M2FNUZ };
+/// fp8 formats. gfx942's FNUZ ones (bias 8 / 16): no infinities, no
+/// negative zero, NaN = 0x80. gfx950's OCP ones (OCP 8-bit floating point
+/// specification 1.0): E4M3FN (bias 7, no infinities, S.1111.111 is NaN,
+/// largest 448) and E5M2 (bias 15, IEEE-like: exponent 31 is inf/NaN,
+/// largest 57344); both have a negative zero.
+enum class Fp8Kind : uint8_t { E4M3FNUZ, E5M2FNUZ, E4M3FN, E5M2 };
 float fp8ToF32(uint8_t v, Fp8Kind k);
-/// f32 -> fp8, round to nearest even. Out of range and inf give NaN (0x80)
-/// unless `saturate`, which clamps to the largest finite value.
+/// f32 -> fp8, round to nearest even. NaN gives NaN (0x80 FNUZ, S.1111111
+/// OCP). Values that round beyond the largest finite one and infinities
+/// give, unless `saturate`, the OCP non-saturating results: NaN for the
+/// formats without infinities (0x80 FNUZ, S.1111.111 E4M3FN), infinity for
+/// E5M2; `saturate` clamps them to the largest finite value of their sign.
+/// Zero and underflow keep the sign in the OCP formats.
 uint8_t f32ToFp8(float f, Fp8Kind k, bool saturate);
 /// f32 -> fp8 with stochastic rounding: `rnd` is added below the kept bits.
 uint8_t f32ToFp8SR(float f, uint32_t rnd, Fp8Kind k, bool saturate);

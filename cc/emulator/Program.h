@@ -115,6 +115,7 @@ public:
   std::deque<Inst> wrapped;           ///< inner instructions of SDWA/DPP
   uint64_t base = 0, end = 0;         ///< address range of the decoded text
   std::vector<int32_t> pcIndex;       ///< (pc - base) / 4 -> index, or -1
+  bool gfx950 = false;                ///< gfx950 code (OCP fp8/bf8 meanings)
 
   int64_t indexOf(uint64_t pc) const {
     if (pc < base || pc >= end || (pc & 3))

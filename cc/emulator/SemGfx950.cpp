@@ -6,12 +6,27 @@
 //   v_cvt_pk_bf16_f32     two f32 -> bf16 pair, round to nearest even
 //   v_bitop3_b32          bitwise truth table over (src0, src1, src2): bit b
 //                         of the result is bit (s0*4 + s1*2 + s2) of bitop3
-// The new MFMA shapes are in SemMFMA.cpp. Other gfx950-only instructions
-// (OCP fp8/f6/f4 formats, scaled MFMA, transposing LDS loads, lane swaps,
-// stochastic rounding, ...) have no semantics and fail when executed.
+//   v_permlane16_swap_b32 vdst, vsrc: the odd 16-lane rows of vdst trade
+//                         places with the even rows of vsrc, within each
+//                         half of the wave (vdst row 1 <-> vsrc row 0, row 3
+//                         <-> row 2)
+//   v_permlane32_swap_b32 vdst, vsrc: the upper 32 lanes of vdst trade
+//                         places with the lower 32 of vsrc
+//                         (both only with a full EXEC: which lanes take part
+//                         under a partial one is not established here)
+// The new MFMA shapes are in SemMFMA.cpp, v_minimum3/v_maximum3_f32 in
+// SemVALUFloat.cpp, v_pk_minimum3/v_pk_maximum3_f16 in SemVOP3P.cpp, and the
+// OCP fp8/bf8 meanings of gfx942 mnemonics in SemVALUConvert.cpp /
+// SemMFMA.cpp (registerGfx950Ocp*). Other gfx950-only instructions (f6/f4
+// and scaled formats, scaled MFMA, transposing LDS loads, v_prng_b32,
+// stochastic rounding to f16/bf16, ...) have no semantics and fail when
+// executed.
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"
+
+#include <string>
+#include <utility>
 
 namespace aster::emu {
 
@@ -53,9 +68,26 @@ void v_bitop3_b32(Wave &w, const Inst &in) {
   });
 }
 
+template <unsigned Row> void permlaneSwap(Wave &w, const Inst &in) {
+  if (w.exec() != ~0ull) {
+    w.fail(in, std::string(Row == 16 ? "v_permlane16_swap_b32" : "v_permlane32_swap_b32") +
+                   " with a partial EXEC is not emulated");
+    return;
+  }
+  u32 *X = vdst(w, in.op[0]), *Y = vdst(w, in.op[1]);
+  for (unsigned base = 0; base < 64; base += 2 * Row)
+    for (unsigned l = 0; l < Row; ++l)
+      std::swap(X[base + Row + l], Y[base + l]);
+}
+
 } // namespace
 
 void registerGfx950(SemTable &t) {
+  // Both operands are read and written.
+  t.push_back({"v_permlane16_swap_b32", permlaneSwap<16>, 2, ICls::VALU,
+               SF_READS_DST | SF_NO_SDWA, tys(Ty::B32)});
+  t.push_back({"v_permlane32_swap_b32", permlaneSwap<32>, 2, ICls::VALU,
+               SF_READS_DST | SF_NO_SDWA, tys(Ty::B32)});
   t.push_back({"v_cvt_f32_bf16", v_cvt_f32_bf16, 1, ICls::VALU, 0, tys(Ty::BF16)});
   t.push_back({"v_cvt_pk_f16_f32", cvtPk16F32<f32ToF16>, 1, ICls::VALU, SF_NO_CLAMP,
                tys(Ty::F32)});

@@ -24,7 +24,8 @@ namespace aster::emu {
 
 namespace {
 
-enum class In : uint8_t { F32, XF32, F16, BF16, I8, FP8, BF8, F64 };
+// FP8/BF8: gfx942's FNUZ formats; OFP8/OBF8: gfx950's OCP E4M3FN / E5M2.
+enum class In : uint8_t { F32, XF32, F16, BF16, I8, FP8, BF8, OFP8, OBF8, F64 };
 enum class Out : uint8_t { F32, I32, F64 };
 
 struct Shape {
@@ -92,6 +93,8 @@ template <In T, class E> EMU_INLINE E convert(uint64_t v) {
   if constexpr (T == In::I8) return E(int8_t(v));
   if constexpr (T == In::FP8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E4M3FNUZ));
   if constexpr (T == In::BF8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E5M2FNUZ));
+  if constexpr (T == In::OFP8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E4M3FN));
+  if constexpr (T == In::OBF8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E5M2));
   return E(0);
 }
 
@@ -345,6 +348,15 @@ SHAPE(s32x32x16_fp8_fp8, 32, 32, 16, 1, FP8, FP8, F32)
 SHAPE(s32x32x16_fp8_bf8, 32, 32, 16, 1, FP8, BF8, F32)
 SHAPE(s32x32x16_bf8_fp8, 32, 32, 16, 1, BF8, FP8, F32)
 SHAPE(s32x32x16_bf8_bf8, 32, 32, 16, 1, BF8, BF8, F32)
+// The same fp8/bf8 shapes in gfx950 code (OCP formats).
+SHAPE(o16x16x32_fp8_fp8, 16, 16, 32, 1, OFP8, OFP8, F32)
+SHAPE(o16x16x32_fp8_bf8, 16, 16, 32, 1, OFP8, OBF8, F32)
+SHAPE(o16x16x32_bf8_fp8, 16, 16, 32, 1, OBF8, OFP8, F32)
+SHAPE(o16x16x32_bf8_bf8, 16, 16, 32, 1, OBF8, OBF8, F32)
+SHAPE(o32x32x16_fp8_fp8, 32, 32, 16, 1, OFP8, OFP8, F32)
+SHAPE(o32x32x16_fp8_bf8, 32, 32, 16, 1, OFP8, OBF8, F32)
+SHAPE(o32x32x16_bf8_fp8, 32, 32, 16, 1, OBF8, OFP8, F32)
+SHAPE(o32x32x16_bf8_bf8, 32, 32, 16, 1, OBF8, OBF8, F32)
 // gfx950 shapes.
 SHAPE(s16x16x32_f16, 16, 16, 32, 1, F16, F16, F32)
 SHAPE(s32x32x16_f16, 32, 32, 16, 1, F16, F16, F32)
@@ -400,6 +412,17 @@ void registerMFMA(SemTable &t) {
   SP(f32, 32x32x32_bf8_fp8) SP(f32, 32x32x32_bf8_bf8)
 #undef SP
   add("v_mfma_f64_4x4x4_4b_f64", mfma<s4x4x4_4b_f64>, Ty::F64);
+}
+
+/// gfx950 meanings of the gfx942 fp8/bf8 MFMAs: same shapes and layouts,
+/// OCP inputs.
+void registerGfx950OcpMFMA(SemTable &t) {
+#define O(SUF)                                                                    \
+  t.push_back({"v_mfma_f32_" #SUF, mfma<o##SUF>, 1, ICls::MFMA, SF_NO_SDWA,         \
+               tys(Ty::B32, Ty::B32, Ty::F32)});
+  O(16x16x32_fp8_fp8) O(16x16x32_fp8_bf8) O(16x16x32_bf8_fp8) O(16x16x32_bf8_bf8)
+  O(32x32x16_fp8_fp8) O(32x32x16_fp8_bf8) O(32x32x16_bf8_fp8) O(32x32x16_bf8_bf8)
+#undef O
 }
 
 } // namespace aster::emu

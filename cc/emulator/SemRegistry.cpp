@@ -31,14 +31,38 @@ static const SemTable &table() {
   return t;
 }
 
-static const llvm::StringMap<const SemInfo *> &index() {
-  static const llvm::StringMap<const SemInfo *> m = [] {
-    llvm::StringMap<const SemInfo *> m;
-    for (const SemInfo &s : table())
-      m.try_emplace(s.name, &s);
-    return m;
+static const SemTable &gfx950Table() {
+  static const SemTable t = [] {
+    SemTable t;
+    registerGfx950Ocp(t);
+    registerGfx950OcpMFMA(t);
+    return t;
   }();
+  return t;
+}
+
+static llvm::StringMap<const SemInfo *> indexOf(const SemTable &t) {
+  llvm::StringMap<const SemInfo *> m;
+  for (const SemInfo &s : t)
+    m.try_emplace(s.name, &s);
   return m;
+}
+
+static const llvm::StringMap<const SemInfo *> &index() {
+  static const llvm::StringMap<const SemInfo *> m = indexOf(table());
+  return m;
+}
+
+static const llvm::StringMap<const SemInfo *> &gfx950Index() {
+  static const llvm::StringMap<const SemInfo *> m = indexOf(gfx950Table());
+  return m;
+}
+
+bool hasGfx950Meaning(llvm::StringRef mnemonic) { return gfx950Index().count(mnemonic); }
+
+const SemInfo *findGfx950Semantic(llvm::StringRef mnemonic) {
+  auto it = gfx950Index().find(mnemonic);
+  return it == gfx950Index().end() ? findSemantic(mnemonic) : it->second;
 }
 
 const SemInfo *findSemantic(llvm::StringRef mnemonic) {

@@ -201,7 +201,7 @@ void v_cvt_pk_u8_f32(Wave &w, const Inst &in) {
   });
 }
 
-// ---- fp8 / bf8 (gfx940 FNUZ formats) ----
+// ---- fp8 / bf8 (gfx942 FNUZ formats; gfx950's OCP ones, registered below) ----
 template <Fp8Kind K> void cvtF32Fp8(Wave &w, const Inst &in) {
   c1<false, true>(w, in, [](u32 a) { return f2u(fp8ToF32(uint8_t(a), K)); });
 }
@@ -287,6 +287,23 @@ void registerVALUConvert(SemTable &t) {
   v("v_cvt_pk_bf8_f32", cvtPkFp8F32<Fp8Kind::E5M2FNUZ>, F32);
   v("v_cvt_sr_fp8_f32", cvtSrFp8F32<Fp8Kind::E4M3FNUZ>, tys(Ty::F32, Ty::B32));
   v("v_cvt_sr_bf8_f32", cvtSrFp8F32<Fp8Kind::E5M2FNUZ>, tys(Ty::F32, Ty::B32));
+}
+
+/// The same fp8/bf8 conversions in gfx950 code: the OCP formats (E4M3FN for
+/// fp8, E5M2 for bf8), looked up before the gfx942 table for gfx950.
+void registerGfx950Ocp(SemTable &t) {
+  const uint16_t F32 = tys(Ty::F32), B32 = tys(Ty::B32);
+  auto v = [&](const char *n, SemFn f, uint16_t ty) {
+    t.push_back({n, f, 1, ICls::VALU, 0, ty});
+  };
+  v("v_cvt_f32_fp8", cvtF32Fp8<Fp8Kind::E4M3FN>, B32);
+  v("v_cvt_f32_bf8", cvtF32Fp8<Fp8Kind::E5M2>, B32);
+  v("v_cvt_pk_f32_fp8", cvtPkF32Fp8<Fp8Kind::E4M3FN>, B32);
+  v("v_cvt_pk_f32_bf8", cvtPkF32Fp8<Fp8Kind::E5M2>, B32);
+  v("v_cvt_pk_fp8_f32", cvtPkFp8F32<Fp8Kind::E4M3FN>, F32);
+  v("v_cvt_pk_bf8_f32", cvtPkFp8F32<Fp8Kind::E5M2>, F32);
+  v("v_cvt_sr_fp8_f32", cvtSrFp8F32<Fp8Kind::E4M3FN>, tys(Ty::F32, Ty::B32));
+  v("v_cvt_sr_bf8_f32", cvtSrFp8F32<Fp8Kind::E5M2>, tys(Ty::F32, Ty::B32));
 }
 
 } // namespace aster::emu

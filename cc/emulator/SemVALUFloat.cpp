@@ -171,6 +171,8 @@ F3(v_mad_legacy_f32, ((a == 0.0f || b == 0.0f) ? 0.0f : a * b) + c)
 F3(v_min3_f32, fmin_(fmin_(a, b), c))
 F3(v_max3_f32, fmax_(fmax_(a, b), c))
 F3(v_med3_f32, fmed3_(a, b, c))
+F3(v_minimum3_f32, fminimum_(fminimum_(a, b), c))   // gfx950
+F3(v_maximum3_f32, fmaximum_(fmaximum_(a, b), c))   // gfx950
 
 float fract32(float a) {
   if (std::isinf(a)) return std::nanf("");
@@ -499,6 +501,7 @@ void registerVALUFloat(SemTable &t) {
 #define R(N) v(#N, N, F32);
   R(v_add_f32) R(v_sub_f32) R(v_subrev_f32) R(v_mul_f32) R(v_mul_legacy_f32) R(v_min_f32)
   R(v_max_f32) R(v_mad_f32) R(v_mad_legacy_f32) R(v_min3_f32) R(v_max3_f32) R(v_med3_f32)
+  R(v_minimum3_f32) R(v_maximum3_f32)
   R(v_fma_f32) R(v_fract_f32) R(v_trunc_f32) R(v_ceil_f32) R(v_rndne_f32) R(v_floor_f32)
   R(v_exp_f32) R(v_log_f32) R(v_rcp_f32) R(v_rcp_iflag_f32) R(v_rsq_f32) R(v_sqrt_f32)
   R(v_sin_f32) R(v_cos_f32) R(v_exp_legacy_f32) R(v_log_legacy_f32) R(v_frexp_mant_f32)

@@ -63,6 +63,8 @@ PK(v_pk_add_f16, true, 2, hf(h(s[0]) + h(s[1]), c))
 PK(v_pk_mul_f16, true, 2, hf(h(s[0]) * h(s[1]), c))
 PK(v_pk_min_f16, true, 2, hf(fmin_(h(s[0]), h(s[1])), c))
 PK(v_pk_max_f16, true, 2, hf(fmax_(h(s[0]), h(s[1])), c))
+PK(v_pk_minimum3_f16, true, 3, hf(fminimum_(fminimum_(h(s[0]), h(s[1])), h(s[2])), c))  // gfx950
+PK(v_pk_maximum3_f16, true, 3, hf(fmaximum_(fmaximum_(h(s[0]), h(s[1])), h(s[2])), c))  // gfx950
 PK(v_pk_fma_f16, true, 3,
    c ? hf(h(f64ToF16(std::fma(double(h(s[0])), double(h(s[1])), double(h(s[2]))))), true)
      : f64ToF16(std::fma(double(h(s[0])), double(h(s[1])), double(h(s[2])))))
@@ -250,6 +252,7 @@ void registerVOP3P(SemTable &t) {
 #define F(N) v(#N, N, PKF, SF_PACKED);
 #define I(N) v(#N, N, PKI, SF_PACKED);
   F(v_pk_add_f16) F(v_pk_mul_f16) F(v_pk_min_f16) F(v_pk_max_f16) F(v_pk_fma_f16)
+  F(v_pk_minimum3_f16) F(v_pk_maximum3_f16)
   I(v_pk_add_u16) I(v_pk_sub_u16) I(v_pk_add_i16) I(v_pk_sub_i16) I(v_pk_mul_lo_u16)
   I(v_pk_mad_u16) I(v_pk_mad_i16) I(v_pk_lshlrev_b16) I(v_pk_lshrrev_b16)
   I(v_pk_ashrrev_i16) I(v_pk_max_u16) I(v_pk_min_u16) I(v_pk_max_i16) I(v_pk_min_i16)

@@ -77,6 +77,8 @@ void registerVMEM(SemTable &t);
 void registerBuffer(SemTable &t);
 void registerDS(SemTable &t);
 void registerGfx950(SemTable &t);
+void registerGfx950Ocp(SemTable &t);      ///< gfx950 meanings of gfx942 mnemonics:
+void registerGfx950OcpMFMA(SemTable &t);  ///< OCP fp8/bf8 conversions and MFMAs
 
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner
@@ -85,6 +87,11 @@ void execProblem(Wave &w, const Inst &in);  ///< fails: cannot be executed
 
 /// Looks up a semantic by base mnemonic; nullptr if none.
 const SemInfo *findSemantic(llvm::StringRef mnemonic);
+/// The semantic of `mnemonic` in gfx950 code: the gfx950 meaning where it
+/// differs from gfx942's (OCP fp8/bf8), else findSemantic's.
+const SemInfo *findGfx950Semantic(llvm::StringRef mnemonic);
+/// True when gfx950 code gives `mnemonic` a meaning of its own.
+bool hasGfx950Meaning(llvm::StringRef mnemonic);
 llvm::ArrayRef<SemInfo> allSemantics();
 
 // ---- helpers for semantic functions ----------------------------------------

@@ -26,11 +26,10 @@ struct Env {
   bool verbose = false;
 };
 
-/// Compiles hip/NAME.hip to a code object for `arch`; `extra` are more
-/// clang flags.
+/// Compiles hip/NAME.hip to a gfx942 code object; `extra` are more clang
+/// flags.
 llvm::Expected<std::string> compileHip(const Env &env, llvm::StringRef name,
-                                       const std::vector<std::string> &extra = {},
-                                       llvm::StringRef arch = "gfx942");
+                                       const std::vector<std::string> &extra = {});
 /// Compiles hip/NAME.hip to assembly text.
 llvm::Expected<std::string> hipToAsm(const Env &env, llvm::StringRef name);
 /// Assembles and links assembly text to a code object named OUT.hsaco.
@@ -136,18 +135,6 @@ struct TestCase {
 };
 /// Each test file appends its tests.
 void addStrictTests(std::vector<TestCase> &t);
-void addGfx950Tests(std::vector<TestCase> &t);
-
-// MFMA test helpers (tests_mfma.cpp).
-/// Reference D = A (M x K) * B (K x N) + C (if given), summed in double.
-std::vector<double> matmul(const std::vector<double> &a, const std::vector<double> &b,
-                           const std::vector<double> *c, int M, int N, int K);
-/// f16 / bf16 bits of the small exact values smallValues() makes.
-uint16_t halfBits(double v);
-uint16_t bf16Bits(double v);
-double fp8Value(uint8_t code);
-/// n small integers / 4: every product and sum exact in f16/bf16/f32.
-std::vector<double> smallValues(size_t n, uint64_t seed);
 
 /// Small deterministic pseudo-random numbers.
 struct Rng {

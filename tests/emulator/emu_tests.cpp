@@ -43,16 +43,16 @@ static Error runClang(const Env &env, std::vector<std::string> args) {
   return Error::success();
 }
 
-static std::vector<std::string> hipFlags(const Env &env, StringRef arch = "gfx942") {
-  return {"-x", "hip", "--offload-arch=" + arch.str(), "--cuda-device-only", "--no-gpu-bundle-output",
+static std::vector<std::string> hipFlags(const Env &env) {
+  return {"-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "--no-gpu-bundle-output",
           "-nogpulib", "-nogpuinc", "-O3", "-I", env.hipDir};
 }
 
 Expected<std::string> compileHip(const Env &env, StringRef name,
-                                 const std::vector<std::string> &extra, StringRef arch) {
+                                 const std::vector<std::string> &extra) {
   std::string src = env.hipDir + "/" + name.str() + ".hip";
   std::string out = env.workDir + "/" + name.str() + ".hsaco";
-  std::vector<std::string> args = hipFlags(env, arch);
+  std::vector<std::string> args = hipFlags(env);
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), {src, "-o", out});
   if (Error e = runClang(env, args))
@@ -130,7 +130,6 @@ int main(int argc, char **argv) {
 
   std::vector<TestCase> tests;
   addStrictTests(tests);
-  addGfx950Tests(tests);
   unsigned passed = 0, failed = 0;
   for (const TestCase &t : tests) {
     if (!filters.empty()) {

@@ -8,12 +8,12 @@ import pytest
 
 _SUMMARY = pytest.StashKey[list]()
 
-# How tests compile HIP kernels for gfx942 without HIP headers or device
-# libraries: kernels use clang builtins (__builtin_amdgcn_workitem_id_x(),
+# How tests compile HIP kernels (for gfx942 unless told otherwise) without HIP
+# headers or device libraries: kernels use clang builtins (__builtin_amdgcn_workitem_id_x(),
 # __attribute__((global)), ...) or tests/emulator/hip/common.h.
 # -fhip-kernel-arg-name puts the argument names in the metadata (clang gives
 # no type names for HIP), so launch errors can name them.
-CLANG_FLAGS = ("-x", "hip", "--offload-arch=gfx942", "--cuda-device-only",
+CLANG_FLAGS = ("-x", "hip", "--cuda-device-only",
                "--no-gpu-bundle-output", "-nogpulib", "-nogpuinc", "-O3",
                "-fhip-kernel-arg-name")
 HIP_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -41,15 +41,15 @@ def _clang():
 
 @pytest.fixture(scope="session")
 def hip_hsaco(tmp_path_factory):
-    """`hip_hsaco(source_or_path, name=None, flags=()) -> bytes`: compiles HIP
-    source text (or a .hip file) with clang-22 for gfx942 into a code object,
+    """`hip_hsaco(source_or_path, name=None, flags=(), arch="gfx942") -> bytes`:
+    compiles HIP source text (or a .hip file) with clang-22 for `arch` into a code object,
     cached by content hash for the session. tests/emulator/hip (common.h) and
     the file's own directory are on the include path. A compile error raises
     RuntimeError with clang's output."""
     clang = _clang()
     cache = tmp_path_factory.mktemp("hip_hsaco")
 
-    def compile_hip(source_or_path, name=None, flags=()):
+    def compile_hip(source_or_path, name=None, flags=(), arch="gfx942"):
         include = [HIP_INCLUDE]
         if isinstance(source_or_path, os.PathLike) or (
                 isinstance(source_or_path, str) and "\n" not in source_or_path
@@ -62,7 +62,7 @@ def hip_hsaco(tmp_path_factory):
         else:
             source = source_or_path
         name = name or "kernel"
-        args = [*CLANG_FLAGS, *flags, *(f"-I{d}" for d in include)]
+        args = [*CLANG_FLAGS, f"--offload-arch={arch}", *flags, *(f"-I{d}" for d in include)]
         key = hashlib.sha256("\0".join([source, *args]).encode()).hexdigest()[:16]
         out = cache / f"{name}-{key}.hsaco"
         if not out.exists():

@@ -45,6 +45,24 @@ MFMAs carry NEG in the BLGP field). The shapes below are read off the mnemonics:
 the _Nb suffix is the block count (1 without it). gfx942's fp8/bf8 are the
 FNUZ formats (HIP documentation, "FP8 numbers": gfx940/941/942 support FNUZ
 FP8, not OCP FP8).
+
+gfx950 (CDNA4) keeps these instructions (its fp8/bf8 are the OCP formats,
+E4M3 / E5M2) and adds single-block shapes with twice the K. Their layouts
+are the same CDNA rules with kpl = M * K / 64 consecutive k per lane:
+  * composable_kernel, include/ck_tile/ops/gemm/warp/
+    warp_gemm_attribute_mfma_impl.hpp (github.com/ROCm/composable_kernel),
+    the "gfx950" structs for v_mfma_f32_16x16x32_f16/bf16 (kAMLane = kBNLane
+    = 16 lanes per row group, kABKLane = 4 groups, kABKPerLane = 8 k per lane;
+    C: kCMLane = 4, kCNLane = 16, kCM1PerLane = 4) and
+    v_mfma_f32_32x32x16_f16/bf16 (32 lanes, 2 groups, 8 k per lane; C:
+    kCMLane = 2, kCNLane = 32, kCM0PerLane = kCM1PerLane = 4); on gfx942 the
+    same structs split a lane's 8 k into two v_mfma_f32_32x32x8 / 16x16x16
+    halves, i.e. k = kpl * (lane / M) + slot;
+  * AMD's "CDNA4 dense MFMA intrinsics" reference (ROCm documentation,
+    gfx950 / MI350): the C/D formulas above for 16x16 and 32x32 outputs.
+The i8 shapes (i32_16x16x64_i8, i32_32x32x32_i8: 16 k per lane, four per
+register) follow the same rule; no outside table was found that states
+their input layout separately.
 """
 from typing import NamedTuple
 
@@ -94,6 +112,17 @@ for _a in ("fp8", "bf8"):
     for _b in ("fp8", "bf8"):
         SHAPES[f"v_mfma_f32_16x16x32_{_a}_{_b}"] = _s(16, 16, 32, 1, _a, "f32", _b)
         SHAPES[f"v_mfma_f32_32x32x16_{_a}_{_b}"] = _s(32, 32, 16, 1, _a, "f32", _b)
+
+# gfx950-only dense MFMA instructions and their shapes.
+GFX950_SHAPES = {
+    "v_mfma_f32_16x16x32_f16": _s(16, 16, 32, 1, "f16", "f32"),
+    "v_mfma_f32_32x32x16_f16": _s(32, 32, 16, 1, "f16", "f32"),
+    "v_mfma_f32_16x16x32_bf16": _s(16, 16, 32, 1, "bf16", "f32"),
+    "v_mfma_f32_32x32x16_bf16": _s(32, 32, 16, 1, "bf16", "f32"),
+    "v_mfma_i32_16x16x64_i8": _s(16, 16, 64, 1, "i8", "i32"),
+    "v_mfma_i32_32x32x32_i8": _s(32, 32, 32, 1, "i8", "i32"),
+}
+SHAPES.update(GFX950_SHAPES)
 
 BITS = {"f64": 64, "f32": 32, "xf32": 32, "i32": 32, "f16": 16, "bf16": 16, "i8": 8,
         "fp8": 8, "bf8": 8}

@@ -15,7 +15,18 @@ the sources at hand state no other rule for the unclamped instruction, and
 the instruction table has no clamp for v_cvt_pk_fp8_f32, so saturation is not
 tested here. gfx942 has no bf16 conversion instruction (v_cvt_pk_bf16_f32 and
 v_cvt_f32_bf16 are gfx950's), so bf16 goes through integer VALU code the way
-compilers emit it."""
+compilers emit it.
+
+gfx950 (CDNA4) code gives the same fp8/bf8 instructions the OCP formats
+(float8_e4m3fn / float8_e5m2 in ml_dtypes; "gfx950 uses OCP f8 (E4M3 bias 7,
+IEEE inf/NaN, max normal 448) while gfx942 uses FNUZ", ROCm/rocm-libraries
+pull request 9113; the formats are those of the OCP 8-bit floating point
+specification 1.0). Without clamp the conversions are expected to be the
+OCP specification's non-saturating ones, which ml_dtypes implements: E4M3
+overflow and infinity give NaN (S.1111.111), E5M2 overflow gives infinity,
+zero and underflow keep their sign (AMD's own emulator, rocjitsu, returns the
+signed E4M3 NaN for non-saturating overflow and infinity: ROCm/rocm-systems
+pull request 8800). The fp8/bf8 tests run once per processor."""
 from pathlib import Path
 
 import ml_dtypes
@@ -32,14 +43,23 @@ U32 = aster.ptr(np.uint32)
 pytestmark = pytest.mark.filterwarnings("ignore:(overflow|invalid value) encountered")
 
 E4M3, E5M2, BF16 = ml_dtypes.float8_e4m3fnuz, ml_dtypes.float8_e5m2fnuz, ml_dtypes.bfloat16
+# The fp8 and bf8 formats of each processor's fp8/bf8 instructions.
+FP8_FORMATS = {"gfx942": (E4M3, E5M2), "gfx950": (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)}
 
 
-def convert(emit, x, r=None):
+def fp8_cases(fp8_mnemonic, bf8_mnemonic):
+    """(arch, mnemonic, dtype) for the fp8 and bf8 forms on every processor."""
+    return [pytest.param(arch, mn, dt, id=f"{arch}-{mn}")
+            for arch, (e4m3, e5m2) in FP8_FORMATS.items()
+            for mn, dt in ((fp8_mnemonic, e4m3), (bf8_mnemonic, e5m2))]
+
+
+def convert(emit, x, r=None, arch="gfx942"):
     """y[i] = f(x[i], r[i]) for every item, by a kernel built with aster's
-    builder: `emit(k)` writes the instructions computing v[3] from v[2] (and
-    v[4] = r[i]). Returns y (uint32)."""
+    builder for `arch`: `emit(k)` writes the instructions computing v[3] from
+    v[2] (and v[4] = r[i]). Returns y (uint32)."""
     n = x.size
-    m = aster.Module("gfx942")
+    m = aster.Module(arch)
     k = m.kernel("cvt", args=[("x", U32), ("r", U32), ("y", U32), ("n", np.int32)],
                  block=(256, 1, 1))
     for i, name in enumerate(("x", "r", "y", "n")):
@@ -129,14 +149,15 @@ def test_v_cvt_f32_f16_all_65536():
     check_wide(convert(lambda k: k.v_cvt_f32_f16(v[3], v[2]), h), h, np.float16)
 
 
-@pytest.mark.parametrize("mnemonic,dtype", [("v_cvt_f32_fp8", E4M3), ("v_cvt_f32_bf8", E5M2)])
-def test_v_cvt_f32_fp8_bf8_all_256(mnemonic, dtype):
+@pytest.mark.parametrize("arch,mnemonic,dtype", fp8_cases("v_cvt_f32_fp8", "v_cvt_f32_bf8"))
+def test_v_cvt_f32_fp8_bf8_all_256(arch, mnemonic, dtype):
     b = narrow_patterns(8)
-    check_wide(convert(lambda k: getattr(k, mnemonic)(v[3], v[2]), b), b, dtype)
+    check_wide(convert(lambda k: getattr(k, mnemonic)(v[3], v[2]), b, arch=arch), b, dtype)
 
 
-@pytest.mark.parametrize("mnemonic,dtype", [("v_cvt_pk_f32_fp8", E4M3), ("v_cvt_pk_f32_bf8", E5M2)])
-def test_v_cvt_pk_f32_fp8_bf8_all_256_in_both_bytes(mnemonic, dtype):
+@pytest.mark.parametrize("arch,mnemonic,dtype",
+                         fp8_cases("v_cvt_pk_f32_fp8", "v_cvt_pk_f32_bf8"))
+def test_v_cvt_pk_f32_fp8_bf8_all_256_in_both_bytes(arch, mnemonic, dtype):
     """Packed form: bytes 0 and 1 of the source to two f32 results."""
     b = narrow_patterns(8)
     x = b | (b[::-1] << 8)                       # byte 1 holds 255 - byte 0
@@ -145,7 +166,7 @@ def test_v_cvt_pk_f32_fp8_bf8_all_256_in_both_bytes(mnemonic, dtype):
             getattr(k, mnemonic)(v[6:8], v[2])
             k.v_mov_b32(v[3], v[6 + half])
         return body
-    lo, hi = convert(emit(0), x), convert(emit(1), x)
+    lo, hi = convert(emit(0), x, arch=arch), convert(emit(1), x, arch=arch)
     check_wide(lo, b, dtype)
     check_wide(hi, b[::-1].copy(), dtype)
 
@@ -185,18 +206,20 @@ def test_v_cvt_pkrtz_f16_f32():
     assert (got >> np.uint32(16) == 0x3C00).all()          # src1 = 1.0 in the high half
 
 
-@pytest.mark.parametrize("mnemonic,dtype", [("v_cvt_pk_fp8_f32", E4M3), ("v_cvt_pk_bf8_f32", E5M2)])
-def test_v_cvt_pk_fp8_bf8_f32(mnemonic, dtype):
+@pytest.mark.parametrize("arch,mnemonic,dtype",
+                         fp8_cases("v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32"))
+def test_v_cvt_pk_fp8_bf8_f32(arch, mnemonic, dtype):
     x = f32_inputs(dtype)
-    got = convert(lambda k: getattr(k, mnemonic)(v[3], v[2], 1.0), x)
+    got = convert(lambda k: getattr(k, mnemonic)(v[3], v[2], 1.0), x, arch=arch)
     check_narrow(got & np.uint32(0xFF), x, dtype)
     one = np.float32(1).astype(dtype).view(np.uint8)
     assert (((got >> np.uint32(8)) & np.uint32(0xFF)) == one).all()   # src1 = 1.0 in byte 1
     assert (got >> np.uint32(16) == 0x5A5A).all()         # word 1 of vdst is kept
 
 
-@pytest.mark.parametrize("mnemonic,dtype", [("v_cvt_sr_fp8_f32", E4M3), ("v_cvt_sr_bf8_f32", E5M2)])
-def test_v_cvt_sr_fp8_bf8_f32_rounds_to_a_neighbour(mnemonic, dtype):
+@pytest.mark.parametrize("arch,mnemonic,dtype",
+                         fp8_cases("v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"))
+def test_v_cvt_sr_fp8_bf8_f32_rounds_to_a_neighbour(arch, mnemonic, dtype):
     """Stochastic rounding: the result is one of the two representable values
     around x (exact values stay exact), whatever the random bits."""
     x = f32_inputs(dtype)
@@ -204,7 +227,7 @@ def test_v_cvt_sr_fp8_bf8_f32_rounds_to_a_neighbour(mnemonic, dtype):
     x = x[np.isfinite(f) & (np.abs(f) <= float(ml_dtypes.finfo(dtype).max))]
     f = x.view(np.float32)
     r = np.random.default_rng(1).integers(0, 2**32, x.size, dtype=np.uint64).astype(np.uint32)
-    got = (convert(lambda k: getattr(k, mnemonic)(v[3], v[2], v[4]), x, r)
+    got = (convert(lambda k: getattr(k, mnemonic)(v[3], v[2], v[4]), x, r, arch=arch)
            & np.uint32(0xFF)).astype(np.uint8).view(dtype).astype(np.float64)
     vals = np.unique(narrow_patterns(8).astype(np.uint8).view(dtype).astype(np.float64))
     vals = vals[np.isfinite(vals)]

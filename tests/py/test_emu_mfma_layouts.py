@@ -1,4 +1,6 @@
-"""Every gfx942 dense MFMA of the instruction table, one instruction per
+"""Every gfx942 dense MFMA of the instruction table, and every gfx950 one the
+emulator implements (the gfx950-only doubled-K shapes, and the gfx942 ones
+in gfx950 code, fp8/bf8 then in the OCP formats), one instruction per
 kernel built with aster's builder: each lane loads its A, B and C registers
 from memory, the MFMA runs, each lane stores its D registers. The register
 contents are placed and read back with AMD's published layouts
@@ -12,16 +14,31 @@ import pytest
 import aster
 from aster import s, v
 
-from mfma_layouts import (SHAPES, blgp_lane, cbsz_abid_block, input_dwords, input_place,
-                          k_per_lane, output_dwords, output_place)
+from mfma_layouts import (GFX950_SHAPES, SHAPES, blgp_lane, cbsz_abid_block, input_dwords,
+                          input_place, k_per_lane, output_dwords, output_place)
 
 U32 = aster.ptr(np.uint32)
-NAMES = sorted(i.name for i in aster.isa.instructions("gfx942") if i.name.startswith("v_mfma_"))
+
+
+def mfma_names(arch):
+    return sorted(i.name for i in aster.isa.instructions(arch) if i.name.startswith("v_mfma_"))
+
+
+NAMES = mfma_names("gfx942")
+# gfx950's f8f6f4 and scaled MFMAs have no emulator semantics yet (they are on
+# aster-emu-isa-coverage's not-emulated list).
+NAMES_950 = [n for n in mfma_names("gfx950") if "f8f6f4" not in n]
 
 DTYPES = {"f32": np.float32, "xf32": np.float32, "f16": np.float16,
           "bf16": ml_dtypes.bfloat16, "fp8": ml_dtypes.float8_e4m3fnuz,
           "bf8": ml_dtypes.float8_e5m2fnuz, "i8": np.int8, "f64": np.float64,
           "i32": np.int32}
+# gfx950's fp8/bf8 are the OCP formats.
+DTYPES_950 = {**DTYPES, "fp8": ml_dtypes.float8_e4m3fn, "bf8": ml_dtypes.float8_e5m2}
+
+
+def dtypes(arch):
+    return DTYPES_950 if arch == "gfx950" else DTYPES
 
 
 def values(ty, shape, rng):
@@ -41,20 +58,24 @@ def chunks(n):
         q += w
 
 
-def mfma_kernel(name, acc=False, **mods):
+def mfma_kernel(name, acc=False, arch="gfx942", **mods):
     """One MFMA; with acc, C/D and B live in AGPRs (moved there and back
     with v_accvgpr_write/read), else everything is in VGPRs."""
     sh = SHAPES[name]
     na, nb, nc = input_dwords(sh, "a"), input_dwords(sh, "b"), output_dwords(sh)
-    m = aster.Module("gfx942")
+    m = aster.Module(arch)
     k = m.kernel("one_mfma", args=[("a", U32), ("b", U32), ("c", U32), ("d", U32)],
                  block=(64, 1, 1))
     ptrs = {x: s[4 + 2 * i:6 + 2 * i] for i, x in enumerate("abcd")}
     for x, p in ptrs.items():
         k.load_arg(x, p)
     tid = k.workitem_id("x")
-    A, B, C = v[4:4 + na] if na > 1 else v[4], v[6:6 + nb] if nb > 1 else v[6], v[8:8 + nc]
-    loads = {"a": (4, na), "b": (6, nb), "c": (8, nc)}
+    ra = 4                                        # A, B, C in consecutive even-aligned VGPRs
+    rb = ra + max(2, na)
+    rc = rb + max(2, nb)
+    A, B, C = (v[ra:ra + na] if na > 1 else v[ra], v[rb:rb + nb] if nb > 1 else v[rb],
+               v[rc:rc + nc])
+    loads = {"a": (ra, na), "b": (rb, nb), "c": (rc, nc)}
     k.s_waitcnt(lgkmcnt=0)
     for x, (first, n) in loads.items():
         for q, w in chunks(n):
@@ -66,9 +87,9 @@ def mfma_kernel(name, acc=False, **mods):
     if acc:
         AG = aster.a
         for i in range(nc):
-            k.v_accvgpr_write_b32(AG[i], v[8 + i])
+            k.v_accvgpr_write_b32(AG[i], v[rc + i])
         for i in range(nb):
-            k.v_accvgpr_write_b32(AG[nc + i], v[6 + i])
+            k.v_accvgpr_write_b32(AG[nc + i], v[rb + i])
         C, B = AG[0:nc], (AG[nc:nc + nb] if nb > 1 else AG[nc])
         for _ in range(2):                                # VALU write -> MFMA read wait states
             k.s_nop(imm=7)
@@ -77,21 +98,20 @@ def mfma_kernel(name, acc=False, **mods):
         k.s_nop(imm=7)
     if acc:
         for i in range(nc):
-            k.v_accvgpr_read_b32(v[8 + i], aster.a[i])
+            k.v_accvgpr_read_b32(v[rc + i], aster.a[i])
     for q, w in chunks(nc):
         k.v_mul_u32_u24(v[1], 4 * nc, tid)
         k.v_add_u32(v[1], 4 * q, v[1])
         store = {4: k.global_store_dwordx4, 2: k.global_store_dwordx2, 1: k.global_store_dword}[w]
-        store(v[1], v[8 + q:8 + q + w] if w > 1 else v[8 + q], ptrs["d"])
+        store(v[1], v[rc + q:rc + q + w] if w > 1 else v[rc + q], ptrs["d"])
     k.s_endpgm()
     return m.hsaco()
 
 
 def pack_input(sh, which, mat):
     """mat[block, row, k] (row = i of A or j of B) -> per-lane registers."""
-    ty = getattr(sh, which)
     kpl = k_per_lane(sh)
-    lanes = np.zeros((64, kpl), DTYPES[ty])
+    lanes = np.zeros((64, kpl), mat.dtype)
     for b in range(sh.blocks):
         for r in range(sh.m):
             for kk in range(sh.k):
@@ -102,7 +122,7 @@ def pack_input(sh, which, mat):
 
 def pack_output(sh, mat):
     per_lane = sh.m * sh.n * sh.blocks // 64
-    lanes = np.zeros((64, per_lane), DTYPES[sh.out])
+    lanes = np.zeros((64, per_lane), mat.dtype)
     for b in range(sh.blocks):
         for i in range(sh.m):
             for j in range(sh.n):
@@ -111,22 +131,22 @@ def pack_output(sh, mat):
     return lanes.view(np.uint32).copy()
 
 
-def run_mfma(name, a, b, c, acc=False, **mods):
+def run_mfma(name, a, b, c, acc=False, arch="gfx942", **mods):
     """D for A[block, i, k], B[block, k, j], C[block, i, j] placed in the
     registers by the published layout, read back the same way."""
-    sh = SHAPES[name]
-    a_regs = pack_input(sh, "a", a.astype(DTYPES[sh.a]))
-    b_regs = pack_input(sh, "b", np.swapaxes(b, 1, 2).astype(DTYPES[sh.b]))
-    c_regs = pack_output(sh, c.astype(DTYPES[sh.out]))
+    sh, dt = SHAPES[name], dtypes(arch)
+    a_regs = pack_input(sh, "a", a.astype(dt[sh.a]))
+    b_regs = pack_input(sh, "b", np.swapaxes(b, 1, 2).astype(dt[sh.b]))
+    c_regs = pack_output(sh, c.astype(dt[sh.out]))
     d_regs = np.zeros_like(c_regs)
-    aster.launch(mfma_kernel(name, acc, **mods), "one_mfma", (1, 1, 1), (64, 1, 1),
+    aster.launch(mfma_kernel(name, acc, arch, **mods), "one_mfma", (1, 1, 1), (64, 1, 1),
                  [a_regs, b_regs, c_regs, d_regs])
     return d_regs
 
 
 def check(name, got, want):
     sh = SHAPES[name]
-    expected = pack_output(sh, want.astype(DTYPES[sh.out]))
+    expected = pack_output(sh, want.astype(DTYPES[sh.out]))   # f32 / i32 / f64 outputs
     if not np.array_equal(got, expected):
         g, e = got.view(DTYPES[sh.out]), expected.view(DTYPES[sh.out])
         bad = np.argwhere(g != e)[:4].tolist()
@@ -143,12 +163,15 @@ def inputs(name):
 
 
 @pytest.mark.parametrize("acc", [False, True], ids=["vgpr", "agpr"])
-@pytest.mark.parametrize("name", NAMES)
-def test_mfma_layout(name, acc):
+@pytest.mark.parametrize("arch,name", [("gfx942", n) for n in NAMES]
+                         + [("gfx950", n) for n in NAMES_950])
+def test_mfma_layout(arch, name, acc):
     if name not in SHAPES:
         pytest.fail(f"{name}: no published layout in mfma_layouts.SHAPES")
+    if arch == "gfx942" and name in GFX950_SHAPES:
+        pytest.fail(f"{name} is a gfx950 shape but the table lists it for gfx942")
     a, b, c = inputs(name)
-    check(name, run_mfma(name, a, b, c, acc), a @ b + c)     # exact (see module doc)
+    check(name, run_mfma(name, a, b, c, acc, arch), a @ b + c)     # exact (see module doc)
 
 
 MULTI_BLOCK = [n for n in NAMES if n in SHAPES and SHAPES[n].blocks > 1]
@@ -199,9 +222,11 @@ def test_mfma_f64_neg(name, neg):
 
 def test_every_gfx942_dense_mfma_has_a_published_shape(summary):
     assert NAMES, "the table lists no gfx942 MFMA"
-    missing = [n for n in NAMES if n not in SHAPES]
+    missing = [n for n in NAMES + NAMES_950 if n not in SHAPES]
     assert not missing, f"no published layout data for {missing}"
+    assert set(GFX950_SHAPES) <= set(NAMES_950) - set(NAMES)
     summary.append(f"MFMA layouts: {len(NAMES)} gfx942 dense MFMA instructions checked against "
                    "AMD's published register layouts (VGPR and AGPR operands), CBSZ/ABID on "
                    f"{len(MULTI_BLOCK)} multi-block ones, BLGP 1-7 on "
-                   f"{len({n for n, _ in BLGP_CASES})}, NEG on the f64 ones")
+                   f"{len({n for n, _ in BLGP_CASES})}, NEG on the f64 ones; gfx950: "
+                   f"{len(NAMES_950)} ({len(GFX950_SHAPES)} gfx950-only shapes, fp8/bf8 as OCP)")

@@ -81,8 +81,8 @@ KERNEL convert950(const float *x, const __bf16 *b, float *widened, bf16x2 *bpair
   bits[i] = (u & v) | (~u & i) ^ (v | 0x0f0f0f0fu);
 }
 
-// fp8 on gfx950 is OCP E4M3FN (the emulator only has gfx942's FNUZ format).
+// fp8 on gfx950 is OCP E4M3FN (gfx942's is E4M3FNUZ): byte 0 of x to f32.
 KERNEL fp8cvt950(const uint *x, float *y) {
-  uint i = tid_x();
+  uint i = bid_x() * 64 + tid_x();
   y[i] = __builtin_amdgcn_cvt_f32_fp8(x[i], 0);
 }
