@@ -239,15 +239,20 @@ def test_hip_vadd_matches_numpy(hip_device, hip_hsaco):
     assert r.backend == "hip" and r.seconds > 0
 
 
-def test_hip_scalars_match_the_emulator(hip_device, hip_hsaco):
-    hsaco = hip_hsaco(SCALARS, "scalars")
+def scalars_on_both_backends(hsaco):
+    """Runs the SCALARS kernel on the emulator and on hip; both outputs."""
     vals = [np.int8(-5), 7, -300, 60000, -7, 9, -2**40, 2**60, np.float16(2.5), 1.5, -2.0, True]
     outs = []
     for backend in ("emu", "hip"):
         out = np.zeros(12, np.uint64)
         aster.launch(hsaco, "scalars", 1, 64, vals + [out], backend=backend)
         outs.append(out)
-    np.testing.assert_array_equal(outs[0], outs[1])
+    return outs
+
+
+def test_hip_scalars_match_the_emulator(hip_device, hip_hsaco):
+    emu, hip = scalars_on_both_backends(hip_hsaco(SCALARS, "scalars"))
+    np.testing.assert_array_equal(emu, hip)
 
 
 def test_launch_releases_the_gil():

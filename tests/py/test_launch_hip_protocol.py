@@ -18,7 +18,7 @@ import pytest
 import aster
 from aster import _emu, hip_backend
 
-from test_launch import SCALARS, VADD
+from test_launch import SCALARS, VADD, scalars_on_both_backends
 
 
 class Err(enum.Enum):
@@ -143,15 +143,9 @@ def test_hip_backend_vadd(fake_hip, hip_hsaco):
 
 
 def test_hip_backend_same_bytes_as_the_emulator(fake_hip, hip_hsaco):
-    hsaco = hip_hsaco(SCALARS, "scalars")
-    vals = [np.int8(-5), 7, -300, 60000, -7, 9, -2**40, 2**60, np.float16(2.5), 1.5, -2.0, True]
-    outs = []
-    for backend in ("emu", "hip"):
-        out = np.zeros(12, np.uint64)
-        aster.launch(hsaco, "scalars", 1, 64, vals + [out], backend=backend)
-        outs.append(out)
-    np.testing.assert_array_equal(outs[0], outs[1])
-    assert int(outs[1][4]) == (-7) % 2**64
+    emu, hip = scalars_on_both_backends(hip_hsaco(SCALARS, "scalars"))
+    np.testing.assert_array_equal(emu, hip)
+    assert int(hip[4]) == (-7) % 2**64
 
 
 def test_hip_backend_failure_frees_everything_and_keeps_arrays(fake_hip, hip_hsaco):
