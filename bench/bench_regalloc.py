@@ -9,6 +9,8 @@ Kernels (all registers virtual except the work-item id v0):
          values, every 4th instruction a 64-bit v_lshl_add_u64 on pairs
   mfma   N v_mfma_f32_16x16x16_f16 cycling through 10 AGPR x4 accumulators
          (the peer's scaled MFMA kernel)
+  spill  adds/xors over a window of 16 values allocated with max-vgprs=10:
+         heavy spilling to AGPRs (not in the default --kernels)
 The time is the pass alone (`aster.run_pipeline(module, "amdgcn-regalloc")`
 on a freshly built module; building is bench_builder.py's), the minimum over
 repetitions. `used`/`MaxLive` are the kernel's `regalloc` attribute (VGPRs,
@@ -80,7 +82,21 @@ def build_mfma(n):
     return m
 
 
-KERNELS = {"add": build_add, "mix": build_mix, "mfma": build_mfma}
+def build_spill(n, window=16):
+    m = aster.Module("gfx942")
+    k = m.kernel("spill", block=(64, 1, 1))
+    win = [k.v_mov_b32(VGPR(), i) for i in range(window)]
+    for i in range(n):
+        op = k.v_add_u32 if i % 2 else k.v_xor_b32
+        win[i % window] = op(VGPR(), win[(i + 3) % window], win[(i + window - 1) % window])
+    for x in win:
+        k.v_add_u32(VGPR(), x, x)
+    k.s_endpgm()
+    return m
+
+
+KERNELS = {"add": build_add, "mix": build_mix, "mfma": build_mfma, "spill": build_spill}
+PIPELINES = {"spill": "amdgcn-regalloc{max-vgprs=10}"}
 
 
 def regalloc_stats(module):
@@ -121,7 +137,7 @@ def main():
                 m = KERNELS[kind](n)
                 m.verify()
                 t = time.perf_counter()
-                aster.run_pipeline(m, PIPELINE)
+                aster.run_pipeline(m, PIPELINES.get(kind, PIPELINE))
                 dt = time.perf_counter() - t
                 best = dt if best is None else min(best, dt)
                 stats = stats or regalloc_stats(m)

@@ -81,6 +81,13 @@ struct Occupancy {
   static constexpr unsigned kUnits = 512;
 };
 
+/// A value to spill; `early`: a load's result saved right after the load,
+/// behind a wait, rather than at its first use.
+struct SpillVictim {
+  Value value;
+  bool early;
+};
+
 /// How a result gets its register.
 enum class Mode { Normal, Early, Forced };
 
@@ -92,7 +99,7 @@ public:
   FailureOr<RegAllocStats> run();
   /// After a failed run: values whose spilling lets allocation go further
   /// (empty when the failure was diagnosed).
-  ArrayRef<Value> spillVictims() const { return victims; }
+  ArrayRef<SpillVictim> spillVictims() const { return victims; }
 
 private:
   LogicalResult checkInput();
@@ -134,7 +141,7 @@ private:
   std::vector<Operation *> moves;
   std::vector<Segment> segBuf;
   const llvm::DenseSet<Operation *> &spillCode;
-  SmallVector<Value> victims;
+  SmallVector<SpillVictim> victims;
   /// Per class and unit: the value id holding it, or -1.
   std::vector<int> owner[3];
   /// Per value: the block whose backward scan saw it last.
@@ -363,24 +370,63 @@ Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
   RegType t = cast<RegType>(lv->value(id).getType());
   unsigned k = (unsigned)t.getKind();
   // Spill the live value of this class whose next use is furthest away
-  // (Belady), never one the op itself reads.
+  // (Belady), never one the op itself reads or writes. A value is a
+  // candidate only if, once spilled, it no longer holds a register here:
+  // then every victim strictly lowers the pressure where it was chosen, and
+  // a spilled value (live only from its definition to its save and from each
+  // reload to its use) is never chosen again, so the rounds of
+  // allocateRegisters end (each spills a value not spilled before).
   {
-    llvm::SmallDenseSet<unsigned, 16> cands;
-    for (int o : owner[k])
-      if (o >= 0 && (unsigned)o != id && spillable(lv->value(o), target, spillCode))
-        cands.insert(o);
     bool atBlockStart = isa<BlockArgument>(lv->value(id));
+    Block *here = atBlockStart ? cast<BlockArgument>(lv->value(id)).getOwner()
+                               : at->getBlock();
+    bool canWait = ISA::lookup("s_waitcnt")->validOn(target);
+    // Candidate -> whether its save must move up to right after its load
+    // (behind a wait) to free the register here.
+    llvm::SmallDenseMap<unsigned, bool, 16> cands;
+    for (int o : owner[k]) {
+      if (o < 0 || (unsigned)o == id || cands.count(o) ||
+          !spillable(lv->value(o), target, spillCode))
+        continue;
+      Value ov = lv->value(o);
+      bool early = false;
+      if (auto arg = dyn_cast<BlockArgument>(ov)) {
+        // Saved at the start of its block: live there all the same.
+        if (atBlockStart && arg.getOwner() == here)
+          continue;
+      } else if (Operation *def = ov.getDefiningOp(); def && !atBlockStart) {
+        if (def == at)
+          continue; // saved right after `at`: still written by it
+        const ISA::InstDesc *d = getInstDesc(def);
+        if (d && d->has(ISA::PROP_MAYLOAD) && !isAgprSlot(ov, target, spillCode) &&
+            def->getBlock() == here && def->isBeforeInBlock(at)) {
+          // A load's result is saved at its first use; before that use it
+          // stays live unless it is saved right after a wait for the load.
+          bool readBefore = llvm::any_of(ov.getUsers(), [&](Operation *u) {
+            return u->getBlock() == here && def->isBeforeInBlock(u) &&
+                   u->isBeforeInBlock(at);
+          });
+          if (!readBefore) {
+            if (!canWait)
+              continue;
+            early = true;
+          }
+        }
+      }
+      cands[o] = early;
+    }
     if (!atBlockStart)
       for (Value v : at->getOperands())
         if (int o = lv->idOf(v); o >= 0)
           cands.erase(o);
     if (cands.empty() && isAgprSlot(lv->value(id), target, spillCode)) {
-      victims.push_back(lv->value(id)); // no AGPR left: the slot goes to scratch
+      victims.push_back({lv->value(id), false}); // no AGPR left: the slot goes to scratch
       return Room::Skip;
     }
     if (!cands.empty()) {
       // Distance (in ops) to the next use in this block; not used again
-      // here, or not within kLookahead ops, is furthest.
+      // here, or not within kLookahead ops, is furthest. A value that needs
+      // an early save (a wait) is taken only when no other is left.
       constexpr unsigned kLookahead = 1024;
       llvm::DenseMap<unsigned, unsigned> next;
       unsigned dist = 0;
@@ -388,23 +434,28 @@ Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
            op && dist < kLookahead && next.size() < cands.size();
            op = op->getNextNode(), ++dist)
         for (Value v : op->getOperands())
-          if (int o = lv->idOf(v); o >= 0 && cands.contains(o))
+          if (int o = lv->idOf(v); o >= 0 && cands.count(o))
             next.try_emplace(o, dist);
-      unsigned best = *cands.begin(), bestDist = 0;
-      bool first = true;
-      for (unsigned c : cands) {
+      unsigned best = 0, bestDist = 0;
+      bool bestEarly = true, first = true;
+      for (auto [c, early] : cands) {
         unsigned dd = next.count(c) ? next[c] : ~0u;
-        if (first || dd > bestDist || (dd == bestDist && c < best)) {
-          best = c, bestDist = dd, first = false;
+        if (first || (bestEarly && !early) ||
+            (early == bestEarly && (dd > bestDist || (dd == bestDist && c < best)))) {
+          best = c, bestDist = dd, bestEarly = early, first = false;
         }
       }
       // Spilled everywhere in the next round; for now its register is free.
-      victims.push_back(lv->value(best));
+      victims.push_back({lv->value(best), bestEarly});
       release(best);
       reg[best] = -1;
       return Room::Retry;
     }
   }
+  // Values chosen earlier in this round may make room here once spilled:
+  // the next round decides (it spills at least those, never again).
+  if (!victims.empty())
+    return Room::Fail;
   auto d = at->emitOpError("needs a free ")
            << (t.getWidth() > 1 ? "range of " + std::to_string(t.getWidth()) + " "
                                 : std::string())
@@ -823,6 +874,12 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
   unsigned spills = 0, scratchSlots = 0, scratchBase = 0;
   if (auto ps = kernel->getAttrOfType<IntegerAttr>("private_segment"))
     scratchBase = llvm::alignTo(ps.getInt(), 4);
+  // Each round spills values not spilled before (makeRoom only picks a value
+  // whose spilling frees its register where it is picked; a spilled value is
+  // then live only next to its save and reloads) and spill code is never
+  // spilled again except an AGPR slot, once, to scratch: the rounds end.
+  // `spilled` checks that promise instead of looping on a broken one.
+  llvm::DenseSet<Value> spilled;
   while (true) {
     Allocator a(kernel, opts, spillCode);
     FailureOr<RegAllocStats> st = a.run();
@@ -833,7 +890,7 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
     }
     if (a.spillVictims().empty())
       return failure();
-    for (Value v : a.spillVictims()) {
+    for (auto [v, early] : a.spillVictims()) {
       if (cast<RegType>(v.getType()).getKind() == RegKind::AGPR) {
         // An AGPR slot moves to scratch, after the kernel's own private data.
         unsigned offset = scratchBase + 4 * scratchSlots++;
@@ -845,10 +902,17 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                         Builder(kernel.getContext()).getI32IntegerAttr(offset + 4));
         continue;
       }
+      // (A slot is erased above, so only values whose definitions stay are
+      // remembered.)
+      if (!spilled.insert(v).second) {
+        emitError(v.getLoc(), "register allocation would spill this value a second "
+                              "time (internal error; please report)");
+        return failure();
+      }
       if (cast<RegType>(v.getType()).getKind() == RegKind::SGPR)
-        spillToVGPRLane(v, spillCode);
+        spillToVGPRLane(v, spillCode, early);
       else
-        spillToAGPR(v, spillCode);
+        spillToAGPR(v, spillCode, early);
       ++spills;
     }
   }

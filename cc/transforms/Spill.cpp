@@ -23,15 +23,22 @@ static Operation *createInst(OpBuilder &b, Location loc, StringRef mnemonic,
 
 /// Where a spilled value is saved: right after its definition, or for a
 /// load's result just before its first use (once it has arrived), which then
-/// reads the value itself (`keep`).
-static void placeSave(OpBuilder &b, Value v, Operation *&keep) {
+/// reads the value itself (`keep`), or with `early` right after a wait for
+/// the load.
+static void placeSave(OpBuilder &b, Value v, Operation *&keep, bool early,
+                      llvm::DenseSet<Operation *> &spillCode) {
   keep = nullptr;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     b.setInsertionPointToStart(arg.getOwner());
   } else {
     Operation *def = v.getDefiningOp();
     const ISA::InstDesc *d = getInstDesc(def);
-    if (d && d->has(ISA::PROP_MAYLOAD)) {
+    if (d && d->has(ISA::PROP_MAYLOAD) && early) {
+      b.setInsertionPointAfter(def);
+      NamedAttribute cnt[] = {b.getNamedAttr("lgkmcnt", b.getI32IntegerAttr(0)),
+                              b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0))};
+      spillCode.insert(createInst(b, def->getLoc(), "s_waitcnt", {}, {}, cnt));
+    } else if (d && d->has(ISA::PROP_MAYLOAD)) {
       // The first use in the block comes after the wait for the load.
       for (Operation *op = def->getNextNode(); op; op = op->getNextNode())
         if (llvm::is_contained(op->getOperands(), v)) {
@@ -61,12 +68,12 @@ static void replaceIn(Operation *user, Value from, Value to) {
       o.set(to);
 }
 
-void spillToAGPR(Value v, llvm::DenseSet<Operation *> &spillCode) {
+void spillToAGPR(Value v, llvm::DenseSet<Operation *> &spillCode, bool early) {
   MLIRContext *ctx = v.getContext();
   Location loc = v.getLoc();
   OpBuilder b(ctx);
   Operation *keep;
-  placeSave(b, v, keep);
+  placeSave(b, v, keep, early, spillCode);
   Type slotType = RegType::getVirtual(ctx, RegKind::AGPR);
   Operation *save = createInst(b, loc, "v_accvgpr_write_b32", v, slotType);
   spillCode.insert(save);
@@ -80,15 +87,18 @@ void spillToAGPR(Value v, llvm::DenseSet<Operation *> &spillCode) {
   }
 }
 
-void spillToVGPRLane(Value sv, llvm::DenseSet<Operation *> &spillCode) {
+void spillToVGPRLane(Value sv, llvm::DenseSet<Operation *> &spillCode,
+                     bool early) {
   MLIRContext *ctx = sv.getContext();
   Location loc = sv.getLoc();
   OpBuilder b(ctx);
   Operation *keep;
-  placeSave(b, sv, keep);
+  placeSave(b, sv, keep, early, spillCode);
   Type vgpr = RegType::getVirtual(ctx, RegKind::VGPR);
   Value lane = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  Value old = UndefOp::create(b, loc, vgpr).getResult();
+  Operation *undef = UndefOp::create(b, loc, vgpr);
+  spillCode.insert(undef);
+  Value old = undef->getResult(0);
   Operation *save = createInst(b, loc, "v_writelane_b32", ValueRange{sv, lane, old}, vgpr);
   spillCode.insert(save);
   Value slot = save->getResult(0);

@@ -12,13 +12,17 @@ namespace aster {
 /// before its first use, once it has arrived) and reloaded with
 /// v_accvgpr_read_b32 into a new virtual VGPR before each later use. The ops
 /// created are added to `spillCode`. Instruction order is otherwise kept.
-void spillToAGPR(mlir::Value v, llvm::DenseSet<mlir::Operation *> &spillCode);
+/// With `early`, a load's result is saved right after the load, behind an
+/// s_waitcnt for it, so that it holds no register until its uses.
+void spillToAGPR(mlir::Value v, llvm::DenseSet<mlir::Operation *> &spillCode,
+                 bool early = false);
 
 /// Spills the virtual SGPR `s` to lane 0 of a new virtual VGPR
 /// (v_writelane_b32 where spillToAGPR would save, v_readlane_b32 before each
 /// later use). A reload read by a VMEM instruction or as a lane select gets
 /// the 5 wait states gfx9 needs after a VALU writes an SGPR (s_nop 4).
-void spillToVGPRLane(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode);
+void spillToVGPRLane(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode,
+                     bool early = false);
 
 /// Moves a spill slot from an AGPR to scratch memory: `save` is the
 /// v_accvgpr_write_b32 made by spillToAGPR. It becomes a scratch_store_dword
