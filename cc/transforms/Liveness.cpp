@@ -63,40 +63,96 @@ void BlockNumbering::propagateUse(
   }
 }
 
+namespace {
+/// The ids of recently defined values, direct-mapped by pointer: most
+/// operands are defined a few ops earlier, so this answers them from a small
+/// table in cache instead of a hash map as large as the kernel.
+class RecentIds {
+public:
+  int find(Value v) const {
+    const Slot &s = slots[slotOf(v)];
+    return s.key == v.getAsOpaquePointer() ? s.id : kMiss;
+  }
+  void insert(Value v, int id) { slots[slotOf(v)] = {v.getAsOpaquePointer(), id}; }
+  static constexpr int kMiss = -2;
+
+private:
+  static constexpr unsigned kSlots = 4096; // 64 KiB
+  struct Slot {
+    const void *key = nullptr;
+    int id = kMiss;
+  };
+  static unsigned slotOf(Value v) {
+    auto p = reinterpret_cast<uintptr_t>(v.getAsOpaquePointer());
+    return ((p >> 4) ^ (p >> 16)) & (kSlots - 1);
+  }
+  std::vector<Slot> slots = std::vector<Slot>(kSlots);
+};
+} // namespace
+
 Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
   unsigned nb = bn.size();
-  // Number the tracked values and find their definitions and last uses.
+  // Sized up front: no regrowing at 1M ops.
+  unsigned guess = bn.totalOps();
+  for (unsigned b = 0; b < nb; ++b)
+    guess += bn.block(b)->getNumArguments();
+  values.reserve(guess);
+  defBlockOf.reserve(guess);
+  defPointOf.reserve(guess);
+  resultIdOf.reserve(guess);
+  resultBegin.reserve(bn.totalOps() + 1);
+  operandBegin.reserve(bn.totalOps() + 1);
+  operandIdOf.reserve(2 * (size_t)bn.totalOps());
+  // Number the tracked values (block arguments, then results, in IR order)
+  // and find their definitions.
+  std::vector<int> argIdOf;
+  std::vector<unsigned> argBegin;
   for (unsigned b = 0; b < nb; ++b) {
     Block *blk = bn.block(b);
-    auto add = [&](Value v, unsigned point) {
+    auto add = [&](Value v, unsigned point) -> int {
       if (!track(v))
-        return;
-      ids[v] = values.size();
+        return -1;
       values.push_back(v);
       defBlockOf.push_back(b);
       defPointOf.push_back(point);
+      return values.size() - 1;
     };
+    argBegin.push_back(argIdOf.size());
     for (BlockArgument a : blk->getArguments())
-      add(a, bn.begin(b));
+      argIdOf.push_back(add(a, bn.begin(b)));
     unsigned i = bn.firstOpIndex(b);
     for (Operation &op : *blk) {
+      resultBegin.push_back(resultIdOf.size());
       for (Value r : op.getResults())
-        add(r, 2 * i + 1);
+        resultIdOf.push_back(add(r, 2 * i + 1));
       ++i;
     }
   }
+  argBegin.push_back(argIdOf.size());
+  resultBegin.push_back(resultIdOf.size());
   lastUses.resize(values.size());
   inBlocksOf.resize(values.size());
-  // (value, block) pairs used before any definition in the block.
+  // Operand ids and last uses; (value, block) pairs used before any
+  // definition in the block.
   std::vector<std::pair<unsigned, unsigned>> exposed;
+  RecentIds recent;
   for (unsigned b = 0; b < nb; ++b) {
+    Block *blk = bn.block(b);
+    for (unsigned k = 0; k < blk->getNumArguments(); ++k)
+      recent.insert(blk->getArgument(k), argIdOf[argBegin[b] + k]);
     unsigned i = bn.firstOpIndex(b);
-    for (Operation &op : *bn.block(b)) {
+    for (Operation &op : *blk) {
+      operandBegin.push_back(operandIdOf.size());
       for (Value v : op.getOperands()) {
-        auto it = ids.find(v);
-        if (it == ids.end())
+        int found = recent.find(v);
+        if (found == RecentIds::kMiss) {
+          found = idOf(v);
+          recent.insert(v, found);
+        }
+        operandIdOf.push_back(found);
+        if (found < 0)
           continue;
-        unsigned id = it->second;
+        unsigned id = found;
         auto &lu = lastUses[id];
         if (!lu.empty() && lu.back().first == b)
           lu.back().second = 2 * i;
@@ -106,9 +162,13 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
             exposed.push_back({id, b});
         }
       }
+      ArrayRef<int> res = resultIds(i);
+      for (unsigned r = 0; r < res.size(); ++r)
+        recent.insert(op.getResult(r), res[r]);
       ++i;
     }
   }
+  operandBegin.push_back(operandIdOf.size());
   liveInOf.resize(nb);
   liveOutOf.resize(nb);
   std::vector<unsigned> inStamp(nb, ~0u), outStamp(nb, ~0u);
@@ -125,6 +185,16 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
     for (unsigned id : liveInOf[b])
       inBlocksOf[id].push_back(b);
   }
+}
+
+int Liveness::idOf(Value v) const {
+  if (ids.empty() && !values.empty()) {
+    ids.reserve(values.size());
+    for (unsigned id = 0; id < values.size(); ++id)
+      ids[values[id]] = id;
+  }
+  auto it = ids.find(v);
+  return it == ids.end() ? -1 : (int)it->second;
 }
 
 bool Liveness::isLiveOut(unsigned id, unsigned block) const {

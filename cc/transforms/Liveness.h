@@ -73,11 +73,9 @@ public:
   const BlockNumbering &blocks() const { return bn; }
   unsigned numValues() const { return values.size(); }
   mlir::Value value(unsigned id) const { return values[id]; }
-  /// Id of a tracked value, or -1.
-  int idOf(mlir::Value v) const {
-    auto it = ids.find(v);
-    return it == ids.end() ? -1 : (int)it->second;
-  }
+  /// Id of a tracked value, or -1 (a hash map built on the first call:
+  /// operandIds/resultIds answer without it).
+  int idOf(mlir::Value v) const;
   unsigned defBlock(unsigned id) const { return defBlockOf[id]; }
   /// Point where the value is written (2i+1 for a result of op i, the block's
   /// first point for a block argument).
@@ -93,14 +91,28 @@ public:
   void segments(unsigned id, llvm::SmallVectorImpl<Segment> &out) const;
   /// Blocks where the value is live-in.
   llvm::ArrayRef<unsigned> liveInBlocks(unsigned id) const { return inBlocksOf[id]; }
+  /// Ids of the operands / results of op `op` (its number in IR order), in
+  /// operand / result order, -1 where untracked: idOf without hashing.
+  llvm::ArrayRef<int> operandIds(unsigned op) const {
+    return llvm::ArrayRef<int>(operandIdOf).slice(operandBegin[op],
+                                                  operandBegin[op + 1] - operandBegin[op]);
+  }
+  llvm::ArrayRef<int> resultIds(unsigned op) const {
+    return llvm::ArrayRef<int>(resultIdOf).slice(resultBegin[op],
+                                                 resultBegin[op + 1] - resultBegin[op]);
+  }
 
 private:
   BlockNumbering bn;
   std::vector<mlir::Value> values;
-  llvm::DenseMap<mlir::Value, unsigned> ids;
+  mutable llvm::DenseMap<mlir::Value, unsigned> ids;
   std::vector<unsigned> defBlockOf, defPointOf;
   std::vector<std::vector<unsigned>> liveInOf, liveOutOf; // sorted
   std::vector<llvm::SmallVector<unsigned, 1>> inBlocksOf;
+  /// Per op (IR order): where its operand / result ids start in the flat
+  /// arrays (one extra entry at the end).
+  std::vector<int> operandIdOf, resultIdOf;
+  std::vector<unsigned> operandBegin, resultBegin;
   /// Per value: (block, point of last use there), in block order.
   std::vector<llvm::SmallVector<std::pair<unsigned, unsigned>, 1>> lastUses;
 };

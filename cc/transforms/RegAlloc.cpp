@@ -479,25 +479,35 @@ LogicalResult Allocator::colourBlock(unsigned b) {
       assign(id, reg[id]);
   // Which operands die at each op (not used later here, not live-out), and
   // which results are never used.
-  unsigned n = bn.numOpsIn(b);
-  std::vector<SmallVector<unsigned, 2>> kills(n), dead(n);
+  // Flat lists, op j's entries at killAt[j] / deadAt[j] (no allocation per
+  // op); ids from Liveness's per-op arrays (no hashing).
+  unsigned n = bn.numOpsIn(b), first = bn.firstOpIndex(b);
+  std::vector<unsigned> killFlat, deadFlat;
+  killFlat.reserve(n);
+  std::vector<std::pair<unsigned, unsigned>> killAt(n), deadAt(n);
   unsigned j = n;
   for (Operation &op : llvm::reverse(*blk)) {
     --j;
-    for (Value r : op.getResults()) {
-      int id = lv->idOf(r);
+    deadAt[j].first = deadFlat.size();
+    for (int id : lv->resultIds(first + j))
       if (id >= 0 && stamp[id] != b && !lv->isLiveOut(id, b))
-        dead[j].push_back(id);
-    }
-    for (Value v : op.getOperands()) {
-      int id = lv->idOf(v);
+        deadFlat.push_back(id);
+    deadAt[j].second = deadFlat.size();
+    killAt[j].first = killFlat.size();
+    ArrayRef<int> opIds = lv->operandIds(first + j);
+    for (unsigned oi = 0; oi < opIds.size(); ++oi) {
+      int id = opIds[oi];
       if (id < 0 || stamp[id] == b)
         continue;
       stamp[id] = b;
-      if (!lv->isLiveOut(id, b) && virtualReg(v.getType()))
-        kills[j].push_back(id);
+      if (!lv->isLiveOut(id, b) && virtualReg(op.getOperand(oi).getType()))
+        killFlat.push_back(id);
     }
+    killAt[j].second = killFlat.size();
   }
+  auto slice = [](const std::vector<unsigned> &flat, std::pair<unsigned, unsigned> at) {
+    return ArrayRef<unsigned>(flat).slice(at.first, at.second - at.first);
+  };
   // Block arguments: hinted to a register of a value passed to them.
   SmallVector<unsigned> deadArgs;
   for (BlockArgument a : blk->getArguments()) {
@@ -524,7 +534,9 @@ LogicalResult Allocator::colourBlock(unsigned b) {
   j = 0;
   for (Operation &op : *blk) {
     const ISA::InstDesc *d = getInstDesc(&op);
-    auto killed = [&](unsigned id) { return llvm::is_contained(kills[j], id); };
+    ArrayRef<unsigned> kills = slice(killFlat, killAt[j]);
+    ArrayRef<int> opIds = lv->operandIds(i);
+    auto killed = [&](unsigned id) { return llvm::is_contained(kills, id); };
     // Operand index of each source slot (absent optional sources skipped).
     SmallVector<int, 8> tiedOperand(op.getNumResults(), -1);
     bool earlyAll = false;
@@ -546,11 +558,11 @@ LogicalResult Allocator::colourBlock(unsigned b) {
       RegType rt = virtualReg(r.getType());
       if (!rt)
         continue;
-      unsigned id = lv->idOf(r);
+      unsigned id = lv->resultIds(i)[ri];
       Mode mode = earlyAll ? Mode::Early : Mode::Normal;
       if (tiedOperand[ri] >= 0) {
         Value src = op.getOperand(tiedOperand[ri]);
-        int sid = lv->idOf(src);
+        int sid = opIds[tiedOperand[ri]];
         bool srcVirtual = sid >= 0 && virtualReg(src.getType());
         int at = -1;
         if (srcVirtual && killed(sid))
@@ -573,7 +585,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         // MFMA: the result may not partially overlap a source, but may be
         // exactly the accumulator (src2) it replaces.
         Value acc = op.getOperand(2);
-        int sid = lv->idOf(acc);
+        int sid = opIds[2];
         if (sid >= 0 && acc.getType() == r.getType() && killed(sid) && reg[sid] >= 0 &&
             acc != op.getOperand(0) && acc != op.getOperand(1)) {
           SmallVector<Segment, 4> segs;
@@ -584,7 +596,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
           }
         }
       } else if (!earlyAll && rt.getWidth() > 1) {
-        for (unsigned k : kills[j])
+        for (unsigned k : kills)
           if (cast<RegType>(lv->value(k).getType()).getWidth() != rt.getWidth())
             mode = Mode::Early;
       }
@@ -597,7 +609,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
           return failure();
       }
     // 2. Operands read for the last time.
-    for (unsigned k : kills[j])
+    for (unsigned k : kills)
       release(k);
     // 3. Tied results reuse their source's register.
     for (auto [id, mode] : results)
@@ -620,7 +632,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
            StringRef(d->mnemonic) == "v_accvgpr_mov_b32" ||
            StringRef(d->mnemonic) == "s_mov_b64" || StringRef(d->mnemonic) == "v_mov_b64")) {
         Value src = op.getOperand(0);
-        int sid = lv->idOf(src);
+        int sid = opIds[0];
         if (sid >= 0 && src.getType() == lv->value(id).getType() && reg[sid] >= 0) {
           hint = reg[sid];
           moves.push_back(&op);
@@ -639,7 +651,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     // 5. Results nobody reads free their register right after the write;
     // a load's only when a wait may have seen it arrive.
     bool load = d && d->has(ISA::PROP_MAYLOAD);
-    for (unsigned id : dead[j])
+    for (unsigned id : slice(deadFlat, deadAt[j]))
       if (virtualReg(lv->value(id).getType()))
         (load ? inFlight.push_back(id) : release(id));
     if (d && d->has(ISA::PROP_WAITCNT)) {

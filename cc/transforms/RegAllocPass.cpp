@@ -2,6 +2,7 @@
 #include "transforms/RegAlloc.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
@@ -81,7 +82,9 @@ struct RegAllocPass : PassWrapper<RegAllocPass, OperationPass<>> {
       add("copies", st->copies);
       k->setAttr("regalloc", b.getDictionaryAttr(fields));
       k->setAttr("allocated", b.getUnitAttr());
-      k.emitRemark() << "register allocation: vgpr " << st->used[0] << " (maxlive "
+      // At the kernel's location, not the op: printing the op with the
+      // remark (aster-opt's default) costs more than allocating it.
+      mlir::emitRemark(k.getLoc()) << "register allocation: vgpr " << st->used[0] << " (maxlive "
                      << st->maxLive[0] << "), sgpr " << st->used[1] << " (maxlive "
                      << st->maxLive[1] << "), agpr " << st->used[2] << " (maxlive "
                      << st->maxLive[2] << "), spills " << st->spills << ", copies "
