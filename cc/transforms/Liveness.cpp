@@ -23,7 +23,7 @@ BlockNumbering::BlockNumbering(Region &body) {
     firstOp[i] = total;
     unsigned n = 0;
     for (Operation &op : *b) {
-      (void)op;
+      ops.push_back(&op);
       ++n;
     }
     numOps[i] = n;
@@ -120,12 +120,11 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
     argBegin.push_back(argIdOf.size());
     for (BlockArgument a : blk->getArguments())
       argIdOf.push_back(add(a, bn.begin(b)));
-    unsigned i = bn.firstOpIndex(b);
-    for (Operation &op : *blk) {
+    for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
+      bn.prefetch(i);
       resultBegin.push_back(resultIdOf.size());
-      for (Value r : op.getResults())
+      for (Value r : bn.op(i)->getResults())
         resultIdOf.push_back(add(r, 2 * i + 1));
-      ++i;
     }
   }
   argBegin.push_back(argIdOf.size());
@@ -136,17 +135,32 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
   // definition in the block.
   std::vector<std::pair<unsigned, unsigned>> exposed;
   RecentIds recent;
+  // A result of one of the 256 ops before op `i` (a collision in `recent`),
+  // found in the op table; otherwise the hash map is built.
+  auto nearby = [&](Value v, unsigned i) -> int {
+    auto r = dyn_cast<OpResult>(v);
+    if (!r)
+      return RecentIds::kMiss;
+    Operation *def = r.getOwner();
+    for (unsigned k = i, lim = i > 256 ? i - 256 : 0; k-- > lim;)
+      if (bn.op(k) == def)
+        return resultIdOf[resultBegin[k] + r.getResultNumber()];
+    return RecentIds::kMiss;
+  };
   for (unsigned b = 0; b < nb; ++b) {
     Block *blk = bn.block(b);
     for (unsigned k = 0; k < blk->getNumArguments(); ++k)
       recent.insert(blk->getArgument(k), argIdOf[argBegin[b] + k]);
-    unsigned i = bn.firstOpIndex(b);
-    for (Operation &op : *blk) {
+    for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
+      Operation &op = *bn.op(i);
+      bn.prefetch(i);
       operandBegin.push_back(operandIdOf.size());
       for (Value v : op.getOperands()) {
         int found = recent.find(v);
         if (found == RecentIds::kMiss) {
-          found = idOf(v);
+          found = !track(v) ? -1 : nearby(v, i);
+          if (found == RecentIds::kMiss)
+            found = idOf(v);
           recent.insert(v, found);
         }
         operandIdOf.push_back(found);
@@ -165,7 +179,6 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
       ArrayRef<int> res = resultIds(i);
       for (unsigned r = 0; r < res.size(); ++r)
         recent.insert(op.getResult(r), res[r]);
-      ++i;
     }
   }
   operandBegin.push_back(operandIdOf.size());

@@ -43,6 +43,20 @@ public:
   unsigned firstOpIndex(unsigned b) const { return firstOp[b]; }
   unsigned numOpsIn(unsigned b) const { return numOps[b]; }
   unsigned totalOps() const { return total; }
+  /// Op `i` in IR order (a table: sweeps over it do not chase list links).
+  mlir::Operation *op(unsigned i) const { return ops[i]; }
+  /// Asks the cache for op `i + kAhead` (its results before it, operands
+  /// after): a sweep over a kernel larger than the cache then overlaps its
+  /// misses instead of waiting for each op.
+  void prefetch(unsigned i) const {
+    if (i + kAhead < ops.size()) {
+      const char *p = reinterpret_cast<const char *>(ops[i + kAhead]);
+      __builtin_prefetch(p - 64);
+      __builtin_prefetch(p);
+      __builtin_prefetch(p + 64);
+    }
+  }
+  static constexpr unsigned kAhead = 16;
 
   /// Path exploration: `var` is used in block `b` before any definition in
   /// `b`. Marks it live-in at `b` and at every block reachable backwards
@@ -61,6 +75,7 @@ private:
   llvm::DenseMap<mlir::Block *, unsigned> indexOf;
   std::vector<llvm::SmallVector<unsigned, 2>> predList;
   std::vector<unsigned> firstOp, numOps;
+  std::vector<mlir::Operation *> ops;
   unsigned total = 0;
 };
 

@@ -37,12 +37,15 @@ PinnedRegisters::PinnedRegisters(Region &body, const BlockNumbering &bn)
     for (unsigned j = 0; j < r.getWidth(); ++j)
       fn((unsigned)r.getKind() * kStride + r.getIndex() + j);
   };
+  // Blocks that name a pinned register (the others need no backward scan).
+  std::vector<bool> names(nb, false);
   for (unsigned b = 0; b < nb; ++b) {
-    unsigned i = bn.firstOpIndex(b);
-    for (Operation &op : *bn.block(b)) {
+    for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
+      Operation &op = *bn.op(i);
       for (Value v : op.getOperands())
         if (RegType r = allocated(v.getType()))
           forUnits(r, [&](unsigned u) {
+            names[b] = true;
             if (writtenIn.lookup(u) != b + 1 && readIn.lookup(u) != b + 1) {
               readIn[u] = b + 1;
               exposed.push_back({u, b});
@@ -52,13 +55,13 @@ PinnedRegisters::PinnedRegisters(Region &body, const BlockNumbering &bn)
         for (Value v : op.getResults())
           if (RegType r = allocated(v.getType()))
             forUnits(r, [&](unsigned u) {
+              names[b] = true;
               if (writtenIn.lookup(u) != b + 1) {
                 writtenIn[u] = b + 1;
                 writers[u].push_back(b);
               }
               unitOf(u).writes.push_back({2 * i + 1, &op});
             });
-      ++i;
     }
   }
   // Physical liveness over the CFG.
@@ -81,10 +84,9 @@ PinnedRegisters::PinnedRegisters(Region &body, const BlockNumbering &bn)
     liveEnd.clear();
     for (unsigned u : liveOut[b])
       liveEnd[u] = bn.end(b);
-    Block *blk = bn.block(b);
-    unsigned i = bn.firstOpIndex(b) + bn.numOpsIn(b);
-    for (Operation &op : llvm::reverse(*blk)) {
-      --i;
+    for (unsigned i = bn.firstOpIndex(b) + bn.numOpsIn(b);
+         names[b] && i-- > bn.firstOpIndex(b);) {
+      Operation &op = *bn.op(i);
       if (!isa<RegOp>(op))
         for (Value v : op.getResults())
           if (RegType r = allocated(v.getType()))

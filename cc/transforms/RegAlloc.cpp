@@ -486,8 +486,8 @@ LogicalResult Allocator::colourBlock(unsigned b) {
   killFlat.reserve(n);
   std::vector<std::pair<unsigned, unsigned>> killAt(n), deadAt(n);
   unsigned j = n;
-  for (Operation &op : llvm::reverse(*blk)) {
-    --j;
+  while (j-- > 0) {
+    Operation &op = *bn.op(first + j);
     deadAt[j].first = deadFlat.size();
     for (int id : lv->resultIds(first + j))
       if (id >= 0 && stamp[id] != b && !lv->isLiveOut(id, b))
@@ -531,8 +531,8 @@ LogicalResult Allocator::colourBlock(unsigned b) {
   // Unread load results: their register is written when the load returns.
   SmallVector<unsigned> inFlight;
   unsigned i = bn.firstOpIndex(b);
-  j = 0;
-  for (Operation &op : *blk) {
+  for (j = 0; j < n;) {
+    Operation &op = *bn.op(i);
     const ISA::InstDesc *d = getInstDesc(&op);
     ArrayRef<unsigned> kills = slice(killFlat, killAt[j]);
     ArrayRef<int> opIds = lv->operandIds(i);
