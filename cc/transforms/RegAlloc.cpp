@@ -2,7 +2,8 @@
 //
 // Colouring in dominance order: blocks in dominator-tree preorder, ops in
 // order; at each op the registers of operands used for the last time are
-// freed, then each result takes the lowest free aligned range (or a hinted
+// freed, then each result takes the lowest free register, a range the free
+// aligned place in the smallest partly taken aligned block (or a hinted
 // one: the source of a move, the register of the block argument it is passed
 // to). SSA interference graphs are chordal and this order is a perfect
 // elimination order reversed, so without ranges, pinned registers or
@@ -368,10 +369,10 @@ static bool isAgprSlot(Value v, uint8_t target,
 }
 
 /// Whether spilling `v` (saving it once, reloading before each use) is
-/// supported: a virtual value not produced by spill code that is a 32-bit
-/// VGPR (to an AGPR, on targets with AGPRs), a 32-bit SGPR (to a VGPR lane),
-/// or, on targets with scratch, a VGPR range of up to 4 or an AGPR (to
-/// scratch memory); or an AGPR slot (to scratch). A load's result must be
+/// supported: a virtual value neither produced by spill code nor spilled
+/// already that is a 32-bit VGPR (to an AGPR, on targets with AGPRs), a
+/// 32-bit SGPR (to a VGPR lane), or, on targets with scratch, a VGPR range
+/// of up to 4 or an AGPR (to scratch memory); or an AGPR slot (to scratch). A load's result must be
 /// read in its own block (it is saved there, once it has arrived).
 static bool spillable(Value v, uint8_t target,
                       const llvm::DenseSet<Operation *> &spillCode) {
@@ -386,6 +387,10 @@ static bool spillable(Value v, uint8_t target,
     return false;
   Operation *def = v.getDefiningOp();
   if (def && spillCode.contains(def))
+    return false;
+  // Spilled already (a load's result stays live up to its save at its
+  // first use).
+  if (llvm::any_of(v.getUsers(), [&](Operation *u) { return spillCode.contains(u); }))
     return false;
   if (def) {
     const ISA::InstDesc *d = getInstDesc(def);
@@ -501,7 +506,8 @@ Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
     // A range with no aligned place although only the op's own operands
     // are left: spilled, each is reloaded right before the op into a place
     // chosen there (pick keeps wide aligned ranges free). Each is spilled
-    // once (a reload is never spilled), so the rounds still end.
+    // once (neither a reload nor a value already saved is spillable), so
+    // the rounds still end.
     bool any = false;
     if (t.getWidth() > 1 && !atBlockStart)
       for (Value v : at->getOperands()) {
@@ -974,9 +980,10 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
     return offset;
   };
   // Each round spills values not spilled before (makeRoom only picks a value
-  // whose spilling frees its register where it is picked; a spilled value is
-  // then live only next to its save and reloads) and spill code is never
-  // spilled again except an AGPR slot, once, to scratch: the rounds end.
+  // that is not spilled yet: one whose spilling frees its register where it
+  // is picked, or an operand of an op whose range result cannot fit) and
+  // spill code is never spilled again except an AGPR slot, once, to
+  // scratch: the rounds end.
   // `spilled` checks that promise instead of looping on a broken one.
   llvm::DenseSet<Value> spilled;
   while (true) {
