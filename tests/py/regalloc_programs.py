@@ -664,7 +664,7 @@ def looping(seed, n_ops=24, count=None, **kw):
     it, then stores of the carried results and of a short tail."""
     rng = np.random.default_rng(seed)
     kw.setdefault("mfma", False)
-    kw["ranges"] = False
+    kw.setdefault("ranges", False)  # carried values are single registers
     g = Gen(rng, **kw)
     g.prologue(n_v=int(rng.integers(2, 6)), n_s=int(rng.integers(1, 3)))
     g.body(int(rng.integers(2, 8)))

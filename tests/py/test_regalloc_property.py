@@ -26,6 +26,7 @@ N_TIGHT = 24           # straight-line programs under tight limits (spills)
 N_TIGHT_LOOP = 6
 N_TIGHT_RANGES = 12    # with ranges and MFMA values under tight VGPR limits
 N_TIGHT_AGPR = 8       # with AGPR values under tight AGPR and VGPR limits
+N_TIGHT_LOOP_RANGES = 8  # loops with ranges and MFMA values under a VGPR limit
 PROGRAMS = {"count": 0}
 
 
@@ -124,6 +125,18 @@ def test_loop_spills(seed):
     assert stats["vgpr"] <= 8
 
 
+@pytest.mark.parametrize("seed", range(3500, 3500 + N_TIGHT_LOOP_RANGES))
+def test_loop_spills_with_ranges(seed):
+    """A loop reading ranges and MFMA results defined before it, under a
+    VGPR limit below what the program needs: ranges are reloaded from
+    scratch inside the loop."""
+    kw = {"n_ops": 30, "ranges": True, "mfma": True}
+    limit = max(12, rp.op_need(rp.looping(seed, **kw)) + 1 + 3)
+    stats = check_tight("looping", seed, kw, lambda need: {"max_vgprs": limit})
+    assert stats["vgpr"] <= limit
+    assert stats["spills"] > 0
+
+
 @pytest.mark.parametrize("seed", range(4000, 4000 + N_TIGHT_RANGES))
 def test_spills_with_ranges(seed):
     """Ranges and MFMA accumulators under VGPR limits at 70% of MaxLive:
@@ -158,7 +171,7 @@ def test_agpr_spills(seed):
 def test_zz_count(summary):
     """Records how many programs ran (this file's tests run in order)."""
     total = (N_STRAIGHT + N_LOOP + N_TIGHT + N_TIGHT_LOOP + N_TIGHT_RANGES +
-             N_TIGHT_AGPR)
+             N_TIGHT_AGPR + N_TIGHT_LOOP_RANGES)
     summary.append(f"regalloc property test: {PROGRAMS['count']} of {total} random "
                    "programs allocated, run and compared (naive == allocated == NumPy)")
     assert total >= 200
