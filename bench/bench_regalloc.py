@@ -11,6 +11,11 @@ Kernels (all registers virtual except the work-item id v0):
          (the peer's scaled MFMA kernel)
   spill  adds/xors over a window of 16 values allocated with max-vgprs=10:
          heavy spilling to AGPRs (not in the default --kernels)
+  spill_ranges  64-bit v_lshl_add_u64 over a window of 8 pairs (16 VGPRs
+         live) allocated with max-vgprs=10: pairs spill whole to scratch, 8
+         bytes per spilled value (slots are not shared), so N <= 10000 fits
+         a work-item's private segment (not in the default --kernels;
+         `--kernels spill_ranges --ns 1000,10000`)
 The time is the pass alone (`aster.run_pipeline(module, "amdgcn-regalloc")`
 on a freshly built module; building is bench_builder.py's), the minimum over
 repetitions. `used`/`MaxLive` are the kernel's `regalloc` attribute (VGPRs,
@@ -95,8 +100,23 @@ def build_spill(n, window=16):
     return m
 
 
-KERNELS = {"add": build_add, "mix": build_mix, "mfma": build_mfma, "spill": build_spill}
-PIPELINES = {"spill": "amdgcn-regalloc{max-vgprs=10}"}
+def build_spill_ranges(n, window=8):
+    m = aster.Module("gfx942")
+    k = m.kernel("spill_ranges", block=(64, 1, 1))
+    win = [k.v_mov_b64(VGPR(2), i) for i in range(window)]
+    for i in range(n):
+        win[i % window] = k.v_lshl_add_u64(VGPR(2), win[i % window], 1,
+                                           win[(i + 5) % window])
+    for x in win:
+        k.v_lshl_add_u64(VGPR(2), x, 0, x)
+    k.s_endpgm()
+    return m
+
+
+KERNELS = {"add": build_add, "mix": build_mix, "mfma": build_mfma, "spill": build_spill,
+           "spill_ranges": build_spill_ranges}
+PIPELINES = {"spill": "amdgcn-regalloc{max-vgprs=10}",
+             "spill_ranges": "amdgcn-regalloc{max-vgprs=10}"}
 
 
 def regalloc_stats(module):

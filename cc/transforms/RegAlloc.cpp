@@ -2,7 +2,8 @@
 //
 // Colouring in dominance order: blocks in dominator-tree preorder, ops in
 // order; at each op the registers of operands used for the last time are
-// freed, then each result takes the lowest free aligned range (or a hinted
+// freed, then each result takes the lowest free register, a range the free
+// aligned place in the smallest partly taken aligned block (or a hinted
 // one: the source of a move, the register of the block argument it is passed
 // to). SSA interference graphs are chordal and this order is a perfect
 // elimination order reversed, so without ranges, pinned registers or
@@ -29,6 +30,10 @@ using namespace mlir;
 using namespace aster::amdgcn;
 
 namespace aster {
+
+/// Bytes of private (scratch) memory one work-item may have: gfx9's
+/// per-wave scratch size field counts up to 8191 KiB, shared by 64 lanes.
+static constexpr unsigned kMaxPrivateSegment = 8191 * 1024 / 64;
 
 /// Registers of each class the hardware has (gfx9: 256 VGPRs + 256 AGPRs in
 /// the unified file, s0..s101; gfx12: no AGPRs, s0..s105).
@@ -255,11 +260,7 @@ int Allocator::pick(unsigned id, int hint, int startOverride) {
   RegType t = cast<RegType>(lv->value(id).getType());
   unsigned k = (unsigned)t.getKind(), w = t.getWidth(), a = alignOf(t);
   bool segsReady = false;
-  auto ok = [&](unsigned r) {
-    if (r % a || r + w > limit[k] || !occ[k].isFree(r, w))
-      return false;
-    if (!pinned->anyAtOrAbove(t.getKind(), r))
-      return true;
+  auto segs = [&]() -> ArrayRef<Segment> {
     if (!segsReady) {
       SmallVector<Segment, 4> s;
       lv->segments(id, s);
@@ -268,14 +269,53 @@ int Allocator::pick(unsigned id, int hint, int startOverride) {
       segBuf.assign(s.begin(), s.end());
       segsReady = true;
     }
-    return !pinned->conflicts(t.getKind(), r, w, segBuf);
+    return segBuf;
+  };
+  auto ok = [&](unsigned r) {
+    if (r % a || r + w > limit[k] || !occ[k].isFree(r, w))
+      return false;
+    if (!pinned->anyAtOrAbove(t.getKind(), r))
+      return true;
+    return !pinned->conflicts(t.getKind(), r, w, segs());
   };
   if (hint >= 0 && ok(hint))
     return hint;
-  for (unsigned r = 0; r + w <= limit[k]; r += a)
-    if (ok(r))
-      return r;
-  return -1;
+  if (w == 1) { // the lowest: then no register above MaxLive is used
+    for (unsigned r = 0; r + w <= limit[k]; r += a)
+      if (ok(r))
+        return r;
+    return -1;
+  }
+  // A range takes the free aligned place in the smallest aligned block
+  // (of 2, 4, ... times its width) that is already partly taken, so that
+  // wider aligned ranges stay free (MFMA results next to their operands).
+  auto taken = [&](unsigned u) {
+    if (u >= limit[k] || !occ[k].isFree(u, 1))
+      return true;
+    return pinned->anyAtOrAbove(t.getKind(), u) &&
+           pinned->conflicts(t.getKind(), u, 1, segs());
+  };
+  constexpr unsigned kLevels = 4; // blocks of up to 16 times the range
+  int best = -1;
+  unsigned bestLevel = ~0u;
+  for (unsigned r = 0; r + w <= limit[k]; r += a) {
+    if (!ok(r))
+      continue;
+    unsigned level = 0;
+    for (unsigned s = 2 * std::max(w, a); level < kLevels; s *= 2, ++level) {
+      unsigned b = r - r % s;
+      bool partly = false;
+      for (unsigned u = b; u < b + s && !partly; ++u)
+        partly = (u < r || u >= r + w) && taken(u);
+      if (partly)
+        break;
+    }
+    if (level < bestLevel)
+      best = r, bestLevel = level;
+    if (level == 0)
+      break;
+  }
+  return best;
 }
 
 void Allocator::assign(unsigned id, unsigned r) {
@@ -312,33 +352,45 @@ void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
   }
 }
 
-/// A spill slot in an AGPR (made by spillToAGPR), which can move to scratch
-/// memory on targets with scratch instructions.
+/// Whether `target` has scratch instructions (spill slots in memory).
+static bool hasScratch(uint8_t target) {
+  return ISA::lookup("scratch_store_dword")->validOn(target);
+}
+
+/// A spill slot in an AGPR (made by spillToAGPR: only spill code reads it),
+/// which can move to scratch memory on targets with scratch instructions.
 static bool isAgprSlot(Value v, uint8_t target,
                        const llvm::DenseSet<Operation *> &spillCode) {
   Operation *def = v.getDefiningOp();
   const ISA::InstDesc *d = def ? getInstDesc(def) : nullptr;
   return d && spillCode.contains(def) &&
-         StringRef(d->mnemonic) == "v_accvgpr_write_b32" &&
-         ISA::lookup("scratch_store_dword")->validOn(target);
+         StringRef(d->mnemonic) == "v_accvgpr_write_b32" && hasScratch(target) &&
+         llvm::all_of(v.getUsers(), [&](Operation *u) { return spillCode.contains(u); });
 }
 
 /// Whether spilling `v` (saving it once, reloading before each use) is
-/// supported: a virtual 32-bit VGPR (to an AGPR, on targets with AGPRs) or
-/// SGPR (to a VGPR lane) not produced by spill code, or an AGPR slot (to
-/// scratch); a load's result must be read in its own block (it is saved
-/// there, once it has arrived).
+/// supported: a virtual value neither produced by spill code nor spilled
+/// already that is a 32-bit VGPR (to an AGPR, on targets with AGPRs), a
+/// 32-bit SGPR (to a VGPR lane), or, on targets with scratch, a VGPR range
+/// of up to 4 or an AGPR (to scratch memory); or an AGPR slot (to scratch). A load's result must be
+/// read in its own block (it is saved there, once it has arrived).
 static bool spillable(Value v, uint8_t target,
                       const llvm::DenseSet<Operation *> &spillCode) {
   if (isAgprSlot(v, target, spillCode))
     return true;
   RegType t = virtualReg(v.getType());
-  if (!t || t.getWidth() != 1 || t.getKind() == RegKind::AGPR)
+  if (!t)
     return false;
-  if (t.getKind() == RegKind::VGPR && target == ISA::T_GFX1201)
-    return false; // no AGPRs
+  bool single = t.getWidth() == 1 && t.getKind() != RegKind::AGPR &&
+                !(t.getKind() == RegKind::VGPR && target == ISA::T_GFX1201);
+  if (!single && !(hasScratch(target) && scratchSpillWidth(v)))
+    return false;
   Operation *def = v.getDefiningOp();
   if (def && spillCode.contains(def))
+    return false;
+  // Spilled already (a load's result stays live up to its save at its
+  // first use).
+  if (llvm::any_of(v.getUsers(), [&](Operation *u) { return spillCode.contains(u); }))
     return false;
   if (def) {
     const ISA::InstDesc *d = getInstDesc(def);
@@ -451,6 +503,40 @@ Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
       reg[best] = -1;
       return Room::Retry;
     }
+    // A range with no aligned place although only the op's own operands
+    // are left: spilled, each is reloaded right before the op into a place
+    // chosen there (pick keeps wide aligned ranges free). Each is spilled
+    // once (neither a reload nor a value already saved is spillable), so
+    // the rounds still end.
+    bool any = false;
+    if (t.getWidth() > 1 && !atBlockStart)
+      for (Value v : at->getOperands()) {
+        int o = lv->idOf(v);
+        RegType ot = virtualReg(v.getType());
+        if (o < 0 || (unsigned)o == id || reg[o] < 0 || !ot ||
+            (unsigned)ot.getKind() != k || !spillable(v, target, spillCode) ||
+            isAgprSlot(v, target, spillCode) ||
+            llvm::any_of(victims, [&](const SpillVictim &x) { return x.value == v; }))
+          continue;
+        bool early = false;
+        Operation *def = v.getDefiningOp();
+        const ISA::InstDesc *d = def ? getInstDesc(def) : nullptr;
+        if (d && d->has(ISA::PROP_MAYLOAD) && def->getBlock() == here) {
+          bool readBefore = llvm::any_of(v.getUsers(), [&](Operation *u) {
+            return u->getBlock() == here && def->isBeforeInBlock(u) &&
+                   u->isBeforeInBlock(at);
+          });
+          if (!readBefore) {
+            if (!canWait)
+              continue;
+            early = true;
+          }
+        }
+        victims.push_back({v, early});
+        any = true;
+      }
+    if (any)
+      return Room::Fail;
   }
   // Values chosen earlier in this round may make room here once spilled:
   // the next round decides (it spills at least those, never again).
@@ -883,13 +969,33 @@ LogicalResult Allocator::insertEdgeCopies() {
 FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                                            const RegAllocOptions &opts) {
   llvm::DenseSet<Operation *> spillCode;
-  unsigned spills = 0, scratchSlots = 0, scratchBase = 0;
+  unsigned spills = 0, scratchSpills = 0, scratchBytes = 0, scratchBase = 0;
   if (auto ps = kernel->getAttrOfType<IntegerAttr>("private_segment"))
     scratchBase = llvm::alignTo(ps.getInt(), 4);
+  auto mod = kernel->getParentOfType<KernelModuleOp>();
+  uint8_t target = mod ? mod.getTargetBit() : ISA::T_GFX942;
+  // Scratch slots, after the kernel's own private data: the next one at
+  // byte `scratchBase + scratchBytes`; the private segment grows with them.
+  // A range's slot is aligned to its size (8 or 16 bytes).
+  auto newSlot = [&](Value v, unsigned dwords) -> FailureOr<unsigned> {
+    unsigned offset = llvm::alignTo(scratchBase + scratchBytes,
+                                    dwords == 1 ? 4 : dwords == 2 ? 8 : 16);
+    scratchBytes = offset - scratchBase;
+    if (offset + 4 * dwords > kMaxPrivateSegment)
+      return emitError(v.getLoc(), "spilling this value needs more than the ")
+             << kMaxPrivateSegment << " bytes of scratch memory a work-item can have",
+             failure();
+    scratchBytes += 4 * dwords;
+    ++scratchSpills;
+    kernel->setAttr("private_segment", Builder(kernel.getContext())
+                                           .getI32IntegerAttr(offset + 4 * dwords));
+    return offset;
+  };
   // Each round spills values not spilled before (makeRoom only picks a value
-  // whose spilling frees its register where it is picked; a spilled value is
-  // then live only next to its save and reloads) and spill code is never
-  // spilled again except an AGPR slot, once, to scratch: the rounds end.
+  // that is not spilled yet: one whose spilling frees its register where it
+  // is picked, or an operand of an op whose range result cannot fit) and
+  // spill code is never spilled again except an AGPR slot, once, to
+  // scratch: the rounds end.
   // `spilled` checks that promise instead of looping on a broken one.
   llvm::DenseSet<Value> spilled;
   while (true) {
@@ -897,21 +1003,17 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
     FailureOr<RegAllocStats> st = a.run();
     if (succeeded(st)) {
       st->spills = spills;
-      st->scratchSpills = scratchSlots;
+      st->scratchSpills = scratchSpills;
       return st;
     }
     if (a.spillVictims().empty())
       return failure();
     for (auto [v, early] : a.spillVictims()) {
-      if (cast<RegType>(v.getType()).getKind() == RegKind::AGPR) {
-        // An AGPR slot moves to scratch, after the kernel's own private data.
-        unsigned offset = scratchBase + 4 * scratchSlots++;
-        if (offset > 4095)
-          return kernel.emitOpError("needs more than 1024 scratch spill slots"),
-                 failure();
-        spillSlotToScratch(v.getDefiningOp(), offset, spillCode);
-        kernel->setAttr("private_segment",
-                        Builder(kernel.getContext()).getI32IntegerAttr(offset + 4));
+      if (isAgprSlot(v, target, spillCode)) {
+        FailureOr<unsigned> offset = newSlot(v, 1);
+        if (failed(offset))
+          return failure();
+        spillSlotToScratch(v.getDefiningOp(), *offset, spillCode);
         continue;
       }
       // (A slot is erased above, so only values whose definitions stay are
@@ -921,11 +1023,18 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                               "time (internal error; please report)");
         return failure();
       }
-      if (cast<RegType>(v.getType()).getKind() == RegKind::SGPR)
-        spillToVGPRLane(v, spillCode, early);
-      else
-        spillToAGPR(v, spillCode, early);
+      RegType t = cast<RegType>(v.getType());
       ++spills;
+      if (t.getKind() == RegKind::SGPR) {
+        spillToVGPRLane(v, spillCode, early);
+      } else if (t.getKind() == RegKind::VGPR && t.getWidth() == 1) {
+        spillToAGPR(v, spillCode, early);
+      } else {
+        FailureOr<unsigned> offset = newSlot(v, scratchSpillWidth(v));
+        if (failed(offset))
+          return failure();
+        spillToScratch(v, *offset, spillCode, early);
+      }
     }
   }
 }

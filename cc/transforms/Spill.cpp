@@ -117,39 +117,113 @@ void spillToVGPRLane(Value sv, llvm::DenseSet<Operation *> &spillCode,
   }
 }
 
+/// The address of byte `offset` of the private segment: an SGPR base
+/// materialised here (0, or the part of `offset` the 13-bit signed immediate
+/// cannot hold) and the immediate offset.
+static std::pair<Value, NamedAttribute>
+scratchAddress(OpBuilder &b, Location loc, unsigned offset,
+               llvm::DenseSet<Operation *> &spillCode) {
+  constexpr unsigned kMaxImm = 4095;
+  unsigned high = offset > kMaxImm ? offset : 0;
+  Value c = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(high));
+  Operation *base = createInst(b, loc, "s_mov_b32", c,
+                               RegType::getVirtual(b.getContext(), RegKind::SGPR));
+  spillCode.insert(base);
+  return {base->getResult(0),
+          b.getNamedAttr("offset", b.getI32IntegerAttr(offset - high))};
+}
+
+static const char *scratchOp(bool store, unsigned width) {
+  static const char *const st[] = {"scratch_store_dword", "scratch_store_dwordx2",
+                                   "scratch_store_dwordx3", "scratch_store_dwordx4"};
+  static const char *const ld[] = {"scratch_load_dword", "scratch_load_dwordx2",
+                                   "scratch_load_dwordx3", "scratch_load_dwordx4"};
+  return (store ? st : ld)[width - 1];
+}
+
+/// Stores the VGPR (range) `data` at `offset`, before b's insertion point.
+static void storeScratch(OpBuilder &b, Location loc, Value data, unsigned offset,
+                         llvm::DenseSet<Operation *> &spillCode) {
+  unsigned w = cast<RegType>(data.getType()).getWidth();
+  auto [base, off] = scratchAddress(b, loc, offset, spillCode);
+  spillCode.insert(createInst(b, loc, scratchOp(true, w), ValueRange{data, base}, {}, off));
+}
+
+/// Loads a new virtual VGPR (range) of type `t` from `offset` and waits for it.
+static Value loadScratch(OpBuilder &b, Location loc, RegType t, unsigned offset,
+                         llvm::DenseSet<Operation *> &spillCode) {
+  auto [base, off] = scratchAddress(b, loc, offset, spillCode);
+  Operation *load = createInst(b, loc, scratchOp(false, t.getWidth()), base, t, off);
+  spillCode.insert(load);
+  spillCode.insert(createInst(b, loc, "s_waitcnt", {}, {},
+                              b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0))));
+  return load->getResult(0);
+}
+
 void spillSlotToScratch(Operation *save, unsigned offset,
                         llvm::DenseSet<Operation *> &spillCode) {
-  MLIRContext *ctx = save->getContext();
   OpBuilder b(save);
-  Type sgpr = RegType::getVirtual(ctx, RegKind::SGPR);
-  NamedAttribute off = b.getNamedAttr("offset", b.getI32IntegerAttr(offset));
-  auto zero = [&](Location loc) {
-    Value c0 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-    Operation *z = createInst(b, loc, "s_mov_b32", c0, sgpr);
-    spillCode.insert(z);
-    return z->getResult(0);
-  };
-  Value v = save->getOperand(0);
-  Value base = zero(save->getLoc());
-  spillCode.insert(createInst(b, save->getLoc(), "scratch_store_dword",
-                              ValueRange{v, base}, {}, off));
+  storeScratch(b, save->getLoc(), save->getOperand(0), offset, spillCode);
   Value slot = save->getResult(0);
   for (Operation *reload : llvm::make_early_inc_range(slot.getUsers())) {
     b.setInsertionPoint(reload);
-    Location loc = reload->getLoc();
-    Value rbase = zero(loc);
-    Operation *load = createInst(b, loc, "scratch_load_dword", rbase,
-                                 reload->getResult(0).getType(), off);
-    spillCode.insert(load);
-    Operation *wait = createInst(b, loc, "s_waitcnt", {}, {},
-                                 b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0)));
-    spillCode.insert(wait);
-    reload->getResult(0).replaceAllUsesWith(load->getResult(0));
+    Value loaded = loadScratch(b, reload->getLoc(),
+                               cast<RegType>(reload->getResult(0).getType()), offset,
+                               spillCode);
+    reload->getResult(0).replaceAllUsesWith(loaded);
     spillCode.erase(reload);
     reload->erase();
   }
   spillCode.erase(save);
   save->erase();
+}
+
+unsigned scratchSpillWidth(Value v) {
+  auto t = dyn_cast<RegType>(v.getType());
+  if (!t || !t.isVirtual())
+    return 0;
+  if (t.getKind() == RegKind::VGPR && t.getWidth() <= 4)
+    return t.getWidth();
+  if (t.getKind() == RegKind::AGPR && t.getWidth() == 1)
+    return 1;
+  return 0;
+}
+
+void spillToScratch(Value v, unsigned offset, llvm::DenseSet<Operation *> &spillCode,
+                    bool early) {
+  MLIRContext *ctx = v.getContext();
+  Location loc = v.getLoc();
+  auto t = cast<RegType>(v.getType());
+  bool agpr = t.getKind() == RegKind::AGPR;
+  OpBuilder b(ctx);
+  Operation *keep;
+  placeSave(b, v, keep, early, spillCode);
+  Value data = v;
+  if (agpr) {
+    Operation *first = createInst(b, loc, "v_accvgpr_read_b32", v,
+                       RegType::getVirtual(ctx, RegKind::VGPR));
+    spillCode.insert(first);
+    data = first->getResult(0);
+  }
+  storeScratch(b, loc, data, offset, spillCode);
+  SmallVector<Operation *> users;
+  for (OpOperand &use : v.getUses()) {
+    Operation *u = use.getOwner();
+    if (u != keep && !spillCode.contains(u) && !llvm::is_contained(users, u))
+      users.push_back(u);
+  }
+  for (Operation *user : users) {
+    b.setInsertionPoint(user);
+    Value r = loadScratch(b, user->getLoc(),
+                          agpr ? RegType::getVirtual(ctx, RegKind::VGPR) : t, offset,
+                          spillCode);
+    if (agpr) {
+      Operation *w = createInst(b, user->getLoc(), "v_accvgpr_write_b32", r, t);
+      spillCode.insert(w);
+      r = w->getResult(0);
+    }
+    replaceIn(user, v, r);
+  }
 }
 
 } // namespace aster

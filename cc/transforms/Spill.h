@@ -28,9 +28,23 @@ void spillToVGPRLane(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode
 /// v_accvgpr_write_b32 made by spillToAGPR. It becomes a scratch_store_dword
 /// at byte `offset` of the work-item's private segment, and each reload a
 /// scratch_load_dword followed by s_waitcnt vmcnt(0) (the value is read right
-/// after). The SGPR base address is a zero materialised before each access.
+/// after). The SGPR base address (0, or the offset when the 13-bit
+/// immediate cannot hold it) is materialised before each access.
 void spillSlotToScratch(mlir::Operation *save, unsigned offset,
                         llvm::DenseSet<mlir::Operation *> &spillCode);
+
+/// Dwords of scratch memory spillToScratch needs for `v`, 0 when it cannot
+/// spill it: a virtual VGPR (range) of 1 to 4 registers or a virtual AGPR.
+unsigned scratchSpillWidth(mlir::Value v);
+
+/// Spills `v` straight to scratch memory at byte `offset` of the private
+/// segment: saved where spillToAGPR would save it (scratch_store_dword or
+/// _dwordx2/x3/x4 for a range; an AGPR through a new virtual VGPR read with
+/// v_accvgpr_read_b32), reloaded before each later use into a new virtual
+/// VGPR (range) with the matching scratch_load and s_waitcnt vmcnt(0) (an
+/// AGPR then written back with v_accvgpr_write_b32 into a new virtual AGPR).
+void spillToScratch(mlir::Value v, unsigned offset,
+                    llvm::DenseSet<mlir::Operation *> &spillCode, bool early = false);
 
 } // namespace aster
 

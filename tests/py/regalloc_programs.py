@@ -294,6 +294,17 @@ def max_live(prog, classes=("v", "s", "a")):
     return best
 
 
+def op_need(prog, cls="v"):
+    """The most registers of class `cls` one op reads and writes (distinct
+    values, counted by width): no register limit below it can be met."""
+    best = 0
+    for op in prog.ops:
+        vals = {id(x): x for x in list(op.srcs) + list(op.dsts)
+                if isinstance(x, Val) and x.cls == cls}
+        best = max(best, sum(x.width for x in vals.values()))
+    return best
+
+
 # ---- emission
 
 class _Naive:
@@ -653,7 +664,7 @@ def looping(seed, n_ops=24, count=None, **kw):
     it, then stores of the carried results and of a short tail."""
     rng = np.random.default_rng(seed)
     kw.setdefault("mfma", False)
-    kw["ranges"] = False
+    kw.setdefault("ranges", False)  # carried values are single registers
     g = Gen(rng, **kw)
     g.prologue(n_v=int(rng.integers(2, 6)), n_s=int(rng.integers(1, 3)))
     g.body(int(rng.integers(2, 8)))
