@@ -30,6 +30,15 @@ bool isAgprSlot(Value v, uint8_t target,
 /// 32-bit SGPR (to a VGPR lane), or, on targets with scratch, a VGPR range
 /// of up to 4 or an AGPR (to scratch memory); or an AGPR slot (to scratch). A load's result must be
 /// read in its own block (it is saved there, once it has arrived).
+/// Whether `v`, defined by `def` in the block of `at` before it, is read
+/// between the two (a load's result is saved at its first such read).
+static bool readBetween(Value v, Operation *def, Operation *at) {
+  return llvm::any_of(v.getUsers(), [&](Operation *u) {
+    return u->getBlock() == at->getBlock() && def->isBeforeInBlock(u) &&
+           u->isBeforeInBlock(at);
+  });
+}
+
 static bool spillable(Value v, uint8_t target,
                       const llvm::DenseSet<Operation *> &spillCode) {
   if (isAgprSlot(v, target, spillCode))
@@ -110,11 +119,7 @@ Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
             def->getBlock() == here && def->isBeforeInBlock(at)) {
           // A load's result is saved at its first use; before that use it
           // stays live unless it is saved right after a wait for the load.
-          bool readBefore = llvm::any_of(ov.getUsers(), [&](Operation *u) {
-            return u->getBlock() == here && def->isBeforeInBlock(u) &&
-                   u->isBeforeInBlock(at);
-          });
-          if (!readBefore) {
+          if (!readBetween(ov, def, at)) {
             if (!canWait)
               continue;
             early = true;
@@ -178,11 +183,7 @@ Allocator::Room Allocator::makeRoom(Operation *at, unsigned id) {
         Operation *def = v.getDefiningOp();
         const ISA::InstDesc *d = def ? getInstDesc(def) : nullptr;
         if (d && d->has(ISA::PROP_MAYLOAD) && def->getBlock() == here) {
-          bool readBefore = llvm::any_of(v.getUsers(), [&](Operation *u) {
-            return u->getBlock() == here && def->isBeforeInBlock(u) &&
-                   u->isBeforeInBlock(at);
-          });
-          if (!readBefore) {
+          if (!readBetween(v, def, at)) {
             if (!canWait)
               continue;
             early = true;
