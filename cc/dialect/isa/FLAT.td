@@ -20,17 +20,17 @@ defvar StoreSizes = [P<"byte", 1>, P<"short", 1>, P<"dword", 1>, P<"dwordx2", 2>
                      P<"dwordx3", 3>, P<"dwordx4", 4>];
 
 foreach s = LoadSizes in {
-  def GLOBAL_LOAD_#s.S : VMem<"global_load_"#s.S, "GLOBAL", [Opd<"vdst", "v", s.N>],
+  def GLOBAL_LOAD_#s.S : VMem<"global_load_"#s.S, "GLOBAL", [Opd<"vdst", "va", s.N>],
       [GVAddr, GSAddr], !listconcat([GlobalOffset], CPol), ["MAYLOAD"]>;
-  def FLAT_LOAD_#s.S : VMem<"flat_load_"#s.S, "FLAT", [Opd<"vdst", "v", s.N>],
+  def FLAT_LOAD_#s.S : VMem<"flat_load_"#s.S, "FLAT", [Opd<"vdst", "va", s.N>],
       [FAddr], !listconcat([FlatOffset], CPol), ["MAYLOAD"]>;
 }
 foreach s = StoreSizes in {
   def GLOBAL_STORE_#s.S : VMem<"global_store_"#s.S, "GLOBAL", [],
-      [GVAddr, Opd<"vdata", "v", s.N>, GSAddr], !listconcat([GlobalOffset], CPol),
+      [GVAddr, Opd<"vdata", "va", s.N>, GSAddr], !listconcat([GlobalOffset], CPol),
       ["MAYSTORE"]>;
   def FLAT_STORE_#s.S : VMem<"flat_store_"#s.S, "FLAT", [],
-      [FAddr, Opd<"vdata", "v", s.N>], !listconcat([FlatOffset], CPol), ["MAYSTORE"]>;
+      [FAddr, Opd<"vdata", "va", s.N>], !listconcat([FlatOffset], CPol), ["MAYSTORE"]>;
 }
 
 // Scratch (private, per work-item) memory: address = vaddr (a 32-bit byte
@@ -39,11 +39,11 @@ foreach s = StoreSizes in {
 defvar SVAddr = Opd<"vaddr", "v", 1, "b32", 1>;
 defvar SSAddr = Opd<"saddr", "s">;
 foreach s = LoadSizes in
-  def SCRATCH_LOAD_#s.S : VMem<"scratch_load_"#s.S, "GLOBAL", [Opd<"vdst", "v", s.N>],
+  def SCRATCH_LOAD_#s.S : VMem<"scratch_load_"#s.S, "GLOBAL", [Opd<"vdst", "va", s.N>],
       [SVAddr, SSAddr], !listconcat([GlobalOffset], CPol), ["MAYLOAD"]>;
 foreach s = StoreSizes in
   def SCRATCH_STORE_#s.S : VMem<"scratch_store_"#s.S, "GLOBAL", [],
-      [SVAddr, Opd<"vdata", "v", s.N>, SSAddr], !listconcat([GlobalOffset], CPol),
+      [SVAddr, Opd<"vdata", "va", s.N>, SSAddr], !listconcat([GlobalOffset], CPol),
       ["MAYSTORE"]>;
 
 // Loads straight into LDS at m0 + lane offset (no VGPR result).
