@@ -141,7 +141,7 @@ static const char *scratchOp(bool store, unsigned width) {
   return (store ? st : ld)[width - 1];
 }
 
-/// Stores the VGPR (range) `data` at `offset`, before b's insertion point.
+/// Stores the VGPR or AGPR (range) `data` at `offset`, before b's insertion point.
 static void storeScratch(OpBuilder &b, Location loc, Value data, unsigned offset,
                          llvm::DenseSet<Operation *> &spillCode) {
   unsigned w = cast<RegType>(data.getType()).getWidth();
@@ -149,7 +149,7 @@ static void storeScratch(OpBuilder &b, Location loc, Value data, unsigned offset
   spillCode.insert(createInst(b, loc, scratchOp(true, w), ValueRange{data, base}, {}, off));
 }
 
-/// Loads a new virtual VGPR (range) of type `t` from `offset` and waits for it.
+/// Loads a new virtual VGPR or AGPR (range) of type `t` from `offset` and waits for it.
 static Value loadScratch(OpBuilder &b, Location loc, RegType t, unsigned offset,
                          llvm::DenseSet<Operation *> &spillCode) {
   auto [base, off] = scratchAddress(b, loc, offset, spillCode);
@@ -182,30 +182,19 @@ unsigned scratchSpillWidth(Value v) {
   auto t = dyn_cast<RegType>(v.getType());
   if (!t || !t.isVirtual())
     return 0;
-  if (t.getKind() == RegKind::VGPR && t.getWidth() <= 4)
+  // gfx940/gfx950 scratch loads and stores take VGPR or AGPR data.
+  if ((t.getKind() == RegKind::VGPR || t.getKind() == RegKind::AGPR) && t.getWidth() <= 4)
     return t.getWidth();
-  if (t.getKind() == RegKind::AGPR && t.getWidth() == 1)
-    return 1;
   return 0;
 }
 
 void spillToScratch(Value v, unsigned offset, llvm::DenseSet<Operation *> &spillCode,
                     bool early) {
-  MLIRContext *ctx = v.getContext();
-  Location loc = v.getLoc();
   auto t = cast<RegType>(v.getType());
-  bool agpr = t.getKind() == RegKind::AGPR;
-  OpBuilder b(ctx);
+  OpBuilder b(v.getContext());
   Operation *keep;
   placeSave(b, v, keep, early, spillCode);
-  Value data = v;
-  if (agpr) {
-    Operation *first = createInst(b, loc, "v_accvgpr_read_b32", v,
-                       RegType::getVirtual(ctx, RegKind::VGPR));
-    spillCode.insert(first);
-    data = first->getResult(0);
-  }
-  storeScratch(b, loc, data, offset, spillCode);
+  storeScratch(b, v.getLoc(), v, offset, spillCode);
   SmallVector<Operation *> users;
   for (OpOperand &use : v.getUses()) {
     Operation *u = use.getOwner();
@@ -214,15 +203,7 @@ void spillToScratch(Value v, unsigned offset, llvm::DenseSet<Operation *> &spill
   }
   for (Operation *user : users) {
     b.setInsertionPoint(user);
-    Value r = loadScratch(b, user->getLoc(),
-                          agpr ? RegType::getVirtual(ctx, RegKind::VGPR) : t, offset,
-                          spillCode);
-    if (agpr) {
-      Operation *w = createInst(b, user->getLoc(), "v_accvgpr_write_b32", r, t);
-      spillCode.insert(w);
-      r = w->getResult(0);
-    }
-    replaceIn(user, v, r);
+    replaceIn(user, v, loadScratch(b, user->getLoc(), t, offset, spillCode));
   }
 }
 

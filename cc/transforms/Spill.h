@@ -34,15 +34,14 @@ void spillSlotToScratch(mlir::Operation *save, unsigned offset,
                         llvm::DenseSet<mlir::Operation *> &spillCode);
 
 /// Dwords of scratch memory spillToScratch needs for `v`, 0 when it cannot
-/// spill it: a virtual VGPR (range) of 1 to 4 registers or a virtual AGPR.
+/// spill it: a virtual VGPR or AGPR (range) of 1 to 4 registers.
 unsigned scratchSpillWidth(mlir::Value v);
 
 /// Spills `v` straight to scratch memory at byte `offset` of the private
 /// segment: saved where spillToAGPR would save it (scratch_store_dword or
-/// _dwordx2/x3/x4 for a range; an AGPR through a new virtual VGPR read with
-/// v_accvgpr_read_b32), reloaded before each later use into a new virtual
-/// VGPR (range) with the matching scratch_load and s_waitcnt vmcnt(0) (an
-/// AGPR then written back with v_accvgpr_write_b32 into a new virtual AGPR).
+/// _dwordx2/x3/x4 for a range, with VGPR or AGPR data), reloaded before each
+/// later use into a new virtual register (range) of the same type with the
+/// matching scratch_load and s_waitcnt vmcnt(0).
 void spillToScratch(mlir::Value v, unsigned offset,
                     llvm::DenseSet<mlir::Operation *> &spillCode, bool early = false);
 

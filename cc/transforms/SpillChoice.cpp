@@ -27,9 +27,10 @@ bool isAgprSlot(Value v, uint8_t target,
 /// Whether spilling `v` (saving it once, reloading before each use) is
 /// supported: a virtual value neither produced by spill code nor spilled
 /// already that is a 32-bit VGPR (to an AGPR, on targets with AGPRs), a
-/// 32-bit SGPR (to a VGPR lane), or, on targets with scratch, a VGPR range
-/// of up to 4 or an AGPR (to scratch memory); or an AGPR slot (to scratch). A load's result must be
-/// read in its own block (it is saved there, once it has arrived).
+/// 32-bit SGPR (to a VGPR lane), or, on targets with scratch, a VGPR or
+/// AGPR (range) of up to 4 (to scratch memory); or an AGPR slot (to scratch).
+/// A load's result must be read in its own block (it is saved there, once it
+/// has arrived).
 /// Whether `v`, defined by `def` in the block of `at` before it, is read
 /// between the two (a load's result is saved at its first such read).
 static bool readBetween(Value v, Operation *def, Operation *at) {

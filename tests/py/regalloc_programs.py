@@ -407,8 +407,12 @@ class Gen:
     """Builds a random program from `rng` (numpy Generator)."""
 
     def __init__(self, rng, ranges=True, mfma=True, sgpr_ops=True,
-                 agpr=True, single_only=False, pinned_ptrs=False):
+                 agpr=True, single_only=False, pinned_ptrs=False, mfma_weight=1,
+                 agpr_acc=0.3, acc_any=False):
         self.rng = rng
+        self.mfma_weight = mfma_weight   # how many of the op choices are "mfma"
+        self.agpr_acc = agpr_acc         # chance an MFMA accumulates in AGPRs
+        self.acc_any = acc_any           # accumulate onto any earlier result
         self.ranges = ranges and not single_only
         self.mfma = mfma and not single_only
         self.sgpr_ops = sgpr_ops
@@ -499,7 +503,7 @@ class Gen:
             if self.sgpr_ops:
                 choices += ["s_lshl_b64", "mov_b64_s"]
         if self.mfma:
-            choices += ["mfma"]
+            choices += ["mfma"] * self.mfma_weight
         if self.agpr:
             choices += ["agpr"]
         what = choices[int(r.integers(len(choices)))]
@@ -569,11 +573,14 @@ class Gen:
             self.pool[("s", 2)].append(d)
             return
         elif what == "mfma":
-            acc_cls = "a" if r.random() < 0.3 else "v"
+            acc_cls = "a" if r.random() < self.agpr_acc else "v"
             d = self.new(acc_cls, 4)
             accs = [x for x in self.pool[("v", 4)] if x.cls == acc_cls] \
                 if acc_cls == "v" else self.pool.setdefault(("a", 4), [])
-            c = accs[-1] if accs and r.random() < 0.6 else 0
+            if accs and r.random() < 0.6:   # the newest, or (acc_any) any
+                c = accs[int(r.integers(len(accs)))] if self.acc_any else accs[-1]
+            else:
+                c = 0
             self.op("v_mfma_i32_16x16x32_i8", [d], [self.pick(("v", 2)), self.pick(("v", 2)), c])
             self.pool[(acc_cls, 4)].append(d) if acc_cls == "a" else self.pool[("v", 4)].append(d)
             return

@@ -8,9 +8,11 @@ registers per value chosen by the generator. Both run on the emulator in
 strict mode (reading an unwritten register is an error) and must write the
 same output, which must also equal the generator's NumPy evaluation. Some
 runs get tight register limits so the allocator must spill (VGPR -> AGPR,
-then scratch memory; VGPR ranges and AGPR values -> scratch memory).
+then scratch memory; VGPR ranges, AGPR values and MFMA accumulators in
+AGPRs -> scratch memory).
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -94,7 +96,9 @@ def compile_in_child(kind, seed, kw, pipe, timeout=20):
     return eval(stats.decode()), hsaco
 
 
-def check_tight(kind, seed, kw, limits):
+def check_tight(kind, seed, kw, limits, with_code=False):
+    """Regalloc stats (and with `with_code` the code object) of the program
+    compiled under `limits`, after checking its output on the emulator."""
     prog = getattr(rp, kind)(seed, **kw)
     need = rp.max_live(prog)["v"] if prog.loop is None else None
     pipe = pipeline(**limits(need))
@@ -104,7 +108,7 @@ def check_tight(kind, seed, kw, limits):
     np.testing.assert_array_equal(rp.run(rp.emit(prog, "naive").compile().hsaco, inp), want)
     np.testing.assert_array_equal(rp.run(hsaco, inp), want, err_msg=pipe)
     PROGRAMS["count"] += 1
-    return stats
+    return (stats, hsaco) if with_code else stats
 
 
 @pytest.mark.parametrize("seed", range(2000, 2000 + N_TIGHT))
@@ -154,18 +158,48 @@ def test_spills_with_ranges(seed):
     assert stats["spills"] > 0 or limit >= need   # fewer than MaxLive: spilled
 
 
-@pytest.mark.parametrize("seed", range(4500, 4500 + N_TIGHT_AGPR))
+AGPR_KW = {"n_ops": 60, "mfma": True, "ranges": True, "mfma_weight": 6, "agpr_acc": 0.9,
+           "acc_any": True}
+
+
+def agpr_limit(prog):
+    """70% of the program's AGPR MaxLive, but room for the op needing the
+    most AGPRs at once plus the alignment of a 4-register range."""
+    return max(rp.op_need(prog, "a") + 3, rp.max_live(prog)["a"] * 7 // 10)
+
+
+def agpr_seeds(n, start=4500):
+    """The first `n` seeds from `start` whose program's AGPR MaxLive (counting
+    its MFMA accumulators) is above agpr_limit, judged by the generator."""
+    seeds, seed = [], start
+    while len(seeds) < n:
+        prog = rp.straight(seed, **AGPR_KW)
+        if rp.max_live(prog)["a"] > agpr_limit(prog):
+            seeds.append(seed)
+        seed += 1
+    return seeds
+
+
+@pytest.mark.parametrize("seed", agpr_seeds(N_TIGHT_AGPR))
 def test_agpr_spills(seed):
-    """The program's own AGPR values (v_accvgpr_write_b32 results) with AGPRs
-    limited to 70% of their MaxLive, VGPRs to 70% of theirs: AGPRs spill to
-    scratch through a VGPR, VGPR ranges to scratch, single VGPRs to the
-    remaining AGPRs or scratch."""
-    kw = {"n_ops": 40, "mfma": False, "ranges": True}
-    need_a = rp.max_live(rp.straight(seed, **kw))["a"]
-    stats = check_tight("straight", seed, kw,
-                        lambda need: {"max_vgprs": max(8, need * 7 // 10),
-                                      "max_agprs": max(1, need_a * 7 // 10)})
+    """The program's own AGPR values (v_accvgpr_write_b32 results and MFMA
+    accumulators of 4 AGPRs, often accumulated onto again much later) with
+    AGPRs limited below their MaxLive and VGPRs to 70% of theirs: AGPRs and
+    AGPR ranges spill straight to scratch, VGPR ranges to scratch, single
+    VGPRs to the remaining AGPRs or scratch."""
+    prog = rp.straight(seed, **AGPR_KW)
+    limit_a = agpr_limit(prog)
+    assert any(d.cls == "a" and d.width == 4 for op in prog.ops for d in op.dsts)
+    stats, hsaco = check_tight(
+        "straight", seed, AGPR_KW,
+        lambda need: {"max_vgprs": max(rp.op_need(prog) + 1 + 3, need * 7 // 10),
+                      "max_agprs": limit_a}, with_code=True)
+    assert stats["agpr"] <= limit_a
     assert stats["spills"] > 0 and stats["scratch_spills"] > 0
+    # An accumulator went to scratch whole, straight from its AGPRs.
+    code = "\n".join(aster.disassemble(hsaco, "gfx942"))
+    assert re.search(r"scratch_store_dwordx4 off, a\[\d+:\d+\]", code), code
+    assert re.search(r"scratch_load_dwordx4 a\[\d+:\d+\], off", code), code
 
 
 def test_zz_count(summary):

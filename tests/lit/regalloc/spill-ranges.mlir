@@ -7,8 +7,8 @@
 // VGPR ranges of 2 and the kernel's own AGPR values spill to scratch memory
 // when their class runs out: a range is stored whole (scratch_store_dwordx2)
 // and reloaded whole into a free aligned range before each use, behind a
-// wait; an AGPR goes through a VGPR (v_accvgpr_read_b32, scratch_store_dword;
-// scratch_load_dword, v_accvgpr_write_b32). Allocated freely and under the
+// wait; an AGPR is stored and reloaded directly (scratch_store_dword with
+// AGPR data; scratch_load_dword into an AGPR). Allocated freely and under the
 // limits, the kernel runs on the emulator and writes, per lane, the 64-bit
 // value 1<<33 | 27 (r1..r4 = 1..4 folded as ((2 r1 + r2) 2 + r3) 2 + r4 + r1,
 // plus r1 << 33) and then a1 + a2 = 11.
@@ -18,8 +18,8 @@
 // IR-SAME: scratch_spills = {{[1-9]}}
 // ASM-DAG: scratch_store_dwordx2 off, v[{{[0-9]+}}:{{[0-9]+}}], s{{[0-9]+}}
 // ASM-DAG: scratch_load_dwordx2 v[{{[0-9]+}}:{{[0-9]+}}], off, s{{[0-9]+}}
-// ASM-DAG: scratch_store_dword off, v{{[0-9]+}}, s{{[0-9]+}}
-// ASM-DAG: scratch_load_dword v{{[0-9]+}}, off, s{{[0-9]+}}
+// ASM-DAG: scratch_store_dword off, a{{[0-9]+}}, s{{[0-9]+}}
+// ASM-DAG: scratch_load_dword a{{[0-9]+}}, off, s{{[0-9]+}}
 
 amdgcn.module @m target("gfx942") {
   amdgcn.kernel @k(out: !amdgcn.ptr<i32>) attributes {block = array<i32: 64, 1, 1>} {
