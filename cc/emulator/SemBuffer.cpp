@@ -16,8 +16,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
 
 struct BufAddr {
   u64 addr[64];

@@ -8,8 +8,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
 
 thread_local uint8_t tZero[64];
 

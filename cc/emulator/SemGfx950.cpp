@@ -32,8 +32,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
 
 void v_cvt_f32_bf16(Wave &w, const Inst &in) {
   u32 t[64];

@@ -5,10 +5,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
-using i32 = int32_t;
-using i64 = int64_t;
 
 // ---- SOP2, 32-bit: D = f(a, b), SCC per op ----
 #define SOP2(NAME, T, BODY)                                                     \

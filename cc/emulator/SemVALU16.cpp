@@ -16,9 +16,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u16 = uint16_t;
-using i16 = int16_t;
 
 template <bool Float, bool Preserve, class F> EMU_INLINE void h1(Wave &w, const Inst &in, F f) {
   u32 t0[64];

@@ -7,9 +7,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
-using i32 = int32_t;
 
 /// Float -> integer with truncation, saturation and NaN -> 0.
 template <class F> i32 toI32(F f) {

@@ -7,8 +7,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
 
 // ---- f32 helpers ----
 template <class F> EMU_INLINE void f1(Wave &w, const Inst &in, F f) {

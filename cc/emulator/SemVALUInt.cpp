@@ -7,10 +7,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
-using i32 = int32_t;
-using i64 = int64_t;
 
 template <class F> EMU_INLINE void v1(Wave &w, const Inst &in, F f) {
   u32 t0[64];

@@ -14,10 +14,6 @@ namespace aster::emu {
 
 namespace {
 
-using u32 = uint32_t;
-using u64 = uint64_t;
-using u16 = uint16_t;
-using i16 = int16_t;
 
 /// The two 16-bit halves (lo result lane, hi result lane) source i feeds.
 EMU_INLINE void halves(const Inst &in, unsigned i, u32 v, bool isFloat, u16 &lo, u16 &hi) {

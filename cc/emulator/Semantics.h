@@ -20,6 +20,14 @@
 
 namespace aster::emu {
 
+// Fixed-width names the semantic functions use.
+using u16 = uint16_t;
+using u32 = uint32_t;
+using u64 = uint64_t;
+using i16 = int16_t;
+using i32 = int32_t;
+using i64 = int64_t;
+
 /// A stable C string for a generated semantic name (kept for the process).
 const char *intern(std::string s);
 
