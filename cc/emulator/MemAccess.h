@@ -35,6 +35,19 @@ void ldsFault(Wave &w, const Inst &in, unsigned lane, uint64_t addr, unsigned n)
 EMU_INLINE uint32_t ld32(const uint8_t *p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
 EMU_INLINE void st32(uint8_t *p, uint32_t v) { std::memcpy(p, &v, 4); }
 
+/// The fields of a buffer resource descriptor (V#, four SGPRs) the emulator
+/// uses: 48-bit base, stride, num_records, and the fourth dword.
+struct BufferRsrc {
+  uint64_t base;
+  uint32_t stride, numRecords, word3;
+  bool swizzled;
+};
+EMU_INLINE BufferRsrc readRsrc(const Wave &w, const Opnd &rs) {
+  uint32_t d0 = sget(w, rs, 0), d1 = sget(w, rs, 1);
+  return {d0 | uint64_t(d1 & 0xffff) << 32, (d1 >> 16) & 0x3fff, sget(w, rs, 2),
+          sget(w, rs, 3), bool(d1 >> 31)};
+}
+
 } // namespace aster::emu
 
 #endif

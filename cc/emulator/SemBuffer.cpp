@@ -28,11 +28,12 @@ struct BufAddr {
 /// `vaddrIdx`: source index of vaddr; srsrc and soffset follow it.
 bool bufAddrs(Wave &w, const Inst &in, unsigned vaddrIdx, BufAddr &b) {
   const Opnd &va = in.src(vaddrIdx), &rs = in.src(vaddrIdx + 1), &so = in.src(vaddrIdx + 2);
-  u32 d0 = sget(w, rs, 0), d1 = sget(w, rs, 1), d3 = sget(w, rs, 3);
-  b.numRecords = sget(w, rs, 2);
-  b.base = d0 | u64(d1 & 0xffff) << 32;
-  b.stride = (d1 >> 16) & 0x3fff;
-  if (d1 >> 31) {
+  BufferRsrc r = readRsrc(w, rs);
+  b.numRecords = r.numRecords;
+  b.base = r.base;
+  b.stride = r.stride;
+  u32 d3 = r.word3;
+  if (r.swizzled) {
     w.fail(in, "swizzled buffer resources (swizzle_enable) are not emulated");
     return false;
   }

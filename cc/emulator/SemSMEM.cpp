@@ -56,9 +56,9 @@ template <unsigned N> void s_load(Wave &w, const Inst &in) {
 }
 
 template <unsigned N> void s_buffer_load(Wave &w, const Inst &in) {
-  uint32_t d0 = sget(w, in.src(0), 0), d1 = sget(w, in.src(0), 1),
-           numRecords = sget(w, in.src(0), 2);
-  uint64_t base = d0 | uint64_t(d1 & 0xffff) << 32;
+  BufferRsrc r = readRsrc(w, in.src(0));
+  uint64_t base = r.base;
+  uint32_t numRecords = r.numRecords;
   uint64_t off = uint64_t(smemOffset(w, in, 1) + int64_t(in.offset)) & ~3ull;
   for (unsigned i = 0; i < N; ++i) {
     uint64_t o = off + 4 * i;
@@ -88,9 +88,9 @@ template <unsigned N> void s_store(Wave &w, const Inst &in) {
     st32(p + 4 * i, sget(w, in.src(0), i));
 }
 template <unsigned N> void s_buffer_store(Wave &w, const Inst &in) {
-  uint32_t d0 = sget(w, in.src(1), 0), d1 = sget(w, in.src(1), 1),
-           numRecords = sget(w, in.src(1), 2);
-  uint64_t base = d0 | uint64_t(d1 & 0xffff) << 32;
+  BufferRsrc r = readRsrc(w, in.src(1));
+  uint64_t base = r.base;
+  uint32_t numRecords = r.numRecords;
   uint64_t off = uint64_t(smemOffset(w, in, 2) + int64_t(in.offset)) & ~3ull;
   for (unsigned i = 0; i < N; ++i) {
     uint64_t o = off + 4 * i;
