@@ -108,4 +108,60 @@ def AMDGCN_UndefOp : AMDGCN_Op<"undef", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($reg)";
 }
 
+// Spill pseudo ops: made by amdgcn-regalloc when a register class runs out
+// and expanded by it into instructions once registers and slot offsets are
+// known (so that a range of any width is saved and reloaded whole while
+// allocating). They never reach translation.
+
+def AMDGCN_SpillStoreOp : AMDGCN_Op<"spill_store"> {
+  let summary = "Saves a VGPR or AGPR (range) to a scratch spill slot";
+  let description = [{
+    `amdgcn.spill_store %acc, %base slot 2 : !amdgcn.agpr<?x16>, !amdgcn.sgpr<?>`
+    reads the whole range at this point. After allocation it becomes
+    scratch_store_dword/dwordx2/x3/x4 instructions on consecutive parts of
+    the range at the slot's byte offset in the private segment, addressed by
+    the SGPR `base` (an s_mov_b32 whose constant the expansion sets).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$base, I32Attr:$slot);
+  let assemblyFormat = "$data `,` $base `slot` $slot attr-dict `:` type($data) `,` type($base)";
+  let hasVerifier = 1;
+}
+
+def AMDGCN_SpillLoadOp : AMDGCN_Op<"spill_load"> {
+  let summary = "Reloads a VGPR or AGPR (range) from a scratch spill slot";
+  let description = [{
+    `%acc = amdgcn.spill_load %base slot 2 : !amdgcn.sgpr<?> -> !amdgcn.agpr<?x16>`
+    defines the whole range at this point; becomes scratch_load instructions
+    on its parts (the allocator puts an s_waitcnt vmcnt(0) after it).
+  }];
+  let arguments = (ins AnyType:$base, I32Attr:$slot);
+  let results = (outs AnyType:$data);
+  let assemblyFormat = "$base `slot` $slot attr-dict `:` type($base) `->` type($data)";
+  let hasVerifier = 1;
+}
+
+def AMDGCN_SpillToLanesOp : AMDGCN_Op<"spill_to_lanes"> {
+  let summary = "Saves an SGPR (range) in lanes 0, 1, ... of a VGPR";
+  let description = [{
+    `%slot = amdgcn.spill_to_lanes %s : !amdgcn.sgpr<?x2> -> !amdgcn.vgpr<?>`
+    becomes one v_writelane_b32 per register of the range.
+  }];
+  let arguments = (ins AnyType:$data);
+  let results = (outs AnyType:$slot);
+  let assemblyFormat = "$data attr-dict `:` type($data) `->` type($slot)";
+  let hasVerifier = 1;
+}
+
+def AMDGCN_SpillFromLanesOp : AMDGCN_Op<"spill_from_lanes"> {
+  let summary = "Reloads an SGPR (range) from lanes 0, 1, ... of a VGPR";
+  let description = [{
+    `%s = amdgcn.spill_from_lanes %slot : !amdgcn.vgpr<?> -> !amdgcn.sgpr<?x2>`
+    becomes one v_readlane_b32 per register of the range.
+  }];
+  let arguments = (ins AnyType:$slot);
+  let results = (outs AnyType:$data);
+  let assemblyFormat = "$slot attr-dict `:` type($slot) `->` type($data)";
+  let hasVerifier = 1;
+}
+
 #endif

@@ -200,5 +200,51 @@ LogicalResult RegOp::verify() {
   return emitOpError("result must be a register type, got ") << t;
 }
 
+/// A spill's register operand or result: `kind` (VGPR or AGPR when
+/// `vectorData`, else SGPR) of width up to 16.
+static LogicalResult checkSpillReg(Operation *op, Type t, StringRef what, bool vectorData) {
+  auto r = dyn_cast<RegType>(t);
+  bool ok = r && r.getWidth() <= 16 &&
+            (vectorData ? r.getKind() != RegKind::SGPR : r.getKind() == RegKind::SGPR);
+  if (!ok)
+    return op->emitOpError() << what << " must be "
+                             << (vectorData ? "a VGPR or AGPR" : "an SGPR")
+                             << " (range of up to 16), got " << t;
+  return success();
+}
+static LogicalResult checkLaneSlot(Operation *op, Type t) {
+  auto r = dyn_cast<RegType>(t);
+  if (!r || r.getKind() != RegKind::VGPR || r.getWidth() != 1)
+    return op->emitOpError("lane slot must be one VGPR, got ") << t;
+  return success();
+}
+static LogicalResult checkSpillBase(Operation *op, Type t) {
+  auto r = dyn_cast<RegType>(t);
+  if (!r || r.getKind() != RegKind::SGPR || r.getWidth() != 1)
+    return op->emitOpError("base must be one SGPR, got ") << t;
+  return success();
+}
+
+LogicalResult SpillStoreOp::verify() {
+  if (failed(checkSpillReg(*this, getData().getType(), "data", true)))
+    return failure();
+  return checkSpillBase(*this, getBase().getType());
+}
+LogicalResult SpillLoadOp::verify() {
+  if (failed(checkSpillReg(*this, getData().getType(), "result", true)))
+    return failure();
+  return checkSpillBase(*this, getBase().getType());
+}
+LogicalResult SpillToLanesOp::verify() {
+  if (failed(checkSpillReg(*this, getData().getType(), "data", false)))
+    return failure();
+  return checkLaneSlot(*this, getSlot().getType());
+}
+LogicalResult SpillFromLanesOp::verify() {
+  if (failed(checkSpillReg(*this, getData().getType(), "result", false)))
+    return failure();
+  return checkLaneSlot(*this, getSlot().getType());
+}
+
 #define GET_OP_CLASSES
 #include "dialect/AMDGCNOps.cpp.inc"

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -24,6 +25,12 @@ namespace aster::amdgcn {
 const ISA::InstDesc *getInstDesc(mlir::Operation *op);
 /// The registered op name of an instruction.
 mlir::OperationName getInstOpName(mlir::MLIRContext *ctx, const ISA::InstDesc &d);
+/// Creates the instruction `mnemonic` (a row of the table) at b's insertion
+/// point; not verified here.
+mlir::Operation *createInstOp(mlir::OpBuilder &b, mlir::Location loc,
+                              llvm::StringRef mnemonic, mlir::ValueRange operands,
+                              mlir::TypeRange results,
+                              llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
 
 /// Verifies an instruction op against its table row (also run by the op's
 /// verifier); `targetBit` 0 means "use the enclosing module's target".

@@ -134,6 +134,16 @@ OperationName aster::amdgcn::getInstOpName(MLIRContext *ctx,
   return registryOf(dialect).names[d.index()];
 }
 
+Operation *aster::amdgcn::createInstOp(OpBuilder &b, Location loc, StringRef mnemonic,
+                                       ValueRange operands, TypeRange results,
+                                       ArrayRef<NamedAttribute> attrs) {
+  OperationState st(loc, getInstOpName(b.getContext(), *ISA::lookup(mnemonic)));
+  st.addOperands(operands);
+  st.addTypes(results);
+  st.addAttributes(attrs);
+  return b.create(st);
+}
+
 std::pair<unsigned, unsigned>
 aster::amdgcn::successorOperandRange(Operation *term, unsigned i) {
   if (auto br = dyn_cast<BranchOpInterface>(term)) {

@@ -26,10 +26,6 @@ namespace regalloc {
 using namespace mlir;
 using namespace aster::amdgcn;
 
-/// Bytes of private (scratch) memory one work-item may have: gfx9's
-/// per-wave scratch size field counts up to 8191 KiB, shared by 64 lanes.
-inline constexpr unsigned kMaxPrivateSegment = 8191 * 1024 / 64;
-
 /// Registers of each class the hardware has (gfx9: 256 VGPRs + 256 AGPRs in
 /// the unified file, s0..s101; gfx12: no AGPRs, s0..s105).
 inline unsigned hwRegs(RegKind k, uint8_t target) {

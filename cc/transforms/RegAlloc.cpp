@@ -28,7 +28,8 @@ LogicalResult Allocator::checkInput() {
   WalkResult wr = kernel.walk([&](Operation *op) -> WalkResult {
     if (op == kernel.getOperation())
       return WalkResult::advance();
-    if (!getInstDesc(op) && !isa<RegOp, UndefOp, arith::ConstantOp, cf::BranchOp>(op)) {
+    if (!getInstDesc(op) && !isa<RegOp, UndefOp, arith::ConstantOp, cf::BranchOp, SpillStoreOp,
+                                 SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
       op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
                       "amdgcn.reg/undef, constants and cf.br are)");
       return WalkResult::interrupt();
@@ -527,51 +528,36 @@ using namespace regalloc;
 FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                                            const RegAllocOptions &opts) {
   llvm::DenseSet<Operation *> spillCode;
-  unsigned spills = 0, scratchSpills = 0, scratchBytes = 0, scratchBase = 0;
+  unsigned spills = 0, slots = 0, scratchBase = 0;
   if (auto ps = kernel->getAttrOfType<IntegerAttr>("private_segment"))
     scratchBase = llvm::alignTo(ps.getInt(), 4);
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   uint8_t target = mod ? mod.getTargetBit() : ISA::T_GFX942;
-  // Scratch slots, after the kernel's own private data: the next one at
-  // byte `scratchBase + scratchBytes`; the private segment grows with them.
-  // A range's slot is aligned to its size (8 or 16 bytes).
-  auto newSlot = [&](Value v, unsigned dwords) -> FailureOr<unsigned> {
-    unsigned offset = llvm::alignTo(scratchBase + scratchBytes,
-                                    dwords == 1 ? 4 : dwords == 2 ? 8 : 16);
-    scratchBytes = offset - scratchBase;
-    if (offset + 4 * dwords > kMaxPrivateSegment)
-      return emitError(v.getLoc(), "spilling this value needs more than the ")
-             << kMaxPrivateSegment << " bytes of scratch memory a work-item can have",
-             failure();
-    scratchBytes += 4 * dwords;
-    ++scratchSpills;
-    kernel->setAttr("private_segment", Builder(kernel.getContext())
-                                           .getI32IntegerAttr(offset + 4 * dwords));
-    return offset;
-  };
+  bool hasAgprs = hwRegs(RegKind::AGPR, target) > 0;
   // Each round spills values not spilled before (makeRoom only picks a value
   // that is not spilled yet: one whose spilling frees its register where it
   // is picked, or an operand of an op whose range result cannot fit) and
   // spill code is never spilled again except an AGPR slot, once, to
   // scratch: the rounds end.
   // `spilled` checks that promise instead of looping on a broken one.
+  // Scratch slots are numbered here; their offsets are chosen once the
+  // last round has succeeded (expandSpillCode).
   llvm::DenseSet<Value> spilled;
   while (true) {
     Allocator a(kernel, opts, spillCode);
     FailureOr<RegAllocStats> st = a.run();
     if (succeeded(st)) {
       st->spills = spills;
-      st->scratchSpills = scratchSpills;
+      st->scratchSpills = slots;
+      if (failed(expandSpillCode(kernel, scratchBase, spillCode, st->scratchBytes)))
+        return failure();
       return st;
     }
     if (a.spillVictims().empty())
       return failure();
     for (auto [v, early] : a.spillVictims()) {
       if (isAgprSlot(v, target, spillCode)) {
-        FailureOr<unsigned> offset = newSlot(v, 1);
-        if (failed(offset))
-          return failure();
-        spillSlotToScratch(v.getDefiningOp(), *offset, spillCode);
+        spillSlotToScratch(v.getDefiningOp(), slots++, spillCode);
         continue;
       }
       // (A slot is erased above, so only values whose definitions stay are
@@ -583,16 +569,12 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
       }
       RegType t = cast<RegType>(v.getType());
       ++spills;
-      if (t.getKind() == RegKind::SGPR) {
-        spillToVGPRLane(v, spillCode, early);
-      } else if (t.getKind() == RegKind::VGPR && t.getWidth() == 1) {
+      if (t.getKind() == RegKind::SGPR)
+        spillToLanes(v, spillCode, early);
+      else if (t.getKind() == RegKind::VGPR && t.getWidth() == 1 && hasAgprs)
         spillToAGPR(v, spillCode, early);
-      } else {
-        FailureOr<unsigned> offset = newSlot(v, scratchSpillWidth(v));
-        if (failed(offset))
-          return failure();
-        spillToScratch(v, *offset, spillCode, early);
-      }
+      else
+        spillToScratch(v, slots++, spillCode, early);
     }
   }
 }

@@ -18,6 +18,7 @@ struct RegAllocStats {
   unsigned maxLive[3] = {0, 0, 0}; ///< most registers live at one point
   unsigned spills = 0;             ///< values spilled (to AGPRs or scratch)
   unsigned scratchSpills = 0;      ///< of which kept in scratch memory
+  unsigned scratchBytes = 0;       ///< bytes their slots take (shared where disjoint)
   unsigned copies = 0;             ///< moves inserted (edges, tied operands)
 };
 

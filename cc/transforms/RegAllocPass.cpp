@@ -25,13 +25,15 @@ const char *const kRegAllocDoc =
     "virtual registers that ended in one register are removed; spill code "
     "(saves, reloads, and an s_waitcnt before saving a load's result that "
     "must leave its register before its first use) is inserted when a class "
-    "runs out (32-bit VGPRs to AGPRs then scratch, VGPR ranges of up to 4 and "
-    "AGPRs to scratch, SGPRs to VGPR lanes). It ends: each value is spilled at "
+    "runs out (32-bit VGPRs to AGPRs then scratch; VGPR ranges, AGPRs and "
+    "AGPR ranges of any width to scratch, saved and reloaded whole; SGPRs and "
+    "SGPR ranges to lanes of a VGPR); scratch slots whose lifetimes do not "
+    "overlap share bytes, and the private segment grows by what they take. It ends: each value is spilled at "
     "most once (a spill frees a register where it is chosen, or is an operand "
     "of the op whose range result cannot fit), and where none can be freed the "
     "op gets a diagnostic. Records "
     "`regalloc = {vgpr, vgpr_maxlive, sgpr, sgpr_maxlive, agpr, agpr_maxlive, "
-    "spills, scratch_spills, copies}` on the kernel (registers used = highest index + 1) and "
+    "spills, scratch_spills, scratch_bytes, copies}` on the kernel (registers used = highest index + 1) and "
     "emits the same as a remark.\n"
     "Options: max-vgprs, max-sgprs, max-agprs (registers the allocator may use; "
     "default: the target's).";
@@ -82,6 +84,7 @@ struct RegAllocPass : PassWrapper<RegAllocPass, OperationPass<>> {
       }
       add("spills", st->spills);
       add("scratch_spills", st->scratchSpills);
+      add("scratch_bytes", st->scratchBytes);
       add("copies", st->copies);
       k->setAttr("regalloc", b.getDictionaryAttr(fields));
       k->setAttr("allocated", b.getUnitAttr());

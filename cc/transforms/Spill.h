@@ -3,6 +3,7 @@
 #define ASTER_TRANSFORMS_SPILL_H
 
 #include "mlir/IR/Value.h"
+#include "dialect/Dialect.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace aster {
@@ -17,33 +18,47 @@ namespace aster {
 void spillToAGPR(mlir::Value v, llvm::DenseSet<mlir::Operation *> &spillCode,
                  bool early = false);
 
-/// Spills the virtual SGPR `s` to lane 0 of a new virtual VGPR
-/// (v_writelane_b32 where spillToAGPR would save, v_readlane_b32 before each
-/// later use). A reload read by a VMEM instruction or as a lane select gets
-/// the 5 wait states gfx9 needs after a VALU writes an SGPR (s_nop 4).
-void spillToVGPRLane(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode,
-                     bool early = false);
+/// Spills the virtual SGPR (range) `s` to lanes 0, 1, ... of a new virtual
+/// VGPR (amdgcn.spill_to_lanes where spillToAGPR would save,
+/// amdgcn.spill_from_lanes before each later use). A reload read by a VMEM
+/// instruction or as a lane select gets the 5 wait states gfx9 needs after a
+/// VALU writes an SGPR (s_nop 4).
+void spillToLanes(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode,
+                  bool early = false);
 
 /// Moves a spill slot from an AGPR to scratch memory: `save` is the
-/// v_accvgpr_write_b32 made by spillToAGPR. It becomes a scratch_store_dword
-/// at byte `offset` of the work-item's private segment, and each reload a
-/// scratch_load_dword followed by s_waitcnt vmcnt(0) (the value is read right
-/// after). The SGPR base address (0, or the offset when the 13-bit
-/// immediate cannot hold it) is materialised before each access.
-void spillSlotToScratch(mlir::Operation *save, unsigned offset,
+/// v_accvgpr_write_b32 made by spillToAGPR. It becomes an amdgcn.spill_store
+/// to scratch slot number `slot`, and each reload an amdgcn.spill_load
+/// followed by s_waitcnt vmcnt(0) (the value is read right after). Each
+/// access gets its own base SGPR (an s_mov_b32 set by expandSpillCode).
+void spillSlotToScratch(mlir::Operation *save, unsigned slot,
                         llvm::DenseSet<mlir::Operation *> &spillCode);
 
 /// Dwords of scratch memory spillToScratch needs for `v`, 0 when it cannot
-/// spill it: a virtual VGPR or AGPR (range) of 1 to 4 registers.
+/// spill it: a virtual VGPR or AGPR (range, up to 16 registers).
 unsigned scratchSpillWidth(mlir::Value v);
 
-/// Spills `v` straight to scratch memory at byte `offset` of the private
-/// segment: saved where spillToAGPR would save it (scratch_store_dword or
-/// _dwordx2/x3/x4 for a range, with VGPR or AGPR data), reloaded before each
-/// later use into a new virtual register (range) of the same type with the
-/// matching scratch_load and s_waitcnt vmcnt(0).
-void spillToScratch(mlir::Value v, unsigned offset,
+/// Spills `v` straight to scratch slot number `slot`: saved where
+/// spillToAGPR would save it (amdgcn.spill_store of the whole range, VGPR or
+/// AGPR data), reloaded before each later use into a new virtual register
+/// (range) of the same type (amdgcn.spill_load, s_waitcnt vmcnt(0)).
+void spillToScratch(mlir::Value v, unsigned slot,
                     llvm::DenseSet<mlir::Operation *> &spillCode, bool early = false);
+
+/// After allocation (every register allocated): gives each scratch slot of
+/// the spill pseudo ops a byte offset in the private segment from
+/// `scratchBase` on, slots whose lifetimes (from the store to the last
+/// reload, over the CFG) do not overlap sharing bytes; grows the kernel's
+/// `private_segment`; and expands the pseudo ops into instructions on the
+/// allocated registers: scratch_store/load_dword..dwordx4 per part of a
+/// range (the base SGPR's s_mov_b32 set to the part of the offset the
+/// 13-bit immediate cannot hold), v_writelane/v_readlane_b32 per register of
+/// an SGPR range. New instructions join `spillCode`. `bytes` gets the
+/// scratch bytes the slots take. Fails with a diagnostic when they exceed a
+/// work-item's private segment.
+mlir::LogicalResult expandSpillCode(amdgcn::KernelOp kernel, unsigned scratchBase,
+                                    llvm::DenseSet<mlir::Operation *> &spillCode,
+                                    unsigned &bytes);
 
 } // namespace aster
 

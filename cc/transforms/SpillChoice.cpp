@@ -26,9 +26,9 @@ bool isAgprSlot(Value v, uint8_t target,
 
 /// Whether spilling `v` (saving it once, reloading before each use) is
 /// supported: a virtual value neither produced by spill code nor spilled
-/// already that is a 32-bit VGPR (to an AGPR, on targets with AGPRs), a
-/// 32-bit SGPR (to a VGPR lane), or, on targets with scratch, a VGPR or
-/// AGPR (range) of up to 4 (to scratch memory); or an AGPR slot (to scratch).
+/// already that is a 32-bit VGPR (to an AGPR, on targets with AGPRs), an
+/// SGPR (range; to lanes of a VGPR), or, on targets with scratch, a VGPR or
+/// AGPR (range; to scratch memory); or an AGPR slot (to scratch).
 /// A load's result must be read in its own block (it is saved there, once it
 /// has arrived).
 /// Whether `v`, defined by `def` in the block of `at` before it, is read
@@ -47,9 +47,10 @@ static bool spillable(Value v, uint8_t target,
   RegType t = virtualReg(v.getType());
   if (!t)
     return false;
-  bool single = t.getWidth() == 1 && t.getKind() != RegKind::AGPR &&
-                !(t.getKind() == RegKind::VGPR && target == ISA::T_GFX1201);
-  if (!single && !(hasScratch(target) && scratchSpillWidth(v)))
+  bool toLanes = t.getKind() == RegKind::SGPR;
+  bool toAgpr = t.getKind() == RegKind::VGPR && t.getWidth() == 1 &&
+                hwRegs(RegKind::AGPR, target) > 0;
+  if (!toLanes && !toAgpr && !(hasScratch(target) && scratchSpillWidth(v)))
     return false;
   Operation *def = v.getDefiningOp();
   if (def && spillCode.contains(def))
