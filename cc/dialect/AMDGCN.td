@@ -108,6 +108,23 @@ def AMDGCN_UndefOp : AMDGCN_Op<"undef", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($reg)";
 }
 
+def AMDGCN_PartOp : AMDGCN_Op<"part", [Pure]> {
+  let summary = "Registers of a virtual register range, as a smaller range";
+  let description = [{
+    `%c4 = amdgcn.part %acc[4] : !amdgcn.agpr<?x16> -> !amdgcn.agpr<?x4>`
+    names registers 4..7 of the virtual range %acc (after allocation: the
+    registers allocated to %acc, plus 4). Reading it reads those registers
+    of %acc where it is read. amdgcn-regalloc keeps %acc in its registers
+    while a part of it is read and replaces the op by amdgcn.reg. The offset
+    keeps the part's register alignment (a multiple of 2 for VGPR/AGPR pairs
+    and wider on gfx9; of 2 or 4 for SGPR pairs, quads and wider).
+  }];
+  let arguments = (ins AnyType:$source, I32Attr:$offset);
+  let results = (outs AnyType:$part);
+  let assemblyFormat = "$source `[` $offset `]` attr-dict `:` type($source) `->` type($part)";
+  let hasVerifier = 1;
+}
+
 // Spill pseudo ops: made by amdgcn-regalloc when a register class runs out
 // and expanded by it into instructions once registers and slot offsets are
 // known (so that a range of any width is saved and reloaded whole while
@@ -130,13 +147,14 @@ def AMDGCN_SpillStoreOp : AMDGCN_Op<"spill_store"> {
 def AMDGCN_SpillLoadOp : AMDGCN_Op<"spill_load"> {
   let summary = "Reloads a VGPR or AGPR (range) from a scratch spill slot";
   let description = [{
-    `%acc = amdgcn.spill_load %base slot 2 : !amdgcn.sgpr<?> -> !amdgcn.agpr<?x16>`
+    `%acc = amdgcn.spill_load %base slot 2 [0] : !amdgcn.sgpr<?> -> !amdgcn.agpr<?x16>`
     defines the whole range at this point; becomes scratch_load instructions
     on its parts (the allocator puts an s_waitcnt vmcnt(0) after it).
+    `[k]`: the result is registers k.. of the saved range (a part of it).
   }];
-  let arguments = (ins AnyType:$base, I32Attr:$slot);
+  let arguments = (ins AnyType:$base, I32Attr:$slot, I32Attr:$first);
   let results = (outs AnyType:$data);
-  let assemblyFormat = "$base `slot` $slot attr-dict `:` type($base) `->` type($data)";
+  let assemblyFormat = "$base `slot` $slot `[` $first `]` attr-dict `:` type($base) `->` type($data)";
   let hasVerifier = 1;
 }
 
@@ -155,12 +173,13 @@ def AMDGCN_SpillToLanesOp : AMDGCN_Op<"spill_to_lanes"> {
 def AMDGCN_SpillFromLanesOp : AMDGCN_Op<"spill_from_lanes"> {
   let summary = "Reloads an SGPR (range) from lanes 0, 1, ... of a VGPR";
   let description = [{
-    `%s = amdgcn.spill_from_lanes %slot : !amdgcn.vgpr<?> -> !amdgcn.sgpr<?x2>`
-    becomes one v_readlane_b32 per register of the range.
+    `%s = amdgcn.spill_from_lanes %slot [0] : !amdgcn.vgpr<?> -> !amdgcn.sgpr<?x2>`
+    becomes one v_readlane_b32 per register of the range, from lanes k, k+1,
+    ... for `[k]` (a part of the saved range).
   }];
-  let arguments = (ins AnyType:$slot);
+  let arguments = (ins AnyType:$slot, I32Attr:$first);
   let results = (outs AnyType:$data);
-  let assemblyFormat = "$slot attr-dict `:` type($slot) `->` type($data)";
+  let assemblyFormat = "$slot `[` $first `]` attr-dict `:` type($slot) `->` type($data)";
   let hasVerifier = 1;
 }
 

@@ -200,6 +200,33 @@ LogicalResult RegOp::verify() {
   return emitOpError("result must be a register type, got ") << t;
 }
 
+LogicalResult PartOp::verify() {
+  auto src = dyn_cast<RegType>(getSource().getType());
+  auto part = dyn_cast<RegType>(getPart().getType());
+  if (!src || !part || !src.isVirtual() || !part.isVirtual())
+    return emitOpError("takes and gives virtual registers (an allocated range "
+                       "is sliced by its type, e.g. !amdgcn.vgpr<[4:7]>)");
+  if (src.getKind() != part.getKind())
+    return emitOpError("part must be of the source's class (")
+           << regKindName(src.getKind()) << "), got " << getPart().getType();
+  unsigned k = getOffset();
+  if ((uint64_t)k + part.getWidth() > src.getWidth())
+    return emitOpError("registers ") << k << ".." << k + part.getWidth() - 1
+                                     << " are not all in a range of " << src.getWidth();
+  auto mod = (*this)->getParentOfType<KernelModuleOp>();
+  uint8_t target = mod ? mod.getTargetBit() : ISA::T_GFX942;
+  unsigned need = std::max(requiredRegAlign(part.getKind(), part.getWidth(), target),
+                           part.getAlign());
+  unsigned srcAlign = std::max(requiredRegAlign(src.getKind(), src.getWidth(), target),
+                               src.getAlign());
+  if (k % need || srcAlign % need)
+    return emitOpError("a part of ") << part.getWidth() << " " << regKindName(part.getKind())
+                                     << "s must be aligned to " << need
+                                     << ": offset " << k << " in a range aligned to "
+                                     << srcAlign << " cannot be";
+  return success();
+}
+
 /// A spill's register operand or result: `kind` (VGPR or AGPR when
 /// `vectorData`, else SGPR) of width up to 16.
 static LogicalResult checkSpillReg(Operation *op, Type t, StringRef what, bool vectorData) {

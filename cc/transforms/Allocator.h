@@ -102,6 +102,7 @@ private:
   LogicalResult checkPinnedOverwrites();
   void computeOrder(SmallVectorImpl<unsigned> &order);
   LogicalResult colourBlock(unsigned b);
+  void colourPart(PartOp part, int root, int id);
   int pick(unsigned id, int hint, int startOverride);
   void assign(unsigned id, unsigned r);
   void release(unsigned id);
@@ -124,6 +125,8 @@ private:
   std::unique_ptr<Liveness> lv;
   std::unique_ptr<PinnedRegisters> pinned;
   std::vector<int> reg;         // per value id: register index, -1 if none yet
+  /// Per value id: a part that reads registers its range still holds.
+  std::vector<bool> borrowed;
   Occupancy occ[3];
   RegAllocStats stats;
   /// Value id -> ids of block arguments it is passed to (hints).

@@ -28,8 +28,8 @@ LogicalResult Allocator::checkInput() {
   WalkResult wr = kernel.walk([&](Operation *op) -> WalkResult {
     if (op == kernel.getOperation())
       return WalkResult::advance();
-    if (!getInstDesc(op) && !isa<RegOp, UndefOp, arith::ConstantOp, cf::BranchOp, SpillStoreOp,
-                                 SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
+    if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, arith::ConstantOp, cf::BranchOp,
+                                 SpillStoreOp, SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
       op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
                       "amdgcn.reg/undef, constants and cf.br are)");
       return WalkResult::interrupt();
@@ -154,8 +154,12 @@ int Allocator::pick(unsigned id, int hint, int startOverride) {
   // A range takes the free aligned place in the smallest aligned block
   // (of 2, 4, ... times its width) that is already partly taken, so that
   // wider aligned ranges stay free (MFMA results next to their operands).
+  // (Units past the limit are not taken: a block there is not partly used,
+  // and preferring it would push ranges to the top of the file.)
   auto taken = [&](unsigned u) {
-    if (u >= limit[k] || !occ[k].isFree(u, 1))
+    if (u >= limit[k])
+      return false;
+    if (!occ[k].isFree(u, 1))
       return true;
     return pinned->anyAtOrAbove(t.getKind(), u) &&
            pinned->conflicts(t.getKind(), u, 1, segs());
@@ -192,7 +196,7 @@ void Allocator::assign(unsigned id, unsigned r) {
 }
 
 void Allocator::release(unsigned id) {
-  if (reg[id] < 0)
+  if (reg[id] < 0 || borrowed[id])
     return;
   RegType t = cast<RegType>(lv->value(id).getType());
   occ[(int)t.getKind()].clear(reg[id], t.getWidth());
@@ -218,6 +222,16 @@ void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
 }
 
 /// Whether `target` has scratch instructions (spill slots in memory).
+
+/// A part of a range takes its registers in the range, borrowed: the range
+/// keeps them until the part's reader (the next op, see placeParts) has read
+/// them, even when the part op is the range's last use.
+void Allocator::colourPart(PartOp part, int root, int id) {
+  if (root < 0 || id < 0 || reg[root] < 0)
+    return; // the range was chosen to spill this round: no place yet
+  reg[id] = reg[root] + (int)part.getOffset();
+  borrowed[id] = true;
+}
 
 LogicalResult Allocator::colourBlock(unsigned b) {
   const BlockNumbering &bn = lv->blocks();
@@ -282,6 +296,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
   notePressure(bn.begin(b));
   // Unread load results: their register is written when the load returns.
   SmallVector<unsigned> inFlight;
+  SmallVector<unsigned, 4> rangesOfParts;
   unsigned i = bn.firstOpIndex(b);
   for (j = 0; j < n;) {
     Operation &op = *bn.op(i);
@@ -289,6 +304,21 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     ArrayRef<unsigned> kills = slice(killFlat, killAt[j]);
     ArrayRef<int> opIds = lv->operandIds(i);
     auto killed = [&](unsigned id) { return llvm::is_contained(kills, id); };
+    if (auto part = dyn_cast<PartOp>(&op)) {
+      colourPart(part, opIds[0], lv->resultIds(i)[0]);
+      if (opIds[0] >= 0 && killed(opIds[0]))
+        rangesOfParts.push_back(opIds[0]);
+      ++i, ++j;
+      continue;
+    }
+    // Ranges whose last use was a part read here: freed with this op's kills.
+    SmallVector<unsigned, 8> killsHere;
+    if (!rangesOfParts.empty()) {
+      killsHere.assign(kills.begin(), kills.end());
+      killsHere.append(rangesOfParts.begin(), rangesOfParts.end());
+      rangesOfParts.clear();
+      kills = killsHere;
+    }
     // Operand index of each source slot (absent optional sources skipped).
     SmallVector<int, 8> tiedOperand(op.getNumResults(), -1);
     bool earlyAll = false;
@@ -317,7 +347,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         int sid = opIds[tiedOperand[ri]];
         bool srcVirtual = sid >= 0 && virtualReg(src.getType());
         int at = -1;
-        if (srcVirtual && killed(sid))
+        if (srcVirtual && killed(sid) && !borrowed[sid])
           at = reg[sid];
         else if (RegType p = pinnedReg(src.getType()))
           at = p.getIndex();
@@ -339,6 +369,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         Value acc = op.getOperand(2);
         int sid = opIds[2];
         if (sid >= 0 && acc.getType() == r.getType() && killed(sid) && reg[sid] >= 0 &&
+            !borrowed[sid] &&
             acc != op.getOperand(0) && acc != op.getOperand(1)) {
           SmallVector<Segment, 4> segs;
           lv->segments(id, segs);
@@ -435,6 +466,7 @@ FailureOr<RegAllocStats> Allocator::run() {
   if (failed(checkPinnedOverwrites()))
     return failure();
   reg.assign(lv->numValues(), -1);
+  borrowed.assign(lv->numValues(), false);
   stamp.assign(lv->numValues(), ~0u);
   // Hints between block arguments and the values passed to them.
   for (Block &b : body) {
@@ -480,6 +512,14 @@ LogicalResult Allocator::rewrite() {
     if (RegType t = virtualReg(v.getType()))
       v.setType(t.withIndex(reg[id]));
   }
+  // Parts name their registers.
+  for (unsigned id = 0; id < lv->numValues(); ++id)
+    if (auto part = lv->value(id).getDefiningOp<PartOp>()) {
+      OpBuilder b(part);
+      part.getPart().replaceAllUsesWith(
+          RegOp::create(b, part.getLoc(), part.getPart().getType()).getResult());
+      part->erase();
+    }
   // Tied sources that stay live: copy them into the result's register first.
   for (auto [op, oi, id] : tiedCopies) {
     RegType dst = cast<RegType>(lv->value(id).getType());
@@ -525,6 +565,32 @@ LogicalResult Allocator::rewrite() {
 
 using namespace regalloc;
 
+/// Each amdgcn.part right before its only reader (one copy per reader, a part
+/// of a part folded into one part of the range, unread parts erased): the
+/// range then stays in place exactly while its parts are read.
+static void placeParts(KernelOp kernel) {
+  SmallVector<PartOp> parts;
+  kernel.walk([&](PartOp p) { parts.push_back(p); });
+  for (PartOp p : parts) { // in IR order: a part's source part is done first
+    if (auto inner = p.getSource().getDefiningOp<PartOp>()) {
+      p.getSourceMutable().assign(inner.getSource());
+      p.setOffset(p.getOffset() + inner.getOffset());
+    }
+  }
+  for (PartOp p : llvm::reverse(parts)) {
+    SmallVector<Operation *> users;
+    for (Operation *u : p->getUsers())
+      if (!llvm::is_contained(users, u))
+        users.push_back(u);
+    for (Operation *u : users) {
+      OpBuilder b(u);
+      Operation *copy = b.clone(*p);
+      u->replaceUsesOfWith(p.getPart(), copy->getResult(0));
+    }
+    p->erase();
+  }
+}
+
 FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                                            const RegAllocOptions &opts) {
   llvm::DenseSet<Operation *> spillCode;
@@ -542,6 +608,7 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
   // `spilled` checks that promise instead of looping on a broken one.
   // Scratch slots are numbered here; their offsets are chosen once the
   // last round has succeeded (expandSpillCode).
+  placeParts(kernel);
   llvm::DenseSet<Value> spilled;
   while (true) {
     Allocator a(kernel, opts, spillCode);

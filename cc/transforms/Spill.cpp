@@ -89,15 +89,26 @@ void spillToLanes(Value sv, llvm::DenseSet<Operation *> &spillCode, bool early) 
   Value slot = save->getResult(0);
   for (Operation *user : reloadUsers(sv, save, keep)) {
     b.setInsertionPoint(user);
-    Operation *reload = SpillFromLanesOp::create(b, user->getLoc(), sv.getType(), slot);
+    // A part of the range: only its registers are reloaded.
+    auto part = dyn_cast<PartOp>(user);
+    Operation *reload = SpillFromLanesOp::create(
+        b, user->getLoc(), part ? part.getPart().getType() : sv.getType(), slot,
+        part ? part.getOffset() : 0);
     spillCode.insert(reload);
+    // (A part has one reader, right after it: see placeParts.)
+    Operation *reader = part ? *part->getUsers().begin() : user;
     // gfx9: a VALU write of an SGPR read by a VMEM instruction or as a lane
     // select needs 5 wait states in between.
-    const ISA::InstDesc *d = getInstDesc(user);
+    const ISA::InstDesc *d = getInstDesc(reader);
     if (d && (d->has(ISA::PROP_VMEM) || StringRef(d->mnemonic) == "v_readlane_b32" ||
               StringRef(d->mnemonic) == "v_writelane_b32"))
       spillCode.insert(createInstOp(b, user->getLoc(), "s_nop", {}, {},
-                                  b.getNamedAttr("imm", b.getI32IntegerAttr(4))));
+                                    b.getNamedAttr("imm", b.getI32IntegerAttr(4))));
+    if (part) {
+      part.getPart().replaceAllUsesWith(reload->getResult(0));
+      part->erase();
+      continue;
+    }
     replaceIn(user, sv, reload->getResult(0));
   }
 }
@@ -118,11 +129,12 @@ static void storeSlot(OpBuilder &b, Location loc, Value data, unsigned slot,
   spillCode.insert(SpillStoreOp::create(b, loc, data, base, slot));
 }
 
-/// Reloads a new virtual register (range) of type `t` from `slot` and waits for it.
+/// Reloads a new virtual register (range) of type `t` from `slot` (registers
+/// `first`.. of what it holds) and waits for it.
 static Value loadSlot(OpBuilder &b, Location loc, Type t, unsigned slot,
-                      llvm::DenseSet<Operation *> &spillCode) {
+                      llvm::DenseSet<Operation *> &spillCode, unsigned first = 0) {
   Value base = spillBase(b, loc, spillCode);
-  Operation *load = SpillLoadOp::create(b, loc, t, base, slot);
+  Operation *load = SpillLoadOp::create(b, loc, t, base, slot, first);
   spillCode.insert(load);
   spillCode.insert(createInstOp(b, loc, "s_waitcnt", {}, {},
                               b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0))));
@@ -170,6 +182,12 @@ void spillToScratch(Value v, unsigned slot, llvm::DenseSet<Operation *> &spillCo
   }
   for (Operation *user : users) {
     b.setInsertionPoint(user);
+    if (auto part = dyn_cast<PartOp>(user)) { // only the part is reloaded
+      part.getPart().replaceAllUsesWith(loadSlot(b, user->getLoc(), part.getPart().getType(),
+                                                 slot, spillCode, part.getOffset()));
+      part->erase();
+      continue;
+    }
     replaceIn(user, v, loadSlot(b, user->getLoc(), v.getType(), slot, spillCode));
   }
 }

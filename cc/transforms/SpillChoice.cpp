@@ -53,8 +53,8 @@ static bool spillable(Value v, uint8_t target,
   if (!toLanes && !toAgpr && !(hasScratch(target) && scratchSpillWidth(v)))
     return false;
   Operation *def = v.getDefiningOp();
-  if (def && spillCode.contains(def))
-    return false;
+  if (def && (spillCode.contains(def) || isa<PartOp>(def)))
+    return false; // a part is read right after it is named
   // Spilled already (a load's result stays live up to its save at its
   // first use).
   if (llvm::any_of(v.getUsers(), [&](Operation *u) { return spillCode.contains(u); }))

@@ -216,7 +216,8 @@ static void expandFromLanes(SpillFromLanesOp op, llvm::DenseSet<Operation *> &sp
   RegType r = cast<RegType>(op.getData().getType());
   Value whole;
   for (unsigned i = 0; i < r.getWidth(); ++i) {
-    Value lane = arith::ConstantOp::create(b, op.getLoc(), b.getI32IntegerAttr(i));
+    Value lane = arith::ConstantOp::create(b, op.getLoc(),
+                                           b.getI32IntegerAttr(op.getFirst() + i));
     Operation *rd = createInstOp(b, op.getLoc(), "v_readlane_b32",
                                  ValueRange{op.getSlot(), lane},
                                  RegType::get(b.getContext(), RegKind::SGPR,
@@ -275,7 +276,7 @@ LogicalResult expandSpillCode(KernelOp kernel, unsigned scratchBase,
     if (auto st = dyn_cast<SpillStoreOp>(op))
       expandStore(st, scratchBase + slots[st.getSlot()].offset, spillCode);
     else if (auto ld = dyn_cast<SpillLoadOp>(op))
-      expandLoad(ld, scratchBase + slots[ld.getSlot()].offset, spillCode);
+      expandLoad(ld, scratchBase + slots[ld.getSlot()].offset + 4 * ld.getFirst(), spillCode);
     else if (auto w = dyn_cast<SpillToLanesOp>(op))
       expandToLanes(w, spillCode);
     else
