@@ -1,0 +1,201 @@
+"""Register allocation of wide ranges: the 16-register accumulators of 32x32
+MFMAs (AGPRs or VGPRs) and SGPR ranges of 2 and 8, read through parts
+(`acc[4:8]`, amdgcn.part). Under register limits they are spilled whole (to
+scratch, or SGPRs to VGPR lanes) and only the part read is reloaded; slots
+whose lifetimes do not overlap share scratch bytes. Each kernel runs on the
+emulator in strict mode allocated freely and under the limit, and both must
+equal NumPy (the MFMA layout from AMD's matrix instruction calculator facts
+in mfma_layouts.py, not from the emulator)."""
+import re
+
+import numpy as np
+import pytest
+
+import aster
+from aster import AGPR, SGPR, VGPR, s, v
+import mfma_layouts as L
+
+SHAPE = L.SHAPES["v_mfma_f32_32x32x2_f32"]
+
+
+def mfma_ref(A, B, C):
+    """D = A @ B + C for v_mfma_f32_32x32x2_f32 in per-lane registers:
+    A[l] / B[l] one f32 per lane, C (16, 64) -> D (16, 64)."""
+    Am = np.zeros((32, 2), np.float64)
+    Bm = np.zeros((2, 32), np.float64)
+    for row in range(32):
+        for k in range(2):
+            lane, _ = L.input_place(SHAPE, 0, row, k)
+            Am[row, k] = A[lane]
+            Bm[k, row] = B[lane]
+    D = Am @ Bm
+    out = C.astype(np.float64).copy()
+    for i in range(32):
+        for j in range(32):
+            lane, reg = L.output_place(SHAPE, 0, i, j)
+            out[reg, lane] += D[i, j]
+    return out.astype(np.float32)
+
+
+def build_accumulators(n_acc, acc_cls):
+    """n_acc accumulators live at once: acc_j = A_j B_j, then
+    acc_j = A_(j+1) B_j + acc_j; each stored as 4 parts of 4 registers."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("a", aster.ptr(np.float32)), ("b", aster.ptr(np.float32)),
+                            ("out", aster.ptr(np.float32))], block=(64, 1, 1))
+    pa = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
+    pb = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
+    po = k.s_load_dwordx2(SGPR(2), s[0:2], 16)
+    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    As = [k.global_load_dword(VGPR(), off, pa, offset=256 * j) for j in range(n_acc)]
+    Bs = [k.global_load_dword(VGPR(), off, pb, offset=256 * j) for j in range(n_acc)]
+    k.s_waitcnt(vmcnt=0)
+    accs = [k.v_mfma_f32_32x32x2_f32(acc_cls(16), As[j], Bs[j], 0) for j in range(n_acc)]
+    accs = [k.v_mfma_f32_32x32x2_f32(acc_cls(16), As[(j + 1) % n_acc], Bs[j], accs[j])
+            for j in range(n_acc)]
+    for _ in range(3):   # MFMA results read by memory instructions: wait states
+        k.s_nop(imm=7)
+    ooff = k.v_lshlrev_b32(VGPR(), 2, v[0])
+    for j in range(n_acc):
+        oj = k.v_add_u32(VGPR(), 4096 * j, ooff)
+        for q in range(16):     # out[j][reg q][lane]
+            k.global_store_dword(oj, accs[j][q], po, offset=q * 256)
+    k.s_endpgm()
+    return m
+
+
+def run_accumulators(m, pipeline, n_acc, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-4, 5, 64 * n_acc).astype(np.float32)
+    b = rng.integers(-4, 5, 64 * n_acc).astype(np.float32)
+    out = np.zeros(16 * 64 * n_acc, np.float32)
+    c = aster.compile(m, pipeline=pipeline)
+    aster.launch(c, "k", grid=1, block=64, args=[a, b, out], strict=True,
+                 uninitialized="error")
+    want = []
+    for j in range(n_acc):
+        acc = mfma_ref(a[64 * j:64 * j + 64], b[64 * j:64 * j + 64], np.zeros((16, 64)))
+        nxt = (j + 1) % n_acc
+        want.append(mfma_ref(a[64 * nxt:64 * nxt + 64], b[64 * j:64 * j + 64], acc))
+    return c, out.reshape(n_acc, 16, 64), np.stack(want)
+
+
+def stats(c):
+    d = re.search(r"regalloc = \{([^}]*)\}", c.mlir).group(1)
+    return {k: int(x) for k, x in re.findall(r"(\w+) = (\d+) : i32", d)}
+
+
+@pytest.mark.parametrize("acc_cls,limit", [(AGPR, "max-agprs=32"), (VGPR, "max-vgprs=40")])
+def test_mfma_32x32_accumulators_spill_whole(acc_cls, limit):
+    n_acc = 3
+    m = build_accumulators(n_acc, acc_cls)
+    free, got_free, want = run_accumulators(m, "amdgcn-regalloc", n_acc, 1)
+    np.testing.assert_array_equal(got_free, want)
+    assert stats(free)["spills"] == 0
+    tight, got, want = run_accumulators(m, f"amdgcn-regalloc{{{limit}}}", n_acc, 1)
+    np.testing.assert_array_equal(got, want)
+    st = stats(tight)
+    cls = "agpr" if acc_cls is AGPR else "vgpr"
+    assert st[cls] <= int(limit.split("=")[1]) and st["scratch_spills"] > 0
+    p = "a" if acc_cls is AGPR else "v"
+    # saved whole, 4 registers per store; reloaded one part (register) at a time
+    assert re.search(rf"scratch_store_dwordx4 off, {p}\[\d+:\d+\], s\d+ offset:48", tight.asm)
+    assert len(re.findall(rf"scratch_load_dword {p}\d+, off, s\d+ offset:\d+", tight.asm)) >= 16
+    # the private segment holds them
+    assert tight.metadata["k"].private_segment >= st["scratch_bytes"]
+
+
+def test_disjoint_slots_share_scratch():
+    """Four phases, each with two 16-AGPR accumulators under max-agprs=16,
+    spilled to scratch and read back within the phase: the phases' slots
+    share the same bytes."""
+    phases = 4
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("a", aster.ptr(np.float32)), ("out", aster.ptr(np.float32))],
+                 block=(64, 1, 1))
+    pa = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
+    po = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
+    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    x = k.global_load_dword(VGPR(), off, pa)
+    y = k.global_load_dword(VGPR(), off, pa, offset=256)
+    k.s_waitcnt(vmcnt=0)
+    for p in range(phases):
+        acc1 = k.v_mfma_f32_32x32x2_f32(AGPR(16), x, y, 0)
+        acc2 = k.v_mfma_f32_32x32x2_f32(AGPR(16), y, x, 0)
+        for _ in range(3):
+            k.s_nop(imm=7)
+        op1 = k.v_add_u32(VGPR(), 8192 * p, off)
+        op2 = k.v_add_u32(VGPR(), 8192 * p + 4096, off)
+        for q in range(16):
+            k.global_store_dword(op1, acc1[q], po, offset=q * 256)
+            k.global_store_dword(op2, acc2[q], po, offset=q * 256)
+    k.s_endpgm()
+    a = np.random.default_rng(3).integers(-4, 5, 128).astype(np.float32)
+    c = aster.compile(m, pipeline="amdgcn-regalloc{max-agprs=16}")
+    out = np.zeros(phases * 2 * 16 * 64, np.float32)
+    aster.launch(c, "k", grid=1, block=64, args=[a, out], strict=True, uninitialized="error")
+    zero = np.zeros((16, 64))
+    want = np.stack([mfma_ref(a[:64], a[64:], zero), mfma_ref(a[64:], a[:64], zero)])
+    np.testing.assert_array_equal(out.reshape(phases, 2, 16, 64), np.stack([want] * phases))
+    st = stats(c)
+    # both accumulators of a phase go to scratch (a part reloaded for its
+    # store needs an AGPR of the 16); 8 slots of 64 bytes take 128 bytes
+    assert st["agpr"] == 16 and st["scratch_spills"] == 2 * phases
+    assert st["scratch_bytes"] == 128 and c.metadata["k"].private_segment == 128
+
+
+def test_sgpr_ranges_spill_to_lanes():
+    """SGPR pairs (pointers) and an SGPR octet (8 scalars from s_load_dwordx8)
+    under max-sgprs=12: spilled to VGPR lanes, parts reloaded by v_readlane."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("x", aster.ptr(np.uint32)), ("out", aster.ptr(np.uint32))],
+                 block=(64, 1, 1))
+    px = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
+    po = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
+    k.s_waitcnt(lgkmcnt=0)
+    oct_ = k.s_load_dwordx8(SGPR(8), px, 0)
+    k.s_waitcnt(lgkmcnt=0)
+    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
+    sums = [k.s_add_u32(SGPR(), oct_[i], oct_[(i + 3) % 8]) for i in range(8)]
+    vals = [k.v_add_u32(VGPR(), sums[i], v[0]) for i in range(8)]
+    vals += [k.v_add_u32(VGPR(), oct_[7 - i], vals[i]) for i in range(8)]
+    for i, x in enumerate(vals):
+        k.global_store_dword(off, x, po, offset=256 * i)
+    k.s_endpgm()
+    x = np.random.default_rng(5).integers(0, 2**31, 8, dtype=np.uint32)
+    want = []
+    lane = np.arange(64, dtype=np.uint64)
+    for i in range(8):
+        want.append((x[i].astype(np.uint64) + x[(i + 3) % 8] + lane) & 0xFFFFFFFF)
+    for i in range(8):
+        want.append((want[i] + x[7 - i]) & 0xFFFFFFFF)
+    want = np.stack(want).astype(np.uint32)
+    for pipeline in ("amdgcn-regalloc", "amdgcn-regalloc{max-sgprs=12}"):
+        c = aster.compile(m, pipeline=pipeline)
+        out = np.zeros(16 * 64, np.uint32)
+        aster.launch(c, "k", grid=1, block=64, args=[x, out], strict=True,
+                     uninitialized="error")
+        np.testing.assert_array_equal(out.reshape(16, 64), want)
+    st = stats(c)
+    assert st["sgpr"] <= 12 and st["spills"] > 0
+    assert "v_writelane_b32" in c.asm and re.search(r"v_readlane_b32 s\d+, v\d+, [1-7]\b", c.asm)
+
+
+def test_part_bad_input():
+    m = aster.Module("gfx942")
+    k = m.kernel("k")
+    acc = k.v_mfma_f32_32x32x2_f32(AGPR(16), v[0], v[1], 0)
+    with pytest.raises(ValueError, match="must start at a multiple of 2"):
+        acc[3:5]
+    with pytest.raises(IndexError, match="non-empty"):
+        acc[4:4]
+    with pytest.raises(IndexError, match="out of range"):
+        acc[16]
+    with pytest.raises(TypeError, match="int or a slice"):
+        acc["x"]
+    q = k.s_load_dwordx4(SGPR(4), s[0:2], 0)
+    with pytest.raises(ValueError, match="multiple of 2"):
+        q[1:3]
+    assert acc[4:8].width == 4 and acc[15].width == 1 and q[2:4].width == 2
