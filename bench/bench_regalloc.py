@@ -12,10 +12,10 @@ Kernels (all registers virtual except the work-item id v0):
   spill  adds/xors over a window of 16 values allocated with max-vgprs=10:
          heavy spilling to AGPRs (not in the default --kernels)
   spill_ranges  64-bit v_lshl_add_u64 over a window of 8 pairs (16 VGPRs
-         live) allocated with max-vgprs=10: pairs spill whole to scratch, 8
-         bytes per spilled value (slots are not shared), so N <= 10000 fits
-         a work-item's private segment (not in the default --kernels;
-         `--kernels spill_ranges --ns 1000,10000`)
+         live) allocated with max-vgprs=10: pairs spill whole to scratch;
+         slots whose lifetimes do not overlap share bytes, so any N fits a
+         work-item's private segment (not in the default --kernels;
+         `--kernels spill,spill_ranges --ns 1000,10000,100000`)
 The time is the pass alone (`aster.run_pipeline(module, "amdgcn-regalloc")`
 on a freshly built module; building is bench_builder.py's), the minimum over
 repetitions. `used`/`MaxLive` are the kernel's `regalloc` attribute (VGPRs,
