@@ -291,3 +291,59 @@ def test_random_accumulator_programs():
         spilled += stats(c)["scratch_spills"] > 0
     print(f"regalloc wide ranges: 32 random accumulator programs, {spilled} spilled to scratch")
     assert spilled >= 16, spilled
+
+
+def test_scratch_slots_in_a_loop():
+    """VGPR pairs defined before a loop and read in every iteration, and
+    pairs spilled inside the iteration, under max-vgprs=12: the outer slots
+    live through the whole loop (back edge included), so inner slots may not
+    share their bytes; three iterations must equal NumPy."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("x", aster.ptr(np.uint64)), ("out", aster.ptr(np.uint64))],
+                 block=(64, 1, 1))
+    px = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
+    po = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
+    off = k.v_lshlrev_b32(VGPR(), 3, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    P = [k.global_load_dwordx2(VGPR(2), off, px, offset=512 * i) for i in range(4)]
+    acc = k.global_load_dwordx2(VGPR(2), off, px, offset=512 * 4)
+    k.s_waitcnt(vmcnt=0)
+    # (not load results, which are spilled only when read in their block)
+    P = [k.v_lshl_add_u64(VGPR(2), x, 0, 0) for x in P]
+    with k.loop(s[20], 3, carry=[acc]) as L:
+        # the outer pairs are read first, then inner pairs spill: their
+        # slots come after the outer slots' last reload in the body
+        u = k.v_lshl_add_u64(VGPR(2), P[0], 0, P[1])
+        u = k.v_lshl_add_u64(VGPR(2), u, 1, P[2])
+        u = k.v_lshl_add_u64(VGPR(2), u, 2, P[3])
+        w = [k.v_lshl_add_u64(VGPR(2), L.carry[0], j, u) for j in range(7)]
+        r = k.v_lshl_add_u64(VGPR(2), w[0], 0, w[1])
+        for j in range(2, 7):
+            r = k.v_lshl_add_u64(VGPR(2), r, j - 1, w[j])
+        L.next(r)
+    # (the outer pairs are not read after the loop: only the back edge keeps
+    # their slots live past their last reload in the body)
+    k.global_store_dwordx2(off, L.results[0], po)
+    k.s_endpgm()
+    x = np.random.default_rng(9).integers(0, 2**63, 5 * 64, dtype=np.uint64)
+    Pn = [x[64 * i:64 * i + 64] for i in range(4)]
+    a = x[256:320].copy()
+    with np.errstate(over="ignore"):
+        for _ in range(3):
+            u = Pn[0] + Pn[1]
+            u = (u << np.uint64(1)) + Pn[2]
+            u = (u << np.uint64(2)) + Pn[3]
+            w = [(a << np.uint64(j)) + u for j in range(7)]
+            r = w[0] + w[1]
+            for j in range(2, 7):
+                r = (r << np.uint64(j - 1)) + w[j]
+            a = r
+    want = a
+    for pipeline in ("amdgcn-regalloc", "amdgcn-regalloc{max-vgprs=12}"):
+        c = aster.compile(m, pipeline=pipeline)
+        out = np.zeros(64, np.uint64)
+        aster.launch(c, "k", grid=1, block=64, args=[x, out], strict=True,
+                     uninitialized="error")
+        np.testing.assert_array_equal(out, want, err_msg=pipeline)
+    st = stats(c)
+    assert st["vgpr"] <= 12 and st["scratch_spills"] >= 2
