@@ -232,6 +232,41 @@ static void expandFromLanes(SpillFromLanesOp op, llvm::DenseSet<Operation *> &sp
   op->erase();
 }
 
+/// Drops a spill base's s_mov_b32 when its SGPR already holds that constant
+/// from an earlier one in the block (nothing in between writes the SGPR).
+static void dropRepeatedBases(KernelOp kernel, llvm::DenseSet<Operation *> &spillCode) {
+  for (Block &b : kernel.getBody()) {
+    llvm::SmallDenseMap<int, uint64_t, 4> holds; // SGPR -> constant
+    for (Operation &op : llvm::make_early_inc_range(b)) {
+      const ISA::InstDesc *d = getInstDesc(&op);
+      bool base = spillCode.contains(&op) && d && StringRef(d->mnemonic) == "s_mov_b32";
+      std::optional<uint64_t> c = base ? getImmediateBits(op.getOperand(0)) : std::nullopt;
+      if (c) {
+        int r = cast<RegType>(op.getResult(0).getType()).getIndex();
+        auto it = holds.find(r);
+        if (it != holds.end() && it->second == *c) {
+          OpBuilder bld(&op);
+          op.getResult(0).replaceAllUsesWith(
+              RegOp::create(bld, op.getLoc(), op.getResult(0).getType()).getResult());
+          spillCode.erase(&op);
+          op.erase();
+          continue;
+        }
+        holds[r] = *c;
+        continue;
+      }
+      if (!d && !isa<RegOp, arith::ConstantOp>(op)) {
+        holds.clear();
+        continue;
+      }
+      for (Type t : op.getResultTypes())
+        if (auto r = dyn_cast<RegType>(t); r && r.getKind() == RegKind::SGPR)
+          for (unsigned j = 0; j < r.getWidth(); ++j)
+            holds.erase(r.getIndex() + j);
+    }
+  }
+}
+
 LogicalResult expandSpillCode(KernelOp kernel, unsigned scratchBase,
                               llvm::DenseSet<Operation *> &spillCode, unsigned &bytes) {
   SmallVector<Slot> slots;
@@ -282,6 +317,8 @@ LogicalResult expandSpillCode(KernelOp kernel, unsigned scratchBase,
     else
       expandFromLanes(cast<SpillFromLanesOp>(op), spillCode);
   }
+  if (llvm::any_of(slots, [](const Slot &s) { return s.store; }))
+    dropRepeatedBases(kernel, spillCode);
   return success();
 }
 

@@ -7,8 +7,9 @@
 // CHECK-LABEL: far:
 // CHECK: s_mov_b32 [[B:s[0-9]+]], 0x2000
 // CHECK-NEXT: scratch_store_dwordx2 off, v[{{[0-9]+}}:{{[0-9]+}}], [[B]]{{$}}
-// CHECK: s_mov_b32 [[B2:s[0-9]+]], 0x2000
-// CHECK-NEXT: scratch_load_dwordx2 v[{{[0-9]+}}:{{[0-9]+}}], off, [[B2]]{{$}}
+// The base SGPR still holds it at the reload: not set again.
+// CHECK-NOT: s_mov_b32
+// CHECK: scratch_load_dwordx2 v[{{[0-9]+}}:{{[0-9]+}}], off, [[B]]{{$}}
 // CHECK: .amdhsa_private_segment_fixed_size 8200
 // EMU: 11 0 0
 amdgcn.module @m2 target("gfx942") {

@@ -28,8 +28,9 @@ amdgcn.module @m target("gfx942") {
   // ASM:      v_mov_b32 [[A:v[0-9]+]], 1
   // ASM-NEXT: s_mov_b32 [[Z:s[0-9]+]], 0
   // ASM-NEXT: scratch_store_dword off, [[A]], [[Z]]{{$}}
-  // ASM:      s_mov_b32 [[Z2:s[0-9]+]], 0
-  // ASM-NEXT: scratch_load_dword [[R:v[0-9]+]], off, [[Z2]]{{$}}
+  // (the base SGPR still holds 0 at the reload: not set again)
+  // ASM-NOT:  s_mov_b32
+  // ASM:      scratch_load_dword [[R:v[0-9]+]], off, [[Z]]{{$}}
   // ASM-NEXT: s_waitcnt vmcnt(0)
   // ASM-NEXT: v_add_u32 {{v[0-9]+}}, [[R]],
   // ASM: .amdhsa_private_segment_fixed_size 4
