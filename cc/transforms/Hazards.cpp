@@ -111,9 +111,10 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
       if (need && mayPad(&op)) {
         builder.setInsertionPoint(&op);
         advance(h, need);
-        // [LLVM] SIInstrInfo::insertNoops: at most 8 wait states per s_nop.
+        // At most 16 wait states per s_nop (s_nop 15: its 4-bit field on
+        // gfx9; LLVM 22 emits e.g. s_nop 10 for gfx942 MFMA results).
         for (; need; ++inserted) {
-          unsigned n = std::min(need, 8u);
+          unsigned n = std::min(need, 16u);
           OperationState st(op.getLoc(), nopName);
           st.addAttribute("imm", builder.getI32IntegerAttr(n - 1));
           builder.create(st);

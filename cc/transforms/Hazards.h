@@ -25,7 +25,7 @@ namespace aster {
 /// its predecessors, to a fixpoint around loops.
 ///
 /// Guarantees: before each instruction `op` with `mayPad(op)`, `s_nop`s
-/// (at most `s_nop 7` each) bring every covered hazard ending at `op` to its
+/// (at most `s_nop 15` each) bring every covered hazard ending at `op` to its
 /// required wait states; nothing else changes (no op is moved or removed,
 /// and an instruction with !mayPad keeps whatever distance it had). Returns
 /// the number of `s_nop` ops inserted.

@@ -44,8 +44,7 @@ amdgcn.module @m target("gfx942") {
     // 32x32x8 f16 is 8 passes: 11 before srcA reads its result.
     // CHECK:      v_mfma_f32_32x32x8_f16 v[4:19]
     // CHECK-NEXT: v_mov_b32 v30, v0
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 1
+    // CHECK-NEXT: s_nop 9
     // CHECK-NEXT: v_mfma_f32_32x32x8_f16 a[0:15], v[4:5], v[0:1], a[0:15]
     %m0 = amdgcn.v_mfma_f32_32x32x8_f16 %v01, %v01, %v : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[4:19]>) -> !amdgcn.vgpr<[4:19]>
     %v0 = amdgcn.reg : !amdgcn.vgpr<0>
@@ -84,14 +83,12 @@ amdgcn.module @m target("gfx942") {
     %v = amdgcn.reg : !amdgcn.vgpr<[4:11]>
     %v45 = amdgcn.reg : !amdgcn.vgpr<[4:5]>
     // CHECK:      v_mfma_f64_16x16x4_f64 v[4:11]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 2
+    // CHECK-NEXT: s_nop 10
     // CHECK-NEXT: v_add_f64 v[20:21], v[4:5], v[4:5]
     %m0 = amdgcn.v_mfma_f64_16x16x4_f64 %v01, %v01, %v : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[4:11]>) -> !amdgcn.vgpr<[4:11]>
     %x = amdgcn.v_add_f64 %v45, %v45 : (!amdgcn.vgpr<[4:5]>, !amdgcn.vgpr<[4:5]>) -> !amdgcn.vgpr<[20:21]>
     // CHECK:      v_mfma_f64_16x16x4_f64 v[4:11]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 7
+    // CHECK-NEXT: s_nop 15
     // CHECK-NEXT: s_nop 1
     // CHECK-NEXT: global_store_dwordx2 v[0:1], v[4:5], off
     %m1 = amdgcn.v_mfma_f64_16x16x4_f64 %v01, %v01, %v : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[4:11]>) -> !amdgcn.vgpr<[4:11]>

@@ -1,4 +1,5 @@
 // RUN: aster-opt %s -amdgcn-hazards | aster-translate --mlir-to-asm | FileCheck %s
+// RUN: aster-opt %s -amdgcn-hazards | aster-translate --mlir-to-hsaco -o %t.hsaco
 // An MFMA result read by a VALU (v_accvgpr_read_b32 too) or a memory
 // instruction needs passes + 3 wait states on gfx942 (CDNA3 ISA guide, XDL
 // write VGPR then VALU / VMEM read): 2-pass 5, 4-pass 7, 8-pass 11,
@@ -11,8 +12,7 @@ amdgcn.module @m target("gfx942") {
     %a = amdgcn.reg : !amdgcn.agpr<[0:15]>
     %a0 = amdgcn.reg : !amdgcn.agpr<0>
     // CHECK:      v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[0:1], a[0:15]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 2
+    // CHECK-NEXT: s_nop 10
     // CHECK-NEXT: v_accvgpr_read_b32 v2, a0
     %m = amdgcn.v_mfma_f32_32x32x8_f16 %v01, %v01, %a : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.agpr<[0:15]>) -> !amdgcn.agpr<[0:15]>
     %r = amdgcn.v_accvgpr_read_b32 %a0 : (!amdgcn.agpr<0>) -> !amdgcn.vgpr<2>
@@ -96,15 +96,13 @@ amdgcn.module @m target("gfx942") {
     %m2 = amdgcn.v_mfma_f32_4x4x4_16b_f16 %v01, %v01, %v4 : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[4:7]>) -> !amdgcn.vgpr<[4:7]>
     %x2 = amdgcn.v_add_u32 %v4_0, %v4_0 : (!amdgcn.vgpr<4>, !amdgcn.vgpr<4>) -> !amdgcn.vgpr<30>
     // CHECK:      v_mfma_f32_32x32x2_f32 v[8:23]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 7
+    // CHECK-NEXT: s_nop 15
     // CHECK-NEXT: s_nop 2
     // CHECK-NEXT: v_add_u32 v30, v8, v8
     %m3 = amdgcn.v_mfma_f32_32x32x2_f32 %v0, %v0, %v8 : (!amdgcn.vgpr<0>, !amdgcn.vgpr<0>, !amdgcn.vgpr<[8:23]>) -> !amdgcn.vgpr<[8:23]>
     %x3 = amdgcn.v_add_u32 %v8_0, %v8_0 : (!amdgcn.vgpr<8>, !amdgcn.vgpr<8>) -> !amdgcn.vgpr<30>
     // CHECK:      v_mfma_f32_16x16x4_f32 v[4:7]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 2
+    // CHECK-NEXT: s_nop 10
     // CHECK-NEXT: v_add_u32 v30, v4, v4
     %m4 = amdgcn.v_mfma_f32_16x16x4_f32 %v0, %v0, %v4 : (!amdgcn.vgpr<0>, !amdgcn.vgpr<0>, !amdgcn.vgpr<[4:7]>) -> !amdgcn.vgpr<[4:7]>
     %x4 = amdgcn.v_add_u32 %v4_0, %v4_0 : (!amdgcn.vgpr<4>, !amdgcn.vgpr<4>) -> !amdgcn.vgpr<30>
@@ -124,20 +122,17 @@ amdgcn.module @m target("gfx942") {
     %v20 = amdgcn.reg : !amdgcn.vgpr<20>
     %s0 = amdgcn.reg : !amdgcn.sgpr<0>
     // CHECK:      v_mfma_f32_32x32x8_f16 v[16:31]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 2
+    // CHECK-NEXT: s_nop 10
     // CHECK-NEXT: global_store_dwordx4 v[0:1], v[16:19], off
     %m1 = amdgcn.v_mfma_f32_32x32x8_f16 %v01, %v01, %v : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[16:31]>) -> !amdgcn.vgpr<[16:31]>
     amdgcn.global_store_dwordx4 %v01, %v16 : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[16:19]>) -> ()
     // CHECK:      v_mfma_f32_32x32x8_f16 a[0:15]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 2
+    // CHECK-NEXT: s_nop 10
     // CHECK-NEXT: scratch_store_dwordx4 off, a[0:3], s0
     %m2 = amdgcn.v_mfma_f32_32x32x8_f16 %v01, %v01, %a : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.agpr<[0:15]>) -> !amdgcn.agpr<[0:15]>
     amdgcn.scratch_store_dwordx4 %a03, %s0 : (!amdgcn.agpr<[0:3]>, !amdgcn.sgpr<0>) -> ()
     // CHECK:      v_mfma_f32_32x32x8_f16 v[16:31]
-    // CHECK-NEXT: s_nop 7
-    // CHECK-NEXT: s_nop 2
+    // CHECK-NEXT: s_nop 10
     // CHECK-NEXT: ds_write_b32 v2, v20
     %m3 = amdgcn.v_mfma_f32_32x32x8_f16 %v01, %v01, %v : (!amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[0:1]>, !amdgcn.vgpr<[16:31]>) -> !amdgcn.vgpr<[16:31]>
     amdgcn.ds_write_b32 %v2, %v20 : (!amdgcn.vgpr<2>, !amdgcn.vgpr<20>) -> ()

@@ -1,4 +1,5 @@
 // RUN: aster-opt %s -amdgcn-hazards | aster-translate --mlir-to-asm | FileCheck %s
+// RUN: aster-opt %s -amdgcn-hazards | aster-translate --mlir-to-hsaco -o %t.hsaco
 // VALU writes then dependent reads (gfx942): VGPR/AGPR then MFMA 2, exec
 // then MFMA 4 (CDNA3 ISA guide); SGPR then VMEM 5, SGPR then v_readlane /
 // v_writelane lane select 4, vcc then v_div_fmas 4 (gfx9 "manually inserted
