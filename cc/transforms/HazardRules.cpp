@@ -15,7 +15,8 @@
 //           checkMAIVALUHazards, checkVALUHazards, checkVMEMHazards,
 //           checkRWLaneHazards, checkDivFMasHazards, checkReadM0Hazards) and
 //           SISchedule.td (SIDPGFX942FullSpeedModel /
-//           SIDPGFX950FullSpeedModel: MFMA passes), read for the numbers.
+//           SIDPGFX950FullSpeedModel: MFMA passes), read for the numbers;
+//           checkSoftClauseHazards for the XNACK soft-clause rule.
 //
 // Where the sources distinguish cases aster does not track, the larger
 // number is used: every non-f64 MFMA is treated as XDL (XDL numbers are
@@ -151,6 +152,8 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
   f.valu = d->has(ISA::PROP_VALU) && !f.mfma;
   f.salu = d->has(ISA::PROP_SALU);
   f.vmem = d->has(ISA::PROP_VMEM);
+  f.smem = d->has(ISA::PROP_SMEM);
+  f.store = d->has(ISA::PROP_MAYSTORE);
   f.lds = d->enc == ISA::Enc::DS;
   f.dgemm = f.mfma && mn.starts_with("v_mfma_f64");
   if (f.mfma)
@@ -237,6 +240,15 @@ static unsigned afterMfma(const InstFacts &p, const InstFacts &c, uint8_t target
   // ... or overwrites what an XDL MFMA reads as srcC (WAR): 2 passes 1,
   // 4 passes 3, 8 passes 7, 16 passes 15.
   unsigned war = n - 1;
+  // gfx950 f64 MFMAs: LLVM 22 pads a 16x16x4 f64 result (16 passes there)
+  // before a VALU read with 19 wait states, the XDL number, not the gfx942
+  // table's 11. Take the larger of the two everywhere.
+  if (p.dgemm && target == ISA::T_GFX950) {
+    readByOther = std::max(readByOther, n + 3 + extra950);
+    srcAB = std::max(srcAB, n + 3 + extra950);
+    srcCOverlap = std::max(srcCOverlap, n + 1 + srcC950);
+    waw = std::max(waw, n + 3 + extra950);
+  }
 
   unsigned need = 0;
   auto req = [&](unsigned n) { need = std::max(need, n); };
@@ -311,6 +323,66 @@ unsigned requiredWaitStates(const InstFacts &p, const InstFacts &c,
       overlapsAny(c.writes, *p.wideStoreData))
     req(2);
   return need;
+}
+
+// --- Soft clauses ---------------------------------------------------------------
+// [LLVM] checkSoftClauseHazards (with XNACK, which gfx942/gfx950 code
+// objects may run with): a VMEM or SMEM instruction that would make its
+// clause read a register the clause writes, or a store in a clause that
+// writes registers, needs 1 wait state (any non-clause op ends the clause).
+
+static Clause::Kind clauseKind(const InstFacts &f) {
+  return f.vmem ? Clause::VMem : f.smem ? Clause::SMem : Clause::None;
+}
+
+void Clause::add(const InstFacts &f) {
+  Kind k = clauseKind(f);
+  if (k != kind || !f.waitStates) {
+    defs.clear();
+    uses.clear();
+  }
+  kind = f.waitStates ? k : None;
+  if (kind == None)
+    return;
+  for (const Read &r : f.reads)
+    uses.push_back(r.reg);
+  llvm::append_range(defs, f.writes);
+}
+
+void Clause::merge(const Clause &o) {
+  if (o.kind == None)
+    return;
+  if (kind != None && kind != o.kind) {
+    // Different kinds on two paths: keep the one with more writes.
+    if (o.defs.size() > defs.size())
+      *this = o;
+    return;
+  }
+  kind = o.kind;
+  for (const RegRange &r : o.defs)
+    if (!llvm::is_contained(defs, r))
+      defs.push_back(r);
+  for (const RegRange &r : o.uses)
+    if (!llvm::is_contained(uses, r))
+      uses.push_back(r);
+}
+
+unsigned clauseWaitStates(const Clause &c, const InstFacts &f) {
+  Clause::Kind k = clauseKind(f);
+  if (k == Clause::None || k != c.kind)
+    return 0;
+  if (c.defs.empty())
+    return 0;
+  if (f.store)
+    return 1;
+  SmallVector<RegRange, 8> defs(c.defs), uses(c.uses);
+  llvm::append_range(defs, f.writes);
+  for (const Read &r : f.reads)
+    uses.push_back(r.reg);
+  for (const RegRange &d : defs)
+    if (overlapsAny(uses, d))
+      return 1;
+  return 0;
 }
 
 } // namespace aster::hazards

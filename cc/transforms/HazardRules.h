@@ -55,6 +55,8 @@ struct InstFacts {
   unsigned passes = 0; ///< MFMA passes (mfmaPasses)
   bool salu = false;
   bool vmem = false;   ///< buffer, global, scratch or flat
+  bool smem = false;   ///< scalar memory
+  bool store = false;  ///< writes memory
   bool lds = false;    ///< DS
   bool readsM0Late = false; ///< reads m0 without interlock (mnemonicReadsM0Late)
   bool divFmas = false;     ///< v_div_fmas_*: reads vcc
@@ -81,6 +83,21 @@ unsigned mfmaPasses(llvm::StringRef mnemonic, uint8_t targetBit);
 /// `targetBit` (0 when no rule applies).
 unsigned requiredWaitStates(const InstFacts &first, const InstFacts &second,
                             uint8_t targetBit);
+
+/// A soft clause: consecutive VMEM (or consecutive SMEM) instructions, with
+/// the registers they write and read. With XNACK replay, an instruction of a
+/// clause may be issued again after later ones, so a clause must not read a
+/// register it writes.
+struct Clause {
+  enum Kind : uint8_t { None, VMem, SMem } kind = None;
+  llvm::SmallVector<RegRange, 8> defs, uses;
+  /// Adds `f` (which ends the clause if it is of another kind).
+  void add(const InstFacts &f);
+  /// Adds another clause (a predecessor's tail) to this one.
+  void merge(const Clause &other);
+};
+/// Wait states `f` needs to break `c` (0 or 1).
+unsigned clauseWaitStates(const Clause &c, const InstFacts &f);
 
 /// No rule asks for more wait states than this (gfx950: 16-pass MFMA write,
 /// then a read as srcA/B).

@@ -19,28 +19,39 @@ struct Event {
   const InstFacts *facts;
   unsigned dist;
 };
-using History = SmallVector<Event, 16>;
+/// The recent instructions before a point, and the open soft clause.
+struct History {
+  SmallVector<Event, 16> events;
+  Clause clause;
+};
 
-/// `n` more wait states pass: events that no rule can reach any more go.
+/// `n` more wait states pass (s_nops): events that no rule can reach any
+/// more go, and the clause ends.
 void advance(History &h, unsigned n) {
   if (!n)
     return;
-  for (Event &e : h)
+  for (Event &e : h.events)
     e.dist += n;
-  llvm::erase_if(h, [](const Event &e) { return e.dist >= kMaxWaitStates; });
+  llvm::erase_if(h.events, [](const Event &e) { return e.dist >= kMaxWaitStates; });
+  h.clause = Clause();
 }
 
 /// `f` issues: it counts for the events before it and becomes one.
 void issue(History &h, const InstFacts &f) {
+  if (!f.waitStates)
+    return;
+  Clause clause = std::move(h.clause);
   advance(h, f.waitStates);
+  clause.add(f);
+  h.clause = std::move(clause);
   if (f.producer)
-    h.push_back({&f, 0});
+    h.events.push_back({&f, 0});
 }
 
 /// Wait states still missing before `f`.
 unsigned missing(const History &h, const InstFacts &f, uint8_t target) {
-  unsigned need = 0;
-  for (const Event &e : h) {
+  unsigned need = clauseWaitStates(h.clause, f);
+  for (const Event &e : h.events) {
     unsigned r = requiredWaitStates(*e.facts, f, target);
     if (r > e.dist)
       need = std::max(need, r - e.dist);
@@ -52,16 +63,24 @@ unsigned missing(const History &h, const InstFacts &f, uint8_t target) {
 /// Returns true if `into` changed.
 bool merge(History &into, const History &tail) {
   bool changed = false;
-  for (const Event &e : tail) {
-    auto it = llvm::find_if(into, [&](const Event &x) { return x.facts == e.facts; });
-    if (it == into.end()) {
-      into.push_back(e);
+  for (const Event &e : tail.events) {
+    auto it = llvm::find_if(into.events,
+                            [&](const Event &x) { return x.facts == e.facts; });
+    if (it == into.events.end()) {
+      into.events.push_back(e);
       changed = true;
     } else if (e.dist < it->dist) {
       it->dist = e.dist;
       changed = true;
     }
   }
+  // The clause only grows with the events; it needs no separate fixpoint
+  // test beyond a change of kind or size.
+  size_t before = into.clause.defs.size() + into.clause.uses.size();
+  auto kind = into.clause.kind;
+  into.clause.merge(tail.clause);
+  changed |= into.clause.kind != kind ||
+             into.clause.defs.size() + into.clause.uses.size() != before;
   return changed;
 }
 } // namespace
