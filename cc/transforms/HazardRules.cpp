@@ -340,10 +340,12 @@ void Clause::add(const InstFacts &f) {
   if (k != kind || !f.waitStates) {
     defs.clear();
     uses.clear();
+    pad = false;
   }
   kind = f.waitStates ? k : None;
   if (kind == None)
     return;
+  pad |= f.pad;
   for (const Read &r : f.reads)
     uses.push_back(r.reg);
   llvm::append_range(defs, f.writes);
@@ -359,6 +361,7 @@ void Clause::merge(const Clause &o) {
     return;
   }
   kind = o.kind;
+  pad |= o.pad;
   for (const RegRange &r : o.defs)
     if (!llvm::is_contained(defs, r))
       defs.push_back(r);

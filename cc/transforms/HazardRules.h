@@ -63,6 +63,8 @@ struct InstFacts {
   bool rwLane = false;      ///< v_readlane_b32 / v_writelane_b32
   /// Could be the first instruction of some rule (worth keeping in history).
   bool producer = false;
+  /// Its hazards are to be padded (set by insertHazardNops from mayPad).
+  bool pad = false;
   llvm::SmallVector<Read, 6> reads;
   llvm::SmallVector<RegRange, 2> writes;
   /// Store data wider than 64 bits (VMEM): the registers a VALU must not
@@ -91,6 +93,7 @@ unsigned requiredWaitStates(const InstFacts &first, const InstFacts &second,
 struct Clause {
   enum Kind : uint8_t { None, VMem, SMem } kind = None;
   llvm::SmallVector<RegRange, 8> defs, uses;
+  bool pad = false; ///< some instruction of it has `pad`
   /// Adds `f` (which ends the clause if it is of another kind).
   void add(const InstFacts &f);
   /// Adds another clause (a predecessor's tail) to this one.

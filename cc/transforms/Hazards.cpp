@@ -48,10 +48,13 @@ void issue(History &h, const InstFacts &f) {
     h.events.push_back({&f, 0});
 }
 
-/// Wait states still missing before `f`.
+/// Wait states still missing before `f`, for the hazards to pad (those
+/// with `pad` on either instruction).
 unsigned missing(const History &h, const InstFacts &f, uint8_t target) {
-  unsigned need = clauseWaitStates(h.clause, f);
+  unsigned need = f.pad || h.clause.pad ? clauseWaitStates(h.clause, f) : 0;
   for (const Event &e : h.events) {
+    if (!f.pad && !e.facts->pad)
+      continue;
     unsigned r = requiredWaitStates(*e.facts, f, target);
     if (r > e.dist)
       need = std::max(need, r - e.dist);
@@ -99,6 +102,7 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
   for (Block &b : body)
     for (Operation &op : b) {
       store.push_back(describe(&op, target));
+      store.back().pad = store.back().waitStates && mayPad(&op);
       facts[&op] = &store.back();
     }
 
@@ -127,7 +131,7 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
     for (Operation &op : b) {
       const InstFacts &f = *facts[&op];
       unsigned need = f.waitStates ? missing(h, f, target) : 0;
-      if (need && mayPad(&op)) {
+      if (need) {
         builder.setInsertionPoint(&op);
         advance(h, need);
         // At most 16 wait states per s_nop (s_nop 15: its 4-bit field on

@@ -24,11 +24,13 @@ namespace aster {
 /// (every recent instruction, at its smallest distance) over the tails of all
 /// its predecessors, to a fixpoint around loops.
 ///
-/// Guarantees: before each instruction `op` with `mayPad(op)`, `s_nop`s
-/// (at most `s_nop 15` each) bring every covered hazard ending at `op` to its
-/// required wait states; nothing else changes (no op is moved or removed,
-/// and an instruction with !mayPad keeps whatever distance it had). Returns
-/// the number of `s_nop` ops inserted.
+/// Guarantees: every covered hazard one of whose two instructions satisfies
+/// `mayPad` (the allocator: "is spill code", so both a spill op reading a
+/// user's MFMA result and a user's MFMA reading a reload are covered) gets
+/// its required wait states, by `s_nop`s (at most `s_nop 15` each) right
+/// before its second instruction. Nothing else changes: no op is moved or
+/// removed, and a hazard between two instructions without `mayPad` keeps
+/// whatever distance it had. Returns the number of `s_nop` ops inserted.
 unsigned insertHazardNops(amdgcn::KernelOp kernel,
                           llvm::function_ref<bool(mlir::Operation *)> mayPad);
 

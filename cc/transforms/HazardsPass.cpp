@@ -25,7 +25,9 @@ const char *const kHazardsDoc =
     "instructions and s_nops already between them and, at a block start, "
     "the worst case over its predecessors; instruction order is otherwise "
     "unchanged (only s_nop ops are added). Records `hazard_nops` (s_nop ops "
-    "inserted) on each kernel.";
+    "inserted) on each kernel.\n"
+    "Options: only (mnemonics; default all): pad only the hazards one of "
+    "whose two instructions has one of these mnemonics.";
 
 namespace {
 /// The first op of `k` that names a virtual register, or nullptr.
@@ -54,8 +56,14 @@ Operation *firstVirtual(KernelOp k) {
 
 struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(HazardsPass)
+  HazardsPass() = default;
+  HazardsPass(const HazardsPass &other) : PassWrapper(other) {}
   StringRef getArgument() const override { return "amdgcn-hazards"; }
   StringRef getDescription() const override { return kHazardsDoc; }
+
+  ListOption<std::string> only{
+      *this, "only",
+      llvm::cl::desc("pad only hazards involving these mnemonics (default: all)")};
 
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
@@ -68,7 +76,13 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
         ok = false;
         continue;
       }
-      unsigned n = insertHazardNops(k, [](Operation *) { return true; });
+      auto mayPad = [&](Operation *op) {
+        if (only.empty())
+          return true;
+        const ISA::InstDesc *d = getInstDesc(op);
+        return d && llvm::is_contained(only, StringRef(d->mnemonic));
+      };
+      unsigned n = insertHazardNops(k, mayPad);
       k->setAttr("hazard_nops", Builder(k.getContext()).getI32IntegerAttr(n));
     }
     if (!ok)
