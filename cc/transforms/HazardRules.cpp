@@ -161,6 +161,7 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
   f.readsM0Late = mnemonicReadsM0Late(mn) || (f.vmem && d->has(ISA::PROP_LDS));
   f.divFmas = mn.starts_with("v_div_fmas_");
   f.rwLane = mn == "v_readlane_b32" || mn == "v_writelane_b32";
+  f.lanes = f.rwLane || mn == "v_readfirstlane_b32";
 
   // Sources: slot s of the row for each operand (an absent optional source
   // is left out of the operands; branch operands are not sources).
@@ -185,13 +186,15 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
       role = ReadRole::SrcC;
     else if (f.rwLane && StringRef(d->srcs()[s].name) == "lane")
       role = ReadRole::LaneSelect;
+    else if (f.lanes && mn != "v_writelane_b32" && StringRef(d->srcs()[s].name) == "src0")
+      role = ReadRole::LaneSource;
     f.reads.push_back({*r, role});
     // [ISA9]: store data of more than 64 bits ([LLVM] createsVALUHazard).
     if (f.vmem && d->has(ISA::PROP_MAYSTORE) && !d->has(ISA::PROP_ATOMIC) &&
         StringRef(d->srcs()[s].name) == "vdata" && r->hi - r->lo + 1 > 2)
       f.wideStoreData = *r;
   }
-  addImplicit(d->implicitUses, [&](RegRange r) { f.reads.push_back({r, ReadRole::Plain}); });
+  addImplicit(d->implicitUses, [&](RegRange r) { f.reads.push_back({r, ReadRole::Implicit}); });
   for (Value res : op->getResults())
     if (std::optional<RegRange> r = rangeOf(res.getType()))
       f.writes.push_back(*r);
@@ -312,6 +315,22 @@ unsigned requiredWaitStates(const InstFacts &p, const InstFacts &c,
     // [ISA9] VALU writes vcc, then v_div_fmas: 4.
     if (c.divFmas && overlapsAny(p.writes, kVcc))
       req(4);
+    // gfx940 and later ([LLVM] checkVALUHazards, hasVDecCoExecHazard; seen
+    // in LLVM 22's gfx942 code): a VALU writes an SGPR (vcc included), then
+    // a VALU reads it as an operand or as its implicit vcc: 2.
+    if (c.valu || c.mfma)
+      for (const Read &r : c.reads)
+        if (isScalarFile(r.reg) && (r.role != ReadRole::Implicit || r.reg == kVcc) &&
+            overlapsAny(p.writes, r.reg))
+          req(2);
+    // ... a VALU writes exec, then v_readlane / v_readfirstlane /
+    // v_writelane: 4.
+    if (c.lanes && writesExec)
+      req(4);
+    // ... a VALU writes a VGPR, then v_readlane / v_readfirstlane reads it: 1.
+    for (const Read &r : c.reads)
+      if (r.role == ReadRole::LaneSource && overlapsAny(p.writes, r.reg))
+        req(1);
   }
   // [ISA9] SALU writes m0, then LDS add-TID / LDS DMA / s_movrel /
   // s_sendmsg: 1.

@@ -37,6 +37,8 @@ enum class ReadRole : uint8_t {
   Plain,
   SrcC,       ///< the accumulator of an MFMA (src2; SMFMAC: the tied vdst)
   LaneSelect, ///< the lane operand of v_readlane_b32 / v_writelane_b32
+  LaneSource, ///< the VGPR read by v_readlane_b32 / v_readfirstlane_b32
+  Implicit,   ///< read without being an operand (exec, vcc, m0 of the row)
 };
 struct Read {
   RegRange reg;
@@ -61,6 +63,7 @@ struct InstFacts {
   bool readsM0Late = false; ///< reads m0 without interlock (mnemonicReadsM0Late)
   bool divFmas = false;     ///< v_div_fmas_*: reads vcc
   bool rwLane = false;      ///< v_readlane_b32 / v_writelane_b32
+  bool lanes = false;       ///< rwLane or v_readfirstlane_b32
   /// Could be the first instruction of some rule (worth keeping in history).
   bool producer = false;
   /// Its hazards are to be padded (set by insertHazardNops from mayPad).

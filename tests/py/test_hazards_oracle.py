@@ -29,7 +29,8 @@ import aster
 from conftest import HIP_INCLUDE
 from test_builder import call_args
 
-SOURCES = [Path(__file__).with_name("hazards_oracle.hip"), Path(HIP_INCLUDE) / "mfma.hip"]
+SOURCES = [Path(__file__).with_name("hazards_oracle.hip"),
+           *sorted(Path(HIP_INCLUDE).glob("*.hip"))]
 WINDOW = 24       # instructions looked back from C
 REACH = 20        # wait states the longest rule needs (gfx950, 16 passes)
 HEADER = re.compile(r"^([0-9a-f]+) <(\w+)>:")
@@ -115,6 +116,13 @@ def rebuild(k, text):
         # (aster has no SDWA forms): the same hazards.
         base = base[:-len("_sdwa")]
         rest = re.sub(r" (dst_sel|dst_unused|src0_sel|src1_sel):\w+", "", rest)
+    if base.startswith("scratch_"):
+        # aster's scratch forms need saddr: LLVM's `off` becomes s105, an SGPR
+        # these kernels never write.
+        parts = rest.split(", ")
+        if parts[-1].split(" ")[0] == "off":
+            parts[-1] = "s105" + parts[-1][len("off"):]
+        rest = ", ".join(parts)
     line = base + rest
     try:
         pos, kw, label = call_args(base, line)
@@ -145,6 +153,8 @@ def test_pass_pads_at_least_as_much_as_llvm(target, hip_hsaco, tmp_path, summary
     checked, skipped = [], {"block boundary": 0, "not rebuildable": 0}
     n = 0
     for src in SOURCES:
+        if src.name.startswith("gfx950") and target != "gfx950":
+            continue
         kernels = disassemble(hip_hsaco(src, arch=target), target, tmp_path)
         for kname, (insts, targets) in kernels.items():
             for window, llvm in cases(insts, targets):

@@ -62,11 +62,39 @@ amdgcn.module @m target("gfx942") {
     %m = amdgcn.v_mov_b32 %c0 : (i32) -> !amdgcn.vgpr<9>
     %v8 = amdgcn.reg : !amdgcn.vgpr<8>
     %w = amdgcn.v_writelane_b32 %c0, %s6, %v8 : (i32, !amdgcn.sgpr<6>, !amdgcn.vgpr<8>) -> !amdgcn.vgpr<8>
-    // A v_readlane that reads s6 as its value, not its lane, needs nothing.
+    // Any other VALU read of s6: 2 (gfx940 and later).
     // CHECK:      v_readlane_b32 s6, v0, 0
+    // CHECK-NEXT: s_nop 1
     // CHECK-NEXT: v_add_u32 v10, s6, v0
     %r5 = amdgcn.v_readlane_b32 %v0, %c0 : (!amdgcn.vgpr<0>, i32) -> !amdgcn.sgpr<6>
     %a = amdgcn.v_add_u32 %s6, %v0 : (!amdgcn.sgpr<6>, !amdgcn.vgpr<0>) -> !amdgcn.vgpr<10>
+    amdgcn.s_endpgm
+  }
+
+  // gfx940 and later: VALU writes vcc, then v_cndmask reads it: 2; exec then
+  // v_readfirstlane: 4; a VGPR then v_readlane reads it: 1.
+  // CHECK-LABEL: forwarding:
+  amdgcn.kernel @forwarding() {
+    %v1 = amdgcn.reg : !amdgcn.vgpr<1>
+    %v2 = amdgcn.reg : !amdgcn.vgpr<2>
+    %vcc = amdgcn.reg : !amdgcn.vcc
+    %c0 = arith.constant 0 : i32
+    // CHECK:      v_cmp_eq_u32 vcc, v1, v2
+    // CHECK-NEXT: s_nop 1
+    // CHECK-NEXT: v_cndmask_b32 v3, v1, v2, vcc
+    %c = amdgcn.v_cmp_eq_u32 %v1, %v2 : (!amdgcn.vgpr<1>, !amdgcn.vgpr<2>) -> !amdgcn.vcc
+    %m = amdgcn.v_cndmask_b32 %v1, %v2, %vcc : (!amdgcn.vgpr<1>, !amdgcn.vgpr<2>, !amdgcn.vcc) -> !amdgcn.vgpr<3>
+    // CHECK:      v_cmpx_eq_u32 vcc, v1, v2
+    // CHECK-NEXT: s_nop 3
+    // CHECK-NEXT: v_readfirstlane_b32 s0, v1
+    %x = amdgcn.v_cmpx_eq_u32 %v1, %v2 : (!amdgcn.vgpr<1>, !amdgcn.vgpr<2>) -> !amdgcn.vcc
+    %r = amdgcn.v_readfirstlane_b32 %v1 : (!amdgcn.vgpr<1>) -> !amdgcn.sgpr<0>
+    // CHECK:      v_mov_b32 v4, 0
+    // CHECK-NEXT: s_nop 0
+    // CHECK-NEXT: v_readlane_b32 s1, v4, 0
+    %y = amdgcn.v_mov_b32 %c0 : (i32) -> !amdgcn.vgpr<4>
+    %v4 = amdgcn.reg : !amdgcn.vgpr<4>
+    %l = amdgcn.v_readlane_b32 %v4, %c0 : (!amdgcn.vgpr<4>, i32) -> !amdgcn.sgpr<1>
     amdgcn.s_endpgm
   }
 
