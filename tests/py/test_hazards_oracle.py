@@ -1,21 +1,22 @@
 """amdgcn-hazards against an independent source: LLVM's own s_nops.
 
-HIP kernels (hazards_oracle.hip, and the MFMA corpus tests/emulator/hip/mfma.hip)
-are compiled with clang-22 for gfx942 and gfx950 and disassembled with
-llvm-objdump-22. For every run of s_nops LLVM put before an instruction C,
-the instructions before C in its block (back to 24 instructions) are rebuilt
-as an aster kernel with the builder methods, that run of s_nops removed (LLVM's
-earlier s_nops kept), and amdgcn-hazards runs on it. The pass must put at
-least as many wait states before C as LLVM did. Extra wait states the pass
-puts earlier in the window (where its rules are stricter than LLVM's) count
-towards that, since they also separate C from its producers.
+HIP kernels (tests/py/hazards_oracle.hip and the emulator's HIP corpus
+tests/emulator/hip/*.hip) are compiled with clang-22 for gfx942 and gfx950 and
+disassembled with llvm-objdump-22. For every run of s_nops LLVM put before an
+instruction C, the instructions before C in its block (back to 24
+instructions or 20 wait states) are rebuilt as an aster kernel with the
+builder methods, that run of s_nops removed (LLVM's earlier s_nops kept), and
+amdgcn-hazards runs on it. The pass must put at least as many wait states
+right before C as LLVM did.
 
 What this covers: the producer/consumer pairs LLVM pads in these kernels
-(MFMA results read by VALU / stores / MFMA srcA, f64 MFMA, VALU writes then
-MFMA reads, v_readlane lane selects). Pairs whose window reaches a block
-boundary (a branch or branch target) before 20 wait states, or contains an
-instruction the builder cannot rebuild, are not checked; the counts are
-printed in the test summary.
+(MFMA results read by VALU / stores / MFMA srcA, f64 MFMAs, VALU writes then
+MFMA reads, vcc then v_cndmask / v_addc, v_readlane lane selects, wide
+scratch stores then overwrites, VMEM clauses). Pairs whose window reaches a
+block boundary (a branch or branch target) before 20 wait states, or
+contains an instruction the builder cannot rebuild (DPP, v_dot2c), are not
+checked; the counts are printed in the test summary. It checks the pass is
+never below LLVM, not that it is never above.
 """
 import os
 import re
@@ -168,12 +169,11 @@ def test_pass_pads_at_least_as_much_as_llvm(target, hip_hsaco, tmp_path, summary
                 if not ok:
                     skipped["not rebuildable"] += 1
                     continue
-                kept = sum(nop_states(t) for t in window)
-                checked.append((f"c{n - 1}", kname, window, llvm, kept))
+                checked.append((f"c{n - 1}", kname, window, llvm))
     m.run_pipeline("amdgcn-hazards")
     asm = m.asm()
     bad, ours, theirs = [], 0, 0
-    for name, kname, window, llvm, kept in checked:
+    for name, kname, window, llvm in checked:
         lines = body(asm, name)
         assert lines[-1].split()[0] == re.sub(r"_(e32|e64|sdwa)$", "", window[-1].split()[0])
         before = 0
@@ -181,13 +181,11 @@ def test_pass_pads_at_least_as_much_as_llvm(target, hip_hsaco, tmp_path, summary
             if not line.startswith("s_nop"):
                 break
             before += nop_states(line)
-        earlier = sum(nop_states(t) for t in lines) - before - kept
-        ours, theirs = ours + before + earlier, theirs + llvm
-        if before + earlier < llvm:
-            bad.append(f"{kname}: {window[-1]!r}: pass {before} (+{earlier} earlier), "
-                       f"LLVM {llvm}; window {window}")
+        ours, theirs = ours + before, theirs + llvm
+        if before < llvm:
+            bad.append(f"{kname}: {window[-1]!r}: pass {before}, LLVM {llvm}; window {window}")
     summary.append(f"hazards oracle {target}: {len(checked)} LLVM s_nop runs checked "
-                   f"(pass >= LLVM; wait states pass {ours} vs LLVM {theirs}), "
+                   f"(pass >= LLVM each; wait states pass {ours}, LLVM {theirs}), "
                    f"skipped {skipped}")
     assert not bad, "\n".join(bad)
     assert len(checked) >= 10, f"only {len(checked)} cases checked"
