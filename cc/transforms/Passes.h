@@ -3,6 +3,7 @@
 // Every pass documents what it needs before (its input form) and what it
 // guarantees after, at its declaration.
 //   amdgcn-regalloc  register allocation (RegAlloc.h, kRegAllocDoc)
+//   amdgcn-hazards   s_nop wait states for hazards (Hazards.h, kHazardsDoc)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TRANSFORMS_PASSES_H

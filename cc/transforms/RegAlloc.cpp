@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "transforms/Allocator.h"
+#include "transforms/Hazards.h"
 
 namespace aster {
 namespace regalloc {
@@ -618,6 +619,10 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
       st->scratchSpills = slots;
       if (failed(expandSpillCode(kernel, scratchBase, spillCode, st->scratchBytes)))
         return failure();
+      // Wait states around the spill code (not the program's own hazards).
+      if (!spillCode.empty())
+        st->hazardNops = insertHazardNops(
+            kernel, [&](Operation *op) { return spillCode.contains(op); });
       return st;
     }
     if (a.spillVictims().empty())

@@ -20,6 +20,7 @@ struct RegAllocStats {
   unsigned scratchSpills = 0;      ///< of which kept in scratch memory
   unsigned scratchBytes = 0;       ///< bytes their slots take (shared where disjoint)
   unsigned copies = 0;             ///< moves inserted (edges, tied operands)
+  unsigned hazardNops = 0;         ///< s_nop inserted around spill code
 };
 
 /// Allocates every virtual register of `kernel` (see the pass documentation

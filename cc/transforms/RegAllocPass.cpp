@@ -28,12 +28,15 @@ const char *const kRegAllocDoc =
     "runs out (32-bit VGPRs to AGPRs then scratch; VGPR ranges, AGPRs and "
     "AGPR ranges of any width to scratch, saved and reloaded whole; SGPRs and "
     "SGPR ranges to lanes of a VGPR); scratch slots whose lifetimes do not "
-    "overlap share bytes, and the private segment grows by what they take. It ends: each value is spilled at "
+    "overlap share bytes, and the private segment grows by what they take; "
+    "spill code gets the wait states hazards need where it is one of the two "
+    "instructions (insertHazardNops, see amdgcn-hazards; the program's own "
+    "hazards are left as written). It ends: each value is spilled at "
     "most once (a spill frees a register where it is chosen, or is an operand "
     "of the op whose range result cannot fit), and where none can be freed the "
     "op gets a diagnostic. Records "
     "`regalloc = {vgpr, vgpr_maxlive, sgpr, sgpr_maxlive, agpr, agpr_maxlive, "
-    "spills, scratch_spills, scratch_bytes, copies}` on the kernel (registers used = highest index + 1) and "
+    "spills, scratch_spills, scratch_bytes, copies, spill_nops}` on the kernel (registers used = highest index + 1) and "
     "emits the same as a remark.\n"
     "Options: max-vgprs, max-sgprs, max-agprs (registers the allocator may use; "
     "default: the target's).";
@@ -86,6 +89,7 @@ struct RegAllocPass : PassWrapper<RegAllocPass, OperationPass<>> {
       add("scratch_spills", st->scratchSpills);
       add("scratch_bytes", st->scratchBytes);
       add("copies", st->copies);
+      add("spill_nops", st->hazardNops);
       k->setAttr("regalloc", b.getDictionaryAttr(fields));
       k->setAttr("allocated", b.getUnitAttr());
       // At the kernel's location, not the op: printing the op with the

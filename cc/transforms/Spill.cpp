@@ -95,15 +95,6 @@ void spillToLanes(Value sv, llvm::DenseSet<Operation *> &spillCode, bool early) 
         b, user->getLoc(), part ? part.getPart().getType() : sv.getType(), slot,
         part ? part.getOffset() : 0);
     spillCode.insert(reload);
-    // (A part has one reader, right after it: see placeParts.)
-    Operation *reader = part ? *part->getUsers().begin() : user;
-    // gfx9: a VALU write of an SGPR read by a VMEM instruction or as a lane
-    // select needs 5 wait states in between.
-    const ISA::InstDesc *d = getInstDesc(reader);
-    if (d && (d->has(ISA::PROP_VMEM) || StringRef(d->mnemonic) == "v_readlane_b32" ||
-              StringRef(d->mnemonic) == "v_writelane_b32"))
-      spillCode.insert(createInstOp(b, user->getLoc(), "s_nop", {}, {},
-                                    b.getNamedAttr("imm", b.getI32IntegerAttr(4))));
     if (part) {
       part.getPart().replaceAllUsesWith(reload->getResult(0));
       part->erase();

@@ -20,9 +20,10 @@ void spillToAGPR(mlir::Value v, llvm::DenseSet<mlir::Operation *> &spillCode,
 
 /// Spills the virtual SGPR (range) `s` to lanes 0, 1, ... of a new virtual
 /// VGPR (amdgcn.spill_to_lanes where spillToAGPR would save,
-/// amdgcn.spill_from_lanes before each later use). A reload read by a VMEM
-/// instruction or as a lane select gets the 5 wait states gfx9 needs after a
-/// VALU writes an SGPR (s_nop 4).
+/// amdgcn.spill_from_lanes before each later use; a use through a part
+/// reloads only that part). Wait states after the v_readlane_b32s (e.g. 5
+/// before a VMEM instruction reads the SGPR) come from insertHazardNops once
+/// registers are allocated.
 void spillToLanes(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode,
                   bool early = false);
 

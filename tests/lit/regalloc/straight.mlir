@@ -5,7 +5,7 @@
 amdgcn.module @m target("gfx942") {
   // CHECK-LABEL: amdgcn.kernel @chain
   // CHECK-SAME: allocated
-  // CHECK-SAME: regalloc = {agpr = 0 : i32, agpr_maxlive = 0 : i32, copies = 0 : i32, scratch_bytes = 0 : i32, scratch_spills = 0 : i32, sgpr = 0 : i32, sgpr_maxlive = 0 : i32, spills = 0 : i32, vgpr = 3 : i32, vgpr_maxlive = 3 : i32}
+  // CHECK-SAME: regalloc = {agpr = 0 : i32, agpr_maxlive = 0 : i32, copies = 0 : i32, scratch_bytes = 0 : i32, scratch_spills = 0 : i32, sgpr = 0 : i32, sgpr_maxlive = 0 : i32, spill_nops = 0 : i32, spills = 0 : i32, vgpr = 3 : i32, vgpr_maxlive = 3 : i32}
   amdgcn.kernel @chain() {
     %c1 = arith.constant 1 : i32
     // CHECK: amdgcn.v_mov_b32 %{{.*}} : (i32) -> !amdgcn.vgpr<0>

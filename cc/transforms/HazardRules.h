@@ -1,0 +1,114 @@
+//===- HazardRules.h - wait states the hardware does not interlock --------===//
+//
+// The facts behind insertHazardNops (Hazards.h): what one instruction reads
+// and writes, in hardware registers (not SSA values), and how many wait states
+// must separate two instructions on gfx942 / gfx950. The numbers and their
+// sources are in HazardRules.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_TRANSFORMS_HAZARDRULES_H
+#define ASTER_TRANSFORMS_HAZARDRULES_H
+
+#include "dialect/ISA.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace aster::hazards {
+
+/// Register files as the rules see them. Special registers share one file:
+/// vcc_lo 0, vcc_hi 1, exec_lo 2, exec_hi 3, m0 4, scc 5, flat_scratch 6-7.
+enum class RegFile : uint8_t { V, S, A, Special };
+
+/// The registers lo..hi (inclusive) of one file.
+struct RegRange {
+  RegFile file;
+  uint16_t lo, hi;
+  bool overlaps(const RegRange &o) const {
+    return file == o.file && lo <= o.hi && o.lo <= hi;
+  }
+  bool operator==(const RegRange &o) const {
+    return file == o.file && lo == o.lo && hi == o.hi;
+  }
+};
+
+/// How a source is read, where a rule depends on it.
+enum class ReadRole : uint8_t {
+  Plain,
+  SrcC,       ///< the accumulator of an MFMA (src2; SMFMAC: the tied vdst)
+  LaneSelect, ///< the lane operand of v_readlane_b32 / v_writelane_b32
+  LaneSource, ///< the VGPR read by v_readlane_b32 / v_readfirstlane_b32
+  Implicit,   ///< read without being an operand (exec, vcc, m0 of the row)
+};
+struct Read {
+  RegRange reg;
+  ReadRole role;
+};
+
+/// What the rules need to know about one op.
+struct InstFacts {
+  /// Wait states the op provides to the instructions after it: s_nop k
+  /// counts k+1, any other instruction 1, ops that emit nothing (amdgcn.reg,
+  /// constants, cf.br) 0.
+  unsigned waitStates = 0;
+  bool valu = false;  ///< VALU other than MFMA (v_accvgpr_read/write included)
+  bool mfma = false;  ///< MFMA or SMFMAC
+  bool dgemm = false; ///< an f64 MFMA
+  unsigned passes = 0; ///< MFMA passes (mfmaPasses)
+  bool salu = false;
+  bool vmem = false;   ///< buffer, global, scratch or flat
+  bool smem = false;   ///< scalar memory
+  bool store = false;  ///< writes memory
+  bool lds = false;    ///< DS
+  bool readsM0Late = false; ///< reads m0 without interlock (mnemonicReadsM0Late)
+  bool divFmas = false;     ///< v_div_fmas_*: reads vcc
+  bool rwLane = false;      ///< v_readlane_b32 / v_writelane_b32
+  bool lanes = false;       ///< rwLane or v_readfirstlane_b32
+  /// Could be the first instruction of some rule (worth keeping in history).
+  bool producer = false;
+  /// Its hazards are to be padded (set by insertHazardNops from mayPad).
+  bool pad = false;
+  llvm::SmallVector<Read, 6> reads;
+  llvm::SmallVector<RegRange, 2> writes;
+  /// Store data wider than 64 bits (VMEM): the registers a VALU must not
+  /// overwrite right after the store.
+  std::optional<RegRange> wideStoreData;
+};
+
+/// Reads and writes of `op` in hardware registers: sources and results of
+/// allocated (RegType with an index) or special register type, and the
+/// implicit ones of its instruction-table row. Virtual registers are not
+/// seen (the analysis needs an allocated kernel).
+InstFacts describe(mlir::Operation *op, uint8_t targetBit);
+
+/// Passes (4 cycles each) of an MFMA/SMFMAC on `targetBit`, from its shape.
+unsigned mfmaPasses(llvm::StringRef mnemonic, uint8_t targetBit);
+
+/// Wait states that must separate `first` from a later `second` on
+/// `targetBit` (0 when no rule applies).
+unsigned requiredWaitStates(const InstFacts &first, const InstFacts &second,
+                            uint8_t targetBit);
+
+/// A soft clause: consecutive VMEM (or consecutive SMEM) instructions, with
+/// the registers they write and read. With XNACK replay, an instruction of a
+/// clause may be issued again after later ones, so a clause must not read a
+/// register it writes.
+struct Clause {
+  enum Kind : uint8_t { None, VMem, SMem } kind = None;
+  llvm::SmallVector<RegRange, 8> defs, uses;
+  bool pad = false; ///< some instruction of it has `pad`
+  /// Adds `f` (which ends the clause if it is of another kind).
+  void add(const InstFacts &f);
+  /// Adds another clause (a predecessor's tail) to this one.
+  void merge(const Clause &other);
+};
+/// Wait states `f` needs to break `c` (0 or 1).
+unsigned clauseWaitStates(const Clause &c, const InstFacts &f);
+
+/// No rule asks for more wait states than this (gfx950: 16-pass MFMA write,
+/// then a read as srcA/B).
+constexpr unsigned kMaxWaitStates = 20;
+
+} // namespace aster::hazards
+
+#endif

@@ -1,0 +1,153 @@
+//===- Hazards.cpp - s_nop wait states between dependent instructions -----===//
+#include "transforms/Hazards.h"
+#include "transforms/HazardRules.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace aster::amdgcn;
+using namespace aster::hazards;
+
+namespace aster {
+
+namespace {
+/// A recent instruction and the wait states issued since it.
+struct Event {
+  const InstFacts *facts;
+  unsigned dist;
+};
+/// The recent instructions before a point, and the open soft clause.
+struct History {
+  SmallVector<Event, 16> events;
+  Clause clause;
+};
+
+/// `n` more wait states pass (s_nops): events that no rule can reach any
+/// more go, and the clause ends.
+void advance(History &h, unsigned n) {
+  if (!n)
+    return;
+  for (Event &e : h.events)
+    e.dist += n;
+  llvm::erase_if(h.events, [](const Event &e) { return e.dist >= kMaxWaitStates; });
+  h.clause = Clause();
+}
+
+/// `f` issues: it counts for the events before it and becomes one.
+void issue(History &h, const InstFacts &f) {
+  if (!f.waitStates)
+    return;
+  Clause clause = std::move(h.clause);
+  advance(h, f.waitStates);
+  clause.add(f);
+  h.clause = std::move(clause);
+  if (f.producer)
+    h.events.push_back({&f, 0});
+}
+
+/// Wait states still missing before `f`, for the hazards to pad (those
+/// with `pad` on either instruction).
+unsigned missing(const History &h, const InstFacts &f, uint8_t target) {
+  unsigned need = f.pad || h.clause.pad ? clauseWaitStates(h.clause, f) : 0;
+  for (const Event &e : h.events) {
+    if (!f.pad && !e.facts->pad)
+      continue;
+    unsigned r = requiredWaitStates(*e.facts, f, target);
+    if (r > e.dist)
+      need = std::max(need, r - e.dist);
+  }
+  return need;
+}
+
+/// Adds `tail` to `into` (keeping each instruction's smallest distance).
+/// Returns true if `into` changed.
+bool merge(History &into, const History &tail) {
+  bool changed = false;
+  for (const Event &e : tail.events) {
+    auto it = llvm::find_if(into.events,
+                            [&](const Event &x) { return x.facts == e.facts; });
+    if (it == into.events.end()) {
+      into.events.push_back(e);
+      changed = true;
+    } else if (e.dist < it->dist) {
+      it->dist = e.dist;
+      changed = true;
+    }
+  }
+  // The clause only grows with the events; it needs no separate fixpoint
+  // test beyond a change of kind or size.
+  size_t before = into.clause.defs.size() + into.clause.uses.size();
+  auto kind = into.clause.kind;
+  into.clause.merge(tail.clause);
+  changed |= into.clause.kind != kind ||
+             into.clause.defs.size() + into.clause.uses.size() != before;
+  return changed;
+}
+} // namespace
+
+unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPad) {
+  auto mod = kernel->getParentOfType<KernelModuleOp>();
+  uint8_t target = mod ? mod.getTargetBit() : 0;
+  if (target != ISA::T_GFX942 && target != ISA::T_GFX950)
+    return 0;
+  Region &body = kernel.getBody();
+
+  // The facts of every op, computed once (stable addresses: events point
+  // at them).
+  std::deque<InstFacts> store;
+  DenseMap<Operation *, const InstFacts *> facts;
+  for (Block &b : body)
+    for (Operation &op : b) {
+      store.push_back(describe(&op, target));
+      store.back().pad = store.back().waitStates && mayPad(&op);
+      facts[&op] = &store.back();
+    }
+
+  // Block entry states: the worst case over the predecessors' tails, to a
+  // fixpoint (distances only shrink and events only join, so it ends).
+  DenseMap<Block *, History> entry;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Block &b : body) {
+      History h = entry[&b];
+      for (Operation &op : b)
+        issue(h, *facts[&op]);
+      for (Block *succ : b.getSuccessors())
+        changed |= merge(entry[succ], h);
+    }
+  }
+
+  // Insertion, block by block from its entry state. Inserted nops only add
+  // distance, so the tails used above stay a worst case.
+  unsigned inserted = 0;
+  MLIRContext *ctx = kernel.getContext();
+  OperationName nopName = getInstOpName(ctx, *ISA::lookup("s_nop"));
+  OpBuilder builder(ctx);
+  for (Block &b : body) {
+    History h = entry[&b];
+    for (Operation &op : b) {
+      const InstFacts &f = *facts[&op];
+      unsigned need = f.waitStates ? missing(h, f, target) : 0;
+      if (need) {
+        builder.setInsertionPoint(&op);
+        advance(h, need);
+        // At most 16 wait states per s_nop (s_nop 15: its 4-bit field on
+        // gfx9; LLVM 22 emits e.g. s_nop 10 for gfx942 MFMA results).
+        for (; need; ++inserted) {
+          unsigned n = std::min(need, 16u);
+          OperationState st(op.getLoc(), nopName);
+          st.addAttribute("imm", builder.getI32IntegerAttr(n - 1));
+          builder.create(st);
+          need -= n;
+        }
+      }
+      issue(h, f);
+    }
+  }
+  return inserted;
+}
+
+} // namespace aster

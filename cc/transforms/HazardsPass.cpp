@@ -1,0 +1,98 @@
+//===- HazardsPass.cpp - the amdgcn-hazards pass -------------------------===//
+#include "transforms/Hazards.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+using namespace aster::amdgcn;
+
+namespace aster {
+
+const char *const kHazardsDoc =
+    "Inserts s_nop wait states between dependent instructions the hardware "
+    "does not interlock, in every amdgcn.kernel of a gfx942 or gfx950 module "
+    "(gfx1201 kernels are left unchanged: no rules yet).\n"
+    "Needs before: allocated kernels (every register physical, e.g. after "
+    "amdgcn-regalloc); a virtual register is an error at its op.\n"
+    "Guarantees after: every covered hazard has its wait states (MFMA result "
+    "then VALU / v_accvgpr_read / memory read, MFMA srcA/B/srcC read, "
+    "overwrite of an MFMA result or srcC; VALU write of a VGPR/AGPR or exec "
+    "then MFMA; VALU write of an SGPR/vcc then VMEM read, VALU read, "
+    "v_readlane/v_writelane lane select, v_div_fmas; VALU write of exec then "
+    "v_readlane/v_readfirstlane/v_writelane, of a VGPR then v_readlane/"
+    "v_readfirstlane; SALU write of m0 then LDS add-TID/"
+    "LDS DMA; wide VMEM store then overwrite of its data; a VMEM/SMEM soft "
+    "clause reading a register it writes), counting the "
+    "instructions and s_nops already between them and, at a block start, "
+    "the worst case over its predecessors; instruction order is otherwise "
+    "unchanged (only s_nop ops are added). Records `hazard_nops` (s_nop ops "
+    "inserted) on each kernel.\n"
+    "Options: only (mnemonics; default all): pad only the hazards one of "
+    "whose two instructions has one of these mnemonics.";
+
+namespace {
+/// The first op of `k` that names a virtual register, or nullptr.
+Operation *firstVirtual(KernelOp k) {
+  auto isVirtual = [](Type t) {
+    auto r = dyn_cast<RegType>(t);
+    return r && r.isVirtual();
+  };
+  Operation *found = nullptr;
+  k.walk([&](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), isVirtual) ||
+        llvm::any_of(op->getOperandTypes(), isVirtual)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        if (llvm::any_of(b.getArgumentTypes(), isVirtual)) {
+          found = op;
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(HazardsPass)
+  HazardsPass() = default;
+  HazardsPass(const HazardsPass &other) : PassWrapper(other) {}
+  StringRef getArgument() const override { return "amdgcn-hazards"; }
+  StringRef getDescription() const override { return kHazardsDoc; }
+
+  ListOption<std::string> only{
+      *this, "only",
+      llvm::cl::desc("pad only hazards involving these mnemonics (default: all)")};
+
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    bool ok = true;
+    for (KernelOp k : kernels) {
+      if (Operation *op = firstVirtual(k)) {
+        op->emitOpError("names a virtual register: amdgcn-hazards needs an "
+                        "allocated kernel (run amdgcn-regalloc first)");
+        ok = false;
+        continue;
+      }
+      auto mayPad = [&](Operation *op) {
+        if (only.empty())
+          return true;
+        const ISA::InstDesc *d = getInstDesc(op);
+        return d && llvm::is_contained(only, StringRef(d->mnemonic));
+      };
+      unsigned n = insertHazardNops(k, mayPad);
+      k->setAttr("hazard_nops", Builder(k.getContext()).getI32IntegerAttr(n));
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void registerHazardsPass() { PassRegistration<HazardsPass>(); }
+
+} // namespace aster
