@@ -15,7 +15,8 @@ Public API
   Kernel.<instruction>(...), label/bind/here, loop, load_arg, arg, kernarg_ptr,
     workitem_id, workgroup_id, setup_sgpr
   registers: v[i], v[i:j], s[...], a[...], VGPR(n)/SGPR(n)/AGPR(n), vcc, exec, m0, scc
-  virtual registers: x = k.v_add_u32(VGPR(), ...) returns a Value; loops carry them
+  virtual registers: x = k.v_add_u32(VGPR(), ...) returns a Value; acc[4:8] / acc[3]
+    read registers of a virtual range (amdgcn.part, aligned); loops carry them
     with `with k.loop(s[8], n, carry=[x]) as L: y = ...(L.carry[0]); L.next(y)`;
     compile(module, pipeline="amdgcn-regalloc") allocates them (without it, an
     AsterError says so); .metadata[kernel].regalloc has registers used vs MaxLive
