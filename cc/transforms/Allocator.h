@@ -102,7 +102,7 @@ public:
   ArrayRef<SpillVictim> spillVictims() const { return victims; }
 
 private:
-  LogicalResult checkInput();
+  LogicalResult checkInput(const BlockNumbering &bn);
   LogicalResult checkPinnedOverwrites();
   void computeOrder(SmallVectorImpl<unsigned> &order);
   LogicalResult colourBlock(unsigned b);
@@ -144,8 +144,6 @@ private:
   SmallVector<SpillVictim> victims;
   /// Per class and unit: the value id holding it, or -1.
   std::vector<int> owner[3];
-  /// Per value: the block whose backward scan saw it last.
-  std::vector<unsigned> stamp;
 };
 
 

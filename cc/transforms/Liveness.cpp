@@ -23,6 +23,7 @@ BlockNumbering::BlockNumbering(Region &body) {
     firstOp[i] = total;
     unsigned n = 0;
     for (Operation &op : *b) {
+      prefetchFollowing(&op);
       ops.push_back(&op);
       ++n;
     }
@@ -64,39 +65,81 @@ void BlockNumbering::propagateUse(
 }
 
 namespace {
-/// The ids of recently defined values, direct-mapped by pointer: most
-/// operands are defined a few ops earlier, so this answers them from a small
-/// table in cache instead of a hash map as large as the kernel.
+/// The ids of recently defined or read values, 2-way set associative by
+/// pointer with the most recent first: most operands are defined a few ops
+/// earlier, and a value read by many ops (a loop invariant) stays while new
+/// results cycle through the other way. Answers from a small table in cache
+/// instead of a hash map as large as the kernel.
 class RecentIds {
 public:
-  int find(Value v) const {
-    const Slot &s = slots[slotOf(v)];
-    return s.key == v.getAsOpaquePointer() ? s.id : kMiss;
+  int find(Value v) {
+    Set &s = sets[setOf(v)];
+    const void *p = v.getAsOpaquePointer();
+    if (s.key[0] == p)
+      return s.id[0];
+    if (s.key[1] != p)
+      return kMiss;
+    std::swap(s.key[0], s.key[1]);
+    std::swap(s.id[0], s.id[1]);
+    return s.id[0];
   }
-  void insert(Value v, int id) { slots[slotOf(v)] = {v.getAsOpaquePointer(), id}; }
+  void insert(Value v, int id) {
+    Set &s = sets[setOf(v)];
+    s.key[1] = s.key[0], s.id[1] = s.id[0];
+    s.key[0] = v.getAsOpaquePointer(), s.id[0] = id;
+  }
   static constexpr int kMiss = -2;
 
 private:
-  static constexpr unsigned kSlots = 4096; // 64 KiB
-  struct Slot {
-    const void *key = nullptr;
-    int id = kMiss;
+  static constexpr unsigned kSets = 2048; // 48 KiB
+  struct Set {
+    const void *key[2] = {nullptr, nullptr};
+    int id[2] = {kMiss, kMiss};
   };
-  static unsigned slotOf(Value v) {
+  static unsigned setOf(Value v) {
     auto p = reinterpret_cast<uintptr_t>(v.getAsOpaquePointer());
-    return ((p >> 4) ^ (p >> 16)) & (kSlots - 1);
+    return ((p >> 4) ^ (p >> 15)) & (kSets - 1);
   }
-  std::vector<Slot> slots = std::vector<Slot>(kSlots);
+  std::vector<Set> sets = std::vector<Set>(kSets);
 };
 } // namespace
 
-Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
+int Liveness::findId(Value v, unsigned i) {
+  if (auto a = dyn_cast<BlockArgument>(v))
+    return argId(bn.index(a.getOwner()), a.getArgNumber());
+  auto r = cast<OpResult>(v);
+  Operation *def = r.getOwner();
+  auto idIn = [&](unsigned k) { return resultIdOf[resultBegin[k] + r.getResultNumber()]; };
+  // A result of one of the 256 ops before op `i`: in the op table.
+  for (unsigned k = i, lim = i > 256 ? i - 256 : 0; k-- > lim;)
+    if (bn.op(k) == def)
+      return idIn(k);
+  // Further back: a binary search in its block by op order (a few ops
+  // touched), unless such lookups are frequent (then the hash map pays).
+  if (searches > 1024 + bn.totalOps() / 64)
+    return idOf(v);
+  ++searches;
+  unsigned b = bn.index(def->getBlock());
+  unsigned lo = bn.firstOpIndex(b), hi = lo + bn.numOpsIn(b);
+  while (lo < hi) {
+    unsigned mid = lo + (hi - lo) / 2;
+    if (bn.op(mid) != def && bn.op(mid)->isBeforeInBlock(def))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < bn.firstOpIndex(b) + bn.numOpsIn(b) && bn.op(lo) == def ? idIn(lo) : idOf(v);
+}
+
+Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
+    : bn(std::move(blocks)) {
   unsigned nb = bn.size();
   // Sized up front: no regrowing at 1M ops.
   unsigned guess = bn.totalOps();
   for (unsigned b = 0; b < nb; ++b)
     guess += bn.block(b)->getNumArguments();
   values.reserve(guess);
+  typeOf.reserve(guess);
   defBlockOf.reserve(guess);
   defPointOf.reserve(guess);
   resultIdOf.reserve(guess);
@@ -105,14 +148,13 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
   operandIdOf.reserve(2 * (size_t)bn.totalOps());
   // Number the tracked values (block arguments, then results, in IR order)
   // and find their definitions.
-  std::vector<int> argIdOf;
-  std::vector<unsigned> argBegin;
   for (unsigned b = 0; b < nb; ++b) {
     Block *blk = bn.block(b);
     auto add = [&](Value v, unsigned point) -> int {
       if (!track(v))
         return -1;
       values.push_back(v);
+      typeOf.push_back(v.getType());
       defBlockOf.push_back(b);
       defPointOf.push_back(point);
       return values.size() - 1;
@@ -129,24 +171,12 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
   }
   argBegin.push_back(argIdOf.size());
   resultBegin.push_back(resultIdOf.size());
-  lastUses.resize(values.size());
-  inBlocksOf.resize(values.size());
+  useBlock.assign(values.size(), ~0u);
+  usePoint.resize(values.size());
   // Operand ids and last uses; (value, block) pairs used before any
   // definition in the block.
   std::vector<std::pair<unsigned, unsigned>> exposed;
   RecentIds recent;
-  // A result of one of the 256 ops before op `i` (a collision in `recent`),
-  // found in the op table; otherwise the hash map is built.
-  auto nearby = [&](Value v, unsigned i) -> int {
-    auto r = dyn_cast<OpResult>(v);
-    if (!r)
-      return RecentIds::kMiss;
-    Operation *def = r.getOwner();
-    for (unsigned k = i, lim = i > 256 ? i - 256 : 0; k-- > lim;)
-      if (bn.op(k) == def)
-        return resultIdOf[resultBegin[k] + r.getResultNumber()];
-    return RecentIds::kMiss;
-  };
   for (unsigned b = 0; b < nb; ++b) {
     Block *blk = bn.block(b);
     for (unsigned k = 0; k < blk->getNumArguments(); ++k)
@@ -158,23 +188,25 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
       for (Value v : op.getOperands()) {
         int found = recent.find(v);
         if (found == RecentIds::kMiss) {
-          found = !track(v) ? -1 : nearby(v, i);
-          if (found == RecentIds::kMiss)
-            found = idOf(v);
+          found = track(v) ? findId(v, i) : -1;
           recent.insert(v, found);
         }
         operandIdOf.push_back(found);
         if (found < 0)
           continue;
         unsigned id = found;
-        auto &lu = lastUses[id];
-        if (!lu.empty() && lu.back().first == b)
-          lu.back().second = 2 * i;
-        else {
-          lu.push_back({b, 2 * i});
+        unsigned &ub = useBlock[id];
+        if ((ub & ~kEarlierUses) != b) {
+          if (ub != ~0u) {
+            earlierUses.push_back({id, ub & ~kEarlierUses, usePoint[id]});
+            ub = b | kEarlierUses;
+          } else {
+            ub = b;
+          }
           if (defBlockOf[id] != b)
             exposed.push_back({id, b});
         }
+        usePoint[id] = 2 * i;
       }
       ArrayRef<int> res = resultIds(i);
       for (unsigned r = 0; r < res.size(); ++r)
@@ -192,11 +224,26 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
     bn.propagateUse(id, b, [&](unsigned p) { return p == def; }, id, inStamp,
                     outStamp, liveInOf, liveOutOf);
   }
+  std::stable_sort(earlierUses.begin(), earlierUses.end(),
+                   [](const Use &a, const Use &b) { return a.id < b.id; });
+  size_t liveIns = 0;
   for (unsigned b = 0; b < nb; ++b) {
     llvm::sort(liveInOf[b]);
     llvm::sort(liveOutOf[b]);
-    for (unsigned id : liveInOf[b])
-      inBlocksOf[id].push_back(b);
+    liveIns += liveInOf[b].size();
+  }
+  if (liveIns) { // blocks of each value, in block order
+    inBlocksBegin.assign(values.size() + 1, 0);
+    for (unsigned b = 0; b < nb; ++b)
+      for (unsigned id : liveInOf[b])
+        ++inBlocksBegin[id + 1];
+    for (unsigned id = 0; id < values.size(); ++id)
+      inBlocksBegin[id + 1] += inBlocksBegin[id];
+    inBlocksFlat.resize(liveIns);
+    std::vector<unsigned> next(inBlocksBegin.begin(), inBlocksBegin.end() - 1);
+    for (unsigned b = 0; b < nb; ++b)
+      for (unsigned id : liveInOf[b])
+        inBlocksFlat[next[id]++] = b;
   }
 }
 
@@ -215,10 +262,12 @@ bool Liveness::isLiveOut(unsigned id, unsigned block) const {
   return std::binary_search(v.begin(), v.end(), id);
 }
 
-int Liveness::lastUseIn(unsigned id, unsigned block) const {
-  for (auto [b, p] : lastUses[id])
-    if (b == block)
-      return p;
+int Liveness::earlierUseIn(unsigned id, unsigned block) const {
+  auto it = std::lower_bound(earlierUses.begin(), earlierUses.end(), id,
+                             [](const Use &u, unsigned id) { return u.id < id; });
+  for (; it != earlierUses.end() && it->id == id; ++it)
+    if (it->block == block)
+      return it->point;
   return -1;
 }
 
@@ -232,7 +281,7 @@ void Liveness::segments(unsigned id, SmallVectorImpl<Segment> &out) const {
   unsigned db = defBlockOf[id];
   Segment def{defPointOf[id], endIn(db, defPointOf[id])};
   bool placed = false;
-  for (unsigned b : inBlocksOf[id]) {
+  for (unsigned b : liveInBlocks(id)) {
     if (!placed && b > db) {
       out.push_back(def);
       placed = true;

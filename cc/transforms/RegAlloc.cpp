@@ -24,8 +24,8 @@ unsigned Allocator::alignOf(RegType t) const {
                   t.getAlign());
 }
 
-LogicalResult Allocator::checkInput() {
-  WalkResult wr = kernel.walk([&](Operation *op) -> WalkResult {
+LogicalResult Allocator::checkInput(const BlockNumbering &bn) {
+  auto checkOp = [&](Operation *op) -> WalkResult {
     if (op == kernel.getOperation())
       return WalkResult::advance();
     if (!getInstDesc(op) && !isa<RegOp, UndefOp, arith::ConstantOp, cf::BranchOp>(op)) {
@@ -58,9 +58,15 @@ LogicalResult Allocator::checkInput() {
         return WalkResult::interrupt();
       }
     return WalkResult::advance();
-  });
-  if (wr.wasInterrupted())
-    return failure();
+  };
+  // The kernel's ops from the table (a nested op is visited before the op
+  // holding it, as kernel.walk would).
+  for (unsigned i = 0; i < bn.totalOps(); ++i) {
+    bn.prefetch(i);
+    Operation *op = bn.op(i);
+    if ((op->getNumRegions() ? op->walk(checkOp) : checkOp(op)).wasInterrupted())
+      return failure();
+  }
   for (Block &b : kernel.getBody())
     for (BlockArgument a : b.getArguments())
       if (!isa<RegType>(a.getType()))
@@ -78,9 +84,11 @@ LogicalResult Allocator::checkInput() {
 LogicalResult Allocator::checkPinnedOverwrites() {
   SmallVector<Segment, 4> segs;
   for (unsigned id = 0; id < lv->numValues(); ++id) {
+    RegType r = pinnedReg(lv->type(id));
+    if (!r)
+      continue;
     Value v = lv->value(id);
-    RegType r = pinnedReg(v.getType());
-    if (!r || isa<BlockArgument>(v) || v.use_empty())
+    if (isa<BlockArgument>(v) || v.use_empty())
       continue;
     segs.clear();
     lv->segments(id, segs);
@@ -121,7 +129,7 @@ void Allocator::computeOrder(SmallVectorImpl<unsigned> &order) {
 }
 
 int Allocator::pick(unsigned id, int hint, int startOverride) {
-  RegType t = cast<RegType>(lv->value(id).getType());
+  RegType t = cast<RegType>(lv->type(id));
   unsigned k = (unsigned)t.getKind(), w = t.getWidth(), a = alignOf(t);
   bool segsReady = false;
   auto segs = [&]() -> ArrayRef<Segment> {
@@ -183,7 +191,7 @@ int Allocator::pick(unsigned id, int hint, int startOverride) {
 }
 
 void Allocator::assign(unsigned id, unsigned r) {
-  RegType t = cast<RegType>(lv->value(id).getType());
+  RegType t = cast<RegType>(lv->type(id));
   reg[id] = r;
   occ[(int)t.getKind()].set(r, t.getWidth());
   for (unsigned u = r; u < r + t.getWidth(); ++u)
@@ -193,7 +201,7 @@ void Allocator::assign(unsigned id, unsigned r) {
 void Allocator::release(unsigned id) {
   if (reg[id] < 0)
     return;
-  RegType t = cast<RegType>(lv->value(id).getType());
+  RegType t = cast<RegType>(lv->type(id));
   occ[(int)t.getKind()].clear(reg[id], t.getWidth());
   for (unsigned u = reg[id]; u < reg[id] + t.getWidth(); ++u)
     owner[(int)t.getKind()][u] = -1;
@@ -206,7 +214,7 @@ void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
   for (int k = 0; k < 3; ++k) {
     unsigned n = occ[k].count;
     for (unsigned id : notLive) {
-      RegType t = cast<RegType>(lv->value(id).getType());
+      RegType t = cast<RegType>(lv->type(id));
       if ((int)t.getKind() == k)
         n -= t.getWidth();
     }
@@ -226,43 +234,12 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     owner[c].assign(Occupancy::kUnits, -1);
   }
   for (unsigned id : lv->liveIn(b))
-    if (reg[id] >= 0 && virtualReg(lv->value(id).getType()))
+    if (reg[id] >= 0 && virtualReg(lv->type(id)))
       assign(id, reg[id]);
-  // Which operands die at each op (not used later here, not live-out), and
-  // which results are never used.
-  // Flat lists, op j's entries at killAt[j] / deadAt[j] (no allocation per
-  // op); ids from Liveness's per-op arrays (no hashing).
-  unsigned n = bn.numOpsIn(b), first = bn.firstOpIndex(b);
-  std::vector<unsigned> killFlat, deadFlat;
-  killFlat.reserve(n);
-  std::vector<std::pair<unsigned, unsigned>> killAt(n), deadAt(n);
-  unsigned j = n;
-  while (j-- > 0) {
-    Operation &op = *bn.op(first + j);
-    deadAt[j].first = deadFlat.size();
-    for (int id : lv->resultIds(first + j))
-      if (id >= 0 && stamp[id] != b && !lv->isLiveOut(id, b))
-        deadFlat.push_back(id);
-    deadAt[j].second = deadFlat.size();
-    killAt[j].first = killFlat.size();
-    ArrayRef<int> opIds = lv->operandIds(first + j);
-    for (unsigned oi = 0; oi < opIds.size(); ++oi) {
-      int id = opIds[oi];
-      if (id < 0 || stamp[id] == b)
-        continue;
-      stamp[id] = b;
-      if (!lv->isLiveOut(id, b) && virtualReg(op.getOperand(oi).getType()))
-        killFlat.push_back(id);
-    }
-    killAt[j].second = killFlat.size();
-  }
-  auto slice = [](const std::vector<unsigned> &flat, std::pair<unsigned, unsigned> at) {
-    return ArrayRef<unsigned>(flat).slice(at.first, at.second - at.first);
-  };
   // Block arguments: hinted to a register of a value passed to them.
   SmallVector<unsigned> deadArgs;
   for (BlockArgument a : blk->getArguments()) {
-    int id = lv->idOf(a);
+    int id = lv->argId(b, a.getArgNumber());
     if (id < 0 || !virtualReg(a.getType()))
       continue;
     int hint = -1;
@@ -273,7 +250,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
       }
     if (!pickOrSpill(&blk->front(), id, hint, -1))
       return failure();
-    if (stamp[id] != b && !lv->isLiveOut(id, b))
+    if (lv->lastUseIn(id, b) < 0 && !lv->isLiveOut(id, b))
       deadArgs.push_back(id);
   }
   for (unsigned id : deadArgs)
@@ -281,12 +258,19 @@ LogicalResult Allocator::colourBlock(unsigned b) {
   notePressure(bn.begin(b));
   // Unread load results: their register is written when the load returns.
   SmallVector<unsigned> inFlight;
-  unsigned i = bn.firstOpIndex(b);
-  for (j = 0; j < n;) {
+  SmallVector<unsigned, 4> kills;
+  for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
     Operation &op = *bn.op(i);
+    bn.prefetch(i);
     const ISA::InstDesc *d = getInstDesc(&op);
-    ArrayRef<unsigned> kills = slice(killFlat, killAt[j]);
     ArrayRef<int> opIds = lv->operandIds(i);
+    // Operands read for the last time (not used later here, not live-out),
+    // each once; from Liveness's tables (no IR touched).
+    kills.clear();
+    for (int id : opIds)
+      if (id >= 0 && lv->lastUseIn(id, b) == (int)(2 * i) && !lv->isLiveOut(id, b) &&
+          virtualReg(lv->type(id)) && !llvm::is_contained(kills, (unsigned)id))
+        kills.push_back(id);
     auto killed = [&](unsigned id) { return llvm::is_contained(kills, id); };
     // Operand index of each source slot (absent optional sources skipped).
     SmallVector<int, 8> tiedOperand(op.getNumResults(), -1);
@@ -304,12 +288,13 @@ LogicalResult Allocator::colourBlock(unsigned b) {
       earlyAll = d->has(ISA::PROP_MFMA);
     }
     SmallVector<std::pair<unsigned, Mode>, 2> results;
-    for (unsigned ri = 0; ri < op.getNumResults(); ++ri) {
-      Value r = op.getResult(ri);
-      RegType rt = virtualReg(r.getType());
+    ArrayRef<int> resIds = lv->resultIds(i);
+    for (unsigned ri = 0; ri < resIds.size(); ++ri) {
+      int rid = resIds[ri];
+      RegType rt = rid < 0 ? RegType() : virtualReg(lv->type(rid));
       if (!rt)
         continue;
-      unsigned id = lv->resultIds(i)[ri];
+      unsigned id = rid;
       Mode mode = earlyAll ? Mode::Early : Mode::Normal;
       if (tiedOperand[ri] >= 0) {
         Value src = op.getOperand(tiedOperand[ri]);
@@ -337,7 +322,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         // exactly the accumulator (src2) it replaces.
         Value acc = op.getOperand(2);
         int sid = opIds[2];
-        if (sid >= 0 && acc.getType() == r.getType() && killed(sid) && reg[sid] >= 0 &&
+        if (sid >= 0 && acc.getType() == rt && killed(sid) && reg[sid] >= 0 &&
             acc != op.getOperand(0) && acc != op.getOperand(1)) {
           SmallVector<Segment, 4> segs;
           lv->segments(id, segs);
@@ -348,7 +333,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         }
       } else if (!earlyAll && rt.getWidth() > 1) {
         for (unsigned k : kills)
-          if (cast<RegType>(lv->value(k).getType()).getWidth() != rt.getWidth())
+          if (cast<RegType>(lv->type(k)).getWidth() != rt.getWidth())
             mode = Mode::Early;
       }
       results.push_back({id, mode});
@@ -365,7 +350,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     // 3. Tied results reuse their source's register.
     for (auto [id, mode] : results)
       if (mode == Mode::Forced) {
-        RegType rt = cast<RegType>(lv->value(id).getType());
+        RegType rt = cast<RegType>(lv->type(id));
         if (!occ[(int)rt.getKind()].isFree(reg[id], rt.getWidth()))
           return op.emitOpError("tied result cannot take its source's register ")
                  << regKindPrefix(rt.getKind()) << reg[id]
@@ -384,7 +369,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
            StringRef(d->mnemonic) == "s_mov_b64" || StringRef(d->mnemonic) == "v_mov_b64")) {
         Value src = op.getOperand(0);
         int sid = opIds[0];
-        if (sid >= 0 && src.getType() == lv->value(id).getType() && reg[sid] >= 0) {
+        if (sid >= 0 && src.getType() == lv->type(id) && reg[sid] >= 0) {
           hint = reg[sid];
           moves.push_back(&op);
         }
@@ -402,15 +387,15 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     // 5. Results nobody reads free their register right after the write;
     // a load's only when a wait may have seen it arrive.
     bool load = d && d->has(ISA::PROP_MAYLOAD);
-    for (unsigned id : slice(deadFlat, deadAt[j]))
-      if (virtualReg(lv->value(id).getType()))
+    for (int id : lv->resultIds(i))
+      if (id >= 0 && lv->lastUseIn(id, b) < 0 && !lv->isLiveOut(id, b) &&
+          virtualReg(lv->type(id)))
         (load ? inFlight.push_back(id) : release(id));
     if (d && d->has(ISA::PROP_WAITCNT)) {
       for (unsigned id : inFlight)
         release(id);
       inFlight.clear();
     }
-    ++i, ++j;
   }
   return success();
 }
@@ -418,10 +403,11 @@ LogicalResult Allocator::colourBlock(unsigned b) {
 FailureOr<RegAllocStats> Allocator::run() {
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   target = mod ? mod.getTargetBit() : ISA::T_GFX942;
-  if (failed(checkInput()))
-    return failure();
   Region &body = kernel.getBody();
-  lv = std::make_unique<Liveness>(body, [](Value v) {
+  BlockNumbering blocks(body);
+  if (failed(checkInput(blocks)))
+    return failure();
+  lv = std::make_unique<Liveness>(std::move(blocks), [](Value v) {
     if (!isa<RegType>(v.getType()))
       return false;
     if (auto r = v.getDefiningOp<RegOp>())
@@ -434,18 +420,19 @@ FailureOr<RegAllocStats> Allocator::run() {
   if (failed(checkPinnedOverwrites()))
     return failure();
   reg.assign(lv->numValues(), -1);
-  stamp.assign(lv->numValues(), ~0u);
   // Hints between block arguments and the values passed to them.
-  for (Block &b : body) {
-    if (b.empty())
+  const BlockNumbering &bn = lv->blocks();
+  for (unsigned b = 0; b < bn.size(); ++b) {
+    if (!bn.numOpsIn(b))
       continue;
-    Operation *term = &b.back();
+    unsigned termIndex = bn.firstOpIndex(b) + bn.numOpsIn(b) - 1;
+    Operation *term = bn.op(termIndex);
     for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
       auto [first, count] = successorOperandRange(term, s);
       Block *dest = term->getSuccessor(s);
       for (unsigned k = 0; k < count && k < dest->getNumArguments(); ++k) {
-        int from = lv->idOf(term->getOperand(first + k));
-        int to = lv->idOf(dest->getArgument(k));
+        int from = lv->operandIds(termIndex)[first + k];
+        int to = lv->argId(bn.index(dest), k);
         if (from >= 0 && to >= 0) {
           passedTo[from].push_back(to);
           incoming[to].push_back(from);
@@ -461,7 +448,7 @@ FailureOr<RegAllocStats> Allocator::run() {
   if (!victims.empty())
     return failure(); // spill them, then allocate again
   for (unsigned id = 0; id < lv->numValues(); ++id)
-    if (reg[id] < 0 && virtualReg(lv->value(id).getType()))
+    if (reg[id] < 0 && virtualReg(lv->type(id)))
       return emitError(lv->value(id).getLoc(),
                        "virtual register not allocated: its definition is in "
                        "a block not reachable from the entry"),
@@ -474,10 +461,18 @@ FailureOr<RegAllocStats> Allocator::run() {
 LogicalResult Allocator::rewrite() {
   MLIRContext *ctx = kernel.getContext();
   // Types: every virtual value takes its register.
-  for (unsigned id = 0; id < lv->numValues(); ++id) {
-    Value v = lv->value(id);
-    if (RegType t = virtualReg(v.getType()))
-      v.setType(t.withIndex(reg[id]));
+  // (The allocated types are looked up once per virtual type and register,
+  // not uniqued again for each value.)
+  llvm::DenseMap<std::pair<Type, int>, Type> allocatedType;
+  for (unsigned id = 0, n = lv->numValues(); id < n; ++id) {
+    if (id + 16 < n)
+      __builtin_prefetch(lv->value(id + 16).getAsOpaquePointer());
+    if (RegType t = virtualReg(lv->type(id))) {
+      Type &a = allocatedType[{t, reg[id]}];
+      if (!a)
+        a = t.withIndex(reg[id]);
+      lv->value(id).setType(a);
+    }
   }
   // Tied sources that stay live: copy them into the result's register first.
   for (auto [op, oi, id] : tiedCopies) {
@@ -509,12 +504,14 @@ LogicalResult Allocator::rewrite() {
       stats.used[(int)r.getKind()] =
           std::max<unsigned>(stats.used[(int)r.getKind()], r.getIndex() + r.getWidth());
   };
-  kernel.walk([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      note(t);
-    for (Type t : op->getOperandTypes())
-      note(t);
-  });
+  for (Block &b : kernel.getBody())
+    for (Operation &op : b) {
+      prefetchFollowing(&op);
+      for (Type t : op.getResultTypes())
+        note(t);
+      for (Type t : op.getOperandTypes())
+        note(t);
+    }
   (void)ctx;
   return success();
 }
