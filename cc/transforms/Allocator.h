@@ -108,6 +108,10 @@ private:
   LogicalResult colourBlock(unsigned b);
   int pick(unsigned id, int hint, int startOverride);
   void assign(unsigned id, unsigned r);
+  /// Registers used: counts a pinned register type (others are ignored), or
+  /// units of `k` up to `end`.
+  void noteUsed(Type t);
+  void noteUsed(RegKind k, unsigned end);
   void release(unsigned id);
   unsigned alignOf(RegType t) const;
   void notePressure(unsigned point, ArrayRef<unsigned> notLive = {});
@@ -137,8 +141,17 @@ private:
   /// Results whose tied source must be copied into them before the op:
   /// (op, operand index, result id).
   std::vector<std::tuple<Operation *, unsigned, unsigned>> tiedCopies;
-  /// Moves between virtual registers that may become no-ops.
-  std::vector<Operation *> moves;
+  /// Moves between virtual registers that may become no-ops, with the id
+  /// of their result.
+  std::vector<std::pair<Operation *, unsigned>> moves;
+  /// The ops rewrite() inserts (copies): with the allocated values, the
+  /// registers the kernel uses.
+  struct InsertedOps : OpBuilder::Listener {
+    std::vector<Operation *> ops;
+    void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+      ops.push_back(op);
+    }
+  } inserted;
   std::vector<Segment> segBuf;
   const llvm::DenseSet<Operation *> &spillCode;
   SmallVector<SpillVictim> victims;

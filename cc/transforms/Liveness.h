@@ -30,7 +30,7 @@ namespace aster {
 /// list (each next op known only once this one is loaded) finds its next
 /// ops there instead of waiting on each. A wrong guess costs nothing.
 inline void prefetchFollowing(const mlir::Operation *op) {
-  const char *p = reinterpret_cast<const char *>(op) + 2048;
+  const char *p = reinterpret_cast<const char *>(op) + 4096;
   for (int line = 0; line < 4; ++line)
     __builtin_prefetch(p + 64 * line);
 }

@@ -42,6 +42,7 @@ PinnedRegisters::PinnedRegisters(Region &body, const BlockNumbering &bn)
   for (unsigned b = 0; b < nb; ++b) {
     for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
       Operation &op = *bn.op(i);
+      bn.prefetch(i);
       for (Value v : op.getOperands())
         if (RegType r = allocated(v.getType()))
           forUnits(r, [&](unsigned u) {

@@ -190,6 +190,15 @@ int Allocator::pick(unsigned id, int hint, int startOverride) {
   return best;
 }
 
+void Allocator::noteUsed(Type t) {
+  if (RegType r = pinnedReg(t))
+    noteUsed(r.getKind(), r.getIndex() + r.getWidth());
+}
+
+void Allocator::noteUsed(RegKind k, unsigned end) {
+  stats.used[(int)k] = std::max(stats.used[(int)k], end);
+}
+
 void Allocator::assign(unsigned id, unsigned r) {
   RegType t = cast<RegType>(lv->type(id));
   reg[id] = r;
@@ -371,7 +380,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         int sid = opIds[0];
         if (sid >= 0 && src.getType() == lv->type(id) && reg[sid] >= 0) {
           hint = reg[sid];
-          moves.push_back(&op);
+          moves.push_back({&op, id});
         }
       }
       if (hint < 0)
@@ -407,11 +416,13 @@ FailureOr<RegAllocStats> Allocator::run() {
   BlockNumbering blocks(body);
   if (failed(checkInput(blocks)))
     return failure();
-  lv = std::make_unique<Liveness>(std::move(blocks), [](Value v) {
+  lv = std::make_unique<Liveness>(std::move(blocks), [&](Value v) {
     if (!isa<RegType>(v.getType()))
       return false;
-    if (auto r = v.getDefiningOp<RegOp>())
+    if (auto r = v.getDefiningOp<RegOp>()) {
+      noteUsed(v.getType()); // a register the kernel uses (see rewrite())
       return false;
+    }
     if (isa<BlockArgument>(v) && pinnedReg(v.getType()))
       return false;
     return true;
@@ -480,7 +491,7 @@ LogicalResult Allocator::rewrite() {
     RegType src = dyn_cast<RegType>(op->getOperand(oi).getType());
     if (!src)
       return op->emitOpError("tied source is not a register");
-    OpBuilder b(op);
+    OpBuilder b(op, &inserted);
     SmallVector<std::pair<unsigned, unsigned>> mv;
     for (unsigned j = 0; j < dst.getWidth(); ++j)
       mv.push_back({dst.getIndex() + j, src.getIndex() + j});
@@ -493,25 +504,38 @@ LogicalResult Allocator::rewrite() {
   if (failed(insertEdgeCopies()))
     return failure();
   // Moves whose source and destination ended up in the same register.
-  for (Operation *op : moves)
+  llvm::DenseSet<unsigned> erased;
+  for (auto [op, id] : moves)
     if (op->getResult(0).getType() == op->getOperand(0).getType()) {
       op->getResult(0).replaceAllUsesWith(op->getOperand(0));
       op->erase();
+      erased.insert(id);
     }
-  // Registers used: highest index + 1 of every register in the kernel.
-  auto note = [&](Type t) {
-    if (RegType r = pinnedReg(t))
-      stats.used[(int)r.getKind()] =
-          std::max<unsigned>(stats.used[(int)r.getKind()], r.getIndex() + r.getWidth());
-  };
+  // Registers used: highest index + 1 of every register a result or an
+  // operand of an op in the kernel names, without walking it: the results
+  // of its ops are the values allocated here (less the moves erased), the
+  // amdgcn.reg results (noted by the liveness's `track`) and those of the
+  // ops inserted; the operands are these results and the block arguments
+  // still read.
+  for (unsigned id = 0, n = lv->numValues(); id < n; ++id) {
+    if (lv->defPoint(id) % 2 == 0 || erased.contains(id))
+      continue; // a block argument, or a move erased
+    RegType t = cast<RegType>(lv->type(id));
+    if (t.isVirtual())
+      noteUsed(t.getKind(), reg[id] + t.getWidth());
+    else
+      noteUsed(t);
+  }
   for (Block &b : kernel.getBody())
-    for (Operation &op : b) {
-      prefetchFollowing(&op);
-      for (Type t : op.getResultTypes())
-        note(t);
-      for (Type t : op.getOperandTypes())
-        note(t);
-    }
+    for (BlockArgument a : b.getArguments())
+      if (!a.use_empty())
+        noteUsed(a.getType());
+  for (Operation *op : inserted.ops) {
+    for (Type t : op->getResultTypes())
+      noteUsed(t);
+    for (Type t : op->getOperandTypes())
+      noteUsed(t);
+  }
   (void)ctx;
   return success();
 }
