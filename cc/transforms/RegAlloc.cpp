@@ -427,7 +427,7 @@ FailureOr<RegAllocStats> Allocator::run() {
       return false;
     return true;
   });
-  pinned = std::make_unique<PinnedRegisters>(body, lv->blocks());
+  pinned = std::make_unique<PinnedRegisters>(*lv);
   if (failed(checkPinnedOverwrites()))
     return failure();
   reg.assign(lv->numValues(), -1);
