@@ -102,7 +102,8 @@ public:
   ArrayRef<SpillVictim> spillVictims() const { return victims; }
 
 private:
-  LogicalResult checkInput(const BlockNumbering &bn);
+  /// Checks the kernel while numbering its ops and blocks.
+  FailureOr<BlockNumbering> checkInput();
   LogicalResult checkPinnedOverwrites();
   void computeOrder(SmallVectorImpl<unsigned> &order);
   LogicalResult colourBlock(unsigned b);

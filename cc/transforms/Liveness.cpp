@@ -10,7 +10,7 @@ using namespace mlir;
 
 namespace aster {
 
-BlockNumbering::BlockNumbering(Region &body) {
+BlockNumbering::BlockNumbering(Region &body, function_ref<bool(Operation *)> visit) {
   for (Block &b : body) {
     indexOf[&b] = blocks.size();
     blocks.push_back(&b);
@@ -24,6 +24,8 @@ BlockNumbering::BlockNumbering(Region &body) {
     unsigned n = 0;
     for (Operation &op : *b) {
       prefetchFollowing(&op);
+      if (visit && !visit(&op))
+        return;
       ops.push_back(&op);
       ++n;
     }
@@ -138,7 +140,6 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
   unsigned guess = bn.totalOps();
   for (unsigned b = 0; b < nb; ++b)
     guess += bn.block(b)->getNumArguments();
-  values.reserve(guess);
   typeOf.reserve(guess);
   defBlockOf.reserve(guess);
   defPointOf.reserve(guess);
@@ -153,11 +154,10 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
     auto add = [&](Value v, unsigned point) -> int {
       if (!track(v))
         return -1;
-      values.push_back(v);
       typeOf.push_back(v.getType());
       defBlockOf.push_back(b);
       defPointOf.push_back(point);
-      return values.size() - 1;
+      return typeOf.size() - 1;
     };
     argBegin.push_back(argIdOf.size());
     for (BlockArgument a : blk->getArguments())
@@ -171,8 +171,7 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
   }
   argBegin.push_back(argIdOf.size());
   resultBegin.push_back(resultIdOf.size());
-  useBlock.assign(values.size(), ~0u);
-  usePoint.resize(values.size());
+  lastUse.assign(numValues(), kUnused);
   // Operand ids and last uses; (value, block) pairs used before any
   // definition in the block.
   std::vector<std::pair<unsigned, unsigned>> exposed;
@@ -195,18 +194,15 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
         if (found < 0)
           continue;
         unsigned id = found;
-        unsigned &ub = useBlock[id];
-        if ((ub & ~kEarlierUses) != b) {
-          if (ub != ~0u) {
-            earlierUses.push_back({id, ub & ~kEarlierUses, usePoint[id]});
-            ub = b | kEarlierUses;
-          } else {
-            ub = b;
-          }
+        unsigned &u = lastUse[id];
+        if (u == kUnused || (u & ~kEarlierUses) < bn.begin(b)) { // first use in b
+          if (u != kUnused)
+            earlierUses.push_back({id, u & ~kEarlierUses});
+          u = u == kUnused ? 0 : kEarlierUses;
           if (defBlockOf[id] != b)
             exposed.push_back({id, b});
         }
-        usePoint[id] = 2 * i;
+        u = (u & kEarlierUses) | 2 * i;
       }
       ArrayRef<int> res = resultIds(i);
       for (unsigned r = 0; r < res.size(); ++r)
@@ -233,11 +229,11 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
     liveIns += liveInOf[b].size();
   }
   if (liveIns) { // blocks of each value, in block order
-    inBlocksBegin.assign(values.size() + 1, 0);
+    inBlocksBegin.assign(numValues() + 1, 0);
     for (unsigned b = 0; b < nb; ++b)
       for (unsigned id : liveInOf[b])
         ++inBlocksBegin[id + 1];
-    for (unsigned id = 0; id < values.size(); ++id)
+    for (unsigned id = 0; id < numValues(); ++id)
       inBlocksBegin[id + 1] += inBlocksBegin[id];
     inBlocksFlat.resize(liveIns);
     std::vector<unsigned> next(inBlocksBegin.begin(), inBlocksBegin.end() - 1);
@@ -247,11 +243,25 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
   }
 }
 
+Value Liveness::value(unsigned id) const {
+  unsigned p = defPointOf[id];
+  if (p % 2) { // written by op p / 2
+    ArrayRef<int> res = resultIds(p / 2);
+    for (unsigned k = 0; k < res.size(); ++k)
+      if (res[k] == (int)id)
+        return bn.op(p / 2)->getResult(k);
+  }
+  unsigned b = defBlockOf[id]; // a block argument
+  for (unsigned k = 0;; ++k)
+    if (argId(b, k) == (int)id)
+      return bn.block(b)->getArgument(k);
+}
+
 int Liveness::idOf(Value v) const {
-  if (ids.empty() && !values.empty()) {
-    ids.reserve(values.size());
-    for (unsigned id = 0; id < values.size(); ++id)
-      ids[values[id]] = id;
+  if (ids.empty() && numValues()) {
+    ids.reserve(numValues());
+    for (unsigned id = 0; id < numValues(); ++id)
+      ids[value(id)] = id;
   }
   auto it = ids.find(v);
   return it == ids.end() ? -1 : (int)it->second;
@@ -266,7 +276,7 @@ int Liveness::earlierUseIn(unsigned id, unsigned block) const {
   auto it = std::lower_bound(earlierUses.begin(), earlierUses.end(), id,
                              [](const Use &u, unsigned id) { return u.id < id; });
   for (; it != earlierUses.end() && it->id == id; ++it)
-    if (it->block == block)
+    if (it->point >= bn.begin(block) && it->point <= bn.end(block))
       return it->point;
   return -1;
 }

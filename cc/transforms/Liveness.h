@@ -44,7 +44,10 @@ struct Segment {
 /// point ranges.
 class BlockNumbering {
 public:
-  explicit BlockNumbering(mlir::Region &body);
+  /// `visit`, if given, sees each op of the region as it is numbered (in
+  /// IR order); returning false stops the numbering, which is then partial.
+  explicit BlockNumbering(mlir::Region &body,
+                          llvm::function_ref<bool(mlir::Operation *)> visit = nullptr);
   unsigned size() const { return blocks.size(); }
   mlir::Block *block(unsigned b) const { return blocks[b]; }
   unsigned index(mlir::Block *b) const { return indexOf.lookup(b); }
@@ -86,7 +89,7 @@ private:
   llvm::DenseMap<mlir::Block *, unsigned> indexOf;
   std::vector<llvm::SmallVector<unsigned, 2>> predList;
   std::vector<unsigned> firstOp, numOps;
-  std::vector<mlir::Operation *> ops;
+  llvm::SmallVector<mlir::Operation *, 0> ops; // (grows by realloc, no copy)
   unsigned total = 0;
 };
 
@@ -97,8 +100,9 @@ public:
   Liveness(BlockNumbering blocks, llvm::function_ref<bool(mlir::Value)> track);
 
   const BlockNumbering &blocks() const { return bn; }
-  unsigned numValues() const { return values.size(); }
-  mlir::Value value(unsigned id) const { return values[id]; }
+  unsigned numValues() const { return typeOf.size(); }
+  /// The value (found from where it is defined: no table of values).
+  mlir::Value value(unsigned id) const;
   /// The value's type when liveness was computed (a table: reading it does
   /// not touch the IR).
   mlir::Type type(unsigned id) const { return typeOf[id]; }
@@ -116,10 +120,13 @@ public:
   bool isLiveOut(unsigned id, unsigned block) const;
   /// Point of the last use of the value in `block`, or -1 if not used there.
   int lastUseIn(unsigned id, unsigned block) const {
-    unsigned ub = useBlock[id];
-    if ((ub & ~kEarlierUses) == block)
-      return usePoint[id];
-    return ub != ~0u && (ub & kEarlierUses) ? earlierUseIn(id, block) : -1;
+    unsigned u = lastUse[id];
+    if (u == kUnused)
+      return -1;
+    unsigned p = u & ~kEarlierUses;
+    if (p >= bn.begin(block) && p <= bn.end(block))
+      return p;
+    return u & kEarlierUses ? earlierUseIn(id, block) : -1;
   }
   /// Where the value is live, as segments ordered by point: from its
   /// definition (or block start) to its last use (or block end if live-out).
@@ -150,7 +157,6 @@ private:
   int earlierUseIn(unsigned id, unsigned block) const;
 
   BlockNumbering bn;
-  std::vector<mlir::Value> values;
   std::vector<mlir::Type> typeOf;
   /// Per block: where its argument ids start in argIdOf (one extra entry).
   std::vector<int> argIdOf;
@@ -166,17 +172,17 @@ private:
   std::vector<unsigned> inBlocksBegin, inBlocksFlat;
   /// Per op (IR order): where its operand / result ids start in the flat
   /// arrays (one extra entry at the end).
-  std::vector<int> operandIdOf, resultIdOf;
+  llvm::SmallVector<int, 0> operandIdOf, resultIdOf;
   std::vector<unsigned> operandBegin, resultBegin;
-  /// Per value: the last block using it (| kEarlierUses if earlier blocks
-  /// do too; ~0u if none) and the point of its last use there. Most values
-  /// are used in one block: two flat arrays, no allocation per value.
-  std::vector<unsigned> useBlock, usePoint;
-  static constexpr unsigned kEarlierUses = 1u << 31;
-  /// (value, block, point of last use there) of the earlier blocks, by
-  /// value then block.
+  /// Per value: the point of its last use in the last block using it
+  /// (| kEarlierUses if earlier blocks use it too; kUnused if none). Most
+  /// values are used in one block: a flat array, no allocation per value.
+  std::vector<unsigned> lastUse;
+  static constexpr unsigned kEarlierUses = 1u << 31, kUnused = ~0u;
+  /// (value, point of its last use in the block) of the earlier blocks, by
+  /// value then point.
   struct Use {
-    unsigned id, block, point;
+    unsigned id, point;
   };
   std::vector<Use> earlierUses;
 };

@@ -24,7 +24,7 @@ unsigned Allocator::alignOf(RegType t) const {
                   t.getAlign());
 }
 
-LogicalResult Allocator::checkInput(const BlockNumbering &bn) {
+FailureOr<BlockNumbering> Allocator::checkInput() {
   auto checkOp = [&](Operation *op) -> WalkResult {
     if (op == kernel.getOperation())
       return WalkResult::advance();
@@ -59,14 +59,14 @@ LogicalResult Allocator::checkInput(const BlockNumbering &bn) {
       }
     return WalkResult::advance();
   };
-  // The kernel's ops from the table (a nested op is visited before the op
-  // holding it, as kernel.walk would).
-  for (unsigned i = 0; i < bn.totalOps(); ++i) {
-    bn.prefetch(i);
-    Operation *op = bn.op(i);
-    if ((op->getNumRegions() ? op->walk(checkOp) : checkOp(op)).wasInterrupted())
-      return failure();
-  }
+  // Each op as it is numbered (one walk over the kernel; a nested op is
+  // visited before the op holding it, as kernel.walk would).
+  bool ok = true;
+  BlockNumbering bn(kernel.getBody(), [&](Operation *op) {
+    return ok = !(op->getNumRegions() ? op->walk(checkOp) : checkOp(op)).wasInterrupted();
+  });
+  if (!ok)
+    return failure();
   for (Block &b : kernel.getBody())
     for (BlockArgument a : b.getArguments())
       if (!isa<RegType>(a.getType()))
@@ -76,7 +76,7 @@ LogicalResult Allocator::checkInput(const BlockNumbering &bn) {
     unsigned hw = hwRegs((RegKind)k, target);
     limit[k] = std::min(opts.maxRegs[k], hw);
   }
-  return success();
+  return bn;
 }
 
 /// A result of allocated type is the value of its register until that
@@ -413,10 +413,10 @@ FailureOr<RegAllocStats> Allocator::run() {
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   target = mod ? mod.getTargetBit() : ISA::T_GFX942;
   Region &body = kernel.getBody();
-  BlockNumbering blocks(body);
-  if (failed(checkInput(blocks)))
+  FailureOr<BlockNumbering> blocks = checkInput();
+  if (failed(blocks))
     return failure();
-  lv = std::make_unique<Liveness>(std::move(blocks), [&](Value v) {
+  lv = std::make_unique<Liveness>(std::move(*blocks), [&](Value v) {
     if (!isa<RegType>(v.getType()))
       return false;
     if (auto r = v.getDefiningOp<RegOp>()) {
@@ -475,15 +475,25 @@ LogicalResult Allocator::rewrite() {
   // (The allocated types are looked up once per virtual type and register,
   // not uniqued again for each value.)
   llvm::DenseMap<std::pair<Type, int>, Type> allocatedType;
-  for (unsigned id = 0, n = lv->numValues(); id < n; ++id) {
-    if (id + 16 < n)
-      __builtin_prefetch(lv->value(id + 16).getAsOpaquePointer());
+  auto allocate = [&](Value v, unsigned id) {
     if (RegType t = virtualReg(lv->type(id))) {
       Type &a = allocatedType[{t, reg[id]}];
       if (!a)
         a = t.withIndex(reg[id]);
-      lv->value(id).setType(a);
+      v.setType(a);
     }
+  };
+  const BlockNumbering &bn = lv->blocks();
+  for (unsigned b = 0; b < bn.size(); ++b)
+    for (unsigned k = 0; k < bn.block(b)->getNumArguments(); ++k)
+      if (int id = lv->argId(b, k); id >= 0)
+        allocate(bn.block(b)->getArgument(k), id);
+  for (unsigned i = 0; i < bn.totalOps(); ++i) {
+    ArrayRef<int> ids = lv->resultIds(i);
+    bn.prefetch(i);
+    for (unsigned k = 0; k < ids.size(); ++k)
+      if (ids[k] >= 0)
+        allocate(bn.op(i)->getResult(k), ids[k]);
   }
   // Tied sources that stay live: copy them into the result's register first.
   for (auto [op, oi, id] : tiedCopies) {
