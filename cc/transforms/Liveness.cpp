@@ -106,9 +106,13 @@ private:
 };
 } // namespace
 
-int Liveness::findId(Value v, unsigned i) {
-  if (auto a = dyn_cast<BlockArgument>(v))
-    return argId(bn.index(a.getOwner()), a.getArgNumber());
+int Liveness::findId(Value v, unsigned i, unsigned upTo) {
+  bool all = upTo == ~0u; // else: ops from `upTo` on are not numbered yet
+  unsigned upToBlock = all ? bn.size() : blockOfOp(upTo);
+  if (auto a = dyn_cast<BlockArgument>(v)) {
+    unsigned b = bn.index(a.getOwner());
+    return b <= upToBlock || all ? argId(b, a.getArgNumber()) : kLater;
+  }
   auto r = cast<OpResult>(v);
   Operation *def = r.getOwner();
   auto idIn = [&](unsigned k) { return resultIdOf[resultBegin[k] + r.getResultNumber()]; };
@@ -117,12 +121,18 @@ int Liveness::findId(Value v, unsigned i) {
     if (bn.op(k) == def)
       return idIn(k);
   // Further back: a binary search in its block by op order (a few ops
-  // touched), unless such lookups are frequent (then the hash map pays).
+  // touched), unless such lookups are frequent (then the hash map pays,
+  // once every value is numbered).
   if (searches > 1024 + bn.totalOps() / 64)
-    return idOf(v);
+    return all ? idOf(v) : kLater;
   ++searches;
   unsigned b = bn.index(def->getBlock());
-  unsigned lo = bn.firstOpIndex(b), hi = lo + bn.numOpsIn(b);
+  if (b > upToBlock)
+    return kLater;
+  unsigned lo = bn.firstOpIndex(b), end = lo + bn.numOpsIn(b);
+  if (!all && b == upToBlock)
+    end = upTo;
+  unsigned hi = end;
   while (lo < hi) {
     unsigned mid = lo + (hi - lo) / 2;
     if (bn.op(mid) != def && bn.op(mid)->isBeforeInBlock(def))
@@ -130,7 +140,20 @@ int Liveness::findId(Value v, unsigned i) {
     else
       hi = mid;
   }
-  return lo < bn.firstOpIndex(b) + bn.numOpsIn(b) && bn.op(lo) == def ? idIn(lo) : idOf(v);
+  if (lo < end && bn.op(lo) == def)
+    return idIn(lo);
+  return all ? idOf(v) : kLater;
+}
+
+unsigned Liveness::blockOfOp(unsigned i) const {
+  unsigned lo = 0, hi = bn.size(); // the last block starting at or before i
+  while (hi - lo > 1) {
+    unsigned mid = lo + (hi - lo) / 2;
+    (bn.firstOpIndex(mid) <= i ? lo : hi) = mid;
+  }
+  while (lo + 1 < bn.size() && bn.numOpsIn(lo) == 0 && bn.firstOpIndex(lo + 1) <= i)
+    ++lo; // (empty blocks start where the next does)
+  return lo;
 }
 
 Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
@@ -141,14 +164,54 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
   for (unsigned b = 0; b < nb; ++b)
     guess += bn.block(b)->getNumArguments();
   typeOf.reserve(guess);
+  lastUse.reserve(guess);
   defBlockOf.reserve(guess);
   defPointOf.reserve(guess);
   resultIdOf.reserve(guess);
   resultBegin.reserve(bn.totalOps() + 1);
   operandBegin.reserve(bn.totalOps() + 1);
   operandIdOf.reserve(2 * (size_t)bn.totalOps());
-  // Number the tracked values (block arguments, then results, in IR order)
-  // and find their definitions.
+  RecentIds recent;
+  std::vector<std::pair<unsigned, unsigned>> exposed;
+  // The operands of op `i` of block `b`: their ids (from `recent`, else
+  // `lookup`), last uses, and the (value, block) pairs used before any
+  // definition in the block. False if `lookup` answered kLater.
+  auto readOperands = [&](unsigned b, unsigned i, auto lookup) {
+    operandBegin.push_back(operandIdOf.size());
+    for (Value v : bn.op(i)->getOperands()) {
+      int found = recent.find(v);
+      if (found == RecentIds::kMiss) {
+        found = track(v) ? lookup(v) : -1;
+        if (found == kLater)
+          return false;
+        recent.insert(v, found);
+      }
+      operandIdOf.push_back(found);
+      if (found < 0)
+        continue;
+      unsigned id = found;
+      unsigned &u = lastUse[id];
+      if (u == kUnused || (u & ~kEarlierUses) < bn.begin(b)) { // first use in b
+        if (u != kUnused)
+          earlierUses.push_back({id, u & ~kEarlierUses});
+        u = u == kUnused ? 0 : kEarlierUses;
+        if (defBlockOf[id] != b)
+          exposed.push_back({id, b});
+      }
+      u = (u & kEarlierUses) | 2 * i;
+    }
+    return true;
+  };
+  // The results of op `i`: ids resultIdOf[resultBegin[i] .. end).
+  auto noteResults = [&](unsigned i, unsigned end) {
+    for (unsigned k = resultBegin[i]; k < end; ++k)
+      recent.insert(bn.op(i)->getResult(k - resultBegin[i]), resultIdOf[k]);
+  };
+  // One pass: number the tracked values (block arguments, then results, in
+  // IR order) and read each op's operands before numbering its results.
+  // Operands are values numbered already unless blocks are out of
+  // dominance order: then a second pass reads the operands.
+  bool inOrder = true;
   for (unsigned b = 0; b < nb; ++b) {
     Block *blk = bn.block(b);
     auto add = [&](Value v, unsigned point) -> int {
@@ -157,56 +220,44 @@ Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
       typeOf.push_back(v.getType());
       defBlockOf.push_back(b);
       defPointOf.push_back(point);
+      lastUse.push_back(kUnused);
       return typeOf.size() - 1;
     };
     argBegin.push_back(argIdOf.size());
-    for (BlockArgument a : blk->getArguments())
+    for (BlockArgument a : blk->getArguments()) {
       argIdOf.push_back(add(a, bn.begin(b)));
+      recent.insert(a, argIdOf.back());
+    }
     for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
       bn.prefetch(i);
+      if (inOrder)
+        inOrder = readOperands(b, i, [&](Value v) { return findId(v, i, i); });
       resultBegin.push_back(resultIdOf.size());
       for (Value r : bn.op(i)->getResults())
         resultIdOf.push_back(add(r, 2 * i + 1));
+      if (inOrder)
+        noteResults(i, resultIdOf.size());
     }
   }
   argBegin.push_back(argIdOf.size());
   resultBegin.push_back(resultIdOf.size());
-  lastUse.assign(numValues(), kUnused);
-  // Operand ids and last uses; (value, block) pairs used before any
-  // definition in the block.
-  std::vector<std::pair<unsigned, unsigned>> exposed;
-  RecentIds recent;
-  for (unsigned b = 0; b < nb; ++b) {
-    Block *blk = bn.block(b);
-    for (unsigned k = 0; k < blk->getNumArguments(); ++k)
-      recent.insert(blk->getArgument(k), argIdOf[argBegin[b] + k]);
-    for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
-      Operation &op = *bn.op(i);
-      bn.prefetch(i);
-      operandBegin.push_back(operandIdOf.size());
-      for (Value v : op.getOperands()) {
-        int found = recent.find(v);
-        if (found == RecentIds::kMiss) {
-          found = track(v) ? findId(v, i) : -1;
-          recent.insert(v, found);
-        }
-        operandIdOf.push_back(found);
-        if (found < 0)
-          continue;
-        unsigned id = found;
-        unsigned &u = lastUse[id];
-        if (u == kUnused || (u & ~kEarlierUses) < bn.begin(b)) { // first use in b
-          if (u != kUnused)
-            earlierUses.push_back({id, u & ~kEarlierUses});
-          u = u == kUnused ? 0 : kEarlierUses;
-          if (defBlockOf[id] != b)
-            exposed.push_back({id, b});
-        }
-        u = (u & kEarlierUses) | 2 * i;
+  if (!inOrder) {
+    operandBegin.clear();
+    operandIdOf.clear();
+    exposed.clear();
+    earlierUses.clear();
+    lastUse.assign(numValues(), kUnused);
+    recent = RecentIds();
+    searches = 0;
+    for (unsigned b = 0; b < nb; ++b) {
+      Block *blk = bn.block(b);
+      for (unsigned k = 0; k < blk->getNumArguments(); ++k)
+        recent.insert(blk->getArgument(k), argIdOf[argBegin[b] + k]);
+      for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
+        bn.prefetch(i);
+        readOperands(b, i, [&](Value v) { return findId(v, i); });
+        noteResults(i, resultBegin[i + 1]);
       }
-      ArrayRef<int> res = resultIds(i);
-      for (unsigned r = 0; r < res.size(); ++r)
-        recent.insert(op.getResult(r), res[r]);
     }
   }
   operandBegin.push_back(operandIdOf.size());

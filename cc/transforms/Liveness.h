@@ -152,8 +152,13 @@ public:
 
 private:
   /// Id of value `v` used by op `i`, found without the hash map: a
-  /// block argument by its number, a result in the op table.
-  int findId(mlir::Value v, unsigned i);
+  /// block argument by its number, a result in the op table. With `upTo`,
+  /// only the values defined before op `upTo` (in IR order) are numbered:
+  /// kLater for the others.
+  int findId(mlir::Value v, unsigned i, unsigned upTo = ~0u);
+  static constexpr int kLater = -3;
+  /// The block holding op `i`.
+  unsigned blockOfOp(unsigned i) const;
   int earlierUseIn(unsigned id, unsigned block) const;
 
   BlockNumbering bn;
