@@ -25,7 +25,7 @@
 
 namespace aster {
 
-/// Asks the cache for the memory 2 KiB past `op`: ops built one after the
+/// Asks the cache for the memory 4 KiB past `op`: ops built one after the
 /// other usually lie one after the other in memory, so a walk along the op
 /// list (each next op known only once this one is loaded) finds its next
 /// ops there instead of waiting on each. A wrong guess costs nothing.
@@ -163,7 +163,8 @@ private:
 
   BlockNumbering bn;
   std::vector<mlir::Type> typeOf;
-  /// Per block: where its argument ids start in argIdOf (one extra entry).
+  /// Ids of the block arguments (-1 where untracked); block b's start at
+  /// argBegin[b] (one extra entry at the end).
   std::vector<int> argIdOf;
   std::vector<unsigned> argBegin;
   /// Lookups findId answered by a binary search (it builds the hash map
