@@ -88,9 +88,19 @@ public:
 };
 
 /// Per-context map from op TypeID to table row, owned by the dialect.
+/// The TypeIDs of the instruction ops come from one allocator, a few bytes
+/// apart: the default pointer hash puts many in one bucket chain (long
+/// probes on every getInstDesc); a multiplicative hash spreads them.
+struct SpreadTypeIDInfo : llvm::DenseMapInfo<TypeID> {
+  static unsigned getHashValue(TypeID id) {
+    auto p = reinterpret_cast<uintptr_t>(id.getAsOpaquePointer());
+    return (unsigned)((p * 0x9E3779B97F4A7C15ull) >> 32);
+  }
+};
+
 struct InstRegistry {
   TypeIDAllocator ids;
-  llvm::DenseMap<TypeID, const ISA::InstDesc *> byId;
+  llvm::DenseMap<TypeID, const ISA::InstDesc *, SpreadTypeIDInfo> byId;
   std::vector<OperationName> names;  // by table index
 };
 

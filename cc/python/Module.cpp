@@ -153,11 +153,12 @@ static nb::bytes moduleHsaco(PyModule &m) {
   return nb::bytes(bytes->data(), bytes->size());
 }
 
-static void runPipeline(PyModule &m, const std::string &pipeline) {
+static void runPipeline(PyModule &m, const std::string &pipeline, bool verify) {
   DiagnosticCollector d(m.ctx.get());
   std::string err;
   llvm::raw_string_ostream es(err);
   PassManager pm(m.ctx.get(), ModuleOp::getOperationName());
+  pm.enableVerifier(verify);
   if (failed(parsePassPipeline(pipeline, pm, es)))
     raiseError("invalid pass pipeline '" + pipeline + "': " + err);
   if (failed(pm.run(m.get())))
@@ -222,7 +223,9 @@ NB_MODULE(_aster, m) {
   m.def("parse", &parseModule, nb::arg("text"), nb::arg("name") = "<string>",
         "Parses textual IR into a Module; raises AsterError with locations.");
   m.def("run_pipeline", &runPipeline, nb::arg("module"), nb::arg("pipeline"),
-        "Runs an MLIR pass pipeline string on the module in place.");
+        nb::arg("verify") = true,
+        "Runs an MLIR pass pipeline string on the module in place; verify=False "
+        "skips the verifier after each pass (to time the passes alone).");
   m.def("assemble", &assembleText, nb::arg("text"), nb::arg("target"),
         nb::arg("link") = true,
         "Assembles AMDGCN text with LLVM MC (and links with lld when link=True).");

@@ -98,13 +98,18 @@ public:
   ArrayRef<SpillVictim> spillVictims() const { return victims; }
 
 private:
-  LogicalResult checkInput();
+  /// Checks the kernel while numbering its ops and blocks.
+  FailureOr<BlockNumbering> checkInput();
   LogicalResult checkPinnedOverwrites();
   void computeOrder(SmallVectorImpl<unsigned> &order);
   LogicalResult colourBlock(unsigned b);
   void colourPart(PartOp part, int root, int id);
   int pick(unsigned id, int hint, int startOverride);
   void assign(unsigned id, unsigned r);
+  /// Registers used: counts a pinned register type (others are ignored), or
+  /// units of `k` up to `end`.
+  void noteUsed(Type t);
+  void noteUsed(RegKind k, unsigned end);
   void release(unsigned id);
   unsigned alignOf(RegType t) const;
   void notePressure(unsigned point, ArrayRef<unsigned> notLive = {});
@@ -136,15 +141,22 @@ private:
   /// Results whose tied source must be copied into them before the op:
   /// (op, operand index, result id).
   std::vector<std::tuple<Operation *, unsigned, unsigned>> tiedCopies;
-  /// Moves between virtual registers that may become no-ops.
-  std::vector<Operation *> moves;
+  /// Moves between virtual registers that may become no-ops, with the id
+  /// of their result.
+  std::vector<std::pair<Operation *, unsigned>> moves;
+  /// The ops rewrite() inserts (copies): with the allocated values, the
+  /// registers the kernel uses.
+  struct InsertedOps : OpBuilder::Listener {
+    std::vector<Operation *> ops;
+    void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+      ops.push_back(op);
+    }
+  } inserted;
   std::vector<Segment> segBuf;
   const llvm::DenseSet<Operation *> &spillCode;
   SmallVector<SpillVictim> victims;
   /// Per class and unit: the value id holding it, or -1.
   std::vector<int> owner[3];
-  /// Per value: the block whose backward scan saw it last.
-  std::vector<unsigned> stamp;
 };
 
 

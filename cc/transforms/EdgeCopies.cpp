@@ -83,7 +83,7 @@ LogicalResult Allocator::insertEdgeCopies() {
             break;
           }
       }
-      OpBuilder b(term);
+      OpBuilder b(term, &inserted);
       Block *split = nullptr;
       if (term->getNumSuccessors() > 1) {
         split = new Block();

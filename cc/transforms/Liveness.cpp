@@ -10,7 +10,7 @@ using namespace mlir;
 
 namespace aster {
 
-BlockNumbering::BlockNumbering(Region &body) {
+BlockNumbering::BlockNumbering(Region &body, function_ref<bool(Operation *)> visit) {
   for (Block &b : body) {
     indexOf[&b] = blocks.size();
     blocks.push_back(&b);
@@ -23,6 +23,9 @@ BlockNumbering::BlockNumbering(Region &body) {
     firstOp[i] = total;
     unsigned n = 0;
     for (Operation &op : *b) {
+      prefetchFollowing(&op);
+      if (visit && !visit(&op))
+        return;
       ops.push_back(&op);
       ++n;
     }
@@ -64,121 +67,197 @@ void BlockNumbering::propagateUse(
 }
 
 namespace {
-/// The ids of recently defined values, direct-mapped by pointer: most
-/// operands are defined a few ops earlier, so this answers them from a small
-/// table in cache instead of a hash map as large as the kernel.
+/// The ids of recently defined or read values, 2-way set associative by
+/// pointer with the most recent first: most operands are defined a few ops
+/// earlier, and a value read by many ops (a loop invariant) stays while new
+/// results cycle through the other way. Answers from a small table in cache
+/// instead of a hash map as large as the kernel.
 class RecentIds {
 public:
-  int find(Value v) const {
-    const Slot &s = slots[slotOf(v)];
-    return s.key == v.getAsOpaquePointer() ? s.id : kMiss;
+  int find(Value v) {
+    Set &s = sets[setOf(v)];
+    const void *p = v.getAsOpaquePointer();
+    if (s.key[0] == p)
+      return s.id[0];
+    if (s.key[1] != p)
+      return kMiss;
+    std::swap(s.key[0], s.key[1]);
+    std::swap(s.id[0], s.id[1]);
+    return s.id[0];
   }
-  void insert(Value v, int id) { slots[slotOf(v)] = {v.getAsOpaquePointer(), id}; }
+  void insert(Value v, int id) {
+    Set &s = sets[setOf(v)];
+    s.key[1] = s.key[0], s.id[1] = s.id[0];
+    s.key[0] = v.getAsOpaquePointer(), s.id[0] = id;
+  }
   static constexpr int kMiss = -2;
 
 private:
-  static constexpr unsigned kSlots = 4096; // 64 KiB
-  struct Slot {
-    const void *key = nullptr;
-    int id = kMiss;
+  static constexpr unsigned kSets = 2048; // 48 KiB
+  struct Set {
+    const void *key[2] = {nullptr, nullptr};
+    int id[2] = {kMiss, kMiss};
   };
-  static unsigned slotOf(Value v) {
+  static unsigned setOf(Value v) {
     auto p = reinterpret_cast<uintptr_t>(v.getAsOpaquePointer());
-    return ((p >> 4) ^ (p >> 16)) & (kSlots - 1);
+    return ((p >> 4) ^ (p >> 15)) & (kSets - 1);
   }
-  std::vector<Slot> slots = std::vector<Slot>(kSlots);
+  std::vector<Set> sets = std::vector<Set>(kSets);
 };
 } // namespace
 
-Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
+int Liveness::findId(Value v, unsigned i, unsigned upTo) {
+  bool all = upTo == ~0u; // else: ops from `upTo` on are not numbered yet
+  unsigned upToBlock = all ? bn.size() : blockOfOp(upTo);
+  if (auto a = dyn_cast<BlockArgument>(v)) {
+    unsigned b = bn.index(a.getOwner());
+    return b <= upToBlock || all ? argId(b, a.getArgNumber()) : kLater;
+  }
+  auto r = cast<OpResult>(v);
+  Operation *def = r.getOwner();
+  auto idIn = [&](unsigned k) { return resultIdOf[resultBegin[k] + r.getResultNumber()]; };
+  // A result of one of the 256 ops before op `i`: in the op table.
+  for (unsigned k = i, lim = i > 256 ? i - 256 : 0; k-- > lim;)
+    if (bn.op(k) == def)
+      return idIn(k);
+  // Further back: a binary search in its block by op order (a few ops
+  // touched), unless such lookups are frequent (then the hash map pays,
+  // once every value is numbered).
+  if (searches > 1024 + bn.totalOps() / 64)
+    return all ? idOf(v) : kLater;
+  ++searches;
+  unsigned b = bn.index(def->getBlock());
+  if (b > upToBlock)
+    return kLater;
+  unsigned lo = bn.firstOpIndex(b), end = lo + bn.numOpsIn(b);
+  if (!all && b == upToBlock)
+    end = upTo;
+  unsigned hi = end;
+  while (lo < hi) {
+    unsigned mid = lo + (hi - lo) / 2;
+    if (bn.op(mid) != def && bn.op(mid)->isBeforeInBlock(def))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < end && bn.op(lo) == def)
+    return idIn(lo);
+  return all ? idOf(v) : kLater;
+}
+
+unsigned Liveness::blockOfOp(unsigned i) const {
+  unsigned lo = 0, hi = bn.size(); // the last block starting at or before i
+  while (hi - lo > 1) {
+    unsigned mid = lo + (hi - lo) / 2;
+    (bn.firstOpIndex(mid) <= i ? lo : hi) = mid;
+  }
+  while (lo + 1 < bn.size() && bn.numOpsIn(lo) == 0 && bn.firstOpIndex(lo + 1) <= i)
+    ++lo; // (empty blocks start where the next does)
+  return lo;
+}
+
+Liveness::Liveness(BlockNumbering blocks, function_ref<bool(Value)> track)
+    : bn(std::move(blocks)) {
   unsigned nb = bn.size();
   // Sized up front: no regrowing at 1M ops.
   unsigned guess = bn.totalOps();
   for (unsigned b = 0; b < nb; ++b)
     guess += bn.block(b)->getNumArguments();
-  values.reserve(guess);
+  typeOf.reserve(guess);
+  lastUse.reserve(guess);
   defBlockOf.reserve(guess);
   defPointOf.reserve(guess);
   resultIdOf.reserve(guess);
   resultBegin.reserve(bn.totalOps() + 1);
   operandBegin.reserve(bn.totalOps() + 1);
   operandIdOf.reserve(2 * (size_t)bn.totalOps());
-  // Number the tracked values (block arguments, then results, in IR order)
-  // and find their definitions.
-  std::vector<int> argIdOf;
-  std::vector<unsigned> argBegin;
+  RecentIds recent;
+  std::vector<std::pair<unsigned, unsigned>> exposed;
+  // The operands of op `i` of block `b`: their ids (from `recent`, else
+  // `lookup`), last uses, and the (value, block) pairs used before any
+  // definition in the block. False if `lookup` answered kLater.
+  auto readOperands = [&](unsigned b, unsigned i, auto lookup) {
+    operandBegin.push_back(operandIdOf.size());
+    for (Value v : bn.op(i)->getOperands()) {
+      int found = recent.find(v);
+      if (found == RecentIds::kMiss) {
+        found = track(v) ? lookup(v) : -1;
+        if (found == kLater)
+          return false;
+        recent.insert(v, found);
+      }
+      operandIdOf.push_back(found);
+      if (found < 0)
+        continue;
+      unsigned id = found;
+      unsigned &u = lastUse[id];
+      if (u == kUnused || (u & ~kEarlierUses) < bn.begin(b)) { // first use in b
+        if (u != kUnused)
+          earlierUses.push_back({id, u & ~kEarlierUses});
+        u = u == kUnused ? 0 : kEarlierUses;
+        if (defBlockOf[id] != b)
+          exposed.push_back({id, b});
+      }
+      u = (u & kEarlierUses) | 2 * i;
+    }
+    return true;
+  };
+  // The results of op `i`: ids resultIdOf[resultBegin[i] .. end).
+  auto noteResults = [&](unsigned i, unsigned end) {
+    for (unsigned k = resultBegin[i]; k < end; ++k)
+      recent.insert(bn.op(i)->getResult(k - resultBegin[i]), resultIdOf[k]);
+  };
+  // One pass: number the tracked values (block arguments, then results, in
+  // IR order) and read each op's operands before numbering its results.
+  // Operands are values numbered already unless blocks are out of
+  // dominance order: then a second pass reads the operands.
+  bool inOrder = true;
   for (unsigned b = 0; b < nb; ++b) {
     Block *blk = bn.block(b);
     auto add = [&](Value v, unsigned point) -> int {
       if (!track(v))
         return -1;
-      values.push_back(v);
+      typeOf.push_back(v.getType());
       defBlockOf.push_back(b);
       defPointOf.push_back(point);
-      return values.size() - 1;
+      lastUse.push_back(kUnused);
+      return typeOf.size() - 1;
     };
     argBegin.push_back(argIdOf.size());
-    for (BlockArgument a : blk->getArguments())
+    for (BlockArgument a : blk->getArguments()) {
       argIdOf.push_back(add(a, bn.begin(b)));
+      recent.insert(a, argIdOf.back());
+    }
     for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
       bn.prefetch(i);
+      if (inOrder)
+        inOrder = readOperands(b, i, [&](Value v) { return findId(v, i, i); });
       resultBegin.push_back(resultIdOf.size());
       for (Value r : bn.op(i)->getResults())
         resultIdOf.push_back(add(r, 2 * i + 1));
+      if (inOrder)
+        noteResults(i, resultIdOf.size());
     }
   }
   argBegin.push_back(argIdOf.size());
   resultBegin.push_back(resultIdOf.size());
-  lastUses.resize(values.size());
-  inBlocksOf.resize(values.size());
-  // Operand ids and last uses; (value, block) pairs used before any
-  // definition in the block.
-  std::vector<std::pair<unsigned, unsigned>> exposed;
-  RecentIds recent;
-  // A result of one of the 256 ops before op `i` (a collision in `recent`),
-  // found in the op table; otherwise the hash map is built.
-  auto nearby = [&](Value v, unsigned i) -> int {
-    auto r = dyn_cast<OpResult>(v);
-    if (!r)
-      return RecentIds::kMiss;
-    Operation *def = r.getOwner();
-    for (unsigned k = i, lim = i > 256 ? i - 256 : 0; k-- > lim;)
-      if (bn.op(k) == def)
-        return resultIdOf[resultBegin[k] + r.getResultNumber()];
-    return RecentIds::kMiss;
-  };
-  for (unsigned b = 0; b < nb; ++b) {
-    Block *blk = bn.block(b);
-    for (unsigned k = 0; k < blk->getNumArguments(); ++k)
-      recent.insert(blk->getArgument(k), argIdOf[argBegin[b] + k]);
-    for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
-      Operation &op = *bn.op(i);
-      bn.prefetch(i);
-      operandBegin.push_back(operandIdOf.size());
-      for (Value v : op.getOperands()) {
-        int found = recent.find(v);
-        if (found == RecentIds::kMiss) {
-          found = !track(v) ? -1 : nearby(v, i);
-          if (found == RecentIds::kMiss)
-            found = idOf(v);
-          recent.insert(v, found);
-        }
-        operandIdOf.push_back(found);
-        if (found < 0)
-          continue;
-        unsigned id = found;
-        auto &lu = lastUses[id];
-        if (!lu.empty() && lu.back().first == b)
-          lu.back().second = 2 * i;
-        else {
-          lu.push_back({b, 2 * i});
-          if (defBlockOf[id] != b)
-            exposed.push_back({id, b});
-        }
+  if (!inOrder) {
+    operandBegin.clear();
+    operandIdOf.clear();
+    exposed.clear();
+    earlierUses.clear();
+    lastUse.assign(numValues(), kUnused);
+    recent = RecentIds();
+    searches = 0;
+    for (unsigned b = 0; b < nb; ++b) {
+      Block *blk = bn.block(b);
+      for (unsigned k = 0; k < blk->getNumArguments(); ++k)
+        recent.insert(blk->getArgument(k), argIdOf[argBegin[b] + k]);
+      for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
+        bn.prefetch(i);
+        readOperands(b, i, [&](Value v) { return findId(v, i); });
+        noteResults(i, resultBegin[i + 1]);
       }
-      ArrayRef<int> res = resultIds(i);
-      for (unsigned r = 0; r < res.size(); ++r)
-        recent.insert(op.getResult(r), res[r]);
     }
   }
   operandBegin.push_back(operandIdOf.size());
@@ -192,19 +271,48 @@ Liveness::Liveness(Region &body, function_ref<bool(Value)> track) : bn(body) {
     bn.propagateUse(id, b, [&](unsigned p) { return p == def; }, id, inStamp,
                     outStamp, liveInOf, liveOutOf);
   }
+  std::stable_sort(earlierUses.begin(), earlierUses.end(),
+                   [](const Use &a, const Use &b) { return a.id < b.id; });
+  size_t liveIns = 0;
   for (unsigned b = 0; b < nb; ++b) {
     llvm::sort(liveInOf[b]);
     llvm::sort(liveOutOf[b]);
-    for (unsigned id : liveInOf[b])
-      inBlocksOf[id].push_back(b);
+    liveIns += liveInOf[b].size();
+  }
+  if (liveIns) { // blocks of each value, in block order
+    inBlocksBegin.assign(numValues() + 1, 0);
+    for (unsigned b = 0; b < nb; ++b)
+      for (unsigned id : liveInOf[b])
+        ++inBlocksBegin[id + 1];
+    for (unsigned id = 0; id < numValues(); ++id)
+      inBlocksBegin[id + 1] += inBlocksBegin[id];
+    inBlocksFlat.resize(liveIns);
+    std::vector<unsigned> next(inBlocksBegin.begin(), inBlocksBegin.end() - 1);
+    for (unsigned b = 0; b < nb; ++b)
+      for (unsigned id : liveInOf[b])
+        inBlocksFlat[next[id]++] = b;
   }
 }
 
+Value Liveness::value(unsigned id) const {
+  unsigned p = defPointOf[id];
+  if (p % 2) { // written by op p / 2
+    ArrayRef<int> res = resultIds(p / 2);
+    for (unsigned k = 0; k < res.size(); ++k)
+      if (res[k] == (int)id)
+        return bn.op(p / 2)->getResult(k);
+  }
+  unsigned b = defBlockOf[id]; // a block argument
+  for (unsigned k = 0;; ++k)
+    if (argId(b, k) == (int)id)
+      return bn.block(b)->getArgument(k);
+}
+
 int Liveness::idOf(Value v) const {
-  if (ids.empty() && !values.empty()) {
-    ids.reserve(values.size());
-    for (unsigned id = 0; id < values.size(); ++id)
-      ids[values[id]] = id;
+  if (ids.empty() && numValues()) {
+    ids.reserve(numValues());
+    for (unsigned id = 0; id < numValues(); ++id)
+      ids[value(id)] = id;
   }
   auto it = ids.find(v);
   return it == ids.end() ? -1 : (int)it->second;
@@ -215,10 +323,12 @@ bool Liveness::isLiveOut(unsigned id, unsigned block) const {
   return std::binary_search(v.begin(), v.end(), id);
 }
 
-int Liveness::lastUseIn(unsigned id, unsigned block) const {
-  for (auto [b, p] : lastUses[id])
-    if (b == block)
-      return p;
+int Liveness::earlierUseIn(unsigned id, unsigned block) const {
+  auto it = std::lower_bound(earlierUses.begin(), earlierUses.end(), id,
+                             [](const Use &u, unsigned id) { return u.id < id; });
+  for (; it != earlierUses.end() && it->id == id; ++it)
+    if (it->point >= bn.begin(block) && it->point <= bn.end(block))
+      return it->point;
   return -1;
 }
 
@@ -232,7 +342,7 @@ void Liveness::segments(unsigned id, SmallVectorImpl<Segment> &out) const {
   unsigned db = defBlockOf[id];
   Segment def{defPointOf[id], endIn(db, defPointOf[id])};
   bool placed = false;
-  for (unsigned b : inBlocksOf[id]) {
+  for (unsigned b : liveInBlocks(id)) {
     if (!placed && b > db) {
       out.push_back(def);
       placed = true;

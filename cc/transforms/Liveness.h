@@ -14,6 +14,7 @@
 #ifndef ASTER_TRANSFORMS_LIVENESS_H
 #define ASTER_TRANSFORMS_LIVENESS_H
 
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Region.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -24,6 +25,16 @@
 
 namespace aster {
 
+/// Asks the cache for the memory 4 KiB past `op`: ops built one after the
+/// other usually lie one after the other in memory, so a walk along the op
+/// list (each next op known only once this one is loaded) finds its next
+/// ops there instead of waiting on each. A wrong guess costs nothing.
+inline void prefetchFollowing(const mlir::Operation *op) {
+  const char *p = reinterpret_cast<const char *>(op) + 4096;
+  for (int line = 0; line < 4; ++line)
+    __builtin_prefetch(p + 64 * line);
+}
+
 /// A closed interval of program points.
 struct Segment {
   unsigned start, end;
@@ -33,7 +44,10 @@ struct Segment {
 /// point ranges.
 class BlockNumbering {
 public:
-  explicit BlockNumbering(mlir::Region &body);
+  /// `visit`, if given, sees each op of the region as it is numbered (in
+  /// IR order); returning false stops the numbering, which is then partial.
+  explicit BlockNumbering(mlir::Region &body,
+                          llvm::function_ref<bool(mlir::Operation *)> visit = nullptr);
   unsigned size() const { return blocks.size(); }
   mlir::Block *block(unsigned b) const { return blocks[b]; }
   unsigned index(mlir::Block *b) const { return indexOf.lookup(b); }
@@ -75,7 +89,7 @@ private:
   llvm::DenseMap<mlir::Block *, unsigned> indexOf;
   std::vector<llvm::SmallVector<unsigned, 2>> predList;
   std::vector<unsigned> firstOp, numOps;
-  std::vector<mlir::Operation *> ops;
+  llvm::SmallVector<mlir::Operation *, 0> ops; // (grows by realloc, no copy)
   unsigned total = 0;
 };
 
@@ -83,14 +97,20 @@ private:
 /// op results and block arguments).
 class Liveness {
 public:
-  Liveness(mlir::Region &body, llvm::function_ref<bool(mlir::Value)> track);
+  Liveness(BlockNumbering blocks, llvm::function_ref<bool(mlir::Value)> track);
 
   const BlockNumbering &blocks() const { return bn; }
-  unsigned numValues() const { return values.size(); }
-  mlir::Value value(unsigned id) const { return values[id]; }
+  unsigned numValues() const { return typeOf.size(); }
+  /// The value (found from where it is defined: no table of values).
+  mlir::Value value(unsigned id) const;
+  /// The value's type when liveness was computed (a table: reading it does
+  /// not touch the IR).
+  mlir::Type type(unsigned id) const { return typeOf[id]; }
   /// Id of a tracked value, or -1 (a hash map built on the first call:
-  /// operandIds/resultIds answer without it).
+  /// operandIds/resultIds/argId answer without it).
   int idOf(mlir::Value v) const;
+  /// Id of argument `arg` of block `block`, or -1 if untracked.
+  int argId(unsigned block, unsigned arg) const { return argIdOf[argBegin[block] + arg]; }
   unsigned defBlock(unsigned id) const { return defBlockOf[id]; }
   /// Point where the value is written (2i+1 for a result of op i, the block's
   /// first point for a block argument).
@@ -99,13 +119,26 @@ public:
   llvm::ArrayRef<unsigned> liveOut(unsigned block) const { return liveOutOf[block]; }
   bool isLiveOut(unsigned id, unsigned block) const;
   /// Point of the last use of the value in `block`, or -1 if not used there.
-  int lastUseIn(unsigned id, unsigned block) const;
+  int lastUseIn(unsigned id, unsigned block) const {
+    unsigned u = lastUse[id];
+    if (u == kUnused)
+      return -1;
+    unsigned p = u & ~kEarlierUses;
+    if (p >= bn.begin(block) && p <= bn.end(block))
+      return p;
+    return u & kEarlierUses ? earlierUseIn(id, block) : -1;
+  }
   /// Where the value is live, as segments ordered by point: from its
   /// definition (or block start) to its last use (or block end if live-out).
   /// A value never used is live at its definition point only.
   void segments(unsigned id, llvm::SmallVectorImpl<Segment> &out) const;
   /// Blocks where the value is live-in.
-  llvm::ArrayRef<unsigned> liveInBlocks(unsigned id) const { return inBlocksOf[id]; }
+  llvm::ArrayRef<unsigned> liveInBlocks(unsigned id) const {
+    if (inBlocksBegin.empty())
+      return {};
+    return llvm::ArrayRef<unsigned>(inBlocksFlat)
+        .slice(inBlocksBegin[id], inBlocksBegin[id + 1] - inBlocksBegin[id]);
+  }
   /// Ids of the operands / results of op `op` (its number in IR order), in
   /// operand / result order, -1 where untracked: idOf without hashing.
   llvm::ArrayRef<int> operandIds(unsigned op) const {
@@ -118,18 +151,46 @@ public:
   }
 
 private:
+  /// Id of value `v` used by op `i`, found without the hash map: a
+  /// block argument by its number, a result in the op table. With `upTo`,
+  /// only the values defined before op `upTo` (in IR order) are numbered:
+  /// kLater for the others.
+  int findId(mlir::Value v, unsigned i, unsigned upTo = ~0u);
+  static constexpr int kLater = -3;
+  /// The block holding op `i`.
+  unsigned blockOfOp(unsigned i) const;
+  int earlierUseIn(unsigned id, unsigned block) const;
+
   BlockNumbering bn;
-  std::vector<mlir::Value> values;
+  std::vector<mlir::Type> typeOf;
+  /// Ids of the block arguments (-1 where untracked); block b's start at
+  /// argBegin[b] (one extra entry at the end).
+  std::vector<int> argIdOf;
+  std::vector<unsigned> argBegin;
+  /// Lookups findId answered by a binary search (it builds the hash map
+  /// once they are many).
+  unsigned searches = 0;
   mutable llvm::DenseMap<mlir::Value, unsigned> ids;
   std::vector<unsigned> defBlockOf, defPointOf;
   std::vector<std::vector<unsigned>> liveInOf, liveOutOf; // sorted
-  std::vector<llvm::SmallVector<unsigned, 1>> inBlocksOf;
+  /// Per value: where its live-in blocks start in inBlocksFlat (one extra
+  /// entry; empty when no value is live-in anywhere).
+  std::vector<unsigned> inBlocksBegin, inBlocksFlat;
   /// Per op (IR order): where its operand / result ids start in the flat
   /// arrays (one extra entry at the end).
-  std::vector<int> operandIdOf, resultIdOf;
+  llvm::SmallVector<int, 0> operandIdOf, resultIdOf;
   std::vector<unsigned> operandBegin, resultBegin;
-  /// Per value: (block, point of last use there), in block order.
-  std::vector<llvm::SmallVector<std::pair<unsigned, unsigned>, 1>> lastUses;
+  /// Per value: the point of its last use in the last block using it
+  /// (| kEarlierUses if earlier blocks use it too; kUnused if none). Most
+  /// values are used in one block: a flat array, no allocation per value.
+  std::vector<unsigned> lastUse;
+  static constexpr unsigned kEarlierUses = 1u << 31, kUnused = ~0u;
+  /// (value, point of its last use in the block) of the earlier blocks, by
+  /// value then point.
+  struct Use {
+    unsigned id, point;
+  };
+  std::vector<Use> earlierUses;
 };
 
 } // namespace aster

@@ -20,8 +20,9 @@ static RegType allocated(Type t) {
   return r && !r.isVirtual() ? r : RegType();
 }
 
-PinnedRegisters::PinnedRegisters(Region &body, const BlockNumbering &bn)
-    : numPoints(2 * bn.totalOps()) {
+PinnedRegisters::PinnedRegisters(const Liveness &lv)
+    : numPoints(2 * lv.blocks().totalOps()) {
+  const BlockNumbering &bn = lv.blocks();
   unsigned nb = bn.size();
   // Units read before any write in a block, and the blocks that write each.
   std::vector<std::pair<unsigned, unsigned>> exposed;
@@ -37,31 +38,54 @@ PinnedRegisters::PinnedRegisters(Region &body, const BlockNumbering &bn)
     for (unsigned j = 0; j < r.getWidth(); ++j)
       fn((unsigned)r.getKind() * kStride + r.getIndex() + j);
   };
+  // The pinned registers op `i` reads / writes: the liveness's tables answer
+  // for the values it tracks (no IR touched), the op for the others.
+  auto eachRead = [&](unsigned i, auto fn) {
+    ArrayRef<int> ids = lv.operandIds(i);
+    for (unsigned k = 0; k < ids.size(); ++k)
+      if (RegType r = allocated(ids[k] >= 0 ? lv.type(ids[k])
+                                            : bn.op(i)->getOperand(k).getType()))
+        fn(r);
+  };
+  auto eachWrite = [&](unsigned i, auto fn) {
+    ArrayRef<int> ids = lv.resultIds(i);
+    for (unsigned k = 0; k < ids.size(); ++k) {
+      if (ids[k] >= 0) { // not an amdgcn.reg result (never tracked)
+        if (RegType r = allocated(lv.type(ids[k])))
+          fn(r);
+        continue;
+      }
+      Operation *op = bn.op(i);
+      if (isa<RegOp>(op))
+        return; // names its register, writes nothing
+      if (RegType r = allocated(op->getResult(k).getType()))
+        fn(r);
+    }
+  };
   // Blocks that name a pinned register (the others need no backward scan).
   std::vector<bool> names(nb, false);
   for (unsigned b = 0; b < nb; ++b) {
     for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
-      Operation &op = *bn.op(i);
-      for (Value v : op.getOperands())
-        if (RegType r = allocated(v.getType()))
-          forUnits(r, [&](unsigned u) {
-            names[b] = true;
-            if (writtenIn.lookup(u) != b + 1 && readIn.lookup(u) != b + 1) {
-              readIn[u] = b + 1;
-              exposed.push_back({u, b});
-            }
-          });
-      if (!isa<RegOp>(op))
-        for (Value v : op.getResults())
-          if (RegType r = allocated(v.getType()))
-            forUnits(r, [&](unsigned u) {
-              names[b] = true;
-              if (writtenIn.lookup(u) != b + 1) {
-                writtenIn[u] = b + 1;
-                writers[u].push_back(b);
-              }
-              unitOf(u).writes.push_back({2 * i + 1, &op});
-            });
+      bn.prefetch(i);
+      eachRead(i, [&](RegType r) {
+        forUnits(r, [&](unsigned u) {
+          names[b] = true;
+          if (writtenIn.lookup(u) != b + 1 && readIn.lookup(u) != b + 1) {
+            readIn[u] = b + 1;
+            exposed.push_back({u, b});
+          }
+        });
+      });
+      eachWrite(i, [&](RegType r) {
+        forUnits(r, [&](unsigned u) {
+          names[b] = true;
+          if (writtenIn.lookup(u) != b + 1) {
+            writtenIn[u] = b + 1;
+            writers[u].push_back(b);
+          }
+          unitOf(u).writes.push_back({2 * i + 1, bn.op(i)});
+        });
+      });
     }
   }
   // Physical liveness over the CFG.
@@ -86,22 +110,20 @@ PinnedRegisters::PinnedRegisters(Region &body, const BlockNumbering &bn)
       liveEnd[u] = bn.end(b);
     for (unsigned i = bn.firstOpIndex(b) + bn.numOpsIn(b);
          names[b] && i-- > bn.firstOpIndex(b);) {
-      Operation &op = *bn.op(i);
-      if (!isa<RegOp>(op))
-        for (Value v : op.getResults())
-          if (RegType r = allocated(v.getType()))
-            forUnits(r, [&](unsigned u) {
-              auto it = liveEnd.find(u);
-              if (it != liveEnd.end()) {
-                unitOf(u).busy.push_back({2 * i + 1, (unsigned)it->second});
-                liveEnd.erase(it);
-              } else {
-                unitOf(u).busy.push_back({2 * i + 1, 2 * i + 1});
-              }
-            });
-      for (Value v : op.getOperands())
-        if (RegType r = allocated(v.getType()))
-          forUnits(r, [&](unsigned u) { liveEnd.try_emplace(u, 2 * i); });
+      eachWrite(i, [&](RegType r) {
+        forUnits(r, [&](unsigned u) {
+          auto it = liveEnd.find(u);
+          if (it != liveEnd.end()) {
+            unitOf(u).busy.push_back({2 * i + 1, (unsigned)it->second});
+            liveEnd.erase(it);
+          } else {
+            unitOf(u).busy.push_back({2 * i + 1, 2 * i + 1});
+          }
+        });
+      });
+      eachRead(i, [&](RegType r) {
+        forUnits(r, [&](unsigned u) { liveEnd.try_emplace(u, 2 * i); });
+      });
     }
     for (auto [u, end] : liveEnd)
       unitOf(u).busy.push_back({bn.begin(b), (unsigned)end});

@@ -21,7 +21,8 @@ namespace aster {
 
 class PinnedRegisters {
 public:
-  PinnedRegisters(mlir::Region &body, const BlockNumbering &bn);
+  /// From the kernel's liveness (its op table and value types).
+  explicit PinnedRegisters(const Liveness &lv);
 
   /// True if a unit of [first, first+width) of `kind` is busy at a point of
   /// `segs` (sorted by start).

@@ -25,8 +25,8 @@ unsigned Allocator::alignOf(RegType t) const {
                   t.getAlign());
 }
 
-LogicalResult Allocator::checkInput() {
-  WalkResult wr = kernel.walk([&](Operation *op) -> WalkResult {
+FailureOr<BlockNumbering> Allocator::checkInput() {
+  auto checkOp = [&](Operation *op) -> WalkResult {
     if (op == kernel.getOperation())
       return WalkResult::advance();
     if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, arith::ConstantOp, cf::BranchOp,
@@ -60,8 +60,14 @@ LogicalResult Allocator::checkInput() {
         return WalkResult::interrupt();
       }
     return WalkResult::advance();
+  };
+  // Each op as it is numbered (one walk over the kernel; a nested op is
+  // visited before the op holding it, as kernel.walk would).
+  bool ok = true;
+  BlockNumbering bn(kernel.getBody(), [&](Operation *op) {
+    return ok = !(op->getNumRegions() ? op->walk(checkOp) : checkOp(op)).wasInterrupted();
   });
-  if (wr.wasInterrupted())
+  if (!ok)
     return failure();
   for (Block &b : kernel.getBody())
     for (BlockArgument a : b.getArguments())
@@ -72,7 +78,7 @@ LogicalResult Allocator::checkInput() {
     unsigned hw = hwRegs((RegKind)k, target);
     limit[k] = std::min(opts.maxRegs[k], hw);
   }
-  return success();
+  return bn;
 }
 
 /// A result of allocated type is the value of its register until that
@@ -80,9 +86,11 @@ LogicalResult Allocator::checkInput() {
 LogicalResult Allocator::checkPinnedOverwrites() {
   SmallVector<Segment, 4> segs;
   for (unsigned id = 0; id < lv->numValues(); ++id) {
+    RegType r = pinnedReg(lv->type(id));
+    if (!r)
+      continue;
     Value v = lv->value(id);
-    RegType r = pinnedReg(v.getType());
-    if (!r || isa<BlockArgument>(v) || v.use_empty())
+    if (isa<BlockArgument>(v) || v.use_empty())
       continue;
     segs.clear();
     lv->segments(id, segs);
@@ -123,7 +131,7 @@ void Allocator::computeOrder(SmallVectorImpl<unsigned> &order) {
 }
 
 int Allocator::pick(unsigned id, int hint, int startOverride) {
-  RegType t = cast<RegType>(lv->value(id).getType());
+  RegType t = cast<RegType>(lv->type(id));
   unsigned k = (unsigned)t.getKind(), w = t.getWidth(), a = alignOf(t);
   bool segsReady = false;
   auto segs = [&]() -> ArrayRef<Segment> {
@@ -188,8 +196,17 @@ int Allocator::pick(unsigned id, int hint, int startOverride) {
   return best;
 }
 
+void Allocator::noteUsed(Type t) {
+  if (RegType r = pinnedReg(t))
+    noteUsed(r.getKind(), r.getIndex() + r.getWidth());
+}
+
+void Allocator::noteUsed(RegKind k, unsigned end) {
+  stats.used[(int)k] = std::max(stats.used[(int)k], end);
+}
+
 void Allocator::assign(unsigned id, unsigned r) {
-  RegType t = cast<RegType>(lv->value(id).getType());
+  RegType t = cast<RegType>(lv->type(id));
   reg[id] = r;
   occ[(int)t.getKind()].set(r, t.getWidth());
   for (unsigned u = r; u < r + t.getWidth(); ++u)
@@ -199,7 +216,7 @@ void Allocator::assign(unsigned id, unsigned r) {
 void Allocator::release(unsigned id) {
   if (reg[id] < 0 || borrowed[id])
     return;
-  RegType t = cast<RegType>(lv->value(id).getType());
+  RegType t = cast<RegType>(lv->type(id));
   occ[(int)t.getKind()].clear(reg[id], t.getWidth());
   for (unsigned u = reg[id]; u < reg[id] + t.getWidth(); ++u)
     owner[(int)t.getKind()][u] = -1;
@@ -212,7 +229,7 @@ void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
   for (int k = 0; k < 3; ++k) {
     unsigned n = occ[k].count;
     for (unsigned id : notLive) {
-      RegType t = cast<RegType>(lv->value(id).getType());
+      RegType t = cast<RegType>(lv->type(id));
       if ((int)t.getKind() == k)
         n -= t.getWidth();
     }
@@ -242,43 +259,12 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     owner[c].assign(Occupancy::kUnits, -1);
   }
   for (unsigned id : lv->liveIn(b))
-    if (reg[id] >= 0 && virtualReg(lv->value(id).getType()))
+    if (reg[id] >= 0 && virtualReg(lv->type(id)))
       assign(id, reg[id]);
-  // Which operands die at each op (not used later here, not live-out), and
-  // which results are never used.
-  // Flat lists, op j's entries at killAt[j] / deadAt[j] (no allocation per
-  // op); ids from Liveness's per-op arrays (no hashing).
-  unsigned n = bn.numOpsIn(b), first = bn.firstOpIndex(b);
-  std::vector<unsigned> killFlat, deadFlat;
-  killFlat.reserve(n);
-  std::vector<std::pair<unsigned, unsigned>> killAt(n), deadAt(n);
-  unsigned j = n;
-  while (j-- > 0) {
-    Operation &op = *bn.op(first + j);
-    deadAt[j].first = deadFlat.size();
-    for (int id : lv->resultIds(first + j))
-      if (id >= 0 && stamp[id] != b && !lv->isLiveOut(id, b))
-        deadFlat.push_back(id);
-    deadAt[j].second = deadFlat.size();
-    killAt[j].first = killFlat.size();
-    ArrayRef<int> opIds = lv->operandIds(first + j);
-    for (unsigned oi = 0; oi < opIds.size(); ++oi) {
-      int id = opIds[oi];
-      if (id < 0 || stamp[id] == b)
-        continue;
-      stamp[id] = b;
-      if (!lv->isLiveOut(id, b) && virtualReg(op.getOperand(oi).getType()))
-        killFlat.push_back(id);
-    }
-    killAt[j].second = killFlat.size();
-  }
-  auto slice = [](const std::vector<unsigned> &flat, std::pair<unsigned, unsigned> at) {
-    return ArrayRef<unsigned>(flat).slice(at.first, at.second - at.first);
-  };
   // Block arguments: hinted to a register of a value passed to them.
   SmallVector<unsigned> deadArgs;
   for (BlockArgument a : blk->getArguments()) {
-    int id = lv->idOf(a);
+    int id = lv->argId(b, a.getArgNumber());
     if (id < 0 || !virtualReg(a.getType()))
       continue;
     int hint = -1;
@@ -289,7 +275,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
       }
     if (!pickOrSpill(&blk->front(), id, hint, -1))
       return failure();
-    if (stamp[id] != b && !lv->isLiveOut(id, b))
+    if (lv->lastUseIn(id, b) < 0 && !lv->isLiveOut(id, b))
       deadArgs.push_back(id);
   }
   for (unsigned id : deadArgs)
@@ -298,28 +284,29 @@ LogicalResult Allocator::colourBlock(unsigned b) {
   // Unread load results: their register is written when the load returns.
   SmallVector<unsigned> inFlight;
   SmallVector<unsigned, 4> rangesOfParts;
-  unsigned i = bn.firstOpIndex(b);
-  for (j = 0; j < n;) {
+  SmallVector<unsigned, 4> kills;
+  for (unsigned i = bn.firstOpIndex(b), e = i + bn.numOpsIn(b); i < e; ++i) {
     Operation &op = *bn.op(i);
+    bn.prefetch(i);
     const ISA::InstDesc *d = getInstDesc(&op);
-    ArrayRef<unsigned> kills = slice(killFlat, killAt[j]);
     ArrayRef<int> opIds = lv->operandIds(i);
+    // Operands read for the last time (not used later here, not live-out),
+    // each once; from Liveness's tables (no IR touched).
+    kills.clear();
+    for (int id : opIds)
+      if (id >= 0 && lv->lastUseIn(id, b) == (int)(2 * i) && !lv->isLiveOut(id, b) &&
+          virtualReg(lv->type(id)) && !llvm::is_contained(kills, (unsigned)id))
+        kills.push_back(id);
     auto killed = [&](unsigned id) { return llvm::is_contained(kills, id); };
     if (auto part = dyn_cast<PartOp>(&op)) {
       colourPart(part, opIds[0], lv->resultIds(i)[0]);
       if (opIds[0] >= 0 && killed(opIds[0]))
         rangesOfParts.push_back(opIds[0]);
-      ++i, ++j;
       continue;
     }
     // Ranges whose last use was a part read here: freed with this op's kills.
-    SmallVector<unsigned, 8> killsHere;
-    if (!rangesOfParts.empty()) {
-      killsHere.assign(kills.begin(), kills.end());
-      killsHere.append(rangesOfParts.begin(), rangesOfParts.end());
-      rangesOfParts.clear();
-      kills = killsHere;
-    }
+    kills.append(rangesOfParts.begin(), rangesOfParts.end());
+    rangesOfParts.clear();
     // Operand index of each source slot (absent optional sources skipped).
     SmallVector<int, 8> tiedOperand(op.getNumResults(), -1);
     bool earlyAll = false;
@@ -336,12 +323,13 @@ LogicalResult Allocator::colourBlock(unsigned b) {
       earlyAll = d->has(ISA::PROP_MFMA);
     }
     SmallVector<std::pair<unsigned, Mode>, 2> results;
-    for (unsigned ri = 0; ri < op.getNumResults(); ++ri) {
-      Value r = op.getResult(ri);
-      RegType rt = virtualReg(r.getType());
+    ArrayRef<int> resIds = lv->resultIds(i);
+    for (unsigned ri = 0; ri < resIds.size(); ++ri) {
+      int rid = resIds[ri];
+      RegType rt = rid < 0 ? RegType() : virtualReg(lv->type(rid));
       if (!rt)
         continue;
-      unsigned id = lv->resultIds(i)[ri];
+      unsigned id = rid;
       Mode mode = earlyAll ? Mode::Early : Mode::Normal;
       if (tiedOperand[ri] >= 0) {
         Value src = op.getOperand(tiedOperand[ri]);
@@ -369,7 +357,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         // exactly the accumulator (src2) it replaces.
         Value acc = op.getOperand(2);
         int sid = opIds[2];
-        if (sid >= 0 && acc.getType() == r.getType() && killed(sid) && reg[sid] >= 0 &&
+        if (sid >= 0 && acc.getType() == rt && killed(sid) && reg[sid] >= 0 &&
             !borrowed[sid] &&
             acc != op.getOperand(0) && acc != op.getOperand(1)) {
           SmallVector<Segment, 4> segs;
@@ -381,7 +369,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
         }
       } else if (!earlyAll && rt.getWidth() > 1) {
         for (unsigned k : kills)
-          if (cast<RegType>(lv->value(k).getType()).getWidth() != rt.getWidth())
+          if (cast<RegType>(lv->type(k)).getWidth() != rt.getWidth())
             mode = Mode::Early;
       }
       results.push_back({id, mode});
@@ -398,7 +386,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     // 3. Tied results reuse their source's register.
     for (auto [id, mode] : results)
       if (mode == Mode::Forced) {
-        RegType rt = cast<RegType>(lv->value(id).getType());
+        RegType rt = cast<RegType>(lv->type(id));
         if (!occ[(int)rt.getKind()].isFree(reg[id], rt.getWidth()))
           return op.emitOpError("tied result cannot take its source's register ")
                  << regKindPrefix(rt.getKind()) << reg[id]
@@ -417,9 +405,9 @@ LogicalResult Allocator::colourBlock(unsigned b) {
            StringRef(d->mnemonic) == "s_mov_b64" || StringRef(d->mnemonic) == "v_mov_b64")) {
         Value src = op.getOperand(0);
         int sid = opIds[0];
-        if (sid >= 0 && src.getType() == lv->value(id).getType() && reg[sid] >= 0) {
+        if (sid >= 0 && src.getType() == lv->type(id) && reg[sid] >= 0) {
           hint = reg[sid];
-          moves.push_back(&op);
+          moves.push_back({&op, id});
         }
       }
       if (hint < 0)
@@ -435,15 +423,15 @@ LogicalResult Allocator::colourBlock(unsigned b) {
     // 5. Results nobody reads free their register right after the write;
     // a load's only when a wait may have seen it arrive.
     bool load = d && d->has(ISA::PROP_MAYLOAD);
-    for (unsigned id : slice(deadFlat, deadAt[j]))
-      if (virtualReg(lv->value(id).getType()))
+    for (int id : lv->resultIds(i))
+      if (id >= 0 && lv->lastUseIn(id, b) < 0 && !lv->isLiveOut(id, b) &&
+          virtualReg(lv->type(id)))
         (load ? inFlight.push_back(id) : release(id));
     if (d && d->has(ISA::PROP_WAITCNT)) {
       for (unsigned id : inFlight)
         release(id);
       inFlight.clear();
     }
-    ++i, ++j;
   }
   return success();
 }
@@ -451,35 +439,39 @@ LogicalResult Allocator::colourBlock(unsigned b) {
 FailureOr<RegAllocStats> Allocator::run() {
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   target = mod ? mod.getTargetBit() : ISA::T_GFX942;
-  if (failed(checkInput()))
-    return failure();
   Region &body = kernel.getBody();
-  lv = std::make_unique<Liveness>(body, [](Value v) {
+  FailureOr<BlockNumbering> blocks = checkInput();
+  if (failed(blocks))
+    return failure();
+  lv = std::make_unique<Liveness>(std::move(*blocks), [&](Value v) {
     if (!isa<RegType>(v.getType()))
       return false;
-    if (auto r = v.getDefiningOp<RegOp>())
+    if (auto r = v.getDefiningOp<RegOp>()) {
+      noteUsed(v.getType()); // a register the kernel uses (see rewrite())
       return false;
+    }
     if (isa<BlockArgument>(v) && pinnedReg(v.getType()))
       return false;
     return true;
   });
-  pinned = std::make_unique<PinnedRegisters>(body, lv->blocks());
+  pinned = std::make_unique<PinnedRegisters>(*lv);
   if (failed(checkPinnedOverwrites()))
     return failure();
   reg.assign(lv->numValues(), -1);
   borrowed.assign(lv->numValues(), false);
-  stamp.assign(lv->numValues(), ~0u);
   // Hints between block arguments and the values passed to them.
-  for (Block &b : body) {
-    if (b.empty())
+  const BlockNumbering &bn = lv->blocks();
+  for (unsigned b = 0; b < bn.size(); ++b) {
+    if (!bn.numOpsIn(b))
       continue;
-    Operation *term = &b.back();
+    unsigned termIndex = bn.firstOpIndex(b) + bn.numOpsIn(b) - 1;
+    Operation *term = bn.op(termIndex);
     for (unsigned s = 0; s < term->getNumSuccessors(); ++s) {
       auto [first, count] = successorOperandRange(term, s);
       Block *dest = term->getSuccessor(s);
       for (unsigned k = 0; k < count && k < dest->getNumArguments(); ++k) {
-        int from = lv->idOf(term->getOperand(first + k));
-        int to = lv->idOf(dest->getArgument(k));
+        int from = lv->operandIds(termIndex)[first + k];
+        int to = lv->argId(bn.index(dest), k);
         if (from >= 0 && to >= 0) {
           passedTo[from].push_back(to);
           incoming[to].push_back(from);
@@ -495,7 +487,7 @@ FailureOr<RegAllocStats> Allocator::run() {
   if (!victims.empty())
     return failure(); // spill them, then allocate again
   for (unsigned id = 0; id < lv->numValues(); ++id)
-    if (reg[id] < 0 && virtualReg(lv->value(id).getType()))
+    if (reg[id] < 0 && virtualReg(lv->type(id)))
       return emitError(lv->value(id).getLoc(),
                        "virtual register not allocated: its definition is in "
                        "a block not reachable from the entry"),
@@ -508,26 +500,39 @@ FailureOr<RegAllocStats> Allocator::run() {
 LogicalResult Allocator::rewrite() {
   MLIRContext *ctx = kernel.getContext();
   // Types: every virtual value takes its register.
-  for (unsigned id = 0; id < lv->numValues(); ++id) {
-    Value v = lv->value(id);
-    if (RegType t = virtualReg(v.getType()))
-      v.setType(t.withIndex(reg[id]));
-  }
-  // Parts name their registers.
-  for (unsigned id = 0; id < lv->numValues(); ++id)
-    if (auto part = lv->value(id).getDefiningOp<PartOp>()) {
-      OpBuilder b(part);
-      part.getPart().replaceAllUsesWith(
-          RegOp::create(b, part.getLoc(), part.getPart().getType()).getResult());
-      part->erase();
+  // (The allocated types are looked up once per virtual type and register,
+  // not uniqued again for each value.)
+  llvm::DenseMap<std::pair<Type, int>, Type> allocatedType;
+  auto allocate = [&](Value v, unsigned id) {
+    if (RegType t = virtualReg(lv->type(id))) {
+      Type &a = allocatedType[{t, reg[id]}];
+      if (!a)
+        a = t.withIndex(reg[id]);
+      v.setType(a);
     }
+  };
+  const BlockNumbering &bn = lv->blocks();
+  for (unsigned b = 0; b < bn.size(); ++b)
+    for (unsigned k = 0; k < bn.block(b)->getNumArguments(); ++k)
+      if (int id = lv->argId(b, k); id >= 0)
+        allocate(bn.block(b)->getArgument(k), id);
+  SmallVector<PartOp> parts;
+  for (unsigned i = 0; i < bn.totalOps(); ++i) {
+    ArrayRef<int> ids = lv->resultIds(i);
+    bn.prefetch(i);
+    for (unsigned k = 0; k < ids.size(); ++k)
+      if (ids[k] >= 0)
+        allocate(bn.op(i)->getResult(k), ids[k]);
+    if (auto part = dyn_cast<PartOp>(bn.op(i)))
+      parts.push_back(part);
+  }
   // Tied sources that stay live: copy them into the result's register first.
   for (auto [op, oi, id] : tiedCopies) {
     RegType dst = cast<RegType>(lv->value(id).getType());
     RegType src = dyn_cast<RegType>(op->getOperand(oi).getType());
     if (!src)
       return op->emitOpError("tied source is not a register");
-    OpBuilder b(op);
+    OpBuilder b(op, &inserted);
     SmallVector<std::pair<unsigned, unsigned>> mv;
     for (unsigned j = 0; j < dst.getWidth(); ++j)
       mv.push_back({dst.getIndex() + j, src.getIndex() + j});
@@ -540,23 +545,45 @@ LogicalResult Allocator::rewrite() {
   if (failed(insertEdgeCopies()))
     return failure();
   // Moves whose source and destination ended up in the same register.
-  for (Operation *op : moves)
+  llvm::DenseSet<unsigned> erased;
+  for (auto [op, id] : moves)
     if (op->getResult(0).getType() == op->getOperand(0).getType()) {
       op->getResult(0).replaceAllUsesWith(op->getOperand(0));
       op->erase();
+      erased.insert(id);
     }
-  // Registers used: highest index + 1 of every register in the kernel.
-  auto note = [&](Type t) {
-    if (RegType r = pinnedReg(t))
-      stats.used[(int)r.getKind()] =
-          std::max<unsigned>(stats.used[(int)r.getKind()], r.getIndex() + r.getWidth());
-  };
-  kernel.walk([&](Operation *op) {
+  // Registers used: highest index + 1 of every register a result or an
+  // operand of an op in the kernel names, without walking it: the results
+  // of its ops are the values allocated here (less the moves erased), the
+  // amdgcn.reg results (noted by the liveness's `track`) and those of the
+  // ops inserted; the operands are these results and the block arguments
+  // still read.
+  for (unsigned id = 0, n = lv->numValues(); id < n; ++id) {
+    if (lv->defPoint(id) % 2 == 0 || erased.contains(id))
+      continue; // a block argument, or a move erased
+    RegType t = cast<RegType>(lv->type(id));
+    if (t.isVirtual())
+      noteUsed(t.getKind(), reg[id] + t.getWidth());
+    else
+      noteUsed(t);
+  }
+  for (Block &b : kernel.getBody())
+    for (BlockArgument a : b.getArguments())
+      if (!a.use_empty())
+        noteUsed(a.getType());
+  for (Operation *op : inserted.ops) {
     for (Type t : op->getResultTypes())
-      note(t);
+      noteUsed(t);
     for (Type t : op->getOperandTypes())
-      note(t);
-  });
+      noteUsed(t);
+  }
+  // Parts name their registers (last: the op table still lists them).
+  for (PartOp part : parts) {
+    OpBuilder b(part);
+    part.getPart().replaceAllUsesWith(
+        RegOp::create(b, part.getLoc(), part.getPart().getType()).getResult());
+    part->erase();
+  }
   (void)ctx;
   return success();
 }

@@ -61,7 +61,14 @@ struct RegAllocPass : PassWrapper<RegAllocPass, OperationPass<>> {
 
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
-    getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    // Kernels hold no kernels: their bodies (most of the IR) are not walked.
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto k = dyn_cast<KernelOp>(op)) {
+        kernels.push_back(k);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
     RegAllocOptions opts;
     opts.maxRegs[(int)RegKind::VGPR] = maxVgprs;
     opts.maxRegs[(int)RegKind::SGPR] = maxSgprs;

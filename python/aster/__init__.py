@@ -71,10 +71,12 @@ def passes():
     return _aster.passes()
 
 
-def run_pipeline(module, pipeline):
+def run_pipeline(module, pipeline, verify=True):
     """Runs a pass pipeline (aster-opt syntax) on `module` in place. For an
     aster.Module, its kernels can no longer be extended; `compile(module,
-    pipeline)` instead works on a copy."""
+    pipeline)` instead works on a copy. `verify=False` skips the verifier
+    after each pass (to time the passes alone; `module.verify()` checks
+    later)."""
     if isinstance(module, Module):
-        return module.run_pipeline(pipeline)
-    return _aster.run_pipeline(module, pipeline)
+        return module.run_pipeline(pipeline, verify)
+    return _aster.run_pipeline(module, pipeline, verify)

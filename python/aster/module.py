@@ -163,15 +163,18 @@ class Module:
         from .compiler import compile as _compile
         return _compile(self, pipeline)
 
-    def run_pipeline(self, pipeline):
+    def run_pipeline(self, pipeline, verify=True):
         """Runs a pass pipeline on this module in place; its kernels can no
-        longer be extended (compile() with a pipeline works on a copy)."""
+        longer be extended (compile() with a pipeline works on a copy).
+        `verify=False` skips the verifier after each pass."""
         if not isinstance(pipeline, str):
             raise TypeError(f"pipeline must be a str, got {type(pipeline).__name__}")
+        if not isinstance(verify, bool):
+            raise TypeError(f"verify must be a bool, got {type(verify).__name__}")
         self._finish()
         for k in self.kernels:
             k._kb.seal()
-        _aster.run_pipeline(self._m, pipeline)
+        _aster.run_pipeline(self._m, pipeline, verify)
 
 
 def parse(text, name="<string>"):

@@ -118,6 +118,24 @@ def test_run_pipeline_in_place_seals_the_kernels():
         k.s_endpgm()
 
 
+def test_run_pipeline_without_verifier_gives_the_same_result():
+    def build():
+        m = aster.Module()
+        k = m.kernel("k")
+        x = k.v_mov_b32(VGPR(), 1)
+        for _ in range(3):
+            x = k.v_add_u32(VGPR(), x, x)
+        k.s_endpgm()
+        return m
+    checked, unchecked = build(), build()
+    aster.run_pipeline(checked, "amdgcn-regalloc")
+    aster.run_pipeline(unchecked, "amdgcn-regalloc", verify=False)
+    unchecked.verify()
+    assert unchecked.asm() == checked.asm() and "v_add_u32 v0, v0, v0" in checked.asm()
+    with pytest.raises(TypeError, match="verify must be a bool"):
+        aster.run_pipeline(build(), "cse", verify="no")
+
+
 def test_register_slicing():
     assert v[4:8][1] == v[5] and v[4:8][0:2] == v[4:6] and v[4:8][-1] == v[7]
     assert s[0:4][2:] == s[2:4] and len(a[0:4]) == 4 and len(vcc) == 2 and len(m0) == 1

@@ -1,6 +1,7 @@
 """The amdgcn-regalloc pass from Python: listed by aster.passes(), usable as a
 compile pipeline, and its bad input raises with the op's location."""
 import aster
+import numpy as np
 import pytest
 from aster import s, v
 
@@ -38,3 +39,27 @@ def test_out_of_registers_is_an_error():
     k.s_endpgm()
     with pytest.raises(aster.AsterError, match="needs a free range of 4 sgprs"):
         aster.compile(m, pipeline="amdgcn-regalloc{max-sgprs=3}")
+
+
+def test_values_read_far_from_their_definition():
+    # Forty values read only after 12000 other instructions: far past the
+    # recent values the liveness looks up first, so found in the op table.
+    m = aster.Module("gfx942")
+    k = m.kernel("far", args=[("out", aster.ptr(np.int32))], block=(64, 1, 1))
+    k.load_arg("out", s[4:6])
+    tid = k.workitem_id("x")
+    xs = [k.v_add_u32(aster.VGPR(), j, tid) for j in range(1, 41)]
+    acc = k.v_mov_b32(aster.VGPR(), 0)
+    for _ in range(12000):
+        acc = k.v_add_u32(aster.VGPR(), 1, acc)
+    for x in xs:
+        acc = k.v_add_u32(aster.VGPR(), acc, x)
+    off = k.v_lshlrev_b32(aster.VGPR(), 2, tid)
+    k.s_waitcnt(lgkmcnt=0)
+    k.global_store_dword(off, acc, s[4:6])
+    k.s_endpgm()
+    c = aster.compile(m, pipeline="amdgcn-regalloc")
+    assert "vgpr = 42" in c.mlir  # v0, the forty values and the sum
+    out = np.zeros(64, np.int32)
+    aster.launch(c, "far", grid=1, block=64, args=[out])
+    np.testing.assert_array_equal(out, 12000 + sum(range(1, 41)) + 40 * np.arange(64))
