@@ -129,6 +129,8 @@ private:
   unsigned limit[3];
   std::unique_ptr<Liveness> lv;
   std::unique_ptr<PinnedRegisters> pinned;
+  /// amdgcn.part ops have been moved next to their readers (placeParts).
+  bool partsPlaced = false;
   std::vector<int> reg;         // per value id: register index, -1 if none yet
   /// Per value id: a part that reads registers its range still holds.
   std::vector<bool> borrowed;

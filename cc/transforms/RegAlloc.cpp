@@ -20,15 +20,44 @@
 namespace aster {
 namespace regalloc {
 
+/// Each amdgcn.part right before its only reader (one copy per reader, a part
+/// of a part folded into one part of the range, unread parts erased): the
+/// range then stays in place exactly while its parts are read.
+static void placeParts(KernelOp kernel) {
+  SmallVector<PartOp> parts;
+  kernel.walk([&](PartOp p) { parts.push_back(p); });
+  for (PartOp p : parts) { // in IR order: a part's source part is done first
+    if (auto inner = p.getSource().getDefiningOp<PartOp>()) {
+      p.getSourceMutable().assign(inner.getSource());
+      p.setOffset(p.getOffset() + inner.getOffset());
+    }
+  }
+  for (PartOp p : llvm::reverse(parts)) {
+    SmallVector<Operation *> users;
+    for (Operation *u : p->getUsers())
+      if (!llvm::is_contained(users, u))
+        users.push_back(u);
+    for (Operation *u : users) {
+      OpBuilder b(u);
+      Operation *copy = b.clone(*p);
+      u->replaceUsesOfWith(p.getPart(), copy->getResult(0));
+    }
+    p->erase();
+  }
+}
+
+
 unsigned Allocator::alignOf(RegType t) const {
   return std::max(requiredRegAlign(t.getKind(), t.getWidth(), target),
                   t.getAlign());
 }
 
 FailureOr<BlockNumbering> Allocator::checkInput() {
+  bool sawParts = false;
   auto checkOp = [&](Operation *op) -> WalkResult {
     if (op == kernel.getOperation())
       return WalkResult::advance();
+    sawParts |= isa<PartOp>(op);
     if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, arith::ConstantOp, cf::BranchOp,
                                  SpillStoreOp, SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
       op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
@@ -69,6 +98,12 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
   });
   if (!ok)
     return failure();
+  if (sawParts && !partsPlaced) {
+    // Each part right before its reader, then number the ops again.
+    placeParts(kernel);
+    partsPlaced = true;
+    return checkInput();
+  }
   for (Block &b : kernel.getBody())
     for (BlockArgument a : b.getArguments())
       if (!isa<RegType>(a.getType()))
@@ -593,32 +628,6 @@ LogicalResult Allocator::rewrite() {
 
 using namespace regalloc;
 
-/// Each amdgcn.part right before its only reader (one copy per reader, a part
-/// of a part folded into one part of the range, unread parts erased): the
-/// range then stays in place exactly while its parts are read.
-static void placeParts(KernelOp kernel) {
-  SmallVector<PartOp> parts;
-  kernel.walk([&](PartOp p) { parts.push_back(p); });
-  for (PartOp p : parts) { // in IR order: a part's source part is done first
-    if (auto inner = p.getSource().getDefiningOp<PartOp>()) {
-      p.getSourceMutable().assign(inner.getSource());
-      p.setOffset(p.getOffset() + inner.getOffset());
-    }
-  }
-  for (PartOp p : llvm::reverse(parts)) {
-    SmallVector<Operation *> users;
-    for (Operation *u : p->getUsers())
-      if (!llvm::is_contained(users, u))
-        users.push_back(u);
-    for (Operation *u : users) {
-      OpBuilder b(u);
-      Operation *copy = b.clone(*p);
-      u->replaceUsesOfWith(p.getPart(), copy->getResult(0));
-    }
-    p->erase();
-  }
-}
-
 FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
                                            const RegAllocOptions &opts) {
   llvm::DenseSet<Operation *> spillCode;
@@ -636,7 +645,6 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
   // `spilled` checks that promise instead of looping on a broken one.
   // Scratch slots are numbered here; their offsets are chosen once the
   // last round has succeeded (expandSpillCode).
-  placeParts(kernel);
   llvm::DenseSet<Value> spilled;
   while (true) {
     Allocator a(kernel, opts, spillCode);
@@ -644,12 +652,13 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
     if (succeeded(st)) {
       st->spills = spills;
       st->scratchSpills = slots;
+      if (spillCode.empty())
+        return st;
       if (failed(expandSpillCode(kernel, scratchBase, spillCode, st->scratchBytes)))
         return failure();
       // Wait states around the spill code (not the program's own hazards).
-      if (!spillCode.empty())
-        st->hazardNops = insertHazardNops(
-            kernel, [&](Operation *op) { return spillCode.contains(op); });
+      st->hazardNops = insertHazardNops(
+          kernel, [&](Operation *op) { return spillCode.contains(op); });
       return st;
     }
     if (a.spillVictims().empty())
