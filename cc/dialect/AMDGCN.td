@@ -125,6 +125,22 @@ def AMDGCN_PartOp : AMDGCN_Op<"part", [Pure]> {
   let hasVerifier = 1;
 }
 
+def AMDGCN_ConcatOp : AMDGCN_Op<"concat", [Pure]> {
+  let summary = "A virtual register range made of smaller virtual ones";
+  let description = [{
+    `%ab = amdgcn.concat %a, %b : !amdgcn.vgpr<?>, !amdgcn.vgpr<?> -> !amdgcn.vgpr<?x2>`
+    is a new range holding the parts' values in order (e.g. an MFMA operand
+    pair built from two 32-bit results). amdgcn-regalloc gives it a place
+    and copies each part there (v_mov_b32, s_mov_b32 or v_accvgpr_mov_b32
+    per register; no copy when the parts already sit in place), then
+    replaces the op by amdgcn.reg.
+  }];
+  let arguments = (ins Variadic<AnyType>:$parts);
+  let results = (outs AnyType:$range);
+  let assemblyFormat = "$parts attr-dict `:` type($parts) `->` type($range)";
+  let hasVerifier = 1;
+}
+
 // Spill pseudo ops: made by amdgcn-regalloc when a register class runs out
 // and expanded by it into instructions once registers and slot offsets are
 // known (so that a range of any width is saved and reloaded whole while

@@ -227,6 +227,26 @@ LogicalResult PartOp::verify() {
   return success();
 }
 
+LogicalResult ConcatOp::verify() {
+  auto range = dyn_cast<RegType>(getRange().getType());
+  if (!range || !range.isVirtual())
+    return emitOpError("gives a virtual register range, got ") << getRange().getType();
+  if (getParts().empty())
+    return emitOpError("needs at least one part");
+  unsigned width = 0;
+  for (Value p : getParts()) {
+    auto t = dyn_cast<RegType>(p.getType());
+    if (!t || !t.isVirtual() || t.getKind() != range.getKind())
+      return emitOpError("parts must be virtual ")
+             << regKindName(range.getKind()) << "s like the range, got " << p.getType();
+    width += t.getWidth();
+  }
+  if (width != range.getWidth())
+    return emitOpError("parts hold ") << width << " registers but the range has "
+                                      << range.getWidth();
+  return success();
+}
+
 /// A spill's register operand or result: `kind` (VGPR or AGPR when
 /// `vectorData`, else SGPR) of width up to 16.
 static LogicalResult checkSpillReg(Operation *op, Type t, StringRef what, bool vectorData) {

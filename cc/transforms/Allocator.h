@@ -104,6 +104,7 @@ private:
   void computeOrder(SmallVectorImpl<unsigned> &order);
   LogicalResult colourBlock(unsigned b);
   void colourPart(PartOp part, int root, int id);
+  int concatHint(unsigned id);
   int pick(unsigned id, int hint, int startOverride);
   void assign(unsigned id, unsigned r);
   /// Registers used: counts a pinned register type (others are ignored), or
@@ -131,6 +132,11 @@ private:
   std::unique_ptr<PinnedRegisters> pinned;
   /// amdgcn.part ops have been moved next to their readers (placeParts).
   bool partsPlaced = false;
+  /// amdgcn.concat ops; value id of a part read only there -> (concat, offset);
+  /// per concat, the planned first register of its range (-1: not yet).
+  std::vector<Operation *> concatOps;
+  llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> concatPart;
+  std::vector<int> concatBase;
   std::vector<int> reg;         // per value id: register index, -1 if none yet
   /// Per value id: a part that reads registers its range still holds.
   std::vector<bool> borrowed;

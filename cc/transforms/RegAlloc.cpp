@@ -57,10 +57,12 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
     if (op == kernel.getOperation())
       return WalkResult::advance();
     sawParts |= isa<PartOp>(op);
-    if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, arith::ConstantOp, cf::BranchOp,
+    if (isa<ConcatOp>(op))
+      concatOps.push_back(op);
+    if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, ConcatOp, arith::ConstantOp, cf::BranchOp,
                                  SpillStoreOp, SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
       op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
-                      "amdgcn.reg/undef, constants and cf.br are)");
+                      "amdgcn.reg/undef/part/concat, constants and cf.br are)");
       return WalkResult::interrupt();
     }
     auto check = [&](Type t) {
@@ -101,6 +103,7 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
     // Each part right before its reader, then number the ops again.
     placeParts(kernel);
     partsPlaced = true;
+    concatOps.clear();
     return checkInput();
   }
   for (Block &b : kernel.getBody())
@@ -275,6 +278,30 @@ void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
 
 /// Whether `target` has scratch instructions (spill slots in memory).
 
+/// The register planned for a part of a concatenation: its offset in a
+/// range placed (aligned, free now) when the first part asks; -1 if none.
+int Allocator::concatHint(unsigned id) {
+  auto it = concatPart.find(id);
+  if (it == concatPart.end())
+    return -1;
+  auto [c, off] = it->second;
+  if (concatBase[c] < 0) {
+    RegType rt = cast<RegType>(concatOps[c]->getResult(0).getType());
+    unsigned k = (unsigned)rt.getKind(), w = rt.getWidth(), a = alignOf(rt);
+    // Free of pinned registers while this part and the range are live.
+    SmallVector<Segment, 4> segs;
+    lv->segments(id, segs);
+    if (int rid = lv->idOf(concatOps[c]->getResult(0)); rid >= 0)
+      lv->segments(rid, segs);
+    for (unsigned r = 0; r + w <= limit[k]; r += a)
+      if (occ[k].isFree(r, w) && !pinned->conflicts(rt.getKind(), r, w, segs)) {
+        concatBase[c] = r;
+        break;
+      }
+  }
+  return concatBase[c] < 0 ? -1 : concatBase[c] + (int)off;
+}
+
 /// A part of a range takes its registers in the range, borrowed: the range
 /// keeps them until the part's reader (the next op, see placeParts) has read
 /// them, even when the part op is the range's last use.
@@ -401,6 +428,26 @@ LogicalResult Allocator::colourBlock(unsigned b) {
             reg[id] = reg[sid];
           }
         }
+      } else if (isa<ConcatOp>(op)) {
+        // In place when the parts, read for the last time, sit in order at an
+        // aligned place; else apart from every part (the copies then form
+        // no cycle).
+        mode = Mode::Early;
+        int at = opIds[0] >= 0 ? reg[opIds[0]] : -1, next = at;
+        for (int pid : opIds) {
+          if (pid < 0 || reg[pid] != next || !killed(pid) || borrowed[pid] ||
+              llvm::count(opIds, pid) > 1)
+            at = -1;
+          next += pid >= 0 ? (int)cast<RegType>(lv->type(pid)).getWidth() : 0;
+        }
+        if (at >= 0 && at % alignOf(rt) == 0) {
+          SmallVector<Segment, 4> segs;
+          lv->segments(id, segs);
+          if (!pinned->conflicts(rt.getKind(), at, rt.getWidth(), segs)) {
+            mode = Mode::Forced;
+            reg[id] = at;
+          }
+        }
       } else if (!earlyAll && rt.getWidth() > 1) {
         for (unsigned k : kills)
           if (cast<RegType>(lv->type(k)).getWidth() != rt.getWidth())
@@ -450,6 +497,8 @@ LogicalResult Allocator::colourBlock(unsigned b) {
             hint = reg[arg];
             break;
           }
+      if (hint < 0 && !concatPart.empty())
+        hint = concatHint(id);
       if (!pickOrSpill(&op, id, hint, -1))
         return failure();
     }
@@ -513,6 +562,18 @@ FailureOr<RegAllocStats> Allocator::run() {
       }
     }
   }
+  // Parts of a concatenation read there for the last time: hinted to their
+  // place in a range planned when the first of them gets a register.
+  for (unsigned c = 0; c < concatOps.size(); ++c) {
+    unsigned off = 0;
+    for (Value p : concatOps[c]->getOperands()) {
+      int id = lv->idOf(p);
+      if (id >= 0 && p.hasOneUse())
+        concatPart[id] = {c, off};
+      off += cast<RegType>(p.getType()).getWidth();
+    }
+  }
+  concatBase.assign(concatOps.size(), -1);
   SmallVector<unsigned> order;
   computeOrder(order);
   for (unsigned b : order)
@@ -551,6 +612,7 @@ LogicalResult Allocator::rewrite() {
       if (int id = lv->argId(b, k); id >= 0)
         allocate(bn.block(b)->getArgument(k), id);
   SmallVector<PartOp> parts;
+  SmallVector<ConcatOp> concats;
   for (unsigned i = 0; i < bn.totalOps(); ++i) {
     ArrayRef<int> ids = lv->resultIds(i);
     bn.prefetch(i);
@@ -559,6 +621,8 @@ LogicalResult Allocator::rewrite() {
         allocate(bn.op(i)->getResult(k), ids[k]);
     if (auto part = dyn_cast<PartOp>(bn.op(i)))
       parts.push_back(part);
+    else if (auto c = dyn_cast<ConcatOp>(bn.op(i)))
+      concats.push_back(c);
   }
   // Tied sources that stay live: copy them into the result's register first.
   for (auto [op, oi, id] : tiedCopies) {
@@ -610,6 +674,27 @@ LogicalResult Allocator::rewrite() {
       noteUsed(t);
     for (Type t : op->getOperandTypes())
       noteUsed(t);
+  }
+  // A concatenation: each part copied into its place in the range (all at
+  // once: the range may take registers of parts read for the last time).
+  for (ConcatOp c : concats) {
+    RegType dst = cast<RegType>(c.getRange().getType());
+    SmallVector<std::pair<unsigned, unsigned>> mv;
+    unsigned off = 0;
+    for (Value p : c.getParts()) {
+      RegType src = cast<RegType>(p.getType());
+      for (unsigned j = 0; j < src.getWidth(); ++j)
+        if (dst.getIndex() + off + j != src.getIndex() + j)
+          mv.push_back({dst.getIndex() + off + j, src.getIndex() + j});
+      off += src.getWidth();
+    }
+    OpBuilder b(c, &inserted);
+    auto n = emitParallelCopy(b, c.getLoc(), dst.getKind(), mv, -1);
+    if (failed(n))
+      return c.emitOpError("cannot copy its parts into place");
+    stats.copies += *n;
+    c.getRange().replaceAllUsesWith(RegOp::create(b, c.getLoc(), dst).getResult());
+    c->erase();
   }
   // Parts name their registers (last: the op table still lists them).
   for (PartOp part : parts) {

@@ -12,8 +12,8 @@ namespace aster {
 
 const char *const kRegAllocDoc =
     "Allocates the virtual registers of every amdgcn.kernel.\n"
-    "Needs before: SSA instruction ops (amdgcn instructions, amdgcn.reg/undef, "
-    "constants, cf.br) on virtual (!amdgcn.vgpr<?>, !amdgcn.sgpr<?x2, align 4>, "
+    "Needs before: SSA instruction ops (amdgcn instructions, amdgcn.reg/undef/"
+    "part/concat, constants, cf.br) on virtual (!amdgcn.vgpr<?>, !amdgcn.sgpr<?x2, align 4>, "
     "...) and/or pinned (allocated-type) registers inside amdgcn.kernel; blocks "
     "may take register block arguments (loops). Pinned registers are kept: a "
     "virtual value never takes a register a pinned one needs while it is live.\n"

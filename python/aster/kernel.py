@@ -171,6 +171,13 @@ class Kernel(InstructionBuilder):
         raise _error(f"{mnemonic} has no modifier {names} (valid: "
                      f"{', '.join(valid) if valid else 'none'})")
 
+    def concat(self, *values):
+        """A new virtual range holding the virtual Values in order (one
+        register class): `pair = k.concat(lo, hi)` for a 64-bit or MFMA
+        operand built from 32-bit results. Register allocation copies the
+        parts into place (no copy when they already sit there)."""
+        return self._kb.concat(list(values), sys._getframe(1))
+
     # ---- labels and control flow ---------------------------------------
     def label(self, name="L"):
         """A new label: pass it to branches, place it with `bind`."""

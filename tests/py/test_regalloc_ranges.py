@@ -347,3 +347,102 @@ def test_scratch_slots_in_a_loop():
         np.testing.assert_array_equal(out, want, err_msg=pipeline)
     st = stats(c)
     assert st["vgpr"] <= 12 and st["scratch_spills"] >= 2
+
+
+def test_concat_builds_ranges():
+    """k.concat: a pair from two 32-bit results (in place: no copy), the
+    same parts swapped (copies), an SGPR pair and an AGPR quad; equal to
+    NumPy on the emulator."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("out", aster.ptr(np.uint32))], block=(64, 1, 1))
+    po = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
+    k.s_waitcnt(lgkmcnt=0)
+    off = k.v_lshlrev_b32(VGPR(), 3, v[0])
+    lo = k.v_add_u32(VGPR(), 5, v[0])
+    hi = k.v_mul_lo_u32(VGPR(), 3, v[0])
+    k.global_store_dwordx2(off, k.concat(lo, hi), po)          # read only there
+    a = k.v_add_u32(VGPR(), 7, v[0])
+    b = k.v_add_u32(VGPR(), 9, v[0])
+    k.global_store_dwordx2(off, k.concat(a, b), po, offset=512)
+    k.global_store_dwordx2(off, k.concat(b, a), po, offset=1024)
+    s_lo = k.s_mov_b32(SGPR(), 11)
+    s_hi = k.s_mov_b32(SGPR(), 13)
+    sp = k.v_mov_b64(VGPR(2), k.concat(s_lo, s_hi))
+    k.global_store_dwordx2(off, sp, po, offset=1536)
+    quad = k.concat(*[k.v_accvgpr_write_b32(AGPR(), x) for x in (a, b, b, a)])
+    k.global_store_dwordx4(k.v_lshlrev_b32(VGPR(), 4, v[0]), quad, po, offset=2048)
+    k.s_endpgm()
+    c = aster.compile(m, pipeline="amdgcn-regalloc")
+    out = np.zeros(512 + 256, np.uint32)
+    aster.launch(c, "k", grid=1, block=64, args=[out], strict=True, uninitialized="error")
+    lane = np.arange(64, dtype=np.uint32)
+    pairs = out[:512].reshape(4, 64, 2)
+    np.testing.assert_array_equal(pairs[0], np.stack([lane + 5, 3 * lane], 1))
+    np.testing.assert_array_equal(pairs[1], np.stack([lane + 7, lane + 9], 1))
+    np.testing.assert_array_equal(pairs[2], np.stack([lane + 9, lane + 7], 1))
+    np.testing.assert_array_equal(pairs[3], np.stack([np.full(64, 11), np.full(64, 13)], 1))
+    np.testing.assert_array_equal(out[512:].reshape(64, 4),
+                                  np.stack([lane + 7, lane + 9, lane + 9, lane + 7], 1))
+    body = c.asm.split("s_endpgm")[0]
+    # the first pair is built in place: its parts were given its registers
+    first = body.split("global_store_dwordx2")[0]
+    assert "v_mov_b32" not in first, first
+    assert "v_accvgpr_mov_b32" in body or "v_accvgpr_write_b32" in body
+
+
+def test_concat_accumulator_from_memory_under_pressure():
+    """C tiles loaded into AGPRs (global_load_dwordx4 x 4), concatenated into
+    16-register accumulators, D = A B + C with 32x32 MFMAs, stored by parts;
+    two of them under max-agprs=20 (spills), equal to NumPy."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("a", aster.ptr(np.float32)), ("c", aster.ptr(np.float32)),
+                            ("out", aster.ptr(np.float32))], block=(64, 1, 1))
+    pa = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
+    pc = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
+    po = k.s_load_dwordx2(SGPR(2), s[0:2], 16)
+    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    x = k.global_load_dword(VGPR(), off, pa)
+    y = k.global_load_dword(VGPR(), off, pa, offset=256)
+    off16 = k.v_lshlrev_b32(VGPR(), 6, v[0])    # 64 bytes per lane: C[lane][16]
+    accs = []
+    for t in range(2):
+        base = k.v_add_u32(VGPR(), 4096 * t, off16)
+        quads = [k.global_load_dwordx4(AGPR(4), base, pc, offset=16 * q) for q in range(4)]
+        k.s_waitcnt(vmcnt=0)
+        accs.append(k.v_mfma_f32_32x32x2_f32(AGPR(16), x if t == 0 else y, y, k.concat(*quads)))
+    for _ in range(3):
+        k.s_nop(imm=7)
+    for t, acc in enumerate(accs):
+        ot = k.v_add_u32(VGPR(), 4096 * t, off)
+        for q in range(16):
+            k.global_store_dword(ot, acc[q], po, offset=256 * q)
+    k.s_endpgm()
+    rng = np.random.default_rng(11)
+    a = rng.integers(-3, 4, 128).astype(np.float32)
+    cc = rng.integers(-3, 4, 2 * 64 * 16).astype(np.float32)
+    want = np.stack([mfma_ref(a[:64] if t == 0 else a[64:], a[64:],
+                              cc[1024 * t:1024 * (t + 1)].reshape(64, 16).T) for t in range(2)])
+    for pipeline in ("amdgcn-regalloc", "amdgcn-regalloc{max-agprs=20}"):
+        c = aster.compile(m, pipeline=pipeline)
+        out = np.zeros(2 * 16 * 64, np.float32)
+        aster.launch(c, "k", grid=1, block=64, args=[a, cc, out], strict=True,
+                     uninitialized="error")
+        np.testing.assert_array_equal(out.reshape(2, 16, 64), want, err_msg=pipeline)
+    st = stats(c)
+    assert st["agpr"] <= 20 and st["spills"] > 0
+
+
+def test_concat_bad_input():
+    m = aster.Module("gfx942")
+    k = m.kernel("k")
+    x = k.v_mov_b32(VGPR(), 1)
+    y = k.s_mov_b32(SGPR(), 1)
+    with pytest.raises(TypeError, match="virtual registers of one class"):
+        k.concat(x, y)
+    with pytest.raises(TypeError, match="at least one"):
+        k.concat()
+    with pytest.raises(TypeError, match="takes Values"):
+        k.concat(x, v[3])
+    with pytest.raises(aster.AsterError, match="at most 32"):
+        k.concat(*[x] * 33)
