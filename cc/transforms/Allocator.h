@@ -103,8 +103,12 @@ private:
   LogicalResult checkPinnedOverwrites();
   void computeOrder(SmallVectorImpl<unsigned> &order);
   LogicalResult colourBlock(unsigned b);
+  // amdgcn.part / amdgcn.concat (RangeOps.cpp).
   void colourPart(PartOp part, int root, int id);
+  void planConcats();
   int concatHint(unsigned id);
+  bool concatInPlace(ArrayRef<int> opIds, ArrayRef<unsigned> kills, unsigned id);
+  LogicalResult resolveRangeOps();
   int pick(unsigned id, int hint, int startOverride);
   void assign(unsigned id, unsigned r);
   /// Registers used: counts a pinned register type (others are ignored), or
@@ -132,9 +136,10 @@ private:
   std::unique_ptr<PinnedRegisters> pinned;
   /// amdgcn.part ops have been moved next to their readers (placeParts).
   bool partsPlaced = false;
-  /// amdgcn.concat ops; value id of a part read only there -> (concat, offset);
-  /// per concat, the planned first register of its range (-1: not yet).
-  std::vector<Operation *> concatOps;
+  /// Op indices of the amdgcn.part and amdgcn.concat ops; value id of a
+  /// part read only in a concat -> (concat, offset); per concat, the planned
+  /// first register of its range (-1: not yet).
+  std::vector<unsigned> partsAt, concatsAt;
   llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> concatPart;
   std::vector<int> concatBase;
   std::vector<int> reg;         // per value id: register index, -1 if none yet
@@ -167,6 +172,9 @@ private:
   std::vector<int> owner[3];
 };
 
+
+/// Each amdgcn.part right before its only reader (RangeOps.cpp).
+void placeParts(KernelOp kernel);
 
 // Spill predicates (SpillChoice.cpp), also used by allocateRegisters.
 bool hasScratch(uint8_t target);

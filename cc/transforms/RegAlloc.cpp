@@ -19,33 +19,6 @@
 namespace aster {
 namespace regalloc {
 
-/// Each amdgcn.part right before its only reader (one copy per reader, a part
-/// of a part folded into one part of the range, unread parts erased): the
-/// range then stays in place exactly while its parts are read.
-static void placeParts(KernelOp kernel) {
-  SmallVector<PartOp> parts;
-  kernel.walk([&](PartOp p) { parts.push_back(p); });
-  for (PartOp p : parts) { // in IR order: a part's source part is done first
-    if (auto inner = p.getSource().getDefiningOp<PartOp>()) {
-      p.getSourceMutable().assign(inner.getSource());
-      p.setOffset(p.getOffset() + inner.getOffset());
-    }
-  }
-  for (PartOp p : llvm::reverse(parts)) {
-    SmallVector<Operation *> users;
-    for (Operation *u : p->getUsers())
-      if (!llvm::is_contained(users, u))
-        users.push_back(u);
-    for (Operation *u : users) {
-      OpBuilder b(u);
-      Operation *copy = b.clone(*p);
-      u->replaceUsesOfWith(p.getPart(), copy->getResult(0));
-    }
-    p->erase();
-  }
-}
-
-
 unsigned Allocator::alignOf(RegType t) const {
   return std::max(requiredRegAlign(t.getKind(), t.getWidth(), target),
                   t.getAlign());
@@ -53,12 +26,18 @@ unsigned Allocator::alignOf(RegType t) const {
 
 FailureOr<BlockNumbering> Allocator::checkInput() {
   bool sawParts = false;
+  partsAt.clear();
+  concatsAt.clear();
+  unsigned index = 0; // of the op being numbered
   auto checkOp = [&](Operation *op) -> WalkResult {
     if (op == kernel.getOperation())
       return WalkResult::advance();
-    sawParts |= isa<PartOp>(op);
-    if (isa<ConcatOp>(op))
-      concatOps.push_back(op);
+    if (isa<PartOp>(op)) {
+      sawParts = true;
+      partsAt.push_back(index);
+    } else if (isa<ConcatOp>(op)) {
+      concatsAt.push_back(index);
+    }
     if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, ConcatOp, arith::ConstantOp, cf::BranchOp,
                                  SpillStoreOp, SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
       op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
@@ -95,7 +74,9 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
   // visited before the op holding it, as kernel.walk would).
   bool ok = true;
   BlockNumbering bn(kernel.getBody(), [&](Operation *op) {
-    return ok = !(op->getNumRegions() ? op->walk(checkOp) : checkOp(op)).wasInterrupted();
+    ok = !(op->getNumRegions() ? op->walk(checkOp) : checkOp(op)).wasInterrupted();
+    ++index;
+    return ok;
   });
   if (!ok)
     return failure();
@@ -103,7 +84,6 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
     // Each part right before its reader, then number the ops again.
     placeParts(kernel);
     partsPlaced = true;
-    concatOps.clear();
     return checkInput();
   }
   for (Block &b : kernel.getBody())
@@ -276,42 +256,6 @@ void Allocator::notePressure(unsigned point, ArrayRef<unsigned> notLive) {
   }
 }
 
-/// Whether `target` has scratch instructions (spill slots in memory).
-
-/// The register planned for a part of a concatenation: its offset in a
-/// range placed (aligned, free now) when the first part asks; -1 if none.
-int Allocator::concatHint(unsigned id) {
-  auto it = concatPart.find(id);
-  if (it == concatPart.end())
-    return -1;
-  auto [c, off] = it->second;
-  if (concatBase[c] < 0) {
-    RegType rt = cast<RegType>(concatOps[c]->getResult(0).getType());
-    unsigned k = (unsigned)rt.getKind(), w = rt.getWidth(), a = alignOf(rt);
-    // Free of pinned registers while this part and the range are live.
-    SmallVector<Segment, 4> segs;
-    lv->segments(id, segs);
-    if (int rid = lv->idOf(concatOps[c]->getResult(0)); rid >= 0)
-      lv->segments(rid, segs);
-    for (unsigned r = 0; r + w <= limit[k]; r += a)
-      if (occ[k].isFree(r, w) && !pinned->conflicts(rt.getKind(), r, w, segs)) {
-        concatBase[c] = r;
-        break;
-      }
-  }
-  return concatBase[c] < 0 ? -1 : concatBase[c] + (int)off;
-}
-
-/// A part of a range takes its registers in the range, borrowed: the range
-/// keeps them until the part's reader (the next op, see placeParts) has read
-/// them, even when the part op is the range's last use.
-void Allocator::colourPart(PartOp part, int root, int id) {
-  if (root < 0 || id < 0 || reg[root] < 0)
-    return; // the range was chosen to spill this round: no place yet
-  reg[id] = reg[root] + (int)part.getOffset();
-  borrowed[id] = true;
-}
-
 LogicalResult Allocator::colourBlock(unsigned b) {
   const BlockNumbering &bn = lv->blocks();
   Block *blk = bn.block(b);
@@ -429,25 +373,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
           }
         }
       } else if (isa<ConcatOp>(op)) {
-        // In place when the parts, read for the last time, sit in order at an
-        // aligned place; else apart from every part (the copies then form
-        // no cycle).
-        mode = Mode::Early;
-        int at = opIds[0] >= 0 ? reg[opIds[0]] : -1, next = at;
-        for (int pid : opIds) {
-          if (pid < 0 || reg[pid] != next || !killed(pid) || borrowed[pid] ||
-              llvm::count(opIds, pid) > 1)
-            at = -1;
-          next += pid >= 0 ? (int)cast<RegType>(lv->type(pid)).getWidth() : 0;
-        }
-        if (at >= 0 && at % alignOf(rt) == 0) {
-          SmallVector<Segment, 4> segs;
-          lv->segments(id, segs);
-          if (!pinned->conflicts(rt.getKind(), at, rt.getWidth(), segs)) {
-            mode = Mode::Forced;
-            reg[id] = at;
-          }
-        }
+        mode = concatInPlace(opIds, kills, id) ? Mode::Forced : Mode::Early;
       } else if (!earlyAll && rt.getWidth() > 1) {
         for (unsigned k : kills)
           if (cast<RegType>(lv->type(k)).getWidth() != rt.getWidth())
@@ -562,18 +488,7 @@ FailureOr<RegAllocStats> Allocator::run() {
       }
     }
   }
-  // Parts of a concatenation read there for the last time: hinted to their
-  // place in a range planned when the first of them gets a register.
-  for (unsigned c = 0; c < concatOps.size(); ++c) {
-    unsigned off = 0;
-    for (Value p : concatOps[c]->getOperands()) {
-      int id = lv->idOf(p);
-      if (id >= 0 && p.hasOneUse())
-        concatPart[id] = {c, off};
-      off += cast<RegType>(p.getType()).getWidth();
-    }
-  }
-  concatBase.assign(concatOps.size(), -1);
+  planConcats();
   SmallVector<unsigned> order;
   computeOrder(order);
   for (unsigned b : order)
@@ -611,18 +526,12 @@ LogicalResult Allocator::rewrite() {
     for (unsigned k = 0; k < bn.block(b)->getNumArguments(); ++k)
       if (int id = lv->argId(b, k); id >= 0)
         allocate(bn.block(b)->getArgument(k), id);
-  SmallVector<PartOp> parts;
-  SmallVector<ConcatOp> concats;
   for (unsigned i = 0; i < bn.totalOps(); ++i) {
     ArrayRef<int> ids = lv->resultIds(i);
     bn.prefetch(i);
     for (unsigned k = 0; k < ids.size(); ++k)
       if (ids[k] >= 0)
         allocate(bn.op(i)->getResult(k), ids[k]);
-    if (auto part = dyn_cast<PartOp>(bn.op(i)))
-      parts.push_back(part);
-    else if (auto c = dyn_cast<ConcatOp>(bn.op(i)))
-      concats.push_back(c);
   }
   // Tied sources that stay live: copy them into the result's register first.
   for (auto [op, oi, id] : tiedCopies) {
@@ -640,7 +549,7 @@ LogicalResult Allocator::rewrite() {
     stats.copies += *n;
     op->setOperand(oi, RegOp::create(b, op->getLoc(), dst).getResult());
   }
-  if (failed(insertEdgeCopies()))
+  if (failed(insertEdgeCopies()) || failed(resolveRangeOps()))
     return failure();
   // Moves whose source and destination ended up in the same register.
   llvm::DenseSet<unsigned> erased;
@@ -674,34 +583,6 @@ LogicalResult Allocator::rewrite() {
       noteUsed(t);
     for (Type t : op->getOperandTypes())
       noteUsed(t);
-  }
-  // A concatenation: each part copied into its place in the range (all at
-  // once: the range may take registers of parts read for the last time).
-  for (ConcatOp c : concats) {
-    RegType dst = cast<RegType>(c.getRange().getType());
-    SmallVector<std::pair<unsigned, unsigned>> mv;
-    unsigned off = 0;
-    for (Value p : c.getParts()) {
-      RegType src = cast<RegType>(p.getType());
-      for (unsigned j = 0; j < src.getWidth(); ++j)
-        if (dst.getIndex() + off + j != src.getIndex() + j)
-          mv.push_back({dst.getIndex() + off + j, src.getIndex() + j});
-      off += src.getWidth();
-    }
-    OpBuilder b(c, &inserted);
-    auto n = emitParallelCopy(b, c.getLoc(), dst.getKind(), mv, -1);
-    if (failed(n))
-      return c.emitOpError("cannot copy its parts into place");
-    stats.copies += *n;
-    c.getRange().replaceAllUsesWith(RegOp::create(b, c.getLoc(), dst).getResult());
-    c->erase();
-  }
-  // Parts name their registers (last: the op table still lists them).
-  for (PartOp part : parts) {
-    OpBuilder b(part);
-    part.getPart().replaceAllUsesWith(
-        RegOp::create(b, part.getLoc(), part.getPart().getType()).getResult());
-    part->erase();
   }
   (void)ctx;
   return success();
