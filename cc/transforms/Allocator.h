@@ -178,6 +178,11 @@ void placeParts(KernelOp kernel);
 
 // Spill predicates (SpillChoice.cpp), also used by allocateRegisters.
 bool hasScratch(uint8_t target);
+/// Where a virtual value of type `t` goes when spilled on `target`: an SGPR
+/// (range) to VGPR lanes, a 32-bit VGPR to an AGPR (targets with AGPRs), any
+/// other VGPR/AGPR (range) to scratch (targets with scratch instructions).
+enum class SpillPlace { None, Lanes, AGPR, Scratch };
+SpillPlace spillPlace(RegType t, uint8_t target);
 bool isAgprSlot(Value v, uint8_t target, const llvm::DenseSet<Operation *> &spillCode);
 
 } // namespace regalloc

@@ -22,7 +22,6 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
     scratchBase = llvm::alignTo(ps.getInt(), 4);
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   uint8_t target = mod ? mod.getTargetBit() : ISA::T_GFX942;
-  bool hasAgprs = hwRegs(RegKind::AGPR, target) > 0;
   // Each round spills values not spilled before (makeRoom only picks a value
   // that is not spilled yet: one whose spilling frees its register where it
   // is picked, or an operand of an op whose range result cannot fit) and
@@ -63,12 +62,12 @@ FailureOr<RegAllocStats> allocateRegisters(KernelOp kernel,
       }
       RegType t = cast<RegType>(v.getType());
       ++spills;
-      if (t.getKind() == RegKind::SGPR)
-        spillToLanes(v, spillCode, early);
-      else if (t.getKind() == RegKind::VGPR && t.getWidth() == 1 && hasAgprs)
-        spillToAGPR(v, spillCode, early);
-      else
-        spillToScratch(v, slots++, spillCode, early);
+      switch (spillPlace(t, target)) {
+      case SpillPlace::Lanes: spillToLanes(v, spillCode, early); break;
+      case SpillPlace::AGPR: spillToAGPR(v, spillCode, early); break;
+      case SpillPlace::Scratch: spillToScratch(v, slots++, spillCode, early); break;
+      case SpillPlace::None: break; // not chosen (spillable)
+      }
     }
   }
 }

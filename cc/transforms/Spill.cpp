@@ -42,66 +42,68 @@ static void placeSave(OpBuilder &b, Value v, Operation *&keep, bool early,
   }
 }
 
-/// Users of `v` other than `save` and `keep`, each once.
-static SmallVector<Operation *> reloadUsers(Value v, Operation *save, Operation *keep) {
-  SmallVector<Operation *> users;
-  for (OpOperand &use : v.getUses())
-    if (use.getOwner() != save && use.getOwner() != keep &&
-        !llvm::is_contained(users, use.getOwner()))
-      users.push_back(use.getOwner());
-  return users;
-}
-
 static void replaceIn(Operation *user, Value from, Value to) {
   for (OpOperand &o : user->getOpOperands())
     if (o.get() == from)
       o.set(to);
 }
 
+/// Makes a new value of type `t` holding registers `first`.. of the spilled
+/// value, at b's insertion point.
+using ReloadFn = llvm::function_ref<Value(OpBuilder &b, Location loc, Type t, unsigned first)>;
+
+/// Reloads `v` right before each op reading it (each once; not `keep`, not
+/// spill code). A part of `v` is replaced by a reload of just that part.
+static void reloadAtUses(Value v, Operation *keep, const llvm::DenseSet<Operation *> &spillCode,
+                         ReloadFn reload) {
+  SmallVector<Operation *> users;
+  for (Operation *u : v.getUsers())
+    if (u != keep && !spillCode.contains(u) && !llvm::is_contained(users, u))
+      users.push_back(u);
+  OpBuilder b(v.getContext());
+  for (Operation *user : users) {
+    b.setInsertionPoint(user);
+    if (auto part = dyn_cast<PartOp>(user)) {
+      part.getPart().replaceAllUsesWith(
+          reload(b, user->getLoc(), part.getPart().getType(), part.getOffset()));
+      part->erase();
+      continue;
+    }
+    replaceIn(user, v, reload(b, user->getLoc(), v.getType(), 0));
+  }
+}
+
 void spillToAGPR(Value v, llvm::DenseSet<Operation *> &spillCode, bool early) {
   MLIRContext *ctx = v.getContext();
-  Location loc = v.getLoc();
   OpBuilder b(ctx);
   Operation *keep;
   placeSave(b, v, keep, early, spillCode);
-  Type slotType = RegType::getVirtual(ctx, RegKind::AGPR);
-  Operation *save = createInstOp(b, loc, "v_accvgpr_write_b32", v, slotType);
+  Operation *save = createInstOp(b, v.getLoc(), "v_accvgpr_write_b32", v,
+                                 RegType::getVirtual(ctx, RegKind::AGPR));
   spillCode.insert(save);
   Value slot = save->getResult(0);
-  for (Operation *user : reloadUsers(v, save, keep)) {
-    b.setInsertionPoint(user);
-    Operation *reload =
-        createInstOp(b, user->getLoc(), "v_accvgpr_read_b32", slot, v.getType());
-    spillCode.insert(reload);
-    replaceIn(user, v, reload->getResult(0));
-  }
+  // (A part of a 32-bit VGPR is the whole of it.)
+  reloadAtUses(v, keep, spillCode, [&](OpBuilder &rb, Location loc, Type t, unsigned) {
+    Operation *r = createInstOp(rb, loc, "v_accvgpr_read_b32", slot, t);
+    spillCode.insert(r);
+    return r->getResult(0);
+  });
 }
 
 void spillToLanes(Value sv, llvm::DenseSet<Operation *> &spillCode, bool early) {
   MLIRContext *ctx = sv.getContext();
-  Location loc = sv.getLoc();
   OpBuilder b(ctx);
   Operation *keep;
   placeSave(b, sv, keep, early, spillCode);
   Operation *save =
-      SpillToLanesOp::create(b, loc, RegType::getVirtual(ctx, RegKind::VGPR), sv);
+      SpillToLanesOp::create(b, sv.getLoc(), RegType::getVirtual(ctx, RegKind::VGPR), sv);
   spillCode.insert(save);
   Value slot = save->getResult(0);
-  for (Operation *user : reloadUsers(sv, save, keep)) {
-    b.setInsertionPoint(user);
-    // A part of the range: only its registers are reloaded.
-    auto part = dyn_cast<PartOp>(user);
-    Operation *reload = SpillFromLanesOp::create(
-        b, user->getLoc(), part ? part.getPart().getType() : sv.getType(), slot,
-        part ? part.getOffset() : 0);
-    spillCode.insert(reload);
-    if (part) {
-      part.getPart().replaceAllUsesWith(reload->getResult(0));
-      part->erase();
-      continue;
-    }
-    replaceIn(user, sv, reload->getResult(0));
-  }
+  reloadAtUses(sv, keep, spillCode, [&](OpBuilder &rb, Location loc, Type t, unsigned first) {
+    Operation *r = SpillFromLanesOp::create(rb, loc, t, slot, first);
+    spillCode.insert(r);
+    return r->getResult(0);
+  });
 }
 
 /// A new virtual SGPR for the base address of a scratch spill access; the
@@ -149,38 +151,15 @@ void spillSlotToScratch(Operation *save, unsigned slot,
   save->erase();
 }
 
-unsigned scratchSpillWidth(Value v) {
-  auto t = dyn_cast<RegType>(v.getType());
-  if (!t || !t.isVirtual())
-    return 0;
-  // gfx940/gfx950 scratch loads and stores take VGPR or AGPR data.
-  if (t.getKind() == RegKind::VGPR || t.getKind() == RegKind::AGPR)
-    return t.getWidth();
-  return 0;
-}
-
 void spillToScratch(Value v, unsigned slot, llvm::DenseSet<Operation *> &spillCode,
                     bool early) {
   OpBuilder b(v.getContext());
   Operation *keep;
   placeSave(b, v, keep, early, spillCode);
   storeSlot(b, v.getLoc(), v, slot, spillCode);
-  SmallVector<Operation *> users;
-  for (OpOperand &use : v.getUses()) {
-    Operation *u = use.getOwner();
-    if (u != keep && !spillCode.contains(u) && !llvm::is_contained(users, u))
-      users.push_back(u);
-  }
-  for (Operation *user : users) {
-    b.setInsertionPoint(user);
-    if (auto part = dyn_cast<PartOp>(user)) { // only the part is reloaded
-      part.getPart().replaceAllUsesWith(loadSlot(b, user->getLoc(), part.getPart().getType(),
-                                                 slot, spillCode, part.getOffset()));
-      part->erase();
-      continue;
-    }
-    replaceIn(user, v, loadSlot(b, user->getLoc(), v.getType(), slot, spillCode));
-  }
+  reloadAtUses(v, keep, spillCode, [&](OpBuilder &rb, Location loc, Type t, unsigned first) {
+    return loadSlot(rb, loc, t, slot, spillCode, first);
+  });
 }
 
 } // namespace aster

@@ -35,10 +35,6 @@ void spillToLanes(mlir::Value s, llvm::DenseSet<mlir::Operation *> &spillCode,
 void spillSlotToScratch(mlir::Operation *save, unsigned slot,
                         llvm::DenseSet<mlir::Operation *> &spillCode);
 
-/// Dwords of scratch memory spillToScratch needs for `v`, 0 when it cannot
-/// spill it: a virtual VGPR or AGPR (range, up to 16 registers).
-unsigned scratchSpillWidth(mlir::Value v);
-
 /// Spills `v` straight to scratch slot number `slot`: saved where
 /// spillToAGPR would save it (amdgcn.spill_store of the whole range, VGPR or
 /// AGPR data), reloaded before each later use into a new virtual register

@@ -13,6 +13,15 @@ bool hasScratch(uint8_t target) {
   return ISA::lookup("scratch_store_dword")->validOn(target);
 }
 
+SpillPlace spillPlace(RegType t, uint8_t target) {
+  if (t.getKind() == RegKind::SGPR)
+    return SpillPlace::Lanes;
+  if (t.getKind() == RegKind::VGPR && t.getWidth() == 1 && hwRegs(RegKind::AGPR, target))
+    return SpillPlace::AGPR;
+  // gfx940/gfx950 scratch loads and stores take VGPR or AGPR data.
+  return hasScratch(target) ? SpillPlace::Scratch : SpillPlace::None;
+}
+
 /// A spill slot in an AGPR (made by spillToAGPR: only spill code reads it),
 /// which can move to scratch memory on targets with scratch instructions.
 bool isAgprSlot(Value v, uint8_t target,
@@ -47,10 +56,7 @@ static bool spillable(Value v, uint8_t target,
   RegType t = virtualReg(v.getType());
   if (!t)
     return false;
-  bool toLanes = t.getKind() == RegKind::SGPR;
-  bool toAgpr = t.getKind() == RegKind::VGPR && t.getWidth() == 1 &&
-                hwRegs(RegKind::AGPR, target) > 0;
-  if (!toLanes && !toAgpr && !(hasScratch(target) && scratchSpillWidth(v)))
+  if (spillPlace(t, target) == SpillPlace::None)
     return false;
   Operation *def = v.getDefiningOp();
   if (def && (spillCode.contains(def) || isa<PartOp>(def)))
