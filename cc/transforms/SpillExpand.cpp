@@ -148,86 +148,60 @@ static const char *scratchOp(bool store, unsigned width) {
   return (store ? st : ld)[width - 1];
 }
 
-/// Register `r` + `i` of width `w`, named by an amdgcn.reg at b's point.
-static Value part(OpBuilder &b, Location loc, RegType r, unsigned i, unsigned w) {
-  return RegOp::create(b, loc, RegType::get(b.getContext(), r.getKind(), r.getIndex() + i, w))
-      .getResult();
+/// The amdgcn.reg naming `t`, at b's point.
+static Value named(OpBuilder &b, Location loc, Type t) {
+  return RegOp::create(b, loc, t).getResult();
 }
 
-static void expandStore(SpillStoreOp op, unsigned offset,
-                        llvm::DenseSet<Operation *> &spillCode) {
-  OpBuilder b(op);
-  RegType r = cast<RegType>(op.getData().getType());
-  unsigned w = r.getWidth(), parts = (w + 3) / 4;
-  unsigned imm = setBase(op.getBase(), offset, parts);
+/// Registers `r` saved at (`store`) or reloaded from byte `offset` of the
+/// private segment, addressed by SGPR `base`: one scratch instruction per 4.
+static void scratchParts(OpBuilder &b, Location loc, Value base, RegType r, unsigned offset,
+                         bool store, llvm::DenseSet<Operation *> &spillCode) {
+  unsigned w = r.getWidth();
+  unsigned imm = setBase(base, offset, (w + 3) / 4);
   for (unsigned i = 0; i < w; i += 4) {
     unsigned pw = std::min(4u, w - i);
-    Value data = w <= 4 ? op.getData() : part(b, op.getLoc(), r, i, pw);
-    spillCode.insert(createInstOp(b, op.getLoc(), scratchOp(true, pw),
-                                  ValueRange{data, op.getBase()}, {},
-                                  b.getNamedAttr("offset", b.getI32IntegerAttr(imm + 4 * i))));
+    Type p = RegType::get(b.getContext(), r.getKind(), r.getIndex() + i, pw);
+    NamedAttribute off = b.getNamedAttr("offset", b.getI32IntegerAttr(imm + 4 * i));
+    spillCode.insert(store ? createInstOp(b, loc, scratchOp(true, pw),
+                                          ValueRange{named(b, loc, p), base}, {}, off)
+                           : createInstOp(b, loc, scratchOp(false, pw), base, p, off));
   }
-  spillCode.erase(op);
-  op->erase();
 }
 
-static void expandLoad(SpillLoadOp op, unsigned offset,
-                       llvm::DenseSet<Operation *> &spillCode) {
-  OpBuilder b(op);
-  RegType r = cast<RegType>(op.getData().getType());
-  unsigned w = r.getWidth(), parts = (w + 3) / 4;
-  unsigned imm = setBase(op.getBase(), offset, parts);
-  Value whole;
-  for (unsigned i = 0; i < w; i += 4) {
-    unsigned pw = std::min(4u, w - i);
-    Type t = RegType::get(b.getContext(), r.getKind(), r.getIndex() + i, pw);
-    Operation *l = createInstOp(b, op.getLoc(), scratchOp(false, pw), op.getBase(), t,
-                                b.getNamedAttr("offset", b.getI32IntegerAttr(imm + 4 * i)));
-    spillCode.insert(l);
-    whole = l->getResult(0);
-  }
-  if (w > 4)
-    whole = RegOp::create(b, op.getLoc(), r).getResult();
-  op.getData().replaceAllUsesWith(whole);
-  spillCode.erase(op);
-  op->erase();
-}
-
-static void expandToLanes(SpillToLanesOp op, llvm::DenseSet<Operation *> &spillCode) {
-  OpBuilder b(op);
-  RegType r = cast<RegType>(op.getData().getType());
-  Value slot;
+/// SGPRs `r` written to (`save`) or read from lanes `first`.. of VGPR `slot`:
+/// one v_writelane_b32 / v_readlane_b32 per register.
+static void laneParts(OpBuilder &b, Location loc, Type slot, RegType r, unsigned first,
+                      bool save, llvm::DenseSet<Operation *> &spillCode) {
   for (unsigned i = 0; i < r.getWidth(); ++i) {
-    Value lane = arith::ConstantOp::create(b, op.getLoc(), b.getI32IntegerAttr(i));
-    Value data = r.getWidth() == 1 ? op.getData() : part(b, op.getLoc(), r, i, 1);
-    Value old = RegOp::create(b, op.getLoc(), op.getSlot().getType()).getResult();
-    Operation *w = createInstOp(b, op.getLoc(), "v_writelane_b32",
-                                ValueRange{data, lane, old}, op.getSlot().getType());
-    spillCode.insert(w);
-    slot = w->getResult(0);
+    Value lane = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(first + i));
+    Type s = RegType::get(b.getContext(), RegKind::SGPR, r.getIndex() + i, 1);
+    spillCode.insert(
+        save ? createInstOp(b, loc, "v_writelane_b32",
+                            ValueRange{named(b, loc, s), lane, named(b, loc, slot)}, slot)
+             : createInstOp(b, loc, "v_readlane_b32", ValueRange{named(b, loc, slot), lane}, s));
   }
-  op.getSlot().replaceAllUsesWith(slot);
-  spillCode.erase(op);
-  op->erase();
 }
 
-static void expandFromLanes(SpillFromLanesOp op, llvm::DenseSet<Operation *> &spillCode) {
+/// Expands spill pseudo op `op` (registers allocated) into instructions; a
+/// result is then the amdgcn.reg of its registers, which they wrote.
+static void expand(Operation *op, unsigned offset, llvm::DenseSet<Operation *> &spillCode) {
   OpBuilder b(op);
-  RegType r = cast<RegType>(op.getData().getType());
-  Value whole;
-  for (unsigned i = 0; i < r.getWidth(); ++i) {
-    Value lane = arith::ConstantOp::create(b, op.getLoc(),
-                                           b.getI32IntegerAttr(op.getFirst() + i));
-    Operation *rd = createInstOp(b, op.getLoc(), "v_readlane_b32",
-                                 ValueRange{op.getSlot(), lane},
-                                 RegType::get(b.getContext(), RegKind::SGPR,
-                                              r.getIndex() + i, 1));
-    spillCode.insert(rd);
-    whole = rd->getResult(0);
-  }
-  if (r.getWidth() > 1)
-    whole = RegOp::create(b, op.getLoc(), r).getResult();
-  op.getData().replaceAllUsesWith(whole);
+  Location loc = op->getLoc();
+  if (auto st = dyn_cast<SpillStoreOp>(op))
+    scratchParts(b, loc, st.getBase(), cast<RegType>(st.getData().getType()), offset, true,
+                 spillCode);
+  else if (auto ld = dyn_cast<SpillLoadOp>(op))
+    scratchParts(b, loc, ld.getBase(), cast<RegType>(ld.getData().getType()), offset, false,
+                 spillCode);
+  else if (auto w = dyn_cast<SpillToLanesOp>(op))
+    laneParts(b, loc, w.getSlot().getType(), cast<RegType>(w.getData().getType()), 0, true,
+              spillCode);
+  else if (auto r = dyn_cast<SpillFromLanesOp>(op))
+    laneParts(b, loc, r.getSlot().getType(), cast<RegType>(r.getData().getType()),
+              r.getFirst(), false, spillCode);
+  for (Value res : op->getResults())
+    res.replaceAllUsesWith(named(b, loc, res.getType()));
   spillCode.erase(op);
   op->erase();
 }
@@ -308,14 +282,12 @@ LogicalResult expandSpillCode(KernelOp kernel, unsigned scratchBase,
                     Builder(kernel.getContext()).getI32IntegerAttr(scratchBase + bytes));
   }
   for (Operation *op : pseudos) {
+    unsigned offset = 0;
     if (auto st = dyn_cast<SpillStoreOp>(op))
-      expandStore(st, scratchBase + slots[st.getSlot()].offset, spillCode);
+      offset = scratchBase + slots[st.getSlot()].offset;
     else if (auto ld = dyn_cast<SpillLoadOp>(op))
-      expandLoad(ld, scratchBase + slots[ld.getSlot()].offset + 4 * ld.getFirst(), spillCode);
-    else if (auto w = dyn_cast<SpillToLanesOp>(op))
-      expandToLanes(w, spillCode);
-    else
-      expandFromLanes(cast<SpillFromLanesOp>(op), spillCode);
+      offset = scratchBase + slots[ld.getSlot()].offset + 4 * ld.getFirst();
+    expand(op, offset, spillCode);
   }
   if (llvm::any_of(slots, [](const Slot &s) { return s.store; }))
     dropRepeatedBases(kernel, spillCode);
