@@ -37,17 +37,21 @@ def mfma_ref(A, B, C):
     return out.astype(np.float32)
 
 
+def pointer_kernel(names, dtype=np.float32, shift=2):
+    """Module and 64-lane kernel `k(names...: dtype*)`: the pointers loaded
+    into SGPR pairs, `off` = lane << shift (bytes)."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[(n, aster.ptr(dtype)) for n in names], block=(64, 1, 1))
+    ptrs = [k.s_load_dwordx2(SGPR(2), s[0:2], 8 * i) for i in range(len(names))]
+    off = k.v_lshlrev_b32(VGPR(), shift, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    return m, k, ptrs, off
+
+
 def build_accumulators(n_acc, acc_cls):
     """n_acc accumulators live at once: acc_j = A_j B_j, then
     acc_j = A_(j+1) B_j + acc_j; each stored as 4 parts of 4 registers."""
-    m = aster.Module("gfx942")
-    k = m.kernel("k", args=[("a", aster.ptr(np.float32)), ("b", aster.ptr(np.float32)),
-                            ("out", aster.ptr(np.float32))], block=(64, 1, 1))
-    pa = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
-    pb = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
-    po = k.s_load_dwordx2(SGPR(2), s[0:2], 16)
-    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
-    k.s_waitcnt(lgkmcnt=0)
+    m, k, (pa, pb, po), off = pointer_kernel(["a", "b", "out"])
     As = [k.global_load_dword(VGPR(), off, pa, offset=256 * j) for j in range(n_acc)]
     Bs = [k.global_load_dword(VGPR(), off, pb, offset=256 * j) for j in range(n_acc)]
     k.s_waitcnt(vmcnt=0)
@@ -111,13 +115,7 @@ def test_disjoint_slots_share_scratch():
     spilled to scratch and read back within the phase: the phases' slots
     share the same bytes."""
     phases = 4
-    m = aster.Module("gfx942")
-    k = m.kernel("k", args=[("a", aster.ptr(np.float32)), ("out", aster.ptr(np.float32))],
-                 block=(64, 1, 1))
-    pa = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
-    po = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
-    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
-    k.s_waitcnt(lgkmcnt=0)
+    m, k, (pa, po), off = pointer_kernel(["a", "out"])
     x = k.global_load_dword(VGPR(), off, pa)
     y = k.global_load_dword(VGPR(), off, pa, offset=256)
     k.s_waitcnt(vmcnt=0)
@@ -149,15 +147,9 @@ def test_disjoint_slots_share_scratch():
 def test_sgpr_ranges_spill_to_lanes():
     """SGPR pairs (pointers) and an SGPR octet (8 scalars from s_load_dwordx8)
     under max-sgprs=12: spilled to VGPR lanes, parts reloaded by v_readlane."""
-    m = aster.Module("gfx942")
-    k = m.kernel("k", args=[("x", aster.ptr(np.uint32)), ("out", aster.ptr(np.uint32))],
-                 block=(64, 1, 1))
-    px = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
-    po = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
-    k.s_waitcnt(lgkmcnt=0)
+    m, k, (px, po), off = pointer_kernel(["x", "out"], np.uint32)
     oct_ = k.s_load_dwordx8(SGPR(8), px, 0)
     k.s_waitcnt(lgkmcnt=0)
-    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
     sums = [k.s_add_u32(SGPR(), oct_[i], oct_[(i + 3) % 8]) for i in range(8)]
     vals = [k.v_add_u32(VGPR(), sums[i], v[0]) for i in range(8)]
     vals += [k.v_add_u32(VGPR(), oct_[7 - i], vals[i]) for i in range(8)]
@@ -210,14 +202,7 @@ def random_accumulator_program(seed):
     rng = np.random.default_rng(seed)
     acc_cls = AGPR if rng.random() < 0.6 else VGPR
     n_in = 3
-    m = aster.Module("gfx942")
-    k = m.kernel("k", args=[("a", aster.ptr(np.float32)), ("b", aster.ptr(np.float32)),
-                            ("out", aster.ptr(np.float32))], block=(64, 1, 1))
-    pa = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
-    pb = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
-    po = k.s_load_dwordx2(SGPR(2), s[0:2], 16)
-    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
-    k.s_waitcnt(lgkmcnt=0)
+    m, k, (pa, pb, po), off = pointer_kernel(["a", "b", "out"])
     As = [k.global_load_dword(VGPR(), off, pa, offset=256 * j) for j in range(n_in)]
     Bs = [k.global_load_dword(VGPR(), off, pb, offset=256 * j) for j in range(n_in)]
     k.s_waitcnt(vmcnt=0)
@@ -298,13 +283,7 @@ def test_scratch_slots_in_a_loop():
     pairs spilled inside the iteration, under max-vgprs=12: the outer slots
     live through the whole loop (back edge included), so inner slots may not
     share their bytes; three iterations must equal NumPy."""
-    m = aster.Module("gfx942")
-    k = m.kernel("k", args=[("x", aster.ptr(np.uint64)), ("out", aster.ptr(np.uint64))],
-                 block=(64, 1, 1))
-    px = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
-    po = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
-    off = k.v_lshlrev_b32(VGPR(), 3, v[0])
-    k.s_waitcnt(lgkmcnt=0)
+    m, k, (px, po), off = pointer_kernel(["x", "out"], np.uint64, shift=3)
     P = [k.global_load_dwordx2(VGPR(2), off, px, offset=512 * i) for i in range(4)]
     acc = k.global_load_dwordx2(VGPR(2), off, px, offset=512 * 4)
     k.s_waitcnt(vmcnt=0)
@@ -353,11 +332,7 @@ def test_concat_builds_ranges():
     """k.concat: a pair from two 32-bit results (in place: no copy), the
     same parts swapped (copies), an SGPR pair and an AGPR quad; equal to
     NumPy on the emulator."""
-    m = aster.Module("gfx942")
-    k = m.kernel("k", args=[("out", aster.ptr(np.uint32))], block=(64, 1, 1))
-    po = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
-    k.s_waitcnt(lgkmcnt=0)
-    off = k.v_lshlrev_b32(VGPR(), 3, v[0])
+    m, k, (po,), off = pointer_kernel(["out"], np.uint32, shift=3)
     lo = k.v_add_u32(VGPR(), 5, v[0])
     hi = k.v_mul_lo_u32(VGPR(), 3, v[0])
     k.global_store_dwordx2(off, k.concat(lo, hi), po)          # read only there
@@ -394,14 +369,7 @@ def test_concat_accumulator_from_memory_under_pressure():
     """C tiles loaded into AGPRs (global_load_dwordx4 x 4), concatenated into
     16-register accumulators, D = A B + C with 32x32 MFMAs, stored by parts;
     two of them under max-agprs=20 (spills), equal to NumPy."""
-    m = aster.Module("gfx942")
-    k = m.kernel("k", args=[("a", aster.ptr(np.float32)), ("c", aster.ptr(np.float32)),
-                            ("out", aster.ptr(np.float32))], block=(64, 1, 1))
-    pa = k.s_load_dwordx2(SGPR(2), s[0:2], 0)
-    pc = k.s_load_dwordx2(SGPR(2), s[0:2], 8)
-    po = k.s_load_dwordx2(SGPR(2), s[0:2], 16)
-    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
-    k.s_waitcnt(lgkmcnt=0)
+    m, k, (pa, pc, po), off = pointer_kernel(["a", "c", "out"])
     x = k.global_load_dword(VGPR(), off, pa)
     y = k.global_load_dword(VGPR(), off, pa, offset=256)
     off16 = k.v_lshlrev_b32(VGPR(), 6, v[0])    # 64 bytes per lane: C[lane][16]
