@@ -331,7 +331,8 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
   }
   // Modifiers.
   for (NamedAttribute na : op->getAttrs())
-    if (na.getName() != kSuccOperandSizesAttr && failed(checkModifier(op, d, na)))
+    if (na.getName() != kSuccOperandSizesAttr && na.getName() != kSpillWaitAttr &&
+        failed(checkModifier(op, d, na)))
       return failure();
   return verifyEncodingRules(op, d, target, optPresent, literalBits.has_value());
 }
