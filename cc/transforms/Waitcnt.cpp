@@ -89,7 +89,8 @@ struct BlockState {
 };
 
 /// Adds `from` (a predecessor's tail) to `into`. True if `into` changed.
-bool merge(BlockState &into, const BlockState &from) {
+/// `out` is scratch space (swapped with into.entries).
+bool merge(BlockState &into, const BlockState &from, std::vector<Entry> &out) {
   if (!into.reached) {
     into = from;
     into.reached = true;
@@ -105,8 +106,7 @@ bool merge(BlockState &into, const BlockState &from) {
     changed = true;
   into.anyUnord |= from.anyUnord;
   into.flatLds |= from.flatLds;
-  std::vector<Entry> out;
-  out.reserve(into.entries.size() + from.entries.size());
+  out.clear();
   auto a = into.entries.begin(), ae = into.entries.end();
   auto b = from.entries.begin(), be = from.entries.end();
   while (a != ae || b != be) {
@@ -125,7 +125,7 @@ bool merge(BlockState &into, const BlockState &from) {
       ++a, ++b;
     }
   }
-  into.entries = std::move(out);
+  into.entries.swap(out);
   return changed;
 }
 
@@ -133,8 +133,8 @@ struct Analysis {
   const Model &m;
   std::vector<OpInfo> ops;
   std::vector<uint32_t> units;
-  /// Per block, its ops [begin, end) in `ops`.
-  llvm::DenseMap<Block *, std::pair<unsigned, unsigned>> blockOps;
+  /// Per block (in region order), its ops [begin, end) in `ops`.
+  std::vector<std::pair<unsigned, unsigned>> blockOps;
   unsigned numUnits = kRegUnits;
 
   // The walk's state.
@@ -180,9 +180,9 @@ struct Analysis {
     }
   }
 
-  BlockState tail() const {
-    BlockState s;
+  void tail(BlockState &s) const {
     s.reached = true;
+    s.entries.clear();
     for (unsigned c = 0; c < m.numCounters; ++c)
       s.pend[c] = std::min<uint32_t>(ub[c] - lb[c], m.max[c]);
     s.anyUnord = anyUnord;
@@ -201,7 +201,6 @@ struct Analysis {
         s.entries.push_back(e);
     }
     llvm::sort(s.entries, [](const Entry &a, const Entry &b) { return a.unit < b.unit; });
-    return s;
   }
 
   /// Adds to `need` what reading (or, with `writer`, overwriting) `u` needs.
@@ -269,10 +268,10 @@ struct Analysis {
     }
   }
 
-  /// Walks block ops [begin, end) from `s`; `insert(op, wait)` is called for
-  /// each wait the walk decides to put before `op`.
-  template <typename Fn> BlockState walk(const BlockState &s, unsigned begin, unsigned end,
-                                         Fn insert) {
+  /// Walks block ops [begin, end) from `s`; `insert(i, wait)` is called for
+  /// each wait the walk decides to put before ops[i].
+  template <typename Fn>
+  void walk(const BlockState &s, unsigned begin, unsigned end, BlockState &out, Fn insert) {
     start(s);
     for (unsigned i = begin; i < end; ++i) {
       const OpInfo &o = ops[i];
@@ -293,12 +292,12 @@ struct Analysis {
           (ub[m.lds] > lb[m.lds] || flatLds))
         need[m.lds] = 0;
       if (std::any_of(need, need + kMaxCounters, [](uint8_t n) { return n != kNone; })) {
-        insert(o.op, need);
+        insert(i, need);
         apply(need);
       }
       issue(o);
     }
-    return tail();
+    tail(out);
   }
 };
 
@@ -333,16 +332,6 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
     return stats;
   Region &body = kernel.getBody();
 
-  // amdgcn-regalloc's own waits go: this analysis places them.
-  SmallVector<Operation *> spillWaits;
-  body.walk([&](Operation *op) {
-    if (op->hasAttr(kSpillWaitAttr) && getInstDesc(op) &&
-        getInstDesc(op)->has(ISA::PROP_WAITCNT))
-      spillWaits.push_back(op);
-  });
-  for (Operation *op : spillWaits)
-    op->erase();
-  stats.replaced = spillWaits.size();
 
   Analysis an(m);
   llvm::DenseMap<Value, uint32_t> valueUnit;
@@ -368,11 +357,17 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
   bool ok = true;
   for (Block &b : body) {
     unsigned begin = an.ops.size();
-    for (Operation &op : b) {
+    for (Operation &op : llvm::make_early_inc_range(b)) {
+      const ISA::InstDesc *d = getInstDesc(&op);
+      // amdgcn-regalloc's own waits go: this analysis places them.
+      if (d && d->has(ISA::PROP_WAITCNT) && op.hasAttr(kSpillWaitAttr)) {
+        op.erase();
+        ++stats.replaced;
+        continue;
+      }
       OpInfo o{};
       o.op = &op;
       o.first = an.units.size();
-      const ISA::InstDesc *d = getInstDesc(&op);
       if (d) {
         int16_t &ci = evCache[d->index()];
         if (ci < 0) {
@@ -430,7 +425,7 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
       o.nWrites = an.units.size() - o.first - o.nReads;
       an.ops.push_back(o);
     }
-    an.blockOps[&b] = {begin, (unsigned)an.ops.size()};
+    an.blockOps.push_back({begin, (unsigned)an.ops.size()});
   }
   if (!ok)
     return failure();
@@ -439,57 +434,109 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
   an.touched.assign(an.numUnits, 0);
 
   // Entry states to a fixpoint (ages only shrink, pending counts and sets
-  // only grow, all bounded by the counter maxima).
-  llvm::DenseMap<Block *, BlockState> entry;
-  if (!body.empty())
-    entry[&body.front()].reached = true;
-  auto noInsert = [](Operation *, const uint8_t *) {};
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Block &b : body) {
-      auto it = entry.find(&b);
-      if (it == entry.end() || !it->second.reached)
+  // only grow, all bounded by the counter maxima): blocks are walked in
+  // region order, again only when their entry state changed. Each walk
+  // records the waits it decides; a block's last walk had its final entry
+  // state, so its record is what gets inserted.
+  unsigned numBlocks = an.blockOps.size();
+  llvm::DenseMap<Block *, unsigned> blockIndex;
+  blockIndex.reserve(numBlocks);
+  std::vector<Block *> blocks;
+  for (Block &b : body) {
+    blockIndex[&b] = blocks.size();
+    blocks.push_back(&b);
+  }
+  std::vector<BlockState> entry(numBlocks);
+  std::vector<uint8_t> dirty(numBlocks, 0);
+  struct Decision {
+    unsigned op;
+    uint8_t need[kMaxCounters];
+  };
+  // Waits decided, by walk; a block's last walk is recorded[bi].
+  std::vector<Decision> decided;
+  std::vector<std::pair<unsigned, unsigned>> recorded(numBlocks, {0, 0});
+  BlockState t;
+  std::vector<Entry> scratch;
+  if (numBlocks) {
+    entry[0].reached = true;
+    dirty[0] = 1;
+  }
+  for (bool again = numBlocks > 0; again;) {
+    again = false;
+    for (unsigned bi = 0; bi < numBlocks; ++bi) {
+      if (!dirty[bi])
         continue;
-      auto [begin, end] = an.blockOps[&b];
-      BlockState t = an.walk(it->second, begin, end, noInsert);
-      for (Block *succ : b.getSuccessors())
-        changed |= merge(entry[succ], t);
+      dirty[bi] = 0;
+      unsigned first = decided.size();
+      auto [begin, end] = an.blockOps[bi];
+      an.walk(entry[bi], begin, end, t, [&](unsigned i, const uint8_t *need) {
+        Decision d{i, {}};
+        std::copy(need, need + kMaxCounters, d.need);
+        decided.push_back(d);
+      });
+      recorded[bi] = {first, (unsigned)decided.size()};
+      for (Block *succ : blocks[bi]->getSuccessors()) {
+        unsigned si = blockIndex[succ];
+        if (merge(entry[si], t, scratch)) {
+          dirty[si] = 1;
+          again |= si <= bi; // an earlier block: another sweep
+        }
+      }
     }
   }
 
-  // Insertion, with the same decisions.
+  // Insertion of the recorded waits (unreachable blocks have none: nothing
+  // is known to be in flight there).
   MLIRContext *ctx = kernel.getContext();
   OpBuilder builder(ctx);
   const ISA::InstDesc *gfx9Wait = ISA::lookup("s_waitcnt");
-  auto insert = [&](Operation *before, const uint8_t *need) {
-    builder.setInsertionPoint(before);
-    auto make = [&](const ISA::InstDesc &d, ArrayRef<NamedAttribute> attrs) {
-      OperationState st(before->getLoc(), getInstOpName(ctx, d));
-      st.addAttributes(attrs);
-      builder.create(st);
-      ++stats.inserted;
-    };
-    SmallVector<NamedAttribute, 4> fields;
-    for (unsigned c = 0; c < m.numCounters; ++c) {
-      if (need[c] == kNone)
-        continue;
-      ++stats.perCounter[c].second;
-      if (m.split)
-        make(*ISA::lookup("s_wait_" + m.name[c]),
-             builder.getNamedAttr("imm", builder.getI32IntegerAttr(need[c])));
-      else
-        fields.push_back(builder.getNamedAttr(m.name[c], builder.getI32IntegerAttr(need[c])));
+  SmallVector<OperationName, kMaxCounters> splitWait;
+  if (m.split)
+    for (unsigned c = 0; c < m.numCounters; ++c)
+      splitWait.push_back(getInstOpName(ctx, *ISA::lookup("s_wait_" + m.name[c])));
+  OperationName gfx9Name = gfx9Wait ? getInstOpName(ctx, *gfx9Wait) : OperationName("", ctx);
+  StringAttr imm = builder.getStringAttr("imm");
+  SmallVector<StringAttr, kMaxCounters> fieldName;
+  for (unsigned c = 0; c < m.numCounters; ++c)
+    fieldName.push_back(builder.getStringAttr(m.name[c]));
+  // The attribute dictionaries of the waits, made once each.
+  llvm::DenseMap<uint64_t, DictionaryAttr> dicts;
+  auto dictFor = [&](ArrayRef<NamedAttribute> attrs) {
+    uint64_t key = 0;
+    for (const NamedAttribute &a : attrs) {
+      unsigned c = a.getName() == imm ? kMaxCounters
+                                      : llvm::find(fieldName, a.getName()) - fieldName.begin();
+      key = key * 1024 + (c + 1) * 256 + cast<IntegerAttr>(a.getValue()).getInt();
     }
-    if (!fields.empty())
-      make(*gfx9Wait, fields);
+    DictionaryAttr &d = dicts[key];
+    if (!d)
+      d = builder.getDictionaryAttr(attrs);
+    return d;
   };
-  for (Block &b : body) {
-    auto it = entry.find(&b);
-    if (it == entry.end() || !it->second.reached)
-      continue; // unreachable: nothing is known to be in flight there
-    auto [begin, end] = an.blockOps[&b];
-    an.walk(it->second, begin, end, insert);
-  }
+  for (auto [first, last] : recorded)
+    for (const Decision &d : ArrayRef<Decision>(decided).slice(first, last - first)) {
+      Operation *before = an.ops[d.op].op;
+      builder.setInsertionPoint(before);
+      auto make = [&](OperationName name, ArrayRef<NamedAttribute> attrs) {
+        OperationState st(before->getLoc(), name);
+        st.attributes = NamedAttrList(dictFor(attrs));
+        builder.create(st);
+        ++stats.inserted;
+      };
+      SmallVector<NamedAttribute, kMaxCounters> fields;
+      for (unsigned c = 0; c < m.numCounters; ++c) {
+        if (d.need[c] == kNone)
+          continue;
+        ++stats.perCounter[c].second;
+        IntegerAttr n = builder.getI32IntegerAttr(d.need[c]);
+        if (m.split)
+          make(splitWait[c], NamedAttribute(imm, n));
+        else
+          fields.push_back(NamedAttribute(fieldName[c], n));
+      }
+      if (!fields.empty())
+        make(gfx9Name, fields);
+    }
   return stats;
 }
 

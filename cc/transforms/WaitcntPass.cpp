@@ -47,7 +47,15 @@ struct WaitcntPass : PassWrapper<WaitcntPass, OperationPass<>> {
 
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
-    getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    // Kernels are not searched inside (a walk of every op costs a cache miss
+    // per op on large kernels).
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto k = dyn_cast<KernelOp>(op)) {
+        kernels.push_back(k);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
     bool ok = true;
     for (KernelOp k : kernels) {
       FailureOr<WaitcntStats> st = insertWaits(k);
