@@ -33,8 +33,11 @@ namespace {
 using hazards::RegFile;
 using hazards::RegRange;
 
-// Register units: v0-511, a0-511, s0-127, the special registers (HazardRules).
-constexpr unsigned kBaseA = 512, kBaseS = 1024, kBaseSpecial = 1152, kRegUnits = 1160;
+// Register units: v0-511, a0-511, s0-127, the special registers (HazardRules),
+// then one for the LDS written by loads straight to LDS (global_load_lds_*):
+// written by those, read by every LDS access and s_barrier.
+constexpr unsigned kBaseA = 512, kBaseS = 1024, kBaseSpecial = 1152, kLdsDma = 1160,
+                   kRegUnits = 1161;
 constexpr uint8_t kNone = 0xFF;
 
 unsigned unitBase(RegFile f) {
@@ -51,7 +54,7 @@ unsigned unitLimit(RegFile f) {
   case RegFile::V: return kBaseA;
   case RegFile::A: return kBaseS;
   case RegFile::S: return kBaseSpecial;
-  case RegFile::Special: return kRegUnits;
+  case RegFile::Special: return kLdsDma;
   }
   return 0;
 }
@@ -405,8 +408,11 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
             addRange(*r);
         }
       }
-      if (d)
+      if (d) {
         hazards::addImplicit(d->implicitUses, addRange);
+        if (d->enc == ISA::Enc::DS || o.kind == Kind::Barrier)
+          an.units.push_back(kLdsDma);
+      }
       o.nReads = an.units.size() - o.first;
       for (Value res : op.getResults()) {
         if (isVirtual(res.getType())) {
@@ -420,8 +426,11 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
             addRange(*r);
         }
       }
-      if (d)
+      if (d) {
         hazards::addImplicit(d->implicitDefs, addRange);
+        if (d->has(ISA::PROP_VMEM) && d->has(ISA::PROP_LDS))
+          an.units.push_back(kLdsDma);
+      }
       o.nWrites = an.units.size() - o.first - o.nReads;
       an.ops.push_back(o);
     }

@@ -33,3 +33,4 @@ amdgcn.module @m target("gfx942") {
   }
 }
 
+
