@@ -59,7 +59,13 @@ unsigned unitLimit(RegFile f) {
   return 0;
 }
 
-enum class Kind : uint8_t { Plain, Wait, Barrier };
+enum class Kind : uint8_t {
+  Plain,
+  Wait,
+  Barrier,
+  Opaque, ///< amdgcn.data (raised code the table does not know): waits for all
+  End     ///< s_endpgm: nothing is in flight after it (for code after it)
+};
 
 /// What the walk needs of one op, computed once.
 struct OpInfo {
@@ -282,6 +288,16 @@ struct Analysis {
         apply(o.wait);
         continue;
       }
+      if (o.kind == Kind::End) {
+        for (unsigned c = 0; c < m.numCounters; ++c)
+          lb[c] = ub[c];
+        for (uint32_t u : unordList)
+          unord[u] = 0;
+        unordList.clear();
+        anyUnord = 0;
+        flatLds = false;
+        continue;
+      }
       uint8_t need[kMaxCounters] = {kNone, kNone, kNone, kNone};
       const uint32_t *r = &units[o.first];
       for (unsigned k = 0; k < o.nReads; ++k)
@@ -294,6 +310,10 @@ struct Analysis {
       if (o.kind == Kind::Barrier && m.lds >= 0 &&
           (ub[m.lds] > lb[m.lds] || flatLds))
         need[m.lds] = 0;
+      if (o.kind == Kind::Opaque)
+        for (unsigned c = 0; c < m.numCounters; ++c)
+          if (ub[c] > lb[c] || (anyUnord >> c & 1))
+            need[c] = 0;
       if (std::any_of(need, need + kMaxCounters, [](uint8_t n) { return n != kNone; })) {
         insert(i, need);
         apply(need);
@@ -370,6 +390,8 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
       }
       OpInfo o{};
       o.op = &op;
+      if (!d && op.getName().getStringRef() == "amdgcn.data")
+        o.kind = Kind::Opaque; // what it reads is unknown
       o.first = an.units.size();
       if (d) {
         int16_t &ci = evCache[d->index()];
@@ -393,6 +415,8 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
           ++stats.author;
         } else if (d->has(ISA::PROP_BARRIER)) {
           o.kind = Kind::Barrier;
+        } else if (d->has(ISA::PROP_TERMINATOR) && !d->successors) {
+          o.kind = Kind::End;
         }
       }
       // Reads: an instruction's sources in registers (its branch operands
