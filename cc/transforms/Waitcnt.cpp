@@ -63,7 +63,7 @@ enum class Kind : uint8_t {
   Plain,
   Wait,
   Barrier,
-  Opaque, ///< amdgcn.data (raised code the table does not know): waits for all
+  Opaque, ///< amdgcn.data text no table row names: waits for all in flight
   End     ///< s_endpgm: nothing is in flight after it (for code after it)
 };
 
@@ -390,9 +390,33 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
       }
       OpInfo o{};
       o.op = &op;
-      if (!d && op.getName().getStringRef() == "amdgcn.data")
-        o.kind = Kind::Opaque; // what it reads is unknown
       o.first = an.units.size();
+      if (!d && op.getName().getStringRef() == "amdgcn.data") {
+        // Raised code kept as text: read from its text; if no row of the
+        // table names it, it waits for everything in flight (what it
+        // accesses is unknown). Data words without text do not execute.
+        auto text = op.getAttrOfType<StringAttr>("text");
+        SmallVector<RegRange, 4> reads, writes;
+        const ISA::InstDesc *row =
+            text ? describeText(text.getValue(), reads, writes) : nullptr;
+        if (text && !row)
+          o.kind = Kind::Opaque;
+        if (row) {
+          std::string missing;
+          m.events(*row, o.ev, missing);
+          o.flat = row->enc == ISA::Enc::FLAT;
+          for (const RegRange &r : reads)
+            addRange(r);
+          hazards::addImplicit(row->implicitUses, addRange);
+          o.nReads = an.units.size() - o.first;
+          for (const RegRange &r : writes)
+            addRange(r);
+          hazards::addImplicit(row->implicitDefs, addRange);
+          o.nWrites = an.units.size() - o.first - o.nReads;
+        }
+        an.ops.push_back(o);
+        continue;
+      }
       if (d) {
         int16_t &ci = evCache[d->index()];
         if (ci < 0) {

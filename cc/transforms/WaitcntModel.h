@@ -19,6 +19,7 @@
 #define ASTER_TRANSFORMS_WAITCNTMODEL_H
 
 #include "dialect/ISA.h"
+#include "transforms/HazardRules.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include <string>
@@ -57,6 +58,14 @@ struct Model {
   /// wait for, returns false and names it in `missing`.
   bool events(const ISA::InstDesc &d, Events &out, std::string &missing) const;
 };
+
+/// An instruction kept as assembly text (amdgcn.data from raising): its table
+/// row (the mnemonic, less an _e32/_e64/_dpp/_sdwa suffix), with the
+/// registers of its first numDsts operands in `writes` and of the others in
+/// `reads`; nullptr when no row matches (WaitcntOpaque.cpp).
+const ISA::InstDesc *describeText(llvm::StringRef text,
+                                  llvm::SmallVectorImpl<hazards::RegRange> &reads,
+                                  llvm::SmallVectorImpl<hazards::RegRange> &writes);
 
 } // namespace aster::waitcnt
 
