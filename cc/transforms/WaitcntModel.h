@@ -62,7 +62,8 @@ struct Model {
 /// An instruction kept as assembly text (amdgcn.data from raising): its table
 /// row (the mnemonic, less an _e32/_e64/_dpp/_sdwa suffix), with the
 /// registers of its first numDsts operands in `writes` and of the others in
-/// `reads`; nullptr when no row matches (WaitcntOpaque.cpp).
+/// `reads`; a VALU mnemonic (v_*) the table lacks reads as v_mov_b32 (one
+/// destination, no counters); nullptr for any other (WaitcntOpaque.cpp).
 const ISA::InstDesc *describeText(llvm::StringRef text,
                                   llvm::SmallVectorImpl<hazards::RegRange> &reads,
                                   llvm::SmallVectorImpl<hazards::RegRange> &writes);

@@ -5,7 +5,8 @@
 // access with an operand form the table lacks, ...). amdgcn-waitcnt reads
 // that text: the mnemonic (less an encoding suffix) names a table row, whose
 // destinations are the first operands and whose counters it increments; the
-// other register operands are read.
+// other register operands are read. A VALU mnemonic the table lacks is
+// taken as one destination then sources, with no counters.
 //
 //===----------------------------------------------------------------------===//
 #include "transforms/WaitcntModel.h"
@@ -69,6 +70,10 @@ const ISA::InstDesc *describeText(llvm::StringRef text,
         row = &d;
         break;
       }
+  // A VALU instruction the table lacks (v_pack_b32_f16, ...): destination
+  // first, no memory counters, as v_mov_b32's row says.
+  if (!row && mn.starts_with("v_"))
+    row = ISA::lookup("v_mov_b32");
   if (!row)
     return nullptr;
   llvm::SmallVector<llvm::StringRef, 8> pieces;
