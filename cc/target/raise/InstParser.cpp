@@ -1,5 +1,6 @@
 //===- InstParser.cpp - one printed instruction into the table's op -----===//
 #include "target/raise/InstParser.h"
+#include "target/InstAsm.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -225,6 +226,7 @@ struct Attempt {
   OperationState st;
   std::string error;
   int64_t negMask = 0, absMask = 0;
+  llvm::DenseMap<Block *, StringRef> labelTokens;
 
   Attempt(MLIRContext *ctx, const ISA::InstDesc &d, EntryValues &values,
           InstParser::LabelFn label, Location loc)
@@ -387,6 +389,7 @@ struct Attempt {
       Block *b = label(toks[ti]);
       if (!b)
         return fail("unknown branch target '" + toks[ti] + "'");
+      labelTokens[b] = toks[ti];
       st.addSuccessors(b);
     }
     if (d.successors == 2) // falls through to the block that follows
@@ -419,6 +422,36 @@ struct Attempt {
   }
 };
 } // namespace
+
+/// `text` with runs of blanks made one space.
+static std::string normalized(StringRef text) {
+  std::string out;
+  bool space = false;
+  for (char c : text.trim()) {
+    if (c == ' ' || c == '\t') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty())
+      out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+static std::string printedBack(Operation *op, const ISA::InstDesc &d,
+                               ArrayRef<StringRef> toks,
+                               const llvm::DenseMap<Block *, StringRef> &labels) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (failed(target::printInstAsm(op, d, os, [&](Block *b) {
+        auto it = labels.find(b);
+        return it == labels.end() ? std::string("?") : it->second.str();
+      })))
+    return "?";
+  return normalized(s);
+}
 
 FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location loc,
                                          EntryValues &values, LabelFn label,
@@ -454,8 +487,14 @@ FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location 
           diag = dg.str();
         return success();
       });
-      if (succeeded(verifyInstruction(op, *d)))
-        return op;
+      if (succeeded(verifyInstruction(op, *d))) {
+        // Exact: the op must print back as the text it came from, else it
+        // would not assemble to the same encoding.
+        std::string back = printedBack(op, *d, toks, a.labelTokens);
+        if (back == normalized(text))
+          return op;
+        diag = "aster's table would write it as '" + back + "'";
+      }
     }
     op->erase();
     if (first.empty())
