@@ -146,6 +146,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
       bool isFunction = functions.contains(name) || (!name.starts_with(".L") && !body);
       if (isFunction) {
         endKernel();
+        tail.clear(); // alignment before a kernel: translation writes its own
         kernel = rm.addKernel(name, locOf(i));
         kernelLine = i;
         body = std::make_unique<KernelBody>(kernel, parser, opts.keepUnknown, errors);
