@@ -64,23 +64,6 @@ static LogicalResult checkSuccessorOperands(Operation *term) {
   return success();
 }
 
-/// amdgcn.data: `.long` words (with the text as a comment), or the text.
-static std::string dataAsm(DataOp data) {
-  std::string line;
-  llvm::raw_string_ostream ls(line);
-  if (auto words = data.getWords()) {
-    ls << "\t.long ";
-    for (unsigned i = 0; i < words->size(); ++i)
-      ls << (i ? ", " : "") << llvm::format_hex((uint32_t)(*words)[i], 10);
-    if (auto t = data.getText())
-      ls << "\t; " << *t;
-  } else {
-    ls << "\t" << *data.getText();
-  }
-  ls << "\n";
-  return line;
-}
-
 static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
                                     LineTracker &out) {
   llvm::DenseMap<Block *, unsigned> blockIds;
@@ -110,7 +93,10 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
       if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
         continue;
       if (auto data = dyn_cast<DataOp>(op)) {
-        out.write(dataAsm(data), op.getLoc());
+        std::string line;
+        llvm::raw_string_ostream ls(line);
+        raise::writeDataLine(data, ls);
+        out.write(line, op.getLoc());
         continue;
       }
       if (auto br = dyn_cast<cf::BranchOp>(op)) {
@@ -157,6 +143,8 @@ LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
     out.write(pre, k.getLoc());
     if (failed(emitKernelBody(k, idx, out)))
       return failure();
+    if (auto tail = k->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+      out.write(tail.getValue().str(), k.getLoc());
     std::string post;
     llvm::raw_string_ostream pp(post);
     pp << ".Lfunc_end" << idx << ":\n\t.size\t" << info.name << ", .Lfunc_end"

@@ -138,3 +138,33 @@ def test_exact_encodings_are_kept():
     out = aster.compile(aster.raise_asm(text))
     want = aster.disassemble(aster.assemble(text, "gfx942", link=False), "gfx942")
     assert aster.disassemble(out.hsaco, "gfx942")[:len(want)] == want
+
+
+def _lit_modules():
+    root = Path(__file__).resolve().parents[1] / "lit"
+    for path in sorted(root.rglob("*.mlir")):
+        for i, chunk in enumerate(path.read_text().split("// -----")):
+            if "amdgcn.kernel" in chunk:
+                yield f"{path.relative_to(root)}#{i}", chunk
+
+
+def test_roundtrip_lit_modules(summary):
+    """Every lit test module aster can compile: its assembly, raised and
+    compiled again, gives the same code object."""
+    done = 0
+    for where, chunk in _lit_modules():
+        out = None
+        for pipeline in (None, "amdgcn-regalloc"):
+            try:
+                out = aster.compile(aster.parse(chunk, where), pipeline)
+                break
+            except aster.AsterError:
+                pass  # an error test, or needs allocation
+        if out is None:
+            continue
+        m = aster.raise_asm(out.asm, name=where)
+        diff = same_code_object(out.hsaco, aster.compile(m).hsaco)
+        assert not diff, f"{where}: raise_asm round trip changed the {', '.join(diff)}"
+        done += 1
+    assert done >= 10
+    summary.append(f"raise_asm: {done} lit test modules round-trip exactly")

@@ -440,6 +440,67 @@ static std::string normalized(StringRef text) {
   return out;
 }
 
+/// Two spellings of one instruction: the same mnemonic and operands in
+/// order, the same modifiers in any order; numbers compare by value.
+static bool sameToken(StringRef a, StringRef b) {
+  if (a == b)
+    return true;
+  int64_t x, y;
+  if (parseAsmInteger(a, x) && parseAsmInteger(b, y))
+    return x == y;
+  for (char sep : {':', '('}) {
+    size_t i = a.find(sep), j = b.find(sep);
+    if (i == StringRef::npos || i != j || a.take_front(i) != b.take_front(j))
+      continue;
+    StringRef va = a.drop_front(i + 1), vb = b.drop_front(j + 1);
+    if (sep == '(' && !(va.consume_back(")") && vb.consume_back(")")))
+      return false;
+    return parseAsmInteger(va, x) && parseAsmInteger(vb, y) && x == y;
+  }
+  return false;
+}
+
+static bool sameInstruction(StringRef printed, StringRef source) {
+  auto split = [](StringRef t, StringRef &mn, SmallVectorImpl<StringRef> &pos,
+                  SmallVectorImpl<StringRef> &mods) {
+    t = t.trim();
+    size_t sp = t.find_first_of(" \t");
+    mn = t.substr(0, sp);
+    SmallVector<StringRef, 12> toks;
+    SmallVector<bool, 12> comma;
+    tokenizeOperands(sp == StringRef::npos ? StringRef() : t.substr(sp + 1), toks, comma);
+    size_t i = 0;
+    for (; i < toks.size(); ++i) {
+      pos.push_back(toks[i]);
+      if (!comma[i]) {
+        ++i;
+        break;
+      }
+    }
+    for (; i < toks.size(); ++i)
+      mods.push_back(toks[i]);
+  };
+  StringRef m1, m2;
+  SmallVector<StringRef, 8> p1, p2, d1, d2;
+  split(printed, m1, p1, d1);
+  split(source, m2, p2, d2);
+  if (m1 != m2 || p1.size() != p2.size() || d1.size() != d2.size())
+    return false;
+  for (size_t i = 0; i < p1.size(); ++i)
+    if (!sameToken(p1[i], p2[i]))
+      return false;
+  SmallVector<bool, 8> used(d2.size(), false);
+  for (StringRef a : d1) {
+    bool found = false;
+    for (size_t j = 0; j < d2.size() && !found; ++j)
+      if (!used[j] && sameToken(a, d2[j]))
+        used[j] = found = true;
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
 static std::string printedBack(Operation *op, const ISA::InstDesc &d,
                                ArrayRef<StringRef> toks,
                                const llvm::DenseMap<Block *, StringRef> &labels) {
@@ -491,7 +552,7 @@ FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location 
         // Exact: the op must print back as the text it came from, else it
         // would not assemble to the same encoding.
         std::string back = printedBack(op, *d, toks, a.labelTokens);
-        if (back == normalized(text))
+        if (sameInstruction(back, text))
           return op;
         diag = "aster's table would write it as '" + back + "'";
       }

@@ -1,5 +1,6 @@
 //===- KernelBody.cpp - a kernel's code lines into blocks and ops --------===//
 #include "target/raise/KernelBody.h"
+#include "target/raise/KernelRecord.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
@@ -139,6 +140,18 @@ void KernelBody::finish(StringRef where) {
     errors.push_back(where.str() + ": the code ends with a conditional branch");
     kernel.getBody().push_back(fallthrough);
     fallthrough = nullptr;
+  }
+  // Data after the last terminator (nothing branches there) is kept as the
+  // kernel's `code_tail`: a block of only data would have no terminator.
+  if (current != &kernel.getBody().front() && current->hasNoPredecessors() &&
+      !current->empty() && llvm::all_of(*current, [](Operation &o) { return isa<DataOp>(o); })) {
+    std::string tail;
+    llvm::raw_string_ostream os(tail);
+    for (Operation &o : *current)
+      writeDataLine(cast<DataOp>(o), os);
+    kernel->setAttr(kCodeTailAttr, StringAttr::get(kernel.getContext(), tail));
+    current->erase();
+    return;
   }
   if (!endsInTerminator(current))
     errors.push_back(where.str() + ": the code does not end with s_endpgm or a branch");

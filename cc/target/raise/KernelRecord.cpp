@@ -9,6 +9,7 @@
 
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -176,6 +177,19 @@ void writeDescriptorDirectives(StringRef kernel, DictionaryAttr desc, raw_ostrea
       os << "\t\t.amdhsa_" << na.getName().getValue() << " " << i.getValue().getSExtValue()
          << "\n";
   os << "\t.end_amdhsa_kernel\n\t.text\n\n";
+}
+
+void writeDataLine(DataOp data, raw_ostream &os) {
+  if (auto words = data.getWords()) {
+    os << "\t.long ";
+    for (unsigned i = 0; i < words->size(); ++i)
+      os << (i ? ", " : "") << llvm::format_hex((uint32_t)(*words)[i], 10);
+    if (auto t = data.getText())
+      os << "\t; " << *t;
+  } else {
+    os << "\t" << *data.getText();
+  }
+  os << "\n";
 }
 
 //===----------------------------------------------------------------------===//

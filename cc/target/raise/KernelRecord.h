@@ -27,6 +27,12 @@ inline constexpr llvm::StringLiteral kDescriptorAttr = "descriptor";
 inline constexpr llvm::StringLiteral kMetadataAttr = "metadata";
 inline constexpr llvm::StringLiteral kCodeObjectVersionAttr = "code_object_version";
 inline constexpr llvm::StringLiteral kTextTailAttr = "text_tail";
+/// Data after a kernel's last instruction (assembler lines).
+inline constexpr llvm::StringLiteral kCodeTailAttr = "code_tail";
+
+/// amdgcn.data as one assembler line: `.long` words (its text as a
+/// comment), or its text.
+void writeDataLine(amdgcn::DataOp data, llvm::raw_ostream &os);
 
 /// The 64-byte kernel descriptor as `.amdhsa_*` directive values (names
 /// without the prefix). Fields no directive can express must be zero;
