@@ -13,6 +13,7 @@ instead as an opaque `amdgcn.data` op (its text or encoding), which passes do
 not look into.
 """
 from . import _aster
+from .editing import attach_kernels
 from .module import Module, TARGETS
 
 __all__ = ["raise_asm", "raise_code_object"]
@@ -31,7 +32,8 @@ def raise_asm(text, target=None, *, unknown="error", name="<asm>"):
         raise TypeError(f"raise_asm() takes the assembly as a str, got {type(text).__name__}")
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
-    return Module._wrap(_aster.raise_asm(text, target or "", _keep(unknown), name))
+    return attach_kernels(Module._wrap(_aster.raise_asm(text, target or "", _keep(unknown),
+                                                          name)))
 
 
 def raise_code_object(data, *, unknown="error", name="<code object>"):
@@ -40,4 +42,4 @@ def raise_code_object(data, *, unknown="error", name="<code object>"):
         data = bytes(data)
     if not isinstance(data, bytes):
         raise TypeError(f"raise_code_object() takes bytes, got {type(data).__name__}")
-    return Module._wrap(_aster.raise_code_object(data, _keep(unknown), name))
+    return attach_kernels(Module._wrap(_aster.raise_code_object(data, _keep(unknown), name)))

@@ -168,3 +168,101 @@ def test_roundtrip_lit_modules(summary):
         done += 1
     assert done >= 10
     summary.append(f"raise_asm: {done} lit test modules round-trip exactly")
+
+
+# ---- editing raised kernels ----------------------------------------------
+
+def test_edit_raised_kernel_runs_on_the_emulator(hip_hsaco):
+    """Raise clang's vadd, replace its add by a subtract and scale the result
+    before the store: c = 2 * (a - b), run on the emulator."""
+    import numpy as np
+    from aster import v
+    m = aster.raise_code_object(hip_hsaco(VADD, name="vadd"))
+    k = m.kernels[0]
+    assert [a.name for a in k.args] == ["a", "b", "c", "n"]
+    add = next(op for op in k.ops if op.name == "v_add_f32")
+    dst, (x, y) = add.results[0], add.operands
+    assert (dst, x, y) == ("v2", "v6", "v7") and "pc 0x" in add.location
+    with k.insert_before(add):
+        k.v_sub_f32(v[2], v[6], v[7])
+    add.erase()
+    assert add.erased and all(op.name != "v_add_f32" for op in k.ops)
+    store = next(op for op in k.ops if op.name == "global_store_dword")
+    with k.insert_before(store):
+        k.v_mul_f32(v[2], 2.0, v[2])
+    with k.insert_after(store):
+        k.s_nop(0)
+    n = 256
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    c = np.zeros(n, np.float32)
+    out = aster.compile(m)
+    assert "v_sub_f32 v2, v6, v7\n\tv_mul_f32 v2, 2.0, v2\n\tglobal_store_dword" in out.asm
+    aster.launch(out.hsaco, "vadd", grid=n // 64, block=64, args=[a, b, c, n])
+    np.testing.assert_array_equal(c, 2 * (a - b))
+
+
+def test_edit_errors(hip_hsaco):
+    m = aster.raise_code_object(hip_hsaco(VADD, name="vadd"))
+    k = m.kernels[0]
+    end = k.ops[-1]
+    assert end.name == "s_endpgm"
+    with pytest.raises(aster.AsterError, match="without an end"):
+        end.erase()
+    with pytest.raises(aster.AsterError, match="nothing can be inserted after"):
+        with k.insert_after(end):
+            pass
+    first = k.ops[0]
+    with pytest.raises(aster.AsterError, match="cannot be inserted"):
+        with k.insert_before(first):
+            k.s_endpgm()
+    first.erase()
+    with pytest.raises(aster.AsterError, match="was erased"):
+        first.erase()
+    with pytest.raises(aster.AsterError, match="was erased"):
+        first.operands
+
+
+def _waits(lines):
+    """For each non-s_nop instruction in order: (its text, wait states of the
+    s_nops right before it)."""
+    out, pending = [], 0
+    for line in lines:
+        if line.startswith(("s_branch", "s_cbranch")):
+            line = line.split()[0]     # labels are named differently
+        if line.startswith("s_nop"):
+            pending += int(line.split()[1], 0) + 1
+        else:
+            out.append((line, pending))
+            pending = 0
+    return out
+
+
+def test_hazards_pass_on_raised_code(hip_hsaco, summary):
+    """LLVM's s_nops of clang's MFMA kernels are erased from the raised IR;
+    amdgcn-hazards must put back at least as many wait states before each
+    instruction LLVM padded (LLVM is the oracle)."""
+    checked = 0
+    for arch in ARCHS:
+        m = aster.raise_code_object(hip_hsaco(Path(HIP_INCLUDE) / "mfma.hip", arch=arch),
+                                    unknown="keep")
+        for k in m.kernels:
+            if any(op.name == "data" for op in k.ops):
+                continue   # opaque instructions: the pass cannot see them
+            before = _waits([op.asm.strip() for op in k.ops])
+            for op in k.ops:
+                if op.name == "s_nop":
+                    op.erase()
+            after_asm = aster.compile(m, pipeline="amdgcn-hazards").asm
+            body = after_asm.split(f"\n{k.name}:\n", 1)[1].split(".Lfunc_end", 1)[0]
+            lines = [x.strip() for x in body.splitlines()
+                     if x.startswith("\t") and not x.strip().startswith(".")]
+            after = _waits(lines)
+            assert [t for t, _ in before] == [t for t, _ in after], k.name
+            for (text, want), (_, got) in zip(before, after):
+                if want:
+                    checked += 1
+                    assert got >= want, f"{k.name} ({arch}): {text}: {got} < LLVM's {want}"
+    assert checked >= 20
+    summary.append(f"amdgcn-hazards on raised clang MFMA kernels: {checked} LLVM s_nop runs "
+                   "re-padded at least as much")
