@@ -58,6 +58,10 @@ inline constexpr llvm::StringLiteral kSuccOperandSizesAttr = "succ_operand_sizes
 /// reload, or a load's result saved early). amdgcn-waitcnt replaces such
 /// waits by its own analysis; any other wait is the author's and is kept.
 inline constexpr llvm::StringLiteral kSpillWaitAttr = "spill_wait";
+/// Encoding suffix an instruction is written with (`e32`, `e64`): LLVM then
+/// keeps exactly that encoding. Set when raising assembly that spelled it;
+/// absent, LLVM picks the shortest encoding.
+inline constexpr llvm::StringLiteral kEncodingAttr = "encoding";
 
 /// Registers the amdgcn dialect and everything aster's tools load.
 void registerAllDialects(mlir::DialectRegistry &registry);
