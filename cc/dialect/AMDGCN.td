@@ -105,7 +105,9 @@ def AMDGCN_DataOp : AMDGCN_Op<"data"> {
     `.long` in assembly or from a code object). With `text` and no `words`
     it is that line of assembly, written verbatim (an instruction aster's
     table does not know, kept when raising with unknown="keep"); with both,
-    `text` is a comment. Passes see no registers in it.
+    `text` is a comment. Passes see no registers in it, except
+    amdgcn-waitcnt, which reads an instruction's text through the table row
+    of its mnemonic (transforms/WaitcntOpaque.cpp).
   }];
   let arguments = (ins OptionalAttr<DenseI32ArrayAttr>:$words,
                        OptionalAttr<StrAttr>:$text);
