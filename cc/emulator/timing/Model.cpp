@@ -1,0 +1,619 @@
+//===- Model.cpp - CUs, SIMDs and waves, issued cycle by cycle ------------===//
+//
+// The timing model (parameters and their sources: Params.h):
+//  * workgroup g runs on CU g mod numCUs; a CU keeps as many workgroups
+//    resident as occupancy allows (waves per SIMD, VGPRs, SGPRs, LDS,
+//    workgroups) and starts the next when one ends. CUs are simulated one
+//    after another; they share only the L2/MALL/HBM bandwidth, divided
+//    evenly among the CUs in use (Memory.h).
+//  * a workgroup's waves go to the SIMDs with the fewest waves. The CU
+//    serves SIMD (cycle mod 4) each cycle: among its waves that are ready,
+//    oldest first, it issues at most one instruction per wave and one per
+//    type (VALU incl. MFMA, scalar, vector memory, LDS, branch); s_nop,
+//    s_waitcnt, s_barrier, s_endpgm take no slot.
+//  * a wave's next instruction is ready when the previous one allows it
+//    (s_nop N: N+1 more turns, s_sleep, taken branch), its source registers
+//    are (VALU/TRANS/SALU/MFMA results; an MFMA's accumulator input takes an
+//    earlier MFMA's result as soon as the matrix core is free: srcC
+//    forwarding), and for s_waitcnt when the counter condition holds (vector
+//    memory and LDS results return in order, SMEM in any order).
+//  * units: VALU 4 cycles per wave64 instruction, transcendental unit 16;
+//    one matrix core per SIMD, busy passes x 4 cycles per MFMA (the passes
+//    are in the instruction table); LDS and vector memory per CU (Memory.h).
+// Each instruction executes (the emulator's semantic) at its issue cycle, so
+// s_memtime reads simulated time and branches follow real data.
+//
+//===----------------------------------------------------------------------===//
+#include "emulator/timing/Model.h"
+
+#include "emulator/MemAccess.h"
+#include "emulator/timing/InstInfo.h"
+#include "emulator/timing/Memory.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+
+namespace aster::emu::timing {
+
+namespace {
+
+constexpr uint64_t kNever = ~0ull >> 2;
+
+struct Group;
+
+struct TWave {
+  Wave *w = nullptr;
+  Group *g = nullptr;
+  unsigned simd = 0;
+  uint32_t rec = 0;            ///< index of its WaveRecord
+  uint64_t allowed = 0;        ///< earliest issue its previous instruction allows
+  Stall allowedWhy = Stall::None;
+  uint64_t head = 0;           ///< earliest issue of its next instruction
+  Stall headWhy = Stall::None;
+  Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
+  uint64_t baseline = 0;       ///< its next turn after the previous issue
+  bool barrier = false, done = false;
+  std::vector<uint64_t> ready, fwd;     ///< per tracked register
+  std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
+};
+
+struct Group {
+  WorkgroupCtx ctx;
+  std::vector<TWave *> waves;
+  unsigned alive = 0, atBarrier = 0;
+  uint64_t barrierLast = 0;
+};
+
+struct Simd {
+  std::vector<TWave *> waves;  ///< oldest first
+  uint64_t valuFree = 0, transFree = 0, mfmaFree = 0;
+  uint64_t next = kNever;      ///< no wave can issue before this cycle
+};
+
+uint64_t turnAtOrAfter(unsigned simd, uint64_t t) { return t + ((simd + 4 - t % 4) % 4); }
+
+/// Occupancy: resident workgroups per CU and the per-SIMD wave limit.
+struct Occupancy {
+  unsigned groups = 0, wavesPerSimd = 0;
+  std::string limit;
+};
+
+Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
+                    uint32_t lds) {
+  Occupancy o;
+  unsigned vg = std::max(k.granulatedVgprs, std::max(k.vgprCount, 1u));
+  vg = (vg + P.vgprGranule - 1) / P.vgprGranule * P.vgprGranule;
+  unsigned sg = (k.sgprCount + P.sgprExtra + P.sgprGranule - 1) / P.sgprGranule * P.sgprGranule;
+  unsigned byV = P.vgprsPerSimd / vg, byS = sg ? P.sgprsPerSimd / sg : P.wavesPerSimd;
+  o.wavesPerSimd = std::min({P.wavesPerSimd, byV, byS});
+  o.limit = o.wavesPerSimd == P.wavesPerSimd ? "waves" : o.wavesPerSimd == byV ? "vgprs" : "sgprs";
+  unsigned perSimdNeeded = (wavesPerGroup + P.simdsPerCU - 1) / P.simdsPerCU;
+  unsigned byWaves = perSimdNeeded > o.wavesPerSimd
+                         ? 0
+                         : o.wavesPerSimd * P.simdsPerCU / wavesPerGroup;
+  unsigned byLds = lds ? P.ldsPerCU / lds : ~0u;
+  o.groups = std::min({byWaves, byLds, P.workgroupsPerCU});
+  if (o.groups == byLds && byLds < byWaves)
+    o.limit = "lds";
+  else if (o.groups == P.workgroupsPerCU && P.workgroupsPerCU < byWaves)
+    o.limit = "workgroups";
+  return o;
+}
+
+class CUModel {
+public:
+  CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
+          GlobalMemory &mem)
+      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem),
+        prog(L.prog->insts.data()), info(classify(*L.prog)) {}
+
+  /// Runs the workgroups of CU `cu`; returns its last cycle, or kNever
+  /// after a kernel fault (in wk.error).
+  uint64_t run(unsigned cu, uint64_t numGroups);
+
+private:
+  Launcher &LN;
+  LaunchCtx &L;
+  Worker &wk;
+  const Params &P;
+  Result &R;
+  const Occupancy &occ;
+  GlobalMemory &mem;
+  const Inst *prog;
+  std::vector<InstInfo> info;
+  Simd simd[4];
+  std::vector<std::unique_ptr<TWave>> wavePool;
+  std::vector<std::unique_ptr<Wave>> wavesFree;
+  std::vector<std::unique_ptr<Group>> groupsFree;
+  unsigned cu = 0, resident = 0;
+  uint32_t ldsUsed = 0;
+  uint64_t memDone = 0, lastEnd = 0;
+  uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
+  bool failed = false;
+
+  bool dispatch(uint64_t g, uint64_t now);
+  void finishGroup(Group *grp);
+  void computeHead(TWave &t);
+  uint64_t waitTime(TWave &t, const Inst &in);
+  uint64_t unitFree(const Simd &S, const InstInfo &ti) const;
+  void issue(TWave &t, uint64_t c);
+  void releaseBarrier(Group &grp);
+  uint64_t memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
+                    uint16_t &busy);
+};
+
+bool CUModel::dispatch(uint64_t g, uint64_t now) {
+  unsigned n = LN.numWaves;
+  if (resident >= occ.groups || (L.ldsSize && ldsUsed + L.ldsSize > P.ldsPerCU))
+    return false;
+  unsigned count[4];
+  for (unsigned s = 0; s < 4; ++s)
+    count[s] = unsigned(simd[s].waves.size());
+  unsigned place[1024 / 64];
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned best = 0;
+    for (unsigned s = 1; s < 4; ++s)
+      if (count[s] < count[best])
+        best = s;
+    if (count[best] >= occ.wavesPerSimd)
+      return false;
+    place[i] = best;
+    ++count[best];
+  }
+  std::unique_ptr<Group> gp;
+  if (groupsFree.empty()) {
+    gp = std::make_unique<Group>();
+  } else {
+    gp = std::move(groupsFree.back());
+    groupsFree.pop_back();
+  }
+  Group *grp = gp.release();
+  LN.initGroup(grp->ctx, g);
+  grp->waves.clear();
+  grp->alive = n;
+  grp->atBarrier = 0;
+  grp->barrierLast = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    if (wavesFree.empty())
+      wavesFree.push_back(std::make_unique<Wave>());
+    Wave *w = wavesFree.back().release();
+    wavesFree.pop_back();
+    LN.initWave(*w, grp->ctx, wk, i);
+    auto tw = std::make_unique<TWave>();
+    TWave &t = *tw;
+    t.w = w;
+    t.g = grp;
+    t.simd = place[i];
+    t.rec = uint32_t(R.waves.size());
+    WaveRecord rec;
+    rec.cu = cu;
+    rec.simd = place[i];
+    rec.waveInGroup = i;
+    rec.group = g;
+    rec.start = now;
+    rec.end = now;
+    R.waves.push_back(rec);
+    t.ready.assign(kTrackCount, 0);
+    t.fwd.assign(kTrackCount, 0);
+    t.allowed = t.baseline = now + P.dispatchCycles;
+    computeHead(t);
+    grp->waves.push_back(&t);
+    simd[t.simd].waves.push_back(&t);
+    simd[t.simd].next = std::min(simd[t.simd].next, t.head);
+    wavePool.push_back(std::move(tw));
+  }
+  ++resident;
+  ldsUsed += L.ldsSize;
+  return true;
+}
+
+void CUModel::finishGroup(Group *grp) {
+  for (TWave *t : grp->waves) {
+    for (unsigned c = 0; c < 8; ++c)
+      wk.cls[c] += t->w->clsCount[c];
+    wavesFree.emplace_back(t->w);
+    t->w = nullptr;
+  }
+  wk.waveCount += grp->waves.size();
+  ++wk.groups;
+  for (Simd &S : simd)
+    S.waves.erase(std::remove_if(S.waves.begin(), S.waves.end(),
+                                 [&](TWave *t) { return t->g == grp; }),
+                  S.waves.end());
+  wavePool.erase(std::remove_if(wavePool.begin(), wavePool.end(),
+                                [&](const std::unique_ptr<TWave> &t) { return t->g == grp; }),
+                 wavePool.end());
+  groupsFree.emplace_back(grp);
+  --resident;
+  ldsUsed -= L.ldsSize;
+}
+
+uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
+  uint64_t when = 0;
+  auto need = [](size_t outstanding, unsigned allowed) {
+    return outstanding > allowed ? outstanding - allowed : 0;
+  };
+  if (size_t k = need(t.vm.size(), in.vmcnt))
+    when = t.vm[k - 1];  // in order: the k-th oldest must be done
+  size_t nl = t.lds.size() + t.smem.size();
+  if (size_t k = need(nl, in.lgkmcnt)) {
+    std::vector<uint64_t> all(t.lds);
+    all.insert(all.end(), t.smem.begin(), t.smem.end());
+    std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
+    when = std::max(when, all[k - 1]);
+  }
+  return when;
+}
+
+void CUModel::computeHead(TWave &t) {
+  const Inst &in = prog[t.w->pc];
+  const InstInfo &ti = info[t.w->pc];
+  uint64_t h = t.allowed;
+  Stall why = t.allowedWhy;
+  for (unsigned r = 0; r < in.nreads; ++r) {
+    const std::vector<uint64_t> &src = int(r) == ti.srcC ? t.fwd : t.ready;
+    const RegRange &rr = in.reads[r];
+    for (unsigned k = 0; k < rr.count; ++k)
+      if (src[rr.first + k] > h) {
+        h = src[rr.first + k];
+        why = Stall::Dependency;
+      }
+  }
+  if (ti.ctl == CTL_WAITCNT) {
+    // Drop what completed before the wave got here.
+    auto drop = [&](std::vector<uint64_t> &v) {
+      size_t i = 0;
+      while (i < v.size() && v[i] <= t.allowed)
+        ++i;
+      v.erase(v.begin(), v.begin() + i);
+    };
+    drop(t.vm);
+    drop(t.lds);
+    t.smem.erase(std::remove_if(t.smem.begin(), t.smem.end(),
+                                [&](uint64_t x) { return x <= t.allowed; }),
+                 t.smem.end());
+    uint64_t wt = waitTime(t, in);
+    if (wt > h) {
+      h = wt;
+      why = Stall::Waitcnt;
+    }
+  }
+  t.head = h;
+  t.headWhy = why;
+}
+
+uint64_t CUModel::unitFree(const Simd &S, const InstInfo &ti) const {
+  switch (ti.unit) {
+  case Unit::VALU: return S.valuFree;
+  case Unit::TRANS: return std::max(S.valuFree, S.transFree);
+  case Unit::MFMA: return std::max(S.valuFree, S.mfmaFree);
+  default: return 0;
+  }
+}
+
+uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
+                           uint16_t &busy) {
+  Wave &w = *t.w;
+  uint64_t exec = w.exec();
+  if (ti.addr == ADDR_DS) {
+    static thread_local uint32_t dw[64 * 8];
+    unsigned dpl = std::max(1u, (ti.laneBytes + 3u) / 4u);
+    unsigned per = std::min(8u, dpl * ti.accesses);
+    const Opnd &a = in.nsrc() ? in.src(0) : in.op[0];
+    for (unsigned l = 0; l < 64; ++l) {
+      uint32_t base = a.kind == OpKind::V ? w.v[a.reg][l] : 0;
+      for (unsigned x = 0; x < ti.accesses; ++x) {
+        uint32_t off = ti.accesses == 2 ? (x ? in.offset1 : in.offset0) * ti.stride2
+                                        : uint32_t(in.offset);
+        for (unsigned d = 0; d < dpl && x * dpl + d < per; ++d)
+          dw[l * per + x * dpl + d] = (base + off) / 4 + d;
+      }
+    }
+    auto [cyc, ideal] = ldsBankCycles(dw, per, exec, P.ldsBanks);
+    cyc = std::max(cyc, 1u);
+    R.ldsCycles += cyc;
+    R.ldsIdealCycles += std::max(ideal, 1u);
+    busy = uint16_t(std::min(cyc, 65535u));
+    return c + cyc;  // start/queue handled by the caller
+  }
+  uint64_t addr[64] = {};
+  bool ok = true;
+  switch (ti.addr) {
+  case ADDR_GLOBAL: vmemLaneAddrs(w, in, 'g', addr); break;
+  case ADDR_FLAT: vmemLaneAddrs(w, in, 'f', addr); break;
+  case ADDR_SCRATCH:
+    vmemLaneAddrs(w, in, 's', addr);
+    for (unsigned l = 0; l < 64; ++l)  // per-lane private dwords interleave
+      addr[l] = (1ull << 62) | ((addr[l] >> 2) * 64 + l) * 4;
+    break;
+  case ADDR_BUFFER: ok = bufferLaneAddrs(w, in, addr); break;
+  default: ok = false;
+  }
+  uint64_t lines[128];
+  unsigned n = 0;
+  if (ok) {
+    unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
+    for (unsigned l = 0; l < 64; ++l)
+      if (exec >> l & 1) {
+        lines[n++] = addr[l] / P.lineBytes;
+        uint64_t last = (addr[l] + bytes - 1) / P.lineBytes;
+        if (last != lines[n - 1])
+          lines[n++] = last;
+      }
+    std::sort(lines, lines + n);
+    n = unsigned(std::unique(lines, lines + n) - lines);
+  }
+  unsigned pipe = mem.pipeCycles(n);
+  busy = uint16_t(std::min(pipe, 65535u));
+  return mem.access(lines, n, ti.store, c + pipe, R.memLines);
+}
+
+void CUModel::releaseBarrier(Group &grp) {
+  uint64_t at = grp.barrierLast + P.barrierCycles;
+  for (TWave *o : grp.waves)
+    if (o->barrier) {
+      o->barrier = false;
+      o->w->status = WaveStatus::Running;
+      if (at > o->allowed) {
+        o->allowed = at;
+        o->allowedWhy = Stall::Barrier;
+      }
+      computeHead(*o);
+      simd[o->simd].next = std::min(simd[o->simd].next, o->head);
+    }
+  grp.atBarrier = 0;
+}
+
+void CUModel::issue(TWave &t, uint64_t c) {
+  Wave &w = *t.w;
+  Simd &S = simd[t.simd];
+  uint32_t idx = w.pc;
+  const Inst &in = prog[idx];
+  const InstInfo &ti = info[idx];
+
+  // Stall before this issue, and its main cause.
+  uint64_t stall = c > t.baseline ? c - t.baseline : 0;
+  Stall why = Stall::None;
+  if (stall) {
+    uint64_t waitedForHead = t.head > t.baseline ? t.head - t.baseline : 0;
+    why = waitedForHead && waitedForHead >= c - std::max(t.head, t.baseline) ? t.headWhy
+                                                                             : t.blockWhy;
+  }
+
+  // Memory: addresses are read before the instruction changes registers.
+  uint16_t busy = 0;
+  uint64_t done = c + P.saluLatency;
+  uint64_t memStart = c;
+  if (ti.unit == Unit::VMEM || ti.unit == Unit::LDS) {
+    done = memoryOp(t, in, ti, c, busy);
+  }
+
+  w.now = c;
+  runWave(w, 1);
+  uint64_t total = L.instructions.fetch_add(1, std::memory_order_relaxed) + 1;
+  WaveRecord &rec = R.waves[t.rec];
+  ++rec.instructions;
+  rec.stall[unsigned(why)] += stall;
+  if (w.status == WaveStatus::Error) {
+    wk.error = w.error;
+    failed = true;
+    return;
+  }
+  if (L.opts.instructionBudget && total > L.opts.instructionBudget) {
+    w.fail(in, "the instruction budget of " + std::to_string(L.opts.instructionBudget) +
+                   " wave-instructions is exhausted (the kernel may not terminate; "
+                   "raise LaunchOptions::instructionBudget if it is just long)");
+    wk.error = w.error;
+    failed = true;
+    return;
+  }
+
+  t.allowed = c + 1;
+  t.allowedWhy = Stall::None;
+  bool writesRegs = true;
+  switch (ti.unit) {
+  case Unit::VALU:
+    S.valuFree = c + P.valuCycles;
+    done = c + P.valuLatency;
+    busy = uint16_t(P.valuCycles);
+    break;
+  case Unit::TRANS:
+    S.valuFree = c + P.valuCycles;
+    S.transFree = c + P.transCycles;
+    done = c + P.transLatency;
+    busy = uint16_t(P.transCycles);
+    break;
+  case Unit::MFMA: {
+    uint64_t passes = uint64_t(ti.passes) * P.mfmaPassCycles;
+    S.valuFree = c + P.valuCycles;
+    S.mfmaFree = c + passes;
+    done = c + passes + P.mfmaWriteback;
+    busy = uint16_t(passes);
+    for (unsigned i = 0; i < in.nwrites; ++i)
+      for (unsigned k = 0; k < in.writes[i].count; ++k)
+        t.fwd[in.writes[i].first + k] = c + passes;
+    break;
+  }
+  case Unit::SMEM:
+    done = c + P.smemLatency;
+    t.smem.push_back(done);
+    writesRegs = false;
+    break;
+  case Unit::VMEM:
+    done = std::max(done, t.vm.empty() ? 0 : t.vm.back());
+    t.vm.push_back(done);
+    memDone = std::max(memDone, done);
+    writesRegs = false;
+    break;
+  case Unit::LDS: {
+    uint64_t start = std::max(memStart, ldsFree);
+    ldsFree = start + busy;
+    done = start + busy + P.ldsLatency;
+    done = std::max(done, t.lds.empty() ? 0 : t.lds.back());
+    t.lds.push_back(done);
+    writesRegs = false;
+    break;
+  }
+  case Unit::Branch:
+    if (w.pc != in.next) {
+      t.allowed = c + P.branchTakenCycles;
+      t.allowedWhy = Stall::Branch;
+    }
+    break;
+  default:
+    break;
+  }
+  if (ti.unit != Unit::MFMA && writesRegs)
+    for (unsigned i = 0; i < in.nwrites; ++i)
+      for (unsigned k = 0; k < in.writes[i].count; ++k)
+        t.ready[in.writes[i].first + k] = t.fwd[in.writes[i].first + k] = done;
+  else if (ti.unit == Unit::MFMA)
+    for (unsigned i = 0; i < in.nwrites; ++i)
+      for (unsigned k = 0; k < in.writes[i].count; ++k)
+        t.ready[in.writes[i].first + k] = done;
+  if (ti.ctl == CTL_NOP) {
+    t.allowed = c + uint64_t(P.issuePeriod) * ((in.nsrc() ? in.src(0).imm & 15 : 0) + 1);
+    t.allowedWhy = Stall::Nop;
+  } else if (ti.ctl == CTL_SLEEP) {
+    t.allowed = c + uint64_t(P.sleepUnit) * (in.nsrc() ? in.src(0).imm & 127 : 0) + 1;
+    t.allowedWhy = Stall::Nop;
+  }
+  R.unitBusy[unsigned(ti.unit)] += busy;
+  R.unitCount[unsigned(ti.unit)]++;
+  if (R.events.size() < L.opts.timingEvents) {
+    Event e{c, uint32_t(std::min<uint64_t>(done - c, ~0u)), uint32_t(std::min<uint64_t>(stall, ~0u)),
+            idx, t.rec, busy, uint8_t(why), uint8_t(ti.unit)};
+    R.events.push_back(e);
+  } else {
+    R.eventsTruncated = true;
+  }
+  t.baseline = c + P.issuePeriod;
+
+  Group &grp = *t.g;
+  if (w.status == WaveStatus::Ended) {
+    t.done = true;
+    rec.end = c;
+    lastEnd = std::max(lastEnd, c);
+    --grp.alive;
+    if (grp.alive && grp.atBarrier == grp.alive)
+      releaseBarrier(grp);
+    return;
+  }
+  if (w.status == WaveStatus::Barrier) {
+    t.barrier = true;
+    ++grp.atBarrier;
+    grp.barrierLast = std::max(grp.barrierLast, c);
+    if (grp.atBarrier == grp.alive)
+      releaseBarrier(grp);
+    return;
+  }
+  computeHead(t);
+}
+
+uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
+  cu = cuIdx;
+  mem.beginCU(cu);
+  for (Simd &S : simd)
+    S = Simd();
+  ldsFree = 0;
+  memDone = lastEnd = 0;
+  uint64_t nextGroup = cu;
+  uint64_t c = 0;
+  while (nextGroup < numGroups && dispatch(nextGroup, c))
+    nextGroup += P.numCUs;
+  while (resident) {
+    unsigned s = unsigned(c % 4);
+    Simd &S = simd[s];
+    uint64_t minNext = kNever;
+    uint8_t slots = 0;
+    bool ended = false;
+    for (size_t i = 0; i < S.waves.size(); ++i) {
+      TWave &t = *S.waves[i];
+      if (t.done || t.barrier)
+        continue;
+      const InstInfo &ti = info[t.w->pc];
+      uint64_t uf = unitFree(S, ti);
+      if (t.head > c || uf > c) {
+        if (t.head <= c)
+          t.blockWhy = ti.unit == Unit::MFMA && S.mfmaFree > c ? Stall::MatrixCore : Stall::Unit;
+        minNext = std::min(minNext, std::max(t.head, uf));
+        continue;
+      }
+      if (ti.slot != SLOT_NONE && (slots >> ti.slot & 1)) {
+        t.blockWhy = Stall::Arbitration;
+        minNext = std::min(minNext, c + 4);
+        continue;
+      }
+      if (ti.slot != SLOT_NONE)
+        slots |= uint8_t(1u << ti.slot);
+      issue(t, c);
+      if (failed)
+        return kNever;
+      if (t.done)
+        ended = true;
+      else if (!t.barrier)
+        minNext = std::min(minNext, std::max(t.head, c + 4));
+    }
+    S.next = minNext;
+    if (ended) {
+      // Workgroups whose waves all ended leave; start the next ones.
+      for (size_t i = 0; i < wavePool.size();) {
+        Group *grp = wavePool[i]->g;
+        if (grp->alive == 0) {
+          finishGroup(grp);
+          i = 0;
+          continue;
+        }
+        ++i;
+      }
+      while (nextGroup < numGroups && dispatch(nextGroup, c + 1))
+        nextGroup += P.numCUs;
+    }
+    uint64_t nc = kNever;
+    for (unsigned k = 0; k < 4; ++k)
+      if (simd[k].next != kNever)
+        nc = std::min(nc, turnAtOrAfter(k, std::max(simd[k].next, c + 1)));
+    if (nc == kNever)
+      break;
+    c = nc;
+  }
+  return std::max(lastEnd, memDone);
+}
+
+} // namespace
+
+llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
+                                                 const KernelInfo &k) {
+  Params P;
+  LaunchCtx &L = LN.L;
+  L.realtimeDivisor = P.clockMHz / P.realtimeMHz;
+  auto R = std::make_shared<Result>();
+  R->clockMHz = P.clockMHz;
+  R->text = L.prog->text;
+  Occupancy occ = occupancy(P, k, LN.numWaves, L.ldsSize);
+  if (!occ.groups)
+    return llvm::createStringError(
+        "launch of kernel " + k.name + ": a workgroup of " + llvm::Twine(LN.numWaves) +
+        " waves does not fit on a CU with " + llvm::Twine(occ.wavesPerSimd) +
+        " waves per SIMD (limited by " + occ.limit + ") for the timing model");
+  R->groupsPerCU = occ.groups;
+  R->wavesPerSimd = occ.wavesPerSimd;
+  R->occupancyLimit = occ.limit;
+  uint64_t groups = L.grid.count();
+  unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
+  R->cusUsed = cus;
+  GlobalMemory mem(P, cus);
+  CUModel model(LN, wk, P, *R, occ, mem);
+  for (unsigned cu = 0; cu < cus; ++cu) {
+    uint64_t end = model.run(cu, groups);
+    if (end == kNever) {
+      wk.errorGroup = 0;
+      break;
+    }
+    R->cycles = std::max(R->cycles, end);
+  }
+  return R;
+}
+
+} // namespace aster::emu::timing

@@ -1,0 +1,173 @@
+"""The timing model's trace: `aster.launch(..., timing=True).trace`.
+
+    r = aster.launch(code, "k", grid, block, args, timing=True)
+    r.cycles                       # shader-clock cycles of the whole launch
+    r.trace.summary()              # per-wave cycles, stalls by reason, unit use
+    r.trace.save_perfetto("k.json")  # open in ui.perfetto.dev / chrome://tracing
+    r.trace.plot("k.png")          # a timeline picture (matplotlib)
+
+The model (cc/emulator/timing, parameters with sources in Params.h) is
+cycle-approximate: MI300X (gfx942) CUs with 4 SIMDs, per-SIMD issue, MFMA
+passes from the instruction table, LDS bank conflicts, an L1/L2/MALL/HBM
+memory model. Every issued instruction is an event: issue cycle, completion
+(`dur` cycles later), the stall before it and its reason.
+"""
+import json
+
+import numpy as np
+
+from . import _emu
+
+__all__ = ["Trace", "EVENT_DTYPE"]
+
+EVENT_DTYPE = np.dtype([("issue", "<u8"), ("dur", "<u4"), ("stall", "<u4"), ("inst", "<u4"),
+                        ("wave", "<u4"), ("busy", "<u2"), ("reason", "u1"), ("unit", "u1"),
+                        ("pad", "<u4")])
+STALLS = tuple(_emu.TimingResult.stall_names)
+UNITS = tuple(_emu.TimingResult.unit_names)
+_COLORS = {"valu": "#4e79a7", "trans": "#76b7b2", "mfma": "#e15759", "salu": "#59a14f",
+           "smem": "#8cd17d", "vmem": "#f28e2b", "lds": "#b07aa1", "branch": "#9c755f",
+           "internal": "#bab0ac"}
+
+
+class Trace:
+    """Events and wave records of a timed launch (see the module doc)."""
+
+    def __init__(self, result, kernel):
+        self.kernel = kernel
+        self.cycles = int(result.cycles)
+        self.clock_mhz = float(result.clock_mhz)
+        self.events = np.frombuffer(result.events, EVENT_DTYPE)
+        self.truncated = bool(result.events_truncated)
+        self.text = list(result.text)
+        self.waves = [dict(cu=w[0], simd=w[1], group=w[2], wave=w[3], start=w[4], end=w[5],
+                           instructions=w[6], stalls=dict(zip(STALLS, w[7])))
+                      for w in result.waves]
+        self.unit_busy = dict(zip(UNITS, result.unit_busy))
+        self.unit_count = dict(zip(UNITS, result.unit_count))
+        self.lds_cycles, self.lds_ideal_cycles = result.lds_cycles, result.lds_ideal_cycles
+        self.mem_lines = dict(zip(("l1", "l2", "mall", "hbm"), result.mem_lines))
+        self.occupancy = dict(groups_per_cu=result.groups_per_cu,
+                              waves_per_simd=result.waves_per_simd,
+                              limit=result.occupancy_limit, cus_used=result.cus_used)
+
+    def __repr__(self):
+        return (f"<aster.timing.Trace {self.kernel}: {self.cycles} cycles, "
+                f"{len(self.waves)} waves, {len(self.events)} events>")
+
+    def mnemonic(self, inst):
+        return self.text[inst].split()[0] if inst < len(self.text) else "?"
+
+    def wave_events(self, wave):
+        """The events of wave index `wave` (into self.waves), in issue order."""
+        return self.events[self.events["wave"] == wave]
+
+    def issues(self, mnemonic_prefix, wave=None):
+        """Issue cycles of the instructions whose mnemonic starts with the prefix."""
+        ev = self.events if wave is None else self.wave_events(wave)
+        keep = np.array([self.mnemonic(i).startswith(mnemonic_prefix) for i in ev["inst"]],
+                        bool) if len(ev) else np.zeros(0, bool)
+        return ev["issue"][keep].astype(np.int64)
+
+    def summary(self):
+        """Per-wave cycles, stall cycles by reason, unit utilization (busy cycles
+        per available cycles of the CUs in use), LDS bank-conflict factor,
+        memory lines per level and occupancy, as a dict."""
+        stalls = {s: 0 for s in STALLS if s != "none"}
+        for w in self.waves:
+            for s, c in w["stalls"].items():
+                if s != "none":
+                    stalls[s] += int(c)
+        simd_cycles = max(self.cycles, 1) * 4 * max(self.occupancy["cus_used"], 1)
+        cu_cycles = max(self.cycles, 1) * max(self.occupancy["cus_used"], 1)
+        util = {u: self.unit_busy[u] / (cu_cycles if u in ("lds", "vmem") else simd_cycles)
+                for u in ("valu", "trans", "mfma", "lds", "vmem")}
+        return dict(
+            kernel=self.kernel, cycles=self.cycles,
+            microseconds=self.cycles / self.clock_mhz,
+            waves=[dict(cu=w["cu"], simd=w["simd"], group=w["group"], wave=w["wave"],
+                        cycles=w["end"] - w["start"], instructions=w["instructions"])
+                   for w in self.waves],
+            stalls=stalls, utilization=util, instructions=dict(self.unit_count),
+            lds_conflict_factor=(self.lds_cycles / self.lds_ideal_cycles
+                                 if self.lds_ideal_cycles else 1.0),
+            memory_lines=dict(self.mem_lines), occupancy=dict(self.occupancy))
+
+    def perfetto(self):
+        """The Chrome/Perfetto trace-event JSON object. A process per CU; a
+        track per SIMD (what it issued) and per wave (each instruction from
+        issue to completion, and its stall before issue). Times are cycles
+        shown as microseconds (1 us in the viewer = 1 cycle)."""
+        ev = []
+        meta = []
+        cus = sorted({w["cu"] for w in self.waves})
+        for cu in cus:
+            meta.append(dict(ph="M", name="process_name", pid=cu, args=dict(name=f"CU {cu}")))
+            for s in range(4):
+                meta.append(dict(ph="M", name="thread_name", pid=cu, tid=s,
+                                 args=dict(name=f"SIMD {s}")))
+        for i, w in enumerate(self.waves):
+            meta.append(dict(ph="M", name="thread_name", pid=w["cu"], tid=100 + i,
+                             args=dict(name=f"wave {w['wave']} of group {w['group']} "
+                                            f"(SIMD {w['simd']})")))
+        for e in self.events:
+            w = self.waves[int(e["wave"])]
+            name = self.mnemonic(int(e["inst"]))
+            unit = UNITS[e["unit"]]
+            args = dict(inst=self.text[int(e["inst"])], unit=unit, busy=int(e["busy"]))
+            issue, dur = int(e["issue"]), max(int(e["dur"]), 1)
+            ev.append(dict(ph="X", name=name, cat=unit, pid=w["cu"], tid=100 + int(e["wave"]),
+                           ts=issue, dur=dur, args=args))
+            ev.append(dict(ph="X", name=name, cat=unit, pid=w["cu"], tid=w["simd"], ts=issue,
+                           dur=max(int(e["busy"]), 1)))
+            if e["stall"]:
+                ev.append(dict(ph="X", name=f"stall: {STALLS[e['reason']]}", cat="stall",
+                               pid=w["cu"], tid=100 + int(e["wave"]),
+                               ts=issue - int(e["stall"]), dur=int(e["stall"])))
+        return dict(traceEvents=meta + ev, displayTimeUnit="ns",
+                    otherData=dict(kernel=self.kernel, cycles=self.cycles,
+                                   clock_mhz=self.clock_mhz, time_unit="cycles"))
+
+    def save_perfetto(self, path):
+        with open(path, "w") as f:
+            json.dump(self.perfetto(), f)
+        return path
+
+    def plot(self, path, max_waves=32, title=None):
+        """A PNG timeline: a row per wave (first `max_waves`), each instruction
+        a bar from issue over the cycles its unit was busy (at least 1),
+        colored by unit, stalls hatched in grey; a rotated mnemonic on the
+        MFMA and memory bars when there is room."""
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch
+        n = min(len(self.waves), max_waves)
+        fig, ax = plt.subplots(figsize=(12, 1.2 + 0.45 * n))
+        for wi in range(n):
+            ev = self.wave_events(wi)
+            w = self.waves[wi]
+            for e in ev:
+                unit = UNITS[e["unit"]]
+                issue = int(e["issue"])
+                if e["stall"]:
+                    ax.barh(wi, int(e["stall"]), left=issue - int(e["stall"]), height=0.5,
+                            color="#dddddd", hatch="//", edgecolor="#999999", linewidth=0)
+                ax.barh(wi, max(int(e["busy"]), 1), left=issue, height=0.7,
+                        color=_COLORS.get(unit, "#888"), edgecolor="black", linewidth=0.3)
+            ax.text(w["end"], wi, f"  {w['end'] - w['start']} cyc", va="center", fontsize=7)
+        ax.set_yticks(range(n))
+        ax.set_yticklabels([f"CU{w['cu']} S{w['simd']} g{w['group']} w{w['wave']}"
+                            for w in self.waves[:n]], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("cycle")
+        ax.set_title(title or f"{self.kernel}: {self.cycles} cycles "
+                              f"({self.cycles / self.clock_mhz:.3f} us at {self.clock_mhz:.0f} MHz)")
+        used = sorted({UNITS[u] for u in np.unique(self.events["unit"])}) if len(self.events) else []
+        handles = [Patch(color=_COLORS[u], label=u) for u in used]
+        handles.append(Patch(facecolor="#dddddd", hatch="//", label="stall"))
+        ax.legend(handles=handles, loc="upper right", fontsize=7, ncol=len(handles))
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return path
