@@ -152,7 +152,7 @@ struct LaunchOptions {
   /// Forces a single worker thread.
   bool timing = false;
   /// Events kept in LaunchStats::timing (the counts cover all of them).
-  unsigned timingEvents = 4000000;
+  unsigned timingEvents = 1000000;
 };
 
 struct LaunchStats {

@@ -37,7 +37,8 @@ class Trace:
         self.kernel = kernel
         self.cycles = int(result.cycles)
         self.clock_mhz = float(result.clock_mhz)
-        self.events = np.frombuffer(result.events, EVENT_DTYPE)
+        self._result = result
+        self._events = None
         self.truncated = bool(result.events_truncated)
         self.text = list(result.text)
         self.waves = [dict(cu=w[0], simd=w[1], group=w[2], wave=w[3], start=w[4], end=w[5],
@@ -50,6 +51,13 @@ class Trace:
         self.occupancy = dict(groups_per_cu=result.groups_per_cu,
                               waves_per_simd=result.waves_per_simd,
                               limit=result.occupancy_limit, cus_used=result.cus_used)
+
+    @property
+    def events(self):
+        """All recorded events as a NumPy structured array (EVENT_DTYPE)."""
+        if self._events is None:
+            self._events = np.frombuffer(self._result.events, EVENT_DTYPE)
+        return self._events
 
     def __repr__(self):
         return (f"<aster.timing.Trace {self.kernel}: {self.cycles} cycles, "

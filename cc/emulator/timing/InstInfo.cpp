@@ -70,7 +70,7 @@ std::vector<InstInfo> classify(const Program &prog) {
   for (size_t i = 0; i < prog.insts.size(); ++i) {
     const Inst &in = prog.insts[i];
     InstInfo &t = out[i];
-    llvm::StringRef mn = mnemonicOf(i < prog.text.size() ? prog.text[i] : "");
+    llvm::StringRef mn = i < prog.text.size() ? mnemonicOf(prog.text[i]) : llvm::StringRef();
     auto it = rows().find(mn);
     const TableRow *row = it == rows().end() ? nullptr : it->second;
     switch (in.cls) {

@@ -67,11 +67,24 @@ struct Group {
 
 struct Simd {
   std::vector<TWave *> waves;  ///< oldest first
+  unsigned active = 0;         ///< waves not ended
   uint64_t valuFree = 0, transFree = 0, mfmaFree = 0;
   uint64_t next = kNever;      ///< no wave can issue before this cycle
 };
 
 uint64_t turnAtOrAfter(unsigned simd, uint64_t t) { return t + ((simd + 4 - t % 4) % 4); }
+
+/// Instructions whose timing depends only on their own wave and SIMD.
+bool local(const InstInfo &ti) {
+  switch (ti.unit) {
+  case Unit::VALU: case Unit::TRANS: case Unit::MFMA: case Unit::SALU: case Unit::Branch:
+    return true;
+  case Unit::Internal:
+    return ti.ctl == CTL_NOP || ti.ctl == CTL_WAITCNT || ti.ctl == CTL_SLEEP;
+  default:
+    return false;
+  }
+}
 
 /// Occupancy: resident workgroups per CU and the per-SIMD wave limit.
 struct Occupancy {
@@ -130,6 +143,7 @@ private:
   uint32_t ldsUsed = 0;
   uint64_t memDone = 0, lastEnd = 0;
   uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
+  uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
   bool failed = false;
 
   bool dispatch(uint64_t g, uint64_t now);
@@ -200,6 +214,7 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     computeHead(t);
     grp->waves.push_back(&t);
     simd[t.simd].waves.push_back(&t);
+    ++simd[t.simd].active;
     simd[t.simd].next = std::min(simd[t.simd].next, t.head);
     wavePool.push_back(std::move(tw));
   }
@@ -391,7 +406,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
 
   w.now = c;
   runWave(w, 1);
-  uint64_t total = L.instructions.fetch_add(1, std::memory_order_relaxed) + 1;
+  uint64_t total = ++executed;
   WaveRecord &rec = R.waves[t.rec];
   ++rec.instructions;
   rec.stall[unsigned(why)] += stall;
@@ -493,6 +508,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
   Group &grp = *t.g;
   if (w.status == WaveStatus::Ended) {
     t.done = true;
+    --S.active;
     rec.end = c;
     lastEnd = std::max(lastEnd, c);
     --grp.alive;
@@ -548,6 +564,15 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       if (ti.slot != SLOT_NONE)
         slots |= uint8_t(1u << ti.slot);
       issue(t, c);
+      // Run ahead: a wave alone on its SIMD, with no workgroup left to start
+      // on the CU, issues its SIMD-local instructions (VALU, MFMA, SALU,
+      // branches, s_nop, s_waitcnt) at once: they depend on nothing other
+      // waves do, so their cycles are the same as in the turn-by-turn loop.
+      while (!failed && !t.done && !t.barrier && S.active == 1 && nextGroup >= numGroups &&
+             local(info[t.w->pc])) {
+        const InstInfo &ni = info[t.w->pc];
+        issue(t, turnAtOrAfter(s, std::max(t.head, unitFree(S, ni))));
+      }
       if (failed)
         return kNever;
       if (t.done)
@@ -603,6 +628,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   uint64_t groups = L.grid.count();
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
+  R->events.reserve(L.opts.timingEvents);  // no copies while growing
   GlobalMemory mem(P, cus);
   CUModel model(LN, wk, P, *R, occ, mem);
   for (unsigned cu = 0; cu < cus; ++cu) {
