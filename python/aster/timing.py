@@ -144,8 +144,8 @@ class Trace:
     def plot(self, path, max_waves=32, title=None):
         """A PNG timeline: a row per wave (first `max_waves`), each instruction
         a bar from issue over the cycles its unit was busy (at least 1),
-        colored by unit, stalls hatched in grey; a rotated mnemonic on the
-        MFMA and memory bars when there is room."""
+        colored by unit, and under it the stall before each issue (hatched
+        grey)."""
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -159,9 +159,9 @@ class Trace:
                 unit = UNITS[e["unit"]]
                 issue = int(e["issue"])
                 if e["stall"]:
-                    ax.barh(wi, int(e["stall"]), left=issue - int(e["stall"]), height=0.5,
-                            color="#dddddd", hatch="//", edgecolor="#999999", linewidth=0)
-                ax.barh(wi, max(int(e["busy"]), 1), left=issue, height=0.7,
+                    ax.barh(wi + 0.3, int(e["stall"]), left=issue - int(e["stall"]), height=0.18,
+                            color="#dddddd", hatch="////", edgecolor="#999999", linewidth=0)
+                ax.barh(wi - 0.1, max(int(e["busy"]), 1), left=issue, height=0.5,
                         color=_COLORS.get(unit, "#888"), edgecolor="black", linewidth=0.3)
             ax.text(w["end"], wi, f"  {w['end'] - w['start']} cyc", va="center", fontsize=7)
         ax.set_yticks(range(n))

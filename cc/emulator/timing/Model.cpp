@@ -141,7 +141,8 @@ private:
   std::vector<std::unique_ptr<Group>> groupsFree;
   unsigned cu = 0, resident = 0;
   uint32_t ldsUsed = 0;
-  uint64_t memDone = 0, lastEnd = 0;
+  uint64_t drained = 0;  ///< the last completion (results, memory) so far
+  uint64_t lastEnd = 0;
   uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
   uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
   bool failed = false;
@@ -458,7 +459,6 @@ void CUModel::issue(TWave &t, uint64_t c) {
   case Unit::VMEM:
     done = std::max(done, t.vm.empty() ? 0 : t.vm.back());
     t.vm.push_back(done);
-    memDone = std::max(memDone, done);
     writesRegs = false;
     break;
   case Unit::LDS: {
@@ -494,6 +494,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
     t.allowed = c + uint64_t(P.sleepUnit) * (in.nsrc() ? in.src(0).imm & 127 : 0) + 1;
     t.allowedWhy = Stall::Nop;
   }
+  drained = std::max(drained, done);
   R.unitBusy[unsigned(ti.unit)] += busy;
   R.unitCount[unsigned(ti.unit)]++;
   if (R.events.size() < L.opts.timingEvents) {
@@ -533,7 +534,7 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
   for (Simd &S : simd)
     S = Simd();
   ldsFree = 0;
-  memDone = lastEnd = 0;
+  drained = lastEnd = 0;
   uint64_t nextGroup = cu;
   uint64_t c = 0;
   while (nextGroup < numGroups && dispatch(nextGroup, c))
@@ -603,7 +604,7 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       break;
     c = nc;
   }
-  return std::max(lastEnd, memDone);
+  return std::max(lastEnd, drained);
 }
 
 } // namespace
