@@ -39,10 +39,10 @@ llvm::StringRef mnemonicOf(llvm::StringRef text) {
 /// Bytes per lane of a memory access from the mnemonic's size suffix.
 unsigned sizeSuffix(llvm::StringRef mn) {
   static const std::pair<const char *, unsigned> sizes[] = {
-      {"dwordx4", 16}, {"dwordx3", 12}, {"dwordx2", 8}, {"dword", 4}, {"b128", 16},
-      {"b96", 12},     {"b64", 8},      {"b32", 4},     {"short", 2}, {"b16", 2},
-      {"u16", 2},      {"i16", 2},      {"byte", 1},    {"b8", 1},    {"u8", 1},
-      {"i8", 1}};
+      {"dwordx4", 16}, {"dwordx3", 12}, {"dwordx2", 8}, {"_x2", 8},   {"dword", 4},
+      {"b128", 16},    {"b96", 12},     {"b64", 8},     {"u64", 8},   {"i64", 8},
+      {"f64", 8},      {"b32", 4},      {"short", 2},   {"b16", 2},   {"u16", 2},
+      {"i16", 2},      {"byte", 1},     {"b8", 1},      {"u8", 1},    {"i8", 1}};
   for (auto &s : sizes)
     if (mn.contains(s.first))
       return s.second;

@@ -543,6 +543,7 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
     unsigned s = unsigned(c % 4);
     Simd &S = simd[s];
     uint64_t minNext = kNever;
+    S.next = kNever;  // barrier releases during this turn may lower it
     uint8_t slots = 0;
     bool ended = false;
     for (size_t i = 0; i < S.waves.size(); ++i) {
@@ -581,7 +582,7 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       else if (!t.barrier)
         minNext = std::min(minNext, std::max(t.head, c + 4));
     }
-    S.next = minNext;
+    S.next = std::min(S.next, minNext);
     if (ended) {
       // Workgroups whose waves all ended leave; start the next ones.
       for (size_t i = 0; i < wavePool.size();) {
@@ -596,12 +597,18 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       while (nextGroup < numGroups && dispatch(nextGroup, c + 1))
         nextGroup += P.numCUs;
     }
+    if (!resident)
+      break;
     uint64_t nc = kNever;
     for (unsigned k = 0; k < 4; ++k)
       if (simd[k].next != kNever)
         nc = std::min(nc, turnAtOrAfter(k, std::max(simd[k].next, c + 1)));
-    if (nc == kNever)
-      break;
+    if (nc == kNever) {
+      wk.error = "kernel " + L.kernel->name +
+                 ": timing model: no wave of CU " + std::to_string(cu) +
+                 " can issue (internal error)";
+      return kNever;
+    }
     c = nc;
   }
   return std::max(lastEnd, drained);
@@ -611,8 +618,8 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
 
 llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
                                                  const KernelInfo &k) {
-  Params P;
   LaunchCtx &L = LN.L;
+  Params P = Params::forProcessor(L.co->processor().str());
   L.realtimeDivisor = P.clockMHz / P.realtimeMHz;
   auto R = std::make_shared<Result>();
   R->clockMHz = P.clockMHz;

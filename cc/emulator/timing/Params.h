@@ -26,6 +26,7 @@
 #define ASTER_EMULATOR_TIMING_PARAMS_H
 
 #include <cstdint>
+#include <string>
 
 namespace aster::emu::timing {
 
@@ -82,6 +83,22 @@ struct Params {
   double hbmBytesPerClk = 2524;     ///< [WP] 5.3 TB/s / 2.1 GHz
   unsigned hbmLatency = 760;        ///< [C&C] ~360 ns
   unsigned storeAckLatency = 250;   ///< [model] a store counts in vmcnt until L2 acks
+
+  /// MI300X for gfx942 (everything above). gfx950 code runs on an MI355X
+  /// ([MI355X] AMD Instinct MI355X data sheet: 256 CUs in 8 XCDs, 2400 MHz,
+  /// 160 KiB LDS per CU, 8 TB/s HBM3E); the rest as on MI300X.
+  static Params forProcessor(const std::string &processor) {
+    Params p;
+    if (processor == "gfx950") {
+      p.numCUs = 256;
+      p.cusPerXcd = 32;
+      p.clockMHz = 2400;
+      p.ldsPerCU = 160 * 1024;
+      p.hbmBytesPerClk = 8e12 / 2.4e9;
+      p.mallBytesPerClk = 17e12 / 2.4e9;
+    }
+    return p;
+  }
 };
 
 } // namespace aster::emu::timing
