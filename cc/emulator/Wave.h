@@ -110,6 +110,11 @@ enum RegState : uint8_t { RS_UNINIT = 1, RS_PENDING = 2 };
 /// instructions. Returns the number executed.
 uint64_t runWave(Wave &w, uint64_t slice);
 
+/// Like runWave, but stops before an instruction whose `stopAt[index]` is
+/// set, and writes the index of each executed instruction to `log` (the
+/// timing model's run-ahead). No instruction trace.
+uint64_t runWaveLogged(Wave &w, uint64_t slice, const uint8_t *stopAt, uint32_t *log);
+
 /// Formats "kernel K, pc 0x..: TEXT".
 std::string describeInst(const LaunchCtx &L, const Inst &in);
 

@@ -40,10 +40,8 @@ class Trace:
         self._result = result
         self._events = None
         self.truncated = bool(result.events_truncated)
-        self.text = list(result.text)
-        self.waves = [dict(cu=w[0], simd=w[1], group=w[2], wave=w[3], start=w[4], end=w[5],
-                           instructions=w[6], stalls=dict(zip(STALLS, w[7])))
-                      for w in result.waves]
+        self.text = result.text
+        self._waves = None
         self.unit_busy = dict(zip(UNITS, result.unit_busy))
         self.unit_count = dict(zip(UNITS, result.unit_count))
         self.lds_cycles, self.lds_ideal_cycles = result.lds_cycles, result.lds_ideal_cycles
@@ -51,6 +49,16 @@ class Trace:
         self.occupancy = dict(groups_per_cu=result.groups_per_cu,
                               waves_per_simd=result.waves_per_simd,
                               limit=result.occupancy_limit, cus_used=result.cus_used)
+
+    @property
+    def waves(self):
+        """Per wave: cu, simd, group, wave (in its group), start and end cycle,
+        instructions, stalls (cycles by reason)."""
+        if self._waves is None:
+            self._waves = [dict(cu=w[0], simd=w[1], group=w[2], wave=w[3], start=w[4],
+                                end=w[5], instructions=w[6], stalls=dict(zip(STALLS, w[7])))
+                           for w in self._result.waves]
+        return self._waves
 
     @property
     def events(self):

@@ -9,23 +9,29 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
                                             uint64_t exec, unsigned banks) {
   unsigned lanesPerGroup = std::max(1u, banks / per);
   unsigned cycles = 0, ideal = 0;
-  uint32_t seen[64 * 4];
+  // Distinct dwords per bank in the current group (at most 64 * 8 in all).
+  uint32_t held[64][64];
+  unsigned count[64];
   for (unsigned g0 = 0; g0 < 64; g0 += lanesPerGroup) {
-    unsigned n = 0;
-    for (unsigned l = g0; l < g0 + lanesPerGroup && l < 64; ++l)
-      if (exec >> l & 1)
-        for (unsigned i = 0; i < per; ++i)
-          seen[n++] = dwords[l * per + i];
-    if (!n)
-      continue;
-    std::sort(seen, seen + n);
-    n = unsigned(std::unique(seen, seen + n) - seen);
-    unsigned perBank[64] = {};
+    std::fill(count, count + banks, 0u);
     unsigned worst = 0;
-    for (unsigned i = 0; i < n; ++i)
-      worst = std::max(worst, ++perBank[seen[i] % banks]);
-    cycles += worst;
-    ++ideal;
+    for (unsigned l = g0; l < g0 + lanesPerGroup && l < 64; ++l) {
+      if (!(exec >> l & 1))
+        continue;
+      for (unsigned i = 0; i < per; ++i) {
+        uint32_t d = dwords[l * per + i];
+        unsigned b = d % banks, n = count[b];
+        if (std::find(held[b], held[b] + n, d) != held[b] + n || n == 64)
+          continue;
+        held[b][n] = d;
+        count[b] = n + 1;
+        worst = std::max(worst, n + 1);
+      }
+    }
+    if (worst) {
+      cycles += worst;
+      ++ideal;
+    }
   }
   return {cycles, ideal};
 }

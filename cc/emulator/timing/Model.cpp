@@ -55,6 +55,7 @@ struct TWave {
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
   std::vector<uint64_t> ready, fwd;     ///< per tracked register
+  uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
 };
 
@@ -119,7 +120,10 @@ public:
   CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
           GlobalMemory &mem)
       : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem),
-        prog(L.prog->insts.data()), info(classify(*L.prog)) {}
+        prog(L.prog->insts.data()), info(classify(*L.prog)) {
+    for (const InstInfo &ti : info)
+      stopAhead.push_back(!local(ti));
+  }
 
   /// Runs the workgroups of CU `cu`; returns its last cycle, or kNever
   /// after a kernel fault (in wk.error).
@@ -135,8 +139,10 @@ private:
   GlobalMemory &mem;
   const Inst *prog;
   std::vector<InstInfo> info;
+  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a run-ahead)
   Simd simd[4];
-  std::vector<std::unique_ptr<TWave>> wavePool;
+  std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
+  std::vector<std::unique_ptr<TWave>> twavesFree;
   std::vector<std::unique_ptr<Wave>> wavesFree;
   std::vector<std::unique_ptr<Group>> groupsFree;
   unsigned cu = 0, resident = 0;
@@ -149,10 +155,20 @@ private:
 
   bool dispatch(uint64_t g, uint64_t now);
   void finishGroup(Group *grp);
-  void computeHead(TWave &t);
+  void computeHead(TWave &t, uint32_t pc);
   uint64_t waitTime(TWave &t, const Inst &in);
   uint64_t unitFree(const Simd &S, const InstInfo &ti) const;
+  /// Executes wave t's next instruction at cycle c and accounts for it.
   void issue(TWave &t, uint64_t c);
+  /// Executes the wave's SIMD-local instructions in batches (see run()).
+  void runAhead(TWave &t, unsigned s);
+  /// The timing effects of instruction `idx` issued at c (`done`/`busy`:
+  /// from the memory model for memory instructions).
+  void account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,
+               Stall why, uint64_t done, uint16_t busy);
+  Stall stallBefore(const TWave &t, uint64_t c, uint64_t &stall) const;
+  /// After executing: a kernel fault or an exhausted budget ends the launch.
+  bool overBudget(Wave &w, const Inst &in);
   void releaseBarrier(Group &grp);
   uint64_t memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
                     uint16_t &busy);
@@ -195,7 +211,28 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     Wave *w = wavesFree.back().release();
     wavesFree.pop_back();
     LN.initWave(*w, grp->ctx, wk, i);
-    auto tw = std::make_unique<TWave>();
+    std::unique_ptr<TWave> tw;
+    if (twavesFree.empty()) {
+      tw = std::make_unique<TWave>();
+      tw->ready.assign(kTrackCount, 0);
+      tw->fwd.assign(kTrackCount, 0);
+    } else {
+      tw = std::move(twavesFree.back());
+      twavesFree.pop_back();
+      // Only the registers the kernel has can hold an earlier wave's times.
+      for (auto *v : {&tw->ready, &tw->fwd}) {
+        std::fill(v->begin(), v->begin() + kTrackV, 0);
+        std::fill(v->begin() + kTrackV, v->begin() + kTrackV + LN.vgprsToClear, 0);
+        std::fill(v->begin() + kTrackA, v->begin() + kTrackA + LN.agprsToClear, 0);
+      }
+      tw->vm.clear();
+      tw->lds.clear();
+      tw->smem.clear();
+      tw->barrier = tw->done = false;
+      tw->pendingUntil = 0;
+      tw->allowedWhy = tw->headWhy = Stall::None;
+      tw->blockWhy = Stall::Arbitration;
+    }
     TWave &t = *tw;
     t.w = w;
     t.g = grp;
@@ -209,10 +246,8 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     rec.start = now;
     rec.end = now;
     R.waves.push_back(rec);
-    t.ready.assign(kTrackCount, 0);
-    t.fwd.assign(kTrackCount, 0);
     t.allowed = t.baseline = now + P.dispatchCycles;
-    computeHead(t);
+    computeHead(t, t.w->pc);
     grp->waves.push_back(&t);
     simd[t.simd].waves.push_back(&t);
     ++simd[t.simd].active;
@@ -237,9 +272,10 @@ void CUModel::finishGroup(Group *grp) {
     S.waves.erase(std::remove_if(S.waves.begin(), S.waves.end(),
                                  [&](TWave *t) { return t->g == grp; }),
                   S.waves.end());
-  wavePool.erase(std::remove_if(wavePool.begin(), wavePool.end(),
-                                [&](const std::unique_ptr<TWave> &t) { return t->g == grp; }),
-                 wavePool.end());
+  for (auto &t : wavePool)
+    if (t->g == grp)
+      twavesFree.push_back(std::move(t));
+  wavePool.erase(std::remove(wavePool.begin(), wavePool.end(), nullptr), wavePool.end());
   groupsFree.emplace_back(grp);
   --resident;
   ldsUsed -= L.ldsSize;
@@ -262,12 +298,12 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
   return when;
 }
 
-void CUModel::computeHead(TWave &t) {
-  const Inst &in = prog[t.w->pc];
-  const InstInfo &ti = info[t.w->pc];
+void CUModel::computeHead(TWave &t, uint32_t pc) {
+  const Inst &in = prog[pc];
+  const InstInfo &ti = info[pc];
   uint64_t h = t.allowed;
   Stall why = t.allowedWhy;
-  for (unsigned r = 0; r < in.nreads; ++r) {
+  for (unsigned r = 0; r < in.nreads && t.pendingUntil > t.allowed; ++r) {
     const std::vector<uint64_t> &src = int(r) == ti.srcC ? t.fwd : t.ready;
     const RegRange &rr = in.reads[r];
     for (unsigned k = 0; k < rr.count; ++k)
@@ -375,56 +411,102 @@ void CUModel::releaseBarrier(Group &grp) {
         o->allowed = at;
         o->allowedWhy = Stall::Barrier;
       }
-      computeHead(*o);
+      computeHead(*o, o->w->pc);
       simd[o->simd].next = std::min(simd[o->simd].next, o->head);
     }
   grp.atBarrier = 0;
 }
 
-void CUModel::issue(TWave &t, uint64_t c) {
-  Wave &w = *t.w;
-  Simd &S = simd[t.simd];
-  uint32_t idx = w.pc;
-  const Inst &in = prog[idx];
-  const InstInfo &ti = info[idx];
+Stall CUModel::stallBefore(const TWave &t, uint64_t c, uint64_t &stall) const {
+  stall = c > t.baseline ? c - t.baseline : 0;
+  if (!stall)
+    return Stall::None;
+  uint64_t waitedForHead = t.head > t.baseline ? t.head - t.baseline : 0;
+  return waitedForHead && waitedForHead >= c - std::max(t.head, t.baseline) ? t.headWhy
+                                                                            : t.blockWhy;
+}
 
-  // Stall before this issue, and its main cause.
-  uint64_t stall = c > t.baseline ? c - t.baseline : 0;
-  Stall why = Stall::None;
-  if (stall) {
-    uint64_t waitedForHead = t.head > t.baseline ? t.head - t.baseline : 0;
-    why = waitedForHead && waitedForHead >= c - std::max(t.head, t.baseline) ? t.headWhy
-                                                                             : t.blockWhy;
-  }
-
-  // Memory: addresses are read before the instruction changes registers.
-  uint16_t busy = 0;
-  uint64_t done = c + P.saluLatency;
-  uint64_t memStart = c;
-  if (ti.unit == Unit::VMEM || ti.unit == Unit::LDS) {
-    done = memoryOp(t, in, ti, c, busy);
-  }
-
-  w.now = c;
-  runWave(w, 1);
-  uint64_t total = ++executed;
-  WaveRecord &rec = R.waves[t.rec];
-  ++rec.instructions;
-  rec.stall[unsigned(why)] += stall;
+bool CUModel::overBudget(Wave &w, const Inst &in) {
   if (w.status == WaveStatus::Error) {
     wk.error = w.error;
     failed = true;
-    return;
-  }
-  if (L.opts.instructionBudget && total > L.opts.instructionBudget) {
+  } else if (L.opts.instructionBudget && executed > L.opts.instructionBudget) {
     w.fail(in, "the instruction budget of " + std::to_string(L.opts.instructionBudget) +
                    " wave-instructions is exhausted (the kernel may not terminate; "
                    "raise LaunchOptions::instructionBudget if it is just long)");
     wk.error = w.error;
     failed = true;
+  }
+  return failed;
+}
+
+void CUModel::issue(TWave &t, uint64_t c) {
+  Wave &w = *t.w;
+  uint32_t idx = w.pc;
+  const Inst &in = prog[idx];
+  const InstInfo &ti = info[idx];
+  uint64_t stall;
+  Stall why = stallBefore(t, c, stall);
+  // Memory: addresses are read before the instruction changes registers.
+  uint16_t busy = 0;
+  uint64_t done = c + P.saluLatency;
+  if (ti.unit == Unit::VMEM || ti.unit == Unit::LDS)
+    done = memoryOp(t, in, ti, c, busy);
+  w.now = c;
+  executed += runWave(w, 1);
+  if (overBudget(w, in))
+    return;
+  account(t, c, idx, w.pc, stall, why, done, busy);
+  Group &grp = *t.g;
+  if (w.status == WaveStatus::Ended) {
+    t.done = true;
+    --simd[t.simd].active;
+    R.waves[t.rec].end = c;
+    lastEnd = std::max(lastEnd, c);
+    --grp.alive;
+    if (grp.alive && grp.atBarrier == grp.alive)
+      releaseBarrier(grp);
     return;
   }
+  if (w.status == WaveStatus::Barrier) {
+    t.barrier = true;
+    ++grp.atBarrier;
+    grp.barrierLast = std::max(grp.barrierLast, c);
+    if (grp.atBarrier == grp.alive)
+      releaseBarrier(grp);
+    return;
+  }
+  computeHead(t, w.pc);
+}
 
+void CUModel::runAhead(TWave &t, unsigned s) {
+  Simd &S = simd[s];
+  Wave &w = *t.w;
+  uint32_t log[256];
+  while (!failed && local(info[w.pc])) {
+    uint64_t n = runWaveLogged(w, 256, stopAhead.data(), log);
+    executed += n;
+    if (n == 0 || overBudget(w, prog[log[n - 1]]))
+      return;
+    for (uint64_t i = 0; i < n; ++i) {
+      uint32_t next = i + 1 < n ? log[i + 1] : w.pc;
+      uint64_t c = turnAtOrAfter(s, std::max(t.head, unitFree(S, info[log[i]])));
+      uint64_t stall;
+      Stall why = stallBefore(t, c, stall);
+      account(t, c, log[i], next, stall, why, c + P.saluLatency, 0);
+      computeHead(t, next);
+    }
+  }
+}
+
+void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,
+                      Stall why, uint64_t done, uint16_t busy) {
+  Simd &S = simd[t.simd];
+  const Inst &in = prog[idx];
+  const InstInfo &ti = info[idx];
+  WaveRecord &rec = R.waves[t.rec];
+  ++rec.instructions;
+  rec.stall[unsigned(why)] += stall;
   t.allowed = c + 1;
   t.allowedWhy = Stall::None;
   bool writesRegs = true;
@@ -462,7 +544,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
     writesRegs = false;
     break;
   case Unit::LDS: {
-    uint64_t start = std::max(memStart, ldsFree);
+    uint64_t start = std::max(c, ldsFree);
     ldsFree = start + busy;
     done = start + busy + P.ldsLatency;
     done = std::max(done, t.lds.empty() ? 0 : t.lds.back());
@@ -471,7 +553,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
     break;
   }
   case Unit::Branch:
-    if (w.pc != in.next) {
+    if (nextPc != in.next) {
       t.allowed = c + P.branchTakenCycles;
       t.allowedWhy = Stall::Branch;
     }
@@ -479,14 +561,21 @@ void CUModel::issue(TWave &t, uint64_t c) {
   default:
     break;
   }
-  if (ti.unit != Unit::MFMA && writesRegs)
+  // Results ready within one issue period never delay the wave's next
+  // instruction: their times are only recorded while a longer one (TRANS,
+  // MFMA) may still be pending, to overwrite it.
+  bool longResult = ti.unit == Unit::MFMA || done > c + P.issuePeriod;
+  if (writesRegs && (longResult || t.pendingUntil > c)) {
     for (unsigned i = 0; i < in.nwrites; ++i)
-      for (unsigned k = 0; k < in.writes[i].count; ++k)
-        t.ready[in.writes[i].first + k] = t.fwd[in.writes[i].first + k] = done;
-  else if (ti.unit == Unit::MFMA)
-    for (unsigned i = 0; i < in.nwrites; ++i)
-      for (unsigned k = 0; k < in.writes[i].count; ++k)
-        t.ready[in.writes[i].first + k] = done;
+      for (unsigned k = 0; k < in.writes[i].count; ++k) {
+        unsigned r = in.writes[i].first + k;
+        t.ready[r] = done;
+        if (ti.unit != Unit::MFMA)
+          t.fwd[r] = done;
+      }
+    if (longResult)
+      t.pendingUntil = std::max(t.pendingUntil, done);
+  }
   if (ti.ctl == CTL_NOP) {
     t.allowed = c + uint64_t(P.issuePeriod) * ((in.nsrc() ? in.src(0).imm & 15 : 0) + 1);
     t.allowedWhy = Stall::Nop;
@@ -497,35 +586,13 @@ void CUModel::issue(TWave &t, uint64_t c) {
   drained = std::max(drained, done);
   R.unitBusy[unsigned(ti.unit)] += busy;
   R.unitCount[unsigned(ti.unit)]++;
-  if (R.events.size() < L.opts.timingEvents) {
-    Event e{c, uint32_t(std::min<uint64_t>(done - c, ~0u)), uint32_t(std::min<uint64_t>(stall, ~0u)),
-            idx, t.rec, busy, uint8_t(why), uint8_t(ti.unit)};
-    R.events.push_back(e);
-  } else {
+  if (R.events.size() < L.opts.timingEvents)
+    R.events.push_back(Event{c, uint32_t(std::min<uint64_t>(done - c, ~0u)),
+                             uint32_t(std::min<uint64_t>(stall, ~0u)), idx, t.rec, busy,
+                             uint8_t(why), uint8_t(ti.unit)});
+  else
     R.eventsTruncated = true;
-  }
   t.baseline = c + P.issuePeriod;
-
-  Group &grp = *t.g;
-  if (w.status == WaveStatus::Ended) {
-    t.done = true;
-    --S.active;
-    rec.end = c;
-    lastEnd = std::max(lastEnd, c);
-    --grp.alive;
-    if (grp.alive && grp.atBarrier == grp.alive)
-      releaseBarrier(grp);
-    return;
-  }
-  if (w.status == WaveStatus::Barrier) {
-    t.barrier = true;
-    ++grp.atBarrier;
-    grp.barrierLast = std::max(grp.barrierLast, c);
-    if (grp.atBarrier == grp.alive)
-      releaseBarrier(grp);
-    return;
-  }
-  computeHead(t);
 }
 
 uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
@@ -570,11 +637,9 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       // on the CU, issues its SIMD-local instructions (VALU, MFMA, SALU,
       // branches, s_nop, s_waitcnt) at once: they depend on nothing other
       // waves do, so their cycles are the same as in the turn-by-turn loop.
-      while (!failed && !t.done && !t.barrier && S.active == 1 && nextGroup >= numGroups &&
-             local(info[t.w->pc])) {
-        const InstInfo &ni = info[t.w->pc];
-        issue(t, turnAtOrAfter(s, std::max(t.head, unitFree(S, ni))));
-      }
+      if (!failed && !t.done && !t.barrier && S.active == 1 && nextGroup >= numGroups &&
+          !L.opts.traceLimit)
+        runAhead(t, s);
       if (failed)
         return kNever;
       if (t.done)
@@ -636,7 +701,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   uint64_t groups = L.grid.count();
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
-  R->events.reserve(L.opts.timingEvents);  // no copies while growing
+  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 16));
   GlobalMemory mem(P, cus);
   CUModel model(LN, wk, P, *R, occ, mem);
   for (unsigned cu = 0; cu < cus; ++cu) {
