@@ -9,36 +9,48 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
                                             uint64_t exec, unsigned banks) {
   unsigned lanesPerGroup = std::max(1u, banks / per);
   unsigned cycles = 0, ideal = 0;
-  // Distinct dwords per bank in the current group (at most 64 * 8 in all).
-  uint32_t held[64][64];
-  unsigned count[64];
+  uint32_t group[64];
+  const uint32_t mask = banks - 1;  // banks is a power of two
   for (unsigned g0 = 0; g0 < 64; g0 += lanesPerGroup) {
-    std::fill(count, count + banks, 0u);
-    unsigned worst = 0;
-    for (unsigned l = g0; l < g0 + lanesPerGroup && l < 64; ++l) {
-      if (!(exec >> l & 1))
-        continue;
-      for (unsigned i = 0; i < per; ++i) {
-        uint32_t d = dwords[l * per + i];
-        unsigned b = d % banks, n = count[b];
-        if (std::find(held[b], held[b] + n, d) != held[b] + n || n == 64)
-          continue;
-        held[b][n] = d;
-        count[b] = n + 1;
-        worst = std::max(worst, n + 1);
-      }
+    unsigned n = 0;
+    uint64_t used = 0;
+    uint32_t first[64];
+    bool clash = false;
+    for (unsigned l = g0; l < g0 + lanesPerGroup && l < 64; ++l)
+      if (exec >> l & 1)
+        for (unsigned i = 0; i < per && n < 64; ++i) {
+          uint32_t d = dwords[l * per + i];
+          unsigned b = d & mask;
+          if (used >> b & 1)
+            clash |= first[b] != d;  // the same dword again is a broadcast
+          else
+            first[b] = d;
+          used |= 1ull << b;
+          group[n++] = d;
+        }
+    if (!n)
+      continue;
+    ++ideal;
+    if (!clash) {  // one dword per bank
+      ++cycles;
+      continue;
     }
-    if (worst) {
-      cycles += worst;
-      ++ideal;
-    }
+    // Distinct dwords per bank (the same dword is broadcast).
+    std::sort(group, group + n);
+    n = unsigned(std::unique(group, group + n) - group);
+    unsigned count[64] = {}, worst = 0;
+    for (unsigned i = 0; i < n; ++i)
+      worst = std::max(worst, ++count[group[i] & mask]);
+    cycles += worst;
   }
   return {cycles, ideal};
 }
 
 void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
   ways_ = ways;
-  sets_ = unsigned(std::max<uint64_t>(1, bytes / lineBytes / ways));
+  sets_ = 1;  // a power of two, so that a line's set is a mask
+  while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes)
+    sets_ *= 2;
   clear();
 }
 
@@ -49,7 +61,7 @@ void TagCache::clear() {
 }
 
 bool TagCache::access(uint64_t line, bool allocate) {
-  size_t base = size_t(line % sets_) * ways_;
+  size_t base = size_t(line & (sets_ - 1)) * ways_;
   ++clock_;
   size_t victim = base;
   for (size_t i = base; i < base + ways_; ++i) {

@@ -123,6 +123,8 @@ public:
         prog(L.prog->insts.data()), info(classify(*L.prog)) {
     for (const InstInfo &ti : info)
       stopAhead.push_back(!local(ti));
+    while ((2u << lineShift) <= P.lineBytes)
+      ++lineShift;
   }
 
   /// Runs the workgroups of CU `cu`; returns its last cycle, or kNever
@@ -140,6 +142,7 @@ private:
   const Inst *prog;
   std::vector<InstInfo> info;
   std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a run-ahead)
+  unsigned lineShift = 0;          ///< log2(P.lineBytes)
   Simd simd[4];
   std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
   std::vector<std::unique_ptr<TWave>> twavesFree;
@@ -353,14 +356,15 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     unsigned dpl = std::max(1u, (ti.laneBytes + 3u) / 4u);
     unsigned per = std::min(8u, dpl * ti.accesses);
     const Opnd &a = in.nsrc() ? in.src(0) : in.op[0];
-    for (unsigned l = 0; l < 64; ++l) {
-      uint32_t base = a.kind == OpKind::V ? w.v[a.reg][l] : 0;
-      for (unsigned x = 0; x < ti.accesses; ++x) {
-        uint32_t off = ti.accesses == 2 ? (x ? in.offset1 : in.offset0) * ti.stride2
-                                        : uint32_t(in.offset);
-        for (unsigned d = 0; d < dpl && x * dpl + d < per; ++d)
-          dw[l * per + x * dpl + d] = (base + off) / 4 + d;
-      }
+    static const uint32_t zero[64] = {};
+    const uint32_t *base = a.kind == OpKind::V ? w.v[a.reg] : zero;
+    // The dwords of each access: offset k of per, in lane order.
+    for (unsigned k = 0; k < per; ++k) {
+      unsigned x = k / dpl, d = k % dpl;
+      uint32_t off = ti.accesses == 2 ? (x ? in.offset1 : in.offset0) * ti.stride2
+                                      : uint32_t(in.offset);
+      for (unsigned l = 0; l < 64; ++l)
+        dw[l * per + k] = (base[l] + off) / 4 + d;
     }
     auto [cyc, ideal] = ldsBankCycles(dw, per, exec, P.ldsBanks);
     cyc = std::max(cyc, 1u);
@@ -388,8 +392,8 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
     for (unsigned l = 0; l < 64; ++l)
       if (exec >> l & 1) {
-        lines[n++] = addr[l] / P.lineBytes;
-        uint64_t last = (addr[l] + bytes - 1) / P.lineBytes;
+        lines[n++] = addr[l] >> lineShift;
+        uint64_t last = (addr[l] + bytes - 1) >> lineShift;
         if (last != lines[n - 1])
           lines[n++] = last;
       }

@@ -67,9 +67,9 @@ struct Params {
   // ---- memory ----
   unsigned smemLatency = 64;        ///< [C&C] scalar cache hit, ~30 ns
   unsigned ldsLatency = 64;         ///< [C&C] LDS load-to-use, ~30 ns
-  unsigned ldsBanks = 32;           ///< [ISA] 32 banks of 4 bytes
+  unsigned ldsBanks = 32;           ///< [ISA] 32 banks of 4 bytes (a power of two)
   unsigned ldsBytesPerClk = 128;    ///< [WP] 128 bytes/clock/CU
-  unsigned lineBytes = 128;         ///< [WP] L1/L2 line
+  unsigned lineBytes = 128;         ///< [WP] L1/L2 line (a power of two)
   unsigned l1Bytes = 32 * 1024;     ///< [WP] vector L1 per CU
   unsigned l1Ways = 8;              ///< [model]
   unsigned l1BytesPerClk = 64;      ///< [WP] vector L1 fill/read per CU
