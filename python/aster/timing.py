@@ -110,36 +110,62 @@ class Trace:
             memory_lines=dict(self.mem_lines), occupancy=dict(self.occupancy))
 
     def perfetto(self):
-        """The Chrome/Perfetto trace-event JSON object. A process per CU; a
-        track per SIMD (what it issued) and per wave (each instruction from
-        issue to completion, and its stall before issue). Times are cycles
-        shown as microseconds (1 us in the viewer = 1 cycle)."""
-        ev = []
-        meta = []
+        """The Chrome/Perfetto trace-event JSON object. A process per CU with
+        tracks per SIMD (its VALU, transcendental unit and matrix core busy
+        time, and the issue of its other instructions) and per wave (each
+        instruction from issue while its unit is busy, the stall before it
+        named by its reason, and until completion as an async slice when the
+        result arrives later: memory, MFMA). Times are cycles shown as
+        microseconds (1 us in the viewer = 1 cycle). Slices on one track never
+        partially overlap."""
+        meta, ev = [], []
+        simd_tracks = {"valu": (0, "VALU"), "trans": (1, "transcendental"),
+                       "mfma": (2, "matrix core")}
         cus = sorted({w["cu"] for w in self.waves})
         for cu in cus:
             meta.append(dict(ph="M", name="process_name", pid=cu, args=dict(name=f"CU {cu}")))
-            for s in range(4):
-                meta.append(dict(ph="M", name="thread_name", pid=cu, tid=s,
-                                 args=dict(name=f"SIMD {s}")))
+            for simd in range(4):
+                for off, label in list(simd_tracks.values()) + [(3, "issue")]:
+                    meta.append(dict(ph="M", name="thread_name", pid=cu, tid=10 * simd + off,
+                                     args=dict(name=f"SIMD {simd} {label}")))
         for i, w in enumerate(self.waves):
-            meta.append(dict(ph="M", name="thread_name", pid=w["cu"], tid=100 + i,
+            meta.append(dict(ph="M", name="thread_name", pid=w["cu"], tid=1000 + i,
                              args=dict(name=f"wave {w['wave']} of group {w['group']} "
                                             f"(SIMD {w['simd']})")))
-        for e in self.events:
-            w = self.waves[int(e["wave"])]
-            name = self.mnemonic(int(e["inst"]))
-            unit = UNITS[e["unit"]]
-            args = dict(inst=self.text[int(e["inst"])], unit=unit, busy=int(e["busy"]))
-            issue, dur = int(e["issue"]), max(int(e["dur"]), 1)
-            ev.append(dict(ph="X", name=name, cat=unit, pid=w["cu"], tid=100 + int(e["wave"]),
-                           ts=issue, dur=dur, args=args))
-            ev.append(dict(ph="X", name=name, cat=unit, pid=w["cu"], tid=w["simd"], ts=issue,
-                           dur=max(int(e["busy"]), 1)))
+        events = self.events
+        order = np.lexsort((events["issue"], events["wave"])) if len(events) else []
+        prev_wave, prev_end = None, 0
+        for j, k in enumerate(order):
+            e = events[k]
+            wi, issue = int(e["wave"]), int(e["issue"])
+            w = self.waves[wi]
+            pid, tid = w["cu"], 1000 + wi
+            if wi != prev_wave:
+                prev_wave, prev_end = wi, 0
+            nxt = (int(events[order[j + 1]]["issue"])
+                   if j + 1 < len(order) and int(events[order[j + 1]]["wave"]) == wi else None)
+            name, unit = self.mnemonic(int(e["inst"])), UNITS[e["unit"]]
+            busy, done = max(int(e["busy"]), 1), issue + int(e["dur"])
+            end = issue + busy if nxt is None else min(issue + busy, max(nxt, issue + 1))
             if e["stall"]:
-                ev.append(dict(ph="X", name=f"stall: {STALLS[e['reason']]}", cat="stall",
-                               pid=w["cu"], tid=100 + int(e["wave"]),
-                               ts=issue - int(e["stall"]), dur=int(e["stall"])))
+                start = max(issue - int(e["stall"]), prev_end)
+                if start < issue:
+                    ev.append(dict(ph="X", name=f"stall: {STALLS[e['reason']]}", cat="stall",
+                                   pid=pid, tid=tid, ts=start, dur=issue - start))
+            args = dict(inst=self.text[int(e["inst"])], unit=unit, issue=issue, complete=done,
+                        busy=int(e["busy"]), stall=int(e["stall"]),
+                        stall_reason=STALLS[e["reason"]])
+            ev.append(dict(ph="X", name=name, cat=unit, pid=pid, tid=tid, ts=issue,
+                           dur=end - issue, args=args))
+            prev_end = end
+            if done > end:
+                ev.append(dict(ph="b", name=name, cat="in flight", id=int(k), pid=pid, tid=tid,
+                               ts=issue))
+                ev.append(dict(ph="e", name=name, cat="in flight", id=int(k), pid=pid, tid=tid,
+                               ts=done))
+            off = simd_tracks.get(unit, (3, ""))[0]
+            ev.append(dict(ph="X", name=name, cat=unit, pid=pid, tid=10 * w["simd"] + off,
+                           ts=issue, dur=busy if off < 3 else 1))
         return dict(traceEvents=meta + ev, displayTimeUnit="ns",
                     otherData=dict(kernel=self.kernel, cycles=self.cycles,
                                    clock_mhz=self.clock_mhz, time_unit="cycles"))

@@ -183,6 +183,7 @@ def test_iree_aster_mi300x_observation():
         assert len(issues) == 20 and np.diff(issues).min() >= 16
         assert issues[-1] - issues[0] + 16 == 320
     assert t.summary()["stalls"]["matrix_core"] > 0
+    assert_slices_nest(t.perfetto())
 
 
 def test_dependent_mfma_chain_forwards_srcc():
@@ -230,6 +231,21 @@ def test_lds_bank_conflicts(op, size, stride):
         assert factor == {1: 1, 2: 2, 4: 4, 8: 8, 32: 32, 33: 1}[stride]
 
 
+def assert_slices_nest(data):
+    """Complete slices on one track nest (Perfetto rejects partial overlap)."""
+    by_track = {}
+    for e in data["traceEvents"]:
+        if e.get("ph") == "X":
+            by_track.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+    for spans in by_track.values():
+        stack = []
+        for s0, s1 in sorted(spans, key=lambda x: (x[0], -x[1])):
+            while stack and stack[-1] <= s0:
+                stack.pop()
+            assert not stack or s1 <= stack[-1]
+            stack.append(s1)
+
+
 def test_waitcnt_stall_in_trace(tmp_path):
     import sys
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[2] / "examples"))
@@ -256,7 +272,12 @@ def test_waitcnt_stall_in_trace(tmp_path):
     names = {e["name"] for e in data["traceEvents"]}
     assert "stall: waitcnt" in names and "global_load_dword" in names
     threads = {e["args"]["name"] for e in data["traceEvents"] if e.get("name") == "thread_name"}
-    assert "SIMD 0" in threads and any(x.startswith("wave 0") for x in threads)
+    assert "SIMD 0 VALU" in threads and any(x.startswith("wave 0") for x in threads)
+    # the loads are in flight (async slices) from issue to completion
+    loads_inflight = [e for e in data["traceEvents"]
+                      if e.get("cat") == "in flight" and e["name"] == "global_load_dword"]
+    assert len(loads_inflight) >= 2
+    assert_slices_nest(data)
     png = t.plot(tmp_path / "t.png")
     assert open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 
