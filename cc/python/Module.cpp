@@ -1,5 +1,6 @@
 //===- Module.cpp - the `aster._aster` extension: modules, passes, output ===//
 #include "python/Core.h"
+#include "recovery/Recovery.h"
 #include "target/Assembler.h"
 #include "target/Translate.h"
 #include "transforms/Passes.h"
@@ -199,6 +200,7 @@ using namespace aster::py;
 NB_MODULE(_aster, m) {
   m.doc() = "aster's C++ core: the amdgcn dialect, passes, translation, MC/lld.";
   static bool registered = [] {
+    aster::installFatalErrorRecovery();
     aster::registerAllPasses();
     return true;
   }();
