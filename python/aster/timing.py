@@ -109,7 +109,7 @@ class Trace:
                                  if self.lds_ideal_cycles else 1.0),
             memory_lines=dict(self.mem_lines), occupancy=dict(self.occupancy))
 
-    def perfetto(self):
+    def perfetto(self, cus=None):
         """The Chrome/Perfetto trace-event JSON object. A process per CU with
         tracks per SIMD (its VALU, transcendental unit and matrix core busy
         time, and the issue of its other instructions) and per wave (each
@@ -117,11 +117,12 @@ class Trace:
         named by its reason, and until completion as an async slice when the
         result arrives later: memory, MFMA). Times are cycles shown as
         microseconds (1 us in the viewer = 1 cycle). Slices on one track never
-        partially overlap."""
+        partially overlap. `cus`: only these CUs (large launches: e.g. [0])."""
         meta, ev = [], []
         simd_tracks = {"valu": (0, "VALU"), "trans": (1, "transcendental"),
                        "mfma": (2, "matrix core")}
-        cus = sorted({w["cu"] for w in self.waves})
+        keep = None if cus is None else set(cus)
+        cus = sorted({w["cu"] for w in self.waves} if keep is None else keep)
         for cu in cus:
             meta.append(dict(ph="M", name="process_name", pid=cu, args=dict(name=f"CU {cu}")))
             for simd in range(4):
@@ -129,10 +130,15 @@ class Trace:
                     meta.append(dict(ph="M", name="thread_name", pid=cu, tid=10 * simd + off,
                                      args=dict(name=f"SIMD {simd} {label}")))
         for i, w in enumerate(self.waves):
+            if keep is not None and w["cu"] not in keep:
+                continue
             meta.append(dict(ph="M", name="thread_name", pid=w["cu"], tid=1000 + i,
                              args=dict(name=f"wave {w['wave']} of group {w['group']} "
                                             f"(SIMD {w['simd']})")))
         events = self.events
+        if keep is not None and len(events):
+            cu_of = np.array([w["cu"] for w in self.waves])
+            events = events[np.isin(cu_of[events["wave"]], list(keep))]
         order = np.lexsort((events["issue"], events["wave"])) if len(events) else []
         prev_wave, prev_end = None, 0
         for j, k in enumerate(order):
@@ -170,9 +176,10 @@ class Trace:
                     otherData=dict(kernel=self.kernel, cycles=self.cycles,
                                    clock_mhz=self.clock_mhz, time_unit="cycles"))
 
-    def save_perfetto(self, path):
+    def save_perfetto(self, path, cus=None):
+        """Writes perfetto(cus) to `path` (open it in ui.perfetto.dev)."""
         with open(path, "w") as f:
-            json.dump(self.perfetto(), f)
+            json.dump(self.perfetto(cus), f)
         return path
 
     def plot(self, path, max_waves=32, title=None):

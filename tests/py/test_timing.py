@@ -371,6 +371,41 @@ def test_fault_under_timing_raises():
         aster.launch(m, "k", 1, 64, [], timing=True)
 
 
+def test_budget_under_timing():
+    m = aster.Module("gfx942")
+    k = m.kernel("k", block=(64, 1, 1))
+    top = k.here("top")
+    k.v_add_u32(v[1], v[0], v[0])
+    k.s_branch(top)
+    k.s_endpgm()
+    with pytest.raises(aster.EmulatorError, match="budget"):
+        aster.launch(m, "k", 1, 64, [], timing=True, budget=20000)
+
+
+def test_barrier_waits_for_the_slowest_wave():
+    """Wave 0 does 40 more VALU ops before s_barrier: the others wait at the
+    barrier (reason `barrier`) and all leave it at the same time."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", block=(256, 1, 1))
+    skip = k.label("skip")
+    k.v_readfirstlane_b32(s[0], v[0])          # the wave's first work-item
+    k.s_cmp_lt_u32(s[0], 64)
+    k.s_cbranch_scc0(skip)                     # waves 1..3 go straight to the barrier
+    for _ in range(40):
+        k.v_add_u32(v[1], v[0], v[0])
+    k.bind(skip)
+    k.s_barrier()
+    k.v_add_u32(v[2], v[0], v[0])
+    k.s_endpgm()
+    r = aster.launch(m, "k", 1, 256, [], timing=True)
+    t = r.trace
+    after = [int(t.issues("v_add_u32", wave=w)[-1]) for w in range(4)]
+    assert max(after) - min(after) <= 4          # released together (one turn apart)
+    assert t.summary()["stalls"]["barrier"] > 0
+    waits = [t.waves[w]["stalls"]["barrier"] for w in range(4)]
+    assert waits[0] == 0 and min(waits[1:]) >= 40 * 4 - 16
+
+
 MCA = shutil.which("llvm-mca-22")
 
 
