@@ -193,6 +193,22 @@ def test_dependent_mfma_chain_forwards_srcc():
     assert set(gaps.tolist()) == {32}
 
 
+def test_partly_overlapping_srcc_is_not_forwarded():
+    """Forwarding needs srcC to be exactly the earlier MFMA's result range
+    (LLVM's hazard recognizer: 'SrcC same' needs no wait states,
+    'SrcC overlapped' does); a partly overlapping srcC waits for the result."""
+    def chain(shift):
+        m = aster.Module("gfx942")
+        k = m.kernel("k", block=(64, 1, 1))
+        for _ in range(3):
+            k.v_mfma_f32_16x16x16_f16(a[4:8], v[0:2], v[2:4], a[4 - shift:8 - shift])
+        k.s_endpgm()
+        r = aster.launch(m, "k", 1, 64, [], timing=True, uninitialized="ignore")
+        return np.diff(r.trace.issues("v_mfma"))
+    assert set(chain(0).tolist()) == {16}
+    assert chain(2).min() > 16
+
+
 def lds_kernel(op, stride_bytes, count=1):
     m = aster.Module("gfx942")
     k = m.kernel("k", block=(64, 1, 1), lds=64 * 1024)
@@ -280,6 +296,22 @@ def test_waitcnt_stall_in_trace(tmp_path):
     assert_slices_nest(data)
     png = t.plot(tmp_path / "t.png")
     assert open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_streaming_bandwidth_near_hbm_peak():
+    """A vector add over 12 MiB on all 304 CUs is HBM-bound: its simulated
+    bandwidth approaches MI300X's 5.3 TB/s, never beyond."""
+    import sys
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[2] / "examples"))
+    import vector_add
+    n = 1 << 20
+    x, y, c = np.ones(n, np.float32), np.full(n, 2, np.float32), np.zeros(n, np.float32)
+    r = aster.launch(vector_add.build(block=256), "vector_add", n // 256, 256, [x, y, c, n],
+                     timing=True)
+    assert (c == 3).all()
+    assert r.trace.summary()["memory_lines"]["hbm"] == 3 * 4 * n // 128
+    tbs = 3 * 4 * n / (r.cycles / (MHZ * 1e6)) / 1e12
+    assert 0.8 * 5.3 < tbs <= 5.3
 
 
 def test_occupancy_limits():

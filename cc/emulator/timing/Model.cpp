@@ -13,9 +13,10 @@
 //    s_waitcnt, s_barrier, s_endpgm take no slot.
 //  * a wave's next instruction is ready when the previous one allows it
 //    (s_nop N: N+1 more turns, s_sleep, taken branch), its source registers
-//    are (VALU/TRANS/SALU/MFMA results; an MFMA's accumulator input takes an
-//    earlier MFMA's result as soon as the matrix core is free: srcC
-//    forwarding), and for s_waitcnt when the counter condition holds (vector
+//    are (VALU/TRANS/SALU/MFMA results; an MFMA's accumulator input that is
+//    exactly an earlier MFMA's result range takes it as soon as the matrix
+//    core is free: srcC forwarding), and for s_waitcnt when the counter
+//    condition holds (vector
 //    memory and LDS results return in order, SMEM in any order).
 //  * units: VALU 4 cycles per wave64 instruction, transcendental unit 16;
 //    one matrix core per SIMD, busy passes x 4 cycles per MFMA (the passes
@@ -54,7 +55,11 @@ struct TWave {
   Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
-  std::vector<uint64_t> ready, fwd;     ///< per tracked register
+  std::vector<uint64_t> ready;          ///< per tracked register: result available
+  std::vector<uint64_t> fwd;            ///< MFMA results: available as the same
+                                        ///< range's srcC (forwarding)
+  std::vector<uint32_t> fwdRange;       ///< the MFMA destination range (first << 8 |
+                                        ///< count) that fwd is for; 0: none
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
 };
@@ -219,15 +224,19 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       tw = std::make_unique<TWave>();
       tw->ready.assign(kTrackCount, 0);
       tw->fwd.assign(kTrackCount, 0);
+      tw->fwdRange.assign(kTrackCount, 0);
     } else {
       tw = std::move(twavesFree.back());
       twavesFree.pop_back();
       // Only the registers the kernel has can hold an earlier wave's times.
-      for (auto *v : {&tw->ready, &tw->fwd}) {
-        std::fill(v->begin(), v->begin() + kTrackV, 0);
-        std::fill(v->begin() + kTrackV, v->begin() + kTrackV + LN.vgprsToClear, 0);
-        std::fill(v->begin() + kTrackA, v->begin() + kTrackA + LN.agprsToClear, 0);
-      }
+      auto clear = [&](auto &v) {
+        std::fill(v.begin(), v.begin() + kTrackV, 0);
+        std::fill(v.begin() + kTrackV, v.begin() + kTrackV + LN.vgprsToClear, 0);
+        std::fill(v.begin() + kTrackA, v.begin() + kTrackA + LN.agprsToClear, 0);
+      };
+      clear(tw->ready);
+      clear(tw->fwd);
+      clear(tw->fwdRange);
       tw->vm.clear();
       tw->lds.clear();
       tw->smem.clear();
@@ -307,13 +316,18 @@ void CUModel::computeHead(TWave &t, uint32_t pc) {
   uint64_t h = t.allowed;
   Stall why = t.allowedWhy;
   for (unsigned r = 0; r < in.nreads && t.pendingUntil > t.allowed; ++r) {
-    const std::vector<uint64_t> &src = int(r) == ti.srcC ? t.fwd : t.ready;
     const RegRange &rr = in.reads[r];
-    for (unsigned k = 0; k < rr.count; ++k)
-      if (src[rr.first + k] > h) {
-        h = src[rr.first + k];
+    // An MFMA's srcC that is exactly an earlier MFMA's destination range
+    // is forwarded; a partly overlapping one waits for the result.
+    uint32_t key = int(r) == ti.srcC ? uint32_t(rr.first) << 8 | rr.count : ~0u;
+    for (unsigned k = 0; k < rr.count; ++k) {
+      unsigned reg = rr.first + k;
+      uint64_t at = t.fwdRange[reg] == key ? t.fwd[reg] : t.ready[reg];
+      if (at > h) {
+        h = at;
         why = Stall::Dependency;
       }
+    }
   }
   if (ti.ctl == CTL_WAITCNT) {
     // Drop what completed before the wave got here.
@@ -532,9 +546,13 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
     S.mfmaFree = c + passes;
     done = c + passes + P.mfmaWriteback;
     busy = uint16_t(passes);
-    for (unsigned i = 0; i < in.nwrites; ++i)
-      for (unsigned k = 0; k < in.writes[i].count; ++k)
-        t.fwd[in.writes[i].first + k] = c + passes;
+    for (unsigned i = 0; i < in.nwrites; ++i) {
+      const RegRange &wr = in.writes[i];
+      for (unsigned k = 0; k < wr.count; ++k) {
+        t.fwd[wr.first + k] = c + passes;
+        t.fwdRange[wr.first + k] = uint32_t(wr.first) << 8 | wr.count;
+      }
+    }
     break;
   }
   case Unit::SMEM:
@@ -575,7 +593,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
         unsigned r = in.writes[i].first + k;
         t.ready[r] = done;
         if (ti.unit != Unit::MFMA)
-          t.fwd[r] = done;
+          t.fwdRange[r] = 0;
       }
     if (longResult)
       t.pendingUntil = std::max(t.pendingUntil, done);
