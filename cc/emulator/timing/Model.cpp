@@ -16,8 +16,8 @@
 //    are (VALU/TRANS/SALU/MFMA results; an MFMA's accumulator input that is
 //    exactly an earlier MFMA's result range takes it as soon as the matrix
 //    core is free: srcC forwarding), and for s_waitcnt when the counter
-//    condition holds (vector
-//    memory and LDS results return in order, SMEM in any order).
+//    condition holds (vector memory and LDS results return in order, SMEM
+//    in any order). Account.cpp has these rules; this file the scheduling.
 //  * units: VALU 4 cycles per wave64 instruction, transcendental unit 16;
 //    one matrix core per SIMD, busy passes x 4 cycles per MFMA (the passes
 //    are in the instruction table); LDS and vector memory per CU (Memory.h).
@@ -27,9 +27,7 @@
 //===----------------------------------------------------------------------===//
 #include "emulator/timing/Model.h"
 
-#include "emulator/MemAccess.h"
-#include "emulator/timing/InstInfo.h"
-#include "emulator/timing/Memory.h"
+#include "emulator/timing/CU.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -37,66 +35,7 @@
 
 namespace aster::emu::timing {
 
-namespace {
-
-constexpr uint64_t kNever = ~0ull >> 2;
-
-struct Group;
-
-struct TWave {
-  Wave *w = nullptr;
-  Group *g = nullptr;
-  unsigned simd = 0;
-  uint32_t rec = 0;            ///< index of its WaveRecord
-  uint64_t allowed = 0;        ///< earliest issue its previous instruction allows
-  Stall allowedWhy = Stall::None;
-  uint64_t head = 0;           ///< earliest issue of its next instruction
-  Stall headWhy = Stall::None;
-  Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
-  uint64_t baseline = 0;       ///< its next turn after the previous issue
-  bool barrier = false, done = false;
-  std::vector<uint64_t> ready;          ///< per tracked register: result available
-  std::vector<uint64_t> fwd;            ///< MFMA results: available as the same
-                                        ///< range's srcC (forwarding)
-  std::vector<uint32_t> fwdRange;       ///< the MFMA destination range (first << 8 |
-                                        ///< count) that fwd is for; 0: none
-  uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
-  std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
-};
-
-struct Group {
-  WorkgroupCtx ctx;
-  std::vector<TWave *> waves;
-  unsigned alive = 0, atBarrier = 0;
-  uint64_t barrierLast = 0;
-};
-
-struct Simd {
-  std::vector<TWave *> waves;  ///< oldest first
-  unsigned active = 0;         ///< waves not ended
-  uint64_t valuFree = 0, transFree = 0, mfmaFree = 0;
-  uint64_t next = kNever;      ///< no wave can issue before this cycle
-};
-
-uint64_t turnAtOrAfter(unsigned simd, uint64_t t) { return t + ((simd + 4 - t % 4) % 4); }
-
-/// Instructions whose timing depends only on their own wave and SIMD.
-bool local(const InstInfo &ti) {
-  switch (ti.unit) {
-  case Unit::VALU: case Unit::TRANS: case Unit::MFMA: case Unit::SALU: case Unit::Branch:
-    return true;
-  case Unit::Internal:
-    return ti.ctl == CTL_NOP || ti.ctl == CTL_WAITCNT || ti.ctl == CTL_SLEEP;
-  default:
-    return false;
-  }
-}
-
-/// Occupancy: resident workgroups per CU and the per-SIMD wave limit.
-struct Occupancy {
-  unsigned groups = 0, wavesPerSimd = 0;
-  std::string limit;
-};
+namespace detail {
 
 Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
                     uint32_t lds) {
@@ -119,68 +58,6 @@ Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup
     o.limit = "workgroups";
   return o;
 }
-
-class CUModel {
-public:
-  CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
-          GlobalMemory &mem)
-      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem),
-        prog(L.prog->insts.data()), info(classify(*L.prog)) {
-    for (const InstInfo &ti : info)
-      stopAhead.push_back(!local(ti));
-    while ((2u << lineShift) <= P.lineBytes)
-      ++lineShift;
-  }
-
-  /// Runs the workgroups of CU `cu`; returns its last cycle, or kNever
-  /// after a kernel fault (in wk.error).
-  uint64_t run(unsigned cu, uint64_t numGroups);
-
-private:
-  Launcher &LN;
-  LaunchCtx &L;
-  Worker &wk;
-  const Params &P;
-  Result &R;
-  const Occupancy &occ;
-  GlobalMemory &mem;
-  const Inst *prog;
-  std::vector<InstInfo> info;
-  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a run-ahead)
-  unsigned lineShift = 0;          ///< log2(P.lineBytes)
-  Simd simd[4];
-  std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
-  std::vector<std::unique_ptr<TWave>> twavesFree;
-  std::vector<std::unique_ptr<Wave>> wavesFree;
-  std::vector<std::unique_ptr<Group>> groupsFree;
-  unsigned cu = 0, resident = 0;
-  uint32_t ldsUsed = 0;
-  uint64_t drained = 0;  ///< the last completion (results, memory) so far
-  uint64_t lastEnd = 0;
-  uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
-  uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
-  bool failed = false;
-
-  bool dispatch(uint64_t g, uint64_t now);
-  void finishGroup(Group *grp);
-  void computeHead(TWave &t, uint32_t pc);
-  uint64_t waitTime(TWave &t, const Inst &in);
-  uint64_t unitFree(const Simd &S, const InstInfo &ti) const;
-  /// Executes wave t's next instruction at cycle c and accounts for it.
-  void issue(TWave &t, uint64_t c);
-  /// Executes the wave's SIMD-local instructions in batches (see run()).
-  void runAhead(TWave &t, unsigned s);
-  /// The timing effects of instruction `idx` issued at c (`done`/`busy`:
-  /// from the memory model for memory instructions).
-  void account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,
-               Stall why, uint64_t done, uint16_t busy);
-  Stall stallBefore(const TWave &t, uint64_t c, uint64_t &stall) const;
-  /// After executing: a kernel fault or an exhausted budget ends the launch.
-  bool overBudget(Wave &w, const Inst &in);
-  void releaseBarrier(Group &grp);
-  uint64_t memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
-                    uint16_t &busy);
-};
 
 bool CUModel::dispatch(uint64_t g, uint64_t now) {
   unsigned n = LN.numWaves;
@@ -293,132 +170,6 @@ void CUModel::finishGroup(Group *grp) {
   ldsUsed -= L.ldsSize;
 }
 
-uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
-  uint64_t when = 0;
-  auto need = [](size_t outstanding, unsigned allowed) {
-    return outstanding > allowed ? outstanding - allowed : 0;
-  };
-  if (size_t k = need(t.vm.size(), in.vmcnt))
-    when = t.vm[k - 1];  // in order: the k-th oldest must be done
-  size_t nl = t.lds.size() + t.smem.size();
-  if (size_t k = need(nl, in.lgkmcnt)) {
-    std::vector<uint64_t> all(t.lds);
-    all.insert(all.end(), t.smem.begin(), t.smem.end());
-    std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
-    when = std::max(when, all[k - 1]);
-  }
-  return when;
-}
-
-void CUModel::computeHead(TWave &t, uint32_t pc) {
-  const Inst &in = prog[pc];
-  const InstInfo &ti = info[pc];
-  uint64_t h = t.allowed;
-  Stall why = t.allowedWhy;
-  for (unsigned r = 0; r < in.nreads && t.pendingUntil > t.allowed; ++r) {
-    const RegRange &rr = in.reads[r];
-    // An MFMA's srcC that is exactly an earlier MFMA's destination range
-    // is forwarded; a partly overlapping one waits for the result.
-    uint32_t key = int(r) == ti.srcC ? uint32_t(rr.first) << 8 | rr.count : ~0u;
-    for (unsigned k = 0; k < rr.count; ++k) {
-      unsigned reg = rr.first + k;
-      uint64_t at = t.fwdRange[reg] == key ? t.fwd[reg] : t.ready[reg];
-      if (at > h) {
-        h = at;
-        why = Stall::Dependency;
-      }
-    }
-  }
-  if (ti.ctl == CTL_WAITCNT) {
-    // Drop what completed before the wave got here.
-    auto drop = [&](std::vector<uint64_t> &v) {
-      size_t i = 0;
-      while (i < v.size() && v[i] <= t.allowed)
-        ++i;
-      v.erase(v.begin(), v.begin() + i);
-    };
-    drop(t.vm);
-    drop(t.lds);
-    t.smem.erase(std::remove_if(t.smem.begin(), t.smem.end(),
-                                [&](uint64_t x) { return x <= t.allowed; }),
-                 t.smem.end());
-    uint64_t wt = waitTime(t, in);
-    if (wt > h) {
-      h = wt;
-      why = Stall::Waitcnt;
-    }
-  }
-  t.head = h;
-  t.headWhy = why;
-}
-
-uint64_t CUModel::unitFree(const Simd &S, const InstInfo &ti) const {
-  switch (ti.unit) {
-  case Unit::VALU: return S.valuFree;
-  case Unit::TRANS: return std::max(S.valuFree, S.transFree);
-  case Unit::MFMA: return std::max(S.valuFree, S.mfmaFree);
-  default: return 0;
-  }
-}
-
-uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
-                           uint16_t &busy) {
-  Wave &w = *t.w;
-  uint64_t exec = w.exec();
-  if (ti.addr == ADDR_DS) {
-    static thread_local uint32_t dw[64 * 8];
-    unsigned dpl = std::max(1u, (ti.laneBytes + 3u) / 4u);
-    unsigned per = std::min(8u, dpl * ti.accesses);
-    const Opnd &a = in.nsrc() ? in.src(0) : in.op[0];
-    static const uint32_t zero[64] = {};
-    const uint32_t *base = a.kind == OpKind::V ? w.v[a.reg] : zero;
-    // The dwords of each access: offset k of per, in lane order.
-    for (unsigned k = 0; k < per; ++k) {
-      unsigned x = k / dpl, d = k % dpl;
-      uint32_t off = ti.accesses == 2 ? (x ? in.offset1 : in.offset0) * ti.stride2
-                                      : uint32_t(in.offset);
-      for (unsigned l = 0; l < 64; ++l)
-        dw[l * per + k] = (base[l] + off) / 4 + d;
-    }
-    auto [cyc, ideal] = ldsBankCycles(dw, per, exec, P.ldsBanks);
-    cyc = std::max(cyc, 1u);
-    R.ldsCycles += cyc;
-    R.ldsIdealCycles += std::max(ideal, 1u);
-    busy = uint16_t(std::min(cyc, 65535u));
-    return c + cyc;  // start/queue handled by the caller
-  }
-  uint64_t addr[64] = {};
-  bool ok = true;
-  switch (ti.addr) {
-  case ADDR_GLOBAL: vmemLaneAddrs(w, in, 'g', addr); break;
-  case ADDR_FLAT: vmemLaneAddrs(w, in, 'f', addr); break;
-  case ADDR_SCRATCH:
-    vmemLaneAddrs(w, in, 's', addr);
-    for (unsigned l = 0; l < 64; ++l)  // per-lane private dwords interleave
-      addr[l] = (1ull << 62) | ((addr[l] >> 2) * 64 + l) * 4;
-    break;
-  case ADDR_BUFFER: ok = bufferLaneAddrs(w, in, addr); break;
-  default: ok = false;
-  }
-  uint64_t lines[128];
-  unsigned n = 0;
-  if (ok) {
-    unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
-    for (unsigned l = 0; l < 64; ++l)
-      if (exec >> l & 1) {
-        lines[n++] = addr[l] >> lineShift;
-        uint64_t last = (addr[l] + bytes - 1) >> lineShift;
-        if (last != lines[n - 1])
-          lines[n++] = last;
-      }
-    std::sort(lines, lines + n);
-    n = unsigned(std::unique(lines, lines + n) - lines);
-  }
-  unsigned pipe = mem.pipeCycles(n);
-  busy = uint16_t(std::min(pipe, 65535u));
-  return mem.access(lines, n, ti.store, c + pipe, R.memLines);
-}
-
 void CUModel::releaseBarrier(Group &grp) {
   uint64_t at = grp.barrierLast + P.barrierCycles;
   for (TWave *o : grp.waves)
@@ -433,29 +184,6 @@ void CUModel::releaseBarrier(Group &grp) {
       simd[o->simd].next = std::min(simd[o->simd].next, o->head);
     }
   grp.atBarrier = 0;
-}
-
-Stall CUModel::stallBefore(const TWave &t, uint64_t c, uint64_t &stall) const {
-  stall = c > t.baseline ? c - t.baseline : 0;
-  if (!stall)
-    return Stall::None;
-  uint64_t waitedForHead = t.head > t.baseline ? t.head - t.baseline : 0;
-  return waitedForHead && waitedForHead >= c - std::max(t.head, t.baseline) ? t.headWhy
-                                                                            : t.blockWhy;
-}
-
-bool CUModel::overBudget(Wave &w, const Inst &in) {
-  if (w.status == WaveStatus::Error) {
-    wk.error = w.error;
-    failed = true;
-  } else if (L.opts.instructionBudget && executed > L.opts.instructionBudget) {
-    w.fail(in, "the instruction budget of " + std::to_string(L.opts.instructionBudget) +
-                   " wave-instructions is exhausted (the kernel may not terminate; "
-                   "raise LaunchOptions::instructionBudget if it is just long)");
-    wk.error = w.error;
-    failed = true;
-  }
-  return failed;
 }
 
 void CUModel::issue(TWave &t, uint64_t c) {
@@ -515,106 +243,6 @@ void CUModel::runAhead(TWave &t, unsigned s) {
       computeHead(t, next);
     }
   }
-}
-
-void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,
-                      Stall why, uint64_t done, uint16_t busy) {
-  Simd &S = simd[t.simd];
-  const Inst &in = prog[idx];
-  const InstInfo &ti = info[idx];
-  WaveRecord &rec = R.waves[t.rec];
-  ++rec.instructions;
-  rec.stall[unsigned(why)] += stall;
-  t.allowed = c + 1;
-  t.allowedWhy = Stall::None;
-  bool writesRegs = true;
-  switch (ti.unit) {
-  case Unit::VALU:
-    S.valuFree = c + P.valuCycles;
-    done = c + P.valuLatency;
-    busy = uint16_t(P.valuCycles);
-    break;
-  case Unit::TRANS:
-    S.valuFree = c + P.valuCycles;
-    S.transFree = c + P.transCycles;
-    done = c + P.transLatency;
-    busy = uint16_t(P.transCycles);
-    break;
-  case Unit::MFMA: {
-    uint64_t passes = uint64_t(ti.passes) * P.mfmaPassCycles;
-    S.valuFree = c + P.valuCycles;
-    S.mfmaFree = c + passes;
-    done = c + passes + P.mfmaWriteback;
-    busy = uint16_t(passes);
-    for (unsigned i = 0; i < in.nwrites; ++i) {
-      const RegRange &wr = in.writes[i];
-      for (unsigned k = 0; k < wr.count; ++k) {
-        t.fwd[wr.first + k] = c + passes;
-        t.fwdRange[wr.first + k] = uint32_t(wr.first) << 8 | wr.count;
-      }
-    }
-    break;
-  }
-  case Unit::SMEM:
-    done = c + P.smemLatency;
-    t.smem.push_back(done);
-    writesRegs = false;
-    break;
-  case Unit::VMEM:
-    done = std::max(done, t.vm.empty() ? 0 : t.vm.back());
-    t.vm.push_back(done);
-    writesRegs = false;
-    break;
-  case Unit::LDS: {
-    uint64_t start = std::max(c, ldsFree);
-    ldsFree = start + busy;
-    done = start + busy + P.ldsLatency;
-    done = std::max(done, t.lds.empty() ? 0 : t.lds.back());
-    t.lds.push_back(done);
-    writesRegs = false;
-    break;
-  }
-  case Unit::Branch:
-    if (nextPc != in.next) {
-      t.allowed = c + P.branchTakenCycles;
-      t.allowedWhy = Stall::Branch;
-    }
-    break;
-  default:
-    break;
-  }
-  // Results ready within one issue period never delay the wave's next
-  // instruction: their times are only recorded while a longer one (TRANS,
-  // MFMA) may still be pending, to overwrite it.
-  bool longResult = ti.unit == Unit::MFMA || done > c + P.issuePeriod;
-  if (writesRegs && (longResult || t.pendingUntil > c)) {
-    for (unsigned i = 0; i < in.nwrites; ++i)
-      for (unsigned k = 0; k < in.writes[i].count; ++k) {
-        unsigned r = in.writes[i].first + k;
-        t.ready[r] = done;
-        if (ti.unit != Unit::MFMA)
-          t.fwdRange[r] = 0;
-      }
-    if (longResult)
-      t.pendingUntil = std::max(t.pendingUntil, done);
-  }
-  if (ti.ctl == CTL_NOP) {
-    t.allowed = c + uint64_t(P.issuePeriod) * ((in.nsrc() ? in.src(0).imm & 15 : 0) + 1);
-    t.allowedWhy = Stall::Nop;
-  } else if (ti.ctl == CTL_SLEEP) {
-    t.allowed = c + uint64_t(P.sleepUnit) * (in.nsrc() ? in.src(0).imm & 127 : 0) + 1;
-    t.allowedWhy = Stall::Nop;
-  }
-  drained = std::max(drained, done);
-  R.unitBusy[unsigned(ti.unit)] += busy;
-  R.unitCount[unsigned(ti.unit)]++;
-  if (R.events.size() < L.opts.timingEvents)
-    R.events.push_back(Event{c, uint32_t(std::min<uint64_t>(done - c, ~0u)),
-                             uint32_t(std::min<uint64_t>(stall, ~0u)), idx, t.rec, busy,
-                             uint8_t(why), uint8_t(ti.unit)});
-  else
-    R.eventsTruncated = true;
-  t.baseline = c + P.issuePeriod;
 }
 
 uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
@@ -701,7 +329,9 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
   return std::max(lastEnd, drained);
 }
 
-} // namespace
+} // namespace detail
+
+using namespace detail;
 
 llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
                                                  const KernelInfo &k) {
