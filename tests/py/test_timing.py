@@ -391,6 +391,17 @@ def test_timing_off_changes_nothing():
                      timing=True)
 
 
+def test_instruction_trace_with_timing_keeps_issue_order():
+    """trace_limit with timing: the instruction lines (r.trace.lines) follow
+    the simulated issue order, and the cycles are the same as without."""
+    m = mfma_stream("v_mfma_f32_16x16x16_f16", 4, waves=8)
+    plain = aster.launch(m, "k", 1, 512, [], timing=True)
+    r = aster.launch(m, "k", 1, 512, [], timing=True, trace_limit=20)
+    assert len(r.trace.lines) == 20 and r.cycles == plain.cycles
+    first = sorted(zip(r.trace.events["issue"], r.trace.events["wave"]))[:20]
+    assert all(f"wave {w} " in line for (_, w), line in zip(first, r.trace.lines))
+
+
 def test_fault_under_timing_raises():
     m = aster.Module("gfx942")
     k = m.kernel("k", block=(64, 1, 1))

@@ -36,7 +36,16 @@ struct TWave {
                                         ///< count) that fwd is for; 0: none
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
+  /// SIMD-local instructions the emulator already executed (in a batch)
+  /// and the model has yet to issue, from qpos on.
+  std::vector<uint32_t> queue;
+  size_t qpos = 0;
 };
+
+/// The wave's next instruction to issue.
+inline uint32_t nextPc(const TWave &t) {
+  return t.qpos < t.queue.size() ? t.queue[t.qpos] : t.w->pc;
+}
 
 struct Group {
   WorkgroupCtx ctx;
@@ -83,6 +92,9 @@ public:
         prog(L.prog->insts.data()), info(classify(*L.prog)) {
     for (const InstInfo &ti : info)
       stopAhead.push_back(!local(ti));
+    // The instruction trace lists instructions as they execute: keep it in
+    // issue order.
+    batching = !L.opts.traceLimit;
     while ((2u << lineShift) <= P.lineBytes)
       ++lineShift;
   }
@@ -101,7 +113,8 @@ private:
   GlobalMemory &mem;
   const Inst *prog;
   std::vector<InstInfo> info;
-  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a run-ahead)
+  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
+  bool batching = true;            ///< execute SIMD-local instructions in batches
   unsigned lineShift = 0;          ///< log2(P.lineBytes)
   Simd simd[4];
   std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
@@ -123,8 +136,12 @@ private:
   uint64_t unitFree(const Simd &S, const InstInfo &ti) const;
   /// Executes wave t's next instruction at cycle c and accounts for it.
   void issue(TWave &t, uint64_t c);
-  /// Executes the wave's SIMD-local instructions in batches (see run()).
+  /// Issues the wave's SIMD-local instructions one after another (a wave
+  /// alone on its SIMD; see run()).
   void runAhead(TWave &t, unsigned s);
+  /// Executes the wave's next SIMD-local instructions as a batch into its
+  /// queue; false after a fault.
+  bool fillQueue(TWave &t);
   /// The timing effects of instruction `idx` issued at c (`done`/`busy`:
   /// from the memory model for memory instructions).
   void account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,

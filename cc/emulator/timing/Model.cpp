@@ -118,6 +118,8 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       tw->lds.clear();
       tw->smem.clear();
       tw->barrier = tw->done = false;
+      tw->queue.clear();
+      tw->qpos = 0;
       tw->pendingUntil = 0;
       tw->allowedWhy = tw->headWhy = Stall::None;
       tw->blockWhy = Stall::Arbitration;
@@ -186,8 +188,37 @@ void CUModel::releaseBarrier(Group &grp) {
   grp.atBarrier = 0;
 }
 
+bool CUModel::fillQueue(TWave &t) {
+  Wave &w = *t.w;
+  t.queue.resize(256);
+  t.qpos = 0;
+  uint64_t n = runWaveLogged(w, t.queue.size(), stopAhead.data(), t.queue.data());
+  t.queue.resize(n);
+  executed += n;
+  return !(n && overBudget(w, prog[t.queue[n - 1]]));
+}
+
 void CUModel::issue(TWave &t, uint64_t c) {
   Wave &w = *t.w;
+  // SIMD-local instructions execute in batches ahead of their issue: they
+  // touch only their wave, so when they execute does not matter, and the
+  // instructions that do (memory, LDS, barriers, s_memtime) execute at
+  // their issue cycle, in cycle order, once the queue before them is empty.
+  if (t.qpos == t.queue.size() && batching && local(info[w.pc]) && !fillQueue(t))
+    return;
+  if (t.qpos < t.queue.size()) {
+    uint32_t idx = t.queue[t.qpos++];
+    if (t.qpos == t.queue.size()) {
+      t.queue.clear();
+      t.qpos = 0;
+    }
+    uint32_t next = nextPc(t);
+    uint64_t stall;
+    Stall why = stallBefore(t, c, stall);
+    account(t, c, idx, next, stall, why, c + P.saluLatency, 0);
+    computeHead(t, next);
+    return;
+  }
   uint32_t idx = w.pc;
   const Inst &in = prog[idx];
   const InstInfo &ti = info[idx];
@@ -227,21 +258,27 @@ void CUModel::issue(TWave &t, uint64_t c) {
 
 void CUModel::runAhead(TWave &t, unsigned s) {
   Simd &S = simd[s];
-  Wave &w = *t.w;
-  uint32_t log[256];
-  while (!failed && local(info[w.pc])) {
-    uint64_t n = runWaveLogged(w, 256, stopAhead.data(), log);
-    executed += n;
-    if (n == 0 || overBudget(w, prog[log[n - 1]]))
+  if (!batching) {
+    while (!failed && local(info[t.w->pc]))
+      issue(t, turnAtOrAfter(s, std::max(t.head, unitFree(S, info[t.w->pc]))));
+    return;
+  }
+  // The same as issue() on the queue, in one loop.
+  for (;;) {
+    if (t.qpos == t.queue.size() &&
+        (!local(info[t.w->pc]) || !fillQueue(t) || t.queue.empty()))
       return;
-    for (uint64_t i = 0; i < n; ++i) {
-      uint32_t next = i + 1 < n ? log[i + 1] : w.pc;
-      uint64_t c = turnAtOrAfter(s, std::max(t.head, unitFree(S, info[log[i]])));
+    for (size_t n = t.queue.size(); t.qpos < n;) {
+      uint32_t idx = t.queue[t.qpos++];
+      uint32_t next = t.qpos < n ? t.queue[t.qpos] : t.w->pc;
+      uint64_t c = turnAtOrAfter(s, std::max(t.head, unitFree(S, info[idx])));
       uint64_t stall;
       Stall why = stallBefore(t, c, stall);
-      account(t, c, log[i], next, stall, why, c + P.saluLatency, 0);
+      account(t, c, idx, next, stall, why, c + P.saluLatency, 0);
       computeHead(t, next);
     }
+    t.queue.clear();
+    t.qpos = 0;
   }
 }
 
@@ -267,7 +304,7 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       TWave &t = *S.waves[i];
       if (t.done || t.barrier)
         continue;
-      const InstInfo &ti = info[t.w->pc];
+      const InstInfo &ti = info[nextPc(t)];
       uint64_t uf = unitFree(S, ti);
       if (t.head > c || uf > c) {
         if (t.head <= c)
@@ -287,8 +324,7 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       // on the CU, issues its SIMD-local instructions (VALU, MFMA, SALU,
       // branches, s_nop, s_waitcnt) at once: they depend on nothing other
       // waves do, so their cycles are the same as in the turn-by-turn loop.
-      if (!failed && !t.done && !t.barrier && S.active == 1 && nextGroup >= numGroups &&
-          !L.opts.traceLimit)
+      if (!failed && !t.done && !t.barrier && S.active == 1 && nextGroup >= numGroups)
         runAhead(t, s);
       if (failed)
         return kNever;
