@@ -74,15 +74,6 @@ void CUModel::computeHead(TWave &t, uint32_t pc) {
   t.headWhy = why;
 }
 
-uint64_t CUModel::unitFree(const Simd &S, const InstInfo &ti) const {
-  switch (ti.unit) {
-  case Unit::VALU: return S.valuFree;
-  case Unit::TRANS: return std::max(S.valuFree, S.transFree);
-  case Unit::MFMA: return std::max(S.valuFree, S.mfmaFree);
-  default: return 0;
-  }
-}
-
 uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
                            uint16_t &busy) {
   Wave &w = *t.w;
@@ -139,15 +130,6 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
   unsigned pipe = mem.pipeCycles(n);
   busy = uint16_t(std::min(pipe, 65535u));
   return mem.access(lines, n, ti.store, c + pipe, R.memLines);
-}
-
-Stall CUModel::stallBefore(const TWave &t, uint64_t c, uint64_t &stall) const {
-  stall = c > t.baseline ? c - t.baseline : 0;
-  if (!stall)
-    return Stall::None;
-  uint64_t waitedForHead = t.head > t.baseline ? t.head - t.baseline : 0;
-  return waitedForHead && waitedForHead >= c - std::max(t.head, t.baseline) ? t.headWhy
-                                                                            : t.blockWhy;
 }
 
 bool CUModel::overBudget(Wave &w, const Inst &in) {

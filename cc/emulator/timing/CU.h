@@ -8,6 +8,7 @@
 #include "emulator/timing/Params.h"
 #include "emulator/timing/Result.h"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -93,7 +94,7 @@ public:
     for (const InstInfo &ti : info)
       stopAhead.push_back(!local(ti));
     // The instruction trace lists instructions as they execute: keep it in
-    // issue order.
+    // issue order (no batches, no run-ahead).
     batching = !L.opts.traceLimit;
     while ((2u << lineShift) <= P.lineBytes)
       ++lineShift;
@@ -115,6 +116,7 @@ private:
   std::vector<InstInfo> info;
   std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
   bool batching = true;            ///< execute SIMD-local instructions in batches
+                                   ///< and let SIMDs run ahead
   unsigned lineShift = 0;          ///< log2(P.lineBytes)
   Simd simd[4];
   std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
@@ -133,9 +135,23 @@ private:
   void finishGroup(Group *grp);
   void computeHead(TWave &t, uint32_t pc);
   uint64_t waitTime(TWave &t, const Inst &in);
-  uint64_t unitFree(const Simd &S, const InstInfo &ti) const;
+  /// When the unit the instruction needs on its SIMD is free.
+  uint64_t unitFree(const Simd &S, const InstInfo &ti) const {
+    switch (ti.unit) {
+    case Unit::VALU: return S.valuFree;
+    case Unit::TRANS: return std::max(S.valuFree, S.transFree);
+    case Unit::MFMA: return std::max(S.valuFree, S.mfmaFree);
+    default: return 0;
+    }
+  }
   /// Executes wave t's next instruction at cycle c and accounts for it.
   void issue(TWave &t, uint64_t c);
+  /// One issue turn of SIMD s at cycle c: returns the earliest cycle a wave
+  /// of it may issue next; `ended` when a wave ended. `alone`: no workgroup
+  /// is left to start (run-ahead allowed).
+  uint64_t turn(unsigned s, uint64_t c, bool &ended, bool alone);
+  /// All live waves of SIMD s are at SIMD-local instructions.
+  bool simdLocal(unsigned s) const;
   /// Issues the wave's SIMD-local instructions one after another (a wave
   /// alone on its SIMD; see run()).
   void runAhead(TWave &t, unsigned s);
@@ -146,7 +162,15 @@ private:
   /// from the memory model for memory instructions).
   void account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,
                Stall why, uint64_t done, uint16_t busy);
-  Stall stallBefore(const TWave &t, uint64_t c, uint64_t &stall) const;
+  /// Cycles between the wave's earliest issue and c, and the main cause.
+  static Stall stallBefore(const TWave &t, uint64_t c, uint64_t &stall) {
+    stall = c > t.baseline ? c - t.baseline : 0;
+    if (!stall)
+      return Stall::None;
+    uint64_t waitedForHead = t.head > t.baseline ? t.head - t.baseline : 0;
+    return waitedForHead && waitedForHead >= c - std::max(t.head, t.baseline) ? t.headWhy
+                                                                              : t.blockWhy;
+  }
   /// After executing: a kernel fault or an exhausted budget ends the launch.
   bool overBudget(Wave &w, const Inst &in);
   void releaseBarrier(Group &grp);

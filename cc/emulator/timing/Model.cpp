@@ -258,11 +258,6 @@ void CUModel::issue(TWave &t, uint64_t c) {
 
 void CUModel::runAhead(TWave &t, unsigned s) {
   Simd &S = simd[s];
-  if (!batching) {
-    while (!failed && local(info[t.w->pc]))
-      issue(t, turnAtOrAfter(s, std::max(t.head, unitFree(S, info[t.w->pc]))));
-    return;
-  }
   // The same as issue() on the queue, in one loop.
   for (;;) {
     if (t.qpos == t.queue.size() &&
@@ -282,6 +277,54 @@ void CUModel::runAhead(TWave &t, unsigned s) {
   }
 }
 
+uint64_t CUModel::turn(unsigned s, uint64_t c, bool &ended, bool alone) {
+  Simd &S = simd[s];
+  uint64_t minNext = kNever;
+  uint8_t slots = 0;
+  for (size_t i = 0; i < S.waves.size(); ++i) {
+    TWave &t = *S.waves[i];
+    if (t.done || t.barrier)
+      continue;
+    const InstInfo &ti = info[nextPc(t)];
+    uint64_t uf = unitFree(S, ti);
+    if (t.head > c || uf > c) {
+      if (t.head <= c)
+        t.blockWhy = ti.unit == Unit::MFMA && S.mfmaFree > c ? Stall::MatrixCore : Stall::Unit;
+      minNext = std::min(minNext, std::max(t.head, uf));
+      continue;
+    }
+    if (ti.slot != SLOT_NONE && (slots >> ti.slot & 1)) {
+      t.blockWhy = Stall::Arbitration;
+      minNext = std::min(minNext, c + 4);
+      continue;
+    }
+    if (ti.slot != SLOT_NONE)
+      slots |= uint8_t(1u << ti.slot);
+    issue(t, c);
+    if (alone && !failed && !t.done && !t.barrier && S.active == 1)
+      runAhead(t, s);
+    if (failed)
+      return kNever;
+    if (t.done)
+      ended = true;
+    else if (!t.barrier)
+      minNext = std::min(minNext, std::max(t.head, c + 4));
+  }
+  return minNext;
+}
+
+bool CUModel::simdLocal(unsigned s) const {
+  bool any = false;
+  for (const TWave *t : simd[s].waves) {
+    if (t->done)
+      continue;
+    if (t->barrier || !local(info[nextPc(*t)]))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
   cu = cuIdx;
   mem.beginCU(cu);
@@ -296,44 +339,23 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
   while (resident) {
     unsigned s = unsigned(c % 4);
     Simd &S = simd[s];
-    uint64_t minNext = kNever;
-    S.next = kNever;  // barrier releases during this turn may lower it
-    uint8_t slots = 0;
     bool ended = false;
-    for (size_t i = 0; i < S.waves.size(); ++i) {
-      TWave &t = *S.waves[i];
-      if (t.done || t.barrier)
-        continue;
-      const InstInfo &ti = info[nextPc(t)];
-      uint64_t uf = unitFree(S, ti);
-      if (t.head > c || uf > c) {
-        if (t.head <= c)
-          t.blockWhy = ti.unit == Unit::MFMA && S.mfmaFree > c ? Stall::MatrixCore : Stall::Unit;
-        minNext = std::min(minNext, std::max(t.head, uf));
-        continue;
-      }
-      if (ti.slot != SLOT_NONE && (slots >> ti.slot & 1)) {
-        t.blockWhy = Stall::Arbitration;
-        minNext = std::min(minNext, c + 4);
-        continue;
-      }
-      if (ti.slot != SLOT_NONE)
-        slots |= uint8_t(1u << ti.slot);
-      issue(t, c);
-      // Run ahead: a wave alone on its SIMD, with no workgroup left to start
-      // on the CU, issues its SIMD-local instructions (VALU, MFMA, SALU,
-      // branches, s_nop, s_waitcnt) at once: they depend on nothing other
-      // waves do, so their cycles are the same as in the turn-by-turn loop.
-      if (!failed && !t.done && !t.barrier && S.active == 1 && nextGroup >= numGroups)
-        runAhead(t, s);
-      if (failed)
-        return kNever;
-      if (t.done)
-        ended = true;
-      else if (!t.barrier)
-        minNext = std::min(minNext, std::max(t.head, c + 4));
+    // Run ahead: with no workgroup left to start on the CU, a SIMD whose
+    // waves all execute SIMD-local instructions (VALU, MFMA, SALU,
+    // branches, s_nop, s_waitcnt) depends on nothing the other SIMDs do:
+    // it goes on turn by turn on its own (a wave alone on its SIMD, in one
+    // loop: runAhead), with the same cycles as in the CU's turn loop.
+    bool alone = nextGroup >= numGroups && batching;  // (an instruction trace:
+                                                      // execution in issue order)
+    S.next = kNever;  // barrier releases during this turn may lower it
+    S.next = std::min(S.next, turn(s, c, ended, alone));
+    for (uint64_t cs = c; alone && !ended && !failed && S.next != kNever && simdLocal(s);) {
+      cs = turnAtOrAfter(s, std::max(S.next, cs + 1));
+      S.next = kNever;
+      S.next = std::min(S.next, turn(s, cs, ended, alone));
     }
-    S.next = std::min(S.next, minNext);
+    if (failed)
+      return kNever;
     if (ended) {
       // Workgroups whose waves all ended leave; start the next ones.
       for (size_t i = 0; i < wavePool.size();) {
