@@ -35,6 +35,7 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
 void CUModel::computeHead(TWave &t, uint32_t pc) {
   const Inst &in = prog[pc];
   const InstInfo &ti = info[pc];
+  t.localNext = !stopAhead[pc];
   uint64_t h = t.allowed;
   Stall why = t.allowedWhy;
   for (unsigned r = 0; r < in.nreads && t.pendingUntil > t.allowed; ++r) {

@@ -30,6 +30,7 @@ struct TWave {
   Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
+  bool localNext = false;      ///< its next instruction is SIMD-local
   std::vector<uint64_t> ready;          ///< per tracked register: result available
   std::vector<uint64_t> fwd;            ///< MFMA results: available as the same
                                         ///< range's srcC (forwarding)

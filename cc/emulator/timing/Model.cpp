@@ -318,7 +318,7 @@ bool CUModel::simdLocal(unsigned s) const {
   for (const TWave *t : simd[s].waves) {
     if (t->done)
       continue;
-    if (t->barrier || !local(info[nextPc(*t)]))
+    if (t->barrier || !t->localNext)
       return false;
     any = true;
   }
