@@ -165,6 +165,47 @@ def test_valu_fma_peak():
         assert 64 * flops / gap * 4 * CUS * MHZ * 1e6 / 1e12 == pytest.approx(peak, abs=0.06)
 
 
+def test_transcendentals_quarter_rate():
+    """Transcendental VALU ops (TRANS in the table, v_exp_f32) run at quarter
+    rate: independent ones issue 16 cycles apart, plain VALU 4; a consumer of
+    a v_exp_f32 result waits for it."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", block=(64, 1, 1))
+    for i in range(4):
+        k.v_exp_f32(v[1 + i], v[0])
+    k.v_add_f32(v[6], v[4], v[4])       # reads the last v_exp_f32 result
+    k.s_endpgm()
+    r = aster.launch(m, "k", 1, 64, [], timing=True)
+    assert set(np.diff(r.trace.issues("v_exp_f32")).tolist()) == {16}
+    assert r.trace.issues("v_add_f32")[0] - r.trace.issues("v_exp_f32")[-1] == 16
+    ev = r.trace.wave_events(0)
+    from aster.timing import STALLS
+    assert {STALLS[e["reason"]] for e in ev[1:4]} == {"unit"}
+    assert STALLS[ev[4]["reason"]] == "dependency"
+
+
+def test_lds_bandwidth_128_bytes_per_clock():
+    """4 waves (one per SIMD) streaming conflict-free ds_read_b128: the CU's
+    LDS delivers 128 bytes per clock (CDNA3 white paper)."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", block=(256, 1, 1), lds=64 * 1024)
+    k.v_and_b32(v[1], 63, v[0])
+    k.v_lshlrev_b32(v[1], 4, v[1])            # 16 bytes per lane, consecutive
+    for i in range(32):
+        k.ds_read_b128(v[4 + 4 * (i % 8):8 + 4 * (i % 8)], v[1])
+        if i % 8 == 7:
+            k.s_waitcnt(lgkmcnt=0)
+    k.s_endpgm()
+    r = aster.launch(m, "k", 1, 256, [], timing=True)
+    t = r.trace
+    ev = t.events[[t.mnemonic(int(i)) == "ds_read_b128" for i in t.events["inst"]]]
+    assert (ev["busy"] == 8).all()            # 1 KiB per wave-instruction / 128
+    first, last = int(ev["issue"].min()), int((ev["issue"] + ev["dur"]).max())
+    assert t.summary()["lds_conflict_factor"] == 1
+    bytes_per_clk = len(ev) * 64 * 16 / (last - first - 64)   # minus one latency
+    assert 120 <= bytes_per_clk <= 128
+
+
 def test_iree_aster_mi300x_observation():
     """iree-org/aster on MI300X: consecutive independent
     v_mfma_f32_16x16x16_f16 of one wave issue 16 cycles apart; 8 waves on a

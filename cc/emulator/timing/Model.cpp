@@ -266,7 +266,11 @@ void CUModel::runAhead(TWave &t, unsigned s) {
     for (size_t n = t.queue.size(); t.qpos < n;) {
       uint32_t idx = t.queue[t.qpos++];
       uint32_t next = t.qpos < n ? t.queue[t.qpos] : t.w->pc;
-      uint64_t c = turnAtOrAfter(s, std::max(t.head, unitFree(S, info[idx])));
+      uint64_t uf = unitFree(S, info[idx]);
+      if (uf > t.head)
+        t.blockWhy = info[idx].unit == Unit::MFMA && S.mfmaFree > t.head ? Stall::MatrixCore
+                                                                         : Stall::Unit;
+      uint64_t c = turnAtOrAfter(s, std::max(t.head, uf));
       uint64_t stall;
       Stall why = stallBefore(t, c, stall);
       account(t, c, idx, next, stall, why, c + P.saluLatency, 0);
