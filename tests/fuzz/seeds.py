@@ -73,11 +73,11 @@ def write_seeds(corpus_root, hip_limit=6):
 
     # A seed is the target's choice bytes (targets._Input), then the file.
     # asm: gfx942, link; mlir: amdgcn-regalloc; launch:
-    # grid 1, block 64, strict, no argument bytes (so the rest is the code).
+    # grid 1, block 64, strict, no timing, no argument bytes (so the rest is the code).
     put("asm", asm, b"\0\1")
     put("mlir", mlir, b"\1")
     put("disasm", hsaco, b"\0")
-    put("launch", hsaco, b"\0\1\0\100\1\0")
+    put("launch", hsaco, b"\0\1\0\100\1\0\0")
     put("raise", asm, b"\0\1", "asm")
     put("raise", hsaco, b"\2\1", "hsaco")
     put("builder", [bytes(range(i, i + 64)) for i in range(0, 192, 16)])

@@ -121,12 +121,14 @@ def _args_for(kernel, fdp, arrays):
 
 
 def fuzz_launch(data):
-    """load_code_object + launch: mutated code object bytes, kernargs, grid/block.
+    """load_code_object + launch: mutated code object bytes, kernargs, grid/block,
+    strict mode, the timing model.
     Arrays of a failed launch must come back unchanged."""
     fdp = _fdp(data)
     grid = tuple(fdp.ConsumeIntInRange(0, 3) for _ in range(fdp.ConsumeIntInRange(1, 3)))
     block = tuple(fdp.ConsumeIntInRange(0, 130) for _ in range(fdp.ConsumeIntInRange(1, 3)))
     strict = fdp.ConsumeBool()
+    timing = fdp.ConsumeBool()
     nargs_bytes = fdp.ConsumeIntInRange(0, 255)
     argdata = fdp.ConsumeBytes(nargs_bytes)
     code = _rest(fdp)
@@ -140,7 +142,7 @@ def fuzz_launch(data):
         try:
             args = _args_for(kernel, afdp, arrays)
             aster.launch(code, kernel.name, grid=grid, block=block, args=args,
-                         strict=strict, budget=20000)
+                         strict=strict, budget=20000, timing=timing)
         except EXPECTED:
             for arr, before in arrays:
                 if not np.array_equal(arr, before):
