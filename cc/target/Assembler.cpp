@@ -25,8 +25,9 @@ using namespace llvm;
 
 namespace aster::target {
 
-Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
-                                           std::vector<AsmDiagnostic> *diags) {
+Expected<std::vector<char>>
+assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
+               function_ref<void(MCAsmParser &)> prepare) {
   auto tOr = MCTarget::create(cpu);
   if (!tOr)
     return tOr.takeError();
@@ -76,6 +77,8 @@ Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
   if (!tap)
     return createStringError("cannot create the AMDGPU assembly parser");
   parser->setTargetParser(*tap);
+  if (prepare)
+    prepare(*parser);
   bool failedParse = parser->Run(/*NoInitialTextSection=*/false);
   if (failedParse || !errors.empty() || ctx.hadError()) {
     std::string msg = "assembly failed";
