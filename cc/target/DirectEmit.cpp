@@ -325,7 +325,6 @@ using EntryMap = llvm::StringMap<Entry>;
 /// Learns the forms of `pending` (one assembler run for all) into the
 /// encoder's cache and sets their `form`.
 unsigned learn(Encoder &enc, ArrayRef<llvm::StringMapEntry<Entry> *> pending) {
-  MLIRContext *ctx = pending.front()->second.sample->getContext();
   std::string text;
   std::vector<std::vector<unsigned>> sampleMC; // per line: MC registers
   llvm::SmallVector<RegRef, 8> regs;
@@ -356,7 +355,7 @@ unsigned learn(Encoder &enc, ArrayRef<llvm::StringMapEntry<Entry> *> pending) {
         if (!r)
           return registerAsm(t);
         const RegRef &s = sample[next++];
-        return registerAsm(RegType::get(ctx, s.kind, s.index, s.width));
+        return registerAsm(s.kind, s.index, s.width);
       };
       if (!d)
         ls << "s_branch " << sampleLabel(0);
