@@ -12,9 +12,9 @@ v_mfma_f32_16x16x16_f16 cycling through 10 AGPR x4 accumulators.
 Columns (seconds are the minimum over repetitions, each a fresh module):
   build     the Python builder calls (bench_builder.py's measure)
   passes    aster.compile's copy of the module + amdgcn-regalloc +
-            amdgcn-hazards (with the verifier after each pass, as compile runs)
-  hsaco     the code object, instructions encoded directly (DirectEmit) and
-            linked by lld: what aster.compile adds after the passes
+            amdgcn-hazards (as compile runs them: no verifier between passes)
+  hsaco     the verifier, then the code object, instructions encoded directly
+            (DirectEmit), linked by lld: what aster.compile adds after the passes
   total     build + passes + hsaco = aster.compile(m, "amdgcn-regalloc,
             amdgcn-hazards") from an empty module; µs/instr is total / N
   text      the same code object through assembly text (print, LLVM MC parse,
@@ -77,7 +77,7 @@ def measure(kind, n, reps, text_max):
         m._finish()
         t0 = time.perf_counter()
         raw = _aster.clone_module(m._m)
-        _aster.run_pipeline(raw, PIPELINE)
+        _aster.run_pipeline(raw, PIPELINE, False)
         t1 = time.perf_counter()
         direct = raw.hsaco(True)
         t2 = time.perf_counter()

@@ -112,7 +112,8 @@ def compile(module, pipeline=None):
     # A copy: the module may be extended later; .asm/.mlir show it as compiled.
     raw = _aster.clone_module(module._m)
     if pipeline:
-        _aster.run_pipeline(raw, pipeline)
+        # The verifier runs once, on the result (below), not after each pass.
+        _aster.run_pipeline(raw, pipeline, False)
     hsaco = _hsaco(raw)
     metadata = {d["name"]: KernelMetadata._from(d) for d in _aster.kernel_infos(raw)}
     return Compiled(module.name, module.target, raw, hsaco, metadata, pipeline)
