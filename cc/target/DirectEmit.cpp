@@ -10,10 +10,14 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCAssembler.h"
+#include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectStreamer.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
 #include "llvm/MC/MCParser/MCAsmParserExtension.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
@@ -45,7 +49,9 @@ struct TOp {
 /// What every op of one form becomes.
 struct Form {
   bool ok = false;
+  bool hasLabel = false;
   unsigned opcode = 0, flags = 0;
+  unsigned numSlots = 0; ///< registers of the op (its RegRefs)
   llvm::SmallVector<TOp, 8> ops;
 };
 
@@ -180,8 +186,9 @@ bool formKey(Operation *op, const ISA::InstDesc *d, llvm::SmallString<64> &key,
     put<uint8_t>(key, (uint8_t)t.getIntOrFloatBitWidth());
     put<uint64_t>(key, *bits);
   }
+  bool anyAttr = !op->getDiscardableAttrDictionary().empty();
   for (const ISA::ModDesc *m : d->mods()) {
-    Attribute a = op->getDiscardableAttr(m->name);
+    Attribute a = anyAttr ? op->getDiscardableAttr(m->name) : Attribute();
     put<uint8_t>(key, a ? 1 : 0);
     if (auto i = dyn_cast_or_null<IntegerAttr>(a))
       put<int64_t>(key, i.getValue().getSExtValue());
@@ -311,6 +318,8 @@ Form formFrom(const MCInst &a, ArrayRef<unsigned> ra, const MCInst &b,
       return Form();
   }
   f.ok = true;
+  f.numSlots = ra.size();
+  f.hasLabel = llvm::any_of(f.ops, [](const TOp &t) { return t.kind == TOp::Label; });
   return f;
 }
 
@@ -515,13 +524,39 @@ private:
     for (unsigned b = 0; b < labels.size(); ++b)
       labels[b] = ctx.getOrCreateSymbol(".LBB" + std::to_string(idx) + "_" +
                                         std::to_string(b));
+    auto &obj = static_cast<llvm::MCObjectStreamer &>(out);
+    llvm::MCCodeEmitter &emitter = obj.getAssembler().getEmitter();
+    llvm::MCAsmBackend &backend = obj.getAssembler().getBackend();
     MCInst mi;
+    llvm::SmallVector<char, 16> code;
+    llvm::SmallVector<llvm::MCFixup, 1> fixups;
+    bool first = true;
     for (const Item &it : kp.items) {
       if (!it.entry) {
         out.emitLabel(labels[it.block]);
         continue;
       }
       const Form &f = *it.entry->form;
+      // An instruction met before (same form, same registers) is its bytes.
+      std::optional<EncodingKey> ek;
+      if (!first && !f.hasLabel && f.numSlots <= 4) {
+        ek = EncodingKey{&f, 0};
+        for (unsigned i = 0; i < f.numSlots; ++i) {
+          unsigned r = regs[it.firstReg + i];
+          ek->regs |= (uint64_t)r << (16 * i);
+          if (r > 0xffff)
+            ek.reset();
+          if (!ek)
+            break;
+        }
+        auto c = ek ? encodings.find(*ek) : encodings.end();
+        if (c != encodings.end()) {
+          out.emitBytes(StringRef(pool.data() + c->second.first, c->second.second));
+          ++count;
+          continue;
+        }
+      }
+      first = false;
       mi.clear();
       mi.setOpcode(f.opcode);
       mi.setFlags(f.flags);
@@ -544,9 +579,38 @@ private:
       }
       out.emitInstruction(mi, sti);
       ++count;
+      if (ek && !backend.mayNeedRelaxation(mi.getOpcode(), mi.getOperands(), sti)) {
+        code.clear();
+        fixups.clear();
+        emitter.encodeInstruction(mi, code, fixups, sti);
+        if (fixups.empty()) {
+          encodings[*ek] = {(uint32_t)pool.size(), (uint32_t)code.size()};
+          pool.append(code.begin(), code.end());
+        }
+      }
     }
     return false;
   }
+
+  /// An instruction's form and (up to 4) registers, 16 bits each.
+  struct EncodingKey {
+    const Form *form;
+    uint64_t regs;
+    bool operator==(const EncodingKey &o) const {
+      return form == o.form && regs == o.regs;
+    }
+  };
+  struct EncodingKeyInfo {
+    static EncodingKey getEmptyKey() { return {nullptr, ~0ull}; }
+    static EncodingKey getTombstoneKey() { return {nullptr, ~1ull}; }
+    static unsigned getHashValue(const EncodingKey &k) {
+      return llvm::hash_combine(k.form, k.regs);
+    }
+    static bool isEqual(const EncodingKey &a, const EncodingKey &b) { return a == b; }
+  };
+  /// Bytes of the instructions encoded so far (offset, size in `pool`).
+  llvm::DenseMap<EncodingKey, std::pair<uint32_t, uint32_t>, EncodingKeyInfo> encodings;
+  llvm::SmallVector<char, 0> pool;
 
   std::vector<KernelPlan> &plans;
   const std::vector<unsigned> &regs;
