@@ -99,8 +99,12 @@ def run_peer(ns):
     out = os.environ.get("ASTER_PEER_OUT", os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                         "aster-peer", "out"))
     env = dict(os.environ, NS=",".join(str(n) for n in ns), REPS="1", ASTER_PEER_OUT=out)
-    p = subprocess.run(["bash", os.path.join(ROOT, "..", "shared", "peers", "aster", "run.sh")],
-                       env=env, capture_output=True, text=True)
+    # The peer harness sits next to the checkout (../shared) or, from a
+    # worktree under wt/, next to its parent.
+    cands = [os.path.join(ROOT, *up, "shared", "peers", "aster", "run.sh")
+             for up in ((".."), ("..", ".."))]
+    script = next((c for c in cands if os.path.exists(c)), cands[0])
+    p = subprocess.run(["bash", script], env=env, capture_output=True, text=True)
     if p.returncode != 0:
         print(f"peer harness failed (rc {p.returncode}): {p.stderr[-500:]}")
         return {}
