@@ -1,5 +1,6 @@
 //===- Module.cpp - the `aster._aster` extension: modules, passes, output ===//
 #include "python/Core.h"
+#include "recovery/Recovery.h"
 #include "target/Assembler.h"
 #include "target/DirectEmit.h"
 #include "target/Translate.h"
@@ -224,6 +225,7 @@ using namespace aster::py;
 NB_MODULE(_aster, m) {
   m.doc() = "aster's C++ core: the amdgcn dialect, passes, translation, MC/lld.";
   static bool registered = [] {
+    aster::installFatalErrorRecovery();
     aster::registerAllPasses();
     return true;
   }();

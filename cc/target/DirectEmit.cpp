@@ -1,10 +1,12 @@
 //===- DirectEmit.cpp - amdgcn IR to an ELF object, instructions as MCInsts =//
 #include "target/DirectEmit.h"
+#include "target/AsmLexCheck.h"
 #include "target/Assembler.h"
 #include "target/InstAsm.h"
 #include "target/MCTarget.h"
 
 #include "dialect/Dialect.h"
+#include "recovery/Recovery.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
@@ -408,9 +410,17 @@ unsigned learn(Encoder &enc, ArrayRef<llvm::StringMapEntry<Entry> *> pending) {
   std::unique_ptr<llvm::MCTargetAsmParser> tap(
       t.target->createMCAsmParser(*t.sti, *parser, *t.mii, t.options));
   std::vector<const MCInst *> byLine(sampleMC.size(), nullptr);
-  if (tap && cap.getTargetStreamer()) {
+  // Text MC would loop on never reaches it; an LLVM fatal error while
+  // parsing leaves every form of the batch unusable (their kernels go
+  // through text, which reports it).
+  if (tap && cap.getTargetStreamer() && !findLexError(text, *t.mai)) {
     parser->setTargetParser(*tap);
-    parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
+    if (llvm::Error e = runRecoverable("learning instruction forms", [&] {
+          parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
+        })) {
+      llvm::consumeError(std::move(e));
+      cap.insts.clear();
+    }
     for (const MCInst &i : cap.insts) {
       unsigned line = srcMgr.FindLineNumber(i.getLoc());
       if (line >= 1 && line <= byLine.size())

@@ -1,10 +1,12 @@
 //===- aster-translate.cpp - amdgcn IR to assembly / hsaco ---------------===//
+#include "recovery/Recovery.h"
 #include "target/Translate.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Support/LogicalResult.h"
 
 int main(int argc, char **argv) {
+  aster::installFatalErrorRecovery();
   aster::target::registerTranslations();
   return mlir::failed(
              mlir::mlirTranslateMain(argc, argv, "aster translation driver"))
