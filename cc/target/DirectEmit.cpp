@@ -30,6 +30,7 @@
 
 #include <map>
 #include <mutex>
+#include <pthread.h>
 
 using namespace mlir;
 using namespace aster::amdgcn;
@@ -71,8 +72,7 @@ struct RegRef {
 struct Encoder {
   std::unique_ptr<MCTarget> mc;
   llvm::StringMap<unsigned> regByName;
-  std::mutex mu;
-  llvm::StringMap<std::unique_ptr<Form>> forms; // guarded by mu
+  llvm::StringMap<std::unique_ptr<Form>> forms; // guarded by encoderMutex()
 
   /// LLVM's register for `width` registers of `kind` from `index`, or 0.
   unsigned lookupReg(RegKind kind, int index, unsigned width) const {
@@ -86,10 +86,22 @@ struct Encoder {
   }
 };
 
+/// Guards the encoders and their forms; held only for lookups and inserts
+/// (and creating an encoder). A fork() waits for it, so a child never
+/// inherits it locked.
+std::mutex &encoderMutex() {
+  static std::mutex *mu = [] {
+    auto *m = new std::mutex;
+    pthread_atfork([] { encoderMutex().lock(); }, [] { encoderMutex().unlock(); },
+                   [] { encoderMutex().unlock(); });
+    return m;
+  }();
+  return *mu;
+}
+
 llvm::Expected<Encoder *> encoderFor(StringRef cpu) {
-  static std::mutex mu;
   static std::map<std::string, std::unique_ptr<Encoder>> encoders;
-  std::lock_guard<std::mutex> lock(mu);
+  std::lock_guard<std::mutex> lock(encoderMutex());
   auto &e = encoders[cpu.str()];
   if (!e) {
     auto mc = MCTarget::create(cpu);
@@ -325,6 +337,59 @@ Form formFrom(const MCInst &a, ArrayRef<unsigned> ra, const MCInst &b,
   return f;
 }
 
+/// Parses the sample lines (two per form: `printable` says which forms have
+/// them) with LLVM's assembler; the form learned from each pair.
+std::vector<Form> parseSamples(const MCTarget &t, const std::string &text,
+                               ArrayRef<std::vector<unsigned>> sampleMC,
+                               const std::vector<bool> &printable) {
+  llvm::SourceMgr srcMgr;
+  srcMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<forms>"),
+                            llvm::SMLoc());
+  std::vector<bool> lineFailed(sampleMC.size(), false);
+  auto onDiag = [&](const llvm::SMDiagnostic &d) {
+    if (d.getKind() == llvm::SourceMgr::DK_Error && d.getLineNo() >= 1 &&
+        (size_t)d.getLineNo() <= sampleMC.size())
+      lineFailed[d.getLineNo() - 1] = true;
+  };
+  srcMgr.setDiagHandler(
+      [](const llvm::SMDiagnostic &d, void *c) {
+        (*static_cast<decltype(onDiag) *>(c))(d);
+      },
+      &onDiag);
+  llvm::MCContext mctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get(), &srcMgr,
+                       &t.options);
+  mctx.setDiagnosticHandler([&](const llvm::SMDiagnostic &d, bool,
+                                const llvm::SourceMgr &,
+                                std::vector<const llvm::MDNode *> &) { onDiag(d); });
+  std::unique_ptr<llvm::MCObjectFileInfo> mofi(
+      t.target->createMCObjectFileInfo(mctx, /*PIC=*/true));
+  mctx.setObjectFileInfo(mofi.get());
+  Capture cap(mctx);
+  t.target->createNullTargetStreamer(cap);
+  std::unique_ptr<llvm::MCAsmParser> parser(
+      llvm::createMCAsmParser(srcMgr, mctx, cap, *t.mai));
+  std::unique_ptr<llvm::MCTargetAsmParser> tap(
+      t.target->createMCAsmParser(*t.sti, *parser, *t.mii, t.options));
+  std::vector<Form> forms(printable.size());
+  if (!tap || !cap.getTargetStreamer())
+    return forms;
+  parser->setTargetParser(*tap);
+  parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
+  std::vector<const MCInst *> byLine(sampleMC.size(), nullptr);
+  for (const MCInst &i : cap.insts) {
+    unsigned line = srcMgr.FindLineNumber(i.getLoc());
+    if (line >= 1 && line <= byLine.size())
+      byLine[line - 1] = &i;
+  }
+  for (unsigned p = 0; p < printable.size(); ++p) {
+    unsigned la = 2 * p, lb = 2 * p + 1;
+    if (printable[p] && byLine[la] && byLine[lb] && !lineFailed[la] &&
+        !lineFailed[lb])
+      forms[p] = formFrom(*byLine[la], sampleMC[la], *byLine[lb], sampleMC[lb]);
+  }
+  return forms;
+}
+
 /// A form met in this call; `form` is set once known or learned.
 struct Entry {
   const Form *form = nullptr;
@@ -379,66 +444,23 @@ unsigned learn(Encoder &enc, ArrayRef<llvm::StringMapEntry<Entry> *> pending) {
     printable.push_back(ok);
   }
 
-  // One assembler run over all sample lines, collecting the MCInsts.
-  const MCTarget &t = *enc.mc;
-  llvm::SourceMgr srcMgr;
-  srcMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<forms>"),
-                            llvm::SMLoc());
-  std::vector<bool> lineFailed(sampleMC.size() + 1, false);
-  auto onDiag = [&](const llvm::SMDiagnostic &d) {
-    if (d.getKind() == llvm::SourceMgr::DK_Error && d.getLineNo() >= 1 &&
-        (size_t)d.getLineNo() <= sampleMC.size())
-      lineFailed[d.getLineNo() - 1] = true;
-  };
-  srcMgr.setDiagHandler(
-      [](const llvm::SMDiagnostic &d, void *c) {
-        (*static_cast<decltype(onDiag) *>(c))(d);
-      },
-      &onDiag);
-  llvm::MCContext mctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get(), &srcMgr,
-                       &t.options);
-  mctx.setDiagnosticHandler([&](const llvm::SMDiagnostic &d, bool,
-                                const llvm::SourceMgr &,
-                                std::vector<const llvm::MDNode *> &) { onDiag(d); });
-  std::unique_ptr<llvm::MCObjectFileInfo> mofi(
-      t.target->createMCObjectFileInfo(mctx, /*PIC=*/true));
-  mctx.setObjectFileInfo(mofi.get());
-  Capture cap(mctx);
-  t.target->createNullTargetStreamer(cap);
-  std::unique_ptr<llvm::MCAsmParser> parser(
-      llvm::createMCAsmParser(srcMgr, mctx, cap, *t.mai));
-  std::unique_ptr<llvm::MCTargetAsmParser> tap(
-      t.target->createMCAsmParser(*t.sti, *parser, *t.mii, t.options));
-  std::vector<const MCInst *> byLine(sampleMC.size(), nullptr);
-  // Text MC would loop on never reaches it; an LLVM fatal error while
-  // parsing leaves every form of the batch unusable (their kernels go
-  // through text, which reports it).
-  if (tap && cap.getTargetStreamer() && !findLexError(text, *t.mai)) {
-    parser->setTargetParser(*tap);
+  // One assembler run over all sample lines. Text MC would loop on never
+  // reaches it; an LLVM fatal error while parsing leaves every form of the
+  // batch unusable (their kernels go through text, which reports it).
+  std::vector<Form> forms(pending.size());
+  if (!findLexError(text, *enc.mc->mai)) {
     if (llvm::Error e = runRecoverable("learning instruction forms", [&] {
-          parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
-        })) {
+          forms = parseSamples(*enc.mc, text, sampleMC, printable);
+        }))
       llvm::consumeError(std::move(e));
-      cap.insts.clear();
-    }
-    for (const MCInst &i : cap.insts) {
-      unsigned line = srcMgr.FindLineNumber(i.getLoc());
-      if (line >= 1 && line <= byLine.size())
-        byLine[line - 1] = &i;
-    }
   }
 
-  std::lock_guard<std::mutex> lock(enc.mu);
+  std::lock_guard<std::mutex> lock(encoderMutex());
   unsigned learned = 0;
   for (unsigned p = 0; p < pending.size(); ++p) {
-    Form f;
-    unsigned la = 2 * p, lb = 2 * p + 1;
-    if (printable[p] && byLine[la] && byLine[lb] && !lineFailed[la] &&
-        !lineFailed[lb])
-      f = formFrom(*byLine[la], sampleMC[la], *byLine[lb], sampleMC[lb]);
     auto &slot = enc.forms[pending[p]->getKey()];
     if (!slot) {
-      slot = std::make_unique<Form>(std::move(f));
+      slot = std::make_unique<Form>(std::move(forms[p]));
       ++learned;
     }
     pending[p]->second.form = slot.get();
@@ -653,7 +675,7 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
     plans.back().direct = planKernel(plans.back(), entries, pending, flatRegs, rc);
   }
   {
-    std::lock_guard<std::mutex> lock(enc.mu);
+    std::lock_guard<std::mutex> lock(encoderMutex());
     llvm::erase_if(pending, [&](llvm::StringMapEntry<Entry> *e) {
       auto it = enc.forms.find(e->getKey());
       if (it == enc.forms.end())
