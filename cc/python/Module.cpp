@@ -156,8 +156,9 @@ static nb::bytes moduleHsaco(PyModule &m, bool direct) {
 }
 
 /// What the direct encoder does with the module (tests and benchmarks):
-/// {kernels, text_kernels: [names], forms_learned, instructions, object}.
-static nb::dict directStats(PyModule &m) {
+/// {kernels, text_kernels: [names], forms_learned, instructions, object (the
+/// relocatable object, or error)}.
+static nb::dict directStats(PyModule &m, std::vector<std::string> textMnemonics) {
   DiagnosticCollector d(m.ctx.get());
   auto km = kernelModule(m, d);
   requireAllocated(km);
@@ -165,7 +166,7 @@ static nb::dict directStats(PyModule &m) {
   llvm::Expected<std::vector<char>> obj = std::vector<char>();
   {
     nb::gil_scoped_release release;
-    obj = target::emitObject(km, &st);
+    obj = target::emitObject(km, &st, textMnemonics);
   }
   nb::dict out;
   out["kernels"] = st.kernels;
@@ -252,7 +253,9 @@ NB_MODULE(_aster, m) {
   m.def("parse", &parseModule, nb::arg("text"), nb::arg("name") = "<string>",
         "Parses textual IR into a Module; raises AsterError with locations.");
   m.def("direct_stats", &directStats, nb::arg("module"),
-        "What the direct encoder does with the module (tests, benchmarks).");
+        nb::arg("text_mnemonics") = std::vector<std::string>(),
+        "What the direct encoder does with the module (tests, benchmarks); "
+        "kernels using text_mnemonics go through text.");
   m.def("run_pipeline", &runPipeline, nb::arg("module"), nb::arg("pipeline"),
         nb::arg("verify") = true,
         "Runs an MLIR pass pipeline string on the module in place; verify=False "

@@ -488,7 +488,8 @@ struct KernelPlan {
 /// its registers. False if some op cannot go directly.
 bool planKernel(KernelPlan &kp, EntryMap &entries,
                 std::vector<llvm::StringMapEntry<Entry> *> &pending,
-                std::vector<unsigned> &flatRegs, RegCache &rc) {
+                std::vector<unsigned> &flatRegs, RegCache &rc,
+                ArrayRef<std::string> textMnemonics) {
   const ISA::InstDesc *branch = ISA::lookup("s_branch");
   for (Block &b : kp.kernel.getBody())
     kp.blockIds[&b] = kp.blockIds.size();
@@ -507,6 +508,8 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
           return false;
         if (br.getDest() == b.getNextNode())
           continue;
+      } else if (llvm::is_contained(textMnemonics, d->mnemonic)) {
+        return false;
       } else if (op.getNumSuccessors() &&
                  (failed(checkSuccessorOperands(&op)) ||
                   (d->successors == 2 && op.getSuccessor(1) != b.getNextNode()))) {
@@ -652,7 +655,8 @@ private:
 } // namespace
 
 llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
-                                             DirectStats *stats) {
+                                             DirectStats *stats,
+                                             ArrayRef<std::string> textMnemonics) {
   DirectStats local;
   DirectStats &st = stats ? *stats : local;
   // Diagnostics are the text path's to report (the caller's fallback).
@@ -672,7 +676,8 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
   for (auto k : module.getBody().front().getOps<KernelOp>()) {
     plans.push_back({});
     plans.back().kernel = k;
-    plans.back().direct = planKernel(plans.back(), entries, pending, flatRegs, rc);
+    plans.back().direct =
+        planKernel(plans.back(), entries, pending, flatRegs, rc, textMnemonics);
   }
   {
     std::lock_guard<std::mutex> lock(encoderMutex());

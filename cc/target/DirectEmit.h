@@ -45,8 +45,11 @@ struct DirectStats {
 /// translateToAsm's text, byte for byte), for linkObject. An error (an
 /// assembler diagnostic in the text parts) means the caller should take the
 /// text path, which reports it at its op.
-llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
-                                             DirectStats *stats = nullptr);
+/// `textMnemonics` (for tests): kernels using any of these instructions go
+/// through text as if their forms could not be learned.
+llvm::Expected<std::vector<char>>
+emitObject(KernelModuleOp module, DirectStats *stats = nullptr,
+           llvm::ArrayRef<std::string> textMnemonics = {});
 
 } // namespace aster::target
 

@@ -145,6 +145,26 @@ def test_equal_registers_are_part_of_the_form():
         "v7, v3, v7", "v7, v3, v9", "v5, v5, v5"]
 
 
+def test_kernels_through_text_share_the_object():
+    # Kernels the encoder hands to text (forced here by mnemonic) are written
+    # in the same object; the object is byte for byte LLVM MC's of the text.
+    m = aster.Module("gfx942")
+    for name, fill in (("a", False), ("b", True), ("c", False)):
+        k = m.kernel(name, block=(64, 1, 1))
+        k.v_mov_b32(aster.v[2], 7)
+        if fill:
+            k.v_add_u32(aster.v[1], aster.v[0], aster.v[1])
+        with k.loop(aster.s[4], 3):
+            k.v_add_f32(aster.v[3], aster.v[2], aster.v[3])
+        k.s_endpgm()
+    m._finish()
+    st = _aster.direct_stats(m._m, text_mnemonics=["v_add_u32"])
+    assert st["kernels"] == 3 and st["text_kernels"] == ["b"]
+    assert st["object"] == aster.assemble(m.asm(), "gfx942", link=False)
+    all_direct = _aster.direct_stats(m._m)
+    assert all_direct["text_kernels"] == [] and all_direct["object"] == st["object"]
+
+
 def test_mc_error_is_reported_at_its_op():
     ir = open(os.path.join(LIT, "hsaco", "mc-error.mlir")).read()
     raw = aster.parse(ir, "mc-error.mlir")._m
