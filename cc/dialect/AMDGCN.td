@@ -97,6 +97,22 @@ def AMDGCN_RegOp : AMDGCN_Op<"reg", [Pure]> {
   let hasVerifier = 1;
 }
 
+def AMDGCN_DataOp : AMDGCN_Op<"data"> {
+  let summary = "Words embedded in the code, or an instruction kept as it was";
+  let description = [{
+    `amdgcn.data {words = array<i32: 0x12345678>}` is written as `.long`
+    words at its place in the code (data in a code section, as raised from
+    `.long` in assembly or from a code object). With `text` and no `words`
+    it is that line of assembly, written verbatim (an instruction aster's
+    table does not know, kept when raising with unknown="keep"); with both,
+    `text` is a comment. Passes see no registers in it.
+  }];
+  let arguments = (ins OptionalAttr<DenseI32ArrayAttr>:$words,
+                       OptionalAttr<StrAttr>:$text);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def AMDGCN_UndefOp : AMDGCN_Op<"undef", [Pure]> {
   let summary = "A virtual register with no defined contents";
   let description = [{

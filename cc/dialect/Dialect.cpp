@@ -188,6 +188,14 @@ void KernelOp::print(OpAsmPrinter &p) {
 // RegOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult DataOp::verify() {
+  if (!getWords() && !getText())
+    return emitOpError("needs `words` (data) or `text` (an assembly line)");
+  if (getText() && getText()->contains('\n'))
+    return emitOpError("`text` must be a single line");
+  return success();
+}
+
 LogicalResult RegOp::verify() {
   Type t = getReg().getType();
   if (auto r = dyn_cast<RegType>(t)) {

@@ -54,6 +54,10 @@ std::pair<unsigned, unsigned> successorOperandRange(mlir::Operation *term,
 void setSuccessorOperands(mlir::Operation *term, unsigned i,
                           mlir::ValueRange values);
 inline constexpr llvm::StringLiteral kSuccOperandSizesAttr = "succ_operand_sizes";
+/// Encoding suffix an instruction is written with (`e32`, `e64`): LLVM then
+/// keeps exactly that encoding. Set when raising assembly that spelled it;
+/// absent, LLVM picks the shortest encoding.
+inline constexpr llvm::StringLiteral kEncodingAttr = "encoding";
 
 /// Registers the amdgcn dialect and everything aster's tools load.
 void registerAllDialects(mlir::DialectRegistry &registry);

@@ -237,6 +237,13 @@ def py_method(records, r, idx, stub):
         modargs.append(name)
         default = ("None" if md["Kind"] == "waitcnt" or md.get("Default", 0)
                    else ("False" if md["Kind"] == "flag" else "0"))
+        if md["Kind"] in ("pos", "hex16"):
+            # Written after the operands in assembly: also positional
+            # (`k.s_nop(0)`, `k.s_movk_i32(s[0], 0x1234)`).
+            params.append(f"{name}: int = 0" if stub else f"{name}=0")
+            rng = f" in [{md['Min']}, {md['Max']}]"
+            moddoc.append(f"  {name}: {MOD_DOCS[md['Kind']]}{rng} (also positional)")
+            continue
         if stub:
             t = MOD_TYPES.get(md["Kind"], "int")
             if default == "None" and "None" not in t:

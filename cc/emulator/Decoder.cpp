@@ -549,6 +549,12 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
       err = bindInstruction(texts[i], in, *prog);
     if (err.empty() && cpu == "gfx950")
       err = gfx950Refusal(StringRef(texts[i]).ltrim().split(' ').first);
+    // Forms the semantics refuse at run time are reported here too, so
+    // unsupported() never under-reports.
+    if (err.empty() && (in.flags & IF_TFE))
+      err = "the tfe modifier is not emulated";
+    if (err.empty() && (in.flags & IF_LDS) && StringRef(texts[i]).ltrim().starts_with("buffer_"))
+      err = "buffer loads with lds (direct to LDS) are not emulated";
     if (!err.empty()) {
       Inst bad;
       bad.pc = in.pc;

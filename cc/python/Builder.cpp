@@ -9,11 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "python/Core.h"
+#include "target/InstAsm.h"
 #include "target/Translate.h"
+#include "target/raise/KernelRecord.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -133,6 +136,10 @@ struct PyKernel {
   DiagnosticEngine::HandlerID handler;
   bool collecting = false;
   std::string diagText;
+  // Editing an existing kernel (EditBindings.inc): inserting before/after
+  // an op; erased ops are kept (detached) so handles never dangle.
+  bool inserting = false;
+  std::unique_ptr<Block> erased = std::make_unique<Block>();
 
   PyKernel(nb::object ref, PyModule *m, KernelOp k, uint8_t t)
       : moduleRef(std::move(ref)), module(m), kernel(k), builder(k.getContext()),
@@ -509,6 +516,9 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
     if (d.successors == 2)
       st.addSuccessors(fall = new Block());
   }
+  if (k.inserting && (d.has(ISA::PROP_TERMINATOR) || d.successors))
+    k.fail(std::string(d.mnemonic) + " ends a block: it cannot be inserted before or "
+                                     "after an op, only appended");
   k.ensureBlock();
   if (fall)
     k.kernel.getBody().getBlocks().insertAfter(Region::iterator(k.current), fall);
@@ -564,5 +574,6 @@ static PyMethodDef emitDef = {
     "emit(index, frame, *dsts, *srcs, *mods[, label]): one instruction (internal)."};
 
 #include "python/BuilderBindings.inc"
+#include "python/EditBindings.inc"
 
 } // namespace aster::py

@@ -51,6 +51,7 @@ extern nanobind::object asterError;
 
 void bindBuilder(nanobind::module_ &m);
 void bindISA(nanobind::module_ &m);
+void bindRaise(nanobind::module_ &m);
 
 } // namespace aster::py
 

@@ -268,5 +268,6 @@ NB_MODULE(_aster, m) {
   m.def("passes", [] { return aster::passDocs(); },
         "aster's passes as (name, documentation) pairs.");
   bindISA(m);
+  bindRaise(m);
   bindBuilder(m);
 }

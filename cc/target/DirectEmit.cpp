@@ -207,6 +207,17 @@ bool formKey(Operation *op, const ISA::InstDesc *d, llvm::SmallString<64> &key,
     if (auto i = dyn_cast_or_null<IntegerAttr>(a))
       put<int64_t>(key, i.getValue().getSExtValue());
   }
+  // Any other attribute (e.g. a raised op's `encoding` suffix) may change
+  // what is printed: it is part of the form, spelled out.
+  if (anyAttr)
+    for (NamedAttribute na : op->getDiscardableAttrs()) {
+      if (llvm::any_of(d->mods(), [&](const ISA::ModDesc *m) {
+            return na.getName().getValue() == m->name;
+          }))
+        continue;
+      llvm::raw_svector_ostream ks(key);
+      ks << '\0' << na.getName().getValue() << '=' << na.getValue();
+    }
   // Which registers are the same (canonical samples keep that).
   for (unsigned j = 0; j < regs.size(); ++j) {
     uint8_t same = 0xff;

@@ -22,8 +22,10 @@ static int64_t modValue(ArrayRef<AsmModifier> mods, ISA::ModKind kind) {
 
 void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
                     ArrayRef<AsmModifier> mods, ArrayRef<std::string> labels,
-                    raw_ostream &os) {
+                    raw_ostream &os, StringRef encodingSuffix) {
   os << d.asmName;
+  if (!encodingSuffix.empty())
+    os << '_' << encodingSuffix;
   int64_t negMask = modValue(mods, ISA::ModKind::SrcNeg);
   int64_t absMask = modValue(mods, ISA::ModKind::SrcAbs);
   bool any = false;
@@ -186,7 +188,10 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
   unsigned nlab = d.successors == 2 ? 1 : d.successors;
   for (unsigned i = 0; i < nlab; ++i)
     labels.push_back(labelOf(op->getSuccessor(i)));
-  printInstParts(d, operands, mods, labels, os);
+  StringRef suffix;
+  if (auto e = op->getAttrOfType<StringAttr>(kEncodingAttr))
+    suffix = e.getValue();
+  printInstParts(d, operands, mods, labels, os, suffix);
   return success();
 }
 

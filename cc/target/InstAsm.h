@@ -33,7 +33,8 @@ struct AsmModifier {
 };
 void printInstParts(const ISA::InstDesc &d, llvm::ArrayRef<AsmOperand> operands,
                     llvm::ArrayRef<AsmModifier> mods,
-                    llvm::ArrayRef<std::string> labels, llvm::raw_ostream &os);
+                    llvm::ArrayRef<std::string> labels, llvm::raw_ostream &os,
+                    llvm::StringRef encodingSuffix = "");
 
 } // namespace aster::target
 

@@ -5,12 +5,14 @@
 #include "target/InstAsm.h"
 #include "target/KernelMetadata.h"
 #include "target/MCTarget.h"
+#include "target/raise/KernelRecord.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace aster;
@@ -91,6 +93,13 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
       }
       if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
         continue;
+      if (auto data = dyn_cast<DataOp>(op)) {
+        std::string line;
+        llvm::raw_string_ostream ls(line);
+        raise::writeDataLine(data, ls);
+        out.write(line, op.getLoc());
+        continue;
+      }
       if (auto br = dyn_cast<cf::BranchOp>(op)) {
         // Falling through to the next block prints nothing.
         if (br.getDest() != b.getNextNode())
@@ -121,7 +130,8 @@ LogicalResult translateToAsm(
   std::string header;
   llvm::raw_string_ostream hs(header);
   hs << "\t.amdgcn_target \"" << kTriple << "--" << module.getTarget() << "\"\n";
-  hs << "\t.amdhsa_code_object_version 5\n";
+  auto cov = module->getAttrOfType<IntegerAttr>(raise::kCodeObjectVersionAttr);
+  hs << "\t.amdhsa_code_object_version " << (cov ? cov.getInt() : 5) << "\n";
   hs << "\t.text\n";
   out.write(header);
   std::vector<KernelInfo> infos;
@@ -138,18 +148,41 @@ LogicalResult translateToAsm(
       out.write(*body, k.getLoc());
     else if (failed(emitKernelBody(k, idx, out)))
       return failure();
+    if (auto tail = k->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+      out.write(tail.getValue().str(), k.getLoc());
     std::string post;
     llvm::raw_string_ostream pp(post);
     pp << ".Lfunc_end" << idx << ":\n\t.size\t" << info.name << ", .Lfunc_end"
        << idx << "-" << info.name << "\n\n";
-    writeKernelDescriptor(info, target, pp);
+    if (auto desc = k->getAttrOfType<DictionaryAttr>(raise::kDescriptorAttr))
+      raise::writeDescriptorDirectives(info.name, desc, pp);
+    else
+      writeKernelDescriptor(info, target, pp);
     out.write(post, k.getLoc());
     infos.push_back(std::move(info));
     ++idx;
   }
+  if (auto tail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr))
+    out.write(tail.getValue().str());
   std::string md;
   llvm::raw_string_ostream ms(md);
-  writeMetadata(infos, module.getTarget(), ms);
+  if (raise::hasRecordedMetadata(module)) {
+    // Raised kernels keep their metadata; others get aster's.
+    std::vector<std::string> computed;
+    for (const KernelInfo &info : infos) {
+      std::string one;
+      llvm::raw_string_ostream os1(one);
+      writeMetadata(info, module.getTarget(), os1);
+      StringRef y(one);
+      y = y.split('\n').second;                       // .amdgpu_metadata
+      y = y.rtrim().rsplit('\n').first;               // .end_amdgpu_metadata
+      computed.push_back(y.str());
+    }
+    if (auto err = raise::writeRecordedMetadata(module, computed, ms))
+      return module.emitError(llvm::toString(std::move(err))), failure();
+  } else {
+    writeMetadata(infos, module.getTarget(), ms);
+  }
   out.write(md);
   return success();
 }

@@ -30,6 +30,10 @@ Public API
     Compiled or a Module on the emulator ("emu"), a ROCm GPU ("hip", hip-python) or
     whichever is present ("auto"); NumPy arrays for pointer arguments (copied back
     after a successful run), scalars for by-value ones (kernargs.pack checks them)
+  raise_asm(text, target=None), raise_code_object(hsaco) -> Module: existing assembly /
+    code objects as IR (descriptor and metadata kept); compile() gives the same bytes;
+    module.kernels are RaisedKernels: .ops (Op: .name .operands .results .attributes
+    .location .asm .erase()), `with k.insert_before(op): k.s_nop(0)`, insert_after
   load_code_object(code) -> the emulator's view: .processor, .kernels (args, register
     counts, LDS), .disassemble(kernel), .unsupported(kernel)
   AsterError (bad IR/operands; a ValueError), AsterTypeError (wrong Python types;
@@ -55,6 +59,9 @@ from .kernel import Kernel, Loop  # noqa: E402
 from .module import Module, parse, TARGETS  # noqa: E402
 from .compiler import compile, Compiled, KernelMetadata  # noqa: E402
 from .runtime import launch, LaunchResult, EmulatorError, load_code_object  # noqa: E402
+from .raising import raise_asm, raise_code_object  # noqa: E402
+from .editing import RaisedKernel  # noqa: E402
+from ._aster import Op  # noqa: E402
 
 __all__ = [
     "AsterError", "AsterTypeError", "Module", "Kernel", "Loop", "parse", "compile",
@@ -62,7 +69,8 @@ __all__ = [
     "disassemble", "isa", "ptr", "Reg", "Value", "v", "s", "a", "VGPR", "SGPR", "AGPR",
     "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc",
     "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
-    "LaunchResult", "EmulatorError", "load_code_object",
+    "LaunchResult", "EmulatorError", "load_code_object", "raise_asm", "raise_code_object",
+    "RaisedKernel", "Op",
 ]
 
 

@@ -1,0 +1,47 @@
+//===- Raise.h - assembly text and code objects into amdgcn IR -----------===//
+//
+// raiseAsm: an assembler file as LLVM prints it (clang -S) or a person writes
+// it (labels, directives, `.amdhsa_kernel` blocks, `.amdgpu_metadata`).
+// raiseCodeObject: every kernel of a linked code object (its code through
+// LLVM's disassembler, its descriptor and metadata note).
+//
+// Both give an amdgcn.module whose kernels hold the table's ops on allocated
+// registers (one block per label, branches with successors), `.long` data as
+// amdgcn.data, and the descriptor and metadata as attributes
+// (KernelRecord.h), so that translating the module back gives the same code
+// bytes, descriptors and metadata. An instruction the table does not know is
+// an error naming its line (or pc) and text; with `keepUnknown` it is kept
+// as amdgcn.data (its text, or its encoding words) instead.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_TARGET_RAISE_RAISE_H
+#define ASTER_TARGET_RAISE_RAISE_H
+
+#include "dialect/Dialect.h"
+
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+namespace aster::raise {
+
+struct RaiseOptions {
+  bool keepUnknown = false;
+  /// Name used in locations and messages (file name).
+  std::string sourceName = "<asm>";
+};
+
+/// `target` may be empty: then `.amdgcn_target` in the text decides.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+raiseAsm(mlir::MLIRContext *ctx, llvm::StringRef text, llvm::StringRef target,
+         const RaiseOptions &opts = {});
+
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+raiseCodeObject(mlir::MLIRContext *ctx, llvm::ArrayRef<uint8_t> bytes,
+                const RaiseOptions &opts = {});
+
+/// Registers --asm-to-mlir and --hsaco-to-mlir with mlir-translate.
+void registerRaiseTranslations();
+
+} // namespace aster::raise
+
+#endif

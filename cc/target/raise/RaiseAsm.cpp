@@ -1,0 +1,221 @@
+//===- RaiseAsm.cpp - assembler text into amdgcn IR ----------------------===//
+//
+// A line-oriented reader of the assembler files LLVM prints: `.text` code
+// between a function label and `.Lfunc_end*` (or the next function) is a
+// kernel; `.amdhsa_kernel` blocks give descriptors, `.amdgpu_metadata` the
+// metadata (YAML, read with LLVM's msgpack document). Directives that do not
+// change the code (`.globl`, `.size`, `.set`, ...) are dropped; data and
+// alignment inside code are kept as amdgcn.data.
+//
+//===----------------------------------------------------------------------===//
+#include "target/raise/KernelBody.h"
+#include "target/raise/KernelRecord.h"
+#include "target/raise/Raise.h"
+#include "target/raise/RaiseCommon.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace aster;
+using namespace aster::amdgcn;
+using llvm::StringRef;
+
+namespace aster::raise {
+
+/// Cuts a `;` or `//` comment outside double quotes.
+static StringRef stripComment(StringRef line) {
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '"')
+      quoted = !quoted;
+    else if (!quoted && (c == ';' || (c == '/' && i + 1 < line.size() && line[i + 1] == '/')))
+      return line.take_front(i);
+  }
+  return line;
+}
+
+static bool isDataDirective(StringRef d) {
+  return llvm::StringSwitch<bool>(d)
+      .Cases({".long", ".word", ".4byte", ".int"}, true)
+      .Default(false);
+}
+static bool isLayoutDirective(StringRef d) {
+  return llvm::StringSwitch<bool>(d)
+      .Cases({".p2align", ".p2alignl", ".p2alignw", ".align", ".balign", ".balignl", ".fill",
+              ".space", ".zero", ".byte", ".short", ".2byte", ".quad", ".8byte"},
+             true)
+      .Default(false);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
+                                               StringRef target, const RaiseOptions &opts) {
+  ctx->loadDialect<AMDGCNDialect, cf::ControlFlowDialect, arith::ArithDialect>();
+  std::vector<std::string> errors;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  StringAttr file = StringAttr::get(ctx, opts.sourceName);
+  auto locOf = [&](unsigned i) { return FileLineColLoc::get(file, i + 1, 1); };
+  auto where = [&](unsigned i) { return opts.sourceName + ":" + std::to_string(i + 1); };
+
+  // The target: the argument, else `.amdgcn_target`.
+  std::string tgt = target.str();
+  for (unsigned i = 0; i < lines.size() && tgt.empty(); ++i) {
+    StringRef t = stripComment(lines[i]).trim();
+    if (t.consume_front(".amdgcn_target")) {
+      StringRef id = t.trim().trim('"');
+      id.consume_front("amdgcn-amd-amdhsa--");
+      tgt = id.split(':').first.str();
+    }
+  }
+  if (tgt.empty())
+    return llvm::createStringError(
+        "no target: pass one (gfx942, gfx950, gfx1201) or put .amdgcn_target in the text");
+  uint8_t bit = ISA::targetBit(tgt);
+  if (!bit)
+    return llvm::createStringError("unknown target '" + tgt + "'");
+
+  RaisedModule rm(ctx, tgt, FileLineColLoc::get(file, 1, 1));
+  InstParser parser(ctx, bit);
+  llvm::StringSet<> functions;
+  for (StringRef l : lines) {
+    StringRef t = stripComment(l).trim();
+    if (t.consume_front(".type")) {
+      auto [name, kind] = t.split(',');
+      if (kind.trim() == "@function")
+        functions.insert(name.trim());
+    }
+  }
+
+  std::unique_ptr<KernelBody> body;
+  KernelOp kernel;
+  unsigned kernelLine = 0;
+  bool inText = true;
+  std::string descName, yaml;
+  SmallVector<NamedAttribute> desc;
+  bool inDesc = false, inMeta = false;
+  std::string tail;
+  auto endKernel = [&]() {
+    if (body)
+      body->finish(where(kernelLine) + " (kernel " + kernel.getSymName().str() + ")");
+    body.reset();
+  };
+
+  for (unsigned i = 0; i < lines.size(); ++i) {
+    StringRef raw = lines[i];
+    if (inMeta) {
+      if (raw.trim() == ".end_amdgpu_metadata") {
+        inMeta = false;
+        if (auto err = rm.setMetadataYAML(yaml))
+          errors.push_back(where(i) + ": " + llvm::toString(std::move(err)));
+      } else {
+        yaml += raw.str() + "\n";
+      }
+      continue;
+    }
+    StringRef t = stripComment(raw).trim();
+    if (t.empty())
+      continue;
+    if (inDesc) {
+      if (t == ".end_amdhsa_kernel") {
+        inDesc = false;
+        rm.setDescriptor(descName, DictionaryAttr::get(ctx, desc));
+        continue;
+      }
+      StringRef name = t, value;
+      std::tie(name, value) = t.split(' ');
+      int64_t v;
+      if (!name.consume_front(".amdhsa_") || !parseAsmInteger(value.trim(), v)) {
+        errors.push_back(where(i) + ": expected `.amdhsa_<field> <integer>`, got '" +
+                         t.str() + "'");
+        continue;
+      }
+      desc.push_back(NamedAttribute(StringAttr::get(ctx, name),
+                                    IntegerAttr::get(IntegerType::get(ctx, 64), v)));
+      continue;
+    }
+    // Labels (a line may hold only the label).
+    if (t.ends_with(":") && !t.contains(' ') && !t.contains('\t')) {
+      StringRef name = t.drop_back();
+      if (!inText)
+        continue;
+      if (name.starts_with(".Lfunc_end")) {
+        endKernel();
+        continue;
+      }
+      bool isFunction = functions.contains(name) || (!name.starts_with(".L") && !body);
+      if (isFunction) {
+        endKernel();
+        tail.clear(); // alignment before a kernel: translation writes its own
+        kernel = rm.addKernel(name, locOf(i));
+        kernelLine = i;
+        body = std::make_unique<KernelBody>(kernel, parser, opts.keepUnknown, errors);
+        continue;
+      }
+      if (body)
+        body->label(name, locOf(i));
+      continue;
+    }
+    if (t.starts_with(".")) {
+      auto [dir, args] = t.split(' ');
+      std::tie(dir, std::ignore) = dir.split('\t');
+      args = t.drop_front(dir.size()).trim();
+      if (dir == ".amdhsa_code_object_version") {
+        int64_t v;
+        if (parseAsmInteger(args, v))
+          rm.setCodeObjectVersion(v);
+      } else if (dir == ".text") {
+        inText = true;
+      } else if (dir == ".section" || dir == ".rodata" || dir == ".data" || dir == ".bss") {
+        inText = dir == ".section" && args.split(',').first.trim() == ".text";
+      } else if (dir == ".amdhsa_kernel") {
+        inDesc = true;
+        descName = args.str();
+        desc.clear();
+      } else if (dir == ".amdgpu_metadata") {
+        inMeta = true;
+        yaml.clear();
+      } else if (inText && body && isDataDirective(dir)) {
+        SmallVector<int32_t> words;
+        SmallVector<StringRef> vals;
+        args.split(vals, ',');
+        bool ok = true;
+        for (StringRef v : vals) {
+          int64_t x;
+          ok &= parseAsmInteger(v.trim(), x);
+          words.push_back((int32_t)x);
+        }
+        if (ok)
+          body->data(words, "", locOf(i));
+        else
+          body->data({}, t, locOf(i));
+      } else if (inText && body && isLayoutDirective(dir)) {
+        body->data({}, t, locOf(i));
+      } else if (inText && !body && (isLayoutDirective(dir) || isDataDirective(dir))) {
+        // Code-end padding after the kernels (`.p2alignl`, `.fill`).
+        if (!rm.hasKernels())
+          continue; // alignment before the first kernel: translation writes its own
+        tail += "\t" + t.str() + "\n";
+      }
+      continue;
+    }
+    if (!inText)
+      continue;
+    if (!body) {
+      errors.push_back(where(i) + ": instruction outside a kernel: " + t.str());
+      continue;
+    }
+    body->inst(t, locOf(i), where(i));
+  }
+  endKernel();
+  if (inDesc)
+    errors.push_back(opts.sourceName + ": .amdhsa_kernel " + descName +
+                     " has no .end_amdhsa_kernel");
+  if (inMeta)
+    errors.push_back(opts.sourceName + ": .amdgpu_metadata has no .end_amdgpu_metadata");
+  if (!tail.empty())
+    rm.setTextTail(tail);
+  return rm.finish(errors);
+}
+
+} // namespace aster::raise

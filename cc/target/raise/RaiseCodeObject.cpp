@@ -1,0 +1,309 @@
+//===- RaiseCodeObject.cpp - a linked code object into amdgcn IR ---------===//
+//
+// ELF, symbols and notes through LLVM's Object library; each kernel's code
+// (its FUNC symbol's bytes) through LLVM's AMDGPU disassembler and printer,
+// then the same instruction reader as assembly text; the descriptor (the
+// `NAME.kd` symbol) per AMDHSAKernelDescriptor.h; the metadata note through
+// LLVM's msgpack document.
+//
+//===----------------------------------------------------------------------===//
+#include "target/MCTarget.h"
+#include "target/raise/KernelBody.h"
+#include "target/raise/KernelRecord.h"
+#include "target/raise/Raise.h"
+#include "target/raise/RaiseCommon.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/Format.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace aster;
+using namespace aster::amdgcn;
+using llvm::StringRef;
+
+namespace aster::raise {
+
+namespace {
+struct Symbol {
+  std::string name;
+  uint64_t addr, size;
+};
+
+std::string hexPc(uint64_t pc) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "pc " << llvm::format_hex(pc, 2);
+  return s;
+}
+
+/// Words of `.fill`-compressed code bytes (runs of one word).
+std::string fillLines(ArrayRef<uint8_t> bytes) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  size_t n = bytes.size() / 4;
+  for (size_t i = 0; i < n;) {
+    uint32_t w = llvm::support::endian::read32le(bytes.data() + 4 * i);
+    size_t j = i + 1;
+    while (j < n && llvm::support::endian::read32le(bytes.data() + 4 * j) == w)
+      ++j;
+    os << "\t.fill " << (j - i) << ", 4, " << llvm::format_hex(w, 10) << "\n";
+    i = j;
+  }
+  for (size_t i = n * 4; i < bytes.size(); ++i)
+    os << "\t.byte " << (unsigned)bytes[i] << "\n";
+  return out;
+}
+} // namespace
+
+static const char *machTarget(unsigned mach) {
+  switch (mach) {
+  case llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942: return "gfx942";
+  case llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX950: return "gfx950";
+  case llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1201: return "gfx1201";
+  default: return nullptr;
+  }
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef<uint8_t> bytes,
+                                                      const RaiseOptions &opts) {
+  ctx->loadDialect<AMDGCNDialect, cf::ControlFlowDialect, arith::ArithDialect>();
+  using ELFO = llvm::object::ELF64LEObjectFile;
+  auto fail = [&](const llvm::Twine &m) {
+    return llvm::createStringError(("code object: " + m).str());
+  };
+  if (bytes.size() < 64 || StringRef((const char *)bytes.data(), 4) != "\x7f" "ELF")
+    return fail("not an ELF file");
+  auto objOr = ELFO::create(llvm::MemoryBufferRef(
+      StringRef((const char *)bytes.data(), bytes.size()), opts.sourceName));
+  if (!objOr)
+    return fail(llvm::toString(objOr.takeError()));
+  ELFO &obj = *objOr;
+  const auto &elf = obj.getELFFile();
+  const auto &hdr = elf.getHeader();
+  if (hdr.e_machine != llvm::ELF::EM_AMDGPU)
+    return fail("not an AMDGPU ELF (e_machine " + llvm::Twine(hdr.e_machine) + ")");
+  const char *tgt = machTarget(hdr.e_flags & llvm::ELF::EF_AMDGPU_MACH);
+  if (!tgt)
+    return fail(llvm::formatv("unsupported processor (e_flags {0:x}); aster raises gfx942, "
+                              "gfx950 and gfx1201",
+                              (unsigned)hdr.e_flags)
+                    .str());
+  uint8_t bit = ISA::targetBit(tgt);
+  std::vector<std::string> errors;
+  RaisedModule rm(ctx, tgt, FileLineColLoc::get(StringAttr::get(ctx, opts.sourceName), 0, 0));
+  unsigned abi = hdr.e_ident[llvm::ELF::EI_ABIVERSION];
+  if (abi >= llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V4)
+    rm.setCodeObjectVersion(abi - llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V4 + 4);
+
+  // Sections: the code and where each descriptor lives.
+  llvm::object::SectionRef text;
+  unsigned textCount = 0;
+  for (const llvm::object::SectionRef &s : obj.sections())
+    if (s.isText()) {
+      text = s;
+      ++textCount;
+    }
+  if (textCount != 1)
+    return fail("expected one code section, found " + llvm::Twine(textCount));
+  auto textBytesOr = text.getContents();
+  if (!textBytesOr)
+    return fail(llvm::toString(textBytesOr.takeError()));
+  ArrayRef<uint8_t> code((const uint8_t *)textBytesOr->data(), textBytesOr->size());
+  uint64_t textAddr = text.getAddress();
+
+  std::vector<Symbol> funcs;
+  std::map<std::string, Symbol> kds;
+  for (const llvm::object::ELFSymbolRef &s : obj.symbols()) {
+    auto name = s.getName();
+    auto addr = s.getAddress();
+    auto type = s.getType();
+    if (!name || !addr || !type) {
+      llvm::consumeError(name.takeError());
+      llvm::consumeError(addr.takeError());
+      llvm::consumeError(type.takeError());
+      continue;
+    }
+    if (*type == llvm::object::SymbolRef::ST_Function)
+      funcs.push_back({name->str(), *addr, s.getSize()});
+    else if (name->ends_with(".kd"))
+      kds[name->drop_back(3).str()] = {name->str(), *addr, s.getSize()};
+  }
+  llvm::sort(funcs, [](const Symbol &a, const Symbol &b) { return a.addr < b.addr; });
+  funcs.erase(std::unique(funcs.begin(), funcs.end(),
+                          [](const Symbol &a, const Symbol &b) { return a.addr == b.addr; }),
+              funcs.end());
+  if (funcs.empty())
+    return fail("no kernels (no function symbols in the code section)");
+
+  // Disassembler.
+  auto tOr = target::MCTarget::create(tgt);
+  if (!tOr)
+    return tOr.takeError();
+  target::MCTarget &t = **tOr;
+  llvm::MCContext mctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get());
+  std::unique_ptr<llvm::MCDisassembler> dis(t.target->createMCDisassembler(*t.sti, mctx));
+  std::unique_ptr<llvm::MCInstPrinter> ip(t.target->createMCInstPrinter(
+      t.triple, t.mai->getAssemblerDialect(), *t.mai, *t.mii, *t.mri));
+  if (!dis || !ip)
+    return fail("cannot create LLVM's AMDGPU disassembler");
+
+  InstParser parser(ctx, bit);
+  StringAttr file = StringAttr::get(ctx, opts.sourceName);
+  uint64_t lastEnd = textAddr;
+  for (size_t fi = 0; fi < funcs.size(); ++fi) {
+    const Symbol &f = funcs[fi];
+    if (f.addr < textAddr || f.addr + f.size > textAddr + code.size()) {
+      errors.push_back("function " + f.name + " lies outside the code section");
+      continue;
+    }
+    if (!kds.count(f.name)) {
+      errors.push_back("function " + f.name + " (" + hexPc(f.addr) +
+                       ") has no kernel descriptor; only kernels are raised");
+      continue;
+    }
+    if (fi == 0 && f.addr != textAddr)
+      errors.push_back("code before the first kernel (" + hexPc(textAddr) + ")");
+    uint64_t end = f.addr + f.size;
+    if (f.size == 0 && fi + 1 < funcs.size())
+      end = funcs[fi + 1].addr;
+    // Decode once: instructions, and the branch targets that become labels.
+    struct Decoded {
+      uint64_t pc;
+      unsigned size;
+      bool ok;
+      std::string text;
+      int64_t target = -1;
+    };
+    std::vector<Decoded> insts;
+    std::set<uint64_t> targets;
+    for (uint64_t pc = f.addr; pc < end;) {
+      ArrayRef<uint8_t> at = code.slice(pc - textAddr, end - pc);
+      llvm::MCInst inst;
+      uint64_t size = 0;
+      auto st = dis->getInstruction(inst, size, at, pc, llvm::nulls());
+      Decoded d{pc, (unsigned)size, st == llvm::MCDisassembler::Success && size, ""};
+      if (!d.ok) {
+        d.size = std::min<uint64_t>(4, end - pc);
+      } else {
+        llvm::raw_string_ostream os(d.text);
+        ip->printInst(&inst, pc, "", *t.sti, os);
+        d.text = StringRef(d.text).trim().str();
+        StringRef mn = StringRef(d.text).split(' ').first;
+        if (parser.isBranch(mn)) {
+          StringRef last = StringRef(d.text).rsplit(' ').second;
+          int64_t v;
+          if (parseAsmInteger(last, v)) {
+            d.target = pc + 4 + 4 * (int64_t)(int16_t)(uint16_t)v;
+            targets.insert(d.target);
+          }
+        }
+      }
+      insts.push_back(std::move(d));
+      pc += insts.back().size;
+    }
+    KernelOp k = rm.addKernel(f.name, FileLineColLoc::get(file, 0, 0));
+    KernelBody body(k, parser, opts.keepUnknown, errors);
+    auto labelName = [](uint64_t pc) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << ".L_" << llvm::format_hex_no_prefix(pc, 1);
+      return s;
+    };
+    for (const Decoded &d : insts) {
+      Location loc = NameLoc::get(StringAttr::get(ctx, hexPc(d.pc)),
+                                  FileLineColLoc::get(file, 0, 0));
+      if (targets.count(d.pc))
+        body.label(labelName(d.pc), loc);
+      SmallVector<int32_t> words;
+      for (unsigned o = 0; o + 4 <= d.size; o += 4)
+        words.push_back((int32_t)llvm::support::endian::read32le(code.data() + d.pc -
+                                                                   textAddr + o));
+      if (!d.ok) {
+        if (opts.keepUnknown)
+          body.data(words, "", loc);
+        else
+          errors.push_back(f.name + " " + hexPc(d.pc) + ": LLVM cannot decode the word " +
+                           llvm::formatv("{0:x8}", words.empty() ? 0 : (uint32_t)words[0])
+                               .str());
+        continue;
+      }
+      std::string text = d.text;
+      if (d.target >= 0)
+        text = StringRef(d.text).rsplit(' ').first.str() + " " + labelName(d.target);
+      body.inst(text, loc, f.name + " " + hexPc(d.pc), words);
+    }
+    for (uint64_t tpc : targets)
+      if (tpc < f.addr || tpc >= end)
+        errors.push_back(f.name + ": a branch leaves the kernel (to " + hexPc(tpc) + ")");
+    body.finish(f.name);
+
+    // Descriptor.
+    const Symbol &kd = kds[f.name];
+    bool found = false;
+    for (const llvm::object::SectionRef &s : obj.sections()) {
+      if (kd.addr < s.getAddress() || kd.addr + 64 > s.getAddress() + s.getSize())
+        continue;
+      auto c = s.getContents();
+      if (!c) {
+        llvm::consumeError(c.takeError());
+        continue;
+      }
+      found = true;
+      auto desc = decodeKernelDescriptor(
+          ctx, ArrayRef<uint8_t>((const uint8_t *)c->data() + (kd.addr - s.getAddress()), 64),
+          bit);
+      if (!desc)
+        errors.push_back(f.name + ": " + llvm::toString(desc.takeError()));
+      else
+        rm.setDescriptor(f.name, *desc);
+      break;
+    }
+    if (!found)
+      errors.push_back(f.name + ": its descriptor " + kd.name + " is not inside a section");
+    lastEnd = std::max(lastEnd, end);
+  }
+  // Code after the last kernel (the code-end padding).
+  uint64_t alignedEnd = llvm::alignTo(lastEnd - textAddr, 4);
+  if (alignedEnd < code.size())
+    rm.setTextTail(fillLines(code.drop_front(alignedEnd)));
+  if (lastEnd - textAddr < alignedEnd)
+    errors.push_back("the last kernel's size is not a multiple of 4 bytes");
+
+  // Metadata note.
+  bool sawNote = false;
+  for (const auto &sec : llvm::cantFail(elf.sections())) {
+    if (sec.sh_type != llvm::ELF::SHT_NOTE)
+      continue;
+    llvm::Error err = llvm::Error::success();
+    for (const auto &note : elf.notes(sec, err)) {
+      if (note.getName() != "AMDGPU" || note.getType() != llvm::ELF::NT_AMDGPU_METADATA)
+        continue;
+      sawNote = true;
+      ArrayRef<uint8_t> desc = note.getDesc(sec.sh_addralign);
+      llvm::msgpack::Document doc;
+      if (!doc.readFromBlob(StringRef((const char *)desc.data(), desc.size()), false)) {
+        errors.push_back("the metadata note is not valid msgpack");
+        continue;
+      }
+      if (auto e = rm.setMetadata(doc))
+        errors.push_back(llvm::toString(std::move(e)));
+    }
+    if (err)
+      errors.push_back("notes: " + llvm::toString(std::move(err)));
+  }
+  if (!sawNote)
+    errors.push_back("no AMDGPU metadata note (NT_AMDGPU_METADATA): kernel arguments are "
+                     "unknown");
+  return rm.finish(errors);
+}
+
+} // namespace aster::raise

@@ -1,0 +1,100 @@
+//===- RaiseCommon.cpp - the module both raisers fill in -----------------===//
+#include "target/raise/RaiseCommon.h"
+#include "target/raise/KernelRecord.h"
+
+using namespace mlir;
+using namespace aster;
+using namespace aster::amdgcn;
+using llvm::StringRef;
+
+namespace aster::raise {
+
+RaisedModule::RaisedModule(MLIRContext *ctx, StringRef target, Location loc) : ctx(ctx) {
+  top = ModuleOp::create(loc);
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(top->getBody());
+  module = KernelModuleOp::create(b, loc, "raised", target);
+  module.getBody().push_back(new Block());
+}
+
+KernelOp RaisedModule::addKernel(StringRef name, Location loc) {
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(&module.getBody().front());
+  auto k = KernelOp::create(b, loc, name, b.getArrayAttr({}), b.getArrayAttr({}));
+  k.getBody().push_back(new Block());
+  kernels.push_back(k);
+  return k;
+}
+
+void RaisedModule::setDescriptor(StringRef kernel, DictionaryAttr d) {
+  descriptors[kernel] = d;
+}
+
+void RaisedModule::setCodeObjectVersion(int64_t v) {
+  module->setAttr(kCodeObjectVersionAttr,
+                  IntegerAttr::get(IntegerType::get(ctx, 32), v));
+}
+
+void RaisedModule::setTextTail(StringRef lines) {
+  module->setAttr(kTextTailAttr, StringAttr::get(ctx, lines));
+}
+
+llvm::Error RaisedModule::setMetadataYAML(StringRef yaml) {
+  llvm::msgpack::Document doc;
+  if (!doc.fromYAML(yaml))
+    return llvm::createStringError("cannot read the .amdgpu_metadata YAML");
+  return setMetadata(doc);
+}
+
+llvm::Error RaisedModule::setMetadata(llvm::msgpack::Document &doc) {
+  if (!doc.getRoot().isMap())
+    return llvm::createStringError("the metadata is not a map");
+  sawMetadata = true;
+  SmallVector<NamedAttribute> rest;
+  for (auto &kv : doc.getRoot().getMap()) {
+    if (!kv.first.isString())
+      continue;
+    StringRef key = kv.first.getString();
+    if (key == "amdhsa.kernels" && kv.second.isArray()) {
+      for (auto &k : kv.second.getArray()) {
+        auto d = dyn_cast<DictionaryAttr>(msgpackToAttr(ctx, k));
+        auto name = d ? d.getAs<StringAttr>(".name") : StringAttr();
+        if (!name)
+          return llvm::createStringError("a kernel's metadata has no .name");
+        metadata[name.getValue()] = d;
+      }
+      continue;
+    }
+    rest.push_back(NamedAttribute(StringAttr::get(ctx, key), msgpackToAttr(ctx, kv.second)));
+  }
+  module->setAttr(kMetadataAttr, DictionaryAttr::get(ctx, rest));
+  return llvm::Error::success();
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> RaisedModule::finish(std::vector<std::string> &errors) {
+  for (KernelOp k : kernels) {
+    StringRef name = k.getSymName();
+    auto d = descriptors.find(name);
+    if (d != descriptors.end())
+      k->setAttr(kDescriptorAttr, d->second);
+    auto m = metadata.find(name);
+    if (m != metadata.end())
+      k->setAttr(kMetadataAttr, m->second);
+    else if (sawMetadata)
+      errors.push_back("kernel '" + name.str() + "' has no entry in the metadata");
+    if (d == descriptors.end() && sawMetadata)
+      errors.push_back("kernel '" + name.str() + "' has no kernel descriptor");
+  }
+  if (!errors.empty()) {
+    std::string msg;
+    const size_t kMax = 20;
+    for (size_t i = 0; i < errors.size() && i < kMax; ++i)
+      msg += (i ? "\n" : "") + errors[i];
+    if (errors.size() > kMax)
+      msg += "\n... and " + std::to_string(errors.size() - kMax) + " more";
+    return llvm::createStringError(msg);
+  }
+  return std::move(top);
+}
+
+} // namespace aster::raise

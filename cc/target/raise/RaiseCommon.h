@@ -1,0 +1,46 @@
+//===- RaiseCommon.h - the module both raisers fill in -------------------===//
+#ifndef ASTER_TARGET_RAISE_RAISECOMMON_H
+#define ASTER_TARGET_RAISE_RAISECOMMON_H
+
+#include "dialect/Dialect.h"
+
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace aster::raise {
+
+/// An amdgcn.module being raised: kernels in order, and what the source
+/// said about them (descriptor, metadata), attached by kernel name.
+class RaisedModule {
+public:
+  RaisedModule(mlir::MLIRContext *ctx, llvm::StringRef target, mlir::Location loc);
+
+  amdgcn::KernelOp addKernel(llvm::StringRef name, mlir::Location loc);
+  bool hasKernels() const { return !kernels.empty(); }
+  void setDescriptor(llvm::StringRef kernel, mlir::DictionaryAttr d);
+  void setCodeObjectVersion(int64_t v);
+  void setTextTail(llvm::StringRef lines);
+  /// The metadata document (from YAML text or a msgpack note).
+  llvm::Error setMetadataYAML(llvm::StringRef yaml);
+  llvm::Error setMetadata(llvm::msgpack::Document &doc);
+
+  /// Attaches descriptors and metadata to their kernels; the module, or an
+  /// error listing every problem in `errors` and found here.
+  llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> finish(std::vector<std::string> &errors);
+
+private:
+  mlir::MLIRContext *ctx;
+  mlir::OwningOpRef<mlir::ModuleOp> top;
+  amdgcn::KernelModuleOp module;
+  std::vector<amdgcn::KernelOp> kernels;
+  llvm::StringMap<mlir::DictionaryAttr> descriptors, metadata;
+  bool sawMetadata = false;
+};
+
+} // namespace aster::raise
+
+#endif

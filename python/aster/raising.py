@@ -1,0 +1,45 @@
+"""Raising: existing assembly and code objects into aster IR.
+
+    m = aster.raise_code_object(open("k.hsaco", "rb").read())
+    m = aster.raise_asm(open("k.s").read())          # target from .amdgcn_target
+    out = aster.compile(m)                           # same code bytes, descriptors, metadata
+
+Kernels keep their descriptor (every field, as `.amdhsa_*` values) and their
+metadata (arguments with offsets, sizes, value kinds, hidden arguments
+included) as attributes; instructions become the table's ops on allocated
+registers, labels blocks. An instruction the table does not know raises
+AsterError naming its line (or pc) and text; `unknown="keep"` keeps it
+instead as an opaque `amdgcn.data` op (its text or encoding), which passes do
+not look into.
+"""
+from . import _aster
+from .editing import attach_kernels
+from .module import Module, TARGETS
+
+__all__ = ["raise_asm", "raise_code_object"]
+
+
+def _keep(unknown):
+    if unknown not in ("error", "keep"):
+        raise ValueError(f"unknown must be 'error' or 'keep', got {unknown!r}")
+    return unknown == "keep"
+
+
+def raise_asm(text, target=None, *, unknown="error", name="<asm>"):
+    """Raises assembler text (as clang -S or a person writes it) into a Module.
+    `target` (gfx942, gfx950, gfx1201) defaults to the text's .amdgcn_target."""
+    if not isinstance(text, str):
+        raise TypeError(f"raise_asm() takes the assembly as a str, got {type(text).__name__}")
+    if target is not None and target not in TARGETS:
+        raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
+    return attach_kernels(Module._wrap(_aster.raise_asm(text, target or "", _keep(unknown),
+                                                          name)))
+
+
+def raise_code_object(data, *, unknown="error", name="<code object>"):
+    """Raises every kernel of a code object (hsaco bytes) into a Module."""
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, bytes):
+        raise TypeError(f"raise_code_object() takes bytes, got {type(data).__name__}")
+    return attach_kernels(Module._wrap(_aster.raise_code_object(data, _keep(unknown), name)))

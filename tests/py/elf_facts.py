@@ -1,0 +1,72 @@
+"""Facts of a code object read with LLVM's own tools (llvm-readelf-22), not
+aster: the code section's bytes, each kernel's descriptor bytes and the
+metadata note (as llvm-readelf prints it, YAML). The oracle of the raising
+round-trip tests."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+READELF = shutil.which("llvm-readelf-22") or "/usr/lib/llvm-22/bin/llvm-readelf"
+
+
+def _readelf(data, *flags):
+    with tempfile.NamedTemporaryFile(suffix=".hsaco", delete=False) as f:
+        f.write(data)
+        path = f.name
+    try:
+        return subprocess.run([READELF, "--wide", *flags, path], capture_output=True,
+                              text=True, check=True).stdout
+    finally:
+        os.unlink(path)
+
+
+def sections(data):
+    """{name: (address, file offset, size)}"""
+    out = {}
+    for m in re.finditer(r"\]\s+(\S+)\s+\S+\s+([0-9a-f]{16})\s+([0-9a-f]+)\s+([0-9a-f]+)",
+                         _readelf(data, "-S")):
+        out[m.group(1)] = (int(m.group(2), 16), int(m.group(3), 16), int(m.group(4), 16))
+    return out
+
+
+def symbols(data):
+    """{name: (value, size, type)} from .symtab."""
+    out = {}
+    for line in _readelf(data, "-s").splitlines():
+        parts = line.split()
+        if len(parts) == 8 and parts[0].endswith(":") and parts[0][:-1].isdigit():
+            out[parts[7]] = (int(parts[1], 16), int(parts[2], 0), parts[3])
+    return out
+
+
+def text_bytes(data):
+    addr, off, size = sections(data)[".text"]
+    return data[off:off + size]
+
+
+def descriptors(data):
+    """{kernel: 64 descriptor bytes, with kernel_code_entry_byte_offset
+    (bytes 16..23, a layout fact) replaced by whether it points at the
+    kernel's code}."""
+    secs = sections(data)
+    syms = symbols(data)
+    out = {}
+    for name, (value, size, _) in syms.items():
+        if not name.endswith(".kd"):
+            continue
+        for sname, (addr, off, ssize) in secs.items():
+            if addr <= value < addr + ssize and sname != ".text":
+                kd = data[off + value - addr: off + value - addr + 64]
+                entry = int.from_bytes(kd[16:24], "little", signed=True)
+                points = syms.get(name[:-3], (None,))[0] == value + entry
+                out[name[:-3]] = kd[:16] + bytes([points]) * 8 + kd[24:]
+    return out
+
+
+def metadata(data):
+    """The metadata note as llvm-readelf prints it (YAML)."""
+    text = _readelf(data, "--notes")
+    m = re.search(r"AMDGPU Metadata:\n(.*?)\n\s*\.\.\.", text, re.S)
+    return m.group(1) if m else None

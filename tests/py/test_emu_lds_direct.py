@@ -1,0 +1,32 @@
+"""Direct-to-LDS loads of clang-22 kernels (tests/py/raise_corpus/lds_direct.hip)
+on the emulator: global_load_lds_dword runs and matches NumPy; the buffer form
+(`buffer_load_dword ... lds`), not emulated yet, must be reported by
+unsupported() (never under-report) and refused by launch."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import aster
+
+HIP = Path(__file__).with_name("raise_corpus") / "lds_direct.hip"
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
+def test_global_load_lds(hip_hsaco, arch):
+    h = hip_hsaco(HIP, arch=arch)
+    assert aster.load_code_object(h).unsupported("global_to_lds") == []
+    x = np.arange(1024, dtype=np.int32) * 7
+    out = np.zeros_like(x)
+    aster.launch(h, "global_to_lds", grid=4, block=256, args=[x, out])
+    np.testing.assert_array_equal(out, x.reshape(-1, 256)[:, (np.arange(256) * 17) & 255].ravel())
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
+def test_buffer_load_lds_is_reported_unsupported(hip_hsaco, arch):
+    h = hip_hsaco(HIP, arch=arch)
+    problems = aster.load_code_object(h).unsupported("buffer_to_lds")
+    assert any("buffer_load_dword" in p and "lds" in p for p in problems)
+    x = np.arange(512, dtype=np.int32)
+    with pytest.raises(aster.EmulatorError, match="lds"):
+        aster.launch(h, "buffer_to_lds", grid=2, block=256, args=[x, np.zeros_like(x)])

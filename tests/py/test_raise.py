@@ -1,0 +1,268 @@
+"""Raising existing code: aster.raise_code_object / aster.raise_asm.
+
+The oracle is clang-22 and LLVM's own tools: every HIP kernel of the test
+corpus (tests/emulator/hip and tests/py/raise_corpus: DPP reductions,
+direct-to-LDS loads, fp8 conversions, wave reductions) is compiled for gfx942
+and gfx950; its code object, raised and compiled again by aster, must have
+the same code bytes, the same kernel descriptors (the entry offset, a layout
+fact, must point at the kernel) and the same metadata, all read with
+llvm-readelf-22 (elf_facts.py). The same for clang's -S assembly raised with
+raise_asm, against clang's code object of the same source.
+"""
+from pathlib import Path
+
+import pytest
+
+import aster
+import elf_facts
+from conftest import HIP_INCLUDE
+
+ARCHS = ("gfx942", "gfx950")
+SOURCES = [*sorted(Path(HIP_INCLUDE).glob("*.hip")),
+           *sorted(Path(__file__).with_name("raise_corpus").glob("*.hip"))]
+# Not raised yet, with the reason (asserted to fail, so the list stays honest).
+NOT_RAISED = {
+    "calls": "device functions that are not kernels (s_swappc_b64 calls)",
+}
+NOT_RAISED_ASM = {
+    **NOT_RAISED,
+    "globals": "refers to global variables by symbol (@rel32); data sections are not raised",
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(hip_hsaco):
+    """[(name, arch, hsaco bytes, clang -S text)]"""
+    out = []
+    for src in SOURCES:
+        for arch in ARCHS:
+            if src.stem.startswith("gfx950") and arch != "gfx950":
+                continue
+            h = hip_hsaco(src, arch=arch)
+            s = hip_hsaco(src, arch=arch, flags=("-S",)).decode()
+            out.append((src.stem, arch, h, s))
+    return out
+
+
+def same_code_object(h, h2):
+    """Which of (code bytes, descriptors, metadata) differ."""
+    diff = []
+    if elf_facts.text_bytes(h) != elf_facts.text_bytes(h2):
+        diff.append("code bytes")
+    if elf_facts.descriptors(h) != elf_facts.descriptors(h2):
+        diff.append("descriptors")
+    if elf_facts.metadata(h) != elf_facts.metadata(h2):
+        diff.append("metadata")
+    return diff
+
+
+def _roundtrip(corpus, summary, raise_fn, not_raised, what):
+    exact, kept, known = [], [], []
+    for name, arch, h, s in corpus:
+        where = f"{name} ({arch})"
+        if name in not_raised:
+            with pytest.raises(aster.AsterError):
+                aster.compile(raise_fn(h, s, "keep"))
+            known.append(where)
+            continue
+        try:
+            m = raise_fn(h, s, "error")
+            exact.append(where)
+        except aster.AsterError as e:
+            assert "not in aster's instruction table" in str(e) or "would write it" in str(e) \
+                or "cannot read" in str(e) or "not available" in str(e) \
+                or "unknown modifier" in str(e) or "not optional" in str(e) \
+                or "accepts only" in str(e), f"{where}: {e}"
+            m = raise_fn(h, s, "keep")
+            kept.append(where)
+        diff = same_code_object(h, aster.compile(m).hsaco)
+        assert not diff, f"{where}: {what} round trip changed the {', '.join(diff)}"
+    summary.append(f"{what}: {len(exact) + len(kept)}/{len(corpus)} clang-22 code objects "
+                   f"round-trip exactly ({len(exact)} entirely in the table, {len(kept)} with "
+                   f"unknown='keep'); not raised: {', '.join(known) or 'none'}")
+    return exact, kept
+
+
+def test_roundtrip_code_objects(corpus, summary):
+    _roundtrip(corpus, summary, lambda h, s, u: aster.raise_code_object(h, unknown=u),
+               NOT_RAISED, "raise_code_object")
+
+
+def test_roundtrip_asm(corpus, summary):
+    _roundtrip(corpus, summary, lambda h, s, u: aster.raise_asm(s, unknown=u),
+               NOT_RAISED_ASM, "raise_asm")
+
+
+VADD = """
+#include "common.h"
+KERNEL vadd(const float *a, const float *b, float *c, int n) {
+  int i = bid_x() * 64 + tid_x();
+  if (i < n) c[i] = a[i] + b[i];
+}
+"""
+
+
+def test_raised_ir_holds_the_kernel(hip_hsaco):
+    h = hip_hsaco(VADD, name="vadd")
+    text = aster.raise_code_object(h).mlir()
+    assert "amdgcn.kernel @vadd" in text
+    assert "amdgcn.global_load_dword" in text and "amdgcn.v_add_f32" in text
+    assert "amdgcn.s_cbranch_execz ^bb" in text   # branch with successors
+    assert "next_free_vgpr" in text and '".args"' in text and '"global_buffer"' in text
+    assert '".name" = "n"' in text                 # argument names from the metadata
+
+
+def test_unknown_instruction_names_line_and_text():
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n"
+            "\tv_mov_b32 v0, 1\n\tv_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+            "\ts_endpgm\n")
+    with pytest.raises(aster.AsterError, match=r"k\.s:5: v_mov_b32_dpp v1, v0 quad_perm"):
+        aster.raise_asm(text, name="k.s")
+    m = aster.raise_asm(text, name="k.s", unknown="keep")
+    assert "amdgcn.data" in m.mlir()
+    assert "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2]" in aster.compile(m).asm
+
+
+def test_unknown_in_code_object_names_pc(hip_hsaco):
+    src = Path(HIP_INCLUDE) / "waveops.hip"
+    with pytest.raises(aster.AsterError, match=r"waveops pc 0x[0-9a-f]+: v_mov_b32_dpp"):
+        aster.raise_code_object(hip_hsaco(src))
+
+
+def test_exact_encodings_are_kept():
+    """_e64 where LLVM would pick _e32, and literals, come back as written."""
+    lines = ["v_add_u32_e64 v0, v1, v2", "v_add_f32_e32 v0, 0x40490fdb, v1",
+             "v_mov_b32_e32 v3, 1.0", "s_mov_b32 s0, 0x12345678", "v_cmp_gt_i32_e64 s[0:1], v0, v1"]
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n" +
+            "".join(f"\t{x}\n" for x in lines) + "\ts_endpgm\n")
+    out = aster.compile(aster.raise_asm(text))
+    want = aster.disassemble(aster.assemble(text, "gfx942", link=False), "gfx942")
+    assert aster.disassemble(out.hsaco, "gfx942")[:len(want)] == want
+
+
+def _lit_modules():
+    root = Path(__file__).resolve().parents[1] / "lit"
+    for path in sorted(root.rglob("*.mlir")):
+        for i, chunk in enumerate(path.read_text().split("// -----")):
+            if "amdgcn.kernel" in chunk:
+                yield f"{path.relative_to(root)}#{i}", chunk
+
+
+def test_roundtrip_lit_modules(summary):
+    """Every lit test module aster can compile: its assembly, raised and
+    compiled again, gives the same code object."""
+    done = 0
+    for where, chunk in _lit_modules():
+        out = None
+        for pipeline in (None, "amdgcn-regalloc"):
+            try:
+                out = aster.compile(aster.parse(chunk, where), pipeline)
+                break
+            except aster.AsterError:
+                pass  # an error test, or needs allocation
+        if out is None:
+            continue
+        m = aster.raise_asm(out.asm, name=where)
+        diff = same_code_object(out.hsaco, aster.compile(m).hsaco)
+        assert not diff, f"{where}: raise_asm round trip changed the {', '.join(diff)}"
+        done += 1
+    assert done >= 10
+    summary.append(f"raise_asm: {done} lit test modules round-trip exactly")
+
+
+# ---- editing raised kernels ----------------------------------------------
+
+def test_edit_raised_kernel_runs_on_the_emulator(hip_hsaco):
+    """Raise clang's vadd, replace its add by a subtract and scale the result
+    before the store: c = 2 * (a - b), run on the emulator."""
+    import numpy as np
+    from aster import v
+    m = aster.raise_code_object(hip_hsaco(VADD, name="vadd"))
+    k = m.kernels[0]
+    assert [a.name for a in k.args] == ["a", "b", "c", "n"]
+    add = next(op for op in k.ops if op.name == "v_add_f32")
+    dst, (x, y) = add.results[0], add.operands
+    assert (dst, x, y) == ("v2", "v6", "v7") and "pc 0x" in add.location
+    with k.insert_before(add):
+        k.v_sub_f32(v[2], v[6], v[7])
+    add.erase()
+    assert add.erased and all(op.name != "v_add_f32" for op in k.ops)
+    store = next(op for op in k.ops if op.name == "global_store_dword")
+    with k.insert_before(store):
+        k.v_mul_f32(v[2], 2.0, v[2])
+    with k.insert_after(store):
+        k.s_nop(0)
+    n = 256
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    c = np.zeros(n, np.float32)
+    out = aster.compile(m)
+    assert "v_sub_f32 v2, v6, v7\n\tv_mul_f32 v2, 2.0, v2\n\tglobal_store_dword" in out.asm
+    aster.launch(out.hsaco, "vadd", grid=n // 64, block=64, args=[a, b, c, n])
+    np.testing.assert_array_equal(c, 2 * (a - b))
+
+
+def test_edit_errors(hip_hsaco):
+    m = aster.raise_code_object(hip_hsaco(VADD, name="vadd"))
+    k = m.kernels[0]
+    end = k.ops[-1]
+    assert end.name == "s_endpgm"
+    with pytest.raises(aster.AsterError, match="without an end"):
+        end.erase()
+    with pytest.raises(aster.AsterError, match="nothing can be inserted after"):
+        with k.insert_after(end):
+            pass
+    first = k.ops[0]
+    with pytest.raises(aster.AsterError, match="cannot be inserted"):
+        with k.insert_before(first):
+            k.s_endpgm()
+    first.erase()
+    with pytest.raises(aster.AsterError, match="was erased"):
+        first.erase()
+    with pytest.raises(aster.AsterError, match="was erased"):
+        first.operands
+
+
+def _waits(lines):
+    """For each non-s_nop instruction in order: (its text, wait states of the
+    s_nops right before it)."""
+    out, pending = [], 0
+    for line in lines:
+        if line.startswith(("s_branch", "s_cbranch")):
+            line = line.split()[0]     # labels are named differently
+        if line.startswith("s_nop"):
+            pending += int(line.split()[1], 0) + 1
+        else:
+            out.append((line, pending))
+            pending = 0
+    return out
+
+
+def test_hazards_pass_on_raised_code(hip_hsaco, summary):
+    """LLVM's s_nops of clang's MFMA kernels are erased from the raised IR;
+    amdgcn-hazards must put back at least as many wait states before each
+    instruction LLVM padded (LLVM is the oracle)."""
+    checked = 0
+    for arch in ARCHS:
+        m = aster.raise_code_object(hip_hsaco(Path(HIP_INCLUDE) / "mfma.hip", arch=arch),
+                                    unknown="keep")
+        for k in m.kernels:
+            if any(op.name == "data" for op in k.ops):
+                continue   # opaque instructions: the pass cannot see them
+            before = _waits([op.asm.strip() for op in k.ops])
+            for op in k.ops:
+                if op.name == "s_nop":
+                    op.erase()
+            after_asm = aster.compile(m, pipeline="amdgcn-hazards").asm
+            body = after_asm.split(f"\n{k.name}:\n", 1)[1].split(".Lfunc_end", 1)[0]
+            lines = [x.strip() for x in body.splitlines()
+                     if x.startswith("\t") and not x.strip().startswith(".")]
+            after = _waits(lines)
+            assert [t for t, _ in before] == [t for t, _ in after], k.name
+            for (text, want), (_, got) in zip(before, after):
+                if want:
+                    checked += 1
+                    assert got >= want, f"{k.name} ({arch}): {text}: {got} < LLVM's {want}"
+    assert checked >= 20
+    summary.append(f"amdgcn-hazards on raised clang MFMA kernels: {checked} LLVM s_nop runs "
+                   "re-padded at least as much")
