@@ -480,7 +480,8 @@ unsigned learn(Encoder &enc, ArrayRef<llvm::StringMapEntry<Entry> *> pending) {
 }
 
 /// One emitted unit of a kernel body: an instruction (its form, op and
-/// first register in the flat register list) or a block label (form null).
+/// first register in the flat register list), a block label (no form, no
+/// op) or `.long` words (an amdgcn.data op, no form).
 struct Item {
   const Entry *entry;
   Operation *op;
@@ -514,6 +515,13 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
       if (!d) {
         if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
           continue;
+        if (auto data = dyn_cast<DataOp>(op)) {
+          // Words are written as they are; a verbatim line needs text.
+          if (!data.getWords())
+            return false;
+          kp.items.push_back({nullptr, &op, 0, 0});
+          continue;
+        }
         auto br = dyn_cast<cf::BranchOp>(op);
         if (!br || !branch || failed(checkSuccessorOperands(&op)))
           return false;
@@ -578,8 +586,13 @@ private:
     llvm::SmallVector<llvm::MCFixup, 1> fixups;
     bool first = true;
     for (const Item &it : kp.items) {
-      if (!it.entry) {
+      if (!it.entry && !it.op) {
         out.emitLabel(labels[it.block]);
+        continue;
+      }
+      if (!it.entry) { // .long words, as the text path writes them
+        for (int32_t w : *cast<DataOp>(it.op).getWords())
+          out.emitIntValue((uint32_t)w, 4);
         continue;
       }
       const Form &f = *it.entry->form;

@@ -12,10 +12,11 @@
 // registers); the MCInst it builds gives the opcode, the operand list and
 // where each register goes. A form is used only if the second sample is
 // exactly the first with its registers replaced; then any op of the form is
-// encoded by putting its registers in those places (no text). A kernel with
-// an op that has no usable form (or anything else unusual: a virtual
-// register, a branch passing values) goes through assembly text, so both
-// roads give the same bytes (tests/py/test_direct_emit.py checks that).
+// encoded by putting its registers in those places (no text); amdgcn.data
+// words are written as they are. A kernel with an op that has no usable
+// form (or anything else unusual: a virtual register, a branch passing
+// values, a raised instruction kept as text) goes through assembly text, so
+// both roads give the same bytes (tests/py/test_direct_emit.py checks that).
 //
 // The rest of the object (symbols, the `.amdhsa_kernel` descriptor, the
 // code-object metadata) is the text path's, a few lines per kernel.
