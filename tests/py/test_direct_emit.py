@@ -100,12 +100,15 @@ def test_lit_modules_are_identical(summary):
             continue
         direct, _, st = both(raw)
         assert direct == text, name
-        assert not st["text_kernels"], f"{name}: {st['text_kernels']}"
+        # Only instructions kept as text (amdgcn.data, from raising) go
+        # through text (waitcnt/raised-text.mlir).
+        assert not st["text_kernels"] or "amdgcn.data {text" in _aster.print_module(raw, False), \
+            f"{name}: {st['text_kernels']}"
         modules += 1
         kernels += st["kernels"]
     assert modules >= 30 and kernels >= 40
     summary.append(f"direct encoding, lit tests: {modules} modules ({kernels} kernels) "
-                   "identical, 0 through text")
+                   "identical, only those holding instructions as text through text")
 
 
 def test_forms_are_learned_once():
