@@ -30,7 +30,8 @@ namespace aster::target {
 
 static Expected<std::vector<char>>
 assembleObjectUnguarded(StringRef text, MCTarget &t,
-                        std::vector<AsmDiagnostic> *diags) {
+                        std::vector<AsmDiagnostic> *diags,
+                        function_ref<void(MCAsmParser &)> prepare) {
   SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(text, "<asm>"), SMLoc());
   std::vector<AsmDiagnostic> errors;
@@ -75,6 +76,8 @@ assembleObjectUnguarded(StringRef text, MCTarget &t,
   if (!tap)
     return createStringError("cannot create the AMDGPU assembly parser");
   parser->setTargetParser(*tap);
+  if (prepare)
+    prepare(*parser);
   bool failedParse = parser->Run(/*NoInitialTextSection=*/false);
   if (failedParse || !errors.empty() || ctx.hadError()) {
     std::string msg = "assembly failed";
@@ -87,8 +90,9 @@ assembleObjectUnguarded(StringRef text, MCTarget &t,
   return std::vector<char>(buffer.begin(), buffer.end());
 }
 
-Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
-                                           std::vector<AsmDiagnostic> *diags) {
+Expected<std::vector<char>>
+assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
+               function_ref<void(MCAsmParser &)> prepare) {
   auto tOr = MCTarget::create(cpu);
   if (!tOr)
     return tOr.takeError();
@@ -102,7 +106,7 @@ Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
   }
   std::optional<Expected<std::vector<char>>> result;
   if (Error e = runRecoverable("assembly failed", [&] {
-        result.emplace(assembleObjectUnguarded(text, t, diags));
+        result.emplace(assembleObjectUnguarded(text, t, diags, prepare));
       }))
     return std::move(e);
   return std::move(*result);
