@@ -32,7 +32,9 @@ Public API
     .valu, .salu, .mfma, ..., .seconds, .warnings): runs a kernel of hsaco bytes, a
     Compiled or a Module on the emulator ("emu"), a ROCm GPU ("hip", hip-python) or
     whichever is present ("auto"); NumPy arrays for pointer arguments (copied back
-    after a successful run), scalars for by-value ones (kernargs.pack checks them)
+    after a successful run), scalars for by-value ones (kernargs.pack checks them);
+    timing=True runs MI300X's timing model too: .cycles and .trace (aster.timing.Trace:
+    .summary(), .save_perfetto(path), .plot(path))
   raise_asm(text, target=None), raise_code_object(hsaco) -> Module: existing assembly /
     code objects as IR (descriptor and metadata kept); compile() gives the same bytes;
     module.kernels are RaisedKernels: .ops (Op: .name .operands .results .attributes
@@ -62,6 +64,7 @@ from .kernel import Kernel, Loop  # noqa: E402
 from .module import Module, parse, TARGETS  # noqa: E402
 from .compiler import compile, Compiled, KernelMetadata  # noqa: E402
 from .runtime import launch, LaunchResult, EmulatorError, load_code_object  # noqa: E402
+from . import timing  # noqa: E402
 from .raising import raise_asm, raise_code_object  # noqa: E402
 from .editing import RaisedKernel  # noqa: E402
 from ._aster import Op  # noqa: E402
@@ -73,7 +76,7 @@ __all__ = [
     "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc",
     "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
     "LaunchResult", "EmulatorError", "load_code_object", "raise_asm", "raise_code_object",
-    "RaisedKernel", "Op",
+    "RaisedKernel", "Op", "timing",
 ]
 
 
