@@ -81,10 +81,13 @@ test-asan: deps
 	$(SAN_ENV) LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  PYTHONPATH=$(CURDIR)/$(ASAN_BUILD)/python_packages $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_DESELECT) $(ASAN_PYTEST)
 
+# The examples run on the emulator with the timing model; mfma_10 also draws
+# its timeline (docs/mfma_10_timeline.png, shown in the README) and writes a
+# Perfetto trace (build/mfma_10.json: open it in ui.perfetto.dev).
 demo: build
-	$(PYTHON) examples/add_10.py
-	$(PYTHON) examples/mfma_10.py
-	$(PYTHON) examples/vector_add.py
+	$(PYTHON) examples/add_10.py --run
+	$(PYTHON) examples/mfma_10.py --run --timeline docs/mfma_10_timeline.png --perfetto $(BUILD)/mfma_10.json
+	$(PYTHON) examples/vector_add.py --run
 
 bench: build
 	for b in bench/bench_*.py; do $(PYTHON) $$b || exit 1; done

@@ -43,6 +43,8 @@ class KernelMetadata:
     user_sgprs: int
     regalloc: dict = None  # what amdgcn-regalloc recorded: {vgpr, vgpr_maxlive, sgpr,
     #                        sgpr_maxlive, agpr, agpr_maxlive, spills, ...}; None if it did not run
+    waitcnt: dict = None   # what amdgcn-waitcnt recorded: {inserted, replaced, author,
+    #                        vmcnt, lgkmcnt, expcnt (waits naming each)}; None if it did not run
 
     @classmethod
     def _from(cls, d):

@@ -47,7 +47,7 @@ def _hip_outputs(tmp, limit):
 def write_seeds(corpus_root, hip_limit=6):
     """Writes <corpus_root>/<target>/seed-N for every target; returns the dirs."""
     dirs = {t: os.path.join(corpus_root, t) for t in
-            ("asm", "disasm", "mlir", "launch", "builder")}
+            ("asm", "disasm", "mlir", "launch", "builder", "raise")}
     for d in dirs.values():
         os.makedirs(d, exist_ok=True)
     asm, hsaco, mlir = [], [], []
@@ -65,16 +65,20 @@ def write_seeds(corpus_root, hip_limit=6):
         asm.append(text)
         hsaco.append(code)
 
-    def put(target, items, prefix=b""):
+    def put(target, items, choices=b"", tag="seed"):
         for i, item in enumerate(items):
             data = item.encode("latin-1", "replace") if isinstance(item, str) else item
-            with open(os.path.join(dirs[target], f"seed-{i}"), "wb") as f:
-                f.write(prefix + data)
+            with open(os.path.join(dirs[target], f"{tag}-{i}"), "wb") as f:
+                f.write(choices + data)
 
-    # The first bytes of a seed are the fuzzer's own choices (target, flags).
-    put("asm", asm, b"\0\0")
-    put("mlir", mlir, b"\0")
+    # A seed is the target's choice bytes (targets._Input), then the file.
+    # asm: gfx942, link; mlir: amdgcn-regalloc; launch:
+    # grid 1, block 64, strict, no timing, no argument bytes (so the rest is the code).
+    put("asm", asm, b"\0\1")
+    put("mlir", mlir, b"\1")
     put("disasm", hsaco, b"\0")
-    put("launch", hsaco, b"\1\1\1\100\0\1" + bytes(64))
+    put("launch", hsaco, b"\0\1\0\100\1\0\0")
+    put("raise", asm, b"\0\1", "asm")
+    put("raise", hsaco, b"\2\1", "hsaco")
     put("builder", [bytes(range(i, i + 64)) for i in range(0, 192, 16)])
     return dirs

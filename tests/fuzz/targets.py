@@ -16,12 +16,46 @@ EXPECTED = (aster.AsterError, aster.EmulatorError, TypeError, ValueError, IndexE
             OverflowError, KeyError)
 
 
+class _Input:
+    """The fuzzer's bytes read front to back: choices (one byte each), then
+    the payload (the rest), so that seeds are a few choice bytes + a file."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def byte(self):
+        b = self.data[self.pos] if self.pos < len(self.data) else 0
+        self.pos += 1
+        return b
+
+    def ConsumeIntInRange(self, lo, hi):
+        return lo + self.byte() % (hi - lo + 1)
+
+    def ConsumeBool(self):
+        return bool(self.byte() & 1)
+
+    def ConsumeInt(self, nbytes):
+        v = int.from_bytes(bytes(self.byte() for _ in range(nbytes)), "little")
+        return v - (1 << (8 * nbytes - 1))
+
+    def ConsumeRegularFloat(self):
+        return float(self.ConsumeInt(4)) / 7.0
+
+    def ConsumeUnicode(self, n):
+        return "".join(chr(32 + self.byte() % 95) for _ in range(n))
+
+    def ConsumeBytes(self, n):
+        out = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return out
+
+
 def _fdp(data):
-    return atheris.FuzzedDataProvider(data)
+    return _Input(data)
 
 
 def _rest(fdp):
-    return fdp.ConsumeBytes(fdp.remaining_bytes())
+    return fdp.ConsumeBytes(len(fdp.data))
 
 
 def fuzz_asm(data):
@@ -75,25 +109,27 @@ def _args_for(kernel, fdp, arrays):
         if a.hidden:
             continue
         if a.value_kind == "global_buffer":
-            n = fdp.ConsumeIntInRange(0, 64)
+            n = 1024 - fdp.ConsumeIntInRange(0, 1024)
             arr = np.frombuffer(fdp.ConsumeBytes(4 * n).ljust(4 * n, b"\0"), np.int32).copy()
             arrays.append((arr, arr.copy()))
             args.append(arr)
         else:
             choice = fdp.ConsumeIntInRange(0, 3)
-            args.append([fdp.ConsumeInt(4), fdp.ConsumeRegularFloat(), np.int64(fdp.ConsumeInt(8)),
-                         "x"][choice])
+            args.append([fdp.ConsumeIntInRange(0, 255), fdp.ConsumeRegularFloat(),
+                         np.int64(fdp.ConsumeInt(8)), "x"][choice])
     return args
 
 
 def fuzz_launch(data):
-    """load_code_object + launch: mutated code object bytes, kernargs, grid/block.
+    """load_code_object + launch: mutated code object bytes, kernargs, grid/block,
+    strict mode, the timing model.
     Arrays of a failed launch must come back unchanged."""
     fdp = _fdp(data)
     grid = tuple(fdp.ConsumeIntInRange(0, 3) for _ in range(fdp.ConsumeIntInRange(1, 3)))
     block = tuple(fdp.ConsumeIntInRange(0, 130) for _ in range(fdp.ConsumeIntInRange(1, 3)))
     strict = fdp.ConsumeBool()
-    nargs_bytes = fdp.ConsumeIntInRange(0, 400)
+    timing = fdp.ConsumeBool()
+    nargs_bytes = fdp.ConsumeIntInRange(0, 255)
     argdata = fdp.ConsumeBytes(nargs_bytes)
     code = _rest(fdp)
     try:
@@ -106,7 +142,7 @@ def fuzz_launch(data):
         try:
             args = _args_for(kernel, afdp, arrays)
             aster.launch(code, kernel.name, grid=grid, block=block, args=args,
-                         strict=strict, budget=20000)
+                         strict=strict, budget=20000, timing=timing)
         except EXPECTED:
             for arr, before in arrays:
                 if not np.array_equal(arr, before):
@@ -177,6 +213,24 @@ def fuzz_builder(data):
         c = aster.compile(m, pipeline="amdgcn-regalloc,amdgcn-hazards")
         c.hsaco
     except aster.AsterError:
+        pass
+
+
+def fuzz_raise(data):
+    """raise_asm (text) or raise_code_object (bytes), then compile the raised
+    module back to a code object, and run amdgcn-hazards on it."""
+    fdp = _fdp(data)
+    mode = fdp.ConsumeIntInRange(0, 3)
+    unknown = "keep" if fdp.ConsumeBool() else "error"
+    rest = _rest(fdp)
+    try:
+        if mode < 2:
+            m = aster.raise_asm(rest.decode("latin-1"), TARGETS[mode], unknown=unknown)
+        else:
+            m = aster.raise_code_object(rest, unknown=unknown)
+        aster.compile(m).hsaco
+        aster.compile(m, pipeline="amdgcn-hazards").hsaco
+    except EXPECTED:
         pass
 
 

@@ -192,3 +192,17 @@ def test_lld_errors_beyond_its_error_limit_are_an_exception():
     assert out.startswith("AsterError: lld failed")
     assert "undefined" in out
     assert out.splitlines()[-1] == "True"
+
+
+@pytest.mark.parametrize("bad,good", [
+    ("      - .address_space: global\n", "      - 7\n      - .address_space: global\n"),
+    ("        .offset: 0\n", "        .offset: zero\n"),
+    ("    .max_flat_workgroup_size: 64\n", "    .max_flat_workgroup_size: [1, 2]\n"),
+])
+def test_raise_asm_of_malformed_metadata_is_an_aster_error(bad, good):
+    # Found by the raise fuzz target: metadata of an unexpected shape made an
+    # AttributeError inside aster instead of an AsterError naming the kernel.
+    text = aster.compile(_store_kernel()).asm
+    assert bad in text
+    with pytest.raises(aster.AsterError, match="kernel 'store'"):
+        aster.raise_asm(text.replace(bad, good), "gfx942")
