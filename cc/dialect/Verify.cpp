@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/Dialect.h"
 #include "dialect/Immediates.h"
+#include "dialect/ModSpelling.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SmallSet.h"
@@ -107,7 +108,11 @@ static LogicalResult checkModifier(Operation *op, const ISA::InstDesc &d,
     return op->emitOpError("modifier '")
            << name << "' = " << v << " is out of range [" << m->min << ", "
            << m->max << "]";
-  if ((m->kind == ISA::ModKind::SrcNeg || m->kind == ISA::ModKind::SrcAbs) &&
+  if (m->kind == ISA::ModKind::Dpp && ISA::formatDppCtrl(v).empty())
+    return op->emitOpError("modifier '") << name << "' = " << v
+                                         << " is not a DPP control (reserved value)";
+  if ((m->kind == ISA::ModKind::SrcNeg || m->kind == ISA::ModKind::SrcAbs ||
+       m->kind == ISA::ModKind::SrcSext) &&
       (v >> d.numSrcs))
     return op->emitOpError("modifier '")
            << name << "' selects a source beyond the " << d.numSrcs << " sources";

@@ -263,6 +263,7 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
       case ISA::ModKind::Flag:
       case ISA::ModKind::SrcNeg:
       case ISA::ModKind::SrcAbs:
+      case ISA::ModKind::SrcSext:
       case ISA::ModKind::Omod:
         am.value = 1;
         break;
