@@ -237,14 +237,18 @@ def _waits(lines):
     return out
 
 
+HAZARD_SOURCES = [Path(HIP_INCLUDE) / "mfma.hip", Path(HIP_INCLUDE) / "waveops.hip",
+                  Path(HIP_INCLUDE) / "misc.hip",
+                  Path(__file__).with_name("raise_corpus") / "dpp_reduce.hip"]
+
+
 def test_hazards_pass_on_raised_code(hip_hsaco, summary):
-    """LLVM's s_nops of clang's MFMA kernels are erased from the raised IR;
-    amdgcn-hazards must put back at least as many wait states before each
-    instruction LLVM padded (LLVM is the oracle)."""
+    """LLVM's s_nops of clang's MFMA and DPP kernels are erased from the
+    raised IR; amdgcn-hazards must put back at least as many wait states
+    before each instruction LLVM padded (LLVM is the oracle)."""
     checked = 0
-    for arch in ARCHS:
-        m = aster.raise_code_object(hip_hsaco(Path(HIP_INCLUDE) / "mfma.hip", arch=arch),
-                                    unknown="keep")
+    for arch, src in [(a, s) for a in ARCHS for s in HAZARD_SOURCES]:
+        m = aster.raise_code_object(hip_hsaco(src, arch=arch), unknown="keep")
         for k in m.kernels:
             if any(op.name == "data" for op in k.ops):
                 continue   # opaque instructions: the pass cannot see them
@@ -263,5 +267,5 @@ def test_hazards_pass_on_raised_code(hip_hsaco, summary):
                     checked += 1
                     assert got >= want, f"{k.name} ({arch}): {text}: {got} < LLVM's {want}"
     assert checked >= 20
-    summary.append(f"amdgcn-hazards on raised clang MFMA kernels: {checked} LLVM s_nop runs "
-                   "re-padded at least as much")
+    summary.append(f"amdgcn-hazards on raised clang MFMA/DPP kernels: {checked} LLVM s_nop "
+                   "runs re-padded at least as much")
