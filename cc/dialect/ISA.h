@@ -56,7 +56,10 @@ enum class ModKind : uint8_t {
   Sel,     ///< SDWA operand select: BYTE_0..3, WORD_0/1, DWORD
   Unused,  ///< SDWA dst_unused: UNUSED_PAD, UNUSED_SEXT, UNUSED_PRESERVE
   SrcSext, ///< bitmask per source, printed as `sext(src)` (SDWA integer)
+  FixedPos, ///< always printed as its name, after the operands (`off`)
 };
+/// Kinds that are part of the form (printed as their name), never attributes.
+inline bool isFixedMod(ModKind k) { return k == ModKind::Fixed || k == ModKind::FixedPos; }
 
 struct ModDesc {
   const char *name;  ///< attribute name, and spelling in assembly

@@ -20,7 +20,7 @@ MODKINDS = {"flag": "Flag", "int": "Int", "hexint": "HexInt", "pos": "Pos",
             "hex16": "Hex16", "bits": "Bits", "omod": "Omod",
             "srcneg": "SrcNeg", "srcabs": "SrcAbs", "waitcnt": "Waitcnt",
             "fixed": "Fixed", "dpp": "Dpp", "hexmask": "HexMask", "sel": "Sel",
-            "unused": "Unused", "srcsext": "SrcSext"}
+            "unused": "Unused", "srcsext": "SrcSext", "fixedpos": "FixedPos"}
 VALTYS = ["b16", "i16", "u16", "f16", "bf16", "b32", "i32", "u32", "f32",
           "v2f16", "v2bf16", "v2i16", "v2u16", "b64", "i64", "u64", "f64",
           "v2f32", "b96", "b128", "b256", "b512"]
@@ -150,7 +150,7 @@ def py_syntax(records, r):
         s += " label"
     for m in r["Mods"]:
         md = records[ref(m)]
-        s += f" {md['Name']}" if md["Kind"] == "fixed" else f" [{md['Name']}]"
+        s += f" {md['Name']}" if md["Kind"] in ("fixed", "fixedpos") else f" [{md['Name']}]"
     return s
 
 
@@ -236,7 +236,7 @@ def py_method(records, r, idx, stub):
         if name in modnames:
             fail(f"{r['!locs'][0]}: modifier '{name}' repeated")
         modnames.append(name)
-        if md["Kind"] == "fixed":
+        if md["Kind"] in ("fixed", "fixedpos"):
             modargs.append("None")
             continue
         modargs.append(name)

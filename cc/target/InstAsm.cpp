@@ -99,6 +99,10 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     case ISA::ModKind::Fixed:
       os << ' ' << md.name;
       break;
+    case ISA::ModKind::FixedPos:
+      os << (any ? ", " : " ") << md.name;
+      any = true;
+      break;
     case ISA::ModKind::Omod:
       if (m.present && m.value)
         os << (m.value == 1 ? " mul:2" : m.value == 2 ? " mul:4" : " div:2");
@@ -162,6 +166,9 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
   }
   int opt = d.optionalSrc();
   bool optPresent = op->getNumOperands() == d.numSrcs;
+  int64_t forcedLiterals = 0;
+  if (auto l = op->getAttrOfType<IntegerAttr>(kLiteralAttr))
+    forcedLiterals = l.getInt();
   for (unsigned i = 0, oi = 0; i < d.numSrcs; ++i) {
     const ISA::OperandDesc &o = d.srcs()[i];
     if ((int)i == opt && !optPresent) {
@@ -190,6 +197,10 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
     std::optional<uint64_t> bits = getImmediateBits(v);
     if (!bits)
       return op->emitOpError("source '") << o.name << "' is not a register or constant";
+    if ((forcedLiterals >> i) & 1) {
+      operands.push_back({"lit(" + formatOffset((int64_t)(uint32_t)*bits) + ")"});
+      continue;
+    }
     operands.push_back({formatImmediate(*bits, o.ty)});
   }
   SmallVector<AsmModifier, 8> mods;

@@ -13,6 +13,7 @@ defvar CPolRtn = [sc0_rtn, nt, sc1];
 defvar CPolNoRtn = [nt, sc1];
 // Scalar memory on gfx940 still spells its one policy bit glc.
 def glc : Mod<"glc", "flag">;
+def off_saddr : Mod<"off", "fixedpos">;   // an absent scratch saddr
 
 // Memory offsets.
 def GlobalOffset : Mod<"offset", "int", 13, -4096, 4095>;

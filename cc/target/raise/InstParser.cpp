@@ -226,7 +226,7 @@ struct Attempt {
   InstParser::LabelFn label;
   OperationState st;
   std::string error;
-  int64_t negMask = 0, absMask = 0, sextMask = 0;
+  int64_t negMask = 0, absMask = 0, sextMask = 0, litMask = 0;
   llvm::DenseMap<Block *, StringRef> labelTokens;
 
   Attempt(MLIRContext *ctx, const ISA::InstDesc &d, EntryValues &values,
@@ -255,6 +255,11 @@ struct Attempt {
       if (!t.consume_back(")"))
         return fail("unbalanced neg(");
       neg = true;
+    }
+    if (t.consume_front("lit(")) {
+      if (!t.consume_back(")"))
+        return fail("unbalanced lit(");
+      litMask |= 1ll << si;
     }
     if (t.consume_front("sext(")) {
       if (!t.consume_back(")"))
@@ -381,12 +386,14 @@ struct Attempt {
   bool build(ArrayRef<StringRef> toks, ArrayRef<bool> comma, StringRef suffix) {
     if (!suffix.empty())
       st.addAttribute(kEncodingAttr, StringAttr::get(ctx, suffix));
+
     // Positional tokens: destinations, written sources, labels, pos/hex16.
     unsigned nAsmSrcs = d.numAsmSrcs();
     unsigned nLabels = d.successors == 2 ? 1 : d.successors;
     SmallVector<const ISA::ModDesc *, 2> posMods;
     for (const ISA::ModDesc *m : d.mods())
-      if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16)
+      if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16 ||
+          m->kind == ISA::ModKind::FixedPos)
         posMods.push_back(m);
     unsigned nPos = d.numDsts + nAsmSrcs + nLabels + posMods.size();
     if (toks.size() < nPos)
@@ -424,6 +431,11 @@ struct Attempt {
     if (d.successors == 2) // falls through to the block that follows
       st.addSuccessors(label(""));
     for (const ISA::ModDesc *m : posMods) {
+      if (m->kind == ISA::ModKind::FixedPos) {
+        if (toks[ti++] != m->name)
+          return fail(Twine("expected '") + m->name + "'");
+        continue;
+      }
       int64_t v;
       if (!parseAsmInteger(toks[ti], v))
         return fail("expected an integer, got '" + toks[ti] + "'");
@@ -434,6 +446,8 @@ struct Attempt {
       if (!modifier(toks[ti]))
         return false;
     IntegerType i32 = IntegerType::get(ctx, 32);
+    if (litMask)
+      st.addAttribute(kLiteralAttr, IntegerAttr::get(i32, litMask));
     for (const ISA::ModDesc *m : d.mods()) {
       if (m->kind == ISA::ModKind::SrcNeg && negMask)
         st.addAttribute(m->name, IntegerAttr::get(i32, negMask));
