@@ -269,3 +269,69 @@ def test_hazards_pass_on_raised_code(hip_hsaco, summary):
     assert checked >= 20
     summary.append(f"amdgcn-hazards on raised clang MFMA/DPP kernels: {checked} LLVM s_nop "
                    "runs re-padded at least as much")
+
+
+# ---- bad input ---------------------------------------------------------------
+
+def test_truncated_code_objects_raise_errors(hip_hsaco):
+    h = hip_hsaco(VADD, name="vadd")
+    for n in list(range(0, 200, 7)) + list(range(200, len(h), max(1, len(h) // 150))):
+        with pytest.raises(aster.AsterError):
+            aster.raise_code_object(h[:n])
+
+
+def test_corrupt_metadata_note(hip_hsaco):
+    """A damaged msgpack note (LLVM's own llvm-readelf crashes on this one)
+    is an error, not a crash."""
+    h = bytearray(hip_hsaco(VADD, name="vadd"))
+    secs = elf_facts.sections(bytes(h))
+    _, off, size = secs[".note"]
+    hits = 0
+    for i in range(off + 24, off + size, 5):
+        b = bytearray(h)
+        b[i] = 0x82 if b[i] != 0x82 else 0x08   # a map header where a value was
+        try:
+            aster.compile(aster.raise_code_object(bytes(b)))
+        except aster.AsterError:
+            hits += 1
+    assert hits > 0
+
+
+@pytest.mark.parametrize("text,match", [
+    ("\t.text\nk:\n\ts_endpgm\n", "no target"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx900\"\n\t.text\nk:\n\ts_endpgm\n",
+     "unknown target"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\n\ts_endpgm\n",
+     r"<asm>:3: instruction outside a kernel"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n\tv_add_u32 v0, v1\n"
+     "\ts_endpgm\n", r"<asm>:4: v_add_u32 v0, v1: expected 3 operands"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n\ts_branch .Lnowhere\n",
+     "label '.Lnowhere' which is not in this kernel"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n\tv_mov_b32 v0, 1\n",
+     "does not end with s_endpgm"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n\ts_endpgm\n"
+     "\t.rodata\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr x\n", "expected `.amdhsa_"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n\ts_endpgm\n"
+     "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n", "no .end_amdgpu_metadata"),
+    ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n\ts_endpgm\n"
+     "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .args:\n      - .size: 4\n"
+     "...\n\t.end_amdgpu_metadata\n", "argument 0 has no valid .offset"),
+])
+def test_malformed_asm(text, match):
+    with pytest.raises(aster.AsterError, match=match):
+        aster.raise_asm(text)
+
+
+def test_code_object_without_metadata(hip_hsaco):
+    """Assembled without .amdgpu_metadata: kernel arguments are unknown."""
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\n\t.globl k\n\t.p2align 8\n"
+            "\t.type k,@function\nk:\n\ts_endpgm\n.Lend:\n\t.size k, .Lend-k\n\t.rodata\n"
+            "\t.p2align 6\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 1\n"
+            "\t\t.amdhsa_next_free_sgpr 1\n\t\t.amdhsa_accum_offset 4\n\t.end_amdhsa_kernel\n")
+    h = aster.assemble(text, "gfx942")
+    with pytest.raises(aster.AsterError, match="no AMDGPU metadata note"):
+        aster.raise_code_object(h)
+    with pytest.raises(aster.AsterError, match="not an ELF"):
+        aster.raise_code_object(b"hello world" * 20)
+    with pytest.raises(TypeError):
+        aster.raise_code_object("not bytes")
