@@ -1,17 +1,18 @@
 # aster: the two commands of the README.
 #   make demo   set up everything and run the demo
 #   make test   set up everything and run all tests (lit + pytest)
-# Other targets: deps, build, lit, pytest, bench, install, clean.
+# Other targets: deps, build, lit, pytest, fuzz, fuzz-long, test-asan, bench,
+# install, clean.
 
 SHELL := /bin/bash
 PYTHON ?= python3
 BUILD ?= build
 JOBS ?= $(shell nproc)
-LLVM_PKGS := llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev clang-22 llvm-22-tools
+LLVM_PKGS := llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev clang-22 llvm-22-tools libclang-rt-22-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: deps build test lit pytest emulator-checks demo bench install clean
+.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench install clean
 
 deps:
 	@missing=""; for p in $(LLVM_PKGS) ninja-build; do \
@@ -38,15 +39,55 @@ pytest:
 emulator-checks:
 	cmake --build $(BUILD) --target check-emulator check-emulator-isa check-emulator-sweep
 
+# Fuzz targets (tests/fuzz/README.md): a short deterministic run of each
+# target (seeds from the test corpus, fixed seed) in `make test`; fuzz-long
+# runs each for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 600
+fuzz:
+	$(PYTHON) tests/fuzz/run.py --runs 400 --seed 1
+
+fuzz-long:
+	$(PYTHON) tests/fuzz/run.py --seconds $(FUZZ_SECONDS) --keep $(BUILD)/fuzz
+
 test: build
 	$(MAKE) --no-print-directory lit
 	$(MAKE) --no-print-directory emulator-checks
 	$(MAKE) --no-print-directory pytest
+	$(MAKE) --no-print-directory fuzz
 
+# The C++ core under AddressSanitizer + UndefinedBehaviorSanitizer (gcc): its
+# own build in build-asan, then the emulator checks, lit and pytest against it
+# (Python itself is not instrumented: the runtime is preloaded; leaks are not
+# checked, CPython keeps its objects to the end; user poisoning is off: the
+# uninstrumented lld libraries share LLVM's allocator templates with
+# instrumented code, whose poisoning they do not know). ASAN_PYTEST picks the tests.
+ASAN_BUILD ?= build-asan
+ASAN_PYTEST ?= tests/py
+# Deselected under ASan only: gcc 12's ASan runtime has no fork handler for its
+# allocator lock, so a fork() while another thread allocates can hang the
+# child inside ASan itself (the test passes in the normal build).
+ASAN_DESELECT := --deselect tests/py/test_reliability.py::test_fork_while_another_thread_links
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g1
+SAN_ENV := ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+test-asan: deps
+	cmake -G Ninja -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$$(command -v $(PYTHON)) \
+	  -DCMAKE_CXX_FLAGS="$(SAN_FLAGS)" -DCMAKE_C_FLAGS="$(SAN_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+	  -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	$(SAN_ENV) cmake --build $(ASAN_BUILD) --target check-emulator check-emulator-isa check-emulator-sweep
+	$(SAN_ENV) ASTER_BUILD_DIR=$(CURDIR)/$(ASAN_BUILD) lit -sv tests/lit
+	$(SAN_ENV) LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	  PYTHONPATH=$(CURDIR)/$(ASAN_BUILD)/python_packages $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_DESELECT) $(ASAN_PYTEST)
+
+# The examples run on the emulator with the timing model; mfma_10 also draws
+# its timeline (docs/mfma_10_timeline.png, shown in the README) and writes a
+# Perfetto trace (build/mfma_10.json: open it in ui.perfetto.dev).
 demo: build
-	$(PYTHON) examples/add_10.py
-	$(PYTHON) examples/mfma_10.py
-	$(PYTHON) examples/vector_add.py
+	$(PYTHON) examples/add_10.py --run
+	$(PYTHON) examples/mfma_10.py --run --timeline docs/mfma_10_timeline.png --perfetto $(BUILD)/mfma_10.json
+	$(PYTHON) examples/vector_add.py --run
 
 bench: build
 	for b in bench/bench_*.py; do $(PYTHON) $$b || exit 1; done

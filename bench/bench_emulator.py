@@ -46,9 +46,9 @@ CLANG = "/usr/lib/llvm-22/bin/clang"
 VALU_TARGET, MFMA_TARGET = 20e6, 1e6
 
 
-def valu_kernel(iters):
+def valu_kernel(iters, block=256):
     m = aster.Module("gfx942", name="valu")
-    k = m.kernel("valu", block=(256, 1, 1))
+    k = m.kernel("valu", block=(block, 1, 1))
     k.v_cvt_f32_u32(v[1], v[0])
     for r in range(2, 10):
         k.v_mov_b32(v[r], v[0])

@@ -1,7 +1,9 @@
 """Translate + assemble + link a pinned-register kernel of N instructions.
 
-Prints µs per instruction for translation to asm alone and for the whole
-IR -> asm -> MC object -> lld hsaco path, for N = 10, 1k, 10k, 100k.
+Prints µs per instruction for translation to asm alone, for the code object
+as aster makes it (instructions as MCInsts, cc/target/DirectEmit.h, + lld)
+and through text (IR -> asm -> LLVM MC parse -> lld), for N = 10, 1k, 10k,
+100k. Both include the verifier. bench_compile.py times the whole compile.
 Reference: ASTER's wheel takes ~13 µs/instr for its pinned-register path at
 10k, of which assemble+link ~2 µs (../shared/peers/aster/README.md, 2026-11-21).
 """
@@ -47,7 +49,7 @@ def best(fn, reps):
 def main():
     ns = [10, 1000, 10000, 100000]
     print(f"{'kernel':6} {'N':>7} {'asm µs/instr':>13} {'hsaco µs/instr':>15} "
-          f"{'hsaco total s':>14} {'vs ASTER@10k':>12}")
+          f"{'via text':>9} {'hsaco total s':>14} {'vs ASTER@10k':>12}")
     for kind in ("add", "mfma"):
         for n in ns:
             m = aster.parse(kernel_ir(n, kind))
@@ -55,10 +57,11 @@ def main():
             reps = 5 if n <= 10000 else 2
             t_asm = best(m.asm, reps)
             t_hsaco = best(m.hsaco, reps)
+            t_text = best(lambda: m._m.hsaco(False), reps)
             ratio = (f"{ASTER_PEER_US_PER_INSTR_10K / (t_hsaco / n * 1e6):.1f}x"
                      if n == 10000 else "")
             print(f"{kind:6} {n:>7} {t_asm / n * 1e6:>13.3f} {t_hsaco / n * 1e6:>15.3f} "
-                  f"{t_hsaco:>14.4f} {ratio:>12}")
+                  f"{t_text / n * 1e6:>9.3f} {t_hsaco:>14.4f} {ratio:>12}")
 
 
 if __name__ == "__main__":

@@ -35,10 +35,10 @@ def build(target="gfx942", store=False):
 
 def run_on_emulator():
     out = np.zeros(64, np.uint32)
-    r = aster.launch(build(store=True), "add_10", grid=1, block=64, args=[out])
+    r = aster.launch(build(store=True), "add_10", grid=1, block=64, args=[out], timing=True)
     np.testing.assert_array_equal(out, 10 * np.arange(64, dtype=np.uint32))
     print(f"# ran on the emulator: {r.wave_instructions} wave-instructions "
-          f"({r.valu} VALU); out == 10 * id matches NumPy")
+          f"({r.valu} VALU); out == 10 * id matches NumPy; timing model: {r.cycles} cycles")
 
 
 if __name__ == "__main__":

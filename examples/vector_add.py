@@ -54,10 +54,12 @@ def run_on_emulator(compiled, n=4 * BLOCK - 5):
     b = rng.standard_normal(n, dtype=np.float32)
     c = np.zeros(n, np.float32)
     r = aster.launch(compiled, "vector_add", grid=-(-n // BLOCK), block=BLOCK,
-                     args=[a, b, c, n])
+                     args=[a, b, c, n], timing=True)
     np.testing.assert_array_equal(c, a + b)
+    stalls = r.trace.summary()["stalls"]
     print(f"# ran on the emulator: n={n}, {r.waves} waves, {r.wave_instructions} "
-          "wave-instructions; c == a + b matches NumPy")
+          f"wave-instructions; c == a + b matches NumPy; timing model: {r.cycles} cycles, "
+          f"{stalls['waitcnt']} cycles of waves waiting in s_waitcnt")
 
 
 if __name__ == "__main__":

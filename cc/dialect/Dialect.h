@@ -54,6 +54,10 @@ std::pair<unsigned, unsigned> successorOperandRange(mlir::Operation *term,
 void setSuccessorOperands(mlir::Operation *term, unsigned i,
                           mlir::ValueRange values);
 inline constexpr llvm::StringLiteral kSuccOperandSizesAttr = "succ_operand_sizes";
+/// Marks an s_waitcnt made by amdgcn-regalloc for its own spill code (a
+/// reload, or a load's result saved early). amdgcn-waitcnt replaces such
+/// waits by its own analysis; any other wait is the author's and is kept.
+inline constexpr llvm::StringLiteral kSpillWaitAttr = "spill_wait";
 /// Encoding suffix an instruction is written with (`e32`, `e64`): LLVM then
 /// keeps exactly that encoding. Set when raising assembly that spelled it;
 /// absent, LLVM picks the shortest encoding.

@@ -213,7 +213,9 @@ ParseResult InstOpImpl::parse(const ISA::InstDesc &d, OpAsmParser &p,
                               OperationState &st) {
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   SMLoc opsLoc = p.getCurrentLocation();
-  if (p.parseOperandList(operands))
+  // An instruction without sources takes none (else the `%x` of the next op
+  // would be read as one: `amdgcn.s_barrier` then `%a = ...`).
+  if (d.numSrcs && p.parseOperandList(operands))
     return failure();
   SmallVector<Value> succOperands;
   SmallVector<int32_t> succSizes;

@@ -110,11 +110,15 @@ std::string registerAsm(Type t) {
   if (auto s = dyn_cast<SpecialRegType>(t))
     return specialRegName(s.getReg()).str();
   auto r = cast<RegType>(t);
-  std::string out(1, regKindPrefix(r.getKind()));
-  if (r.getWidth() == 1)
-    return out + std::to_string(r.getIndex());
-  return out + "[" + std::to_string(r.getIndex()) + ":" +
-         std::to_string(r.getIndex() + r.getWidth() - 1) + "]";
+  return registerAsm(r.getKind(), r.getIndex(), r.getWidth());
+}
+
+std::string registerAsm(RegKind kind, int index, unsigned width) {
+  std::string out(1, regKindPrefix(kind));
+  if (width == 1)
+    return out + std::to_string(index);
+  return out + "[" + std::to_string(index) + ":" +
+         std::to_string(index + width - 1) + "]";
 }
 
 //===----------------------------------------------------------------------===//

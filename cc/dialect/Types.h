@@ -83,6 +83,8 @@ bool isRegisterType(mlir::Type t);
 unsigned registerWidth(mlir::Type t);
 /// Assembly spelling of an allocated or special register type: v1, s[2:3], vcc.
 std::string registerAsm(mlir::Type t);
+/// The same for `width` registers of `kind` from `index`.
+std::string registerAsm(RegKind kind, int index, unsigned width);
 
 } // namespace aster::amdgcn
 

@@ -344,7 +344,8 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
       auto e = dyn_cast<StringAttr>(na.getValue());
       if (!e || (e.getValue() != "e32" && e.getValue() != "e64"))
         return op->emitOpError("'") << kEncodingAttr << "' must be \"e32\" or \"e64\"";
-    } else if (na.getName() != kSuccOperandSizesAttr && failed(checkModifier(op, d, na)))
+    } else if (na.getName() != kSuccOperandSizesAttr && na.getName() != kSpillWaitAttr &&
+               failed(checkModifier(op, d, na)))
       return failure();
   return verifyEncodingRules(op, d, target, optPresent, literalBits.has_value());
 }

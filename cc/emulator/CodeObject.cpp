@@ -4,6 +4,7 @@
 // per llvm/Support/AMDHSAKernelDescriptor.h, metadata through msgpack.
 //
 //===----------------------------------------------------------------------===//
+#include "recovery/Recovery.h"
 #include "emulator/Decoder.h"
 #include "emulator/Emulator.h"
 #include "emulator/Memory.h"
@@ -426,7 +427,13 @@ Expected<std::unique_ptr<CodeObject>> CodeObjectLoader::load(ArrayRef<uint8_t> b
 }
 
 Expected<std::unique_ptr<CodeObject>> CodeObject::load(ArrayRef<uint8_t> bytes) {
-  return CodeObjectLoader::load(bytes);
+  // The bytes come from the user: ELF/metadata parsing and LLVM's
+  // disassembler run under crash recovery (an LLVM fatal error becomes an Error).
+  std::optional<Expected<std::unique_ptr<CodeObject>>> result;
+  if (Error e = runRecoverable("cannot load the code object",
+                               [&] { result.emplace(CodeObjectLoader::load(bytes)); }))
+    return std::move(e);
+  return std::move(*result);
 }
 
 Expected<std::unique_ptr<CodeObject>> CodeObject::loadFile(StringRef path) {

@@ -25,6 +25,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include "emulator/timing/Result.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -144,6 +146,13 @@ struct LaunchOptions {
   /// execution order) in LaunchStats::trace; 0 disables tracing. Tracing
   /// forces a single worker thread.
   unsigned traceLimit = 0;
+  /// Run the timing model (cc/emulator/timing) with the emulation:
+  /// LaunchStats::timing gets the simulated cycles, per-wave records and
+  /// per-instruction events; s_memtime/s_memrealtime return simulated time.
+  /// Forces a single worker thread.
+  bool timing = false;
+  /// Events kept in LaunchStats::timing (the counts cover all of them).
+  unsigned timingEvents = 1000000;
 };
 
 struct LaunchStats {
@@ -155,6 +164,8 @@ struct LaunchStats {
   /// "wg (x,y,z) wave W pc 0x...: TEXT" per executed instruction, when
   /// LaunchOptions::traceLimit is set.
   std::vector<std::string> trace;
+  /// Set when LaunchOptions::timing was.
+  std::shared_ptr<const timing::Result> timing;
   double waveInstructionsPerSecond() const {
     return seconds > 0 ? double(waveInstructions) / seconds : 0;
   }

@@ -150,10 +150,17 @@ static bool checkWrite(Wave &w, const Inst &in, unsigned t) {
   return false;
 }
 
-template <bool Strict, bool Trace> static uint64_t run(Wave &w, uint64_t slice) {
+template <bool Strict, bool Trace, bool Log = false>
+static uint64_t run(Wave &w, uint64_t slice, const uint8_t *stopAt = nullptr,
+                    uint32_t *log = nullptr) {
   const Inst *prog = w.L->prog->insts.data();
   uint64_t n = 0;
   while (n < slice) {
+    if constexpr (Log) {
+      if (stopAt[w.pc])
+        break;
+      log[n] = w.pc;
+    }
     const Inst &in = prog[w.pc];
     if constexpr (Trace) {
       if (w.trace->size() < w.L->opts.traceLimit)
@@ -220,6 +227,12 @@ uint64_t runWave(Wave &w, uint64_t slice) {
   if (w.trace && w.trace->size() < w.L->opts.traceLimit)
     return w.L->opts.strict ? run<true, true>(w, slice) : run<false, true>(w, slice);
   return w.L->opts.strict ? run<true, false>(w, slice) : run<false, false>(w, slice);
+}
+
+uint64_t runWaveLogged(Wave &w, uint64_t slice, const uint8_t *stopAt, uint32_t *log) {
+  w.stop = false;
+  return w.L->opts.strict ? run<true, false, true>(w, slice, stopAt, log)
+                          : run<false, false, true>(w, slice, stopAt, log);
 }
 
 void execProblem(Wave &w, const Inst &in) {

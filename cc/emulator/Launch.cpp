@@ -8,8 +8,9 @@
 // calling thread, or on worker threads.
 //
 //===----------------------------------------------------------------------===//
+#include "emulator/Launcher.h"
 #include "emulator/Semantics.h"
-#include "emulator/Wave.h"
+#include "emulator/timing/Model.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
@@ -26,15 +27,8 @@ namespace aster::emu {
 
 namespace {
 
-constexpr uint64_t kSysBase = 0x0000600000000000ull;  // kernarg, packet, queue
 constexpr uint64_t kSliceInstructions = 4096;
 constexpr uint64_t kFlushInstructions = 1 << 16;
-
-struct SysRegions {
-  std::vector<uint8_t> kernarg, packet, queue, image;
-  uint64_t kernargAddr = kSysBase, packetAddr = kSysBase + 0x100000,
-           queueAddr = kSysBase + 0x200000;
-};
 
 void put(std::vector<uint8_t> &v, uint32_t off, const void *p, size_t n) {
   if (off + n <= v.size())
@@ -66,39 +60,12 @@ void fillHidden(const KernelInfo &k, const LaunchOptions &o, Dim3 grid, Dim3 blo
   }
 }
 
-/// Per-thread resources for running workgroups.
-struct Worker {
-  std::vector<std::unique_ptr<Wave>> waves;
-  WorkgroupCtx wg;
-  std::vector<std::string> warnings, trace;
-  std::string error;
-  uint64_t errorGroup = ~0ull;
-  uint64_t cls[8] = {};
-  uint64_t waveCount = 0, groups = 0;
-  uint64_t unflushed = 0;  ///< executed, not yet added to LaunchCtx::instructions
-};
+} // namespace
 
-class Launcher {
-public:
-  Launcher(LaunchCtx &L) : L(L) {}
-  Error setupChecks();
-  /// Runs workgroup `g`; false on error (in w.error).
-  bool runGroup(Worker &w, uint64_t g);
-
-  LaunchCtx &L;
-  SysRegions sys;
-  unsigned numWaves = 0;
-  unsigned vgprsToClear = 0, agprsToClear = 0;
-  std::mutex warnMutex;
-
-private:
-  void initWave(Wave &w, Worker &wk, unsigned waveIdx);
-};
-
-void Launcher::initWave(Wave &w, Worker &wk, unsigned waveIdx) {
+void Launcher::initWave(Wave &w, WorkgroupCtx &wg, Worker &wk, unsigned waveIdx) {
   const KernelInfo &k = *L.kernel;
   w.L = &L;
-  w.wg = &wk.wg;
+  w.wg = &wg;
   w.waveId = waveIdx;
   w.pc = uint32_t(L.prog->indexOf(k.entryAddr));
   w.status = WaveStatus::Running;
@@ -109,6 +76,8 @@ void Launcher::initWave(Wave &w, Worker &wk, unsigned waveIdx) {
   w.trace = L.opts.traceLimit ? &wk.trace : nullptr;
   w.lastRegion = nullptr;
   w.icount = 0;
+  w.timed = L.opts.timing;
+  w.now = 0;
   std::memset(w.clsCount, 0, sizeof(w.clsCount));
   std::memset(w.s, 0, sizeof(w.s));
   for (unsigned r = 0; r < vgprsToClear; ++r)
@@ -175,9 +144,9 @@ void Launcher::initWave(Wave &w, Worker &wk, unsigned waveIdx) {
     w.s[s] = v;
     w.rstate[s++] = 0;
   };
-  if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_X) sys32(wk.wg.id[0]);
-  if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Y) sys32(wk.wg.id[1]);
-  if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Z) sys32(wk.wg.id[2]);
+  if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_X) sys32(wg.id[0]);
+  if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Y) sys32(wg.id[1]);
+  if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Z) sys32(wg.id[2]);
   if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_INFO) sys32(numWaves);
   if (r2 & amdhsa::COMPUTE_PGM_RSRC2_ENABLE_PRIVATE_SEGMENT) sys32(0);
 
@@ -211,18 +180,22 @@ void Launcher::initWave(Wave &w, Worker &wk, unsigned waveIdx) {
   w.rstate[SR_FLAT_SCRATCH] = w.rstate[SR_FLAT_SCRATCH + 1] = 0;
 }
 
-bool Launcher::runGroup(Worker &wk, uint64_t g) {
-  WorkgroupCtx &wg = wk.wg;
+void Launcher::initGroup(WorkgroupCtx &wg, uint64_t g) {
   wg.linearId = g;
   wg.id[0] = uint32_t(g % L.grid.x);
   wg.id[1] = uint32_t(g / L.grid.x % L.grid.y);
   wg.id[2] = uint32_t(g / (uint64_t(L.grid.x) * L.grid.y));
   wg.numWaves = numWaves;
   wg.lds.assign(L.ldsSize, 0);
+}
+
+bool Launcher::runGroup(Worker &wk, uint64_t g) {
+  WorkgroupCtx &wg = wk.wg;
+  initGroup(wg, g);
   while (wk.waves.size() < numWaves)
     wk.waves.push_back(std::make_unique<Wave>());
   for (unsigned i = 0; i < numWaves; ++i)
-    initWave(*wk.waves[i], wk, i);
+    initWave(*wk.waves[i], wg, wk, i);
   uint64_t budget = L.opts.instructionBudget;
   for (;;) {
     unsigned ended = 0, waiting = 0;
@@ -272,6 +245,8 @@ bool Launcher::runGroup(Worker &wk, uint64_t g) {
   ++wk.groups;
   return true;
 }
+
+namespace {
 
 Error launchError(const KernelInfo &k, const Twine &msg) {
   return createStringError("launch of kernel " + k.name + ": " + msg);
@@ -409,10 +384,16 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
   auto t0 = std::chrono::steady_clock::now();
   uint64_t groups = grid.count();
   unsigned nthreads = std::max(1u, std::min<unsigned>(opts.threads, unsigned(std::min<uint64_t>(groups, 256))));
-  if (opts.traceLimit)
+  if (opts.traceLimit || opts.timing)
     nthreads = 1;
   std::vector<Worker> workers(nthreads);
-  if (nthreads == 1) {
+  std::shared_ptr<timing::Result> timed;
+  if (opts.timing) {
+    auto r = timing::runTimed(LN, workers[0], k);
+    if (!r)
+      return r.takeError();
+    timed = std::move(*r);
+  } else if (nthreads == 1) {
     for (uint64_t g = 0; g < groups; ++g)
       if (!LN.runGroup(workers[0], g)) {
         workers[0].errorGroup = g;
@@ -474,6 +455,7 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
   for (unsigned c = 0; c < 8; ++c)
     st.waveInstructions += cls[c];
   st.seconds = std::chrono::duration<double>(t1 - t0).count();
+  st.timing = std::move(timed);
   return st;
 }
 

@@ -28,6 +28,13 @@ EMU_INLINE uint8_t *xlate(Wave &w, uint64_t addr, unsigned n, bool write) {
 void memFault(Wave &w, const Inst &in, int lane, uint64_t addr, unsigned n, bool write,
               const char *what);
 
+/// Per-lane addresses of a global ('g'), flat ('f') or scratch ('s')
+/// instruction (active lanes), as its semantic forms them; for the timing
+/// model, which looks at them before the instruction executes.
+void vmemLaneAddrs(Wave &w, const Inst &in, char family, uint64_t *addr);
+/// Same for a MUBUF instruction; false if the resource cannot be used.
+bool bufferLaneAddrs(Wave &w, const Inst &in, uint64_t *addr);
+
 /// LDS bounds failure (strict mode).
 void ldsFault(Wave &w, const Inst &in, unsigned lane, uint64_t addr, unsigned n);
 

@@ -55,6 +55,20 @@ bool bufAddrs(Wave &w, const Inst &in, unsigned vaddrIdx, BufAddr &b) {
   return true;
 }
 
+} // namespace
+
+bool bufferLaneAddrs(Wave &w, const Inst &in, uint64_t *addr) {
+  if (in.nsrc() < 3)
+    return false;
+  BufAddr b;
+  if (!bufAddrs(w, in, in.nsrc() - 3, b))
+    return false;
+  std::memcpy(addr, b.addr, sizeof(b.addr));
+  return true;
+}
+
+namespace {
+
 /// Whether the part [k, k + n) of lane l's access is in range.
 EMU_INLINE bool inRange(const BufAddr &b, unsigned l, unsigned k, unsigned n) {
   if (b.stride == 0)

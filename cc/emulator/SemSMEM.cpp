@@ -105,11 +105,15 @@ template <unsigned N> void s_buffer_store(Wave &w, const Inst &in) {
   }
 }
 
+/// Without the timing model: a counter that grows with the wave's
+/// instructions; with it, the simulated shader clock and a 100 MHz clock
+/// derived from it (LaunchCtx::realtimeDivisor).
 void s_memtime(Wave &w, const Inst &in) {
-  sset64(w, in.dst(), (w.L->clockBase << 40) + w.icount * 4);
+  sset64(w, in.dst(), w.timed ? w.now : (w.L->clockBase << 40) + w.icount * 4);
 }
 void s_memrealtime(Wave &w, const Inst &in) {
-  sset64(w, in.dst(), (w.L->clockBase << 36) + w.icount / 4);
+  sset64(w, in.dst(), w.timed ? uint64_t(double(w.now) / w.L->realtimeDivisor)
+                              : (w.L->clockBase << 36) + w.icount / 4);
 }
 void s_nop(Wave &, const Inst &) {}
 

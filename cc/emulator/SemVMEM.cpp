@@ -59,6 +59,20 @@ template <Fam F> void laneAddrs(Wave &w, const Inst &in, uint64_t *addr, uint8_t
   });
 }
 
+} // namespace
+
+void vmemLaneAddrs(Wave &w, const Inst &in, char family, uint64_t *addr) {
+  uint8_t space[64];
+  if (family == 'f')
+    laneAddrs<FLAT>(w, in, addr, space);
+  else if (family == 's')
+    laneAddrs<SCRATCH>(w, in, addr, space);
+  else
+    laneAddrs<GLOBAL>(w, in, addr, space);
+}
+
+namespace {
+
 thread_local uint8_t tDummy[64];
 
 /// Host pointer for lane `l`'s access, or nullptr after failing the wave.

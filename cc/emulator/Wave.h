@@ -27,6 +27,7 @@ struct LaunchCtx {
   std::atomic<uint64_t> instructions{0};  ///< budget accounting (per slice)
   std::atomic<bool> abort{false};
   uint64_t clockBase = 0;
+  double realtimeDivisor = 21;  ///< shader clock / s_memrealtime clock (timing)
 };
 
 /// The waves of one workgroup.
@@ -64,6 +65,10 @@ struct alignas(64) Wave {
   uint32_t pendInst[kTrackCount];
   uint32_t vmIssued = 0, vmDone = 0, ldsIssued = 0, ldsDone = 0, smIssued = 0,
            smDone = 0;
+
+  // ---- timing model ----
+  bool timed = false;    ///< the launch runs the timing model
+  uint64_t now = 0;      ///< simulated cycle of the instruction executing
 
   // ---- statistics and errors ----
   uint64_t icount = 0;
@@ -104,6 +109,11 @@ enum RegState : uint8_t { RS_UNINIT = 1, RS_PENDING = 2 };
 /// Runs `w` until it ends, waits at a barrier, fails or has executed `slice`
 /// instructions. Returns the number executed.
 uint64_t runWave(Wave &w, uint64_t slice);
+
+/// Like runWave, but stops before an instruction whose `stopAt[index]` is
+/// set, and writes the index of each executed instruction to `log` (the
+/// timing model's run-ahead). No instruction trace.
+uint64_t runWaveLogged(Wave &w, uint64_t slice, const uint8_t *stopAt, uint32_t *log);
 
 /// Formats "kernel K, pc 0x..: TEXT".
 std::string describeInst(const LaunchCtx &L, const Inst &in);

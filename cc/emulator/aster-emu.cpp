@@ -4,7 +4,7 @@
 //             [--buf SIZE[:INIT_FILE]] [--arg TYPE:VALUE] ...
 //             [--print N:TYPE[:COUNT]] [--dump N:FILE] [--stats]
 //             [--no-strict] [--uninit error|warn|ignore] [--budget N]
-//             [--threads N] [--lds BYTES] [--trace N] [--repeat N] [--json]
+//             [--threads N] [--lds BYTES] [--trace N] [--repeat N] [--json] [--timing]
 //   aster-emu FILE.hsaco --list
 //   aster-emu FILE.hsaco KERNEL --disasm
 //
@@ -34,6 +34,7 @@ static int usage() {
             "         [--buf SIZE[:INIT_FILE]] [--arg TYPE:VALUE] [--print N:TYPE[:COUNT]]\n"
             "         [--dump N:FILE] [--stats] [--no-strict] [--uninit error|warn|ignore]\n"
             "         [--budget N] [--threads N] [--lds BYTES] [--trace N] [--repeat N] [--json]\n"
+            "         [--timing]   (run the timing model; prints the simulated cycles)\n"
             "       aster-emu FILE.hsaco --list\n"
             "       aster-emu FILE.hsaco KERNEL --disasm\n";
   return 2;
@@ -171,6 +172,8 @@ int main(int argc, char **argv) {
       stats = true;
     } else if (a == "--json") {
       json = true;
+    } else if (a == "--timing") {
+      opts.timing = true;
     } else if (a == "--repeat") {
       if (next().getAsInteger(0, repeat) || repeat == 0)
         return fail("bad --repeat (expected a positive count)");
@@ -293,7 +296,15 @@ int main(int argc, char **argv) {
            << st->smem << ", \"lds\": " << st->lds << ", \"mfma\": " << st->mfma
            << ", \"branch\": " << st->branch << ", \"workgroups\": " << st->workgroups
            << ", \"waves\": " << st->waves << ", \"seconds\": " << format("%.9g", st->seconds)
-           << ", \"cpu_seconds\": " << format("%.9g", cpu) << "}\n";
+           << ", \"cpu_seconds\": " << format("%.9g", cpu)
+           << (st->timing ? ", \"cycles\": " + std::to_string(st->timing->cycles) : "")
+           << "}\n";
+  if (st->timing && !json)
+    outs() << "timing model: " << st->timing->cycles << " cycles ("
+           << format("%.3f", double(st->timing->cycles) / st->timing->clockMHz)
+           << " us at " << format("%.0f", st->timing->clockMHz) << " MHz), "
+           << st->timing->groupsPerCU << " workgroups per CU (limit: "
+           << st->timing->occupancyLimit << ")\n";
   if (stats)
     errs() << "wave-instructions " << st->waveInstructions << " (valu " << st->valu
            << ", salu " << st->salu << ", vmem " << st->vmem << ", smem " << st->smem

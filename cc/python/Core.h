@@ -15,9 +15,10 @@
 
 namespace aster::py {
 
-/// A module and the context that owns it. Python's aster.Module wraps one.
+/// A module and the context that owns it (shared with its copies, see
+/// clone_module). Python's aster.Module wraps one.
 struct PyModule {
-  std::unique_ptr<mlir::MLIRContext> ctx;
+  std::shared_ptr<mlir::MLIRContext> ctx;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 
   /// A context with aster's dialects loaded (threading off: one owner).

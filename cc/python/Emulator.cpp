@@ -13,6 +13,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
@@ -145,7 +146,61 @@ NB_MODULE(_emu, m) {
       .def_ro("waves", &LaunchStats::waves)
       .def_ro("seconds", &LaunchStats::seconds)
       .def_ro("warnings", &LaunchStats::warnings)
-      .def_ro("trace", &LaunchStats::trace);
+      .def_ro("trace", &LaunchStats::trace)
+      .def_prop_ro("timing", [](const LaunchStats &st) -> nb::object {
+        if (!st.timing)
+          return nb::none();
+        return nb::cast(st.timing);
+      }, "The timing model's result (launch(timing=True)), else None.");
+
+  using timing::Result;
+  nb::class_<Result>(m, "TimingResult",
+                     "The timing model's view of a launch (cc/emulator/timing).")
+      .def_ro("cycles", &Result::cycles)
+      .def_ro("clock_mhz", &Result::clockMHz)
+      .def_ro("cus_used", &Result::cusUsed)
+      .def_ro("groups_per_cu", &Result::groupsPerCU)
+      .def_ro("waves_per_simd", &Result::wavesPerSimd)
+      .def_ro("occupancy_limit", &Result::occupancyLimit)
+      .def_ro("events_truncated", &Result::eventsTruncated)
+      .def_ro("text", &Result::text)
+      .def_ro("lds_cycles", &Result::ldsCycles)
+      .def_ro("lds_ideal_cycles", &Result::ldsIdealCycles)
+      .def_prop_ro("events", [](const Result &r) {
+        return nb::bytes(reinterpret_cast<const char *>(r.events.data()),
+                         r.events.size() * sizeof(timing::Event));
+      }, "Packed events (32 bytes each: issue u64, dur u32, stall u32, inst u32, "
+         "wave u32, busy u16, reason u8, unit u8, pad u32).")
+      .def_prop_ro("waves", [](const Result &r) {
+        std::vector<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t, uint64_t, uint64_t,
+                               uint64_t, std::vector<uint64_t>>> out;
+        for (const timing::WaveRecord &w : r.waves)
+          out.emplace_back(w.cu, w.simd, w.group, w.waveInGroup, w.start, w.end,
+                           w.instructions,
+                           std::vector<uint64_t>(std::begin(w.stall), std::end(w.stall)));
+        return out;
+      }, "(cu, simd, group, wave in group, start, end, instructions, stall cycles by reason)")
+      .def_prop_ro("unit_busy", [](const Result &r) {
+        return std::vector<uint64_t>(std::begin(r.unitBusy), std::end(r.unitBusy));
+      })
+      .def_prop_ro("unit_count", [](const Result &r) {
+        return std::vector<uint64_t>(std::begin(r.unitCount), std::end(r.unitCount));
+      })
+      .def_prop_ro("mem_lines", [](const Result &r) {
+        return std::vector<uint64_t>(std::begin(r.memLines), std::end(r.memLines));
+      }, "Vector-memory lines served by L1, L2, MALL, HBM.")
+      .def_prop_ro_static("stall_names", [](nb::handle) {
+        std::vector<std::string> n;
+        for (unsigned i = 0; i < unsigned(timing::Stall::Count); ++i)
+          n.push_back(timing::stallName(timing::Stall(i)));
+        return n;
+      })
+      .def_prop_ro_static("unit_names", [](nb::handle) {
+        std::vector<std::string> n;
+        for (unsigned i = 0; i < unsigned(timing::Unit::Count); ++i)
+          n.push_back(timing::unitName(timing::Unit(i)));
+        return n;
+      });
 
   nb::class_<Device>(m, "Device", "An emulated device: separate buffers with guard gaps.")
       .def(nb::init<>())
@@ -172,7 +227,7 @@ NB_MODULE(_emu, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> block, nb::bytes kernargs,
              bool strict, const std::string &uninitialized, uint64_t budget,
              unsigned threads, uint32_t dynamicLds, unsigned traceLimit,
-             std::vector<uint64_t> buffers) {
+             std::vector<uint64_t> buffers, bool timed) {
             LaunchOptions o;
             o.strict = strict;
             o.uninitialized = policy(uninitialized);
@@ -181,6 +236,7 @@ NB_MODULE(_emu, m) {
             o.dynamicLdsBytes = dynamicLds;
             o.traceLimit = traceLimit;
             o.buffers = std::move(buffers);
+            o.timing = timed;
             const auto *p = static_cast<const uint8_t *>(kernargs.data());
             std::vector<uint8_t> args(p, p + kernargs.size());
             std::optional<llvm::Expected<LaunchStats>> st;
@@ -194,7 +250,7 @@ NB_MODULE(_emu, m) {
           nb::arg("kernargs"), nb::arg("strict") = true,
           nb::arg("uninitialized") = "error", nb::arg("instruction_budget") = 2000000000ull,
           nb::arg("threads") = 1, nb::arg("dynamic_lds") = 0, nb::arg("trace_limit") = 0,
-          nb::arg("buffers") = std::vector<uint64_t>(),
+          nb::arg("buffers") = std::vector<uint64_t>(), nb::arg("timing") = false,
           "Runs `kernel` over `grid` workgroups of `block` work-items; `kernargs` holds "
           "the explicit arguments. Buffers change only when the launch succeeds.");
 }

@@ -1,6 +1,8 @@
 //===- Module.cpp - the `aster._aster` extension: modules, passes, output ===//
 #include "python/Core.h"
+#include "recovery/Recovery.h"
 #include "target/Assembler.h"
+#include "target/DirectEmit.h"
 #include "target/Translate.h"
 #include "transforms/Passes.h"
 
@@ -139,18 +141,43 @@ static std::string moduleAsm(PyModule &m) {
   return text;
 }
 
-static nb::bytes moduleHsaco(PyModule &m) {
+static nb::bytes moduleHsaco(PyModule &m, bool direct) {
   DiagnosticCollector d(m.ctx.get());
   auto km = kernelModule(m, d);
   requireAllocated(km);
   FailureOr<std::vector<char>> bytes;
   {
     nb::gil_scoped_release release;
-    bytes = target::translateToHsaco(km);
+    bytes = target::translateToHsaco(km, direct);
   }
   if (failed(bytes))
     d.raise("producing the code object failed");
   return nb::bytes(bytes->data(), bytes->size());
+}
+
+/// What the direct encoder does with the module (tests and benchmarks):
+/// {kernels, text_kernels: [names], forms_learned, instructions, object (the
+/// relocatable object, or error)}.
+static nb::dict directStats(PyModule &m, std::vector<std::string> textMnemonics) {
+  DiagnosticCollector d(m.ctx.get());
+  auto km = kernelModule(m, d);
+  requireAllocated(km);
+  target::DirectStats st;
+  llvm::Expected<std::vector<char>> obj = std::vector<char>();
+  {
+    nb::gil_scoped_release release;
+    obj = target::emitObject(km, &st, textMnemonics);
+  }
+  nb::dict out;
+  out["kernels"] = st.kernels;
+  out["text_kernels"] = st.textKernels;
+  out["forms_learned"] = st.formsLearned;
+  out["instructions"] = st.instructions;
+  if (obj)
+    out["object"] = nb::bytes(obj->data(), obj->size());
+  else
+    out["error"] = llvm::toString(obj.takeError());
+  return out;
 }
 
 static void runPipeline(PyModule &m, const std::string &pipeline, bool verify) {
@@ -199,6 +226,7 @@ using namespace aster::py;
 NB_MODULE(_aster, m) {
   m.doc() = "aster's C++ core: the amdgcn dialect, passes, translation, MC/lld.";
   static bool registered = [] {
+    aster::installFatalErrorRecovery();
     aster::registerAllPasses();
     return true;
   }();
@@ -214,7 +242,9 @@ NB_MODULE(_aster, m) {
         return s;
       })
       .def("asm", &moduleAsm, "The module as AMDGCN assembly text (no passes run).")
-      .def("hsaco", &moduleHsaco, "The linked code object, assembled and linked in process.")
+      .def("hsaco", &moduleHsaco, nb::arg("direct") = true,
+           "The linked code object, made and linked in process: instructions "
+           "encoded directly (direct=True) or through assembly text.")
       .def("verify", [](PyModule &self) {
         DiagnosticCollector d(self.ctx.get());
         if (failed(verify(self.get())))
@@ -222,6 +252,10 @@ NB_MODULE(_aster, m) {
       });
   m.def("parse", &parseModule, nb::arg("text"), nb::arg("name") = "<string>",
         "Parses textual IR into a Module; raises AsterError with locations.");
+  m.def("direct_stats", &directStats, nb::arg("module"),
+        nb::arg("text_mnemonics") = std::vector<std::string>(),
+        "What the direct encoder does with the module (tests, benchmarks); "
+        "kernels using text_mnemonics go through text.");
   m.def("run_pipeline", &runPipeline, nb::arg("module"), nb::arg("pipeline"),
         nb::arg("verify") = true,
         "Runs an MLIR pass pipeline string on the module in place; verify=False "

@@ -1,5 +1,7 @@
 //===- Assembler.cpp - assembly to object (LLVM MC) and hsaco (lld) ------===//
 #include "target/Assembler.h"
+#include "recovery/Recovery.h"
+#include "target/AsmLexCheck.h"
 #include "target/MCTarget.h"
 
 #include "lld/Common/Driver.h"
@@ -18,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
+#include <pthread.h>
 
 LLD_HAS_DRIVER(elf)
 
@@ -25,13 +28,10 @@ using namespace llvm;
 
 namespace aster::target {
 
-Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
-                                           std::vector<AsmDiagnostic> *diags) {
-  auto tOr = MCTarget::create(cpu);
-  if (!tOr)
-    return tOr.takeError();
-  MCTarget &t = **tOr;
-
+static Expected<std::vector<char>>
+assembleObjectUnguarded(StringRef text, MCTarget &t,
+                        std::vector<AsmDiagnostic> *diags,
+                        function_ref<void(MCAsmParser &)> prepare) {
   SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(text, "<asm>"), SMLoc());
   std::vector<AsmDiagnostic> errors;
@@ -76,6 +76,8 @@ Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
   if (!tap)
     return createStringError("cannot create the AMDGPU assembly parser");
   parser->setTargetParser(*tap);
+  if (prepare)
+    prepare(*parser);
   bool failedParse = parser->Run(/*NoInitialTextSection=*/false);
   if (failedParse || !errors.empty() || ctx.hadError()) {
     std::string msg = "assembly failed";
@@ -88,7 +90,42 @@ Expected<std::vector<char>> assembleObject(StringRef text, StringRef cpu,
   return std::vector<char>(buffer.begin(), buffer.end());
 }
 
+Expected<std::vector<char>>
+assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
+               function_ref<void(MCAsmParser &)> prepare) {
+  auto tOr = MCTarget::create(cpu);
+  if (!tOr)
+    return tOr.takeError();
+  MCTarget &t = **tOr;
+  // Text MC would loop on (see AsmLexCheck.h) never reaches MC.
+  if (auto bad = findLexError(text, *t.mai)) {
+    std::string msg = "line " + std::to_string(bad->line) + ": " + bad->message;
+    if (diags)
+      *diags = {*bad};
+    return createStringError(msg);
+  }
+  std::optional<Expected<std::vector<char>>> result;
+  if (Error e = runRecoverable("assembly failed", [&] {
+        result.emplace(assembleObjectUnguarded(text, t, diags, prepare));
+      }))
+    return std::move(e);
+  return std::move(*result);
+}
+
 namespace {
+/// lld keeps per-link global state: one link at a time. A fork() while
+/// another thread links waits for that link, so the child never inherits
+/// the mutex locked.
+std::mutex &lldMutex() {
+  static std::mutex *mu = [] {
+    auto *m = new std::mutex;
+    pthread_atfork([] { lldMutex().lock(); }, [] { lldMutex().unlock(); },
+                   [] { lldMutex().unlock(); });
+    return m;
+  }();
+  return *mu;
+}
+
 /// A temporary file removed on scope exit.
 struct TempFile {
   SmallString<128> path;
@@ -112,15 +149,22 @@ Expected<std::vector<char>> linkObject(ArrayRef<char> object) {
     return createStringError(ec, "cannot create a temporary output file");
   std::string outStr, errStr;
   raw_string_ostream outOS(outStr), errOS(errStr);
-  const char *args[] = {"ld.lld", "-shared", "--no-undefined", in.path.c_str(),
-                        "-o", out.path.c_str()};
-  // lld keeps per-link global state; one link at a time.
-  static std::mutex lldMutex;
+  // --threads=1: lld's parallel algorithms would start LLVM's thread pool,
+  // whose threads a fork() does not copy: the next link in a forked child
+  // (multiprocessing's default) would wait on them forever.
+  const char *args[] = {"ld.lld", "-shared", "--no-undefined", "--threads=1",
+                        in.path.c_str(), "-o", out.path.c_str()};
   lld::Result r;
+  Error crashed = Error::success();
   {
-    std::lock_guard<std::mutex> lock(lldMutex);
-    r = lld::lldMain(args, outOS, errOS, {{lld::Gnu, &lld::elf::link}});
+    std::lock_guard<std::mutex> lock(lldMutex());
+    // lldMain recovers from lld's own fatal errors; this also catches LLVM's.
+    crashed = runRecoverable("lld failed", [&] {
+      r = lld::lldMain(args, outOS, errOS, {{lld::Gnu, &lld::elf::link}});
+    });
   }
+  if (crashed)
+    return std::move(crashed);
   if (r.retCode != 0)
     return createStringError("lld failed: " + errStr);
   auto buf = MemoryBuffer::getFile(out.path, /*IsText=*/false,

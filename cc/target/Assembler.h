@@ -2,12 +2,17 @@
 #ifndef ASTER_TARGET_ASSEMBLER_H
 #define ASTER_TARGET_ASSEMBLER_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
+
+namespace llvm {
+class MCAsmParser;
+}
 
 namespace aster::target {
 
@@ -19,9 +24,11 @@ struct AsmDiagnostic {
 
 /// Assembles `text` for `cpu` with LLVM MC into an ELF relocatable object.
 /// On failure returns the diagnostics (errors only) in `diags` and an Error.
+/// `prepare` sees the parser before it runs (to add directive handlers).
 llvm::Expected<std::vector<char>>
 assembleObject(llvm::StringRef text, llvm::StringRef cpu,
-               std::vector<AsmDiagnostic> *diags = nullptr);
+               std::vector<AsmDiagnostic> *diags = nullptr,
+               llvm::function_ref<void(llvm::MCAsmParser &)> prepare = nullptr);
 
 /// Links a relocatable object into a shared code object (hsaco) with lld's
 /// ELF driver, in process. Thread-safe (serialised internally).

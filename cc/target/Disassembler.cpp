@@ -1,6 +1,9 @@
 //===- Disassembler.cpp - code bytes back to LLVM assembly text ----------===//
 #include "target/Assembler.h"
 #include "target/MCTarget.h"
+#include "recovery/Recovery.h"
+
+#include <optional>
 
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
@@ -14,8 +17,8 @@ using namespace llvm;
 
 namespace aster::target {
 
-Expected<std::vector<std::string>> disassemble(ArrayRef<char> object,
-                                               StringRef cpu) {
+static Expected<std::vector<std::string>> disassembleUnguarded(ArrayRef<char> object,
+                                                              StringRef cpu) {
   auto tOr = MCTarget::create(cpu);
   if (!tOr)
     return tOr.takeError();
@@ -56,6 +59,17 @@ Expected<std::vector<std::string>> disassemble(ArrayRef<char> object,
     }
   }
   return lines;
+}
+
+Expected<std::vector<std::string>> disassemble(ArrayRef<char> object,
+                                               StringRef cpu) {
+  // The bytes come from the user: LLVM's object reader and disassembler run
+  // under crash recovery.
+  std::optional<Expected<std::vector<std::string>>> result;
+  if (Error e = runRecoverable("disassembly failed",
+                               [&] { result.emplace(disassembleUnguarded(object, cpu)); }))
+    return std::move(e);
+  return std::move(*result);
 }
 
 } // namespace aster::target

@@ -145,7 +145,8 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
 
 LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
                            raw_ostream &os,
-                           function_ref<std::string(Block *)> labelOf) {
+                           function_ref<std::string(Block *)> labelOf,
+                           function_ref<std::string(Type)> regAsm) {
   SmallVector<AsmOperand, 6> operands;
   auto regText = [&](Value v, Type t, const char *role,
                      const char *name) -> FailureOr<std::string> {
@@ -155,7 +156,7 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
                            "before translating to assembly";
       return failure();
     }
-    return registerAsm(t);
+    return regAsm ? regAsm(t) : registerAsm(t);
   };
   for (unsigned i = 0; i < d.numDsts; ++i) {
     auto t = regText(op->getResult(i), op->getResult(i).getType(),

@@ -12,10 +12,13 @@ namespace aster::target {
 /// Prints `op` (an instruction op with row `d`) in LLVM's AMDGPU syntax,
 /// without leading indentation or trailing newline. Operands must have
 /// allocated register types or be constants; returns failure (with a
-/// diagnostic on the op) otherwise. `labelOf` names successor blocks.
+/// diagnostic on the op) otherwise. `labelOf` names successor blocks;
+/// `regAsm`, if given, spells each written register operand (in assembly
+/// order) instead of its own name (the direct encoder's sample lines).
 mlir::LogicalResult
 printInstAsm(mlir::Operation *op, const ISA::InstDesc &d, llvm::raw_ostream &os,
-             llvm::function_ref<std::string(mlir::Block *)> labelOf);
+             llvm::function_ref<std::string(mlir::Block *)> labelOf,
+             llvm::function_ref<std::string(mlir::Type)> regAsm = nullptr);
 
 /// Operand spellings for an instruction, in assembly order, as the printer
 /// writes them; modifiers as (descriptor, value, present). This is the

@@ -114,11 +114,21 @@ KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
                                             : maxA;
     m = std::max(m, last);
   };
+  // Every operand is an op result or a block argument: their types are all
+  // the registers named. Runs of one type (an unrolled chain) count once.
+  Type last;
+  auto noteNew = [&](Type t) {
+    if (t != last)
+      note(t);
+    last = t;
+  };
   k.walk([&](Operation *op) {
     for (Type t : op->getResultTypes())
-      note(t);
-    for (Type t : op->getOperandTypes())
-      note(t);
+      noteNew(t);
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments())
+          noteNew(a.getType());
   });
   unsigned arch = std::max<unsigned>(maxV + 1, 1);
   info.numAGPR = maxA + 1;

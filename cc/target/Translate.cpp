@@ -1,6 +1,7 @@
 //===- Translate.cpp - amdgcn IR to assembly text and hsaco --------------===//
 #include "target/Translate.h"
 #include "target/Assembler.h"
+#include "target/DirectEmit.h"
 #include "target/InstAsm.h"
 #include "target/KernelMetadata.h"
 #include "target/MCTarget.h"
@@ -44,7 +45,7 @@ private:
 /// After register allocation a value passed to a block argument is already
 /// in the argument's register: the edge is a no-op. Anything else (virtual
 /// registers, a different register) is a diagnostic at the branch.
-static LogicalResult checkSuccessorOperands(Operation *term) {
+LogicalResult checkSuccessorOperands(Operation *term) {
   for (unsigned i = 0; i < term->getNumSuccessors(); ++i) {
     Block *dest = term->getSuccessor(i);
     auto [first, count] = successorOperandRange(term, i);
@@ -121,8 +122,9 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
   return success();
 }
 
-LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
-                             std::vector<Location> *lineLocs) {
+LogicalResult translateToAsm(
+    KernelModuleOp module, raw_ostream &os, std::vector<Location> *lineLocs,
+    function_ref<std::optional<std::string>(KernelOp, unsigned)> bodyOf) {
   uint8_t target = module.getTargetBit();
   LineTracker out(os, lineLocs, module.getLoc());
   std::string header;
@@ -141,7 +143,10 @@ LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
     ps << "\t.globl\t" << info.name << "\n\t.p2align\t8\n\t.type\t" << info.name
        << ",@function\n" << info.name << ":\n";
     out.write(pre, k.getLoc());
-    if (failed(emitKernelBody(k, idx, out)))
+    std::optional<std::string> body = bodyOf ? bodyOf(k, idx) : std::nullopt;
+    if (body)
+      out.write(*body, k.getLoc());
+    else if (failed(emitKernelBody(k, idx, out)))
       return failure();
     if (auto tail = k->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
       out.write(tail.getValue().str(), k.getLoc());
@@ -182,7 +187,21 @@ LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
   return success();
 }
 
-FailureOr<std::vector<char>> translateToHsaco(KernelModuleOp module) {
+FailureOr<std::vector<char>> translateToHsaco(KernelModuleOp module,
+                                              bool direct) {
+  if (direct) {
+    auto obj = emitObject(module);
+    if (obj) {
+      auto hsaco = linkObject(*obj);
+      if (hsaco)
+        return std::move(*hsaco);
+      module.emitError("cannot produce a code object: ")
+          << llvm::toString(hsaco.takeError());
+      return failure();
+    }
+    // The text path below reports the error at its op.
+    llvm::consumeError(obj.takeError());
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   std::vector<Location> locs;

@@ -35,13 +35,26 @@ struct KernelInfo {
 KernelInfo analyzeKernel(KernelOp k, uint8_t target);
 
 /// Writes the module as assembly. With `lineLocs`, records for every line
-/// the location of the op that produced it (or an unknown location).
-mlir::LogicalResult translateToAsm(KernelModuleOp module, llvm::raw_ostream &os,
-                                   std::vector<mlir::Location> *lineLocs = nullptr);
+/// the location of the op that produced it (or an unknown location). With
+/// `bodyOf`, a kernel (and its index) for which it returns a string gets that
+/// string instead of its instructions (the direct encoder's placeholders).
+mlir::LogicalResult translateToAsm(
+    KernelModuleOp module, llvm::raw_ostream &os,
+    std::vector<mlir::Location> *lineLocs = nullptr,
+    llvm::function_ref<std::optional<std::string>(KernelOp, unsigned)> bodyOf =
+        nullptr);
 
-/// Translates, assembles and links the module into a code object. MC errors
-/// are reported as diagnostics at the offending op's location.
-mlir::FailureOr<std::vector<char>> translateToHsaco(KernelModuleOp module);
+/// Translates and links the module into a code object: with `direct`,
+/// instructions go to LLVM MC as MCInsts (DirectEmit.h; kernels it cannot
+/// encode go through text), otherwise the whole module is printed as assembly
+/// and parsed by LLVM MC. Errors are reported as diagnostics at the offending
+/// op's location (through the text path).
+mlir::FailureOr<std::vector<char>> translateToHsaco(KernelModuleOp module,
+                                                    bool direct = true);
+
+/// Checks a terminator's successor operands after register allocation (each
+/// value already in its block argument's register); a diagnostic otherwise.
+mlir::LogicalResult checkSuccessorOperands(mlir::Operation *term);
 
 /// Finds the single amdgcn.module in `op` (itself or nested in a builtin
 /// module); emits an error otherwise.

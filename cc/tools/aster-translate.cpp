@@ -1,4 +1,5 @@
 //===- aster-translate.cpp - amdgcn IR to assembly / hsaco ---------------===//
+#include "recovery/Recovery.h"
 #include "target/Translate.h"
 #include "target/raise/Raise.h"
 
@@ -6,6 +7,7 @@
 #include "mlir/Support/LogicalResult.h"
 
 int main(int argc, char **argv) {
+  aster::installFatalErrorRecovery();
   aster::target::registerTranslations();
   aster::raise::registerRaiseTranslations();
   return mlir::failed(

@@ -97,7 +97,7 @@ static const RegRange kExec{RegFile::Special, 2, 3};
 static const RegRange kM0{RegFile::Special, 4, 4};
 
 /// The hardware registers a value of type `t` names, if allocated.
-static std::optional<RegRange> rangeOf(Type t) {
+std::optional<RegRange> rangeOf(Type t) {
   if (auto r = dyn_cast<RegType>(t)) {
     if (r.isVirtual())
       return std::nullopt;
@@ -112,7 +112,7 @@ static std::optional<RegRange> rangeOf(Type t) {
   return std::nullopt;
 }
 
-static void addImplicit(uint8_t bits, function_ref<void(RegRange)> add) {
+void addImplicit(uint8_t bits, function_ref<void(RegRange)> add) {
   if (bits & ISA::IMP_VCC)
     add(kVcc);
   if (bits & ISA::IMP_EXEC)

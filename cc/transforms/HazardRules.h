@@ -12,6 +12,7 @@
 #include "dialect/ISA.h"
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace aster::hazards {
@@ -31,6 +32,13 @@ struct RegRange {
     return file == o.file && lo == o.lo && hi == o.hi;
   }
 };
+
+/// The hardware registers a value of type `t` names (an allocated RegType or
+/// a special register), or nullopt (virtual register, immediate, ...).
+std::optional<RegRange> rangeOf(mlir::Type t);
+/// Calls `add` for each special register of an ISA::Implicit bit set
+/// (InstDesc::implicitUses / implicitDefs).
+void addImplicit(uint8_t bits, llvm::function_ref<void(RegRange)> add);
 
 /// How a source is read, where a rule depends on it.
 enum class ReadRole : uint8_t {

@@ -2,20 +2,24 @@
 #include "transforms/Passes.h"
 #include "transforms/Hazards.h"
 #include "transforms/RegAlloc.h"
+#include "transforms/Waitcnt.h"
 
 #include "mlir/Transforms/Passes.h"
 
 namespace aster {
 void registerRegAllocPass();
 void registerHazardsPass();
+void registerWaitcntPass();
 
 void registerAllPasses() {
   // Upstream generic passes (canonicalize, cse, symbol-dce, ...).
   mlir::registerTransformsPasses();
   registerRegAllocPass();
   registerHazardsPass();
+  registerWaitcntPass();
 }
 std::vector<std::pair<std::string, std::string>> passDocs() {
-  return {{"amdgcn-regalloc", kRegAllocDoc}, {"amdgcn-hazards", kHazardsDoc}};
+  return {{"amdgcn-regalloc", kRegAllocDoc}, {"amdgcn-hazards", kHazardsDoc},
+          {"amdgcn-waitcnt", kWaitcntDoc}};
 }
 } // namespace aster

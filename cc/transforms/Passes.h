@@ -4,6 +4,7 @@
 // guarantees after, at its declaration.
 //   amdgcn-regalloc  register allocation (RegAlloc.h, kRegAllocDoc)
 //   amdgcn-hazards   s_nop wait states for hazards (Hazards.h, kHazardsDoc)
+//   amdgcn-waitcnt   waits for memory results (Waitcnt.h, kWaitcntDoc)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TRANSFORMS_PASSES_H

@@ -26,7 +26,8 @@ static void placeSave(OpBuilder &b, Value v, Operation *&keep, bool early,
     if (d && d->has(ISA::PROP_MAYLOAD) && early) {
       b.setInsertionPointAfter(def);
       NamedAttribute cnt[] = {b.getNamedAttr("lgkmcnt", b.getI32IntegerAttr(0)),
-                              b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0))};
+                              b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0)),
+                              b.getNamedAttr(kSpillWaitAttr, b.getUnitAttr())};
       spillCode.insert(createInstOp(b, def->getLoc(), "s_waitcnt", {}, {}, cnt));
     } else if (d && d->has(ISA::PROP_MAYLOAD)) {
       // The first use in the block comes after the wait for the load.
@@ -129,8 +130,9 @@ static Value loadSlot(OpBuilder &b, Location loc, Type t, unsigned slot,
   Value base = spillBase(b, loc, spillCode);
   Operation *load = SpillLoadOp::create(b, loc, t, base, slot, first);
   spillCode.insert(load);
-  spillCode.insert(createInstOp(b, loc, "s_waitcnt", {}, {},
-                              b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0))));
+  NamedAttribute cnt[] = {b.getNamedAttr("vmcnt", b.getI32IntegerAttr(0)),
+                          b.getNamedAttr(kSpillWaitAttr, b.getUnitAttr())};
+  spillCode.insert(createInstOp(b, loc, "s_waitcnt", {}, {}, cnt));
   return load->getResult(0);
 }
 

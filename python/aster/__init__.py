@@ -22,6 +22,9 @@ Public API
     AsterError says so); .metadata[kernel].regalloc has registers used vs MaxLive
   ptr(dtype) for pointer arguments; NumPy dtypes for scalars
   compile(module, pipeline=None) -> Compiled(.asm, .hsaco, .mlir, .metadata, .save)
+    pipeline="amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards": registers, then the
+    s_waitcnts (none need be written; .metadata[kernel].waitcnt counts them), then
+    hazard s_nops
   parse(text) -> Module; run_pipeline(module, pipeline); passes()
   assemble(text, target), disassemble(bytes, target); isa.instructions(target)
   launch(code, kernel, grid, block, args, backend="emu", strict=True,

@@ -3,7 +3,15 @@
 No pass runs unless a pipeline is given (WYSIWYG). A pipeline is a string of
 passes aster-opt knows (`aster.passes()` lists them); it runs on a copy, so
 the module you built is unchanged.
+
+The code object is made directly (instructions handed to LLVM MC as MCInsts,
+cc/target/DirectEmit.h); the assembly text and the IR are printed only when
+`.asm` / `.mlir` are first read. With the environment variable
+ASTER_CHECK_DIRECT set to a file path (the test suite sets it), every code
+object is also made through assembly text and the two must be byte-identical
+(AsterError otherwise); a JSON line per module is appended to that file.
 """
+import json
 import os
 from dataclasses import dataclass
 
@@ -35,6 +43,8 @@ class KernelMetadata:
     user_sgprs: int
     regalloc: dict = None  # what amdgcn-regalloc recorded: {vgpr, vgpr_maxlive, sgpr,
     #                        sgpr_maxlive, agpr, agpr_maxlive, spills, ...}; None if it did not run
+    waitcnt: dict = None   # what amdgcn-waitcnt recorded: {inserted, replaced, author,
+    #                        vmcnt, lgkmcnt, expcnt (waits naming each)}; None if it did not run
 
     @classmethod
     def _from(cls, d):
@@ -50,10 +60,24 @@ class Compiled:
     `.mlir` (the IR compiled, after the pipeline), `.metadata` ({kernel name:
     KernelMetadata}), and `.save(dir)`."""
 
-    def __init__(self, name, target, mlir, asm, hsaco, metadata, pipeline):
+    def __init__(self, name, target, raw, hsaco, metadata, pipeline):
         self.name, self.target, self.pipeline = name, target, pipeline
-        self.mlir, self.asm, self.hsaco = mlir, asm, hsaco
-        self.metadata = metadata
+        self.hsaco, self.metadata = hsaco, metadata
+        self._raw, self._asm, self._mlir = raw, None, None
+
+    @property
+    def asm(self):
+        """The assembly text (printed on first access)."""
+        if self._asm is None:
+            self._asm = self._raw.asm()
+        return self._asm
+
+    @property
+    def mlir(self):
+        """The IR compiled, after the pipeline (printed on first access)."""
+        if self._mlir is None:
+            self._mlir = _aster.print_module(self._raw, False)
+        return self._mlir
 
     def __repr__(self):
         return (f"<aster.Compiled {self.name} on {self.target}: "
@@ -87,12 +111,30 @@ def compile(module, pipeline=None):
     if pipeline is not None and not isinstance(pipeline, str):
         raise TypeError(f"pipeline must be a str or None, got {type(pipeline).__name__}")
     module._finish()
-    raw = module._m
+    # A copy: the module may be extended later; .asm/.mlir show it as compiled.
+    raw = _aster.clone_module(module._m)
     if pipeline:
-        raw = _aster.clone_module(raw)
-        _aster.run_pipeline(raw, pipeline)
-    asm = raw.asm()
-    hsaco = raw.hsaco()
+        # The verifier runs once, on the result (below), not after each pass.
+        _aster.run_pipeline(raw, pipeline, False)
+    hsaco = _hsaco(raw)
     metadata = {d["name"]: KernelMetadata._from(d) for d in _aster.kernel_infos(raw)}
-    return Compiled(module.name, module.target, _aster.print_module(raw, False), asm,
-                    hsaco, metadata, pipeline)
+    return Compiled(module.name, module.target, raw, hsaco, metadata, pipeline)
+
+
+def _hsaco(raw):
+    """The code object of a raw module (made directly; see the module doc
+    for ASTER_CHECK_DIRECT)."""
+    data = raw.hsaco(True)
+    log = os.environ.get("ASTER_CHECK_DIRECT")
+    if log:
+        text = raw.hsaco(False)
+        stats = _aster.direct_stats(raw)
+        record = {"kernels": stats["kernels"], "text_kernels": stats["text_kernels"],
+                  "instructions": stats["instructions"], "identical": data == text}
+        with open(log, "a") as f:
+            f.write(json.dumps(record) + "\n")
+        if data != text:
+            raise _aster.AsterError(
+                "the directly encoded code object differs from the one assembled from "
+                f"text ({len(data)} vs {len(text)} bytes)")
+    return data

@@ -19,6 +19,7 @@ import contextlib
 import numpy as np
 
 from . import _aster
+from ._aster import AsterError
 from .args import KernelArg, ptr
 from .kernel import Kernel
 
@@ -40,9 +41,18 @@ _SETUP = (("user_sgpr_private_segment_buffer", "private_segment_buffer"),
 _BY_VALUE = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
 
 
-def _args(metadata):
+def _args(metadata, kernel):
+    """The kernel's explicit arguments from its metadata; metadata of another
+    shape (hand-written or damaged) is an AsterError naming the kernel."""
+    args = metadata.get(".args", ())
+    if not isinstance(args, (list, tuple)) or not all(
+            isinstance(a, dict) and isinstance(a.get(".value_kind", ""), str)
+            and isinstance(a.get(".offset"), int) and isinstance(a.get(".size"), int)
+            for a in args):
+        raise AsterError(f"kernel '{kernel}': the metadata's .args is not a list of "
+                         "argument maps with .offset, .size and .value_kind")
     out = []
-    for i, a in enumerate(metadata.get(".args", ())):
+    for i, a in enumerate(args):
         kind = a.get(".value_kind", "")
         if kind.startswith("hidden_"):
             continue
@@ -65,13 +75,19 @@ class RaisedKernel(Kernel):
         self.descriptor = attrs.get("descriptor", {})
         self.metadata = attrs.get("metadata", {})
         d, md = self.descriptor, self.metadata
-        setup = [name for field, name in _SETUP if d.get(field)]
-        reqd = md.get(".reqd_workgroup_size")
-        block = tuple(reqd) if reqd else (md.get(".max_flat_workgroup_size", 256), 1, 1)
-        super().__init__(module, kb, kb.name, _args(md),
-                         md.get(".kernarg_segment_size", d.get("kernarg_size", 0)), block,
-                         d.get("group_segment_fixed_size", 0), setup,
-                         d.get("system_vgpr_workitem_id", 0) + 1)
+        try:
+            setup = [name for field, name in _SETUP if d.get(field)]
+            reqd = md.get(".reqd_workgroup_size")
+            block = tuple(int(x) for x in reqd) if reqd else (
+                int(md.get(".max_flat_workgroup_size", 256)), 1, 1)
+            kernarg_size = int(md.get(".kernarg_segment_size", d.get("kernarg_size", 0)))
+            lds = int(d.get("group_segment_fixed_size", 0))
+            workitem_ids = int(d.get("system_vgpr_workitem_id", 0)) + 1
+        except (AttributeError, TypeError, ValueError) as e:
+            raise AsterError(f"kernel '{kb.name}': malformed descriptor or metadata ({e})") \
+                from None
+        super().__init__(module, kb, kb.name, _args(md, kb.name), kernarg_size, block, lds,
+                         setup, workitem_ids)
 
     def __repr__(self):
         return f"<aster.RaisedKernel {self.name} on {self.module.target}>"

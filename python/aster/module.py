@@ -151,8 +151,9 @@ class Module:
 
     def hsaco(self):
         """The linked code object (bytes), assembled and linked in process."""
+        from .compiler import _hsaco
         self._finish()
-        return self._m.hsaco()
+        return _hsaco(self._m)
 
     def verify(self):
         self._finish()

@@ -49,7 +49,12 @@ class LaunchResult:
     workgroups: int = None
     waves: int = None
     warnings: list = field(default_factory=list)
-    trace: list = field(default_factory=list)
+    trace: object = field(default_factory=list)
+    cycles: int = None
+
+    # `trace`: with timing=True an aster.timing.Trace (timeline, Perfetto,
+    # summary) and `cycles` the simulated shader-clock cycles; otherwise the
+    # list of instruction lines recorded by trace_limit (empty by default).
 
     def __repr__(self):
         counts = "" if self.wave_instructions is None else \
@@ -129,7 +134,7 @@ def _bytes_view(arr):
 
 
 def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
-                threads, dynamic_lds, trace_limit):
+                threads, dynamic_lds, trace_limit, timing):
     co = _load(hsaco)
     info = co.kernel(kernel)
     packed = pack(kernel, info.args, args)
@@ -145,7 +150,8 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
     try:
         st = dev.launch(co, kernel, grid, block, kernargs, strict=strict,
                         uninitialized=uninitialized, instruction_budget=budget,
-                        threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit)
+                        threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit,
+                        timing=timing)
     except EmulatorError as e:      # name the Python option, not the C++ one
         msg = str(e)
         if "LaunchOptions::instructionBudget" in msg:
@@ -158,15 +164,21 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
     for arr, data in zip(arrays, results):
         if arr.nbytes:
             _bytes_view(arr)[:] = np.frombuffer(data, np.uint8)
+    trace, cycles = list(st.trace), None
+    if timing:
+        from .timing import Trace
+        trace = Trace(st.timing, kernel)
+        trace.lines = list(st.trace)
+        cycles = trace.cycles
     return LaunchResult(
         "emu", kernel, grid, block, st.seconds, st.wave_instructions, st.salu, st.valu,
         st.smem, st.vmem, st.lds, st.mfma, st.branch, st.workgroups, st.waves,
-        list(st.warnings), list(st.trace))
+        list(st.warnings), trace, cycles)
 
 
 def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
            uninitialized="error", budget=2_000_000_000, threads=1, dynamic_lds=0,
-           trace_limit=0):
+           trace_limit=0, timing=False):
     """Runs `kernel` of `code` over `grid` workgroups of `block` work-items.
 
     code      hsaco bytes, an aster.Compiled, or an aster.Module
@@ -181,7 +193,10 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     Emulator options: strict (waitcnt/OOB/uninitialized-register checks),
     uninitialized ("error", "warn", "ignore"), budget (wave-instructions,
     0 = unlimited), threads (worker threads for workgroups), dynamic_lds
-    (bytes, also used by hip), trace_limit (record the first N instructions).
+    (bytes, also used by hip), trace_limit (record the first N instructions),
+    timing (run the timing model: the result's `cycles` and `trace`, an
+    aster.timing.Trace; s_memtime/s_memrealtime return simulated time; one
+    worker thread).
 
     Returns a LaunchResult. Raises EmulatorError (a RuntimeError) when the
     emulator rejects the code object or the kernel faults, TypeError /
@@ -205,7 +220,10 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
         from . import hip_backend
         backend = "hip" if hip_backend.device_count() > 0 else "emu"
     if backend == "hip":
+        if timing:
+            raise ValueError("timing=True needs the emulator (backend='emu')")
         from . import hip_backend
         return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds)
     return _launch_emu(hsaco, kernel, grid, block, args, bool(strict), uninitialized,
-                       int(budget), int(threads), int(dynamic_lds), int(trace_limit))
+                       int(budget), int(threads), int(dynamic_lds), int(trace_limit),
+                       bool(timing))

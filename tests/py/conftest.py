@@ -1,8 +1,10 @@
 """Shared pytest fixtures for aster's Python tests."""
 import hashlib
+import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -26,9 +28,37 @@ def summary(request):
     return request.config.stash.setdefault(_SUMMARY, [])
 
 
+# Every code object the tests (and the examples they run as subprocesses) make
+# is also made through assembly text, and the two must be the same bytes
+# (aster/compiler.py, ASTER_CHECK_DIRECT): a difference fails that test.
+_DIRECT_LOG = os.path.join(tempfile.mkdtemp(prefix="aster-direct-"), "modules.jsonl")
+os.environ["ASTER_CHECK_DIRECT"] = _DIRECT_LOG
+
+
+def direct_summary():
+    """(modules, kernels, kernels through text, instructions encoded directly,
+    modules whose bytes differ) over the code objects made so far."""
+    mods = kernels = text = insts = differ = 0
+    if os.path.exists(_DIRECT_LOG):
+        with open(_DIRECT_LOG) as f:
+            for line in f:
+                r = json.loads(line)
+                mods += 1
+                kernels += r["kernels"]
+                text += len(r["text_kernels"])
+                insts += r["instructions"]
+                differ += not r["identical"]
+    return mods, kernels, text, insts, differ
+
+
 def pytest_terminal_summary(terminalreporter, config):
     for line in config.stash.get(_SUMMARY, []):
         terminalreporter.write_line(line)
+    mods, kernels, text, insts, differ = direct_summary()
+    terminalreporter.write_line(
+        f"direct encoding: {mods} code objects ({kernels} kernels, {insts} instructions "
+        f"encoded directly) compared with the text path: {differ} differ, "
+        f"{text} kernels went through text")
 
 
 def _clang():

@@ -17,6 +17,11 @@ Memory layout (one workgroup of 64 lanes): lane `l` reads its vector inputs
 at `inp[l * LANE_DW + j]` and writes its outputs at `out[l * LANE_DW + j]`;
 scalar inputs are at `inp[LANES * LANE_DW + j]`. The kernel takes
 (in, out) pointers.
+
+For the waitcnt tests, `Gen(memory=True)` also puts loads in the body
+(global, scalar, and LDS reads of values written to the lane's LDS slots),
+and `Gen(waits=False)` writes no s_waitcnt at all (amdgcn-waitcnt places
+them).
 """
 from dataclasses import dataclass, field
 
@@ -30,6 +35,8 @@ LANE_DW = 256                      # dwords per lane in both buffers
 SCALAR_DW = 64                     # scalar input dwords after the lanes
 IN_WORDS = LANES * LANE_DW + SCALAR_DW
 OUT_WORDS = LANES * LANE_DW
+LDS_DW = 16                        # LDS dwords per lane (memory programs)
+LDS_BYTES = LANES * LDS_DW * 4
 M32 = np.uint64(0xFFFFFFFF)
 # Registers the naive emission may hand out: v1.. (v0 = work-item id),
 # s4.. (s[0:2] kernarg pointer, s2 workgroup id, s3 kept free), a0..
@@ -64,6 +71,7 @@ class Program:
     loop: object = None             # (start, end, count, carries) or None
     n_out: int = 0                  # output dwords per lane used
     inp_pinned: tuple = ()          # pinned Vals (live-in)
+    lds: int = 0                    # LDS bytes the kernel uses
 
 
 # ---- NumPy semantics: a value is uint32 array (width, LANES) ('v', 'a') or
@@ -205,6 +213,14 @@ def _ev_load(env, op, inp):
         env[id(d)] = rows[:, off:off + d.width].T.copy()
 
 
+def _ev_ds_write(env, op):
+    env.setdefault("lds", {})[op.mods.get("offset", 0)] = _src(env, op.srcs[1]).copy()
+
+
+def _ev_ds_read(env, op):
+    env[id(op.dsts[0])] = env["lds"][op.mods.get("offset", 0)][None, :].copy()
+
+
 def _ev_store(env, op, out):
     data = env[id(op.srcs[1])]
     off = op.mods["offset"] // 4
@@ -233,6 +249,8 @@ SEMANTICS = {
     "v_accvgpr_write_b32": _ev_copy,
     "v_accvgpr_read_b32": _ev_copy,
     "v_mfma_i32_16x16x32_i8": _ev_mfma_i8,
+    "ds_write_b32": _ev_ds_write,
+    "ds_read_b32": _ev_ds_read,
 }
 
 
@@ -335,7 +353,7 @@ def emit(prog, mode, target="gfx942", name="prog"):
     """An aster.Module with kernel `name`(in, out) running the program."""
     m = aster.Module(target)
     k = m.kernel(name, args=[("inp", aster.ptr(np.uint32)), ("out", aster.ptr(np.uint32))],
-                 block=(LANES, 1, 1))
+                 block=(LANES, 1, 1), lds=prog.lds)
     naive = _Naive() if mode == "naive" else None
     handle = {}
     for x in prog.inp_pinned:
@@ -408,8 +426,11 @@ class Gen:
 
     def __init__(self, rng, ranges=True, mfma=True, sgpr_ops=True,
                  agpr=True, single_only=False, pinned_ptrs=False, mfma_weight=1,
-                 agpr_acc=0.3, acc_any=False):
+                 agpr_acc=0.3, acc_any=False, memory=False, waits=True):
         self.rng = rng
+        self.memory = memory             # loads (global, scalar, LDS) in the body
+        self.waits = waits               # the prologue's own s_waitcnts
+        self.lds_written = []            # LDS offsets written so far
         self.mfma_weight = mfma_weight   # how many of the op choices are "mfma"
         self.agpr_acc = agpr_acc         # chance an MFMA accumulates in AGPRs
         self.acc_any = acc_any           # accumulate onto any earlier result
@@ -460,7 +481,11 @@ class Gen:
         self.op("s_load_dwordx2", [self.pin], [self.kernarg, 0])
         self.voff = self.new("v", 1, 1, name="voff")
         self.op("v_lshlrev_b32", [self.voff], [(LANE_DW * 4).bit_length() - 1, self.tid])
-        self.op("s_waitcnt", [], [], lgkmcnt=0)
+        if self.memory:
+            self.vlds = self.new("v", 1, 1, name="voff_lds")
+            self.op("v_lshlrev_b32", [self.vlds], [(LDS_DW * 4).bit_length() - 1, self.tid])
+        if self.waits:
+            self.op("s_waitcnt", [], [], lgkmcnt=0)
         offs = r.permutation(LANE_DW // 4)   # distinct 16-byte input slots
         j = 0
         for key, n, name in ((("v", 1), n_v, "global_load_dword"),
@@ -479,7 +504,8 @@ class Gen:
                 self.op(name, [d], [self.pin, (LANES * LANE_DW + 2 * j % SCALAR_DW) * 4])
                 j += 1
                 self.pool[key].append(d)
-        self.op("s_waitcnt", [], [], vmcnt=0, lgkmcnt=0)
+        if self.waits:
+            self.op("s_waitcnt", [], [], vmcnt=0, lgkmcnt=0)
         self.body_start = len(self.ops)     # loaded values are readable from here
 
     def vsrc(self):
@@ -506,6 +532,10 @@ class Gen:
             choices += ["mfma"] * self.mfma_weight
         if self.agpr:
             choices += ["agpr"]
+        if self.memory:
+            choices += ["gload", "gload", "lds_write", "lds_read"]
+            if self.sgpr_ops:
+                choices += ["sload"]
         what = choices[int(r.integers(len(choices)))]
         V1, S1 = ("v", 1), ("s", 1)
         if what in ("add", "xor"):
@@ -525,6 +555,27 @@ class Gen:
         elif what == "mov":
             d = self.new("v")
             self.op("v_mov_b32", [d], [self.vsrc()])
+        elif what == "gload":
+            d = self.new("v")
+            self.op("global_load_dword", [d], [self.voff, self.pin],
+                    offset=int(r.integers(0, LANE_DW)) * 4)
+        elif what == "sload":
+            d = self.new("s")
+            self.op("s_load_dword", [d], [self.pin, (LANES * LANE_DW + int(r.integers(0, SCALAR_DW))) * 4])
+            self.pool[S1].append(d)
+            return
+        elif what == "lds_write":
+            o = int(r.integers(0, LDS_DW)) * 4
+            self.op("ds_write_b32", [], [self.vlds, self.pick(V1)], offset=o)
+            if o not in self.lds_written:
+                self.lds_written.append(o)
+            return
+        elif what == "lds_read":
+            if not self.lds_written:
+                return
+            d = self.new("v")
+            o = self.lds_written[int(r.integers(len(self.lds_written)))]
+            self.op("ds_read_b32", [d], [self.vlds], offset=o)
         elif what in ("sadd", "smul"):
             if not self.pool[S1]:
                 return
@@ -662,7 +713,7 @@ def straight(seed, n_ops=40, **kw):
     g.prologue(n_v=int(rng.integers(2, 6)), n_s=int(rng.integers(1, 3)))
     g.body(n_ops)
     g.stores()
-    return Program(g.ops, None, g.n_out, (g.kernarg, g.tid))
+    return Program(g.ops, None, g.n_out, (g.kernarg, g.tid), LDS_BYTES if g.memory else 0)
 
 
 def looping(seed, n_ops=24, count=None, **kw):
@@ -708,7 +759,7 @@ def looping(seed, n_ops=24, count=None, **kw):
     if count is None:
         count = int(rng.integers(1, 6))
     return Program(g.ops, (start, end, count, [tuple(c) for c in carries]), g.n_out,
-                   (g.kernarg, g.tid))
+                   (g.kernarg, g.tid), LDS_BYTES if g.memory else 0)
 
 
 # ---- running on the emulator

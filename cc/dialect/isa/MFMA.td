@@ -1,66 +1,70 @@
 // Matrix fused multiply-add (VOP3P-MAI): vdst = src0 x src1 + src2 over the
 // wave. vdst and src2 are both AGPRs or both VGPRs (the verifier checks);
 // src0/src1 may be either; src2 may also be an inline constant (0 clears).
-// Dw is the result width, ABw the width of each of src0/src1.
+// Dw is the result width, ABw the width of each of src0/src1. P is the
+// number of passes (4 cycles each) the matrix core needs: AMD's matrix
+// instruction calculator cycles / 4 for gfx942 (gfx950-only instructions:
+// LLVM's gfx950 scheduling model); see Inst.Passes in Schema.td.
 
-class MFMA<string mn, int dw, int abw, string abty, string cty = "f32",
+class MFMA<string mn, int p, int dw, int abw, string abty, string cty = "f32",
            list<Target> t = CDNA3, list<Mod> mods = MfmaMods>
     : Inst<mn, "MFMA", [Opd<"vdst", "av", dw, cty>],
            [Opd<"src0", "av", abw, abty>, Opd<"src1", "av", abw, abty>,
             Opd<"src2", "avi", dw, cty>],
            mods, t, ["MFMA", "VALU"]> {
   let ImplicitUses = ["exec"];
+  let Passes = p;
 }
 
 // Shapes MxNxK, with the block count (_Nb) for the multi-block forms.
 // f32 inputs.
-def : MFMA<"v_mfma_f32_32x32x1_2b_f32", 32, 1, "f32">;
-def : MFMA<"v_mfma_f32_16x16x1_4b_f32", 16, 1, "f32">;
-def : MFMA<"v_mfma_f32_4x4x1_16b_f32", 4, 1, "f32">;
-def : MFMA<"v_mfma_f32_32x32x2_f32", 16, 1, "f32">;
-def : MFMA<"v_mfma_f32_16x16x4_f32", 4, 1, "f32">;
+def : MFMA<"v_mfma_f32_32x32x1_2b_f32", 16, 32, 1, "f32">;
+def : MFMA<"v_mfma_f32_16x16x1_4b_f32", 8, 16, 1, "f32">;
+def : MFMA<"v_mfma_f32_4x4x1_16b_f32", 2, 4, 1, "f32">;
+def : MFMA<"v_mfma_f32_32x32x2_f32", 16, 16, 1, "f32">;
+def : MFMA<"v_mfma_f32_16x16x4_f32", 8, 4, 1, "f32">;
 // f16 and bf16 inputs (LLVM's canonical bf16 names are those of the gfx90a
 // "_1k" instructions: v_mfma_f32_32x32x8bf16_1k prints v_mfma_f32_32x32x8_bf16).
 foreach ty = ["f16", "bf16"] in {
   defvar vt = !if(!eq(ty, "f16"), "v2f16", "v2bf16");
-  def : MFMA<"v_mfma_f32_32x32x4_2b_"#ty, 32, 2, vt>;
-  def : MFMA<"v_mfma_f32_16x16x4_4b_"#ty, 16, 2, vt>;
-  def : MFMA<"v_mfma_f32_4x4x4_16b_"#ty, 4, 2, vt>;
-  def : MFMA<"v_mfma_f32_32x32x8_"#ty, 16, 2, vt>;
-  def : MFMA<"v_mfma_f32_16x16x16_"#ty, 4, 2, vt>;
+  def : MFMA<"v_mfma_f32_32x32x4_2b_"#ty, 16, 32, 2, vt>;
+  def : MFMA<"v_mfma_f32_16x16x4_4b_"#ty, 8, 16, 2, vt>;
+  def : MFMA<"v_mfma_f32_4x4x4_16b_"#ty, 2, 4, 2, vt>;
+  def : MFMA<"v_mfma_f32_32x32x8_"#ty, 8, 16, 2, vt>;
+  def : MFMA<"v_mfma_f32_16x16x16_"#ty, 4, 4, 2, vt>;
 }
 // i8 inputs, i32 results.
-def : MFMA<"v_mfma_i32_32x32x4_2b_i8", 32, 1, "b32", "i32">;
-def : MFMA<"v_mfma_i32_16x16x4_4b_i8", 16, 1, "b32", "i32">;
-def : MFMA<"v_mfma_i32_4x4x4_16b_i8", 4, 1, "b32", "i32">;
-def : MFMA<"v_mfma_i32_32x32x16_i8", 16, 2, "b64", "i32">;
-def : MFMA<"v_mfma_i32_16x16x32_i8", 4, 2, "b64", "i32">;
+def : MFMA<"v_mfma_i32_32x32x4_2b_i8", 16, 32, 1, "b32", "i32">;
+def : MFMA<"v_mfma_i32_16x16x4_4b_i8", 8, 16, 1, "b32", "i32">;
+def : MFMA<"v_mfma_i32_4x4x4_16b_i8", 2, 4, 1, "b32", "i32">;
+def : MFMA<"v_mfma_i32_32x32x16_i8", 8, 16, 2, "b64", "i32">;
+def : MFMA<"v_mfma_i32_16x16x32_i8", 4, 4, 2, "b64", "i32">;
 // fp8/bf8 inputs (gfx940 FNUZ formats), one per A/B format pair.
 foreach a = ["fp8", "bf8"] in
   foreach b = ["fp8", "bf8"] in {
-    def : MFMA<"v_mfma_f32_16x16x32_"#a#"_"#b, 4, 2, "b64">;
-    def : MFMA<"v_mfma_f32_32x32x16_"#a#"_"#b, 16, 2, "b64">;
+    def : MFMA<"v_mfma_f32_16x16x32_"#a#"_"#b, 4, 4, 2, "b64">;
+    def : MFMA<"v_mfma_f32_32x32x16_"#a#"_"#b, 8, 16, 2, "b64">;
   }
 // xf32 (reduced-precision f32), gfx940 only.
-def : MFMA<"v_mfma_f32_16x16x8_xf32", 4, 2, "v2f32", "f32", [gfx942]>;
-def : MFMA<"v_mfma_f32_32x32x4_xf32", 16, 2, "v2f32", "f32", [gfx942]>;
+def : MFMA<"v_mfma_f32_16x16x8_xf32", 4, 4, 2, "v2f32", "f32", [gfx942]>;
+def : MFMA<"v_mfma_f32_32x32x4_xf32", 8, 16, 2, "v2f32", "f32", [gfx942]>;
 // f64: the blgp field negates the sources instead.
-def : MFMA<"v_mfma_f64_16x16x4_f64", 8, 2, "f64", "f64", CDNA3, [cbsz, abid, mfma_neg]>;
-def : MFMA<"v_mfma_f64_4x4x4_4b_f64", 2, 2, "f64", "f64", CDNA3, [cbsz, abid, mfma_neg]>;
+def : MFMA<"v_mfma_f64_16x16x4_f64", 8, 8, 2, "f64", "f64", CDNA3, [cbsz, abid, mfma_neg]>;
+def : MFMA<"v_mfma_f64_4x4x4_4b_f64", 4, 2, 2, "f64", "f64", CDNA3, [cbsz, abid, mfma_neg]>;
 
 // gfx950: twice the K for f16/bf16/i8, and the f8f6f4 family.
 foreach ty = ["f16", "bf16"] in {
   defvar vt = !if(!eq(ty, "f16"), "v2f16", "v2bf16");
-  def : MFMA<"v_mfma_f32_16x16x32_"#ty, 4, 4, vt, "f32", CDNA4>;
-  def : MFMA<"v_mfma_f32_32x32x16_"#ty, 16, 4, vt, "f32", CDNA4>;
+  def : MFMA<"v_mfma_f32_16x16x32_"#ty, 4, 4, 4, vt, "f32", CDNA4>;
+  def : MFMA<"v_mfma_f32_32x32x16_"#ty, 8, 16, 4, vt, "f32", CDNA4>;
 }
-def : MFMA<"v_mfma_i32_16x16x64_i8", 4, 4, "b128", "i32", CDNA4>;
-def : MFMA<"v_mfma_i32_32x32x32_i8", 16, 4, "b128", "i32", CDNA4>;
-def : MFMA<"v_mfma_f32_16x16x128_f8f6f4", 4, 8, "b256", "f32", CDNA4, [cbsz_f8, blgp_f8]>;
-def : MFMA<"v_mfma_f32_32x32x64_f8f6f4", 16, 8, "b256", "f32", CDNA4, [cbsz_f8, blgp_f8]>;
+def : MFMA<"v_mfma_i32_16x16x64_i8", 4, 4, 4, "b128", "i32", CDNA4>;
+def : MFMA<"v_mfma_i32_32x32x32_i8", 8, 16, 4, "b128", "i32", CDNA4>;
+def : MFMA<"v_mfma_f32_16x16x128_f8f6f4", 4, 4, 8, "b256", "f32", CDNA4, [cbsz_f8, blgp_f8]>;
+def : MFMA<"v_mfma_f32_32x32x64_f8f6f4", 8, 16, 8, "b256", "f32", CDNA4, [cbsz_f8, blgp_f8]>;
 // Scaled: src3/src4 hold the per-block E8M0 scales of A and B.
 foreach s = [P<"16x16x128", 4>, P<"32x32x64", 16>] in
-  def : MFMA<"v_mfma_scale_f32_"#s.S#"_f8f6f4", s.N, 8, "b256", "f32", CDNA4,
+  def : MFMA<"v_mfma_scale_f32_"#s.S#"_f8f6f4", !if(!eq(s.N, 4), 4, 8), s.N, 8, "b256", "f32", CDNA4,
              [op_sel_mx, op_sel_hi_mx, cbsz_f8, blgp_f8]> {
     let Srcs = [Opd<"src0", "av", 8, "b256">, Opd<"src1", "av", 8, "b256">,
                 Opd<"src2", "avi", s.N, "f32">, Opd<"scale_a", "v">, Opd<"scale_b", "v">];
@@ -74,6 +78,8 @@ class SMFMAC<string mn, int dw, int aw, int bw, string cty = "f32", list<Target>
             Opd<"src2", "v">, Tied<"vdst", "av", dw, cty>],
            [cbsz, abid], t, ["MFMA", "VALU"]> {
   let ImplicitUses = ["exec"];
+  // 16x16 shapes 4 passes, 32x32 shapes 8 (calculator; LLVM's gfx940/gfx950 models).
+  let Passes = !if(!eq(dw, 4), 4, 8);
 }
 foreach ty = ["f16", "bf16"] in {
   def : SMFMAC<"v_smfmac_f32_16x16x32_"#ty, 4, 2, 4>;

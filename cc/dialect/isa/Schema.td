@@ -115,6 +115,13 @@ class Inst<string mnemonic, string enc, list<Opd> dsts, list<Opd> srcs,
   list<string> ImplicitDefs = [];
   list<string> ImplicitUses = [];
   int Successors = 0;
+  // Timing (cc/emulator/timing): for MFMA/SMFMAC, the passes of 4 cycles the
+  // SIMD's matrix core is busy (the issue interval of independent MFMAs of one
+  // wave). Source: AMD's matrix instruction calculator "cycles" / 4 for
+  // CDNA3 (the same counts as the HWXDL/HWVALU resource cycles of LLVM's
+  // SISchedule.td gfx940 model, which tests/py/test_timing.py checks through
+  // llvm-mca-22). 0 for everything else.
+  int Passes = 0;
   // Short description shown in docstrings.
   string Doc = "";
 }

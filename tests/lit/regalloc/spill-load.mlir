@@ -19,7 +19,7 @@ amdgcn.module @m target("gfx942") {
   // CHECK-LABEL: amdgcn.kernel @hang
   // CHECK-SAME: spills = 1 : i32
   // CHECK: %[[L:.*]] = amdgcn.global_load_dword %{{.*}} {offset = 64 : i32}
-  // CHECK-NEXT: amdgcn.s_waitcnt {lgkmcnt = 0 : i32, vmcnt = 0 : i32}
+  // CHECK-NEXT: amdgcn.s_waitcnt {lgkmcnt = 0 : i32, spill_wait, vmcnt = 0 : i32}
   // CHECK-NEXT: %[[S:.*]] = amdgcn.v_accvgpr_write_b32 %[[L]]
   // CHECK: %[[R:.*]] = amdgcn.v_accvgpr_read_b32 %[[S]]
   // CHECK-NEXT: amdgcn.global_store_dword %{{.*}}, %[[R]],
@@ -47,7 +47,7 @@ amdgcn.module @m target("gfx942") {
   // CHECK-LABEL: amdgcn.kernel @k
   // CHECK-SAME: vgpr = 5 : i32
   // CHECK: %[[L1:.*]] = amdgcn.global_load_dword
-  // CHECK-NEXT: amdgcn.s_waitcnt {lgkmcnt = 0 : i32, vmcnt = 0 : i32}
+  // CHECK-NEXT: amdgcn.s_waitcnt {lgkmcnt = 0 : i32, spill_wait, vmcnt = 0 : i32}
   // CHECK-NEXT: amdgcn.v_accvgpr_write_b32 %[[L1]]
   amdgcn.kernel @k(buf: !amdgcn.ptr<i32>) attributes {block = array<i32: 64, 1, 1>} {
     %c0 = arith.constant 0 : i32

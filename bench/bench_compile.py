@@ -1,0 +1,161 @@
+"""End-to-end compile speed: µs per instruction to build a kernel from Python,
+allocate its registers, insert hazard nops and produce the code object, for
+N = 1k, 10k, 100k, 1M, side by side with ASTER (the peer) in the same run.
+
+    python bench/bench_compile.py [--reps 3] [--ns 1000,10000,100000,1000000]
+                                  [--peer-ns 1000,10000] [--no-peer] [--text-max 100000]
+
+Kernels are the peer's (../shared/peers/aster/aster_kernels.py), with virtual
+registers: `add` is a = 0, x = 1, then N x = v_add_u32(a, x); `mfma` is N
+v_mfma_f32_16x16x16_f16 cycling through 10 AGPR x4 accumulators.
+
+Columns (seconds are the minimum over repetitions, each a fresh module):
+  build     the Python builder calls (bench_builder.py's measure)
+  passes    aster.compile's copy of the module + amdgcn-regalloc +
+            amdgcn-hazards (as compile runs them: no verifier between passes)
+  hsaco     the verifier, then the code object, instructions encoded directly
+            (DirectEmit), linked by lld: what aster.compile adds after the passes
+  total     build + passes + hsaco = aster.compile(m, "amdgcn-regalloc,
+            amdgcn-hazards") from an empty module; µs/instr is total / N
+  CPU       the process CPU time of the same (less sensitive to other load
+            on the machine than the wall-clock columns)
+  text      the same code object through assembly text (print, LLVM MC parse,
+            lld), for comparison (up to --text-max instructions)
+ASTER's figures come from running its harness (../shared/peers/aster/run.sh,
+`regalloc` variant: build + amdgcn-backend + hazards + translate + hsaco) in
+the same run, REPS=1, for --peer-ns.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import _path  # noqa: E402,F401  (finds aster in a source checkout)
+import aster  # noqa: E402
+from aster import AGPR, VGPR, _aster  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+PIPELINE = "amdgcn-regalloc,amdgcn-hazards"
+
+
+def build_add(n):
+    m = aster.Module("gfx942")
+    k = m.kernel("add", block=(64, 1, 1))
+    t = time.perf_counter()
+    a = k.v_mov_b32(VGPR(), 0)
+    x = k.v_mov_b32(VGPR(), 1)
+    for _ in range(n):
+        x = k.v_add_u32(VGPR(), a, x)
+    k.s_endpgm()
+    return time.perf_counter() - t, m
+
+
+def build_mfma(n):
+    m = aster.Module("gfx942")
+    k = m.kernel("mfma", block=(64, 1, 1))
+    t = time.perf_counter()
+    A, B = k.v_mov_b64(VGPR(2), 0), k.v_mov_b64(VGPR(2), 0)
+    accs = [k.v_mfma_f32_16x16x16_f16(AGPR(4), A, B, 0) for _ in range(10)]
+    for i in range(n - 10):
+        accs[i % 10] = k.v_mfma_f32_16x16x16_f16(AGPR(4), A, B, accs[i % 10])
+    k.s_endpgm()
+    return time.perf_counter() - t, m
+
+
+KERNELS = {"add": build_add, "mfma": build_mfma}
+
+
+def measure(kind, n, reps, text_max):
+    """{build, passes, hsaco, text} seconds (minimum of `reps`), and the
+    direct encoder's stats."""
+    best = {}
+    stats = None
+    for _ in range(reps):
+        m = raw = None  # free the previous module first
+        c0 = time.process_time()
+        build, m = KERNELS[kind](n)
+        m._finish()
+        t0 = time.perf_counter()
+        raw = _aster.clone_module(m._m)
+        _aster.run_pipeline(raw, PIPELINE, False)
+        t1 = time.perf_counter()
+        direct = raw.hsaco(True)
+        t2 = time.perf_counter()
+        row = {"build": build, "passes": t1 - t0, "hsaco": t2 - t1,
+               "cpu": time.process_time() - c0}
+        if n <= text_max:
+            t3 = time.perf_counter()
+            text = raw.hsaco(False)
+            row["text"] = time.perf_counter() - t3
+            assert text == direct, f"{kind} {n}: direct and text code objects differ"
+        stats = stats or _aster.direct_stats(raw)
+        for k, v in row.items():
+            best[k] = min(best.get(k, v), v)
+    best["total"] = best["build"] + best["passes"] + best["hsaco"]
+    return best, stats
+
+
+def run_peer(ns):
+    """Runs the peer's harness; {(kernel, n): µs/instr of its whole regalloc path}."""
+    out = os.environ.get("ASTER_PEER_OUT", os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                                                        "aster-peer", "out"))
+    env = dict(os.environ, NS=",".join(str(n) for n in ns), REPS="1", ASTER_PEER_OUT=out)
+    # The peer harness sits next to the checkout (../shared) or, from a
+    # worktree under wt/, next to its parent.
+    cands = [os.path.join(ROOT, *up, "shared", "peers", "aster", "run.sh")
+             for up in ((".."), ("..", ".."))]
+    script = next((c for c in cands if os.path.exists(c)), cands[0])
+    p = subprocess.run(["bash", script], env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"peer harness failed (rc {p.returncode}): {p.stderr[-500:]}")
+        return {}
+    with open(os.path.join(out, "bench.json")) as f:
+        data = json.load(f)
+    return {(r["kernel"], r["n"]): (r["build_s"] + r["passes_s"] + r["translate_s"] +
+                                    r["hsaco_s"]) / r["n"] * 1e6
+            for r in data["rows"] if r["variant"] == "regalloc" and "build_s" in r}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--ns", default="1000,10000,100000,1000000")
+    ap.add_argument("--peer-ns", default="1000,10000")
+    ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--text-max", type=int, default=100000)
+    args = ap.parse_args()
+    ns = [int(x) for x in args.ns.split(",")]
+    load = os.getloadavg()[0]
+    peer = {} if args.no_peer else run_peer([int(x) for x in args.peer_ns.split(",")])
+    rows = []
+    for kind in KERNELS:        # LLVM, lld and the kernels' forms, once per process
+        measure(kind, 100, 2, 0)
+    for kind in KERNELS:
+        for n in ns:
+            reps = args.reps if n <= 100000 else 1
+            t, st = measure(kind, n, reps, args.text_max)
+            rows.append((kind, n, t, st))
+    print(f"aster.compile(m, \"{PIPELINE}\") end to end (min of {args.reps}; 1 at 1M), "
+          f"gfx942, load {load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print("| kernel | N | build | passes | hsaco | total µs/instr | vs 10k | CPU µs/instr "
+          "| hsaco via text | text kernels | ASTER µs/instr | speed-up |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for kind, n, t, st in rows:
+        us = {k: v / n * 1e6 for k, v in t.items()}
+        ref = next((r[2]["total"] / r[1] for r in rows if r[0] == kind and r[1] == 10000), None)
+        rel = f"{t['total'] / n / ref:.2f}" if ref else ""
+        p = peer.get((kind, n))
+        text = f"{us['text']:.2f}" if "text" in us else ""
+        ratio = f"{p / us['total']:.0f}x" if p else ""
+        print(f"| {kind} | {n} | {us['build']:.2f} | {us['passes']:.2f} | {us['hsaco']:.2f} | "
+              f"{us['total']:.2f} | {rel} | {us['cpu']:.2f} | {text} | {len(st['text_kernels'])} | "
+              f"{f'{p:.1f}' if p else ''} | {ratio} |")
+    print("build/passes/hsaco/text columns are µs per instruction; ASTER runs its "
+          "`regalloc` variant (build + amdgcn-backend + hazards + translate + hsaco), REPS=1")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+//===- Account.cpp - readiness, memory and the effects of an issue --------===//
+//
+// What one instruction does to its wave's timing state: when its sources
+// and counters allow it to issue (computeHead, waitTime), what a memory
+// instruction costs (memoryOp: LDS banks, vector memory lines), and the
+// effects of its issue on units, registers, counters and the trace
+// (account). The scheduling around it is in Model.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "emulator/timing/CU.h"
+
+#include "emulator/MemAccess.h"
+
+#include <algorithm>
+
+namespace aster::emu::timing::detail {
+
+uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
+  uint64_t when = 0;
+  auto need = [](size_t outstanding, unsigned allowed) {
+    return outstanding > allowed ? outstanding - allowed : 0;
+  };
+  if (size_t k = need(t.vm.size(), in.vmcnt))
+    when = t.vm[k - 1];  // in order: the k-th oldest must be done
+  size_t nl = t.lds.size() + t.smem.size();
+  if (size_t k = need(nl, in.lgkmcnt)) {
+    std::vector<uint64_t> all(t.lds);
+    all.insert(all.end(), t.smem.begin(), t.smem.end());
+    std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
+    when = std::max(when, all[k - 1]);
+  }
+  return when;
+}
+
+void CUModel::computeHead(TWave &t, uint32_t pc) {
+  const Inst &in = prog[pc];
+  const InstInfo &ti = info[pc];
+  t.localNext = !stopAhead[pc];
+  uint64_t h = t.allowed;
+  Stall why = t.allowedWhy;
+  for (unsigned r = 0; r < in.nreads && t.pendingUntil > t.allowed; ++r) {
+    const RegRange &rr = in.reads[r];
+    // An MFMA's srcC that is exactly an earlier MFMA's destination range
+    // is forwarded; a partly overlapping one waits for the result.
+    uint32_t key = int(r) == ti.srcC ? uint32_t(rr.first) << 8 | rr.count : ~0u;
+    for (unsigned k = 0; k < rr.count; ++k) {
+      unsigned reg = rr.first + k;
+      uint64_t at = t.fwdRange[reg] == key ? t.fwd[reg] : t.ready[reg];
+      if (at > h) {
+        h = at;
+        why = Stall::Dependency;
+      }
+    }
+  }
+  if (ti.ctl == CTL_WAITCNT) {
+    // Drop what completed before the wave got here.
+    auto drop = [&](std::vector<uint64_t> &v) {
+      size_t i = 0;
+      while (i < v.size() && v[i] <= t.allowed)
+        ++i;
+      v.erase(v.begin(), v.begin() + i);
+    };
+    drop(t.vm);
+    drop(t.lds);
+    t.smem.erase(std::remove_if(t.smem.begin(), t.smem.end(),
+                                [&](uint64_t x) { return x <= t.allowed; }),
+                 t.smem.end());
+    uint64_t wt = waitTime(t, in);
+    if (wt > h) {
+      h = wt;
+      why = Stall::Waitcnt;
+    }
+  }
+  t.head = h;
+  t.headWhy = why;
+}
+
+uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
+                           uint16_t &busy) {
+  Wave &w = *t.w;
+  uint64_t exec = w.exec();
+  if (ti.addr == ADDR_DS) {
+    static thread_local uint32_t dw[64 * 8];
+    unsigned dpl = std::max(1u, (ti.laneBytes + 3u) / 4u);
+    unsigned per = std::min(8u, dpl * ti.accesses);
+    const Opnd &a = in.nsrc() ? in.src(0) : in.op[0];
+    static const uint32_t zero[64] = {};
+    const uint32_t *base = a.kind == OpKind::V ? w.v[a.reg] : zero;
+    // The dwords of each access: offset k of per, in lane order.
+    for (unsigned k = 0; k < per; ++k) {
+      unsigned x = k / dpl, d = k % dpl;
+      uint32_t off = ti.accesses == 2 ? (x ? in.offset1 : in.offset0) * ti.stride2
+                                      : uint32_t(in.offset);
+      for (unsigned l = 0; l < 64; ++l)
+        dw[l * per + k] = (base[l] + off) / 4 + d;
+    }
+    auto [cyc, ideal] = ldsBankCycles(dw, per, exec, P.ldsBanks);
+    cyc = std::max(cyc, 1u);
+    R.ldsCycles += cyc;
+    R.ldsIdealCycles += std::max(ideal, 1u);
+    busy = uint16_t(std::min(cyc, 65535u));
+    return c + cyc;  // start/queue handled by the caller
+  }
+  uint64_t addr[64] = {};
+  bool ok = true;
+  switch (ti.addr) {
+  case ADDR_GLOBAL: vmemLaneAddrs(w, in, 'g', addr); break;
+  case ADDR_FLAT: vmemLaneAddrs(w, in, 'f', addr); break;
+  case ADDR_SCRATCH:
+    vmemLaneAddrs(w, in, 's', addr);
+    for (unsigned l = 0; l < 64; ++l)  // per-lane private dwords interleave
+      addr[l] = (1ull << 62) | ((addr[l] >> 2) * 64 + l) * 4;
+    break;
+  case ADDR_BUFFER: ok = bufferLaneAddrs(w, in, addr); break;
+  default: ok = false;
+  }
+  uint64_t lines[128];
+  unsigned n = 0;
+  if (ok) {
+    unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
+    for (unsigned l = 0; l < 64; ++l)
+      if (exec >> l & 1) {
+        lines[n++] = addr[l] >> lineShift;
+        uint64_t last = (addr[l] + bytes - 1) >> lineShift;
+        if (last != lines[n - 1])
+          lines[n++] = last;
+      }
+    std::sort(lines, lines + n);
+    n = unsigned(std::unique(lines, lines + n) - lines);
+  }
+  unsigned pipe = mem.pipeCycles(n);
+  busy = uint16_t(std::min(pipe, 65535u));
+  return mem.access(lines, n, ti.store, c + pipe, R.memLines);
+}
+
+bool CUModel::overBudget(Wave &w, const Inst &in) {
+  if (w.status == WaveStatus::Error) {
+    wk.error = w.error;
+    failed = true;
+  } else if (L.opts.instructionBudget && executed > L.opts.instructionBudget) {
+    w.fail(in, "the instruction budget of " + std::to_string(L.opts.instructionBudget) +
+                   " wave-instructions is exhausted (the kernel may not terminate; "
+                   "raise LaunchOptions::instructionBudget if it is just long)");
+    wk.error = w.error;
+    failed = true;
+  }
+  return failed;
+}
+
+void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,
+                      Stall why, uint64_t done, uint16_t busy) {
+  Simd &S = simd[t.simd];
+  const Inst &in = prog[idx];
+  const InstInfo &ti = info[idx];
+  WaveRecord &rec = R.waves[t.rec];
+  ++rec.instructions;
+  rec.stall[unsigned(why)] += stall;
+  t.allowed = c + 1;
+  t.allowedWhy = Stall::None;
+  bool writesRegs = true;
+  switch (ti.unit) {
+  case Unit::VALU:
+    S.valuFree = c + P.valuCycles;
+    done = c + P.valuLatency;
+    busy = uint16_t(P.valuCycles);
+    break;
+  case Unit::TRANS:
+    S.valuFree = c + P.valuCycles;
+    S.transFree = c + P.transCycles;
+    done = c + P.transLatency;
+    busy = uint16_t(P.transCycles);
+    break;
+  case Unit::MFMA: {
+    uint64_t passes = uint64_t(ti.passes) * P.mfmaPassCycles;
+    S.valuFree = c + P.valuCycles;
+    S.mfmaFree = c + passes;
+    done = c + passes + P.mfmaWriteback;
+    busy = uint16_t(passes);
+    for (unsigned i = 0; i < in.nwrites; ++i) {
+      const RegRange &wr = in.writes[i];
+      for (unsigned k = 0; k < wr.count; ++k) {
+        t.fwd[wr.first + k] = c + passes;
+        t.fwdRange[wr.first + k] = uint32_t(wr.first) << 8 | wr.count;
+      }
+    }
+    break;
+  }
+  case Unit::SMEM:
+    done = c + P.smemLatency;
+    t.smem.push_back(done);
+    writesRegs = false;
+    break;
+  case Unit::VMEM:
+    done = std::max(done, t.vm.empty() ? 0 : t.vm.back());
+    t.vm.push_back(done);
+    writesRegs = false;
+    break;
+  case Unit::LDS: {
+    uint64_t start = std::max(c, ldsFree);
+    ldsFree = start + busy;
+    done = start + busy + P.ldsLatency;
+    done = std::max(done, t.lds.empty() ? 0 : t.lds.back());
+    t.lds.push_back(done);
+    writesRegs = false;
+    break;
+  }
+  case Unit::Branch:
+    if (nextPc != in.next) {
+      t.allowed = c + P.branchTakenCycles;
+      t.allowedWhy = Stall::Branch;
+    }
+    break;
+  default:
+    break;
+  }
+  // Results ready within one issue period never delay the wave's next
+  // instruction: their times are only recorded while a longer one (TRANS,
+  // MFMA) may still be pending, to overwrite it.
+  bool longResult = ti.unit == Unit::MFMA || done > c + P.issuePeriod;
+  if (writesRegs && (longResult || t.pendingUntil > c)) {
+    for (unsigned i = 0; i < in.nwrites; ++i)
+      for (unsigned k = 0; k < in.writes[i].count; ++k) {
+        unsigned r = in.writes[i].first + k;
+        t.ready[r] = done;
+        if (ti.unit != Unit::MFMA)
+          t.fwdRange[r] = 0;
+      }
+    if (longResult)
+      t.pendingUntil = std::max(t.pendingUntil, done);
+  }
+  if (ti.ctl == CTL_NOP) {
+    t.allowed = c + uint64_t(P.issuePeriod) * ((in.nsrc() ? in.src(0).imm & 15 : 0) + 1);
+    t.allowedWhy = Stall::Nop;
+  } else if (ti.ctl == CTL_SLEEP) {
+    t.allowed = c + uint64_t(P.sleepUnit) * (in.nsrc() ? in.src(0).imm & 127 : 0) + 1;
+    t.allowedWhy = Stall::Nop;
+  }
+  drained = std::max(drained, done);
+  R.unitBusy[unsigned(ti.unit)] += busy;
+  R.unitCount[unsigned(ti.unit)]++;
+  if (R.events.size() < L.opts.timingEvents)
+    R.events.push_back(Event{c, uint32_t(std::min<uint64_t>(done - c, ~0u)),
+                             uint32_t(std::min<uint64_t>(stall, ~0u)), idx, t.rec, busy,
+                             uint8_t(why), uint8_t(ti.unit)});
+  else
+    R.eventsTruncated = true;
+  t.baseline = c + P.issuePeriod;
+}
+
+} // namespace aster::emu::timing::detail

@@ -1,0 +1,184 @@
+//===- CU.h - the timing model's per-CU state (Model.cpp, Account.cpp) ----===//
+#ifndef ASTER_EMULATOR_TIMING_CU_H
+#define ASTER_EMULATOR_TIMING_CU_H
+
+#include "emulator/Launcher.h"
+#include "emulator/timing/InstInfo.h"
+#include "emulator/timing/Memory.h"
+#include "emulator/timing/Params.h"
+#include "emulator/timing/Result.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+namespace aster::emu::timing::detail {
+
+inline constexpr uint64_t kNever = ~0ull >> 2;
+
+struct Group;
+
+struct TWave {
+  Wave *w = nullptr;
+  Group *g = nullptr;
+  unsigned simd = 0;
+  uint32_t rec = 0;            ///< index of its WaveRecord
+  uint64_t allowed = 0;        ///< earliest issue its previous instruction allows
+  Stall allowedWhy = Stall::None;
+  uint64_t head = 0;           ///< earliest issue of its next instruction
+  Stall headWhy = Stall::None;
+  Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
+  uint64_t baseline = 0;       ///< its next turn after the previous issue
+  bool barrier = false, done = false;
+  bool localNext = false;      ///< its next instruction is SIMD-local
+  std::vector<uint64_t> ready;          ///< per tracked register: result available
+  std::vector<uint64_t> fwd;            ///< MFMA results: available as the same
+                                        ///< range's srcC (forwarding)
+  std::vector<uint32_t> fwdRange;       ///< the MFMA destination range (first << 8 |
+                                        ///< count) that fwd is for; 0: none
+  uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
+  std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
+  /// SIMD-local instructions the emulator already executed (in a batch)
+  /// and the model has yet to issue, from qpos on.
+  std::vector<uint32_t> queue;
+  size_t qpos = 0;
+};
+
+/// The wave's next instruction to issue.
+inline uint32_t nextPc(const TWave &t) {
+  return t.qpos < t.queue.size() ? t.queue[t.qpos] : t.w->pc;
+}
+
+struct Group {
+  WorkgroupCtx ctx;
+  std::vector<TWave *> waves;
+  unsigned alive = 0, atBarrier = 0;
+  uint64_t barrierLast = 0;
+};
+
+struct Simd {
+  std::vector<TWave *> waves;  ///< oldest first
+  unsigned active = 0;         ///< waves not ended
+  uint64_t valuFree = 0, transFree = 0, mfmaFree = 0;
+  uint64_t next = kNever;      ///< no wave can issue before this cycle
+};
+
+inline uint64_t turnAtOrAfter(unsigned simd, uint64_t t) { return t + ((simd + 4 - t % 4) % 4); }
+
+/// Instructions whose timing depends only on their own wave and SIMD.
+inline bool local(const InstInfo &ti) {
+  switch (ti.unit) {
+  case Unit::VALU: case Unit::TRANS: case Unit::MFMA: case Unit::SALU: case Unit::Branch:
+    return true;
+  case Unit::Internal:
+    return ti.ctl == CTL_NOP || ti.ctl == CTL_WAITCNT || ti.ctl == CTL_SLEEP;
+  default:
+    return false;
+  }
+}
+
+/// Occupancy: resident workgroups per CU and the per-SIMD wave limit.
+struct Occupancy {
+  unsigned groups = 0, wavesPerSimd = 0;
+  std::string limit;
+};
+
+Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
+                    uint32_t lds);
+
+class CUModel {
+public:
+  CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
+          GlobalMemory &mem)
+      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem),
+        prog(L.prog->insts.data()), info(classify(*L.prog)) {
+    for (const InstInfo &ti : info)
+      stopAhead.push_back(!local(ti));
+    // The instruction trace lists instructions as they execute: keep it in
+    // issue order (no batches, no run-ahead).
+    batching = !L.opts.traceLimit;
+    while ((2u << lineShift) <= P.lineBytes)
+      ++lineShift;
+  }
+
+  /// Runs the workgroups of CU `cu`; returns its last cycle, or kNever
+  /// after a kernel fault (in wk.error).
+  uint64_t run(unsigned cu, uint64_t numGroups);
+
+private:
+  Launcher &LN;
+  LaunchCtx &L;
+  Worker &wk;
+  const Params &P;
+  Result &R;
+  const Occupancy &occ;
+  GlobalMemory &mem;
+  const Inst *prog;
+  std::vector<InstInfo> info;
+  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
+  bool batching = true;            ///< execute SIMD-local instructions in batches
+                                   ///< and let SIMDs run ahead
+  unsigned lineShift = 0;          ///< log2(P.lineBytes)
+  Simd simd[4];
+  std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
+  std::vector<std::unique_ptr<TWave>> twavesFree;
+  std::vector<std::unique_ptr<Wave>> wavesFree;
+  std::vector<std::unique_ptr<Group>> groupsFree;
+  unsigned cu = 0, resident = 0;
+  uint32_t ldsUsed = 0;
+  uint64_t drained = 0;  ///< the last completion (results, memory) so far
+  uint64_t lastEnd = 0;
+  uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
+  uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
+  bool failed = false;
+
+  bool dispatch(uint64_t g, uint64_t now);
+  void finishGroup(Group *grp);
+  void computeHead(TWave &t, uint32_t pc);
+  uint64_t waitTime(TWave &t, const Inst &in);
+  /// When the unit the instruction needs on its SIMD is free.
+  uint64_t unitFree(const Simd &S, const InstInfo &ti) const {
+    switch (ti.unit) {
+    case Unit::VALU: return S.valuFree;
+    case Unit::TRANS: return std::max(S.valuFree, S.transFree);
+    case Unit::MFMA: return std::max(S.valuFree, S.mfmaFree);
+    default: return 0;
+    }
+  }
+  /// Executes wave t's next instruction at cycle c and accounts for it.
+  void issue(TWave &t, uint64_t c);
+  /// One issue turn of SIMD s at cycle c: returns the earliest cycle a wave
+  /// of it may issue next; `ended` when a wave ended. `alone`: no workgroup
+  /// is left to start (run-ahead allowed).
+  uint64_t turn(unsigned s, uint64_t c, bool &ended, bool alone);
+  /// All live waves of SIMD s are at SIMD-local instructions.
+  bool simdLocal(unsigned s) const;
+  /// Issues the wave's SIMD-local instructions one after another (a wave
+  /// alone on its SIMD; see run()).
+  void runAhead(TWave &t, unsigned s);
+  /// Executes the wave's next SIMD-local instructions as a batch into its
+  /// queue; false after a fault.
+  bool fillQueue(TWave &t);
+  /// The timing effects of instruction `idx` issued at c (`done`/`busy`:
+  /// from the memory model for memory instructions).
+  void account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint64_t stall,
+               Stall why, uint64_t done, uint16_t busy);
+  /// Cycles between the wave's earliest issue and c, and the main cause.
+  static Stall stallBefore(const TWave &t, uint64_t c, uint64_t &stall) {
+    stall = c > t.baseline ? c - t.baseline : 0;
+    if (!stall)
+      return Stall::None;
+    uint64_t waitedForHead = t.head > t.baseline ? t.head - t.baseline : 0;
+    return waitedForHead && waitedForHead >= c - std::max(t.head, t.baseline) ? t.headWhy
+                                                                              : t.blockWhy;
+  }
+  /// After executing: a kernel fault or an exhausted budget ends the launch.
+  bool overBudget(Wave &w, const Inst &in);
+  void releaseBarrier(Group &grp);
+  uint64_t memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
+                    uint16_t &busy);
+};
+
+} // namespace aster::emu::timing::detail
+
+#endif

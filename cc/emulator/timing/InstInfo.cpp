@@ -1,0 +1,112 @@
+//===- InstInfo.cpp - classify decoded instructions for the timing model --===//
+#include "emulator/timing/InstInfo.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace aster::emu::timing {
+
+namespace {
+
+struct TableRow {
+  const char *mnemonic;
+  unsigned passes;
+  bool trans;
+};
+/// From the instruction table (gen_isa.py --timing).
+const TableRow kRows[] = {
+#include "dialect/InstTiming.inc"
+};
+
+const llvm::StringMap<const TableRow *> &rows() {
+  static const llvm::StringMap<const TableRow *> m = [] {
+    llvm::StringMap<const TableRow *> r;
+    for (const TableRow &t : kRows)
+      r[t.mnemonic] = &t;
+    return r;
+  }();
+  return m;
+}
+
+llvm::StringRef mnemonicOf(llvm::StringRef text) {
+  llvm::StringRef mn = text.ltrim().split(' ').first;
+  for (const char *suf : {"_e32", "_e64", "_sdwa", "_dpp"})
+    if (mn.consume_back(suf))
+      break;
+  return mn;
+}
+
+/// Bytes per lane of a memory access from the mnemonic's size suffix.
+unsigned sizeSuffix(llvm::StringRef mn) {
+  static const std::pair<const char *, unsigned> sizes[] = {
+      {"dwordx4", 16}, {"dwordx3", 12}, {"dwordx2", 8}, {"_x2", 8},   {"dword", 4},
+      {"b128", 16},    {"b96", 12},     {"b64", 8},     {"u64", 8},   {"i64", 8},
+      {"f64", 8},      {"b32", 4},      {"short", 2},   {"b16", 2},   {"u16", 2},
+      {"i16", 2},      {"byte", 1},     {"b8", 1},      {"u8", 1},    {"i8", 1}};
+  for (auto &s : sizes)
+    if (mn.contains(s.first))
+      return s.second;
+  return 4;
+}
+
+void classifyMemory(llvm::StringRef mn, const Inst &in, InstInfo &t) {
+  if (mn.starts_with("global_")) t.addr = ADDR_GLOBAL;
+  else if (mn.starts_with("flat_")) t.addr = ADDR_FLAT;
+  else if (mn.starts_with("scratch_")) t.addr = ADDR_SCRATCH;
+  else if (mn.starts_with("buffer_")) t.addr = ADDR_BUFFER;
+  else if (mn.starts_with("ds_")) t.addr = ADDR_DS;
+  t.laneBytes = uint8_t(sizeSuffix(mn));
+  t.store = in.mem == MemKind::None && (mn.contains("store") || mn.contains("write"));
+  if (t.addr == ADDR_DS && (mn.contains("read2") || mn.contains("write2"))) {
+    t.accesses = 2;
+    t.stride2 = uint16_t(t.laneBytes * (mn.contains("st64") ? 64 : 1));
+  }
+}
+
+} // namespace
+
+std::vector<InstInfo> classify(const Program &prog) {
+  std::vector<InstInfo> out(prog.insts.size());
+  for (size_t i = 0; i < prog.insts.size(); ++i) {
+    const Inst &in = prog.insts[i];
+    InstInfo &t = out[i];
+    llvm::StringRef mn = i < prog.text.size() ? mnemonicOf(prog.text[i]) : llvm::StringRef();
+    auto it = rows().find(mn);
+    const TableRow *row = it == rows().end() ? nullptr : it->second;
+    switch (in.cls) {
+    case ICls::SALU: t.unit = Unit::SALU; t.slot = SLOT_SCALAR; break;
+    case ICls::SMEM: t.unit = Unit::SMEM; t.slot = SLOT_SCALAR; break;
+    case ICls::VMEM: t.unit = Unit::VMEM; t.slot = SLOT_VMEM; break;
+    case ICls::LDS: t.unit = Unit::LDS; t.slot = SLOT_LDS; break;
+    case ICls::BRANCH: t.unit = Unit::Branch; t.slot = SLOT_BRANCH; break;
+    case ICls::MFMA: t.unit = Unit::MFMA; t.slot = SLOT_VALU; break;
+    case ICls::VALU:
+      t.unit = row && row->trans ? Unit::TRANS : Unit::VALU;
+      t.slot = SLOT_VALU;
+      break;
+    case ICls::OTHER: break;
+    }
+    if (t.unit == Unit::MFMA) {
+      t.passes = uint8_t(row && row->passes ? row->passes : 4);
+      // The accumulator input is src2; its tracked range is one of the reads.
+      if (in.nsrc() >= 3 && in.src(2).isReg()) {
+        const Opnd &c = in.src(2);
+        unsigned first = c.kind == OpKind::A ? kTrackA + c.reg
+                         : c.kind == OpKind::V ? kTrackV + c.reg : c.reg;
+        for (unsigned r = 0; r < in.nreads; ++r)
+          if (in.reads[r].first == first)
+            t.srcC = int8_t(r);
+      }
+    }
+    if (t.unit == Unit::VMEM || t.unit == Unit::LDS)
+      classifyMemory(mn, in, t);
+    if (mn == "s_nop") t.ctl = CTL_NOP;
+    else if (mn == "s_sleep") t.ctl = CTL_SLEEP;
+    else if (mn == "s_waitcnt") t.ctl = CTL_WAITCNT;
+    else if (mn == "s_barrier") t.ctl = CTL_BARRIER;
+    else if (mn == "s_endpgm") t.ctl = CTL_END;
+  }
+  return out;
+}
+
+} // namespace aster::emu::timing

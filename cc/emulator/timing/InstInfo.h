@@ -1,0 +1,41 @@
+//===- InstInfo.h - what the timing model needs to know per instruction ---===//
+#ifndef ASTER_EMULATOR_TIMING_INSTINFO_H
+#define ASTER_EMULATOR_TIMING_INSTINFO_H
+
+#include "emulator/Program.h"
+#include "emulator/timing/Params.h"
+#include "emulator/timing/Result.h"
+
+#include <vector>
+
+namespace aster::emu::timing {
+
+/// Issue slot types: at most one instruction of each per SIMD turn ([GCN]).
+/// Internal ones (s_nop, s_waitcnt, s_barrier, s_endpgm, ...) take none.
+enum Slot : uint8_t { SLOT_VALU, SLOT_SCALAR, SLOT_VMEM, SLOT_LDS, SLOT_BRANCH, SLOT_NONE };
+
+/// Special program-control behaviours.
+enum Ctl : uint8_t { CTL_NONE, CTL_NOP, CTL_SLEEP, CTL_WAITCNT, CTL_BARRIER, CTL_END };
+
+/// How a memory instruction forms addresses.
+enum AddrKind : uint8_t { ADDR_NONE, ADDR_GLOBAL, ADDR_FLAT, ADDR_SCRATCH, ADDR_BUFFER, ADDR_DS };
+
+struct InstInfo {
+  Unit unit = Unit::Internal;
+  Slot slot = SLOT_NONE;
+  Ctl ctl = CTL_NONE;
+  AddrKind addr = ADDR_NONE;
+  uint8_t passes = 0;       ///< MFMA (table: Inst.Passes)
+  uint8_t laneBytes = 0;    ///< memory: bytes per lane per access
+  uint8_t accesses = 1;     ///< DS read2/write2: 2
+  uint16_t stride2 = 0;     ///< DS read2/write2: bytes per offset unit
+  bool store = false;       ///< writes memory and returns nothing
+  int8_t srcC = -1;         ///< MFMA: index in Inst::reads of the accumulator input
+};
+
+/// Timing facts of every decoded instruction of `prog`, by index.
+std::vector<InstInfo> classify(const Program &prog);
+
+} // namespace aster::emu::timing
+
+#endif

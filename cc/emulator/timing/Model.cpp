@@ -1,0 +1,432 @@
+//===- Model.cpp - CUs, SIMDs and waves, issued cycle by cycle ------------===//
+//
+// The timing model (parameters and their sources: Params.h):
+//  * workgroup g runs on CU g mod numCUs; a CU keeps as many workgroups
+//    resident as occupancy allows (waves per SIMD, VGPRs, SGPRs, LDS,
+//    workgroups) and starts the next when one ends. CUs are simulated one
+//    after another; they share only the L2/MALL/HBM bandwidth, divided
+//    evenly among the CUs in use (Memory.h).
+//  * a workgroup's waves go to the SIMDs with the fewest waves. The CU
+//    serves SIMD (cycle mod 4) each cycle: among its waves that are ready,
+//    oldest first, it issues at most one instruction per wave and one per
+//    type (VALU incl. MFMA, scalar, vector memory, LDS, branch); s_nop,
+//    s_waitcnt, s_barrier, s_endpgm take no slot.
+//  * a wave's next instruction is ready when the previous one allows it
+//    (s_nop N: N+1 more turns, s_sleep, taken branch), its source registers
+//    are (VALU/TRANS/SALU/MFMA results; an MFMA's accumulator input that is
+//    exactly an earlier MFMA's result range takes it as soon as the matrix
+//    core is free: srcC forwarding), and for s_waitcnt when the counter
+//    condition holds (vector memory and LDS results return in order, SMEM
+//    in any order). Account.cpp has these rules; this file the scheduling.
+//  * units: VALU 4 cycles per wave64 instruction, transcendental unit 16;
+//    one matrix core per SIMD, busy passes x 4 cycles per MFMA (the passes
+//    are in the instruction table); LDS and vector memory per CU (Memory.h).
+// Each instruction executes (the emulator's semantic) at its issue cycle, so
+// s_memtime reads simulated time and branches follow real data.
+//
+//===----------------------------------------------------------------------===//
+#include "emulator/timing/Model.h"
+
+#include "emulator/timing/CU.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+
+namespace aster::emu::timing {
+
+namespace detail {
+
+Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
+                    uint32_t lds) {
+  Occupancy o;
+  unsigned vg = std::max(k.granulatedVgprs, std::max(k.vgprCount, 1u));
+  vg = (vg + P.vgprGranule - 1) / P.vgprGranule * P.vgprGranule;
+  unsigned sg = (k.sgprCount + P.sgprExtra + P.sgprGranule - 1) / P.sgprGranule * P.sgprGranule;
+  unsigned byV = P.vgprsPerSimd / vg, byS = sg ? P.sgprsPerSimd / sg : P.wavesPerSimd;
+  o.wavesPerSimd = std::min({P.wavesPerSimd, byV, byS});
+  o.limit = o.wavesPerSimd == P.wavesPerSimd ? "waves" : o.wavesPerSimd == byV ? "vgprs" : "sgprs";
+  unsigned perSimdNeeded = (wavesPerGroup + P.simdsPerCU - 1) / P.simdsPerCU;
+  unsigned byWaves = perSimdNeeded > o.wavesPerSimd
+                         ? 0
+                         : o.wavesPerSimd * P.simdsPerCU / wavesPerGroup;
+  unsigned byLds = lds ? P.ldsPerCU / lds : ~0u;
+  o.groups = std::min({byWaves, byLds, P.workgroupsPerCU});
+  if (o.groups == byLds && byLds < byWaves)
+    o.limit = "lds";
+  else if (o.groups == P.workgroupsPerCU && P.workgroupsPerCU < byWaves)
+    o.limit = "workgroups";
+  return o;
+}
+
+bool CUModel::dispatch(uint64_t g, uint64_t now) {
+  unsigned n = LN.numWaves;
+  if (resident >= occ.groups || (L.ldsSize && ldsUsed + L.ldsSize > P.ldsPerCU))
+    return false;
+  unsigned count[4];
+  for (unsigned s = 0; s < 4; ++s)
+    count[s] = unsigned(simd[s].waves.size());
+  unsigned place[1024 / 64];
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned best = 0;
+    for (unsigned s = 1; s < 4; ++s)
+      if (count[s] < count[best])
+        best = s;
+    if (count[best] >= occ.wavesPerSimd)
+      return false;
+    place[i] = best;
+    ++count[best];
+  }
+  std::unique_ptr<Group> gp;
+  if (groupsFree.empty()) {
+    gp = std::make_unique<Group>();
+  } else {
+    gp = std::move(groupsFree.back());
+    groupsFree.pop_back();
+  }
+  Group *grp = gp.release();
+  LN.initGroup(grp->ctx, g);
+  grp->waves.clear();
+  grp->alive = n;
+  grp->atBarrier = 0;
+  grp->barrierLast = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    if (wavesFree.empty())
+      wavesFree.push_back(std::make_unique<Wave>());
+    Wave *w = wavesFree.back().release();
+    wavesFree.pop_back();
+    LN.initWave(*w, grp->ctx, wk, i);
+    std::unique_ptr<TWave> tw;
+    if (twavesFree.empty()) {
+      tw = std::make_unique<TWave>();
+      tw->ready.assign(kTrackCount, 0);
+      tw->fwd.assign(kTrackCount, 0);
+      tw->fwdRange.assign(kTrackCount, 0);
+    } else {
+      tw = std::move(twavesFree.back());
+      twavesFree.pop_back();
+      // Only the registers the kernel has can hold an earlier wave's times.
+      auto clear = [&](auto &v) {
+        std::fill(v.begin(), v.begin() + kTrackV, 0);
+        std::fill(v.begin() + kTrackV, v.begin() + kTrackV + LN.vgprsToClear, 0);
+        std::fill(v.begin() + kTrackA, v.begin() + kTrackA + LN.agprsToClear, 0);
+      };
+      clear(tw->ready);
+      clear(tw->fwd);
+      clear(tw->fwdRange);
+      tw->vm.clear();
+      tw->lds.clear();
+      tw->smem.clear();
+      tw->barrier = tw->done = false;
+      tw->queue.clear();
+      tw->qpos = 0;
+      tw->pendingUntil = 0;
+      tw->allowedWhy = tw->headWhy = Stall::None;
+      tw->blockWhy = Stall::Arbitration;
+    }
+    TWave &t = *tw;
+    t.w = w;
+    t.g = grp;
+    t.simd = place[i];
+    t.rec = uint32_t(R.waves.size());
+    WaveRecord rec;
+    rec.cu = cu;
+    rec.simd = place[i];
+    rec.waveInGroup = i;
+    rec.group = g;
+    rec.start = now;
+    rec.end = now;
+    R.waves.push_back(rec);
+    t.allowed = t.baseline = now + P.dispatchCycles;
+    computeHead(t, t.w->pc);
+    grp->waves.push_back(&t);
+    simd[t.simd].waves.push_back(&t);
+    ++simd[t.simd].active;
+    simd[t.simd].next = std::min(simd[t.simd].next, t.head);
+    wavePool.push_back(std::move(tw));
+  }
+  ++resident;
+  ldsUsed += L.ldsSize;
+  return true;
+}
+
+void CUModel::finishGroup(Group *grp) {
+  for (TWave *t : grp->waves) {
+    for (unsigned c = 0; c < 8; ++c)
+      wk.cls[c] += t->w->clsCount[c];
+    wavesFree.emplace_back(t->w);
+    t->w = nullptr;
+  }
+  wk.waveCount += grp->waves.size();
+  ++wk.groups;
+  for (Simd &S : simd)
+    S.waves.erase(std::remove_if(S.waves.begin(), S.waves.end(),
+                                 [&](TWave *t) { return t->g == grp; }),
+                  S.waves.end());
+  for (auto &t : wavePool)
+    if (t->g == grp)
+      twavesFree.push_back(std::move(t));
+  wavePool.erase(std::remove(wavePool.begin(), wavePool.end(), nullptr), wavePool.end());
+  groupsFree.emplace_back(grp);
+  --resident;
+  ldsUsed -= L.ldsSize;
+}
+
+void CUModel::releaseBarrier(Group &grp) {
+  uint64_t at = grp.barrierLast + P.barrierCycles;
+  for (TWave *o : grp.waves)
+    if (o->barrier) {
+      o->barrier = false;
+      o->w->status = WaveStatus::Running;
+      if (at > o->allowed) {
+        o->allowed = at;
+        o->allowedWhy = Stall::Barrier;
+      }
+      computeHead(*o, o->w->pc);
+      simd[o->simd].next = std::min(simd[o->simd].next, o->head);
+    }
+  grp.atBarrier = 0;
+}
+
+bool CUModel::fillQueue(TWave &t) {
+  Wave &w = *t.w;
+  t.queue.resize(256);
+  t.qpos = 0;
+  uint64_t n = runWaveLogged(w, t.queue.size(), stopAhead.data(), t.queue.data());
+  t.queue.resize(n);
+  executed += n;
+  return !(n && overBudget(w, prog[t.queue[n - 1]]));
+}
+
+void CUModel::issue(TWave &t, uint64_t c) {
+  Wave &w = *t.w;
+  // SIMD-local instructions execute in batches ahead of their issue: they
+  // touch only their wave, so when they execute does not matter, and the
+  // instructions that do (memory, LDS, barriers, s_memtime) execute at
+  // their issue cycle, in cycle order, once the queue before them is empty.
+  if (t.qpos == t.queue.size() && batching && local(info[w.pc]) && !fillQueue(t))
+    return;
+  if (t.qpos < t.queue.size()) {
+    uint32_t idx = t.queue[t.qpos++];
+    if (t.qpos == t.queue.size()) {
+      t.queue.clear();
+      t.qpos = 0;
+    }
+    uint32_t next = nextPc(t);
+    uint64_t stall;
+    Stall why = stallBefore(t, c, stall);
+    account(t, c, idx, next, stall, why, c + P.saluLatency, 0);
+    computeHead(t, next);
+    return;
+  }
+  uint32_t idx = w.pc;
+  const Inst &in = prog[idx];
+  const InstInfo &ti = info[idx];
+  uint64_t stall;
+  Stall why = stallBefore(t, c, stall);
+  // Memory: addresses are read before the instruction changes registers.
+  uint16_t busy = 0;
+  uint64_t done = c + P.saluLatency;
+  if (ti.unit == Unit::VMEM || ti.unit == Unit::LDS)
+    done = memoryOp(t, in, ti, c, busy);
+  w.now = c;
+  executed += runWave(w, 1);
+  if (overBudget(w, in))
+    return;
+  account(t, c, idx, w.pc, stall, why, done, busy);
+  Group &grp = *t.g;
+  if (w.status == WaveStatus::Ended) {
+    t.done = true;
+    --simd[t.simd].active;
+    R.waves[t.rec].end = c;
+    lastEnd = std::max(lastEnd, c);
+    --grp.alive;
+    if (grp.alive && grp.atBarrier == grp.alive)
+      releaseBarrier(grp);
+    return;
+  }
+  if (w.status == WaveStatus::Barrier) {
+    t.barrier = true;
+    ++grp.atBarrier;
+    grp.barrierLast = std::max(grp.barrierLast, c);
+    if (grp.atBarrier == grp.alive)
+      releaseBarrier(grp);
+    return;
+  }
+  computeHead(t, w.pc);
+}
+
+void CUModel::runAhead(TWave &t, unsigned s) {
+  Simd &S = simd[s];
+  // The same as issue() on the queue, in one loop.
+  for (;;) {
+    if (t.qpos == t.queue.size() &&
+        (!local(info[t.w->pc]) || !fillQueue(t) || t.queue.empty()))
+      return;
+    for (size_t n = t.queue.size(); t.qpos < n;) {
+      uint32_t idx = t.queue[t.qpos++];
+      uint32_t next = t.qpos < n ? t.queue[t.qpos] : t.w->pc;
+      uint64_t uf = unitFree(S, info[idx]);
+      if (uf > t.head)
+        t.blockWhy = info[idx].unit == Unit::MFMA && S.mfmaFree > t.head ? Stall::MatrixCore
+                                                                         : Stall::Unit;
+      uint64_t c = turnAtOrAfter(s, std::max(t.head, uf));
+      uint64_t stall;
+      Stall why = stallBefore(t, c, stall);
+      account(t, c, idx, next, stall, why, c + P.saluLatency, 0);
+      computeHead(t, next);
+    }
+    t.queue.clear();
+    t.qpos = 0;
+  }
+}
+
+uint64_t CUModel::turn(unsigned s, uint64_t c, bool &ended, bool alone) {
+  Simd &S = simd[s];
+  uint64_t minNext = kNever;
+  uint8_t slots = 0;
+  for (size_t i = 0; i < S.waves.size(); ++i) {
+    TWave &t = *S.waves[i];
+    if (t.done || t.barrier)
+      continue;
+    const InstInfo &ti = info[nextPc(t)];
+    uint64_t uf = unitFree(S, ti);
+    if (t.head > c || uf > c) {
+      if (t.head <= c)
+        t.blockWhy = ti.unit == Unit::MFMA && S.mfmaFree > c ? Stall::MatrixCore : Stall::Unit;
+      minNext = std::min(minNext, std::max(t.head, uf));
+      continue;
+    }
+    if (ti.slot != SLOT_NONE && (slots >> ti.slot & 1)) {
+      t.blockWhy = Stall::Arbitration;
+      minNext = std::min(minNext, c + 4);
+      continue;
+    }
+    if (ti.slot != SLOT_NONE)
+      slots |= uint8_t(1u << ti.slot);
+    issue(t, c);
+    if (alone && !failed && !t.done && !t.barrier && S.active == 1)
+      runAhead(t, s);
+    if (failed)
+      return kNever;
+    if (t.done)
+      ended = true;
+    else if (!t.barrier)
+      minNext = std::min(minNext, std::max(t.head, c + 4));
+  }
+  return minNext;
+}
+
+bool CUModel::simdLocal(unsigned s) const {
+  bool any = false;
+  for (const TWave *t : simd[s].waves) {
+    if (t->done)
+      continue;
+    if (t->barrier || !t->localNext)
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
+  cu = cuIdx;
+  mem.beginCU(cu);
+  for (Simd &S : simd)
+    S = Simd();
+  ldsFree = 0;
+  drained = lastEnd = 0;
+  uint64_t nextGroup = cu;
+  uint64_t c = 0;
+  while (nextGroup < numGroups && dispatch(nextGroup, c))
+    nextGroup += P.numCUs;
+  while (resident) {
+    unsigned s = unsigned(c % 4);
+    Simd &S = simd[s];
+    bool ended = false;
+    // Run ahead: with no workgroup left to start on the CU, a SIMD whose
+    // waves all execute SIMD-local instructions (VALU, MFMA, SALU,
+    // branches, s_nop, s_waitcnt) depends on nothing the other SIMDs do:
+    // it goes on turn by turn on its own (a wave alone on its SIMD, in one
+    // loop: runAhead), with the same cycles as in the CU's turn loop.
+    bool alone = nextGroup >= numGroups && batching;  // (an instruction trace:
+                                                      // execution in issue order)
+    S.next = kNever;  // barrier releases during this turn may lower it
+    S.next = std::min(S.next, turn(s, c, ended, alone));
+    for (uint64_t cs = c; alone && !ended && !failed && S.next != kNever && simdLocal(s);) {
+      cs = turnAtOrAfter(s, std::max(S.next, cs + 1));
+      S.next = kNever;
+      S.next = std::min(S.next, turn(s, cs, ended, alone));
+    }
+    if (failed)
+      return kNever;
+    if (ended) {
+      // Workgroups whose waves all ended leave; start the next ones.
+      for (size_t i = 0; i < wavePool.size();) {
+        Group *grp = wavePool[i]->g;
+        if (grp->alive == 0) {
+          finishGroup(grp);
+          i = 0;
+          continue;
+        }
+        ++i;
+      }
+      while (nextGroup < numGroups && dispatch(nextGroup, c + 1))
+        nextGroup += P.numCUs;
+    }
+    if (!resident)
+      break;
+    uint64_t nc = kNever;
+    for (unsigned k = 0; k < 4; ++k)
+      if (simd[k].next != kNever)
+        nc = std::min(nc, turnAtOrAfter(k, std::max(simd[k].next, c + 1)));
+    if (nc == kNever) {
+      wk.error = "kernel " + L.kernel->name +
+                 ": timing model: no wave of CU " + std::to_string(cu) +
+                 " can issue (internal error)";
+      return kNever;
+    }
+    c = nc;
+  }
+  return std::max(lastEnd, drained);
+}
+
+} // namespace detail
+
+using namespace detail;
+
+llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
+                                                 const KernelInfo &k) {
+  LaunchCtx &L = LN.L;
+  Params P = Params::forProcessor(L.co->processor().str());
+  L.realtimeDivisor = P.clockMHz / P.realtimeMHz;
+  auto R = std::make_shared<Result>();
+  R->clockMHz = P.clockMHz;
+  R->text = L.prog->text;
+  Occupancy occ = occupancy(P, k, LN.numWaves, L.ldsSize);
+  if (!occ.groups)
+    return llvm::createStringError(
+        "launch of kernel " + k.name + ": a workgroup of " + llvm::Twine(LN.numWaves) +
+        " waves does not fit on a CU with " + llvm::Twine(occ.wavesPerSimd) +
+        " waves per SIMD (limited by " + occ.limit + ") for the timing model");
+  R->groupsPerCU = occ.groups;
+  R->wavesPerSimd = occ.wavesPerSimd;
+  R->occupancyLimit = occ.limit;
+  uint64_t groups = L.grid.count();
+  unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
+  R->cusUsed = cus;
+  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 16));
+  GlobalMemory mem(P, cus);
+  CUModel model(LN, wk, P, *R, occ, mem);
+  for (unsigned cu = 0; cu < cus; ++cu) {
+    uint64_t end = model.run(cu, groups);
+    if (end == kNever) {
+      wk.errorGroup = 0;
+      break;
+    }
+    R->cycles = std::max(R->cycles, end);
+  }
+  return R;
+}
+
+} // namespace aster::emu::timing

@@ -1,0 +1,90 @@
+//===- Result.h - what a timed launch reports ------------------------------===//
+//
+// `LaunchOptions::timing` runs the timing model (cc/emulator/timing) next to
+// the functional emulation; `LaunchStats::timing` then holds the launch's
+// cycles, one record per wave, per-instruction events (issue, completion,
+// stall before issue and its reason) and unit utilization.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_EMULATOR_TIMING_RESULT_H
+#define ASTER_EMULATOR_TIMING_RESULT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aster::emu::timing {
+
+/// Why a wave's instruction issued later than the wave's previous one
+/// allowed (the largest cause is recorded).
+enum class Stall : uint8_t {
+  None,        ///< issued at the first opportunity
+  Arbitration, ///< ready, but the SIMD's slot went to an older wave
+  Dependency,  ///< a source register was not ready (VALU/TRANS/MFMA result)
+  MatrixCore,  ///< the SIMD's matrix core was busy with an earlier MFMA
+  Unit,        ///< VALU or transcendental unit busy
+  Waitcnt,     ///< s_waitcnt until the counter condition held
+  Barrier,     ///< s_barrier until the workgroup's waves arrived
+  Nop,         ///< s_nop / s_sleep
+  Branch,      ///< taken-branch refill
+  Count
+};
+inline const char *stallName(Stall s) {
+  static const char *n[] = {"none",    "arbitration", "dependency", "matrix_core", "unit",
+                            "waitcnt", "barrier",     "nop",        "branch"};
+  return n[unsigned(s)];
+}
+
+/// Execution units, for events and utilization.
+enum class Unit : uint8_t { VALU, TRANS, MFMA, SALU, SMEM, VMEM, LDS, Branch, Internal, Count };
+inline const char *unitName(Unit u) {
+  static const char *n[] = {"valu", "trans", "mfma", "salu", "smem",
+                            "vmem", "lds",   "branch", "internal"};
+  return n[unsigned(u)];
+}
+
+/// One issued instruction. `issue + dur` is its completion (result written,
+/// memory op counted down); `stall` cycles passed between the earliest
+/// issue the wave's previous instruction allowed and `issue`.
+struct Event {
+  uint64_t issue;
+  uint32_t dur;
+  uint32_t stall;
+  uint32_t inst;   ///< index into Result::text
+  uint32_t wave;   ///< index into Result::waves
+  uint16_t busy;   ///< cycles the unit was occupied (MFMA passes x 4, LDS
+                   ///< bank cycles, vector-memory cycles)
+  uint8_t reason;  ///< Stall
+  uint8_t unit;    ///< Unit
+  uint32_t pad = 0;
+};
+static_assert(sizeof(Event) == 32, "Event layout is read from Python");
+
+struct WaveRecord {
+  uint32_t cu, simd, waveInGroup;
+  uint64_t group;  ///< linear workgroup id
+  uint64_t start, end;
+  uint64_t instructions = 0;
+  uint64_t stall[unsigned(Stall::Count)] = {};
+};
+
+struct Result {
+  uint64_t cycles = 0;                   ///< whole launch
+  double clockMHz = 0;
+  unsigned cusUsed = 0;
+  unsigned groupsPerCU = 0;              ///< occupancy: resident workgroups per CU
+  unsigned wavesPerSimd = 0;             ///< occupancy limit per SIMD
+  std::string occupancyLimit;            ///< what limits it: waves, vgprs, sgprs, lds, workgroups
+  std::vector<WaveRecord> waves;
+  std::vector<Event> events;             ///< in issue order per CU
+  bool eventsTruncated = false;
+  std::vector<std::string> text;         ///< instruction text by index
+  uint64_t unitBusy[unsigned(Unit::Count)] = {};   ///< summed over SIMDs/CUs
+  uint64_t unitCount[unsigned(Unit::Count)] = {};  ///< instructions per unit
+  uint64_t ldsCycles = 0, ldsIdealCycles = 0;      ///< bank-conflict factor
+  uint64_t memLines[4] = {};             ///< vector-memory lines: L1, L2, MALL, HBM
+};
+
+} // namespace aster::emu::timing
+
+#endif

@@ -1,0 +1,747 @@
+//===- DirectEmit.cpp - amdgcn IR to an ELF object, instructions as MCInsts =//
+#include "target/DirectEmit.h"
+#include "target/AsmLexCheck.h"
+#include "target/Assembler.h"
+#include "target/InstAsm.h"
+#include "target/MCTarget.h"
+
+#include "dialect/Dialect.h"
+#include "recovery/Recovery.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCAssembler.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectStreamer.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCAsmParserExtension.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <map>
+#include <mutex>
+#include <pthread.h>
+
+using namespace mlir;
+using namespace aster::amdgcn;
+using llvm::MCInst;
+using llvm::MCOperand;
+using llvm::SmallVectorImpl;
+
+namespace aster::target {
+namespace {
+
+/// One operand of a learned MCInst: a constant, or the place of one of the
+/// op's registers (Slot) or successors (Label).
+struct TOp {
+  enum Kind : uint8_t { Reg, Imm, SFPImm, DFPImm, Slot, Label } kind;
+  uint32_t index = 0; ///< Slot: register operand; Label: successor
+  int64_t value = 0;  ///< Reg, Imm, SFPImm, DFPImm
+};
+
+/// What every op of one form becomes.
+struct Form {
+  bool ok = false;
+  bool hasLabel = false;
+  unsigned opcode = 0, flags = 0;
+  unsigned numSlots = 0; ///< registers of the op (its RegRefs)
+  llvm::SmallVector<TOp, 8> ops;
+};
+
+/// An allocated register operand, in assembly order.
+struct RegRef {
+  RegKind kind;
+  int index;
+  unsigned width;
+  bool operator==(const RegRef &o) const {
+    return kind == o.kind && index == o.index && width == o.width;
+  }
+};
+
+/// Per target, for the process: MC objects, register names, learned forms.
+struct Encoder {
+  std::unique_ptr<MCTarget> mc;
+  llvm::StringMap<unsigned> regByName;
+  llvm::StringMap<std::unique_ptr<Form>> forms; // guarded by encoderMutex()
+
+  /// LLVM's register for `width` registers of `kind` from `index`, or 0.
+  unsigned lookupReg(RegKind kind, int index, unsigned width) const {
+    static const char *const prefix[] = {"VGPR", "SGPR", "AGPR"};
+    std::string name;
+    for (unsigned i = 0; i < width; ++i)
+      name += (i ? "_" : "") + std::string(prefix[(int)kind]) +
+              std::to_string(index + i);
+    auto it = regByName.find(name);
+    return it == regByName.end() ? 0 : it->second;
+  }
+};
+
+/// Guards the encoders and their forms; held only for lookups and inserts
+/// (and creating an encoder). A fork() waits for it, so a child never
+/// inherits it locked.
+std::mutex &encoderMutex() {
+  static std::mutex *mu = [] {
+    auto *m = new std::mutex;
+    pthread_atfork([] { encoderMutex().lock(); }, [] { encoderMutex().unlock(); },
+                   [] { encoderMutex().unlock(); });
+    return m;
+  }();
+  return *mu;
+}
+
+llvm::Expected<Encoder *> encoderFor(StringRef cpu) {
+  static std::map<std::string, std::unique_ptr<Encoder>> encoders;
+  std::lock_guard<std::mutex> lock(encoderMutex());
+  auto &e = encoders[cpu.str()];
+  if (!e) {
+    auto mc = MCTarget::create(cpu);
+    if (!mc)
+      return mc.takeError();
+    auto enc = std::make_unique<Encoder>();
+    enc->mc = std::move(*mc);
+    const llvm::MCRegisterInfo &mri = *enc->mc->mri;
+    for (unsigned r = 1; r < mri.getNumRegs(); ++r)
+      enc->regByName[mri.getName(r)] = r;
+    e = std::move(enc);
+  }
+  return e.get();
+}
+
+/// Registers looked up in one call (no lock, no strings after the first).
+class RegCache {
+public:
+  explicit RegCache(const Encoder &e) : enc(e) {}
+  unsigned get(const RegRef &r) {
+    if (r.width > kMaxWidth || r.index < 0 || r.index >= kMaxIndex)
+      return enc.lookupReg(r.kind, r.index, r.width);
+    auto &v = cache[(int)r.kind][r.width];
+    if (v.empty())
+      v.assign(kMaxIndex, ~0u);
+    unsigned &slot = v[r.index];
+    if (slot == ~0u)
+      slot = enc.lookupReg(r.kind, r.index, r.width);
+    return slot;
+  }
+
+private:
+  static constexpr unsigned kMaxWidth = 32, kMaxIndex = 512;
+  const Encoder &enc;
+  std::vector<unsigned> cache[3][kMaxWidth + 1];
+};
+
+template <typename T> void put(llvm::SmallString<64> &key, T v) {
+  key.append((const char *)&v, (const char *)&v + sizeof(T));
+}
+
+/// Appends `t` to the key; allocated registers also go to `regs`.
+bool keyType(Type t, llvm::SmallString<64> &key, SmallVectorImpl<RegRef> &regs) {
+  if (auto r = dyn_cast<RegType>(t)) {
+    if (r.isVirtual())
+      return false;
+    put<uint8_t>(key, 'r');
+    put<uint8_t>(key, (uint8_t)r.getKind());
+    put<uint8_t>(key, (uint8_t)r.getWidth());
+    regs.push_back({r.getKind(), r.getIndex(), r.getWidth()});
+    return true;
+  }
+  if (auto s = dyn_cast<SpecialRegType>(t)) {
+    put<uint8_t>(key, 'x');
+    put<uint8_t>(key, (uint8_t)s.getReg());
+    return true;
+  }
+  return false;
+}
+
+/// The form of an instruction op (`d`; null for a cf.br, an s_branch) as a
+/// key, and its registers in assembly order (the order printInstAsm writes
+/// them). False if the op cannot be encoded directly.
+bool formKey(Operation *op, const ISA::InstDesc *d, llvm::SmallString<64> &key,
+             SmallVectorImpl<RegRef> &regs) {
+  key.clear();
+  regs.clear();
+  if (!d) {
+    put<uint16_t>(key, 0xffff);
+    return true;
+  }
+  put<uint16_t>(key, (uint16_t)d->index());
+  for (unsigned i = 0; i < d->numDsts; ++i)
+    if (!keyType(op->getResult(i).getType(), key, regs))
+      return false;
+  int opt = d->optionalSrc();
+  bool optPresent = op->getNumOperands() == d->numSrcs;
+  put<uint8_t>(key, optPresent);
+  for (unsigned i = 0, oi = 0; i < d->numSrcs; ++i) {
+    const ISA::OperandDesc &o = d->srcs()[i];
+    if ((int)i == opt && !optPresent)
+      continue;
+    Value v = op->getOperand(oi++);
+    if (o.tiedTo >= 0)
+      continue;
+    Type t = v.getType();
+    if (isRegisterType(t)) {
+      if (!keyType(t, key, regs))
+        return false;
+      continue;
+    }
+    std::optional<uint64_t> bits = getImmediateBits(v);
+    if (!bits || !t.isIntOrFloat())
+      return false;
+    put<uint8_t>(key, 'i');
+    put<uint8_t>(key, (uint8_t)t.getIntOrFloatBitWidth());
+    put<uint64_t>(key, *bits);
+  }
+  bool anyAttr = !op->getDiscardableAttrDictionary().empty();
+  for (const ISA::ModDesc *m : d->mods()) {
+    Attribute a = anyAttr ? op->getDiscardableAttr(m->name) : Attribute();
+    put<uint8_t>(key, a ? 1 : 0);
+    if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+      put<int64_t>(key, i.getValue().getSExtValue());
+  }
+  // Any other attribute (e.g. a raised op's `encoding` suffix) may change
+  // what is printed: it is part of the form, spelled out.
+  if (anyAttr)
+    for (NamedAttribute na : op->getDiscardableAttrs()) {
+      if (llvm::any_of(d->mods(), [&](const ISA::ModDesc *m) {
+            return na.getName().getValue() == m->name;
+          }))
+        continue;
+      llvm::raw_svector_ostream ks(key);
+      ks << '\0' << na.getName().getValue() << '=' << na.getValue();
+    }
+  // Which registers are the same (canonical samples keep that).
+  for (unsigned j = 0; j < regs.size(); ++j) {
+    uint8_t same = 0xff;
+    for (unsigned k = 0; k < j && same == 0xff; ++k)
+      if (regs[k] == regs[j])
+        same = k;
+    put<uint8_t>(key, same);
+  }
+  return true;
+}
+
+/// Sample registers for a form: the op's pattern of equal registers, each
+/// new one at the next free index from `base` (aligned to 4, so every
+/// alignment rule holds).
+std::vector<RegRef> sampleRegs(ArrayRef<RegRef> regs, int base) {
+  std::vector<RegRef> out;
+  int next[3] = {base, base, base};
+  for (unsigned j = 0; j < regs.size(); ++j) {
+    unsigned k = 0;
+    while (k < j && !(regs[k] == regs[j]))
+      ++k;
+    if (k < j) {
+      out.push_back(out[k]);
+      continue;
+    }
+    int &n = next[(int)regs[j].kind];
+    n = (n + 3) & ~3;
+    out.push_back({regs[j].kind, n, regs[j].width});
+    n += regs[j].width;
+  }
+  return out;
+}
+
+std::string sampleLabel(unsigned i) { return "aster_sample_l" + std::to_string(i); }
+
+/// Collects the MCInsts the assembler makes of the sample lines.
+class Capture : public llvm::MCStreamer {
+public:
+  explicit Capture(llvm::MCContext &c) : MCStreamer(c) {}
+  std::vector<MCInst> insts;
+  void emitInstruction(const MCInst &i, const llvm::MCSubtargetInfo &) override {
+    insts.push_back(i);
+  }
+  bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override {
+    return true;
+  }
+  void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
+};
+
+/// The label index an operand refers to, or -1.
+int labelIndex(const MCOperand &o) {
+  if (!o.isExpr())
+    return -1;
+  auto *s = dyn_cast<llvm::MCSymbolRefExpr>(o.getExpr());
+  if (!s || s->getSpecifier())
+    return -1;
+  StringRef name = s->getSymbol().getName();
+  unsigned i;
+  if (!name.consume_front("aster_sample_l") || name.getAsInteger(10, i))
+    return -1;
+  return i;
+}
+
+/// The form learned from sample `a` (registers `ra`), checked against sample
+/// `b` (registers `rb`).
+Form formFrom(const MCInst &a, ArrayRef<unsigned> ra, const MCInst &b,
+              ArrayRef<unsigned> rb) {
+  Form f;
+  f.opcode = a.getOpcode();
+  f.flags = a.getFlags();
+  llvm::SmallVector<bool, 8> used(ra.size(), false);
+  for (const MCOperand &o : a) {
+    TOp t;
+    if (o.isReg()) {
+      unsigned r = o.getReg().id();
+      auto it = llvm::find(ra, r);
+      if (it != ra.end()) {
+        t.kind = TOp::Slot;
+        t.index = it - ra.begin();
+        used[t.index] = true;
+      } else {
+        t.kind = TOp::Reg;
+        t.value = r;
+      }
+    } else if (o.isImm()) {
+      t.kind = TOp::Imm;
+      t.value = o.getImm();
+    } else if (o.isSFPImm()) {
+      t.kind = TOp::SFPImm;
+      t.value = o.getSFPImm();
+    } else if (o.isDFPImm()) {
+      t.kind = TOp::DFPImm;
+      t.value = (int64_t)o.getDFPImm();
+    } else if (int l = labelIndex(o); l >= 0) {
+      t.kind = TOp::Label;
+      t.index = l;
+    } else {
+      return Form();
+    }
+    f.ops.push_back(t);
+  }
+  // Every register must have its place (equal registers share one).
+  for (unsigned j = 0; j < ra.size(); ++j)
+    if (!used[j] && llvm::find(ra, ra[j]) - ra.begin() == j)
+      return Form();
+  // Sample b is sample a with b's registers.
+  if (b.getOpcode() != f.opcode || b.getFlags() != f.flags ||
+      b.getNumOperands() != f.ops.size())
+    return Form();
+  for (unsigned i = 0; i < f.ops.size(); ++i) {
+    const TOp &t = f.ops[i];
+    const MCOperand &o = b.getOperand(i);
+    bool same = false;
+    switch (t.kind) {
+    case TOp::Reg: same = o.isReg() && o.getReg().id() == (unsigned)t.value; break;
+    case TOp::Slot: same = o.isReg() && o.getReg().id() == rb[t.index]; break;
+    case TOp::Imm: same = o.isImm() && o.getImm() == t.value; break;
+    case TOp::SFPImm: same = o.isSFPImm() && o.getSFPImm() == (uint32_t)t.value; break;
+    case TOp::DFPImm: same = o.isDFPImm() && o.getDFPImm() == (uint64_t)t.value; break;
+    case TOp::Label: same = labelIndex(o) == (int)t.index; break;
+    }
+    if (!same)
+      return Form();
+  }
+  f.ok = true;
+  f.numSlots = ra.size();
+  f.hasLabel = llvm::any_of(f.ops, [](const TOp &t) { return t.kind == TOp::Label; });
+  return f;
+}
+
+/// Parses the sample lines (two per form: `printable` says which forms have
+/// them) with LLVM's assembler; the form learned from each pair.
+std::vector<Form> parseSamples(const MCTarget &t, const std::string &text,
+                               ArrayRef<std::vector<unsigned>> sampleMC,
+                               const std::vector<bool> &printable) {
+  llvm::SourceMgr srcMgr;
+  srcMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<forms>"),
+                            llvm::SMLoc());
+  std::vector<bool> lineFailed(sampleMC.size(), false);
+  auto onDiag = [&](const llvm::SMDiagnostic &d) {
+    if (d.getKind() == llvm::SourceMgr::DK_Error && d.getLineNo() >= 1 &&
+        (size_t)d.getLineNo() <= sampleMC.size())
+      lineFailed[d.getLineNo() - 1] = true;
+  };
+  srcMgr.setDiagHandler(
+      [](const llvm::SMDiagnostic &d, void *c) {
+        (*static_cast<decltype(onDiag) *>(c))(d);
+      },
+      &onDiag);
+  llvm::MCContext mctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get(), &srcMgr,
+                       &t.options);
+  mctx.setDiagnosticHandler([&](const llvm::SMDiagnostic &d, bool,
+                                const llvm::SourceMgr &,
+                                std::vector<const llvm::MDNode *> &) { onDiag(d); });
+  std::unique_ptr<llvm::MCObjectFileInfo> mofi(
+      t.target->createMCObjectFileInfo(mctx, /*PIC=*/true));
+  mctx.setObjectFileInfo(mofi.get());
+  Capture cap(mctx);
+  t.target->createNullTargetStreamer(cap);
+  std::unique_ptr<llvm::MCAsmParser> parser(
+      llvm::createMCAsmParser(srcMgr, mctx, cap, *t.mai));
+  std::unique_ptr<llvm::MCTargetAsmParser> tap(
+      t.target->createMCAsmParser(*t.sti, *parser, *t.mii, t.options));
+  std::vector<Form> forms(printable.size());
+  if (!tap || !cap.getTargetStreamer())
+    return forms;
+  parser->setTargetParser(*tap);
+  parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
+  std::vector<const MCInst *> byLine(sampleMC.size(), nullptr);
+  for (const MCInst &i : cap.insts) {
+    unsigned line = srcMgr.FindLineNumber(i.getLoc());
+    if (line >= 1 && line <= byLine.size())
+      byLine[line - 1] = &i;
+  }
+  for (unsigned p = 0; p < printable.size(); ++p) {
+    unsigned la = 2 * p, lb = 2 * p + 1;
+    if (printable[p] && byLine[la] && byLine[lb] && !lineFailed[la] &&
+        !lineFailed[lb])
+      forms[p] = formFrom(*byLine[la], sampleMC[la], *byLine[lb], sampleMC[lb]);
+  }
+  return forms;
+}
+
+/// A form met in this call; `form` is set once known or learned.
+struct Entry {
+  const Form *form = nullptr;
+  Operation *sample = nullptr;
+  const ISA::InstDesc *desc = nullptr;
+};
+using EntryMap = llvm::StringMap<Entry>;
+
+/// Learns the forms of `pending` (one assembler run for all) into the
+/// encoder's cache and sets their `form`.
+unsigned learn(Encoder &enc, ArrayRef<llvm::StringMapEntry<Entry> *> pending) {
+  std::string text;
+  std::vector<std::vector<unsigned>> sampleMC; // per line: MC registers
+  llvm::SmallVector<RegRef, 8> regs;
+  llvm::SmallString<64> key;
+  std::vector<bool> printable;
+  for (auto *e : pending) {
+    Operation *op = e->second.sample;
+    const ISA::InstDesc *d = e->second.desc;
+    formKey(op, d, key, regs);
+    bool ok = true;
+    for (int base : {4, 20}) {
+      std::vector<RegRef> sample = sampleRegs(regs, base);
+      std::vector<unsigned> mc;
+      for (const RegRef &r : sample)
+        mc.push_back(enc.lookupReg(r.kind, r.index, r.width));
+      ok &= !llvm::is_contained(mc, 0u);
+      std::string line;
+      llvm::raw_string_ostream ls(line);
+      auto labelOf = [&](Block *b) {
+        for (unsigned i = 0; i < op->getNumSuccessors(); ++i)
+          if (op->getSuccessor(i) == b)
+            return sampleLabel(i);
+        return std::string("?");
+      };
+      unsigned next = 0;
+      auto regAsm = [&](Type t) {
+        auto r = dyn_cast<RegType>(t);
+        if (!r)
+          return registerAsm(t);
+        const RegRef &s = sample[next++];
+        return registerAsm(s.kind, s.index, s.width);
+      };
+      if (!d)
+        ls << "s_branch " << sampleLabel(0);
+      else if (failed(printInstAsm(op, *d, ls, labelOf, regAsm)) ||
+               next != sample.size())
+        ok = false;
+      text += line + "\n";
+      sampleMC.push_back(std::move(mc));
+    }
+    printable.push_back(ok);
+  }
+
+  // One assembler run over all sample lines. Text MC would loop on never
+  // reaches it; an LLVM fatal error while parsing leaves every form of the
+  // batch unusable (their kernels go through text, which reports it).
+  std::vector<Form> forms(pending.size());
+  if (!findLexError(text, *enc.mc->mai)) {
+    if (llvm::Error e = runRecoverable("learning instruction forms", [&] {
+          forms = parseSamples(*enc.mc, text, sampleMC, printable);
+        }))
+      llvm::consumeError(std::move(e));
+  }
+
+  std::lock_guard<std::mutex> lock(encoderMutex());
+  unsigned learned = 0;
+  for (unsigned p = 0; p < pending.size(); ++p) {
+    auto &slot = enc.forms[pending[p]->getKey()];
+    if (!slot) {
+      slot = std::make_unique<Form>(std::move(forms[p]));
+      ++learned;
+    }
+    pending[p]->second.form = slot.get();
+  }
+  return learned;
+}
+
+/// One emitted unit of a kernel body: an instruction (its form, op and
+/// first register in the flat register list), a block label (no form, no
+/// op) or `.long` words (an amdgcn.data op, no form).
+struct Item {
+  const Entry *entry;
+  Operation *op;
+  uint32_t firstReg;
+  uint32_t block;
+};
+
+struct KernelPlan {
+  KernelOp kernel;
+  bool direct = true;
+  std::vector<Item> items;
+  llvm::DenseMap<Block *, unsigned> blockIds;
+};
+
+/// Plans one kernel's body: the form of each op (new forms to `pending`),
+/// its registers. False if some op cannot go directly.
+bool planKernel(KernelPlan &kp, EntryMap &entries,
+                std::vector<llvm::StringMapEntry<Entry> *> &pending,
+                std::vector<unsigned> &flatRegs, RegCache &rc,
+                ArrayRef<std::string> textMnemonics) {
+  const ISA::InstDesc *branch = ISA::lookup("s_branch");
+  for (Block &b : kp.kernel.getBody())
+    kp.blockIds[&b] = kp.blockIds.size();
+  llvm::SmallString<64> key;
+  llvm::SmallVector<RegRef, 8> regs;
+  for (Block &b : kp.kernel.getBody()) {
+    if (&b != &kp.kernel.getBody().front())
+      kp.items.push_back({nullptr, nullptr, 0, kp.blockIds[&b]});
+    for (Operation &op : b) {
+      const ISA::InstDesc *d = getInstDesc(&op);
+      if (!d) {
+        if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
+          continue;
+        if (auto data = dyn_cast<DataOp>(op)) {
+          // Words are written as they are; a verbatim line needs text.
+          if (!data.getWords())
+            return false;
+          kp.items.push_back({nullptr, &op, 0, 0});
+          continue;
+        }
+        auto br = dyn_cast<cf::BranchOp>(op);
+        if (!br || !branch || failed(checkSuccessorOperands(&op)))
+          return false;
+        if (br.getDest() == b.getNextNode())
+          continue;
+      } else if (llvm::is_contained(textMnemonics, d->mnemonic)) {
+        return false;
+      } else if (op.getNumSuccessors() &&
+                 (failed(checkSuccessorOperands(&op)) ||
+                  (d->successors == 2 && op.getSuccessor(1) != b.getNextNode()))) {
+        return false;
+      }
+      if (!formKey(&op, d, key, regs))
+        return false;
+      auto [it, isNew] = entries.try_emplace(key);
+      if (isNew) {
+        it->second.sample = &op;
+        it->second.desc = d;
+        pending.push_back(&*it);
+      }
+      kp.items.push_back({&it->second, &op, (uint32_t)flatRegs.size(), 0});
+      for (const RegRef &r : regs) {
+        unsigned mc = rc.get(r);
+        if (!mc)
+          return false;
+        flatRegs.push_back(mc);
+      }
+    }
+  }
+  return true;
+}
+
+/// The `.aster_body_N` directive: emits kernel N's instructions.
+class BodyDirective : public llvm::MCAsmParserExtension {
+public:
+  BodyDirective(std::vector<KernelPlan> &plans, const std::vector<unsigned> &regs,
+                unsigned &count)
+      : plans(plans), regs(regs), count(count) {}
+  static bool handle(MCAsmParserExtension *self, StringRef name, llvm::SMLoc) {
+    return static_cast<BodyDirective *>(self)->emit(name);
+  }
+
+private:
+  bool emit(StringRef name) {
+    unsigned idx;
+    if (getParser().parseEOL() || !name.consume_front(".aster_body_") ||
+        name.getAsInteger(10, idx) || idx >= plans.size())
+      return true;
+    KernelPlan &kp = plans[idx];
+    llvm::MCContext &ctx = getContext();
+    llvm::MCStreamer &out = getStreamer();
+    const llvm::MCSubtargetInfo &sti = getParser().getTargetParser().getSTI();
+    std::vector<llvm::MCSymbol *> labels(kp.blockIds.size());
+    for (unsigned b = 0; b < labels.size(); ++b)
+      labels[b] = ctx.getOrCreateSymbol(".LBB" + std::to_string(idx) + "_" +
+                                        std::to_string(b));
+    auto &obj = static_cast<llvm::MCObjectStreamer &>(out);
+    llvm::MCCodeEmitter &emitter = obj.getAssembler().getEmitter();
+    llvm::MCAsmBackend &backend = obj.getAssembler().getBackend();
+    MCInst mi;
+    llvm::SmallVector<char, 16> code;
+    llvm::SmallVector<llvm::MCFixup, 1> fixups;
+    bool first = true;
+    for (const Item &it : kp.items) {
+      if (!it.entry && !it.op) {
+        out.emitLabel(labels[it.block]);
+        continue;
+      }
+      if (!it.entry) { // .long words, as the text path writes them
+        for (int32_t w : *cast<DataOp>(it.op).getWords())
+          out.emitIntValue((uint32_t)w, 4);
+        continue;
+      }
+      const Form &f = *it.entry->form;
+      // An instruction met before (same form, same registers) is its bytes.
+      std::optional<EncodingKey> ek;
+      if (!first && !f.hasLabel && f.numSlots <= 4) {
+        ek = EncodingKey{&f, 0};
+        for (unsigned i = 0; i < f.numSlots; ++i) {
+          unsigned r = regs[it.firstReg + i];
+          ek->regs |= (uint64_t)r << (16 * i);
+          if (r > 0xffff)
+            ek.reset();
+          if (!ek)
+            break;
+        }
+        auto c = ek ? encodings.find(*ek) : encodings.end();
+        if (c != encodings.end()) {
+          out.emitBytes(StringRef(pool.data() + c->second.first, c->second.second));
+          ++count;
+          continue;
+        }
+      }
+      first = false;
+      mi.clear();
+      mi.setOpcode(f.opcode);
+      mi.setFlags(f.flags);
+      for (const TOp &t : f.ops) {
+        switch (t.kind) {
+        case TOp::Reg: mi.addOperand(MCOperand::createReg(t.value)); break;
+        case TOp::Imm: mi.addOperand(MCOperand::createImm(t.value)); break;
+        case TOp::SFPImm: mi.addOperand(MCOperand::createSFPImm(t.value)); break;
+        case TOp::DFPImm: mi.addOperand(MCOperand::createDFPImm(t.value)); break;
+        case TOp::Slot:
+          mi.addOperand(MCOperand::createReg(regs[it.firstReg + t.index]));
+          break;
+        case TOp::Label: {
+          Block *dest = it.op->getSuccessor(t.index);
+          mi.addOperand(MCOperand::createExpr(
+              llvm::MCSymbolRefExpr::create(labels[kp.blockIds.lookup(dest)], ctx)));
+          break;
+        }
+        }
+      }
+      out.emitInstruction(mi, sti);
+      ++count;
+      if (ek && !backend.mayNeedRelaxation(mi.getOpcode(), mi.getOperands(), sti)) {
+        code.clear();
+        fixups.clear();
+        emitter.encodeInstruction(mi, code, fixups, sti);
+        if (fixups.empty()) {
+          encodings[*ek] = {(uint32_t)pool.size(), (uint32_t)code.size()};
+          pool.append(code.begin(), code.end());
+        }
+      }
+    }
+    return false;
+  }
+
+  /// An instruction's form and (up to 4) registers, 16 bits each.
+  struct EncodingKey {
+    const Form *form;
+    uint64_t regs;
+    bool operator==(const EncodingKey &o) const {
+      return form == o.form && regs == o.regs;
+    }
+  };
+  struct EncodingKeyInfo {
+    static EncodingKey getEmptyKey() { return {nullptr, ~0ull}; }
+    static EncodingKey getTombstoneKey() { return {nullptr, ~1ull}; }
+    static unsigned getHashValue(const EncodingKey &k) {
+      return llvm::hash_combine(k.form, k.regs);
+    }
+    static bool isEqual(const EncodingKey &a, const EncodingKey &b) { return a == b; }
+  };
+  /// Bytes of the instructions encoded so far (offset, size in `pool`).
+  llvm::DenseMap<EncodingKey, std::pair<uint32_t, uint32_t>, EncodingKeyInfo> encodings;
+  llvm::SmallVector<char, 0> pool;
+
+  std::vector<KernelPlan> &plans;
+  const std::vector<unsigned> &regs;
+  unsigned &count;
+};
+
+} // namespace
+
+llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
+                                             DirectStats *stats,
+                                             ArrayRef<std::string> textMnemonics) {
+  DirectStats local;
+  DirectStats &st = stats ? *stats : local;
+  // Diagnostics are the text path's to report (the caller's fallback).
+  ScopedDiagnosticHandler quiet(module.getContext(),
+                                [](Diagnostic &) { return success(); });
+  auto encOr = encoderFor(module.getTarget());
+  if (!encOr)
+    return encOr.takeError();
+  Encoder &enc = **encOr;
+  RegCache rc(enc);
+
+  // Plan every kernel; look up (or learn) the forms met.
+  std::vector<KernelPlan> plans;
+  std::vector<unsigned> flatRegs;
+  EntryMap entries;
+  std::vector<llvm::StringMapEntry<Entry> *> pending;
+  for (auto k : module.getBody().front().getOps<KernelOp>()) {
+    plans.push_back({});
+    plans.back().kernel = k;
+    plans.back().direct =
+        planKernel(plans.back(), entries, pending, flatRegs, rc, textMnemonics);
+  }
+  {
+    std::lock_guard<std::mutex> lock(encoderMutex());
+    llvm::erase_if(pending, [&](llvm::StringMapEntry<Entry> *e) {
+      auto it = enc.forms.find(e->getKey());
+      if (it == enc.forms.end())
+        return false;
+      e->second.form = it->second.get();
+      return true;
+    });
+  }
+  if (!pending.empty())
+    st.formsLearned += learn(enc, pending);
+  for (KernelPlan &kp : plans) {
+    for (const Item &it : kp.items)
+      kp.direct &= !it.entry || (it.entry->form && it.entry->form->ok);
+    ++st.kernels;
+    if (!kp.direct)
+      st.textKernels.push_back(kp.kernel.getSymName().str());
+  }
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto bodyOf = [&](KernelOp, unsigned idx) -> std::optional<std::string> {
+    if (idx >= plans.size() || !plans[idx].direct)
+      return std::nullopt;
+    return "\t.aster_body_" + std::to_string(idx) + "\n";
+  };
+  if (failed(translateToAsm(module, os, nullptr, bodyOf)))
+    return llvm::createStringError("translation to assembly failed");
+  BodyDirective body(plans, flatRegs, st.instructions);
+  return assembleObject(text, module.getTarget(), nullptr,
+                        [&](llvm::MCAsmParser &p) {
+                          body.Initialize(p);
+                          for (unsigned i = 0; i < plans.size(); ++i)
+                            if (plans[i].direct)
+                              p.addDirectiveHandler(
+                                  ".aster_body_" + std::to_string(i),
+                                  {&body, &BodyDirective::handle});
+                        });
+}
+
+} // namespace aster::target

@@ -1,0 +1,22 @@
+"""One fuzz target under atheris (libFuzzer's engine in this process):
+    python3 tests/fuzz/fuzz_one.py TARGET [libFuzzer flags] CORPUS_DIR...
+run.py calls it; a crash, abort, hang (-timeout) or unexpected exception
+ends it with a non-zero exit and a crash-* / timeout-* file (the input)."""
+import os
+import sys
+
+import atheris
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import targets  # noqa: E402
+
+
+def main():
+    name = sys.argv.pop(1)
+    fn = targets.ALL[name]
+    atheris.Setup(sys.argv, fn)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""Direct encoding (cc/target/DirectEmit.h): a code object made by handing
+MCInsts to LLVM MC must be byte-identical to the one LLVM MC assembles from
+the printed text, for every kernel we can collect: every example variant of
+every table instruction on every target it claims, every lit test module
+(allocated by amdgcn-regalloc where it has virtual registers), and (through
+ASTER_CHECK_DIRECT, see conftest.py) every code object the other tests and
+the examples make. Kernels the direct encoder hands to the text path are
+counted; none are expected here."""
+import glob
+import os
+import re
+
+import pytest
+
+import aster
+from aster import _aster
+from test_builder import call_args
+
+LIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit")
+
+# Kernels allowed to go through text (none today): (target, kernel) -> why.
+ALLOWED_TEXT = {}
+
+
+def both(raw):
+    """(direct bytes, text bytes, direct_stats) of a raw module."""
+    return raw.hsaco(True), raw.hsaco(False), _aster.direct_stats(raw)
+
+
+def table_module(target):
+    """A module with one kernel per example variant of each instruction."""
+    m = aster.Module(target)
+    n = 0
+    for inst in aster.isa.instructions(target):
+        for variant in range(inst.num_variants):
+            pos, kw, label = call_args(inst.name, inst.example_asm(variant))
+            k = m.kernel(f"{inst.name}_{variant}", block=(64, 1, 1))
+            if label:
+                lab = k.label("target")
+                getattr(k, inst.name)(*pos, lab, **kw)
+                k.bind(lab)
+            else:
+                getattr(k, inst.name)(*pos, **kw)
+            k.s_endpgm()
+            n += 1
+    m._finish()
+    return m, n
+
+
+@pytest.mark.parametrize("target", aster.TARGETS)
+def test_every_table_example_is_identical(target, summary):
+    m, n = table_module(target)
+    direct, text, st = both(m._m)
+    assert direct == text
+    assert st["kernels"] == n
+    unexpected = [k for k in st["text_kernels"] if (target, k) not in ALLOWED_TEXT]
+    assert not unexpected, f"went through text: {unexpected[:20]}"
+    summary.append(f"direct encoding, table examples on {target}: {n} kernels identical, "
+                   f"{len(st['text_kernels'])} through text")
+
+
+def lit_modules():
+    """(name, raw module) for every lit test module that parses."""
+    for path in sorted(glob.glob(os.path.join(LIT, "**", "*.mlir"), recursive=True)):
+        with open(path) as f:
+            chunks = re.split(r"^// -----$", f.read(), flags=re.M)
+        for i, chunk in enumerate(chunks):
+            try:
+                yield f"{os.path.relpath(path, LIT)}#{i}", aster.parse(chunk)._m
+            except aster.AsterError:
+                continue
+
+
+def allocated(raw):
+    """The module, or a copy allocated by amdgcn-regalloc if it has virtual
+    registers; None if that fails (an error test)."""
+    if "?" not in _aster.print_module(raw, False):
+        return raw
+    c = _aster.clone_module(raw)
+    try:
+        _aster.run_pipeline(c, "amdgcn-regalloc")
+    except aster.AsterError:
+        return None
+    return c
+
+
+def test_lit_modules_are_identical(summary):
+    modules = kernels = 0
+    for name, raw in lit_modules():
+        raw = allocated(raw)
+        if raw is None:
+            continue
+        try:
+            text = raw.hsaco(False)
+        except aster.AsterError as e:
+            # An error test: the direct path reports the same error.
+            with pytest.raises(aster.AsterError) as d:
+                raw.hsaco(True)
+            assert str(d.value) == str(e), name
+            continue
+        direct, _, st = both(raw)
+        assert direct == text, name
+        assert not st["text_kernels"], f"{name}: {st['text_kernels']}"
+        modules += 1
+        kernels += st["kernels"]
+    assert modules >= 30 and kernels >= 40
+    summary.append(f"direct encoding, lit tests: {modules} modules ({kernels} kernels) "
+                   "identical, 0 through text")
+
+
+def test_forms_are_learned_once():
+    def module(dst, regs):
+        m = aster.Module("gfx942")
+        k = m.kernel("k", block=(64, 1, 1))
+        for i in range(8):
+            k.v_fma_f32(aster.v[dst + i], aster.v[regs], aster.s[4], 0.5)
+        k.v_mfma_f32_16x16x16_f16(aster.a[4:8], aster.v[regs:regs + 2],
+                                  aster.v[regs + 2:regs + 4], aster.a[4:8])
+        k.s_endpgm()
+        m._finish()
+        return m._m
+
+    first = _aster.direct_stats(module(10, 2))
+    again = module(40, 6)   # other registers, the same forms
+    st = _aster.direct_stats(again)
+    assert st["forms_learned"] == 0 and st["instructions"] == 10
+    assert first["instructions"] == 10
+    assert again.hsaco(True) == again.hsaco(False)
+
+
+def test_equal_registers_are_part_of_the_form():
+    # v_add_u32 v1, v0, v1 and v_add_u32 v1, v0, v2 are different forms:
+    # each keeps its own pattern of equal registers.
+    m = aster.Module("gfx942")
+    k = m.kernel("k", block=(64, 1, 1))
+    k.v_add_u32(aster.v[7], aster.v[3], aster.v[7])
+    k.v_add_u32(aster.v[7], aster.v[3], aster.v[9])
+    k.v_add_u32(aster.v[5], aster.v[5], aster.v[5])
+    k.s_endpgm()
+    m._finish()
+    direct, text, st = both(m._m)
+    assert direct == text and st["instructions"] == 4
+    dis = aster.disassemble(direct, "gfx942")
+    assert [x.split(" ", 1)[1] for x in dis if x.startswith("v_add")] == [
+        "v7, v3, v7", "v7, v3, v9", "v5, v5, v5"]
+
+
+def test_kernels_through_text_share_the_object():
+    # Kernels the encoder hands to text (forced here by mnemonic) are written
+    # in the same object; the object is byte for byte LLVM MC's of the text.
+    m = aster.Module("gfx942")
+    for name, fill in (("a", False), ("b", True), ("c", False)):
+        k = m.kernel(name, block=(64, 1, 1))
+        k.v_mov_b32(aster.v[2], 7)
+        if fill:
+            k.v_add_u32(aster.v[1], aster.v[0], aster.v[1])
+        with k.loop(aster.s[4], 3):
+            k.v_add_f32(aster.v[3], aster.v[2], aster.v[3])
+        k.s_endpgm()
+    m._finish()
+    st = _aster.direct_stats(m._m, text_mnemonics=["v_add_u32"])
+    assert st["kernels"] == 3 and st["text_kernels"] == ["b"]
+    assert st["object"] == aster.assemble(m.asm(), "gfx942", link=False)
+    all_direct = _aster.direct_stats(m._m)
+    assert all_direct["text_kernels"] == [] and all_direct["object"] == st["object"]
+
+
+def test_mc_error_is_reported_at_its_op():
+    ir = open(os.path.join(LIT, "hsaco", "mc-error.mlir")).read()
+    raw = aster.parse(ir, "mc-error.mlir")._m
+    with pytest.raises(aster.AsterError, match=r"mc-error.mlir:7:3: error: LLVM MC "
+                                               r"rejected this line"):
+        raw.hsaco(True)
+
+
+def test_compile_prints_text_only_when_asked():
+    m = aster.Module("gfx942")
+    k = m.kernel("k", block=(64, 1, 1))
+    k.v_add_u32(aster.v[1], aster.v[0], aster.v[1])
+    k.s_endpgm()
+    c = aster.compile(m)
+    assert c._asm is None and c._mlir is None and c.hsaco
+    k2 = m.kernel("later", block=(64, 1, 1))   # the module grows after compile
+    k2.s_endpgm()
+    assert "later" not in c.asm and "later" not in c.mlir   # as compiled
+    assert c.asm.count("v_add_u32") == 1
+    assert aster.assemble(c.asm, "gfx942") == c.hsaco
