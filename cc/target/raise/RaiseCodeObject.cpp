@@ -181,6 +181,17 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
   ArrayRef<uint8_t> code((const uint8_t *)textBytesOr->data(), textBytesOr->size());
   uint64_t textAddr = text.getAddress();
 
+  auto shdrs = elf.sections();
+  if (!shdrs)
+    return fail(llvm::toString(shdrs.takeError()));
+  for (const auto &sec : *shdrs)
+    if (sec.sh_type == llvm::ELF::SHT_SYMTAB || sec.sh_type == llvm::ELF::SHT_DYNSYM) {
+      auto syms = elf.symbols(&sec);
+      if (!syms) {
+        llvm::consumeError(syms.takeError());
+        return fail("the symbol table is damaged");
+      }
+    }
   std::vector<Symbol> funcs;
   std::map<std::string, Symbol> kds;
   for (const llvm::object::ELFSymbolRef &s : obj.symbols()) {
@@ -188,10 +199,12 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     auto addr = s.getAddress();
     auto type = s.getType();
     if (!name || !addr || !type) {
+      // A damaged symbol table: stop at once (it may claim billions of
+      // entries, each an error).
       llvm::consumeError(name.takeError());
       llvm::consumeError(addr.takeError());
       llvm::consumeError(type.takeError());
-      continue;
+      return fail("the symbol table is damaged");
     }
     if (*type == llvm::object::SymbolRef::ST_Function)
       funcs.push_back({name->str(), *addr, s.getSize()});
@@ -346,7 +359,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
 
   // Metadata note.
   bool sawNote = false;
-  for (const auto &sec : llvm::cantFail(elf.sections())) {
+  for (const auto &sec : *shdrs) {
     if (sec.sh_type != llvm::ELF::SHT_NOTE)
       continue;
     llvm::Error err = llvm::Error::success();
