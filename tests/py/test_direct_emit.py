@@ -100,7 +100,9 @@ def test_lit_modules_are_identical(summary):
             continue
         direct, _, st = both(raw)
         assert direct == text, name
-        assert not st["text_kernels"], f"{name}: {st['text_kernels']}"
+        # Raised instructions kept as their text go through text (DirectEmit.h).
+        if "amdgcn.data {text" not in _aster.print_module(raw, False):
+            assert not st["text_kernels"], f"{name}: {st['text_kernels']}"
         modules += 1
         kernels += st["kernels"]
     assert modules >= 30 and kernels >= 40

@@ -338,3 +338,17 @@ def test_code_object_without_metadata(hip_hsaco):
         aster.raise_code_object(b"hello world" * 20)
     with pytest.raises(TypeError):
         aster.raise_code_object("not bytes")
+
+
+def test_damaged_symbol_table_is_an_error_at_once(hip_hsaco):
+    """A .symtab claiming billions of entries: an error, not a long walk."""
+    import struct
+    h = bytearray(hip_hsaco(VADD, name="vadd"))
+    shoff, = struct.unpack_from("<Q", h, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", h, 0x3a)
+    for i in range(shnum):
+        base = shoff + i * shentsize
+        if struct.unpack_from("<I", h, base + 4)[0] == 2:      # SHT_SYMTAB
+            struct.pack_into("<Q", h, base + 0x20, 24 * 2**31)  # sh_size
+    with pytest.raises(aster.AsterError, match="damaged|symbol"):
+        aster.raise_code_object(bytes(h))
