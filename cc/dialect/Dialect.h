@@ -62,6 +62,9 @@ inline constexpr llvm::StringLiteral kSpillWaitAttr = "spill_wait";
 /// keeps exactly that encoding. Set when raising assembly that spelled it;
 /// absent, LLVM picks the shortest encoding.
 inline constexpr llvm::StringLiteral kEncodingAttr = "encoding";
+/// Mask of sources (table order) written as forced literals, `lit(0x0)`:
+/// LLVM then encodes a literal even for a value an inline constant has.
+inline constexpr llvm::StringLiteral kLiteralAttr = "literal";
 
 /// Registers the amdgcn dialect and everything aster's tools load.
 void registerAllDialects(mlir::DialectRegistry &registry);

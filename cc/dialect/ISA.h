@@ -50,8 +50,16 @@ struct OperandDesc {
 
 enum class ModKind : uint8_t {
   Flag, Int, HexInt, Pos, Hex16, Bits, Omod, SrcNeg, SrcAbs, Waitcnt,
-  Fixed ///< always printed as its name; never an attribute
+  Fixed, ///< always printed as its name; never an attribute
+  Dpp,     ///< DPP control (dpp_ctrl), printed symbolically (row_shr:1, ...)
+  HexMask, ///< always printed as `name:0xN` (DPP row_mask, bank_mask)
+  Sel,     ///< SDWA operand select: BYTE_0..3, WORD_0/1, DWORD
+  Unused,  ///< SDWA dst_unused: UNUSED_PAD, UNUSED_SEXT, UNUSED_PRESERVE
+  SrcSext, ///< bitmask per source, printed as `sext(src)` (SDWA integer)
+  FixedPos, ///< always printed as its name, after the operands (`off`)
 };
+/// Kinds that are part of the form (printed as their name), never attributes.
+inline bool isFixedMod(ModKind k) { return k == ModKind::Fixed || k == ModKind::FixedPos; }
 
 struct ModDesc {
   const char *name;  ///< attribute name, and spelling in assembly

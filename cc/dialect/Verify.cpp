@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/Dialect.h"
 #include "dialect/Immediates.h"
+#include "dialect/ModSpelling.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SmallSet.h"
@@ -91,7 +92,7 @@ static LogicalResult checkModifier(Operation *op, const ISA::InstDesc &d,
     return diag;
   }
   Attribute a = na.getValue();
-  if (m->kind == ISA::ModKind::Fixed)
+  if (ISA::isFixedMod(m->kind))
     return op->emitOpError("modifier '")
            << name << "' is implied by this instruction form and is not an attribute";
   if (m->kind == ISA::ModKind::Flag) {
@@ -107,7 +108,11 @@ static LogicalResult checkModifier(Operation *op, const ISA::InstDesc &d,
     return op->emitOpError("modifier '")
            << name << "' = " << v << " is out of range [" << m->min << ", "
            << m->max << "]";
-  if ((m->kind == ISA::ModKind::SrcNeg || m->kind == ISA::ModKind::SrcAbs) &&
+  if (m->kind == ISA::ModKind::Dpp && ISA::formatDppCtrl(v).empty())
+    return op->emitOpError("modifier '") << name << "' = " << v
+                                         << " is not a DPP control (reserved value)";
+  if ((m->kind == ISA::ModKind::SrcNeg || m->kind == ISA::ModKind::SrcAbs ||
+       m->kind == ISA::ModKind::SrcSext) &&
       (v >> d.numSrcs))
     return op->emitOpError("modifier '")
            << name << "' selects a source beyond the " << d.numSrcs << " sources";
@@ -331,7 +336,11 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
   }
   // Modifiers.
   for (NamedAttribute na : op->getAttrs())
-    if (na.getName() == kEncodingAttr) {
+    if (na.getName() == kLiteralAttr) {
+      auto m = dyn_cast<IntegerAttr>(na.getValue());
+      if (!m || m.getInt() <= 0 || (m.getInt() >> d.numSrcs))
+        return op->emitOpError("'") << kLiteralAttr << "' must be a mask of sources";
+    } else if (na.getName() == kEncodingAttr) {
       auto e = dyn_cast<StringAttr>(na.getValue());
       if (!e || (e.getValue() != "e32" && e.getValue() != "e64"))
         return op->emitOpError("'") << kEncodingAttr << "' must be \"e32\" or \"e64\"";

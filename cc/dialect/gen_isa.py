@@ -22,7 +22,8 @@ TARGETS = {"gfx942": 1, "gfx950": 2, "gfx1201": 4}
 MODKINDS = {"flag": "Flag", "int": "Int", "hexint": "HexInt", "pos": "Pos",
             "hex16": "Hex16", "bits": "Bits", "omod": "Omod",
             "srcneg": "SrcNeg", "srcabs": "SrcAbs", "waitcnt": "Waitcnt",
-            "fixed": "Fixed"}
+            "fixed": "Fixed", "dpp": "Dpp", "hexmask": "HexMask", "sel": "Sel",
+            "unused": "Unused", "srcsext": "SrcSext", "fixedpos": "FixedPos"}
 VALTYS = ["b16", "i16", "u16", "f16", "bf16", "b32", "i32", "u32", "f32",
           "v2f16", "v2bf16", "v2i16", "v2u16", "b64", "i64", "u64", "f64",
           "v2f32", "b96", "b128", "b256", "b512"]
@@ -163,7 +164,7 @@ def py_syntax(records, r):
         s += " label"
     for m in r["Mods"]:
         md = records[ref(m)]
-        s += f" {md['Name']}" if md["Kind"] == "fixed" else f" [{md['Name']}]"
+        s += f" {md['Name']}" if md["Kind"] in ("fixed", "fixedpos") else f" [{md['Name']}]"
     return s
 
 
@@ -184,7 +185,11 @@ MOD_DOCS = {"flag": "flag", "int": "int", "hexint": "int", "pos": "int (position
             "hex16": "int (positional, hex)", "bits": "bits: int mask or list of 0/1",
             "omod": "int: 1 mul:2, 2 mul:4, 3 div:2", "srcneg": "int: mask of negated sources",
             "srcabs": "int: mask of sources taken |abs|",
-            "waitcnt": "int or None (None: not waited on)"}
+            "waitcnt": "int or None (None: not waited on)",
+            "dpp": "int: DPP control (0xE4 quad_perm:[0,1,2,3], 0x111 row_shr:1, ...)",
+            "hexmask": "int (4-bit mask)", "sel": "int: 0-3 BYTE_n, 4/5 WORD_n, 6 DWORD",
+            "unused": "int: 0 UNUSED_PAD, 1 UNUSED_SEXT, 2 UNUSED_PRESERVE",
+            "srcsext": "int: mask of sign-extended sources"}
 
 
 def py_example(records, r):
@@ -245,7 +250,7 @@ def py_method(records, r, idx, stub):
         if name in modnames:
             fail(f"{r['!locs'][0]}: modifier '{name}' repeated")
         modnames.append(name)
-        if md["Kind"] == "fixed":
+        if md["Kind"] in ("fixed", "fixedpos"):
             modargs.append("None")
             continue
         modargs.append(name)

@@ -415,8 +415,10 @@ static void modifier(PyKernel &k, const ISA::InstDesc &d, const ISA::ModDesc &m,
   } else {
     k.fail(what() + " must be an int, got " + pyTypeName(h), true);
   }
+  // Kinds whose absent attribute means a non-zero default keep a zero.
   bool keepZero = m.kind == ISA::ModKind::Waitcnt || m.kind == ISA::ModKind::Pos ||
-                  m.kind == ISA::ModKind::Hex16;
+                  m.kind == ISA::ModKind::Hex16 || m.kind == ISA::ModKind::Dpp ||
+                  m.kind == ISA::ModKind::HexMask || m.kind == ISA::ModKind::Sel;
   if (v || keepZero)
     st.addAttribute(m.name, IntegerAttr::get(IntegerType::get(ctx, 32), v));
 }

@@ -10,10 +10,21 @@ using namespace mlir;
 
 namespace aster::py {
 
+/// The message with bytes that are not UTF-8 (from a corrupt input) escaped.
+static std::string printable(const std::string &msg) {
+  nb::object u = nb::steal(
+      PyUnicode_DecodeUTF8(msg.data(), (Py_ssize_t)msg.size(), "backslashreplace"));
+  if (!u) {
+    PyErr_Clear();
+    return "(unprintable message)";
+  }
+  return nb::cast<std::string>(u);
+}
+
 static std::unique_ptr<PyModule> finishRaise(std::unique_ptr<PyModule> m,
                                              llvm::Expected<OwningOpRef<ModuleOp>> r) {
   if (!r)
-    raiseError(llvm::toString(r.takeError()));
+    raiseError(printable(llvm::toString(r.takeError())));
   m->module = std::move(*r);
   return m;
 }

@@ -79,7 +79,7 @@ bool isVectorInst(const ISA::InstDesc &d) {
 static unsigned numSettableMods(const ISA::InstDesc &d) {
   unsigned n = 0;
   for (const ISA::ModDesc *m : d.mods())
-    n += m->kind != ISA::ModKind::Fixed;
+    n += !ISA::isFixedMod(m->kind);
   return n;
 }
 
@@ -96,7 +96,7 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
   if (variant >= kOperandVariants && !all) {
     unsigned k = variant - kOperandVariants;
     for (const ISA::ModDesc *m : d.mods())
-      if (m->kind != ISA::ModKind::Fixed && k-- == 0)
+      if (!ISA::isFixedMod(m->kind) && k-- == 0)
         chosen = m;
   }
   // With all modifiers set, only the first optional-operand selector is.
@@ -106,7 +106,7 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
       firstSel = m;
   auto isChosen = [&](const ISA::ModDesc *m) {
     if (all)
-      return m->kind != ISA::ModKind::Fixed && (!m->needsOpt || m == firstSel);
+      return !ISA::isFixedMod(m->kind) && (!m->needsOpt || m == firstSel);
     return m == chosen;
   };
   bool optPresent = variant % 2 == 1 || (chosen && chosen->needsOpt) || (all && firstSel);
@@ -263,6 +263,7 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
       case ISA::ModKind::Flag:
       case ISA::ModKind::SrcNeg:
       case ISA::ModKind::SrcAbs:
+      case ISA::ModKind::SrcSext:
       case ISA::ModKind::Omod:
         am.value = 1;
         break;

@@ -3,6 +3,7 @@
 
 #include "dialect/Dialect.h"
 #include "dialect/Immediates.h"
+#include "dialect/ModSpelling.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -28,6 +29,7 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     os << '_' << encodingSuffix;
   int64_t negMask = modValue(mods, ISA::ModKind::SrcNeg);
   int64_t absMask = modValue(mods, ISA::ModKind::SrcAbs);
+  int64_t sextMask = modValue(mods, ISA::ModKind::SrcSext);
   bool any = false;
   for (unsigned i = 0; i < operands.size(); ++i) {
     os << (any ? ", " : " ");
@@ -40,10 +42,13 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     int si = (int)i - (int)d.numDsts;
     bool neg = si >= 0 && (negMask >> si) & 1;
     bool abs = si >= 0 && (absMask >> si) & 1;
+    bool sext = si >= 0 && (sextMask >> si) & 1;
     if (neg)
       os << '-';
     if (abs)
       os << '|' << t << '|';
+    else if (sext)
+      os << "sext(" << t << ')';
     else
       os << t;
   }
@@ -94,12 +99,29 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     case ISA::ModKind::Fixed:
       os << ' ' << md.name;
       break;
+    case ISA::ModKind::FixedPos:
+      os << (any ? ", " : " ") << md.name;
+      any = true;
+      break;
     case ISA::ModKind::Omod:
       if (m.present && m.value)
         os << (m.value == 1 ? " mul:2" : m.value == 2 ? " mul:4" : " div:2");
       break;
     case ISA::ModKind::SrcNeg:
     case ISA::ModKind::SrcAbs:
+    case ISA::ModKind::SrcSext:
+      break;
+    case ISA::ModKind::Dpp:
+      os << ' ' << ISA::formatDppCtrl(m.present ? m.value : md.def);
+      break;
+    case ISA::ModKind::HexMask:
+      os << ' ' << md.name << ':' << llvm::format_hex(m.present ? m.value : md.def, 2);
+      break;
+    case ISA::ModKind::Sel:
+      os << ' ' << md.name << ':' << ISA::selName(m.present ? m.value : md.def);
+      break;
+    case ISA::ModKind::Unused:
+      os << ' ' << md.name << ':' << ISA::unusedName(m.present ? m.value : md.def);
       break;
     case ISA::ModKind::Waitcnt:
       // A counter at its maximum is not waited on; LLVM leaves it out.
@@ -145,6 +167,9 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
   }
   int opt = d.optionalSrc();
   bool optPresent = op->getNumOperands() == d.numSrcs;
+  int64_t forcedLiterals = 0;
+  if (auto l = op->getAttrOfType<IntegerAttr>(kLiteralAttr))
+    forcedLiterals = l.getInt();
   for (unsigned i = 0, oi = 0; i < d.numSrcs; ++i) {
     const ISA::OperandDesc &o = d.srcs()[i];
     if ((int)i == opt && !optPresent) {
@@ -173,6 +198,10 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
     std::optional<uint64_t> bits = getImmediateBits(v);
     if (!bits)
       return op->emitOpError("source '") << o.name << "' is not a register or constant";
+    if ((forcedLiterals >> i) & 1) {
+      operands.push_back({"lit(" + formatOffset((int64_t)(uint32_t)*bits) + ")"});
+      continue;
+    }
     operands.push_back({formatImmediate(*bits, o.ty)});
   }
   SmallVector<AsmModifier, 8> mods;

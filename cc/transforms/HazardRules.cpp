@@ -162,6 +162,7 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
   f.divFmas = mn.starts_with("v_div_fmas_");
   f.rwLane = mn == "v_readlane_b32" || mn == "v_writelane_b32";
   f.lanes = f.rwLane || mn == "v_readfirstlane_b32";
+  f.dpp = d->enc == ISA::Enc::DPP;
 
   // Sources: slot s of the row for each operand (an absent optional source
   // is left out of the operands; branch operands are not sources).
@@ -327,6 +328,15 @@ unsigned requiredWaitStates(const InstFacts &p, const InstFacts &c,
     // v_writelane: 4.
     if (c.lanes && writesExec)
       req(4);
+    // [ISA9] a VALU writes a VGPR, then a DPP op reads it: 2; a VALU writes
+    // exec, then a DPP op: 5 ([LLVM] checkDPPHazards).
+    if (c.dpp) {
+      for (const Read &r : c.reads)
+        if (!isScalarFile(r.reg) && overlapsAny(p.writes, r.reg))
+          req(2);
+      if (writesExec)
+        req(5);
+    }
     // ... a VALU writes a VGPR, then v_readlane / v_readfirstlane reads it: 1.
     for (const Read &r : c.reads)
       if (r.role == ReadRole::LaneSource && overlapsAny(p.writes, r.reg))

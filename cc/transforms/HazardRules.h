@@ -72,6 +72,7 @@ struct InstFacts {
   bool divFmas = false;     ///< v_div_fmas_*: reads vcc
   bool rwLane = false;      ///< v_readlane_b32 / v_writelane_b32
   bool lanes = false;       ///< rwLane or v_readfirstlane_b32
+  bool dpp = false;         ///< a DPP form (src0 read across lanes)
   /// Could be the first instruction of some rule (worth keeping in history).
   bool producer = false;
   /// Its hazards are to be padded (set by insertHazardNops from mayPad).

@@ -165,7 +165,7 @@ class Kernel(InstructionBuilder):
 
     def _unknown_modifiers(self, index, unknown):
         mnemonic = MNEMONICS[index]
-        valid = [m[0] for m in SPECS[mnemonic][3] if m[1] != "fixed"]
+        valid = [m[0] for m in SPECS[mnemonic][3] if m[1] not in ("fixed", "fixedpos")]
         valid += [x[0] for x in SPECS[mnemonic][2] if x[2]]       # tied sources
         names = ", ".join(repr(n) for n in unknown)
         raise _error(f"{mnemonic} has no modifier {names} (valid: "

@@ -58,6 +58,9 @@ def modifier(word, kinds):
     return name, int(val, 0)
 
 
+_RAISED_KINDS = {"dpp", "hexmask", "sel", "unused", "srcsext", "fixedpos"}
+
+
 def call_args(name, line):
     """Positional args, keyword args and whether a label is taken, for `line`."""
     _, dsts, srcs, mods = _isa_gen.SPECS[name]
@@ -76,7 +79,17 @@ def call_args(name, line):
             k in ("pos", "hex16") for k in kinds.values()):
         words = items + words                          # no operands: all modifiers
         items = []
-    pos, kw, neg, ab = [], {}, 0, 0
+    raised = {}
+    if any(k in _RAISED_KINDS for k in kinds.values()):
+        # DPP/SDWA/scratch-without-saddr spellings: the modifier values as
+        # aster's raiser reads them (itself checked against LLVM MC).
+        text = '\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n\t.text\nk:\n'
+        text += f"\t{line}\n\ts_endpgm\n"
+        op = aster.raise_asm(text).kernels[0].ops[0]
+        raised = {k: v for k, v in op.attributes.items() if k not in ("encoding", "literal")}
+        items = [x[5:-1] if x.startswith("sext(") else x for x in items]
+        words = []
+    pos, kw, neg, ab = [], dict(raised), 0, 0
     for i, text in enumerate(items[:n_ops]):
         val, n, a = operand(text)
         si = i - len(dsts)

@@ -41,6 +41,15 @@ for _mn in ("v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_pk_f32_fp8", "v_cvt_pk_f32_
             "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"):
     ACCEPTED_UNCLAIMED[(_mn, "gfx1201")] = _FP8
 
+# gfx12 keeps DPP (DPP16) with gfx9's spelling for the common controls but
+# not wave_* / row_bcast, and adds fi: aster's DPP forms are gfx9's.
+from aster._isa_gen import MNEMONICS as _MNEMONICS  # noqa: E402
+for _mn in _MNEMONICS:
+    if _mn.endswith("_dpp") and (not _mn.endswith(("_u16_dpp", "_i16_dpp", "_b16_dpp"))
+                                 or _mn.startswith(("v_cvt_f16_", "v_sat_pk_"))):
+        ACCEPTED_UNCLAIMED[(_mn, "gfx1201")] = ("gfx12 DPP16 has other controls (no wave_* or "
+                                                "row_bcast, fi); aster's DPP forms are gfx9's")
+
 _SUFFIX = re.compile(r"^(\S+?)(?:_e32|_e64)(?=\s|$)")
 
 

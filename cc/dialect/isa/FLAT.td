@@ -46,6 +46,22 @@ foreach s = StoreSizes in
       [SVAddr, Opd<"vdata", "va", s.N>, SSAddr], !listconcat([GlobalOffset], CPol),
       ["MAYSTORE"]>;
 
+// The same without saddr (`scratch_load_dword v1, v2, off`,
+// `scratch_store_dword off, v1, off offset:16`): address = vaddr (or 0) +
+// offset.
+foreach s = LoadSizes in
+  def SCRATCH_LOAD_#s.S#_NOSADDR : VMem<"scratch_load_"#s.S#"_nosaddr", "GLOBAL",
+      [Opd<"vdst", "va", s.N>], [SVAddr], !listconcat([off_saddr, GlobalOffset], CPol),
+      ["MAYLOAD"]> {
+    let AsmName = "scratch_load_"#s.S;
+  }
+foreach s = StoreSizes in
+  def SCRATCH_STORE_#s.S#_NOSADDR : VMem<"scratch_store_"#s.S#"_nosaddr", "GLOBAL", [],
+      [SVAddr, Opd<"vdata", "va", s.N>], !listconcat([off_saddr, GlobalOffset], CPol),
+      ["MAYSTORE"]> {
+    let AsmName = "scratch_store_"#s.S;
+  }
+
 // Loads straight into LDS at m0 + lane offset (no VGPR result).
 foreach s = [P<"ubyte", 1>, P<"sbyte", 1>, P<"ushort", 1>, P<"sshort", 1>,
              P<"dword", 1>, P<"dwordx3", 3, CDNA4>, P<"dwordx4", 4, CDNA4>] in

@@ -13,6 +13,7 @@ defvar CPolRtn = [sc0_rtn, nt, sc1];
 defvar CPolNoRtn = [nt, sc1];
 // Scalar memory on gfx940 still spells its one policy bit glc.
 def glc : Mod<"glc", "flag">;
+def off_saddr : Mod<"off", "fixedpos">;   // an absent scratch saddr
 
 // Memory offsets.
 def GlobalOffset : Mod<"offset", "int", 13, -4096, 4095>;
@@ -66,6 +67,21 @@ def op_sel_mx    : Mod<"op_sel", "bits", 2, 0, 3, 3>;
 def op_sel_hi_mx : Mod<"op_sel_hi", "bits", 2, 0, 3, 3, -1>;
 // v_bitop3: the truth table of the three-input bitwise function.
 def bitop3 : Mod<"bitop3", "hexint", 8, 0, 255>;
+
+// DPP: the lane permutation of src0, rows (16 lanes) and banks (4 rows)
+// written, and whether a disabled/out-of-range source lane reads 0.
+def dpp_ctrl   : Mod<"dpp_ctrl", "dpp", 9, 0, 351, 0, 228>;   // absent: quad_perm:[0,1,2,3]
+def row_mask   : Mod<"row_mask", "hexmask", 4, 0, 15, 0, 15>;
+def bank_mask  : Mod<"bank_mask", "hexmask", 4, 0, 15, 0, 15>;
+def bound_ctrl : Mod<"bound_ctrl", "int", 1, 0, 1>;
+defvar DppMods = [dpp_ctrl, row_mask, bank_mask, bound_ctrl];
+// SDWA: which byte/word of each 32-bit operand is used, and what happens to
+// the destination bits not written.
+def dst_sel    : Mod<"dst_sel", "sel", 3, 0, 6, 0, 6>;
+def dst_unused : Mod<"dst_unused", "unused", 2, 0, 2, 0, 0>;
+def src0_sel   : Mod<"src0_sel", "sel", 3, 0, 6, 0, 6>;
+def src1_sel   : Mod<"src1_sel", "sel", 3, 0, 6, 0, 6>;
+def sext       : Mod<"sext", "srcsext", 2, 0, 3>;
 
 // SOPP/SOPK immediates.
 def simm16 : Mod<"imm", "hex16", 16, -32768, 65535>;

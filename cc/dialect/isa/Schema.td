@@ -64,6 +64,16 @@ class Tied<string dst, string cls, int width = 1, string ty = "b32">
 //   srcneg    bitmask per source, printed as `-src` (VOP3 float)
 //   srcabs    bitmask per source, printed as `|src|`
 //   waitcnt   an s_waitcnt counter, printed `name(N)` when present
+//   dpp       DPP control, printed as LLVM spells it (quad_perm:[..],
+//             row_shl:N, row_shr:N, row_ror:N, wave_shl:1, wave_rol:1,
+//             wave_shr:1, wave_ror:1, row_mirror, row_half_mirror,
+//             row_bcast:15, row_bcast:31, row_newbcast:N); always printed,
+//             absent = Default
+//   hexmask   always printed `name:0xN` (absent = Default)
+//   sel       SDWA select, always printed: BYTE_0..BYTE_3, WORD_0, WORD_1,
+//             DWORD (0..6; absent = Default)
+//   unused    SDWA dst_unused: UNUSED_PAD, UNUSED_SEXT, UNUSED_PRESERVE
+//   srcsext   bitmask per source, printed as `sext(src)` (SDWA integer ops)
 //   fixed     always printed as its name, not an attribute (the sc0 that
 //             makes a gfx940 atomic return its pre-op value)
 // NeedsOpt marks flags that select the instruction's optional operand (MUBUF

@@ -1,6 +1,7 @@
 //===- InstParser.cpp - one printed instruction into the table's op -----===//
 #include "target/raise/InstParser.h"
 #include "target/InstAsm.h"
+#include "dialect/ModSpelling.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -225,7 +226,7 @@ struct Attempt {
   InstParser::LabelFn label;
   OperationState st;
   std::string error;
-  int64_t negMask = 0, absMask = 0;
+  int64_t negMask = 0, absMask = 0, sextMask = 0, litMask = 0;
   llvm::DenseMap<Block *, StringRef> labelTokens;
 
   Attempt(MLIRContext *ctx, const ISA::InstDesc &d, EntryValues &values,
@@ -254,6 +255,16 @@ struct Attempt {
       if (!t.consume_back(")"))
         return fail("unbalanced neg(");
       neg = true;
+    }
+    if (t.consume_front("lit(")) {
+      if (!t.consume_back(")"))
+        return fail("unbalanced lit(");
+      litMask |= 1ll << si;
+    }
+    if (t.consume_front("sext(")) {
+      if (!t.consume_back(")"))
+        return fail("unbalanced sext(");
+      sextMask |= 1ll << si;
     }
     if (t.size() > 2 && t.front() == '|' && t.back() == '|') {
       abs = true;
@@ -300,6 +311,13 @@ struct Attempt {
         st.addAttribute(m->name, IntegerAttr::get(i32, v));
         return true;
       }
+      if (m->kind == ISA::ModKind::Dpp && ISA::isDppCtrlName(name)) {
+        std::optional<unsigned> v = ISA::parseDppCtrl(t);
+        if (!v)
+          return fail("bad DPP control '" + t + "'");
+        st.addAttribute(m->name, IntegerAttr::get(i32, *v));
+        return true;
+      }
       if (name != m->name)
         continue;
       switch (m->kind) {
@@ -320,6 +338,22 @@ struct Attempt {
         if (!parseAsmInteger(value, v))
           return fail("bad value in '" + t + "'");
         st.addAttribute(m->name, IntegerAttr::get(i32, v));
+        return true;
+      }
+      case ISA::ModKind::HexMask: {
+        int64_t v;
+        if (!parseAsmInteger(value, v))
+          return fail("bad value in '" + t + "'");
+        st.addAttribute(m->name, IntegerAttr::get(i32, v));
+        return true;
+      }
+      case ISA::ModKind::Sel:
+      case ISA::ModKind::Unused: {
+        std::optional<unsigned> v =
+            m->kind == ISA::ModKind::Sel ? ISA::parseSel(value) : ISA::parseUnused(value);
+        if (!v)
+          return fail("bad value in '" + t + "'");
+        st.addAttribute(m->name, IntegerAttr::get(i32, *v));
         return true;
       }
       case ISA::ModKind::Bits: {
@@ -352,12 +386,14 @@ struct Attempt {
   bool build(ArrayRef<StringRef> toks, ArrayRef<bool> comma, StringRef suffix) {
     if (!suffix.empty())
       st.addAttribute(kEncodingAttr, StringAttr::get(ctx, suffix));
+
     // Positional tokens: destinations, written sources, labels, pos/hex16.
     unsigned nAsmSrcs = d.numAsmSrcs();
     unsigned nLabels = d.successors == 2 ? 1 : d.successors;
     SmallVector<const ISA::ModDesc *, 2> posMods;
     for (const ISA::ModDesc *m : d.mods())
-      if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16)
+      if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16 ||
+          m->kind == ISA::ModKind::FixedPos)
         posMods.push_back(m);
     unsigned nPos = d.numDsts + nAsmSrcs + nLabels + posMods.size();
     if (toks.size() < nPos)
@@ -395,6 +431,11 @@ struct Attempt {
     if (d.successors == 2) // falls through to the block that follows
       st.addSuccessors(label(""));
     for (const ISA::ModDesc *m : posMods) {
+      if (m->kind == ISA::ModKind::FixedPos) {
+        if (toks[ti++] != m->name)
+          return fail(Twine("expected '") + m->name + "'");
+        continue;
+      }
       int64_t v;
       if (!parseAsmInteger(toks[ti], v))
         return fail("expected an integer, got '" + toks[ti] + "'");
@@ -405,18 +446,23 @@ struct Attempt {
       if (!modifier(toks[ti]))
         return false;
     IntegerType i32 = IntegerType::get(ctx, 32);
+    if (litMask)
+      st.addAttribute(kLiteralAttr, IntegerAttr::get(i32, litMask));
     for (const ISA::ModDesc *m : d.mods()) {
       if (m->kind == ISA::ModKind::SrcNeg && negMask)
         st.addAttribute(m->name, IntegerAttr::get(i32, negMask));
       if (m->kind == ISA::ModKind::SrcAbs && absMask)
         st.addAttribute(m->name, IntegerAttr::get(i32, absMask));
+      if (m->kind == ISA::ModKind::SrcSext && sextMask)
+        st.addAttribute(m->name, IntegerAttr::get(i32, sextMask));
     }
-    bool hasNeg = false, hasAbs = false;
+    bool hasNeg = false, hasAbs = false, hasSext = false;
     for (const ISA::ModDesc *m : d.mods()) {
       hasNeg |= m->kind == ISA::ModKind::SrcNeg;
       hasAbs |= m->kind == ISA::ModKind::SrcAbs;
+      hasSext |= m->kind == ISA::ModKind::SrcSext;
     }
-    if ((negMask && !hasNeg) || (absMask && !hasAbs))
+    if ((negMask && !hasNeg) || (absMask && !hasAbs) || (sextMask && !hasSext))
       return fail("source modifiers (-x, |x|) are not available for this instruction");
     return true;
   }

@@ -141,6 +141,14 @@ void KernelBody::finish(StringRef where) {
     kernel.getBody().push_back(fallthrough);
     fallthrough = nullptr;
   }
+  // A label after the last instruction that nothing branches to (`.Lend:`
+  // for `.size`) leaves an empty block.
+  if (current != &kernel.getBody().front() && current->empty() &&
+      current->hasNoPredecessors()) {
+    Block *prev = current->getPrevNode();
+    current->erase();
+    current = prev;
+  }
   // Data after the last terminator (nothing branches there) is kept as the
   // kernel's `code_tail`: a block of only data would have no terminator.
   if (current != &kernel.getBody().front() && current->hasNoPredecessors() &&

@@ -14,6 +14,7 @@
 #include "target/raise/RaiseCommon.h"
 
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
@@ -21,6 +22,7 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <map>
 #include <set>
@@ -63,6 +65,65 @@ std::string fillLines(ArrayRef<uint8_t> bytes) {
   return out;
 }
 } // namespace
+
+/// [A-Za-z_.$][A-Za-z0-9_.$]*
+static bool isAsmSymbol(StringRef s) {
+  auto ok = [](char c, bool first) {
+    return llvm::isAlpha(c) || c == '_' || c == '.' || c == '$' || (!first && llvm::isDigit(c));
+  };
+  if (s.empty() || !ok(s[0], true))
+    return false;
+  return llvm::all_of(s.drop_front(), [&](char c) { return ok(c, false); });
+}
+
+/// Checks a msgpack blob with LLVM's low-level reader before it is given to
+/// msgpack::Document (whose reader crashes on some malformed input, as
+/// llvm-readelf does): one complete object, nesting under 64, map keys
+/// strings or integers, nothing after it.
+static bool wellFormedMsgpack(StringRef blob) {
+  llvm::msgpack::Reader r(blob);
+  // Objects still to read at each open level.
+  llvm::SmallVector<uint64_t, 16> pending{1};
+  llvm::SmallVector<bool, 16> inMap{false};
+  uint64_t index = 0;  // position in the current map (even: a key)
+  llvm::SmallVector<uint64_t, 16> indices{0};
+  while (!pending.empty()) {
+    if (pending.back() == 0) {
+      pending.pop_back();
+      inMap.pop_back();
+      indices.pop_back();
+      continue;
+    }
+    llvm::msgpack::Object o;
+    auto got = r.read(o);
+    if (!got) {
+      llvm::consumeError(got.takeError());
+      return false;
+    }
+    if (!*got)
+      return false;
+    --pending.back();
+    index = indices.back()++;
+    using llvm::msgpack::Type;
+    if (inMap.back() && index % 2 == 0 && o.Kind != Type::String && o.Kind != Type::Int &&
+        o.Kind != Type::UInt)
+      return false;
+    if (o.Kind == Type::Array || o.Kind == Type::Map) {
+      if (pending.size() >= 64 || o.Length > blob.size())
+        return false;
+      pending.push_back(o.Kind == Type::Map ? 2 * (uint64_t)o.Length : o.Length);
+      inMap.push_back(o.Kind == Type::Map);
+      indices.push_back(0);
+    }
+  }
+  llvm::msgpack::Object rest;
+  auto more = r.read(rest);
+  if (!more) {
+    llvm::consumeError(more.takeError());
+    return false;
+  }
+  return !*more;
+}
 
 static const char *machTarget(unsigned mach) {
   switch (mach) {
@@ -120,6 +181,17 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
   ArrayRef<uint8_t> code((const uint8_t *)textBytesOr->data(), textBytesOr->size());
   uint64_t textAddr = text.getAddress();
 
+  auto shdrs = elf.sections();
+  if (!shdrs)
+    return fail(llvm::toString(shdrs.takeError()));
+  for (const auto &sec : *shdrs)
+    if (sec.sh_type == llvm::ELF::SHT_SYMTAB || sec.sh_type == llvm::ELF::SHT_DYNSYM) {
+      auto syms = elf.symbols(&sec);
+      if (!syms) {
+        llvm::consumeError(syms.takeError());
+        return fail("the symbol table is damaged");
+      }
+    }
   std::vector<Symbol> funcs;
   std::map<std::string, Symbol> kds;
   for (const llvm::object::ELFSymbolRef &s : obj.symbols()) {
@@ -127,10 +199,12 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     auto addr = s.getAddress();
     auto type = s.getType();
     if (!name || !addr || !type) {
+      // A damaged symbol table: stop at once (it may claim billions of
+      // entries, each an error).
       llvm::consumeError(name.takeError());
       llvm::consumeError(addr.takeError());
       llvm::consumeError(type.takeError());
-      continue;
+      return fail("the symbol table is damaged");
     }
     if (*type == llvm::object::SymbolRef::ST_Function)
       funcs.push_back({name->str(), *addr, s.getSize()});
@@ -163,6 +237,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     const Symbol &f = funcs[fi];
     if (f.addr < textAddr || f.addr + f.size > textAddr + code.size()) {
       errors.push_back("function " + f.name + " lies outside the code section");
+      continue;
+    }
+    if (!isAsmSymbol(f.name)) {
+      errors.push_back("function at " + hexPc(f.addr) + " has a name that is not an "
+                       "assembler symbol: '" + llvm::StringRef(f.name).take_front(40).str() + "'");
       continue;
     }
     if (!kds.count(f.name)) {
@@ -280,7 +359,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
 
   // Metadata note.
   bool sawNote = false;
-  for (const auto &sec : llvm::cantFail(elf.sections())) {
+  for (const auto &sec : *shdrs) {
     if (sec.sh_type != llvm::ELF::SHT_NOTE)
       continue;
     llvm::Error err = llvm::Error::success();
@@ -290,7 +369,8 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       sawNote = true;
       ArrayRef<uint8_t> desc = note.getDesc(sec.sh_addralign);
       llvm::msgpack::Document doc;
-      if (!doc.readFromBlob(StringRef((const char *)desc.data(), desc.size()), false)) {
+      if (!wellFormedMsgpack(StringRef((const char *)desc.data(), desc.size())) ||
+          !doc.readFromBlob(StringRef((const char *)desc.data(), desc.size()), false)) {
         errors.push_back("the metadata note is not valid msgpack");
         continue;
       }

@@ -39,6 +39,29 @@ void RaisedModule::setTextTail(StringRef lines) {
   module->setAttr(kTextTailAttr, StringAttr::get(ctx, lines));
 }
 
+/// What a kernel's metadata must hold for aster (and launchers) to use it:
+/// arguments with an offset, a size and a value kind.
+static std::optional<std::string> checkKernelMetadata(DictionaryAttr d) {
+  Attribute argsAttr = d.get(".args");
+  if (!argsAttr)
+    return std::nullopt; // no arguments
+  auto args = dyn_cast<ArrayAttr>(argsAttr);
+  if (!args)
+    return std::string(".args is not a list");
+  for (auto [i, a] : llvm::enumerate(args)) {
+    auto m = dyn_cast<DictionaryAttr>(a);
+    if (!m)
+      return "argument " + std::to_string(i) + " is not a map";
+    auto off = m.getAs<IntegerAttr>(".offset");
+    auto size = m.getAs<IntegerAttr>(".size");
+    if (!off || !size || off.getInt() < 0 || size.getInt() <= 0)
+      return "argument " + std::to_string(i) + " has no valid .offset and .size";
+    if (!m.getAs<StringAttr>(".value_kind"))
+      return "argument " + std::to_string(i) + " has no .value_kind";
+  }
+  return std::nullopt;
+}
+
 llvm::Error RaisedModule::setMetadataYAML(StringRef yaml) {
   llvm::msgpack::Document doc;
   if (!doc.fromYAML(yaml))
@@ -61,6 +84,9 @@ llvm::Error RaisedModule::setMetadata(llvm::msgpack::Document &doc) {
         auto name = d ? d.getAs<StringAttr>(".name") : StringAttr();
         if (!name)
           return llvm::createStringError("a kernel's metadata has no .name");
+        if (auto err = checkKernelMetadata(d))
+          return llvm::createStringError("metadata of kernel '" + name.getValue().str() +
+                                         "': " + *err);
         metadata[name.getValue()] = d;
       }
       continue;

@@ -26,5 +26,5 @@
 // CHECK: amdgcn.s_endpgm
 // CHECK-NEXT: }
 
-// UNKNOWN: unknown.s:6: v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf: 'v_mov_b32_dpp' is not in aster's instruction table for gfx942
-// KEEP: amdgcn.data {text = "v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf"}
+// UNKNOWN: unknown.s:6: ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1): 'ds_swizzle_b32' is not in aster's instruction table for gfx942
+// KEEP: amdgcn.data {text = "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)"}

@@ -3,5 +3,5 @@
 	.type	k,@function
 k:
 	v_mov_b32_e32 v0, 1
-	v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf
+	ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)
 	s_endpgm

@@ -1,0 +1,33 @@
+//===- ModSpelling.h - symbolic modifier values (DPP, SDWA) --------------===//
+//
+// The spellings LLVM's AMDGPU syntax uses for DPP controls and SDWA selects,
+// and their field values (AMD CDNA3 ISA, "DPP" and "SDWA" sections; LLVM's
+// SIDefines.h DppCtrl / SdwaSel). Used by the asm printer and the raiser.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_DIALECT_MODSPELLING_H
+#define ASTER_DIALECT_MODSPELLING_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace aster::ISA {
+
+/// dpp_ctrl (0..0x15F) as LLVM prints it; empty for a reserved value.
+std::string formatDppCtrl(unsigned v);
+/// A printed DPP control token (`row_shr:1`, `quad_perm:[3,2,1,0]`, ...).
+std::optional<unsigned> parseDppCtrl(llvm::StringRef tok);
+/// True for the token names of DPP controls (row_shr, quad_perm, ...).
+bool isDppCtrlName(llvm::StringRef name);
+
+/// SDWA select 0..6 (BYTE_0 .. DWORD) and dst_unused 0..2.
+llvm::StringRef selName(unsigned v);
+std::optional<unsigned> parseSel(llvm::StringRef s);
+llvm::StringRef unusedName(unsigned v);
+std::optional<unsigned> parseUnused(llvm::StringRef s);
+
+} // namespace aster::ISA
+
+#endif
