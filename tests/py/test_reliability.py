@@ -206,3 +206,24 @@ def test_raise_asm_of_malformed_metadata_is_an_aster_error(bad, good):
     assert bad in text
     with pytest.raises(aster.AsterError, match="kernel 'store'"):
         aster.raise_asm(text.replace(bad, good), "gfx942")
+
+
+REGRESSIONS = os.path.join(os.path.dirname(__file__), "..", "fuzz", "regressions")
+
+
+@pytest.mark.parametrize("path", sorted(
+    os.path.join(t, f) for t in os.listdir(REGRESSIONS)
+    for f in os.listdir(os.path.join(REGRESSIONS, t))))
+def test_fuzz_findings_stay_fixed(path):
+    # Inputs the fuzz targets once failed on (tests/fuzz/regressions/<target>/),
+    # replayed through their target in a child process.
+    target = os.path.dirname(path)
+    out = _run_isolated('''
+        import sys
+        sys.path.insert(0, sys.argv[1])
+        import targets
+        with open(sys.argv[3], "rb") as f:
+            targets.ALL[sys.argv[2]](f.read())
+        print("ok")
+    ''', os.path.join(REGRESSIONS, ".."), target, os.path.join(REGRESSIONS, path))
+    assert out.splitlines()[-1] == "ok"
