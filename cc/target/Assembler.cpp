@@ -1,5 +1,6 @@
 //===- Assembler.cpp - assembly to object (LLVM MC) and hsaco (lld) ------===//
 #include "target/Assembler.h"
+#include "recovery/ForkSafeMutex.h"
 #include "recovery/Recovery.h"
 #include "target/AsmLexCheck.h"
 #include "target/MCTarget.h"
@@ -20,7 +21,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
-#include <pthread.h>
 
 LLD_HAS_DRIVER(elf)
 
@@ -114,16 +114,10 @@ assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
 
 namespace {
 /// lld keeps per-link global state: one link at a time. A fork() while
-/// another thread links waits for that link, so the child never inherits
-/// the mutex locked.
-std::mutex &lldMutex() {
-  static std::mutex *mu = [] {
-    auto *m = new std::mutex;
-    pthread_atfork([] { lldMutex().lock(); }, [] { lldMutex().unlock(); },
-                   [] { lldMutex().unlock(); });
-    return m;
-  }();
-  return *mu;
+/// another thread links waits for that link.
+ForkSafeMutex &lldMutex() {
+  static ForkSafeMutex &mu = *new ForkSafeMutex;
+  return mu;
 }
 
 /// A temporary file removed on scope exit.
@@ -157,7 +151,7 @@ Expected<std::vector<char>> linkObject(ArrayRef<char> object) {
   lld::Result r;
   Error crashed = Error::success();
   {
-    std::lock_guard<std::mutex> lock(lldMutex());
+    std::lock_guard<ForkSafeMutex> lock(lldMutex());
     // lldMain recovers from lld's own fatal errors; this also catches LLVM's.
     crashed = runRecoverable("lld failed", [&] {
       r = lld::lldMain(args, outOS, errOS, {{lld::Gnu, &lld::elf::link}});

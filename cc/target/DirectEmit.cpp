@@ -6,6 +6,7 @@
 #include "target/MCTarget.h"
 
 #include "dialect/Dialect.h"
+#include "recovery/ForkSafeMutex.h"
 #include "recovery/Recovery.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -30,7 +31,6 @@
 
 #include <map>
 #include <mutex>
-#include <pthread.h>
 
 using namespace mlir;
 using namespace aster::amdgcn;
@@ -87,21 +87,15 @@ struct Encoder {
 };
 
 /// Guards the encoders and their forms; held only for lookups and inserts
-/// (and creating an encoder). A fork() waits for it, so a child never
-/// inherits it locked.
-std::mutex &encoderMutex() {
-  static std::mutex *mu = [] {
-    auto *m = new std::mutex;
-    pthread_atfork([] { encoderMutex().lock(); }, [] { encoderMutex().unlock(); },
-                   [] { encoderMutex().unlock(); });
-    return m;
-  }();
-  return *mu;
+/// (and creating an encoder).
+aster::ForkSafeMutex &encoderMutex() {
+  static aster::ForkSafeMutex &mu = *new aster::ForkSafeMutex;
+  return mu;
 }
 
 llvm::Expected<Encoder *> encoderFor(StringRef cpu) {
   static std::map<std::string, std::unique_ptr<Encoder>> encoders;
-  std::lock_guard<std::mutex> lock(encoderMutex());
+  std::lock_guard<aster::ForkSafeMutex> lock(encoderMutex());
   auto &e = encoders[cpu.str()];
   if (!e) {
     auto mc = MCTarget::create(cpu);
@@ -466,7 +460,7 @@ unsigned learn(Encoder &enc, ArrayRef<llvm::StringMapEntry<Entry> *> pending) {
       llvm::consumeError(std::move(e));
   }
 
-  std::lock_guard<std::mutex> lock(encoderMutex());
+  std::lock_guard<aster::ForkSafeMutex> lock(encoderMutex());
   unsigned learned = 0;
   for (unsigned p = 0; p < pending.size(); ++p) {
     auto &slot = enc.forms[pending[p]->getKey()];
@@ -704,7 +698,7 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
         planKernel(plans.back(), entries, pending, flatRegs, rc, textMnemonics);
   }
   {
-    std::lock_guard<std::mutex> lock(encoderMutex());
+    std::lock_guard<aster::ForkSafeMutex> lock(encoderMutex());
     llvm::erase_if(pending, [&](llvm::StringMapEntry<Entry> *e) {
       auto it = enc.forms.find(e->getKey());
       if (it == enc.forms.end())
