@@ -1,5 +1,6 @@
 //===- DirectEmit.cpp - amdgcn IR to an ELF object, instructions as MCInsts =//
 #include "target/DirectEmit.h"
+#include "target/DirectForms.h"
 #include "target/AsmLexCheck.h"
 #include "target/Assembler.h"
 #include "target/InstAsm.h"
@@ -39,34 +40,8 @@ using llvm::MCOperand;
 using llvm::SmallVectorImpl;
 
 namespace aster::target {
+using namespace direct;
 namespace {
-
-/// One operand of a learned MCInst: a constant, or the place of one of the
-/// op's registers (Slot) or successors (Label).
-struct TOp {
-  enum Kind : uint8_t { Reg, Imm, SFPImm, DFPImm, Slot, Label } kind;
-  uint32_t index = 0; ///< Slot: register operand; Label: successor
-  int64_t value = 0;  ///< Reg, Imm, SFPImm, DFPImm
-};
-
-/// What every op of one form becomes.
-struct Form {
-  bool ok = false;
-  bool hasLabel = false;
-  unsigned opcode = 0, flags = 0;
-  unsigned numSlots = 0; ///< registers of the op (its RegRefs)
-  llvm::SmallVector<TOp, 8> ops;
-};
-
-/// An allocated register operand, in assembly order.
-struct RegRef {
-  RegKind kind;
-  int index;
-  unsigned width;
-  bool operator==(const RegRef &o) const {
-    return kind == o.kind && index == o.index && width == o.width;
-  }
-};
 
 /// Per target, for the process: MC objects, register names, learned forms.
 struct Encoder {
@@ -221,178 +196,6 @@ bool formKey(Operation *op, const ISA::InstDesc *d, llvm::SmallString<64> &key,
     put<uint8_t>(key, same);
   }
   return true;
-}
-
-/// Sample registers for a form: the op's pattern of equal registers, each
-/// new one at the next free index from `base` (aligned to 4, so every
-/// alignment rule holds).
-std::vector<RegRef> sampleRegs(ArrayRef<RegRef> regs, int base) {
-  std::vector<RegRef> out;
-  int next[3] = {base, base, base};
-  for (unsigned j = 0; j < regs.size(); ++j) {
-    unsigned k = 0;
-    while (k < j && !(regs[k] == regs[j]))
-      ++k;
-    if (k < j) {
-      out.push_back(out[k]);
-      continue;
-    }
-    int &n = next[(int)regs[j].kind];
-    n = (n + 3) & ~3;
-    out.push_back({regs[j].kind, n, regs[j].width});
-    n += regs[j].width;
-  }
-  return out;
-}
-
-std::string sampleLabel(unsigned i) { return "aster_sample_l" + std::to_string(i); }
-
-/// Collects the MCInsts the assembler makes of the sample lines.
-class Capture : public llvm::MCStreamer {
-public:
-  explicit Capture(llvm::MCContext &c) : MCStreamer(c) {}
-  std::vector<MCInst> insts;
-  void emitInstruction(const MCInst &i, const llvm::MCSubtargetInfo &) override {
-    insts.push_back(i);
-  }
-  bool emitSymbolAttribute(llvm::MCSymbol *, llvm::MCSymbolAttr) override {
-    return true;
-  }
-  void emitCommonSymbol(llvm::MCSymbol *, uint64_t, llvm::Align) override {}
-};
-
-/// The label index an operand refers to, or -1.
-int labelIndex(const MCOperand &o) {
-  if (!o.isExpr())
-    return -1;
-  auto *s = dyn_cast<llvm::MCSymbolRefExpr>(o.getExpr());
-  if (!s || s->getSpecifier())
-    return -1;
-  StringRef name = s->getSymbol().getName();
-  unsigned i;
-  if (!name.consume_front("aster_sample_l") || name.getAsInteger(10, i))
-    return -1;
-  return i;
-}
-
-/// The form learned from sample `a` (registers `ra`), checked against sample
-/// `b` (registers `rb`).
-Form formFrom(const MCInst &a, ArrayRef<unsigned> ra, const MCInst &b,
-              ArrayRef<unsigned> rb) {
-  Form f;
-  f.opcode = a.getOpcode();
-  f.flags = a.getFlags();
-  llvm::SmallVector<bool, 8> used(ra.size(), false);
-  for (const MCOperand &o : a) {
-    TOp t;
-    if (o.isReg()) {
-      unsigned r = o.getReg().id();
-      auto it = llvm::find(ra, r);
-      if (it != ra.end()) {
-        t.kind = TOp::Slot;
-        t.index = it - ra.begin();
-        used[t.index] = true;
-      } else {
-        t.kind = TOp::Reg;
-        t.value = r;
-      }
-    } else if (o.isImm()) {
-      t.kind = TOp::Imm;
-      t.value = o.getImm();
-    } else if (o.isSFPImm()) {
-      t.kind = TOp::SFPImm;
-      t.value = o.getSFPImm();
-    } else if (o.isDFPImm()) {
-      t.kind = TOp::DFPImm;
-      t.value = (int64_t)o.getDFPImm();
-    } else if (int l = labelIndex(o); l >= 0) {
-      t.kind = TOp::Label;
-      t.index = l;
-    } else {
-      return Form();
-    }
-    f.ops.push_back(t);
-  }
-  // Every register must have its place (equal registers share one).
-  for (unsigned j = 0; j < ra.size(); ++j)
-    if (!used[j] && llvm::find(ra, ra[j]) - ra.begin() == j)
-      return Form();
-  // Sample b is sample a with b's registers.
-  if (b.getOpcode() != f.opcode || b.getFlags() != f.flags ||
-      b.getNumOperands() != f.ops.size())
-    return Form();
-  for (unsigned i = 0; i < f.ops.size(); ++i) {
-    const TOp &t = f.ops[i];
-    const MCOperand &o = b.getOperand(i);
-    bool same = false;
-    switch (t.kind) {
-    case TOp::Reg: same = o.isReg() && o.getReg().id() == (unsigned)t.value; break;
-    case TOp::Slot: same = o.isReg() && o.getReg().id() == rb[t.index]; break;
-    case TOp::Imm: same = o.isImm() && o.getImm() == t.value; break;
-    case TOp::SFPImm: same = o.isSFPImm() && o.getSFPImm() == (uint32_t)t.value; break;
-    case TOp::DFPImm: same = o.isDFPImm() && o.getDFPImm() == (uint64_t)t.value; break;
-    case TOp::Label: same = labelIndex(o) == (int)t.index; break;
-    }
-    if (!same)
-      return Form();
-  }
-  f.ok = true;
-  f.numSlots = ra.size();
-  f.hasLabel = llvm::any_of(f.ops, [](const TOp &t) { return t.kind == TOp::Label; });
-  return f;
-}
-
-/// Parses the sample lines (two per form: `printable` says which forms have
-/// them) with LLVM's assembler; the form learned from each pair.
-std::vector<Form> parseSamples(const MCTarget &t, const std::string &text,
-                               ArrayRef<std::vector<unsigned>> sampleMC,
-                               const std::vector<bool> &printable) {
-  llvm::SourceMgr srcMgr;
-  srcMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<forms>"),
-                            llvm::SMLoc());
-  std::vector<bool> lineFailed(sampleMC.size(), false);
-  auto onDiag = [&](const llvm::SMDiagnostic &d) {
-    if (d.getKind() == llvm::SourceMgr::DK_Error && d.getLineNo() >= 1 &&
-        (size_t)d.getLineNo() <= sampleMC.size())
-      lineFailed[d.getLineNo() - 1] = true;
-  };
-  srcMgr.setDiagHandler(
-      [](const llvm::SMDiagnostic &d, void *c) {
-        (*static_cast<decltype(onDiag) *>(c))(d);
-      },
-      &onDiag);
-  llvm::MCContext mctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get(), &srcMgr,
-                       &t.options);
-  mctx.setDiagnosticHandler([&](const llvm::SMDiagnostic &d, bool,
-                                const llvm::SourceMgr &,
-                                std::vector<const llvm::MDNode *> &) { onDiag(d); });
-  std::unique_ptr<llvm::MCObjectFileInfo> mofi(
-      t.target->createMCObjectFileInfo(mctx, /*PIC=*/true));
-  mctx.setObjectFileInfo(mofi.get());
-  Capture cap(mctx);
-  t.target->createNullTargetStreamer(cap);
-  std::unique_ptr<llvm::MCAsmParser> parser(
-      llvm::createMCAsmParser(srcMgr, mctx, cap, *t.mai));
-  std::unique_ptr<llvm::MCTargetAsmParser> tap(
-      t.target->createMCAsmParser(*t.sti, *parser, *t.mii, t.options));
-  std::vector<Form> forms(printable.size());
-  if (!tap || !cap.getTargetStreamer())
-    return forms;
-  parser->setTargetParser(*tap);
-  parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
-  std::vector<const MCInst *> byLine(sampleMC.size(), nullptr);
-  for (const MCInst &i : cap.insts) {
-    unsigned line = srcMgr.FindLineNumber(i.getLoc());
-    if (line >= 1 && line <= byLine.size())
-      byLine[line - 1] = &i;
-  }
-  for (unsigned p = 0; p < printable.size(); ++p) {
-    unsigned la = 2 * p, lb = 2 * p + 1;
-    if (printable[p] && byLine[la] && byLine[lb] && !lineFailed[la] &&
-        !lineFailed[lb])
-      forms[p] = formFrom(*byLine[la], sampleMC[la], *byLine[lb], sampleMC[lb]);
-  }
-  return forms;
 }
 
 /// A form met in this call; `form` is set once known or learned.
