@@ -1,6 +1,9 @@
 //===- DirectEmit.cpp - amdgcn IR to an ELF object, instructions as MCInsts =//
 #include "target/DirectEmit.h"
 #include "target/DirectForms.h"
+#include "target/DirectObject.h"
+#include "target/KernelMetadata.h"
+#include "target/raise/KernelRecord.h"
 #include "target/AsmLexCheck.h"
 #include "target/Assembler.h"
 #include "target/InstAsm.h"
@@ -27,6 +30,7 @@
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -288,7 +292,9 @@ struct Item {
 
 struct KernelPlan {
   KernelOp kernel;
-  bool direct = true;
+  bool direct = true;                ///< instructions as MCInsts (else text)
+  std::array<uint8_t, 64> kd{};      ///< its descriptor
+  llvm::MCSymbol *symbol = nullptr;  ///< set by `.aster_kernel`
   std::vector<Item> items;
   llvm::DenseMap<Block *, unsigned> blockIds;
 };
@@ -351,23 +357,47 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
   return true;
 }
 
-/// The `.aster_body_N` directive: emits kernel N's instructions.
-class BodyDirective : public llvm::MCAsmParserExtension {
+/// The directives of the skeleton text emitObject writes (the rest of the
+/// object needs no text):
+///   `.aster_kernel N`      kernel N's symbol and, if direct, instructions
+///   `.aster_kernel_end N`  its size and descriptor
+///   `.aster_metadata`      the metadata note
+class ObjectDirectives : public llvm::MCAsmParserExtension {
 public:
-  BodyDirective(std::vector<KernelPlan> &plans, const std::vector<unsigned> &regs,
-                unsigned &count)
-      : plans(plans), regs(regs), count(count) {}
-  static bool handle(MCAsmParserExtension *self, StringRef name, llvm::SMLoc) {
-    return static_cast<BodyDirective *>(self)->emit(name);
+  ObjectDirectives(std::vector<KernelPlan> &plans, const std::vector<unsigned> &regs,
+                   llvm::msgpack::Document &metadata, unsigned &count)
+      : plans(plans), regs(regs), metadata(metadata), count(count) {}
+
+  void Initialize(llvm::MCAsmParser &p) override {
+    MCAsmParserExtension::Initialize(p);
+    for (const char *name : {".aster_kernel", ".aster_kernel_end", ".aster_metadata"})
+      p.addDirectiveHandler(name, {this, &ObjectDirectives::handle});
   }
 
 private:
-  bool emit(StringRef name) {
-    unsigned idx;
-    if (getParser().parseEOL() || !name.consume_front(".aster_body_") ||
-        name.getAsInteger(10, idx) || idx >= plans.size())
+  static bool handle(MCAsmParserExtension *self, StringRef name, llvm::SMLoc) {
+    return static_cast<ObjectDirectives *>(self)->run(name);
+  }
+
+  bool run(StringRef name) {
+    llvm::MCStreamer &out = getStreamer();
+    if (name == ".aster_metadata")
+      return getParser().parseEOL() || !emitMetadataNote(out, metadata);
+    int64_t idx;
+    if (getParser().parseAbsoluteExpression(idx) || getParser().parseEOL() || idx < 0 ||
+        idx >= (int64_t)plans.size())
       return true;
     KernelPlan &kp = plans[idx];
+    if (name == ".aster_kernel_end")
+      return !kp.symbol || !endKernel(out, kp.symbol, idx, kp.kd);
+    kp.symbol = beginKernel(out, getParser().getTargetParser().getSTI(),
+                            kp.kernel.getSymName());
+    if (kp.direct)
+      emitBody(kp, idx);
+    return false;
+  }
+
+  void emitBody(KernelPlan &kp, unsigned idx) {
     llvm::MCContext &ctx = getContext();
     llvm::MCStreamer &out = getStreamer();
     const llvm::MCSubtargetInfo &sti = getParser().getTargetParser().getSTI();
@@ -388,7 +418,8 @@ private:
         continue;
       }
       if (!it.entry) { // .long words, as the text path writes them
-        for (int32_t w : *cast<DataOp>(it.op).getWords())
+        ArrayRef<int32_t> words = *cast<DataOp>(it.op).getWords();
+        for (int32_t w : words)
           out.emitIntValue((uint32_t)w, 4);
         continue;
       }
@@ -445,7 +476,6 @@ private:
         }
       }
     }
-    return false;
   }
 
   /// An instruction's form and (up to 4) registers, 16 bits each.
@@ -470,8 +500,27 @@ private:
 
   std::vector<KernelPlan> &plans;
   const std::vector<unsigned> &regs;
+  llvm::msgpack::Document &metadata;
   unsigned &count;
 };
+
+/// True if the text path's YAML carries every string of `n` unchanged
+/// (UTF-8 without control characters; raised metadata may hold any bytes).
+bool yamlSafe(llvm::msgpack::DocNode &n) {
+  auto ok = [](StringRef s) {
+    return llvm::all_of(s, [](char c) { return (unsigned char)c >= 0x20 && c != 0x7f; }) &&
+           llvm::json::isUTF8(s);
+  };
+  if (n.isString())
+    return ok(n.getString());
+  if (n.isArray())
+    return llvm::all_of(n.getArray(), [](llvm::msgpack::DocNode &e) { return yamlSafe(e); });
+  if (n.isMap())
+    for (auto &[k, v] : n.getMap())
+      if ((k.isString() && !ok(k.getString())) || !yamlSafe(v))
+        return false;
+  return true;
+}
 
 } // namespace
 
@@ -520,25 +569,46 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
       st.textKernels.push_back(kp.kernel.getSymName().str());
   }
 
+  // The skeleton: module header, one directive per kernel part, the
+  // assembler lines a raised module keeps, the body of a kernel that goes
+  // through text.
+  uint8_t target = module.getTargetBit();
   std::string text;
   llvm::raw_string_ostream os(text);
-  auto bodyOf = [&](KernelOp, unsigned idx) -> std::optional<std::string> {
-    if (idx >= plans.size() || !plans[idx].direct)
-      return std::nullopt;
-    return "\t.aster_body_" + std::to_string(idx) + "\n";
-  };
-  if (failed(translateToAsm(module, os, nullptr, bodyOf)))
-    return llvm::createStringError("translation to assembly failed");
-  BodyDirective body(plans, flatRegs, st.instructions);
+  writeModuleHeader(module, os);
+  std::vector<KernelInfo> infos;
+  for (unsigned i = 0; i < plans.size(); ++i) {
+    KernelPlan &kp = plans[i];
+    // The text names the kernel's symbols unquoted.
+    if (!enc.mc->mai->isValidUnquotedName(kp.kernel.getSymName()))
+      return llvm::createStringError("kernel name '" + kp.kernel.getSymName().str() +
+                                     "' is not an assembler symbol");
+    infos.push_back(analyzeKernel(kp.kernel, target));
+    auto desc = kp.kernel->getAttrOfType<DictionaryAttr>(raise::kDescriptorAttr);
+    auto kd = raise::encodeKernelDescriptor(
+        desc ? raise::descriptorDirectiveValues(desc) : descriptorDirectives(infos.back(), target),
+        target, *enc.mc->sti);
+    if (!kd)
+      return kd.takeError();
+    kp.kd = *kd;
+    os << "\t.aster_kernel " << i << "\n";
+    if (!kp.direct && failed(writeKernelBody(kp.kernel, i, os)))
+      return llvm::createStringError("kernel " + kp.kernel.getSymName().str() +
+                                     " cannot be translated");
+    if (auto tail = kp.kernel->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+      os << tail.getValue();
+    os << "\t.aster_kernel_end " << i << "\n";
+  }
+  if (auto tail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr))
+    os << tail.getValue();
+  os << "\t.aster_metadata\n";
+  llvm::msgpack::Document metadata;
+  buildMetadata(module, infos, metadata);
+  if (!yamlSafe(metadata.getRoot()))
+    return llvm::createStringError("the metadata has a string its YAML text cannot carry");
+  ObjectDirectives directives(plans, flatRegs, metadata, st.instructions);
   return assembleObject(text, module.getTarget(), nullptr,
-                        [&](llvm::MCAsmParser &p) {
-                          body.Initialize(p);
-                          for (unsigned i = 0; i < plans.size(); ++i)
-                            if (plans[i].direct)
-                              p.addDirectiveHandler(
-                                  ".aster_body_" + std::to_string(i),
-                                  {&body, &BodyDirective::handle});
-                        });
+                        [&](llvm::MCAsmParser &p) { directives.Initialize(p); });
 }
 
 } // namespace aster::target

@@ -18,8 +18,13 @@
 // values, a raised instruction kept as text) goes through assembly text, so
 // both roads give the same bytes (tests/py/test_direct_emit.py checks that).
 //
-// The rest of the object (symbols, the `.amdhsa_kernel` descriptor, the
-// code-object metadata) is the text path's, a few lines per kernel.
+// The rest of the object (kernel symbols, the kernel descriptors, the
+// code-object metadata note) is emitted directly too (DirectObject.h). Text
+// is left only where it is text: the module's first lines (target and
+// code-object version, which set up LLVM's AMDGPU target streamer), the
+// assembler lines a raised module keeps, and the bodies of kernels that go
+// through text. A descriptor or metadata the assembler would reject sends
+// the whole module through text, which reports it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TARGET_DIRECTEMIT_H

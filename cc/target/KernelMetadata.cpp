@@ -11,6 +11,7 @@
 
 using namespace mlir;
 using namespace aster::amdgcn;
+namespace msgpack = llvm::msgpack;
 
 namespace aster::target {
 
@@ -143,11 +144,18 @@ KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
   return info;
 }
 
-void writeKernelDescriptor(const KernelInfo &k, uint8_t target,
-                           raw_ostream &os) {
-  os << "\t.rodata\n\t.p2align\t6\n\t.amdhsa_kernel " << k.name << "\n";
+unsigned sgprSetupSizeOfDirective(StringRef directive) {
+  for (const SetupEntry &e : kSetup)
+    if (directive == e.directive)
+      return e.size;
+  return 0;
+}
+
+std::vector<std::pair<std::string, int64_t>> descriptorDirectives(const KernelInfo &k,
+                                                                  uint8_t target) {
+  std::vector<std::pair<std::string, int64_t>> out;
   auto d = [&](StringRef name, int64_t v) {
-    os << "\t\t" << name << " " << v << "\n";
+    out.push_back({name.drop_front(strlen(".amdhsa_")).str(), v});
   };
   d(".amdhsa_group_segment_fixed_size", k.lds);
   d(".amdhsa_private_segment_fixed_size", k.privateSegment);
@@ -168,40 +176,128 @@ void writeKernelDescriptor(const KernelInfo &k, uint8_t target,
     d(".amdhsa_accum_offset", k.accumOffset);
   if (k.wavefrontSize == 32)
     d(".amdhsa_wavefront_size32", 1);
+  return out;
+}
+
+void writeDescriptorText(StringRef kernel,
+                         ArrayRef<std::pair<std::string, int64_t>> directives,
+                         raw_ostream &os) {
+  os << "\t.rodata\n\t.p2align\t6\n\t.amdhsa_kernel " << kernel << "\n";
+  for (const auto &[name, v] : directives)
+    os << "\t\t.amdhsa_" << name << " " << v << "\n";
   os << "\t.end_amdhsa_kernel\n\t.text\n\n";
 }
 
-void writeMetadata(ArrayRef<KernelInfo> kernels, StringRef target,
-                   raw_ostream &os) {
-  os << "\t.amdgpu_metadata\n---\namdhsa.kernels:\n";
-  for (const KernelInfo &k : kernels) {
-    os << "  - .agpr_count: " << k.numAGPR << "\n";
-    os << "    .args:\n";
-    if (k.args.empty())
-      os << "      []\n";
-    for (const KernelInfo::Arg &a : k.args) {
-      os << "      - ";
-      if (a.pointer)
-        os << ".address_space: global\n        ";
-      os << ".name: " << a.name << "\n        .offset: " << a.offset
-         << "\n        .size: " << a.size << "\n        .type_name: '"
-         << a.typeName << "'\n        .value_kind: "
-         << (a.pointer ? "global_buffer" : "by_value") << "\n";
-    }
-    os << "    .group_segment_fixed_size: " << k.lds << "\n";
-    os << "    .kernarg_segment_align: 8\n";
-    os << "    .kernarg_segment_size: " << k.kernargSize << "\n";
-    os << "    .max_flat_workgroup_size: "
-       << k.block[0] * k.block[1] * k.block[2] << "\n";
-    os << "    .name: " << k.name << "\n";
-    os << "    .private_segment_fixed_size: " << k.privateSegment << "\n";
-    os << "    .sgpr_count: " << k.nextFreeSGPR + 2 << "\n";
-    os << "    .symbol: " << k.name << ".kd\n";
-    os << "    .vgpr_count: " << k.nextFreeVGPR << "\n";
-    os << "    .wavefront_size: " << k.wavefrontSize << "\n";
+void writeKernelDescriptor(const KernelInfo &k, uint8_t target, raw_ostream &os) {
+  writeDescriptorText(k.name, descriptorDirectives(k, target), os);
+}
+
+msgpack::DocNode kernelMetadata(msgpack::Document &doc, const KernelInfo &k) {
+  auto str = [&](StringRef s) { return doc.getNode(s, /*Copy=*/true); };
+  auto num = [&](uint64_t v) { return doc.getNode(v); };
+  msgpack::MapDocNode m = doc.getMapNode();
+  m[".agpr_count"] = num(k.numAGPR);
+  msgpack::ArrayDocNode args = doc.getArrayNode();
+  for (const KernelInfo::Arg &a : k.args) {
+    msgpack::MapDocNode am = doc.getMapNode();
+    if (a.pointer)
+      am[".address_space"] = str("global");
+    am[".name"] = str(a.name);
+    am[".offset"] = num(a.offset);
+    am[".size"] = num(a.size);
+    am[".type_name"] = str(a.typeName);
+    am[".value_kind"] = str(a.pointer ? "global_buffer" : "by_value");
+    args.push_back(am);
   }
-  os << "amdhsa.target: amdgcn-amd-amdhsa--" << target << "\n";
-  os << "amdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n";
+  m[".args"] = args;
+  m[".group_segment_fixed_size"] = num(k.lds);
+  m[".kernarg_segment_align"] = num(8);
+  m[".kernarg_segment_size"] = num(k.kernargSize);
+  m[".max_flat_workgroup_size"] = num((uint64_t)k.block[0] * k.block[1] * k.block[2]);
+  m[".name"] = str(k.name);
+  m[".private_segment_fixed_size"] = num(k.privateSegment);
+  m[".sgpr_count"] = num(k.nextFreeSGPR + 2);
+  m[".symbol"] = str(k.name + ".kd");
+  m[".vgpr_count"] = num(k.nextFreeVGPR);
+  m[".wavefront_size"] = num(k.wavefrontSize);
+  return m;
+}
+
+void moduleMetadata(msgpack::Document &doc, msgpack::ArrayDocNode kernels, StringRef target) {
+  msgpack::MapDocNode root = doc.getRoot().getMap(/*Convert=*/true);
+  root["amdhsa.kernels"] = kernels;
+  root["amdhsa.target"] = doc.getNode(("amdgcn-amd-amdhsa--" + target).str(), true);
+  msgpack::ArrayDocNode version = doc.getArrayNode();
+  version.push_back(doc.getNode(uint64_t(1)));
+  version.push_back(doc.getNode(uint64_t(2)));
+  root["amdhsa.version"] = version;
+}
+
+namespace {
+/// A string YAML reads back as this string (else it is quoted).
+bool plainYAML(StringRef s) {
+  if (s.empty() || !(isalpha((unsigned char)s[0]) || s[0] == '_' || s[0] == '.') ||
+      llvm::is_contained({"true", "false", "null", "yes", "no", "on", "off"}, s.lower()))
+    return false;
+  return llvm::all_of(s, [](char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'; });
+}
+
+/// aster's YAML layout of a metadata document: one `key: value` per line,
+/// lists as `- ` items, two spaces per level.
+void writeYAML(const msgpack::DocNode &n, unsigned indent, bool inItem, raw_ostream &os) {
+  std::string pad(indent, ' ');
+  auto scalar = [&](const msgpack::DocNode &v) {
+    if (v.getKind() == msgpack::Type::String && !plainYAML(v.getString())) {
+      os << "'";
+      for (char c : v.getString())
+        os << (c == '\'' ? "''" : StringRef(&c, 1));
+      os << "'";
+    } else {
+      os << v.toString();
+    }
+  };
+  auto &node = const_cast<msgpack::DocNode &>(n);
+  if (node.isMap()) {
+    bool first = true;
+    for (auto &[k, v] : node.getMap()) {
+      if (!(first && inItem))
+        os << pad;
+      first = false;
+      os << k.toString() << ":";
+      if (v.isMap() || v.isArray()) {
+        os << "\n";
+        writeYAML(v, indent + 2, false, os);
+      } else {
+        os << " ";
+        scalar(v);
+        os << "\n";
+      }
+    }
+  } else if (node.isArray()) {
+    if (node.getArray().empty())
+      os << pad << "[]\n";
+    for (auto &v : node.getArray()) {
+      os << pad << "- ";
+      if (v.isMap() || v.isArray()) {
+        writeYAML(v, indent + 2, true, os);
+      } else {
+        scalar(v);
+        os << "\n";
+      }
+    }
+  }
+}
+} // namespace
+
+void writeMetadata(ArrayRef<KernelInfo> kernels, StringRef target, raw_ostream &os) {
+  msgpack::Document doc;
+  msgpack::ArrayDocNode list = doc.getArrayNode();
+  for (const KernelInfo &k : kernels)
+    list.push_back(kernelMetadata(doc, k));
+  moduleMetadata(doc, list, target);
+  os << "\t.amdgpu_metadata\n---\n";
+  writeYAML(doc.getRoot(), 0, false, os);
+  os << "...\n\t.end_amdgpu_metadata\n";
 }
 
 } // namespace aster::target

@@ -122,17 +122,39 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
   return success();
 }
 
-LogicalResult translateToAsm(
-    KernelModuleOp module, raw_ostream &os, std::vector<Location> *lineLocs,
-    function_ref<std::optional<std::string>(KernelOp, unsigned)> bodyOf) {
+void writeModuleHeader(KernelModuleOp module, raw_ostream &os) {
+  os << "\t.amdgcn_target \"" << kTriple << "--" << module.getTarget() << "\"\n";
+  auto cov = module->getAttrOfType<IntegerAttr>(raise::kCodeObjectVersionAttr);
+  os << "\t.amdhsa_code_object_version " << (cov ? cov.getInt() : 5) << "\n";
+  os << "\t.text\n";
+}
+
+LogicalResult writeKernelBody(KernelOp k, unsigned kernelIdx, raw_ostream &os) {
+  LineTracker out(os, nullptr, k.getLoc());
+  return emitKernelBody(k, kernelIdx, out);
+}
+
+void buildMetadata(KernelModuleOp module, ArrayRef<KernelInfo> infos,
+                   llvm::msgpack::Document &doc) {
+  if (raise::hasRecordedMetadata(module)) {
+    // Raised kernels keep their metadata; others get aster's.
+    raise::buildRecordedMetadata(module, doc,
+                                 [&](unsigned i) { return kernelMetadata(doc, infos[i]); });
+    return;
+  }
+  llvm::msgpack::ArrayDocNode list = doc.getArrayNode();
+  for (const KernelInfo &k : infos)
+    list.push_back(kernelMetadata(doc, k));
+  moduleMetadata(doc, list, module.getTarget());
+}
+
+LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
+                             std::vector<Location> *lineLocs) {
   uint8_t target = module.getTargetBit();
   LineTracker out(os, lineLocs, module.getLoc());
   std::string header;
   llvm::raw_string_ostream hs(header);
-  hs << "\t.amdgcn_target \"" << kTriple << "--" << module.getTarget() << "\"\n";
-  auto cov = module->getAttrOfType<IntegerAttr>(raise::kCodeObjectVersionAttr);
-  hs << "\t.amdhsa_code_object_version " << (cov ? cov.getInt() : 5) << "\n";
-  hs << "\t.text\n";
+  writeModuleHeader(module, hs);
   out.write(header);
   std::vector<KernelInfo> infos;
   unsigned idx = 0;
@@ -143,10 +165,7 @@ LogicalResult translateToAsm(
     ps << "\t.globl\t" << info.name << "\n\t.p2align\t8\n\t.type\t" << info.name
        << ",@function\n" << info.name << ":\n";
     out.write(pre, k.getLoc());
-    std::optional<std::string> body = bodyOf ? bodyOf(k, idx) : std::nullopt;
-    if (body)
-      out.write(*body, k.getLoc());
-    else if (failed(emitKernelBody(k, idx, out)))
+    if (failed(emitKernelBody(k, idx, out)))
       return failure();
     if (auto tail = k->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
       out.write(tail.getValue().str(), k.getLoc());
@@ -167,19 +186,9 @@ LogicalResult translateToAsm(
   std::string md;
   llvm::raw_string_ostream ms(md);
   if (raise::hasRecordedMetadata(module)) {
-    // Raised kernels keep their metadata; others get aster's.
-    std::vector<std::string> computed;
-    for (const KernelInfo &info : infos) {
-      std::string one;
-      llvm::raw_string_ostream os1(one);
-      writeMetadata(info, module.getTarget(), os1);
-      StringRef y(one);
-      y = y.split('\n').second;                       // .amdgpu_metadata
-      y = y.rtrim().rsplit('\n').first;               // .end_amdgpu_metadata
-      computed.push_back(y.str());
-    }
-    if (auto err = raise::writeRecordedMetadata(module, computed, ms))
-      return module.emitError(llvm::toString(std::move(err))), failure();
+    llvm::msgpack::Document doc;
+    buildMetadata(module, infos, doc);
+    raise::writeRecordedMetadata(doc, ms);
   } else {
     writeMetadata(infos, module.getTarget(), ms);
   }

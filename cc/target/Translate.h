@@ -4,6 +4,7 @@
 
 #include "dialect/Dialect.h"
 
+#include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Support/raw_ostream.h"
 #include <vector>
 
@@ -35,14 +36,21 @@ struct KernelInfo {
 KernelInfo analyzeKernel(KernelOp k, uint8_t target);
 
 /// Writes the module as assembly. With `lineLocs`, records for every line
-/// the location of the op that produced it (or an unknown location). With
-/// `bodyOf`, a kernel (and its index) for which it returns a string gets that
-/// string instead of its instructions (the direct encoder's placeholders).
-mlir::LogicalResult translateToAsm(
-    KernelModuleOp module, llvm::raw_ostream &os,
-    std::vector<mlir::Location> *lineLocs = nullptr,
-    llvm::function_ref<std::optional<std::string>(KernelOp, unsigned)> bodyOf =
-        nullptr);
+/// the location of the op that produced it (or an unknown location).
+mlir::LogicalResult translateToAsm(KernelModuleOp module, llvm::raw_ostream &os,
+                                   std::vector<mlir::Location> *lineLocs = nullptr);
+
+/// The assembly's first lines: target, code-object version, `.text`.
+void writeModuleHeader(KernelModuleOp module, llvm::raw_ostream &os);
+
+/// A kernel's instructions and block labels as assembly (kernel `kernelIdx`
+/// of its module: labels are `.LBB<kernelIdx>_<block>`).
+mlir::LogicalResult writeKernelBody(KernelOp k, unsigned kernelIdx, llvm::raw_ostream &os);
+
+/// The module's code-object metadata (`infos`: its kernels' analyzeKernel);
+/// raised kernels keep their recorded metadata.
+void buildMetadata(KernelModuleOp module, llvm::ArrayRef<KernelInfo> infos,
+                   llvm::msgpack::Document &doc);
 
 /// Translates and links the module into a code object: with `direct`,
 /// instructions go to LLVM MC as MCInsts (DirectEmit.h; kernels it cannot

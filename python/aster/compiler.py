@@ -130,7 +130,8 @@ def _hsaco(raw):
         text = raw.hsaco(False)
         stats = _aster.direct_stats(raw)
         record = {"kernels": stats["kernels"], "text_kernels": stats["text_kernels"],
-                  "instructions": stats["instructions"], "identical": data == text}
+                  "instructions": stats["instructions"], "identical": data == text,
+                  "direct_error": stats.get("error")}
         with open(log, "a") as f:
             f.write(json.dumps(record) + "\n")
         if data != text:

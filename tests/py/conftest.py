@@ -37,8 +37,9 @@ os.environ["ASTER_CHECK_DIRECT"] = _DIRECT_LOG
 
 def direct_summary():
     """(modules, kernels, kernels through text, instructions encoded directly,
-    modules whose bytes differ) over the code objects made so far."""
-    mods = kernels = text = insts = differ = 0
+    modules whose bytes differ, modules the direct path handed whole to the
+    text path) over the code objects made so far."""
+    mods = kernels = text = insts = differ = whole = 0
     if os.path.exists(_DIRECT_LOG):
         with open(_DIRECT_LOG) as f:
             for line in f:
@@ -48,17 +49,18 @@ def direct_summary():
                 text += len(r["text_kernels"])
                 insts += r["instructions"]
                 differ += not r["identical"]
-    return mods, kernels, text, insts, differ
+                whole += bool(r.get("direct_error"))
+    return mods, kernels, text, insts, differ, whole
 
 
 def pytest_terminal_summary(terminalreporter, config):
     for line in config.stash.get(_SUMMARY, []):
         terminalreporter.write_line(line)
-    mods, kernels, text, insts, differ = direct_summary()
+    mods, kernels, text, insts, differ, whole = direct_summary()
     terminalreporter.write_line(
         f"direct encoding: {mods} code objects ({kernels} kernels, {insts} instructions "
         f"encoded directly) compared with the text path: {differ} differ, "
-        f"{text} kernels went through text")
+        f"{text} kernels went through text, {whole} modules went wholly through text")
 
 
 def _clang():

@@ -52,6 +52,7 @@ def test_every_table_example_is_identical(target, summary):
     m, n = table_module(target)
     direct, text, st = both(m._m)
     assert direct == text
+    assert "error" not in st, st.get("error")
     assert st["kernels"] == n
     unexpected = [k for k in st["text_kernels"] if (target, k) not in ALLOWED_TEXT]
     assert not unexpected, f"went through text: {unexpected[:20]}"
@@ -100,6 +101,7 @@ def test_lit_modules_are_identical(summary):
             continue
         direct, _, st = both(raw)
         assert direct == text, name
+        assert "error" not in st, f"{name}: {st.get('error')}"
         # Only an instruction kept as its assembly line (amdgcn.data with
         # text, no words) sends a kernel through text.
         if st["text_kernels"]:

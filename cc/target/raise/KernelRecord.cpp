@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/raise/KernelRecord.h"
+#include "target/KernelMetadata.h"
 
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Endian.h"
@@ -171,12 +172,7 @@ llvm::Expected<DictionaryAttr> decodeKernelDescriptor(MLIRContext *ctx, ArrayRef
 }
 
 void writeDescriptorDirectives(StringRef kernel, DictionaryAttr desc, raw_ostream &os) {
-  os << "\t.rodata\n\t.p2align\t6\n\t.amdhsa_kernel " << kernel << "\n";
-  for (NamedAttribute na : desc)
-    if (auto i = dyn_cast<IntegerAttr>(na.getValue()))
-      os << "\t\t.amdhsa_" << na.getName().getValue() << " " << i.getValue().getSExtValue()
-         << "\n";
-  os << "\t.end_amdhsa_kernel\n\t.text\n\n";
+  target::writeDescriptorText(kernel, descriptorDirectiveValues(desc), os);
 }
 
 void writeDataLine(DataOp data, raw_ostream &os) {
@@ -259,9 +255,8 @@ bool hasRecordedMetadata(KernelModuleOp m) {
   return m->hasAttr(kMetadataAttr);
 }
 
-llvm::Error writeRecordedMetadata(KernelModuleOp m, ArrayRef<std::string> computedYAML,
-                                  raw_ostream &os) {
-  llvm::msgpack::Document doc;
+void buildRecordedMetadata(KernelModuleOp m, llvm::msgpack::Document &doc,
+                           llvm::function_ref<llvm::msgpack::DocNode(unsigned)> computed) {
   auto root = doc.getMapNode();
   if (auto top = m->getAttrOfType<DictionaryAttr>(kMetadataAttr))
     for (NamedAttribute na : top)
@@ -269,22 +264,17 @@ llvm::Error writeRecordedMetadata(KernelModuleOp m, ArrayRef<std::string> comput
   auto kernels = doc.getArrayNode();
   unsigned i = 0;
   for (auto k : m.getBody().front().getOps<KernelOp>()) {
-    if (auto md = k->getAttrOfType<DictionaryAttr>(kMetadataAttr)) {
+    if (auto md = k->getAttrOfType<DictionaryAttr>(kMetadataAttr))
       kernels.push_back(attrToMsgpack(doc, md));
-    } else if (i < computedYAML.size()) {
-      llvm::msgpack::Document one;
-      if (!one.fromYAML(computedYAML[i]))
-        return llvm::createStringError("cannot read aster's metadata of kernel " +
-                                       k.getSymName().str());
-      auto &list = one.getRoot().getMap()["amdhsa.kernels"];
-      if (list.isArray() && !list.getArray().empty())
-        kernels.push_back(attrToMsgpack(
-            doc, msgpackToAttr(m.getContext(), list.getArray()[0])));
-    }
+    else
+      kernels.push_back(computed(i));
     ++i;
   }
   root[doc.getNode("amdhsa.kernels")] = kernels;
   doc.getRoot() = root;
+}
+
+void writeRecordedMetadata(llvm::msgpack::Document &doc, raw_ostream &os) {
   os << "\t.amdgpu_metadata\n";
   std::string yaml;
   llvm::raw_string_ostream ys(yaml);
@@ -293,7 +283,146 @@ llvm::Error writeRecordedMetadata(KernelModuleOp m, ArrayRef<std::string> comput
   if (!yaml.empty() && yaml.back() != '\n')
     os << "\n";
   os << "\t.end_amdgpu_metadata\n";
-  return llvm::Error::success();
+}
+
+} // namespace aster::raise
+
+//===----------------------------------------------------------------------===//
+// Descriptor from directive values (what the assembler's `.amdhsa_kernel`
+// makes of them; AMDGPUUsage "AMDHSA Kernel Assembler Directives")
+//===----------------------------------------------------------------------===//
+
+namespace aster::raise {
+
+llvm::Expected<std::array<uint8_t, 64>>
+encodeKernelDescriptor(ArrayRef<std::pair<std::string, int64_t>> directives, uint8_t target,
+                       const llvm::MCSubtargetInfo &sti) {
+  static_assert(sizeof(amdhsa::kernel_descriptor_t) == 64);
+  auto fail = [](const Twine &why) {
+    return llvm::createStringError("kernel descriptor: " + why.str());
+  };
+  uint32_t words[8] = {};
+  auto setBits = [&](Word w, uint32_t mask, unsigned shift, uint64_t v) {
+    words[w] = (words[w] & ~mask) | ((uint32_t)(v << shift) & mask);
+  };
+  // The assembler's defaults (MCKernelDescriptor::getDefaultAmdhsaKernelDescriptor).
+  bool gfx9 = target & GFX9;
+  setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_16_64,
+          amdhsa::COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_16_64_SHIFT, amdhsa::FLOAT_DENORM_MODE_FLUSH_NONE);
+  if (gfx9) {
+    setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_DX10_CLAMP,
+            amdhsa::COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_DX10_CLAMP_SHIFT, 1);
+    setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_IEEE_MODE,
+            amdhsa::COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_IEEE_MODE_SHIFT, 1);
+    if (sti.checkFeatures("+tgsplit"))
+      setBits(RSRC3, amdhsa::COMPUTE_PGM_RSRC3_GFX90A_TG_SPLIT,
+              amdhsa::COMPUTE_PGM_RSRC3_GFX90A_TG_SPLIT_SHIFT, 1);
+  } else {
+    if (sti.checkFeatures("+wavefrontsize32"))
+      setBits(KCP, amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32,
+              amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32_SHIFT, 1);
+    if (!sti.checkFeatures("+cumode"))
+      setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_GFX10_PLUS_WGP_MODE,
+              amdhsa::COMPUTE_PGM_RSRC1_GFX10_PLUS_WGP_MODE_SHIFT, 1);
+    setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_GFX10_PLUS_MEM_ORDERED,
+            amdhsa::COMPUTE_PGM_RSRC1_GFX10_PLUS_MEM_ORDERED_SHIFT, 1);
+    setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_GFX10_PLUS_FWD_PROGRESS,
+            amdhsa::COMPUTE_PGM_RSRC1_GFX10_PLUS_FWD_PROGRESS_SHIFT, 1);
+  }
+  setBits(RSRC2, amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_X,
+          amdhsa::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_X_SHIFT, 1);
+
+  std::optional<int64_t> nextFreeVGPR, nextFreeSGPR, accumOffset, userSGPRCount;
+  int64_t preloadLength = 0;
+  for (const auto &[name, value] : directives) {
+    if (value < 0)
+      return fail(name + " is negative");
+    if (name == "next_free_vgpr") {
+      nextFreeVGPR = value;
+    } else if (name == "next_free_sgpr") {
+      nextFreeSGPR = value;
+    } else if (name == "accum_offset" && gfx9) {
+      accumOffset = value;
+    } else if ((name == "reserve_vcc" || name == "reserve_xnack_mask") && gfx9) {
+      // Architected flat scratch: 6 extra SGPRs whatever these say.
+      if (value > 1)
+        return fail(name + " is not 0 or 1");
+    } else {
+      const Field *f = llvm::find_if(kFields, [&](const Field &f) { return name == f.directive; });
+      if (f == std::end(kFields) || !(f->targets & target))
+        return fail(".amdhsa_" + name + " is not a directive for this target");
+      uint32_t mask = f->mask ? (uint32_t)f->mask : ~0u;
+      if ((uint64_t)value > (mask >> f->shift))
+        return fail(name + " out of range");
+      setBits(f->word, mask, f->shift, value);
+      if (name == "user_sgpr_count")
+        userSGPRCount = value;
+      if (name == "user_sgpr_kernarg_preload_length")
+        preloadLength = value;
+    }
+  }
+  if (!nextFreeVGPR || !nextFreeSGPR || (gfx9 && !accumOffset))
+    return fail("next_free_vgpr, next_free_sgpr (and accum_offset on gfx9) are required");
+
+  // User SGPRs the enabled setup needs; an explicit count may not be less.
+  int64_t implied = preloadLength;
+  for (const Field &f : kFields)
+    if (f.word == KCP && (words[KCP] & (uint32_t)f.mask))
+      implied += target::sgprSetupSizeOfDirective(std::string(".amdhsa_") + f.directive);
+  if (userSGPRCount && *userSGPRCount < implied)
+    return fail("user_sgpr_count smaller than the enabled user SGPRs");
+  int64_t users = userSGPRCount.value_or(implied);
+  uint32_t userMask = amdhsa::COMPUTE_PGM_RSRC2_GFX6_GFX120_USER_SGPR_COUNT;
+  unsigned userShift = amdhsa::COMPUTE_PGM_RSRC2_GFX6_GFX120_USER_SGPR_COUNT_SHIFT;
+  if ((uint64_t)users > (userMask >> userShift))
+    return fail("too many user SGPRs");
+  setBits(RSRC2, userMask, userShift, users);
+
+  // Register counts in granules: VGPRs by 8 (gfx90a+ unified file, wave32),
+  // 4 for gfx12 wave64; SGPRs by 8 with the 6 the assembler adds on gfx9
+  // (xnack mask, flat scratch); gfx12 stores none.
+  auto blocks = [](int64_t n, unsigned granule) {
+    return (uint64_t)llvm::divideCeil(std::max<int64_t>(n, 1), granule) - 1;
+  };
+  bool wave32 = words[KCP] & amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32;
+  if (*nextFreeVGPR > (gfx9 ? 512 : 256))
+    return fail("next_free_vgpr out of range");
+  uint64_t vBlocks = blocks(*nextFreeVGPR, gfx9 || wave32 ? 8 : 4);
+  uint64_t sBlocks = 0;
+  if (gfx9) {
+    if (*nextFreeSGPR > 102)
+      return fail("next_free_sgpr out of range");
+    sBlocks = blocks(*nextFreeSGPR + 6, 8);
+    if (*accumOffset < 4 || *accumOffset > 256 || (*accumOffset & 3) ||
+        *accumOffset > (int64_t)llvm::alignTo(std::max<int64_t>(*nextFreeVGPR, 1), 4))
+      return fail("accum_offset out of range");
+    setBits(RSRC3, amdhsa::COMPUTE_PGM_RSRC3_GFX90A_ACCUM_OFFSET,
+            amdhsa::COMPUTE_PGM_RSRC3_GFX90A_ACCUM_OFFSET_SHIFT, *accumOffset / 4 - 1);
+  }
+  if (vBlocks >= (1u << amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WORKITEM_VGPR_COUNT_WIDTH) ||
+      sBlocks >= (1u << amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT_WIDTH))
+    return fail("register count out of range");
+  setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WORKITEM_VGPR_COUNT,
+          amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WORKITEM_VGPR_COUNT_SHIFT, vBlocks);
+  setBits(RSRC1, amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT,
+          amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT_SHIFT, sBlocks);
+
+  std::array<uint8_t, 64> kd{};
+  for (unsigned w = 0; w < 8; ++w) {
+    if (w >= KCP)
+      llvm::support::endian::write16le(kd.data() + kWordOffset[w], (uint16_t)words[w]);
+    else
+      llvm::support::endian::write32le(kd.data() + kWordOffset[w], words[w]);
+  }
+  return kd;
+}
+
+std::vector<std::pair<std::string, int64_t>> descriptorDirectiveValues(DictionaryAttr desc) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (NamedAttribute na : desc)
+    if (auto i = dyn_cast<IntegerAttr>(na.getValue()))
+      out.push_back({na.getName().getValue().str(), i.getValue().getSExtValue()});
+  return out;
 }
 
 } // namespace aster::raise

@@ -18,7 +18,10 @@
 #include "dialect/Dialect.h"
 
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/Error.h"
+
+#include <array>
 #include "llvm/Support/raw_ostream.h"
 
 namespace aster::raise {
@@ -45,6 +48,16 @@ decodeKernelDescriptor(mlir::MLIRContext *ctx, llvm::ArrayRef<uint8_t> kd,
 void writeDescriptorDirectives(llvm::StringRef kernel, mlir::DictionaryAttr desc,
                                llvm::raw_ostream &os);
 
+/// The attribute's directive values (name without `.amdhsa_`, value).
+std::vector<std::pair<std::string, int64_t>> descriptorDirectiveValues(mlir::DictionaryAttr desc);
+
+/// The 64-byte kernel descriptor the assembler makes of these `.amdhsa_*`
+/// directive values (its defaults for the rest). An error for anything the
+/// assembler would reject (the caller takes the text path, which reports it).
+llvm::Expected<std::array<uint8_t, 64>>
+encodeKernelDescriptor(llvm::ArrayRef<std::pair<std::string, int64_t>> directives,
+                       uint8_t targetBit, const llvm::MCSubtargetInfo &sti);
+
 /// A msgpack node as an attribute, and back.
 mlir::Attribute msgpackToAttr(mlir::MLIRContext *ctx, const llvm::msgpack::DocNode &n);
 llvm::msgpack::DocNode attrToMsgpack(llvm::msgpack::Document &doc, mlir::Attribute a);
@@ -52,12 +65,13 @@ llvm::msgpack::DocNode attrToMsgpack(llvm::msgpack::Document &doc, mlir::Attribu
 /// True if the module holds raised kernels (their metadata is kept).
 bool hasRecordedMetadata(amdgcn::KernelModuleOp m);
 
-/// Writes `.amdgpu_metadata` for a module with recorded metadata; kernels
-/// without it get the metadata aster computes (`computedYAML`: the YAML
-/// aster would write for them alone, indexed like the kernels).
-llvm::Error writeRecordedMetadata(amdgcn::KernelModuleOp m,
-                                  llvm::ArrayRef<std::string> computedYAML,
-                                  llvm::raw_ostream &os);
+/// The metadata document of a module with recorded metadata; kernels
+/// without it get `computed(i)` (aster's entry for kernel i, built in `doc`).
+void buildRecordedMetadata(amdgcn::KernelModuleOp m, llvm::msgpack::Document &doc,
+                           llvm::function_ref<llvm::msgpack::DocNode(unsigned)> computed);
+
+/// `.amdgpu_metadata` text of such a document (LLVM's YAML).
+void writeRecordedMetadata(llvm::msgpack::Document &doc, llvm::raw_ostream &os);
 
 } // namespace aster::raise
 

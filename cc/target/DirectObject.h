@@ -1,0 +1,38 @@
+//===- DirectObject.h - kernel symbols, descriptor, metadata note via MC --===//
+//
+// The parts of a code object around the instructions, emitted straight into
+// an MCStreamer (what the assembler makes of the text path's directives; the
+// AMDGPU target streamer that does it for text is not installed):
+//   beginKernel  `.globl K`, `.p2align 8`, `.type K,@function`, `K:`
+//   endKernel    `.Lfunc_endN:`, `.size K, .Lfunc_endN-K`, then the 64-byte
+//                descriptor `K.kd` in .rodata (`.amdhsa_kernel`)
+//   emitMetadataNote  the `.note` record NT_AMDGPU_METADATA "AMDGPU" with
+//                the msgpack metadata (`.amdgpu_metadata`)
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_TARGET_DIRECTOBJECT_H
+#define ASTER_TARGET_DIRECTOBJECT_H
+
+#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+
+namespace aster::target::direct {
+
+/// Starts kernel `name` in .text; returns its symbol.
+llvm::MCSymbol *beginKernel(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti,
+                            llvm::StringRef name);
+
+/// Ends kernel number `idx` (its size) and emits its descriptor `kd` as
+/// `<name>.kd` in .rodata; .text is current again after. False (nothing
+/// emitted) if MC lacks the AMDGPU `rel64` relocation specifier.
+bool endKernel(llvm::MCStreamer &out, llvm::MCSymbol *kernel, unsigned idx,
+               llvm::ArrayRef<uint8_t> kd);
+
+/// The metadata note. `doc` is checked (and its string scalars given the
+/// types the metadata needs) as the assembler does; false if it is invalid.
+bool emitMetadataNote(llvm::MCStreamer &out, llvm::msgpack::Document &doc);
+
+} // namespace aster::target::direct
+
+#endif
