@@ -202,6 +202,33 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
   addImplicit(d->implicitDefs, [&](RegRange r) { f.writes.push_back(r); });
   f.producer = f.mfma || ((f.valu || f.salu) && !f.writes.empty()) ||
                f.wideStoreData.has_value();
+  // The largest number the rules below ask for after `f`: an MFMA's (up to
+  // kMaxWaitStates), a VALU's 5 (SGPR write then VMEM read, exec write then
+  // DPP), a wide store's 2, an SALU's 1 (m0).
+  if (f.mfma)
+    f.reach = kMaxWaitStates;
+  else
+    f.reach = std::max({f.valu && !f.writes.empty() ? 5u : 0u,
+                        f.wideStoreData ? 2u : 0u,
+                        f.salu && !f.writes.empty() ? 1u : 0u});
+  auto sig = [](const RegRange &r) {
+    uint64_t bits = 0;
+    for (unsigned i = r.lo; i <= r.hi; ++i)
+      bits |= 1ull << ((i * 7 + (unsigned)r.file * 17) & 63);
+    return bits;
+  };
+  for (const RegRange &w : f.writes) {
+    f.sigOut |= sig(w);
+    f.sigIn |= sig(w);
+    f.writesSpecial |= w.file == RegFile::Special;
+  }
+  for (const Read &r : f.reads) {
+    f.sigIn |= sig(r.reg);
+    if (r.role == ReadRole::SrcC)
+      f.sigOut |= sig(r.reg);
+  }
+  if (f.wideStoreData)
+    f.sigOut |= sig(*f.wideStoreData);
   return f;
 }
 

@@ -77,6 +77,17 @@ struct InstFacts {
   bool producer = false;
   /// Its hazards are to be padded (set by insertHazardNops from mayPad).
   bool pad = false;
+  /// No rule asks for more wait states after it than this (reachOf).
+  uint8_t reach = 0;
+  /// Writes a special register (exec, vcc, m0, ...): rules that need no
+  /// common register with the later instruction.
+  bool writesSpecial = false;
+  /// Register signatures (a bit per register, hashed): `sigOut` of what a
+  /// rule may find in the first instruction (writes, srcC reads, wide store
+  /// data), `sigIn` of what it may find in the second (reads, writes). Two
+  /// instructions with disjoint signatures, the first writing no special
+  /// register, need no wait states (mayInteract).
+  uint64_t sigOut = 0, sigIn = 0;
   llvm::SmallVector<Read, 6> reads;
   llvm::SmallVector<RegRange, 2> writes;
   /// Store data wider than 64 bits (VMEM): the registers a VALU must not
@@ -92,6 +103,12 @@ InstFacts describe(mlir::Operation *op, uint8_t targetBit);
 
 /// Passes (4 cycles each) of an MFMA/SMFMAC on `targetBit`, from its shape.
 unsigned mfmaPasses(llvm::StringRef mnemonic, uint8_t targetBit);
+
+/// False only if requiredWaitStates(first, second) is 0 for sure (a quick
+/// test on the signatures).
+inline bool mayInteract(const InstFacts &first, const InstFacts &second) {
+  return first.writesSpecial || (first.sigOut & second.sigIn);
+}
 
 /// Wait states that must separate `first` from a later `second` on
 /// `targetBit` (0 when no rule applies).

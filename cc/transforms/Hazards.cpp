@@ -32,7 +32,7 @@ void advance(History &h, unsigned n) {
     return;
   for (Event &e : h.events)
     e.dist += n;
-  llvm::erase_if(h.events, [](const Event &e) { return e.dist >= kMaxWaitStates; });
+  llvm::erase_if(h.events, [](const Event &e) { return e.dist >= e.facts->reach; });
   h.clause = Clause();
 }
 
@@ -53,7 +53,7 @@ void issue(History &h, const InstFacts &f) {
 unsigned missing(const History &h, const InstFacts &f, uint8_t target) {
   unsigned need = f.pad || h.clause.pad ? clauseWaitStates(h.clause, f) : 0;
   for (const Event &e : h.events) {
-    if (!f.pad && !e.facts->pad)
+    if ((!f.pad && !e.facts->pad) || !mayInteract(*e.facts, f))
       continue;
     unsigned r = requiredWaitStates(*e.facts, f, target);
     if (r > e.dist)
@@ -97,24 +97,27 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
 
   // The facts of every op, computed once (stable addresses: events point
   // at them).
-  std::deque<InstFacts> store;
-  DenseMap<Operation *, const InstFacts *> facts;
-  for (Block &b : body)
+  // (In op order; every loop below walks the ops in that order.)
+  std::deque<InstFacts> facts;
+  bool branches = false;
+  for (Block &b : body) {
     for (Operation &op : b) {
-      store.push_back(describe(&op, target));
-      store.back().pad = store.back().waitStates && mayPad(&op);
-      facts[&op] = &store.back();
+      facts.push_back(describe(&op, target));
+      facts.back().pad = facts.back().waitStates && mayPad(&op);
     }
+    branches |= b.getNumSuccessors() > 0;
+  }
 
   // Block entry states: the worst case over the predecessors' tails, to a
   // fixpoint (distances only shrink and events only join, so it ends).
   DenseMap<Block *, History> entry;
-  for (bool changed = true; changed;) {
+  for (bool changed = branches; changed;) {
     changed = false;
+    size_t next = 0;
     for (Block &b : body) {
       History h = entry[&b];
-      for (Operation &op : b)
-        issue(h, *facts[&op]);
+      for (size_t e = next + b.getOperations().size(); next < e; ++next)
+        issue(h, facts[next]);
       for (Block *succ : b.getSuccessors())
         changed |= merge(entry[succ], h);
     }
@@ -126,10 +129,11 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
   MLIRContext *ctx = kernel.getContext();
   OperationName nopName = getInstOpName(ctx, *ISA::lookup("s_nop"));
   OpBuilder builder(ctx);
+  size_t next = 0;
   for (Block &b : body) {
-    History h = entry[&b];
+    History h = branches ? entry[&b] : History();
     for (Operation &op : b) {
-      const InstFacts &f = *facts[&op];
+      const InstFacts &f = facts[next++];
       unsigned need = f.waitStates ? missing(h, f, target) : 0;
       if (need) {
         builder.setInsertionPoint(&op);

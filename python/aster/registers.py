@@ -67,7 +67,17 @@ s = RegisterFile("s")
 a = RegisterFile("a")
 
 
+# One spec object per (kind, width, align): a virtual spec only says "a new
+# register of this shape" (each use as a destination defines a new Value),
+# so VGPR() in a hot loop need not build a new object.
+_SPECS = ({}, {}, {})
+
+
 def _virtual(kind, width, align):
+    if type(width) is int and type(align) is int:
+        r = _SPECS[kind].get((width, align))
+        if r is not None:
+            return r
     for what, x in (("width", width), ("align", align)):
         if isinstance(x, bool) or not isinstance(x, int):
             raise TypeError(f"virtual register {what} must be an int, got {type(x).__name__}")
@@ -75,7 +85,8 @@ def _virtual(kind, width, align):
         raise ValueError(f"virtual register width must be in [1, 32], got {width}")
     if align < 1 or align & (align - 1):
         raise ValueError(f"alignment must be a power of two, got {align}")
-    return Reg(kind, -1, width, align)
+    r = _SPECS[kind][(width, align)] = Reg(kind, -1, width, align)
+    return r
 
 
 def VGPR(width=1, align=1):
