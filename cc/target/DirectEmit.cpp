@@ -30,6 +30,7 @@
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -301,15 +302,53 @@ struct KernelPlan {
 
 /// Plans one kernel's body: the form of each op (new forms to `pending`),
 /// its registers. False if some op cannot go directly.
+/// Ops met before in this call with the same row, attributes and register
+/// types (registers only: no immediates, no successors): their entry and MC
+/// registers, so that an op like one before costs a hash lookup, not a form
+/// key.
+class OpMemo {
+public:
+  using Key = llvm::SmallVector<const void *, 12>;
+  /// `op`'s key; false if it is not memoised.
+  static bool key(Operation &op, const ISA::InstDesc *d, Key &k) {
+    if (op.getNumSuccessors())
+      return false;
+    k.clear();
+    k.push_back(d);
+    k.push_back(op.getAttrDictionary().getAsOpaquePointer());
+    k.push_back((const void *)(uintptr_t)op.getNumOperands());
+    for (Type t : op.getResultTypes())
+      k.push_back(t.getAsOpaquePointer());
+    for (Value v : op.getOperands()) {
+      if (!isRegisterType(v.getType()))
+        return false;
+      k.push_back(v.getType().getAsOpaquePointer());
+    }
+    return true;
+  }
+  const std::pair<Entry *, ArrayRef<unsigned>> *find(ArrayRef<const void *> k) const {
+    auto it = map.find(k);
+    return it == map.end() ? nullptr : &it->second;
+  }
+  void insert(ArrayRef<const void *> k, Entry *e, ArrayRef<unsigned> regs) {
+    map[k.copy(arena)] = {e, regs.copy(arena)};
+  }
+
+private:
+  llvm::BumpPtrAllocator arena;
+  llvm::DenseMap<ArrayRef<const void *>, std::pair<Entry *, ArrayRef<unsigned>>> map;
+};
+
 bool planKernel(KernelPlan &kp, EntryMap &entries,
                 std::vector<llvm::StringMapEntry<Entry> *> &pending,
-                std::vector<unsigned> &flatRegs, RegCache &rc,
+                std::vector<unsigned> &flatRegs, RegCache &rc, OpMemo &memo,
                 ArrayRef<std::string> textMnemonics) {
   const ISA::InstDesc *branch = ISA::lookup("s_branch");
   for (Block &b : kp.kernel.getBody())
     kp.blockIds[&b] = kp.blockIds.size();
   llvm::SmallString<64> key;
   llvm::SmallVector<RegRef, 8> regs;
+  OpMemo::Key memoKey;
   for (Block &b : kp.kernel.getBody()) {
     if (&b != &kp.kernel.getBody().front())
       kp.items.push_back({nullptr, nullptr, 0, kp.blockIds[&b]});
@@ -337,6 +376,14 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
                   (d->successors == 2 && op.getSuccessor(1) != b.getNextNode()))) {
         return false;
       }
+      bool memoised = d && OpMemo::key(op, d, memoKey);
+      if (memoised) {
+        if (auto *known = memo.find(memoKey)) {
+          kp.items.push_back({known->first, &op, (uint32_t)flatRegs.size(), 0});
+          flatRegs.insert(flatRegs.end(), known->second.begin(), known->second.end());
+          continue;
+        }
+      }
       if (!formKey(&op, d, key, regs))
         return false;
       auto [it, isNew] = entries.try_emplace(key);
@@ -345,13 +392,16 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
         it->second.desc = d;
         pending.push_back(&*it);
       }
-      kp.items.push_back({&it->second, &op, (uint32_t)flatRegs.size(), 0});
+      size_t first = flatRegs.size();
+      kp.items.push_back({&it->second, &op, (uint32_t)first, 0});
       for (const RegRef &r : regs) {
         unsigned mc = rc.get(r);
         if (!mc)
           return false;
         flatRegs.push_back(mc);
       }
+      if (memoised)
+        memo.insert(memoKey, &it->second, ArrayRef(flatRegs).drop_front(first));
     }
   }
   return true;
@@ -537,6 +587,7 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
     return encOr.takeError();
   Encoder &enc = **encOr;
   RegCache rc(enc);
+  OpMemo memo;
 
   // Plan every kernel; look up (or learn) the forms met.
   std::vector<KernelPlan> plans;
@@ -547,7 +598,7 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
     plans.push_back({});
     plans.back().kernel = k;
     plans.back().direct =
-        planKernel(plans.back(), entries, pending, flatRegs, rc, textMnemonics);
+        planKernel(plans.back(), entries, pending, flatRegs, rc, memo, textMnemonics);
   }
   {
     std::lock_guard<aster::ForkSafeMutex> lock(encoderMutex());

@@ -136,45 +136,152 @@ static bool mnemonicReadsM0Late(StringRef mn) {
       .Default(false);
 }
 
+namespace {
+/// Wait states after an MFMA `p`, per kind of later access.
+struct MfmaWaits {
+  unsigned readByValu, readByMem, srcAB, srcCOverlap, waw, war;
+  unsigned srcCSame, srcCSameF64x4; ///< the later MFMA: any / an f64 4x4
+  unsigned max() const {
+    return std::max({readByValu, readByMem, srcAB, srcCOverlap, waw, war, srcCSame,
+                     srcCSameF64x4});
+  }
+};
+} // namespace
+
+static MfmaWaits mfmaWaits(const InstFacts &p, uint8_t target) {
+  unsigned n = p.passes;
+  bool bigDgemm = p.dgemm && n >= 8; // 16x16 f64
+  // gfx950 needs one more wait state than gfx942 after a write by an XDL
+  // MFMA of more than 2 passes, and for overlapped srcC reads ([LLVM]
+  // GFX940_XDL_N_Pass* with IsGFX950; [CDNA4] ISA guide MFMA table).
+  unsigned extra950 = target == ISA::T_GFX950 && n > 2 ? 1 : 0;
+  unsigned srcC950 = target == ISA::T_GFX950 ? 1 : 0;
+  MfmaWaits w;
+  // [CDNA3] / [LLVM] checkMAIVALUHazards: XDL write, then VALU or memory
+  // read of it (incl. v_accvgpr_read, store data, addresses): passes + 3;
+  // f64 4x4: 6 (VALU) / 9 (memory), f64 16x16: 11 / 18.
+  w.readByValu = p.dgemm ? (bigDgemm ? 11 : 6) : n + 3 + extra950;
+  w.readByMem = p.dgemm ? (bigDgemm ? 18 : 9) : n + 3 + extra950;
+  // [CDNA3] / [LLVM] checkMAIHazards90A: XDL write, then an MFMA reads it as
+  // srcA/B: passes + 3; f64: 6 (4x4) / 11 (16x16).
+  w.srcAB = p.dgemm ? (bigDgemm ? 11 : 6) : n + 3 + extra950;
+  // Overlapping but not the same registers as srcC: XDL passes + 1;
+  // f64: 4 (4x4) / 9 (16x16).
+  w.srcCOverlap = p.dgemm ? (bigDgemm ? 9 : 4) : n + 1 + srcC950;
+  // Exactly the same registers as srcC (back-to-back accumulation): none,
+  // except after a 2-pass MFMA (2) and f64 4x4 into f64 4x4 (4).
+  w.srcCSame = p.dgemm ? 0 : (n == 2 ? 2 : 0);
+  w.srcCSameF64x4 = p.dgemm ? (!bigDgemm ? 4 : 0) : w.srcCSame;
+  // [LLVM] checkMAIVALUHazards: a VALU or memory op overwrites an MFMA result
+  // (WAW): XDL passes + 3; f64 6 / 11.
+  w.waw = p.dgemm ? (bigDgemm ? 11 : 6) : n + 3 + extra950;
+  // ... or overwrites what an XDL MFMA reads as srcC (WAR): 2 passes 1,
+  // 4 passes 3, 8 passes 7, 16 passes 15.
+  w.war = n - 1;
+  // gfx950 f64 MFMAs: LLVM 22 pads a 16x16x4 f64 result (16 passes there)
+  // before a VALU read with 19 wait states, the XDL number, not the gfx942
+  // table's 11. Take the larger of the two everywhere.
+  if (p.dgemm && target == ISA::T_GFX950) {
+    w.readByValu = std::max(w.readByValu, n + 3 + extra950);
+    w.readByMem = std::max(w.readByMem, n + 3 + extra950);
+    w.srcAB = std::max(w.srcAB, n + 3 + extra950);
+    w.srcCOverlap = std::max(w.srcCOverlap, n + 1 + srcC950);
+    w.waw = std::max(w.waw, n + 3 + extra950);
+  }
+  return w;
+}
+
+namespace {
+/// What describe takes from an instruction-table row (the same for every op
+/// of it): the flags, and the role of each source slot.
+struct RowFacts {
+  bool nop = false;
+  InstFacts base; ///< flags, passes, reach of an MFMA; no registers
+  llvm::SmallVector<ReadRole, 6> roles;
+  int vdata = -1; ///< the store-data slot of a VMEM store (not atomic)
+};
+
+RowFacts rowFacts(const ISA::InstDesc &d, uint8_t targetBit) {
+  RowFacts row;
+  StringRef mn = d.mnemonic;
+  InstFacts &f = row.base;
+  f.waitStates = 1;
+  row.nop = mn == "s_nop";
+  if (row.nop)
+    return row; // wait states only
+  f.mfma = d.has(ISA::PROP_MFMA);
+  f.valu = d.has(ISA::PROP_VALU) && !f.mfma;
+  f.salu = d.has(ISA::PROP_SALU);
+  f.vmem = d.has(ISA::PROP_VMEM);
+  f.smem = d.has(ISA::PROP_SMEM);
+  f.store = d.has(ISA::PROP_MAYSTORE);
+  f.lds = d.enc == ISA::Enc::DS;
+  f.dgemm = f.mfma && mn.starts_with("v_mfma_f64");
+  if (f.mfma) {
+    f.passes = mfmaPasses(mn, targetBit);
+    f.reach = mfmaWaits(f, targetBit).max();
+  }
+  f.readsM0Late = mnemonicReadsM0Late(mn) || (f.vmem && d.has(ISA::PROP_LDS));
+  f.divFmas = mn.starts_with("v_div_fmas_");
+  f.rwLane = mn == "v_readlane_b32" || mn == "v_writelane_b32";
+  f.lanes = f.rwLane || mn == "v_readfirstlane_b32";
+  f.dpp = d.enc == ISA::Enc::DPP;
+  int srcC = -1;
+  if (f.mfma)
+    for (unsigned s = 0; s < d.numSrcs; ++s)
+      if (d.srcs()[s].tiedTo >= 0 || (srcC < 0 && StringRef(d.srcs()[s].name) == "src2"))
+        srcC = s;
+  for (unsigned s = 0; s < d.numSrcs; ++s) {
+    StringRef name = d.srcs()[s].name;
+    ReadRole role = ReadRole::Plain;
+    if ((int)s == srcC)
+      role = ReadRole::SrcC;
+    else if (f.rwLane && name == "lane")
+      role = ReadRole::LaneSelect;
+    else if (f.lanes && mn != "v_writelane_b32" && name == "src0")
+      role = ReadRole::LaneSource;
+    row.roles.push_back(role);
+    // [ISA9]: store data of more than 64 bits ([LLVM] createsVALUHazard).
+    if (f.vmem && d.has(ISA::PROP_MAYSTORE) && !d.has(ISA::PROP_ATOMIC) && name == "vdata")
+      row.vdata = s;
+  }
+  return row;
+}
+
+/// rowFacts of every row for gfx942 and gfx950, computed once.
+const RowFacts &cachedRowFacts(const ISA::InstDesc &d, uint8_t targetBit) {
+  static std::vector<RowFacts> *tables = [] {
+    auto *t = new std::vector<RowFacts>[2];
+    for (const ISA::InstDesc &i : ISA::instructions()) {
+      t[0].push_back(rowFacts(i, ISA::T_GFX942));
+      t[1].push_back(rowFacts(i, ISA::T_GFX950));
+    }
+    return t;
+  }();
+  return tables[targetBit == ISA::T_GFX950][d.index()];
+}
+} // namespace
+
 InstFacts describe(Operation *op, uint8_t targetBit) {
-  InstFacts f;
   const ISA::InstDesc *d = getInstDesc(op);
   if (!d)
-    return f; // emits nothing: no wait states, no accesses
-  StringRef mn = d->mnemonic;
-  f.waitStates = 1;
-  if (mn == "s_nop") {
+    return InstFacts(); // emits nothing: no wait states, no accesses
+  std::optional<RowFacts> other;
+  if (targetBit != ISA::T_GFX942 && targetBit != ISA::T_GFX950)
+    other = rowFacts(*d, targetBit);
+  const RowFacts &row = other ? *other : cachedRowFacts(*d, targetBit);
+  InstFacts f = row.base;
+  if (row.nop) {
     if (auto imm = op->getAttrOfType<IntegerAttr>("imm"))
       f.waitStates = imm.getInt() + 1;
     return f;
   }
-  f.mfma = d->has(ISA::PROP_MFMA);
-  f.valu = d->has(ISA::PROP_VALU) && !f.mfma;
-  f.salu = d->has(ISA::PROP_SALU);
-  f.vmem = d->has(ISA::PROP_VMEM);
-  f.smem = d->has(ISA::PROP_SMEM);
-  f.store = d->has(ISA::PROP_MAYSTORE);
-  f.lds = d->enc == ISA::Enc::DS;
-  f.dgemm = f.mfma && mn.starts_with("v_mfma_f64");
-  if (f.mfma)
-    f.passes = mfmaPasses(mn, targetBit);
-  f.readsM0Late = mnemonicReadsM0Late(mn) || (f.vmem && d->has(ISA::PROP_LDS));
-  f.divFmas = mn.starts_with("v_div_fmas_");
-  f.rwLane = mn == "v_readlane_b32" || mn == "v_writelane_b32";
-  f.lanes = f.rwLane || mn == "v_readfirstlane_b32";
-  f.dpp = d->enc == ISA::Enc::DPP;
 
   // Sources: slot s of the row for each operand (an absent optional source
   // is left out of the operands; branch operands are not sources).
   int opt = d->optionalSrc();
   unsigned present = op->getNumOperands();
   bool optPresent = present >= d->numSrcs;
-  int srcC = -1;
-  if (f.mfma)
-    for (unsigned s = 0; s < d->numSrcs; ++s)
-      if (d->srcs()[s].tiedTo >= 0 ||
-          (srcC < 0 && StringRef(d->srcs()[s].name) == "src2"))
-        srcC = s;
   for (unsigned s = 0, oi = 0; s < d->numSrcs && oi < present; ++s) {
     if ((int)s == opt && !optPresent)
       continue;
@@ -182,17 +289,8 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
     std::optional<RegRange> r = rangeOf(v.getType());
     if (!r)
       continue;
-    ReadRole role = ReadRole::Plain;
-    if ((int)s == srcC)
-      role = ReadRole::SrcC;
-    else if (f.rwLane && StringRef(d->srcs()[s].name) == "lane")
-      role = ReadRole::LaneSelect;
-    else if (f.lanes && mn != "v_writelane_b32" && StringRef(d->srcs()[s].name) == "src0")
-      role = ReadRole::LaneSource;
-    f.reads.push_back({*r, role});
-    // [ISA9]: store data of more than 64 bits ([LLVM] createsVALUHazard).
-    if (f.vmem && d->has(ISA::PROP_MAYSTORE) && !d->has(ISA::PROP_ATOMIC) &&
-        StringRef(d->srcs()[s].name) == "vdata" && r->hi - r->lo + 1 > 2)
+    f.reads.push_back({*r, row.roles[s]});
+    if ((int)s == row.vdata && r->hi - r->lo + 1 > 2)
       f.wideStoreData = *r;
   }
   addImplicit(d->implicitUses, [&](RegRange r) { f.reads.push_back({r, ReadRole::Implicit}); });
@@ -202,12 +300,10 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
   addImplicit(d->implicitDefs, [&](RegRange r) { f.writes.push_back(r); });
   f.producer = f.mfma || ((f.valu || f.salu) && !f.writes.empty()) ||
                f.wideStoreData.has_value();
-  // The largest number the rules below ask for after `f`: an MFMA's (up to
-  // kMaxWaitStates), a VALU's 5 (SGPR write then VMEM read, exec write then
-  // DPP), a wide store's 2, an SALU's 1 (m0).
-  if (f.mfma)
-    f.reach = kMaxWaitStates;
-  else
+  // The largest number the rules below ask for after `f`: an MFMA's (its
+  // largest MfmaWaits, set by rowFacts), a VALU's 5 (SGPR write then VMEM
+  // read, exec write then DPP), a wide store's 2, an SALU's 1 (m0).
+  if (!f.mfma)
     f.reach = std::max({f.valu && !f.writes.empty() ? 5u : 0u,
                         f.wideStoreData ? 2u : 0u,
                         f.salu && !f.writes.empty() ? 1u : 0u});
@@ -243,44 +339,10 @@ static bool isScalarFile(const RegRange &r) {
 
 /// First an MFMA writes its result / reads its srcC, then `c`.
 static unsigned afterMfma(const InstFacts &p, const InstFacts &c, uint8_t target) {
-  unsigned n = p.passes;
-  bool bigDgemm = p.dgemm && n >= 8; // 16x16 f64
-  // gfx950 needs one more wait state than gfx942 after a write by an XDL
-  // MFMA of more than 2 passes, and for overlapped srcC reads ([LLVM]
-  // GFX940_XDL_N_Pass* with IsGFX950; [CDNA4] ISA guide MFMA table).
-  unsigned extra950 = target == ISA::T_GFX950 && n > 2 ? 1 : 0;
-  unsigned srcC950 = target == ISA::T_GFX950 ? 1 : 0;
-  // [CDNA3] / [LLVM] checkMAIVALUHazards: XDL write, then VALU or memory
-  // read of it (incl. v_accvgpr_read, store data, addresses): passes + 3;
-  // f64 4x4: 6 (VALU) / 9 (memory), f64 16x16: 11 / 18.
-  unsigned readByOther = p.dgemm ? (c.valu ? (bigDgemm ? 11 : 6) : (bigDgemm ? 18 : 9))
-                                 : n + 3 + extra950;
-  // [CDNA3] / [LLVM] checkMAIHazards90A: XDL write, then an MFMA reads it as
-  // srcA/B: passes + 3; f64: 6 (4x4) / 11 (16x16).
-  unsigned srcAB = p.dgemm ? (bigDgemm ? 11 : 6) : n + 3 + extra950;
-  // Overlapping but not the same registers as srcC: XDL passes + 1;
-  // f64: 4 (4x4) / 9 (16x16).
-  unsigned srcCOverlap = p.dgemm ? (bigDgemm ? 9 : 4) : n + 1 + srcC950;
-  // Exactly the same registers as srcC (back-to-back accumulation): none,
-  // except after a 2-pass MFMA (2) and f64 4x4 into f64 4x4 (4).
-  unsigned srcCSame = p.dgemm ? (!bigDgemm && c.dgemm && c.passes == 4 ? 4 : 0)
-                              : (n == 2 ? 2 : 0);
-  // [LLVM] checkMAIVALUHazards: a VALU or memory op overwrites an MFMA result
-  // (WAW): XDL passes + 3; f64 6 / 11.
-  unsigned waw = p.dgemm ? (bigDgemm ? 11 : 6) : n + 3 + extra950;
-  // ... or overwrites what an XDL MFMA reads as srcC (WAR): 2 passes 1,
-  // 4 passes 3, 8 passes 7, 16 passes 15.
-  unsigned war = n - 1;
-  // gfx950 f64 MFMAs: LLVM 22 pads a 16x16x4 f64 result (16 passes there)
-  // before a VALU read with 19 wait states, the XDL number, not the gfx942
-  // table's 11. Take the larger of the two everywhere.
-  if (p.dgemm && target == ISA::T_GFX950) {
-    readByOther = std::max(readByOther, n + 3 + extra950);
-    srcAB = std::max(srcAB, n + 3 + extra950);
-    srcCOverlap = std::max(srcCOverlap, n + 1 + srcC950);
-    waw = std::max(waw, n + 3 + extra950);
-  }
-
+  MfmaWaits w = mfmaWaits(p, target);
+  unsigned readByOther = p.dgemm && !c.valu ? w.readByMem : w.readByValu;
+  unsigned srcCSame = c.dgemm && c.passes == 4 ? w.srcCSameF64x4 : w.srcCSame;
+  unsigned srcAB = w.srcAB, srcCOverlap = w.srcCOverlap, waw = w.waw, war = w.war;
   unsigned need = 0;
   auto req = [&](unsigned n) { need = std::max(need, n); };
   for (const Read &r : c.reads) {
