@@ -192,3 +192,61 @@ def test_compile_prints_text_only_when_asked():
     assert "later" not in c.asm and "later" not in c.mlir   # as compiled
     assert c.asm.count("v_add_u32") == 1
     assert aster.assemble(c.asm, "gfx942") == c.hsaco
+
+
+def _raised_ir(hip_hsaco):
+    src = ('#include "common.h"\n'
+           "KERNEL vadd(const float *a, float *c) { c[tid_x()] = a[tid_x()] * 2.0f; }\n")
+    m = aster.raise_code_object(hip_hsaco(src, name="vadd"))
+    return _aster.print_module(m._m, False)
+
+
+def _set_field(ir, name, value):
+    ir, n = re.subn(rf"\b{name} = -?\d+ : i64", f"{name} = {value} : i64", ir, count=1)
+    if not n:    # a field the decoder left out (zero): add it
+        ir = ir.replace("descriptor = {", f"descriptor = {{{name} = {value} : i64, ", 1)
+    return ir
+
+
+def test_unusual_descriptor_fields_are_identical(hip_hsaco):
+    # A raised kernel's descriptor with fields aster never writes itself:
+    # the direct descriptor (encodeKernelDescriptor) must match what LLVM's
+    # assembler makes of the same `.amdhsa_*` directives, byte for byte.
+    base = _raised_ir(hip_hsaco)
+    seen = {aster.parse(base)._m.hsaco(True)}
+    cases = [dict(ieee_mode=0, dx10_clamp=0), dict(float_round_mode_32=2, float_denorm_mode_32=1),
+             dict(float_denorm_mode_16_64=0, fp16_overflow=1),
+             dict(exception_fp_ieee_div_zero=1, exception_int_div_zero=1),
+             dict(uses_dynamic_stack=1, tg_split=1),
+             dict(user_sgpr_dispatch_ptr=1, user_sgpr_queue_ptr=1, user_sgpr_count=6),
+             dict(user_sgpr_kernarg_preload_length=2, user_sgpr_kernarg_preload_offset=0,
+                  user_sgpr_count=4),
+             dict(next_free_vgpr=97, accum_offset=64, next_free_sgpr=70),
+             dict(system_sgpr_workgroup_id_y=1, system_sgpr_workgroup_id_z=1,
+                  system_vgpr_workitem_id=2, group_segment_fixed_size=65536,
+                  private_segment_fixed_size=1024, enable_private_segment=1)]
+    for fields in cases:
+        ir = base
+        for k, v in fields.items():
+            ir = _set_field(ir, k, v)
+        raw = aster.parse(ir)._m
+        direct, text, st = both(raw)
+        assert "error" not in st, (fields, st.get("error"))
+        assert direct == text, fields
+        assert direct not in seen, fields    # the fields did change the descriptor
+        seen.add(direct)
+
+
+def test_descriptor_the_assembler_rejects_goes_through_text(hip_hsaco):
+    # Values LLVM's assembler refuses: the direct encoder hands the module to
+    # the text path, which reports the assembler's error at its line.
+    base = _raised_ir(hip_hsaco)
+    for fields in (dict(next_free_sgpr=200), dict(accum_offset=6),
+                   dict(user_sgpr_dispatch_ptr=1, user_sgpr_count=2)):
+        ir = base
+        for k, v in fields.items():
+            ir = _set_field(ir, k, v)
+        raw = aster.parse(ir)._m
+        assert "error" in _aster.direct_stats(raw), fields
+        with pytest.raises(aster.AsterError, match="LLVM MC rejected"):
+            raw.hsaco(True)
