@@ -1,6 +1,7 @@
 //===- Passes.cpp - registration of aster's passes -----------------------===//
 #include "transforms/Passes.h"
 #include "transforms/Hazards.h"
+#include "transforms/Inline.h"
 #include "transforms/RegAlloc.h"
 #include "transforms/Waitcnt.h"
 
@@ -10,16 +11,18 @@ namespace aster {
 void registerRegAllocPass();
 void registerHazardsPass();
 void registerWaitcntPass();
+void registerInlinePass();
 
 void registerAllPasses() {
   // Upstream generic passes (canonicalize, cse, symbol-dce, ...).
   mlir::registerTransformsPasses();
+  registerInlinePass();
   registerRegAllocPass();
   registerHazardsPass();
   registerWaitcntPass();
 }
 std::vector<std::pair<std::string, std::string>> passDocs() {
-  return {{"amdgcn-regalloc", kRegAllocDoc}, {"amdgcn-hazards", kHazardsDoc},
+  return {{"amdgcn-inline", kInlineDoc}, {"amdgcn-regalloc", kRegAllocDoc}, {"amdgcn-hazards", kHazardsDoc},
           {"amdgcn-waitcnt", kWaitcntDoc}};
 }
 } // namespace aster
