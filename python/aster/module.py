@@ -112,6 +112,9 @@ class Module:
         from .functions import Function, _check_specs
         file, line = user_frame()
         _symbol(name, "function name")
+        if name in self.functions or any(k.name == name for k in self.kernels):
+            kind = "function" if name in self.functions else "kernel"
+            raise ValueError(f"module already has a {kind} named {name!r}")
         params = _check_specs(params, "params")
         results = _check_specs(results, "results")
         fb = _aster.add_function(self._m, name, params, results, file, line)
@@ -158,8 +161,10 @@ class Module:
             if isinstance(sgpr_setup, str) or not hasattr(sgpr_setup, "__iter__"):
                 raise TypeError("sgpr_setup must be a list of strings")
             setup = attrs["sgpr_setup"] = check_sgpr_setup(sgpr_setup)
-        if any(k.name == name for k in self.kernels) or name in self.functions:
-            raise ValueError(f"module already has a kernel or function named {name!r}")
+        if any(k.name == name for k in self.kernels):
+            raise ValueError(f"module already has a kernel named {name!r}")
+        if name in self.functions:
+            raise ValueError(f"module already has a function named {name!r}")
         layout, size = kernarg_layout(arglist)
         kb = _aster.add_kernel(self._m, name, [n for n, _ in arglist],
                                [arg_type(t, n)[0] for n, t in arglist], attrs, file, line)
