@@ -281,6 +281,8 @@ def test_ret_and_signature_errors():
         m.function("f")
     k = m.kernel("k")
     assert not hasattr(k, "ret")                  # kernels end with s_endpgm
+    f.ret(f.concat(f.params[0], f.v_mov_b32(VGPR(), 0)))
+    k.s_endpgm()
     g = m.function("g")
     g.s_nop(0)
     with pytest.raises(aster.AsterError, match="function 'g' does not end with ret"):
