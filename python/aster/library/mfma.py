@@ -1,0 +1,65 @@
+"""MFMA tile steps: D = A @ B + C on one 16x16 or 32x32 tile of a wave.
+
+Each step is one matrix instruction on registers the caller chooses. Lane
+layouts (AMD's matrix instruction calculator, CDNA3: tests/py/mfma_layouts.py
+restates its formulas, and the tests check these pieces against it). With l
+the lane (0..63) and j = 0..3 the value's place in the lane (two 16-bit
+values per register, low half first):
+
+  16x16x16 (f16, bf16)            A: VGPR x2   B: VGPR x2   C, D: x4
+      A[l % 16][4 (l // 16) + j]      B[4 (l // 16) + j][l % 16]
+      D register r (0..3) of lane l:  D[4 (l // 16) + r][l % 16]
+  32x32x8 (f16, bf16)             A: VGPR x2   B: VGPR x2   C, D: x16
+      A[l % 32][4 (l // 32) + j]      B[4 (l // 32) + j][l % 32]
+      D register r (0..15) of lane l: D[8 (r // 4) + 4 (l // 32) + r % 4][l % 32]
+
+So a lane's A fragment is 4 consecutive k of one row of A, and its B
+fragment 4 consecutive k of one column of B, i.e. of one row of B^T: both
+are read from row-major tiles (A as M x K, B^T as N x K) by
+lds.lds_fragment. The accumulator C and the result D are f32.
+
+    (acc,) = k.call(mfma.mfma_16x16x16_f16, a, b, acc)   # acc: AGPR(4)
+
+The result needs wait states before a VALU, memory or MFMA reads it:
+amdgcn-hazards inserts them."""
+from ..functions import function
+from ..registers import AGPR, VGPR
+
+__all__ = ["mfma_step", "mfma_16x16x16_f16", "mfma_16x16x16_bf16", "mfma_32x32x8_f16",
+           "mfma_32x32x8_bf16", "SHAPES"]
+
+# shape -> (instruction, registers of A, of B, of C/D)
+SHAPES = {
+    "16x16x16_f16": ("v_mfma_f32_16x16x16_f16", 2, 2, 4),
+    "16x16x16_bf16": ("v_mfma_f32_16x16x16_bf16", 2, 2, 4),
+    "32x32x8_f16": ("v_mfma_f32_32x32x8_f16", 2, 2, 16),
+    "32x32x8_bf16": ("v_mfma_f32_32x32x8_bf16", 2, 2, 16),
+}
+_CACHE = {}
+
+
+def mfma_step(shape, acc="agpr"):
+    """The tile step of `shape` (a key of SHAPES) with the accumulator C and
+    result D in AGPRs (acc="agpr") or VGPRs (acc="vgpr"): a function
+    (A, B, C) -> D."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown MFMA shape {shape!r} (known: {', '.join(SHAPES)})")
+    if acc not in ("agpr", "vgpr"):
+        raise ValueError(f"acc must be 'agpr' or 'vgpr', got {acc!r}")
+    key = (shape, acc)
+    if key not in _CACHE:
+        name, na, nb, nc = SHAPES[shape]
+        Acc = AGPR if acc == "agpr" else VGPR
+
+        def step(f, a, b, c):
+            return getattr(f, name)(Acc(nc), a, b, c)
+        step.__doc__ = f"D = A @ B + C with {name} (C and D in {acc.upper()}s)."
+        _CACHE[key] = function(params=[VGPR(na), VGPR(nb), Acc(nc)], results=[Acc(nc)],
+                               name=f"mfma_{shape}_{acc}")(step)
+    return _CACHE[key]
+
+
+mfma_16x16x16_f16 = mfma_step("16x16x16_f16")
+mfma_16x16x16_bf16 = mfma_step("16x16x16_bf16")
+mfma_32x32x8_f16 = mfma_step("32x32x8_f16")
+mfma_32x32x8_bf16 = mfma_step("32x32x8_bf16")
