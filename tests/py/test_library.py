@@ -124,7 +124,8 @@ def test_global_to_lds_checks_its_shape():
 
 @pytest.mark.parametrize("shape,name,ktiles", [("16x16x16_f16", "v_mfma_f32_16x16x16_f16", 2),
                                                ("32x32x8_bf16", "v_mfma_f32_32x32x8_bf16", 4)])
-def test_tile_product_through_lds(shape, name, ktiles):
+@pytest.mark.parametrize("target", ["gfx942", "gfx950"])
+def test_tile_product_through_lds(shape, name, ktiles, target):
     """A (M x K) and B^T (N x K) tiles copied from bigger matrices to padded
     LDS tiles, their fragments loaded per k-step and multiplied: D = A @ B."""
     sh = SHAPES[name]
@@ -133,7 +134,7 @@ def test_tile_product_through_lds(shape, name, ktiles):
     rows = max(M, 1024 // row_bytes)                   # copy whole 1 KiB steps
     pad = row_bytes + 16
     nc = M * M // 64
-    m = aster.Module()
+    m = aster.Module(target)
     k = m.kernel("k", args=[("a", U32), ("bt", U32), ("pitch", np.uint32),
                             ("d", aster.ptr(np.float32))], block=64, lds=2 * rows * pad)
     pa, pbt, pitch, pd = (k.load_arg(x) for x in ("a", "bt", "pitch", "d"))
@@ -179,10 +180,11 @@ def test_fragment_layout_is_the_calculators():
 
 
 @pytest.mark.parametrize("kind", ["f32", "u32"])
-def test_wave_sum(kind):
+@pytest.mark.parametrize("target", ["gfx942", "gfx950"])
+def test_wave_sum(kind, target):
     """Two wave sums (of x and of y, other registers) in every lane."""
     piece = reduce.wave_sum_f32 if kind == "f32" else reduce.wave_sum_u32
-    m = aster.Module()
+    m = aster.Module(target)
     k = m.kernel("k", args=[("x", U32), ("out", U32)], block=64)
     px, po = k.load_arg("x"), k.load_arg("out")
     off = k.v_lshlrev_b32(VGPR(), 2, v[0])
