@@ -118,6 +118,7 @@ struct PyKernel {
   nb::object moduleRef; // keeps the PyModule (and context) alive
   PyModule *module;
   Operation *kernel; // the amdgcn.kernel or amdgcn.func being built
+  MLIRContext *context; // kept apart: the destructor must not read `kernel`
   OpBuilder builder;
   Block *current;
   bool needNewBlock = false, sealed = false;
@@ -144,7 +145,8 @@ struct PyKernel {
   std::unique_ptr<Block> erased = std::make_unique<Block>();
 
   PyKernel(nb::object ref, PyModule *m, Operation *k, uint8_t t)
-      : moduleRef(std::move(ref)), module(m), kernel(k), builder(k->getContext()),
+      : moduleRef(std::move(ref)), module(m), kernel(k), context(k->getContext()),
+        builder(k->getContext()),
         current(&k->getRegion(0).front()), targetBit(t), lastLoc(k->getLoc()),
         curLoc(k->getLoc()) {
     builder.setInsertionPointToEnd(current);
@@ -163,7 +165,7 @@ struct PyKernel {
     for (auto &kv : codes)
       Py_DECREF(kv.first);
   }
-  MLIRContext *ctx() { return kernel->getContext(); }
+  MLIRContext *ctx() { return context; }
   Region &body() { return kernel->getRegion(0); }
   Location loc() { return kernel->getLoc(); }
   bool isFunction() { return isa<FuncOp>(kernel); }

@@ -120,12 +120,18 @@ class FunctionTemplate:
                                  "not made from this @aster.function")
             return have
         f = module.function(self.name, self.params, self.results)
-        out = self.build(f, *f.params)
-        if out is None:
-            out = ()
-        elif not isinstance(out, (tuple, list)):
-            out = (out,)
-        f.ret(*out)
+        try:
+            out = self.build(f, *f.params)
+            if out is None:
+                out = ()
+            elif not isinstance(out, (tuple, list)):
+                out = (out,)
+            f.ret(*out)
+        except BaseException:
+            # A body that failed to build leaves nothing behind in the module.
+            del module.functions[self.name]
+            _aster.erase_function(module._m, self.name)
+            raise
         module.functions[self.name] = _Instantiated(f, self)
         return module.functions[self.name]
 

@@ -321,3 +321,14 @@ def test_template_name_clash():
     k = m.kernel("k")
     with pytest.raises(aster.AsterError, match="not made from this @aster.function"):
         k.call(mul_add, v[0], v[0])
+
+
+def test_template_body_error_leaves_nothing_behind():
+    @aster.function(params=[VGPR()], results=[VGPR()])
+    def bad(f, x):
+        return f.v_mfma_f32_16x16x16_f16(AGPR(4), x, x, x)  # bad-body
+
+    m = aster.Module()
+    k = m.kernel("k")
+    raises_here(aster.AsterError, lambda: k.call(bad, v[0]), "# bad-body", "v_mfma")
+    assert "bad" not in m.functions and "amdgcn.func" not in m.mlir()
