@@ -22,7 +22,9 @@ const char *const kInlineDoc =
     "virtual registers are fresh virtual registers per call site while its "
     "pinned registers stay as written; parameters are the call's operands and "
     "results the returned values; a multi-block body becomes blocks between "
-    "the halves of the caller's block (joined by cf.br); each inlined op's "
+    "the halves of the caller's block (joined by cf.br; the results are the "
+    "returned values, or block arguments of the rest when there are several "
+    "returns); each inlined op's "
     "location is callsite(body location at call location). Functions are "
     "kept (translation does not emit them). Afterwards amdgcn-regalloc, "
     "amdgcn-waitcnt and amdgcn-hazards see one flat kernel.\n"
@@ -64,20 +66,32 @@ static void inlineCall(CallOp call, FuncOp f, SmallVectorImpl<CallOp> &newCalls)
   Block *entry = map.lookup(&body.front());
   b.setInsertionPointToEnd(before);
   cf::BranchOp::create(b, site, entry);
+  SmallVector<ReturnOp> rets;
   for (Block &old : body) {
     Block *nb = map.lookup(&old);
     for (Operation &op : *nb)
       relocate(&op);
     for (BlockArgument a : nb->getArguments())
       a.setLoc(CallSiteLoc::get(a.getLoc(), site));
-    if (auto ret = dyn_cast<ReturnOp>(nb->getTerminator())) {
-      OpBuilder rb(ret);
-      cf::BranchOp::create(rb, ret.getLoc(), rest, ret.getOperands());
-      ret.erase();
-    }
+    if (auto ret = dyn_cast<ReturnOp>(nb->getTerminator()))
+      rets.push_back(ret);
   }
-  for (Value r : call.getResults())
-    r.replaceAllUsesWith(rest->addArgument(r.getType(), site));
+  // One return: its block is the rest's only predecessor, so its values
+  // dominate the rest and replace the results directly (no block argument,
+  // hence no copies on the edge). Several: the rest takes them as arguments.
+  bool direct = rets.size() == 1;
+  if (direct)
+    for (auto [r, v] : llvm::zip(call.getResults(), rets[0].getOperands()))
+      r.replaceAllUsesWith(v);
+  else
+    for (Value r : call.getResults())
+      r.replaceAllUsesWith(rest->addArgument(r.getType(), site));
+  for (ReturnOp ret : rets) {
+    OpBuilder rb(ret);
+    cf::BranchOp::create(rb, ret.getLoc(), rest,
+                         direct ? ValueRange() : ValueRange(ret.getOperands()));
+    ret.erase();
+  }
   call.erase();
 }
 

@@ -23,8 +23,9 @@ namespace aster {
 /// parameters are the call's operands and the call's results the returned
 /// values. A body of one block is spliced into the caller's block; a body
 /// of several blocks goes between the two halves of the caller's block
-/// (cf.br into it, each amdgcn.return a cf.br to the rest, whose block
-/// arguments are the results). Each inlined op's location is
+/// (cf.br into it, each amdgcn.return a cf.br to the rest; with several
+/// returns the rest's block arguments are the results, with one the
+/// returned values are used directly). Each inlined op's location is
 /// callsite(its location in the body at the call's location), nested for
 /// nested calls. Functions stay in the module (translation never emits
 /// them). Returns the number of calls inlined, or failure with a

@@ -1,8 +1,9 @@
 // RUN: aster-opt %s -amdgcn-inline | FileCheck %s
 // RUN: aster-opt %s -amdgcn-inline -amdgcn-regalloc | aster-translate --mlir-to-asm | FileCheck %s --check-prefix=ASM
 // A body with a loop (several blocks) goes between the two halves of the
-// caller's block; its return becomes a branch to the rest, whose block
-// argument is the result. Called twice: two copies of the loop.
+// caller's block; its return becomes a branch to the rest, and the returned
+// value is used there directly (one return). Called twice: two copies of
+// the loop. With two returns, the rest takes the result as a block argument.
 
 amdgcn.module @m target("gfx942") {
   amdgcn.func @sum_to(%n: !amdgcn.sgpr<?>, %x: !amdgcn.vgpr<?>) -> !amdgcn.vgpr<?> {
@@ -18,6 +19,15 @@ amdgcn.module @m target("gfx942") {
   ^exit:
     amdgcn.return %acc1 : !amdgcn.vgpr<?>
   }
+  // Two returns: the larger of a and b (unsigned).
+  amdgcn.func @pick(%a: !amdgcn.vgpr<?>, %b: !amdgcn.vgpr<?>) -> !amdgcn.vgpr<?> {
+    %vcc = amdgcn.v_cmp_gt_u32 %a, %b : (!amdgcn.vgpr<?>, !amdgcn.vgpr<?>) -> !amdgcn.vcc
+    amdgcn.s_cbranch_vccnz ^ra, ^rb
+  ^rb:
+    amdgcn.return %b : !amdgcn.vgpr<?>
+  ^ra:
+    amdgcn.return %a : !amdgcn.vgpr<?>
+  }
   // CHECK-LABEL: amdgcn.kernel @k
   // ASM-LABEL: k:
   amdgcn.kernel @k() {
@@ -31,20 +41,29 @@ amdgcn.module @m target("gfx942") {
     // CHECK: amdgcn.s_mov_b32
     // CHECK-NEXT: cf.br ^[[L1:bb[0-9]+]]({{.*}}, %[[X]] :
     // CHECK: ^[[L1]]({{.*}}):
+    // CHECK: %[[Y:.*]] = amdgcn.v_add_u32
     // CHECK: amdgcn.s_cbranch_scc1 ^[[L1]]({{.*}}), ^[[X1:bb[0-9]+]]
     // CHECK: ^[[X1]]:
-    // CHECK-NEXT: cf.br ^[[R1:bb[0-9]+]](%{{.*}} : !amdgcn.vgpr<?>)
-    // CHECK: ^[[R1]](%[[Y:.*]]: !amdgcn.vgpr<?>):
+    // CHECK-NEXT: cf.br ^[[R1:bb[0-9]+]]{{$}}
+    // CHECK: ^[[R1]]:
     %y = amdgcn.call @sum_to(%n, %x) : (!amdgcn.sgpr<?>, !amdgcn.vgpr<?>) -> !amdgcn.vgpr<?>
     // CHECK-NEXT: cf.br ^[[E2:bb[0-9]+]]
     // CHECK: ^[[E2]]:
     // CHECK: cf.br ^[[L2:bb[0-9]+]]({{.*}}, %[[Y]] :
     // CHECK: amdgcn.s_cbranch_scc1 ^[[L2]]
     %z = amdgcn.call @sum_to(%n, %y) : (!amdgcn.sgpr<?>, !amdgcn.vgpr<?>) -> !amdgcn.vgpr<?>
-    // CHECK: ^{{bb[0-9]+}}(%[[Z:.*]]: !amdgcn.vgpr<?>):
-    // CHECK: amdgcn.global_store_dword %{{.*}}, %[[Z]]
+    // CHECK: cf.br ^[[T:bb[0-9]+]]{{$}}
+    // CHECK: ^[[T]]:
+    // CHECK: amdgcn.s_cbranch_vccnz ^[[A:bb[0-9]+]], ^[[B:bb[0-9]+]]
+    // CHECK: ^[[B]]:
+    // CHECK-NEXT: cf.br ^[[J:bb[0-9]+]](%[[X]] : !amdgcn.vgpr<?>)
+    // CHECK: ^[[A]]:
+    // CHECK-NEXT: cf.br ^[[J]](%{{.*}} : !amdgcn.vgpr<?>)
+    // CHECK: ^[[J]](%[[W:.*]]: !amdgcn.vgpr<?>):
+    // CHECK: amdgcn.global_store_dword %{{.*}}, %[[W]]
+    %w = amdgcn.call @pick(%z, %x) : (!amdgcn.vgpr<?>, !amdgcn.vgpr<?>) -> !amdgcn.vgpr<?>
     %p = amdgcn.reg : !amdgcn.vgpr<[2:3]>
-    amdgcn.global_store_dword %p, %z : (!amdgcn.vgpr<[2:3]>, !amdgcn.vgpr<?>) -> ()
+    amdgcn.global_store_dword %p, %w : (!amdgcn.vgpr<[2:3]>, !amdgcn.vgpr<?>) -> ()
     amdgcn.s_endpgm
   }
   // Two loops, each branching back to its own label; the branches into the
@@ -55,6 +74,8 @@ amdgcn.module @m target("gfx942") {
   // ASM-NOT: s_branch
   // ASM: v_add_u32
   // ASM: s_cbranch_scc1 [[LOOP2:\.LBB[0-9_]+]]
+  // ASM: s_cbranch_vccnz
+  // ASM: s_branch
   // ASM: global_store_dword
   // ASM-NEXT: s_endpgm
 }
