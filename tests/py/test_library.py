@@ -74,6 +74,36 @@ def test_mfma_step_two_calls(shape, name, acc_kind):
     assert (d.view(np.uint32) == want).all()
 
 
+@pytest.mark.parametrize("shape,name", STEPS[::2])
+@pytest.mark.parametrize("acc_kind", ["agpr", "vgpr"])
+def test_store_result_writes_the_matrix(shape, name, acc_kind):
+    """One step, then store_result into a wider row-major matrix: D lands at
+    D[i][j] (checked without any lane layout on the way out)."""
+    sh = SHAPES[name]
+    nc = sh.m * sh.n // 64
+    m = aster.Module()
+    k = m.kernel("k", args=[("a", U32), ("b", U32), ("pitch", np.uint32),
+                            ("d", aster.ptr(np.float32))], block=64)
+    pa, pb, pitch, pd = (k.load_arg(x) for x in ("a", "b", "pitch", "d"))
+    off = k.v_lshlrev_b32(VGPR(), 3, v[0])
+    fa = k.global_load_dwordx2(VGPR(2), off, pa)
+    fb = k.global_load_dwordx2(VGPR(2), off, pb)
+    (acc,) = k.call(mfma.mfma_step(shape, acc_kind), fa, fb, zero_acc(k, nc, acc_kind))
+    k.call(mfma.store_result(shape, acc_kind), acc, pd, pitch, v[0])
+    k.s_endpgm()
+    rng = np.random.default_rng(5)
+    A = small(rng, (1, sh.m, sh.k))
+    B = small(rng, (1, sh.k, sh.n))
+    dt = DT[sh.a]
+    a = pack_input(sh, "a", A.astype(dt))
+    b = pack_input(sh, "b", np.swapaxes(B, 1, 2).astype(dt))
+    cols = sh.n + 8
+    d = np.full((sh.m, cols), -1.0, np.float32)
+    aster.launch(aster.compile(m, PIPE), "k", grid=1, block=64, args=[a, b, 4 * cols, d])
+    assert (d[:, :sh.n] == (A[0] @ B[0]).astype(np.float32)).all()
+    assert (d[:, sh.n:] == -1).all()                    # nothing else written
+
+
 def lds_image(tile, lds_row_bytes):
     """The LDS bytes global_to_lds writes for `tile` (rows x row bytes)."""
     rows, rb = tile.shape

@@ -11,6 +11,7 @@ Pieces (registers in -> out; layouts in each module's documentation):
   mfma.mfma_16x16x16_f16 / mfma_16x16x16_bf16   (VGPR x2, VGPR x2, AGPR x4) -> AGPR x4
   mfma.mfma_32x32x8_f16 / mfma_32x32x8_bf16     (VGPR x2, VGPR x2, AGPR x16) -> AGPR x16
   mfma.mfma_step(shape, acc="vgpr")             the same with VGPR accumulators
+  mfma.store_result(shape, acc="agpr")          (D, SGPR x2 ptr, SGPR pitch, VGPR lane) -> ()
   lds.global_to_lds(rows, row_bytes, lds_row_bytes)
                                                 (SGPR x2 ptr, SGPR stride, VGPR lane,
                                                  VGPR lds base) -> ()

@@ -13,6 +13,9 @@ values per register, low half first):
       A[l % 32][4 (l // 32) + j]      B[4 (l // 32) + j][l % 32]
       D register r (0..15) of lane l: D[8 (r // 4) + 4 (l // 32) + r % 4][l % 32]
 
+(For 32x32x8, registers 4q..4q+3 hold rows 8q + 4 (l // 32) + 0..3.)
+store_result(shape) writes D to a row-major f32 matrix in global memory.
+
 So a lane's A fragment is 4 consecutive k of one row of A, and its B
 fragment 4 consecutive k of one column of B, i.e. of one row of B^T: both
 are read from row-major tiles (A as M x K, B^T as N x K) by
@@ -23,9 +26,9 @@ lds.lds_fragment. The accumulator C and the result D are f32.
 The result needs wait states before a VALU, memory or MFMA reads it:
 amdgcn-hazards inserts them."""
 from ..functions import function
-from ..registers import AGPR, VGPR
+from ..registers import AGPR, SGPR, VGPR
 
-__all__ = ["mfma_step", "mfma_16x16x16_f16", "mfma_16x16x16_bf16", "mfma_32x32x8_f16",
+__all__ = ["mfma_step", "store_result", "mfma_16x16x16_f16", "mfma_16x16x16_bf16", "mfma_32x32x8_f16",
            "mfma_32x32x8_bf16", "SHAPES"]
 
 # shape -> (instruction, registers of A, of B, of C/D)
@@ -63,3 +66,40 @@ mfma_16x16x16_f16 = mfma_step("16x16x16_f16")
 mfma_16x16x16_bf16 = mfma_step("16x16x16_bf16")
 mfma_32x32x8_f16 = mfma_step("32x32x8_f16")
 mfma_32x32x8_bf16 = mfma_step("32x32x8_bf16")
+
+
+def _result_row(shape, r):
+    """Row of D, less the lane's first row 4 (l // M), held in register r."""
+    return r if shape.startswith("16x16") else 8 * (r // 4) + r % 4
+
+
+def store_result(shape, acc="agpr"):
+    """A function (d: the step's result, ptr: SGPR x2, pitch: SGPR, lane:
+    VGPR) -> () storing D (f32) to the row-major matrix at `ptr` whose rows
+    are `pitch` bytes apart: D[i][j] at ptr + i * pitch + 4 j. Lane l writes
+    column l % M of rows 4 (l // M) + (the rows of its registers, see the
+    layout above) with one global_store_dword per register (AGPR data is
+    stored directly)."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown MFMA shape {shape!r} (known: {', '.join(SHAPES)})")
+    key = ("store", shape, acc)
+    if key not in _CACHE:
+        nc = SHAPES[shape][3]
+        M = 16 if shape.startswith("16x16") else 32
+        Acc = AGPR if acc == "agpr" else VGPR
+
+        def store(f, d, ptr, pitch, lane):
+            col = f.v_and_b32(VGPR(), M - 1, lane)
+            col4 = f.v_lshlrev_b32(VGPR(), 2, col)
+            grp = f.v_lshrrev_b32(VGPR(), M.bit_length() - 1, lane)
+            row0 = f.v_lshlrev_b32(VGPR(), 2, grp)                  # 4 (l // M)
+            base = f.v_mad_u32_u24(VGPR(), row0, pitch, col4)
+            for r in range(nc):
+                rows = _result_row(shape, r)
+                addr = base if rows == 0 else f.v_add_u32(
+                    VGPR(), f.s_mul_i32(SGPR(), pitch, rows), base)
+                f.global_store_dword(addr, d[r], ptr)
+        store.__doc__ = store_result.__doc__
+        _CACHE[key] = function(params=[Acc(nc), SGPR(2, align=2), SGPR(), VGPR()],
+                               results=[], name=f"store_result_{shape}_{acc}")(store)
+    return _CACHE[key]
