@@ -2,6 +2,7 @@
 #include "transforms/Passes.h"
 #include "transforms/Hazards.h"
 #include "transforms/RegAlloc.h"
+#include "transforms/Schedule.h"
 #include "transforms/Waitcnt.h"
 
 #include "mlir/Transforms/Passes.h"
@@ -10,6 +11,7 @@ namespace aster {
 void registerRegAllocPass();
 void registerHazardsPass();
 void registerWaitcntPass();
+void registerSchedulePass();
 
 void registerAllPasses() {
   // Upstream generic passes (canonicalize, cse, symbol-dce, ...).
@@ -17,9 +19,10 @@ void registerAllPasses() {
   registerRegAllocPass();
   registerHazardsPass();
   registerWaitcntPass();
+  registerSchedulePass();
 }
 std::vector<std::pair<std::string, std::string>> passDocs() {
   return {{"amdgcn-regalloc", kRegAllocDoc}, {"amdgcn-hazards", kHazardsDoc},
-          {"amdgcn-waitcnt", kWaitcntDoc}};
+          {"amdgcn-waitcnt", kWaitcntDoc}, {"amdgcn-schedule", kScheduleDoc}};
 }
 } // namespace aster
