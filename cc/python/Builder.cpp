@@ -577,5 +577,6 @@ static PyMethodDef emitDef = {
 
 #include "python/BuilderBindings.inc"
 #include "python/EditBindings.inc"
+#include "python/ScheduleBindings.inc"
 
 } // namespace aster::py
