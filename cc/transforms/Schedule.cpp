@@ -16,6 +16,7 @@
 #include "transforms/Liveness.h"
 #include "transforms/ScheduleGraph.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -430,6 +431,8 @@ FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &
       }
       st.cyclesAfter += after;
       Operation *anchor = r.nodes.back().op->getNextNode();
+      while (anchor && isa<RegOp, UndefOp, arith::ConstantOp>(anchor))
+        anchor = anchor->getNextNode();
       for (uint32_t k = 0; k < order.size(); ++k) {
         st.moved += order[k] != k;
         Operation *op = r.nodes[order[k]].op;

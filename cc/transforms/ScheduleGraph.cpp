@@ -112,6 +112,10 @@ void splitRegions(Block &block, std::vector<Region> &out) {
       close(freezeNext);
       continue;
     }
+    // Registers, undef and constants have no operands: they stay, before the
+    // region's ops (which go after them).
+    if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
+      continue;
     if (isFence(&op)) {
       // A fence inside a frozen region keeps it frozen after it.
       close(cur.frozen);

@@ -59,7 +59,8 @@ struct Region {
 };
 
 /// Splits `block` into regions (nodes without edges yet). The fences are
-/// not in any region.
+/// not in any region, nor amdgcn.reg and constants (no operands: they may
+/// stay where they are, the region's ops going after them).
 void splitRegions(mlir::Block &block, std::vector<Region> &out);
 
 /// Fills the costs and edges of `r` (ops in their current order) with the
