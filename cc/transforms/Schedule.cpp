@@ -212,6 +212,32 @@ struct RegionScheduler {
     }
   }
 
+  /// The most live registers per class seen while issuing.
+  int peak[3] = {0, 0, 0};
+  void notePeak() {
+    for (int c = 0; c < 3; ++c)
+      peak[c] = std::max(peak[c], pr.live[c]);
+  }
+  /// The peaks of the written order (pr is left as it was).
+  void writtenPeaks(int out[3]) {
+    Pressure saved = pr;
+    std::copy(pr.live, pr.live + 3, out);
+    for (uint32_t i = 0; i < r.nodes.size(); ++i) {
+      pr.issue(i);
+      for (int c = 0; c < 3; ++c)
+        out[c] = std::max(out[c], pr.live[c]);
+    }
+    pr = std::move(saved);
+  }
+  /// The new order's pressure is no worse than the limits or the written
+  /// order's, class by class.
+  bool pressureOk(const int written[3]) const {
+    for (int c = 0; c < 3; ++c)
+      if (peak[c] > std::max(written[c], (int)opts.maxLive[c]))
+        return false;
+    return true;
+  }
+
   bool fits(const int d[3]) const {
     for (int c = 0; c < 3; ++c)
       if (d[c] > 0 && pr.live[c] + d[c] > (int)opts.maxLive[c])
@@ -241,22 +267,29 @@ struct RegionScheduler {
     using PQ = std::pair<uint64_t, uint32_t>;
     std::priority_queue<PQ, std::vector<PQ>, std::greater<PQ>> pending;
     Machine m{P};
+    std::copy(pr.live, pr.live + 3, peak);
     for (uint32_t i = 0; i < n; ++i)
       if (!npred[i])
         avail[groupOf(i)].push(i);
 
     std::vector<uint32_t> order;
     order.reserve(n);
-    constexpr unsigned kRest = 4; // candidates taken from the rest
-    SmallVector<uint32_t, 8> cand;
+    constexpr unsigned kRest = 4, kWide = 32; // candidates taken from the rest
+    SmallVector<uint32_t, 40> cand;
     while (order.size() < n) {
       while (!pending.empty() && pending.top().first <= m.now) {
         avail[groupOf(pending.top().second)].push(pending.top().second);
         pending.pop();
       }
       cand.clear();
+      // Over a limit (or pressure first): look further for an op that
+      // frees registers.
+      bool over = opts.pressureFirst;
+      for (int c = 0; c < 3; ++c)
+        over |= pr.live[c] >= (int)opts.maxLive[c];
+      unsigned rest = over ? kWide : kRest;
       for (int g = 0; g < 3; ++g)
-        for (unsigned k = 0; k < (g == 2 ? kRest : 1) && !avail[g].empty(); ++k) {
+        for (unsigned k = 0; k < (g == 2 ? rest : 1) && !avail[g].empty(); ++k) {
           cand.push_back(avail[g].top());
           avail[g].pop();
         }
@@ -307,6 +340,7 @@ struct RegionScheduler {
       uint64_t t = m.earliest(node, ready[chosen]);
       m.issue(node, t);
       pr.issue(chosen);
+      notePeak();
       order.push_back(chosen);
       for (const Edge &e : node.succ) {
         ready[e.to] = std::max(ready[e.to], t + e.latency);
@@ -423,9 +457,13 @@ FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &
       RegionScheduler rs(r, P, opts);
       unsigned endPos = pos.lookup(r.nodes.back().op) + 1;
       rs.computeValues(out, pos, endPos, atOp.lookup(r.nodes.front().op).data());
+      int written[3];
+      rs.writtenPeaks(written);
       std::vector<uint32_t> order = rs.run();
       uint64_t after = simulate(r, order, P);
-      if (after > before) { // never worse than written (by the estimate)
+      // Never worse than written: by the estimate, and in registers past
+      // the limits.
+      if (after > before || !rs.pressureOk(written)) {
         st.cyclesAfter += before;
         continue;
       }
