@@ -439,11 +439,12 @@ FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &
     for (Operation &op : b)
       pos[&op] = p++;
     splitRegions(b, regions);
-    unsigned inRegions = 0;
+    unsigned instInRegions = 0;
     for (sched::Region &r : regions) {
       buildGraph(r, P, target);
       ++st.regions;
-      inRegions += r.nodes.size();
+      for (const sched::Node &n : r.nodes)
+        instInRegions += n.slot;
       std::vector<uint32_t> orig(r.nodes.size());
       for (uint32_t i = 0; i < orig.size(); ++i)
         orig[i] = i;
@@ -481,7 +482,11 @@ FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &
       }
     }
     // Fences and the terminator: one issue turn each.
-    uint64_t other = uint64_t(pos.size() - inRegions) * P.issuePeriod;
+    uint64_t other = 0;
+    for (Operation &op : b)
+      if (getInstDesc(&op))
+        other += P.issuePeriod;
+    other -= uint64_t(instInRegions) * P.issuePeriod;
     st.cyclesBefore += other;
     st.cyclesAfter += other;
     blockPressure(b, out, st.maxLiveAfter, nullptr);
