@@ -10,7 +10,9 @@
 * `unroll` / `pipeline` orders, `no_reorder`, and errors (a value read
   before it is defined, bad permutations, streams across blocks).
 """
+import os
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -18,6 +20,10 @@ import pytest
 import aster
 import mfma_layouts as ml
 from aster import VGPR, s, v
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "examples"))
+import schedule_demo  # noqa: E402
 
 REST = "amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
 SCHED = "amdgcn-schedule," + REST
@@ -46,43 +52,13 @@ def reference(a_steps, b_steps):
     return out
 
 
-# ---- the naive K-loop ----------------------------------------------------
-
-ITERS, STEPS = 4, 8          # a real loop of 4 iterations, 8 steps each
-LANE_BYTES = ITERS * STEPS * 8
-
-
-def kloop():
-    m = aster.Module("gfx942", name="kloop")
-    f16 = aster.ptr(np.float16)
-    k = m.kernel("kloop", args=[("a", f16), ("b", f16), ("d", aster.ptr(np.float32))],
-                 block=(64, 1, 1))
-    pa, pb, pd = k.load_arg("a"), k.load_arg("b"), k.load_arg("d")
-    off = k.v_lshlrev_b32(VGPR(), LANE_BYTES.bit_length() - 1, v[0])
-    acc = k.concat(*[k.v_mov_b32(VGPR(), 0) for _ in range(4)])
-    with k.loop(s[20], ITERS, carry=[acc, off]) as L:
-        acc, o = L.carry
-        for step in range(STEPS):              # naive: load A, load B, MFMA
-            A = k.global_load_dwordx2(VGPR(2, align=2), o, pa, offset=8 * step)
-            B = k.global_load_dwordx2(VGPR(2, align=2), o, pb, offset=8 * step)
-            acc = k.v_mfma_f32_16x16x16_f16(VGPR(4), A, B, acc)
-        L.next(acc, k.v_add_u32(VGPR(), 8 * STEPS, o))
-    k.global_store_dwordx4(k.v_lshlrev_b32(VGPR(), 4, v[0]), L.results[0], pd)
-    k.s_endpgm()
-    return m
-
-
-def kloop_args(rng):
-    a = rng.integers(-3, 4, (64, ITERS * STEPS, 4)).astype(np.float16)
-    b = rng.integers(-3, 4, (64, ITERS * STEPS, 4)).astype(np.float16)
-    return [a, b, np.zeros((64, 4), np.float32)]
-
+# ---- the naive K-loop (examples/schedule_demo.py) -------------------------
 
 def test_kloop_scheduled_is_faster_and_right():
-    m = kloop()
+    m = schedule_demo.build()
     naive, sched = aster.compile(m, REST), aster.compile(m, SCHED)
     assert "s_waitcnt" not in m.mlir()
-    args = kloop_args(np.random.default_rng(1))
+    args = schedule_demo.args(np.random.default_rng(1))
     cycles = {}
     for name, c in (("naive", naive), ("scheduled", sched)):
         a, b, d = (x.copy() for x in args)
@@ -94,7 +70,7 @@ def test_kloop_scheduled_is_faster_and_right():
     assert cycles["scheduled"] * 2 < cycles["naive"], cycles
     st = sched.metadata["kloop"].schedule
     assert st["cycles_after"] * 2 < st["cycles_before"]
-    assert aster.check_equivalent(naive, sched, "kloop", kloop_args, 3) == 3
+    assert aster.check_equivalent(naive, sched, "kloop", schedule_demo.args, 3) == 3
 
 
 def test_estimate_uses_the_timing_models_mfma_interval():
