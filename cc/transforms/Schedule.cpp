@@ -282,14 +282,8 @@ struct RegionScheduler {
         pending.pop();
       }
       cand.clear();
-      // Over a limit (or pressure first): look further for an op that
-      // frees registers.
-      bool over = opts.pressureFirst;
-      for (int c = 0; c < 3; ++c)
-        over |= pr.live[c] >= (int)opts.maxLive[c];
-      unsigned rest = over ? kWide : kRest;
       for (int g = 0; g < 3; ++g)
-        for (unsigned k = 0; k < (g == 2 ? rest : 1) && !avail[g].empty(); ++k) {
+        for (unsigned k = 0; k < (g == 2 ? kRest : 1) && !avail[g].empty(); ++k) {
           cand.push_back(avail[g].top());
           avail[g].pop();
         }
@@ -297,13 +291,13 @@ struct RegionScheduler {
         m.now = std::max(m.now, pending.top().first);
         continue;
       }
-      // Choose.
+      // Choose; past a limit with no candidate that fits (or pressure
+      // first), look further for one that frees registers.
       int best = -1;
       uint64_t bestStart = 0;
-      int bestD[3] = {0, 0, 0};
       bool bestFits = false;
       int bestSum = 0;
-      for (unsigned c = 0; c < cand.size(); ++c) {
+      auto consider = [&](unsigned c) {
         uint32_t i = cand[c];
         uint64_t start = m.earliest(r.nodes[i], ready[i]);
         int d[3];
@@ -329,10 +323,37 @@ struct RegionScheduler {
           bestStart = start;
           bestFits = ok;
           bestSum = sum;
-          std::copy(d, d + 3, bestD);
         }
-      }
+      };
+      for (unsigned c = 0; c < cand.size(); ++c)
+        consider(c);
+      if (!bestFits || (opts.pressureFirst && bestSum > 0))
+        for (unsigned k = 0; k < kWide && !avail[2].empty(); ++k) {
+          cand.push_back(avail[2].top());
+          avail[2].pop();
+          consider(cand.size() - 1);
+        }
+      // Still nothing that fits: an op that becomes ready later and fits
+      // is worth the wait (issuing more would only add live registers).
       uint32_t chosen = cand[best];
+      if (!bestFits) {
+        SmallVector<PQ, 8> later;
+        for (unsigned k = 0; k < kWide && !pending.empty(); ++k) {
+          PQ p = pending.top();
+          pending.pop();
+          later.push_back(p);
+          int d[3];
+          pr.delta(p.second, d);
+          if (fits(d)) {
+            chosen = p.second;
+            later.pop_back();
+            best = -1;
+            break;
+          }
+        }
+        for (const PQ &p : later)
+          pending.push(p);
+      }
       for (unsigned c = 0; c < cand.size(); ++c)
         if ((int)c != best)
           avail[groupOf(cand[c])].push(cand[c]);
@@ -358,7 +379,8 @@ struct RegionScheduler {
 
 /// MaxLive (registers per class of virtual values live after each write)
 /// of a block in its current order, walking backwards from its live-out
-/// values; `atOp` gets the registers live right before each op, if given.
+/// values; `atOp`, if given, gets the registers live right before each of
+/// its ops.
 void blockPressure(Block &b, const llvm::DenseSet<Value> &liveOut, unsigned maxLive[3],
                    llvm::DenseMap<Operation *, std::array<int, 3>> *atOp) {
   llvm::DenseSet<Value> live;
@@ -397,8 +419,11 @@ void blockPressure(Block &b, const llvm::DenseSet<Value> &liveOut, unsigned maxL
       remove(v);
     for (Value v : op.getOperands())
       add(v);
-    if (atOp)
-      (*atOp)[&op] = {cur[0], cur[1], cur[2]};
+    if (atOp) {
+      auto it = atOp->find(&op);
+      if (it != atOp->end())
+        it->second = {cur[0], cur[1], cur[2]};
+    }
   }
   note();
 }
@@ -432,13 +457,16 @@ FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &
   unsigned bi = 0;
   for (Block &b : body) {
     const llvm::DenseSet<Value> &out = liveOut[bi++];
+    splitRegions(b, regions);
+    // Live registers at each region's start.
     llvm::DenseMap<Operation *, std::array<int, 3>> atOp;
+    for (const sched::Region &r : regions)
+      atOp[r.nodes.front().op] = {0, 0, 0};
     blockPressure(b, out, st.maxLiveBefore, &atOp);
     llvm::DenseMap<Operation *, unsigned> pos;
     unsigned p = 0;
     for (Operation &op : b)
       pos[&op] = p++;
-    splitRegions(b, regions);
     unsigned instInRegions = 0;
     for (sched::Region &r : regions) {
       buildGraph(r, P, target);
