@@ -335,8 +335,9 @@ struct RegionScheduler {
         }
       // Still nothing that fits: an op that becomes ready later and fits
       // is worth the wait (issuing more would only add live registers).
+      // Pressure first: so is an op that frees more than the best adds.
       uint32_t chosen = cand[best];
-      if (!bestFits) {
+      if (!bestFits || (opts.pressureFirst && bestSum > 0)) {
         SmallVector<PQ, 8> later;
         for (unsigned k = 0; k < kWide && !pending.empty(); ++k) {
           PQ p = pending.top();
@@ -344,7 +345,7 @@ struct RegionScheduler {
           later.push_back(p);
           int d[3];
           pr.delta(p.second, d);
-          if (fits(d)) {
+          if (fits(d) && (!opts.pressureFirst || d[0] + d[1] + d[2] < bestSum)) {
             chosen = p.second;
             later.pop_back();
             best = -1;

@@ -313,3 +313,15 @@ def test_bad_mode_is_an_error():
     k.s_endpgm()
     with pytest.raises(aster.AsterError):
         aster.compile(m, "amdgcn-schedule{mode=fast}")
+
+
+def test_bench_kernels_never_slower():
+    """The three kernels of bench/bench_schedule.py: scheduled, they compute
+    the same (check_equivalent inside) and take fewer simulated cycles."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "bench"))
+    import bench_schedule
+    for name in bench_schedule.CYCLE_KERNELS:
+        before, after, st = bench_schedule.cycles(name)
+        assert after < before, (name, before, after)
+        assert st["cycles_after"] < st["cycles_before"]

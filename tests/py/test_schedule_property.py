@@ -26,9 +26,9 @@ SCHEDULES = {
     "seeded": "amdgcn-schedule{seed=12345}",
     "tight": "amdgcn-schedule{max-vgprs=8 max-sgprs=8}",
 }
-N_STRAIGHT = 40
-N_LOOP = 30
-N_NAIVE = 30
+N_STRAIGHT = 80
+N_LOOP = 50
+N_NAIVE = 50
 TRIALS = 2
 COUNTS = {"programs": 0, "trials": 0, "moved": 0, "faster": 0, "slower": 0}
 

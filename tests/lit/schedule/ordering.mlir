@@ -1,4 +1,6 @@
 // RUN: aster-opt %s -amdgcn-schedule | FileCheck %s
+// RUN: aster-opt %s -amdgcn-schedule="mode=pressure" | FileCheck %s --check-prefix=PRESSURE
+// RUN: not aster-opt %s -amdgcn-schedule="mode=fast" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: aster-opt %s -amdgcn-schedule -amdgcn-regalloc -amdgcn-waitcnt -amdgcn-hazards | aster-translate --mlir-to-asm | FileCheck %s --check-prefix=ASM
 // Latency first: loads (planned as L2 hits, 250 cycles) go before the
 // VALU work that does not need them; each reader stays after its load;
@@ -17,6 +19,13 @@ amdgcn.module @m target("gfx942") {
   // ASM-NEXT: s_waitcnt vmcnt(1)
   // ASM-NEXT: v_add_u32
   // ASM-NEXT: s_waitcnt vmcnt(0)
+  // Pressure first: each add frees its load's register, so it waits for it.
+  // PRESSURE-LABEL: amdgcn.kernel @hoist
+  // PRESSURE:      amdgcn.global_load_dword
+  // PRESSURE-NEXT: amdgcn.v_add_u32
+  // PRESSURE-NEXT: amdgcn.global_load_dword
+  // PRESSURE-NEXT: amdgcn.v_add_u32
+  // BAD: error: amdgcn-schedule: mode must be 'latency' or 'pressure', got 'fast'
   amdgcn.kernel @hoist() {
     %v01 = amdgcn.reg : !amdgcn.vgpr<[0:1]>
     %c1 = arith.constant 1 : i32
