@@ -595,7 +595,7 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
   EntryMap entries;
   std::vector<llvm::StringMapEntry<Entry> *> pending;
   for (auto k : module.getBody().front().getOps<KernelOp>()) {
-    plans.push_back({});
+    plans.emplace_back();
     plans.back().kernel = k;
     plans.back().direct =
         planKernel(plans.back(), entries, pending, flatRegs, rc, memo, textMnemonics);
