@@ -113,19 +113,20 @@ def test_raised_ir_holds_the_kernel(hip_hsaco):
 
 def test_unknown_instruction_names_line_and_text():
     text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n"
-            "\tv_mov_b32 v0, 1\n\tds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)\n"
+            "\tv_mov_b32 v0, 1\n\ts_ttracedata\n"
             "\ts_endpgm\n")
-    with pytest.raises(aster.AsterError, match=r"k\.s:5: ds_swizzle_b32 v1, v0 offset:swizzle"):
+    with pytest.raises(aster.AsterError, match=r"k\.s:5: s_ttracedata: 's_ttracedata' is not in"):
         aster.raise_asm(text, name="k.s")
     m = aster.raise_asm(text, name="k.s", unknown="keep")
     assert "amdgcn.data" in m.mlir()
-    assert "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)" in aster.compile(m).asm
+    assert "s_ttracedata" in aster.compile(m).asm
 
 
 def test_unknown_in_code_object_names_pc(hip_hsaco):
-    src = Path(HIP_INCLUDE) / "waveops.hip"
-    with pytest.raises(aster.AsterError, match=r"waveops pc 0x[0-9a-f]+: ds_swizzle_b32"):
-        aster.raise_code_object(hip_hsaco(src))
+    src = ('extern "C" __attribute__((global)) void trace(int *p) {\n'
+           '  __builtin_amdgcn_s_ttracedata(p[0]);\n}\n')
+    with pytest.raises(aster.AsterError, match=r"trace pc 0x[0-9a-f]+: s_ttracedata"):
+        aster.raise_code_object(hip_hsaco(src, "trace"))
 
 
 def test_exact_encodings_are_kept():

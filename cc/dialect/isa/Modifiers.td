@@ -46,6 +46,7 @@ def op_sel3    : Mod<"op_sel", "bits", 3, 0, 7, 3>;
 def op_sel_hi3 : Mod<"op_sel_hi", "bits", 3, 0, 7, 3, 7>;
 def neg_lo3    : Mod<"neg_lo", "bits", 3, 0, 7, 3>;
 def neg_hi3    : Mod<"neg_hi", "bits", 3, 0, 7, 3>;
+def op_sel4    : Mod<"op_sel", "bits", 4, 0, 15, 4>;
 defvar PkMods2 = [op_sel2, op_sel_hi2, neg_lo2, neg_hi2, clamp];
 defvar PkMods3 = [op_sel3, op_sel_hi3, neg_lo3, neg_hi3, clamp];
 defvar PkIntMods2 = [op_sel2, op_sel_hi2, clamp];
