@@ -129,72 +129,13 @@ static bool parseHwreg(StringRef t, int64_t &out) {
   return true;
 }
 
-/// ds_swizzle_b32 patterns as printed: swizzle(QUAD_PERM,a,b,c,d),
-/// swizzle(BITMASK_PERM,"01pi0"), swizzle(SWAP,n), swizzle(REVERSE,n),
-/// swizzle(BROADCAST,n,lane), as the 16-bit offset (AMD CDNA3 ISA,
-/// DS_SWIZZLE_B32).
-static bool parseSwizzle(StringRef v, int64_t &out) {
-  if (!v.consume_front("swizzle(") || !v.consume_back(")"))
-    return false;
-  llvm::SmallVector<StringRef, 6> p;
-  v.split(p, ',');
-  for (StringRef &s : p)
-    s = s.trim();
-  int64_t a[4] = {};
-  auto ints = [&](size_t n) {
-    if (p.size() != n + 1)
-      return false;
-    for (size_t i = 0; i < n; ++i)
-      if (!parseAsmInteger(p[i + 1], a[i]) || a[i] < 0 || a[i] > 63)
-        return false;
-    return true;
-  };
-  if (p[0] == "QUAD_PERM") {
-    if (!ints(4) || a[0] > 3 || a[1] > 3 || a[2] > 3 || a[3] > 3)
-      return false;
-    out = 0x8000 | a[0] | a[1] << 2 | a[2] << 4 | a[3] << 6;
-    return true;
-  }
-  unsigned andm = 0x1f, orm = 0, xorm = 0;
-  if (p[0] == "BITMASK_PERM") {
-    if (p.size() != 2)
-      return false;
-    StringRef m = p[1].trim('"');
-    if (m.size() != 5)
-      return false;
-    andm = 0;
-    for (unsigned i = 0; i < 5; ++i) {
-      unsigned bit = 1u << (4 - i);
-      switch (m[i]) {
-      case '0': break;
-      case '1': orm |= bit; break;
-      case 'p': andm |= bit; break;
-      case 'i': andm |= bit; xorm |= bit; break;
-      default: return false;
-      }
-    }
-  } else if (p[0] == "SWAP") {
-    if (!ints(1) || a[0] < 1 || a[0] > 16)
-      return false;
-    xorm = unsigned(a[0]);
-  } else if (p[0] == "REVERSE") {
-    if (!ints(1) || a[0] < 2 || a[0] > 32)
-      return false;
-    xorm = unsigned(a[0] - 1);
-  } else if (p[0] == "BROADCAST") {
-    if (!ints(2) || a[0] < 2 || a[0] > 32 || a[1] >= a[0])
-      return false;
-    andm = 0x1f & ~unsigned(a[0] - 1);
-    orm = unsigned(a[1]);
-  } else {
-    return false;
-  }
-  out = andm | orm << 5 | xorm << 10;
-  return true;
-}
-
 bool parseModifierInt(StringRef v, int64_t &out) {
-  return parseAsmInteger(v, out) || parseSwizzle(v.trim(), out);
+  if (parseAsmInteger(v, out))
+    return true;
+  std::optional<unsigned> s = parseSwizzle(v);
+  if (s)
+    out = *s;
+  return s.has_value();
 }
 
 static bool isIdentifier(StringRef t) {
@@ -368,7 +309,8 @@ struct RowMatch {
         [[fallthrough]];
       case ModKind::Int:
       case ModKind::HexInt:
-      case ModKind::HexMask: {
+      case ModKind::HexMask:
+      case ModKind::Swizzle: {
         int64_t v;
         if (!parseModifierInt(value, v))
           return fail("bad value in '" + t + "'");

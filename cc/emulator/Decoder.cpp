@@ -199,7 +199,7 @@ static bool emulatedDppCtrl(unsigned c) {
 /// A modifier of the matched row (its table name, the parsed value) into
 /// the instruction's fields.
 static std::string applyModifier(const TextModifier &m, Inst &in, bool &hasOpselHi,
-                                 unsigned &opselLen) {
+                                 unsigned &opselLen, const uint32_t *word0) {
   StringRef n = m.desc->name;
   int64_t x = m.value;
   auto bad = [&] { return "bad modifier '" + m.token.str() + "'"; };
@@ -233,6 +233,16 @@ static std::string applyModifier(const TextModifier &m, Inst &in, bool &hasOpsel
     return "";
   case ISA::ModKind::Unused:
     in.dstUnused = uint8_t(x);
+    return "";
+  case ISA::ModKind::Swizzle:
+    // SemDS.cpp implements the QUAD_PERM and BITMASK modes.
+    // LLVM prints BITMASK_PERM offsets that compute the same lanes alike:
+    // the code word has the offset (DS: bits 15:0).
+    if (word0)
+      x = *word0 & 0xffff;
+    if ((x & 0xc000) == 0xc000)
+      return "the swizzle mode of '" + m.token.str() + "' (ROTATE/FFT) is not emulated";
+    in.offset = int32_t(x);
     return "";
   default:
     break;
@@ -281,7 +291,8 @@ static std::string applyModifier(const TextModifier &m, Inst &in, bool &hasOpsel
 
 /// Binds a match of the text against a table row: the row's semantic,
 /// operands and modifiers.
-static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog) {
+static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
+                           const uint32_t *word0) {
   StringRef mn = a.row->asmName;
   if (a.suffix == "e64")
     in.flags |= IF_VOP3;
@@ -301,7 +312,7 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog) {
   bool hasOpselHi = false;
   unsigned opselLen = 0;
   for (const TextModifier &m : a.mods) {
-    err = applyModifier(m, in, hasOpselHi, opselLen);
+    err = applyModifier(m, in, hasOpselHi, opselLen, word0);
     if (!err.empty())
       return err;
   }
@@ -414,7 +425,7 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog) {
   return "";
 }
 
-std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
+std::string bindInstruction(StringRef text, Inst &in, Program &prog, const uint32_t *word0) {
   const ISA::RowIndex &rows =
       ISA::RowIndex::forTarget(prog.gfx950 ? ISA::T_GFX950 : ISA::T_GFX942);
   Inst start = in;
@@ -425,7 +436,7 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
       text, rows,
       [&](const ISA::InstText &a) {
         in = start;
-        err = bindRow(a, in, prog);
+        err = bindRow(a, in, prog, word0);
         return err.empty();
       },
       err);
@@ -484,8 +495,11 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
     std::string err;
     if (StringRef(texts[i]).starts_with(".long"))
       err = "the disassembler cannot decode this word";
-    else
-      err = bindInstruction(texts[i], in, *prog);
+    else {
+      uint32_t w;
+      std::memcpy(&w, code.data() + (in.pc - base), 4);
+      err = bindInstruction(texts[i], in, *prog, &w);
+    }
     if (err.empty() && cpu == "gfx950")
       err = gfx950Refusal(StringRef(texts[i]).ltrim().split(' ').first);
     // Forms the semantics refuse at run time are reported here too, so

@@ -22,6 +22,7 @@ def MubufOffset  : Mod<"offset", "int", 12, 0, 4095>;
 def DSOffset     : Mod<"offset", "int", 16, 0, 65535>;
 def DSOffset0    : Mod<"offset0", "int", 8, 0, 255>;
 def DSOffset1    : Mod<"offset1", "int", 8, 0, 255>;
+def SwizzleOffset : Mod<"offset", "swizzle", 16, 0, 65535>;
 def Gfx12Offset  : Mod<"offset", "int", 24, -8388608, 8388607>;
 // MUBUF addressing: vaddr is present exactly when one of these is set.
 def idxen : Mod<"idxen", "flag"> { let NeedsOpt = 1; }

@@ -33,7 +33,7 @@ foreach op = ["min3", "max3", "med3"] in {
 }
 def V_DIV_FIXUP_F32 : VOP3<"v_div_fixup_f32", "f32", ["f32", "f32", "f32"], ALL>;
 def V_DIV_FIXUP_F64 : VOP3<"v_div_fixup_f64", "f64", ["f64", "f64", "f64"], ALL>;
-def V_DIV_FIXUP_F16 : VOP3<"v_div_fixup_f16", "f16", ["f16", "f16", "f16"]>;
+def V_DIV_FIXUP_F16 : VOP3<"v_div_fixup_f16", "f16", ["f16", "f16", "f16"], ALL>;
 // Division helpers: div_scale writes vcc-like flags to sdst; div_fmas reads vcc.
 foreach ty = ["f32", "f64"] in {
   def V_DIV_SCALE_#ty : VOP3<"v_div_scale_"#ty, ty, [ty, ty, ty]> {
@@ -106,7 +106,7 @@ foreach f = ["fp8", "bf8"] in {
                               !listconcat(SrcMods, [op_sel4])>;
 }
 // Two f16 into the low and high words (op_sel picks each source's half).
-def V_PACK_B32_F16 : VOP3<"v_pack_b32_f16", "b32", ["f16", "f16"], CDNA3,
+def V_PACK_B32_F16 : VOP3<"v_pack_b32_f16", "b32", ["f16", "f16"], ALL,
                           !listconcat(SrcMods, [op_sel3])>;
 
 // Lane access: the lane select is an SGPR or an inline constant. Both

@@ -1,6 +1,7 @@
 //===- InstParser.cpp - one printed instruction into the table's op -----===//
 #include "target/raise/InstParser.h"
 #include "target/InstAsm.h"
+#include "dialect/ModSpelling.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -138,6 +139,7 @@ struct Attempt {
   OperationState st;
   std::string error;
   llvm::DenseMap<Block *, StringRef> labelTokens;
+  ArrayRef<int32_t> encoding;
 
   Attempt(MLIRContext *ctx, const ISA::InstDesc &d, EntryValues &values,
           InstParser::LabelFn label, Location loc)
@@ -216,6 +218,9 @@ struct Attempt {
         continue;
       if (md->kind == ISA::ModKind::Flag)
         st.addAttribute(md->name, UnitAttr::get(ctx));
+      // DS encoding: the offset is bits 15:0 of the first word.
+      else if (md->kind == ISA::ModKind::Swizzle && !encoding.empty())
+        st.addAttribute(md->name, IntegerAttr::get(i32, encoding[0] & 0xffff));
       // An absent bit-list attribute means the default; set it only if
       // different.
       else if (md->kind != ISA::ModKind::Bits || md->def < 0 || tm.value != md->def)
@@ -274,7 +279,11 @@ static bool sameToken(StringRef a, StringRef b) {
     StringRef va = a.drop_front(i + 1), vb = b.drop_front(j + 1);
     if (sep == '(' && !(va.consume_back(")") && vb.consume_back(")")))
       return false;
-    return ISA::parseModifierInt(va, x) && ISA::parseModifierInt(vb, y) && x == y;
+    if (ISA::parseModifierInt(va, x) && ISA::parseModifierInt(vb, y) && x == y)
+      return true;
+    // An offset LLVM prints as a pattern that reads back as another one.
+    return sep == ':' && ((parseAsmInteger(va, x) && ISA::formatSwizzle(x) == vb) ||
+                          (parseAsmInteger(vb, y) && ISA::formatSwizzle(y) == va));
   }
   return false;
 }
@@ -334,12 +343,13 @@ static std::string printedBack(Operation *op, const ISA::InstDesc &d,
 
 FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location loc,
                                          EntryValues &values, LabelFn label,
-                                         std::string &error) {
+                                         std::string &error, ArrayRef<int32_t> encoding) {
   text = text.trim();
   Operation *result = nullptr;
   auto accept = [&](const ISA::InstText &m) {
     const ISA::InstDesc &d = *m.row;
     Attempt a(ctx, d, values, label, loc);
+    a.encoding = encoding;
     if (!a.build(m)) {
       error = a.error;
       return false;

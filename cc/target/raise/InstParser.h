@@ -44,9 +44,13 @@ public:
 
   /// Builds the instruction `text` at `b`'s insertion point. On failure
   /// returns the reason (nothing is created); the op otherwise.
+  /// `encoding` (when the text was disassembled from code) gives the fields
+  /// LLVM's text may not show exactly (ds_swizzle_b32's BITMASK_PERM
+  /// offsets that compute the same lanes print alike).
   mlir::FailureOr<mlir::Operation *> parse(llvm::StringRef text, mlir::OpBuilder &b,
                                            mlir::Location loc, EntryValues &values,
-                                           LabelFn label, std::string &error);
+                                           LabelFn label, std::string &error,
+                                           llvm::ArrayRef<int32_t> encoding = {});
 
   /// True if a row of the table spells `mnemonic` (any suffix stripped) on
   /// this target and takes branch targets.

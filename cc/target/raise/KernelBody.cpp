@@ -107,7 +107,8 @@ void KernelBody::inst(StringRef text, Location loc, StringRef where,
     }
     return blockFor(name);
   };
-  FailureOr<Operation *> op = parser.parse(text, builder, loc, values, labelFn, err);
+  FailureOr<Operation *> op =
+      parser.parse(text, builder, loc, values, labelFn, err, encoding);
   if (failed(op)) {
     if (keepUnknown) {
       data(encoding, text, loc);
