@@ -12,6 +12,8 @@
 #include "target/InstAsm.h"
 #include "target/Translate.h"
 #include "target/raise/KernelRecord.h"
+#include "target/raise/RaiseCommon.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

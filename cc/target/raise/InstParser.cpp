@@ -120,7 +120,17 @@ static bool immediateBits(const ISA::TextOperand &t, ISA::ValTy ty, Type ct, uin
 //===----------------------------------------------------------------------===//
 
 InstParser::InstParser(MLIRContext *ctx, uint8_t targetBit)
-    : ctx(ctx), target(targetBit), index(ISA::RowIndex::forTarget(targetBit)) {}
+    : ctx(ctx), target(targetBit), index(ISA::RowIndex::forTarget(targetBit)) {
+  diagHandler = ctx->getDiagEngine().registerHandler([this](Diagnostic &dg) {
+    if (!diagSink)
+      return failure(); // not ours: the next handler
+    if (diagSink->empty())
+      *diagSink = dg.str();
+    return success();
+  });
+}
+
+InstParser::~InstParser() { ctx->getDiagEngine().eraseHandler(diagHandler); }
 
 bool InstParser::isBranch(StringRef mnemonic) const {
   for (const ISA::InstDesc *d : index.rows(ISA::splitEncodingSuffix(mnemonic).first))
@@ -329,6 +339,7 @@ static bool sameInstruction(StringRef printed, StringRef source) {
   return true;
 }
 
+/// The op as the table prints it (leading blanks dropped).
 static std::string printedBack(Operation *op, const ISA::InstDesc &d,
                                const llvm::DenseMap<Block *, StringRef> &labels) {
   std::string s;
@@ -338,7 +349,8 @@ static std::string printedBack(Operation *op, const ISA::InstDesc &d,
         return it == labels.end() ? std::string("?") : it->second.str();
       })))
     return "?";
-  return normalized(s);
+  size_t i = s.find_first_not_of(" \t");
+  return i == std::string::npos ? std::string() : s.substr(i);
 }
 
 FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location loc,
@@ -358,20 +370,20 @@ FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location 
     // The table's verifier decides; its message is kept for the error.
     std::string diag;
     {
-      ScopedDiagnosticHandler h(ctx, [&](Diagnostic &dg) {
-        if (diag.empty())
-          diag = dg.str();
-        return success();
-      });
-      if (succeeded(verifyInstruction(op, d))) {
+      diagSink = &diag;
+      bool verified = succeeded(verifyInstruction(op, d));
+      diagSink = nullptr;
+      if (verified) {
         // Exact: the op must print back as the text it came from, else it
         // would not assemble to the same encoding.
+        // (Mostly the very same characters: compared first, tokens only if
+        // not.)
         std::string back = printedBack(op, d, a.labelTokens);
-        if (sameInstruction(back, text)) {
+        if (back == text || sameInstruction(normalized(back), text)) {
           result = op;
           return true;
         }
-        diag = "aster's table would write it as '" + back + "'";
+        diag = "aster's table would write it as '" + normalized(back) + "'";
       }
     }
     op->erase();

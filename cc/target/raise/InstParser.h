@@ -38,6 +38,9 @@ private:
 class InstParser {
 public:
   InstParser(mlir::MLIRContext *ctx, uint8_t targetBit);
+  ~InstParser();
+  InstParser(const InstParser &) = delete;
+  InstParser &operator=(const InstParser &) = delete;
 
   /// Resolves a branch label to its block.
   using LabelFn = llvm::function_ref<mlir::Block *(llvm::StringRef)>;
@@ -60,6 +63,10 @@ private:
   mlir::MLIRContext *ctx;
   uint8_t target;
   const ISA::RowIndex &index;
+  /// The verifier's first message while a row is tried (one handler for
+  /// the parser's life: registering one per instruction costs).
+  std::string *diagSink = nullptr;
+  mlir::DiagnosticEngine::HandlerID diagHandler;
 };
 
 using ISA::parseAsmInteger;
