@@ -390,3 +390,47 @@ def test_every_swizzle_offset_round_trips():
     enc = lambda out: [ln.split("encoding:")[1] for ln in out.splitlines() if "encoding:" in ln]
     lossy = sum(a != b for a, b in zip(enc(first), enc(again)))
     assert len(printed) == 65536 and lossy > 0
+
+
+def test_raised_metadata_is_aster_analysis(corpus):
+    """compile(raised).metadata: the interface (arguments, kernarg size, LDS,
+    scratch, user SGPRs) as the code object states it (checked against the
+    emulator's loader, which reads LLVM's ELF and msgpack), the register
+    counts from aster's own analysis of the raised code: never more than
+    clang allocated."""
+    from aster.runtime import load_code_object
+    checked = 0
+    for name, arch, h, _ in corpus:
+        if name in NOT_RAISED:
+            continue
+        md = aster.compile(aster.raise_code_object(h, unknown="keep")).metadata
+        for k in load_code_object(h).kernels:
+            x = md[k.name]
+            assert [(a.name, a.offset, a.size) for a in x.args] == \
+                [(a.name, a.offset, a.size) for a in k.args if not a.hidden], (name, k.name)
+            assert (x.kernarg_size, x.lds, x.private_segment, x.user_sgprs, x.wavefront_size) \
+                == (k.kernarg_size, k.group_segment_size, k.private_segment_size,
+                    k.user_sgpr_count, k.wavefront_size), (name, k.name)
+            assert 0 < x.vgpr_count <= k.vgpr_count and x.agpr_count <= k.agpr_count
+            assert x.accum_offset <= k.accum_offset and x.sgpr_count <= k.sgpr_count
+            checked += 1
+    assert checked > 40
+
+
+def test_raised_metadata_counts_registers_the_code_uses():
+    """A hand-written descriptor that under-declares: the code uses a[0:3]
+    and v17, the descriptor claims 16 VGPRs and no AGPRs; aster's counts are
+    what the code uses."""
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\n\t.globl k\n"
+            "\t.p2align 8\n\t.type k,@function\nk:\n\tv_add_f32_e32 v17, v2, v3\n"
+            "\tv_accvgpr_write_b32 a3, v1\n\ts_endpgm\n.Lend:\n\t.size k, .Lend-k\n"
+            "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 16\n"
+            "\t\t.amdhsa_next_free_sgpr 8\n\t\t.amdhsa_accum_offset 16\n\t.end_amdhsa_kernel\n"
+            "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .symbol: k.kd\n"
+            "    .kernarg_segment_size: 0\n    .kernarg_segment_align: 8\n"
+            "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n"
+            "    .wavefront_size: 64\n    .sgpr_count: 8\n    .vgpr_count: 16\n"
+            "    .max_flat_workgroup_size: 64\namdhsa.target: amdgcn-amd-amdhsa--gfx942\n"
+            "amdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n")
+    md = aster.compile(aster.raise_asm(text)).metadata["k"]
+    assert (md.next_free_vgpr, md.agpr_count, md.accum_offset) == (24, 4, 20)
