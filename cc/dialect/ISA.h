@@ -57,6 +57,7 @@ enum class ModKind : uint8_t {
   Unused,  ///< SDWA dst_unused: UNUSED_PAD, UNUSED_SEXT, UNUSED_PRESERVE
   SrcSext, ///< bitmask per source, printed as `sext(src)` (SDWA integer)
   FixedPos, ///< always printed as its name, after the operands (`off`)
+  Swizzle,  ///< ds_swizzle_b32 offset, printed `offset:swizzle(...)`
 };
 /// Kinds that are part of the form (printed as their name), never attributes.
 inline bool isFixedMod(ModKind k) { return k == ModKind::Fixed || k == ModKind::FixedPos; }

@@ -3,6 +3,10 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "llvm/ADT/bit.h"
 
 using llvm::StringRef;
 
@@ -82,6 +86,115 @@ std::optional<unsigned> parseDppCtrl(StringRef tok) {
       return r.base + n;
   }
   return std::nullopt;
+}
+
+std::string formatSwizzle(unsigned v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "swizzle(";
+  if ((v & 0xe000) == 0xe000) {
+    os << "FFT," << (v & 0x1f);
+  } else if ((v & 0xc000) == 0xc000) {
+    os << "ROTATE," << ((v >> 10) & 1) << ',' << ((v >> 5) & 0x1f);
+  } else if (v & 0x8000) {
+    os << "QUAD_PERM";
+    for (unsigned i = 0; i < 4; ++i)
+      os << ',' << ((v >> (2 * i)) & 3);
+  } else {
+    unsigned andm = v & 0x1f, orm = (v >> 5) & 0x1f, xorm = (v >> 10) & 0x1f;
+    unsigned group = 1 + (~andm & 0x1f);
+    if (andm == 0x1f && orm == 0 && llvm::popcount(xorm) == 1) {
+      os << "SWAP," << xorm;
+    } else if (andm == 0x1f && orm == 0 && xorm && llvm::isPowerOf2_32(xorm + 1)) {
+      os << "REVERSE," << xorm + 1;
+    } else if (group >= 2 && llvm::isPowerOf2_32(group) && orm < group && xorm == 0) {
+      os << "BROADCAST," << group << ',' << orm;
+    } else {
+      os << "BITMASK_PERM,\"";
+      // Per lane-id bit: kept ('p'), inverted ('i') or a constant; LLVM
+      // prints the constant ((0 or 1) | or) ^ xor, so the text can lose
+      // encodings that compute the same lanes.
+      for (int b = 4; b >= 0; --b) {
+        unsigned m = 1u << b;
+        if ((andm & m) && !(orm & m))
+          os << ((xorm & m) ? 'i' : 'p');
+        else
+          os << (((orm ^ xorm) & m) ? '1' : '0');
+      }
+      os << '"';
+    }
+  }
+  os << ')';
+  return s;
+}
+
+std::optional<unsigned> parseSwizzle(StringRef v) {
+  v = v.trim();
+  if (!v.consume_front("swizzle(") || !v.consume_back(")"))
+    return std::nullopt;
+  llvm::SmallVector<StringRef, 6> p;
+  v.split(p, ',');
+  for (StringRef &s : p)
+    s = s.trim();
+  unsigned a[4] = {};
+  auto ints = [&](size_t n, unsigned hi) {
+    if (p.size() != n + 1)
+      return false;
+    for (size_t i = 0; i < n; ++i)
+      if (p[i + 1].getAsInteger(10, a[i]) || a[i] > hi)
+        return false;
+    return true;
+  };
+  if (p[0] == "QUAD_PERM") {
+    if (!ints(4, 3))
+      return std::nullopt;
+    return 0x8000 | a[0] | a[1] << 2 | a[2] << 4 | a[3] << 6;
+  }
+  if (p[0] == "FFT") {
+    if (!ints(1, 31))
+      return std::nullopt;
+    return 0xe000 | a[0];
+  }
+  if (p[0] == "ROTATE") {
+    if (!ints(2, 31) || a[0] > 1)
+      return std::nullopt;
+    return 0xc000 | a[0] << 10 | a[1] << 5;
+  }
+  unsigned andm = 0x1f, orm = 0, xorm = 0;
+  if (p[0] == "BITMASK_PERM") {
+    if (p.size() != 2)
+      return std::nullopt;
+    StringRef m = p[1].trim('"');
+    if (m.size() != 5)
+      return std::nullopt;
+    andm = 0;
+    for (unsigned i = 0; i < 5; ++i) {
+      unsigned bit = 1u << (4 - i);
+      switch (m[i]) {
+      case '0': break;
+      case '1': orm |= bit; break;
+      case 'p': andm |= bit; break;
+      case 'i': andm |= bit; xorm |= bit; break;
+      default: return std::nullopt;
+      }
+    }
+  } else if (p[0] == "SWAP") {
+    if (!ints(1, 16) || !llvm::isPowerOf2_32(a[0]))
+      return std::nullopt;
+    xorm = a[0];
+  } else if (p[0] == "REVERSE") {
+    if (!ints(1, 32) || a[0] < 2 || !llvm::isPowerOf2_32(a[0]))
+      return std::nullopt;
+    xorm = a[0] - 1;
+  } else if (p[0] == "BROADCAST") {
+    if (!ints(2, 32) || a[0] < 2 || !llvm::isPowerOf2_32(a[0]) || a[1] >= a[0])
+      return std::nullopt;
+    andm = 0x1f & ~(a[0] - 1);
+    orm = a[1];
+  } else {
+    return std::nullopt;
+  }
+  return andm | orm << 5 | xorm << 10;
 }
 
 StringRef selName(unsigned v) { return v < 7 ? kSel[v] : ""; }

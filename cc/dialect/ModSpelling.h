@@ -22,6 +22,14 @@ std::optional<unsigned> parseDppCtrl(llvm::StringRef tok);
 /// True for the token names of DPP controls (row_shr, quad_perm, ...).
 bool isDppCtrlName(llvm::StringRef name);
 
+/// ds_swizzle_b32's offset as LLVM prints it (`swizzle(SWAP,1)`, ...); the
+/// mode is picked from the bits as AMD's ISA defines them (bit 15: QUAD_PERM,
+/// 0xc000: ROTATE, 0xe000: FFT, else and/or/xor lane masks), the name from
+/// the masks as LLVM chooses it.
+std::string formatSwizzle(unsigned v);
+/// `swizzle(MODE,...)` back to the offset.
+std::optional<unsigned> parseSwizzle(llvm::StringRef text);
+
 /// SDWA select 0..6 (BYTE_0 .. DWORD) and dst_unused 0..2.
 llvm::StringRef selName(unsigned v);
 std::optional<unsigned> parseSel(llvm::StringRef s);

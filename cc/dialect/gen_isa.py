@@ -23,7 +23,8 @@ MODKINDS = {"flag": "Flag", "int": "Int", "hexint": "HexInt", "pos": "Pos",
             "hex16": "Hex16", "bits": "Bits", "omod": "Omod",
             "srcneg": "SrcNeg", "srcabs": "SrcAbs", "waitcnt": "Waitcnt",
             "fixed": "Fixed", "dpp": "Dpp", "hexmask": "HexMask", "sel": "Sel",
-            "unused": "Unused", "srcsext": "SrcSext", "fixedpos": "FixedPos"}
+            "unused": "Unused", "srcsext": "SrcSext", "fixedpos": "FixedPos",
+            "swizzle": "Swizzle"}
 VALTYS = ["b16", "i16", "u16", "f16", "bf16", "b32", "i32", "u32", "f32",
           "v2f16", "v2bf16", "v2i16", "v2u16", "b64", "i64", "u64", "f64",
           "v2f32", "b96", "b128", "b256", "b512"]
@@ -189,7 +190,8 @@ MOD_DOCS = {"flag": "flag", "int": "int", "hexint": "int", "pos": "int (position
             "dpp": "int: DPP control (0xE4 quad_perm:[0,1,2,3], 0x111 row_shr:1, ...)",
             "hexmask": "int (4-bit mask)", "sel": "int: 0-3 BYTE_n, 4/5 WORD_n, 6 DWORD",
             "unused": "int: 0 UNUSED_PAD, 1 UNUSED_SEXT, 2 UNUSED_PRESERVE",
-            "srcsext": "int: mask of sign-extended sources"}
+            "srcsext": "int: mask of sign-extended sources",
+            "swizzle": "int: ds_swizzle_b32 offset (0x8000|lanes QUAD_PERM, and|or<<5|xor<<10 BITMASK)"}
 
 
 def py_example(records, r):

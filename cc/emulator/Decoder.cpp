@@ -1,16 +1,19 @@
 //===- Decoder.cpp - code bytes to a pre-decoded Program ------------------===//
 //
 // Each instruction is decoded and printed by LLVM (Disasm.cpp), the text is
-// parsed (AsmText.cpp) and bound here to its semantic: operands become
-// register indices or immediates of the type the semantic reads, modifiers
-// become fields, and branch targets become instruction indices.
+// matched against the instruction table's rows by the table's text parser
+// (dialect/InstText.h, the one the raiser uses) and bound here to the
+// matched row's semantic: operands become register indices or immediates of
+// the type the semantic reads, modifiers become fields, and branch targets
+// become instruction indices.
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Decoder.h"
 
-#include "emulator/AsmText.h"
 #include "emulator/Disasm.h"
 #include "emulator/Semantics.h"
+
+#include "dialect/InstText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -18,50 +21,55 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
 namespace aster::emu {
 
+using ISA::TextModifier;
+using ISA::TextOperand;
+
 static bool isInlineInt(int64_t v) { return v >= -16 && v <= 64; }
 
 /// Value of a floating-point inline constant for an operand of type `t`.
-static uint64_t floatConst(const AsmOperand &a, Ty t) {
+static uint64_t floatConst(const TextOperand &a, Ty t) {
   double d = a.fval;
+  bool inv2pi = std::fabs(d - 0.15915494) < 1e-7;
   switch (t) {
   case Ty::F16: case Ty::B16: {
-    uint16_t h = a.inv2pi ? 0x3118 : f32ToF16(float(d));
+    uint16_t h = inv2pi ? 0x3118 : f32ToF16(float(d));
     return h;
   }
   case Ty::PK16F: case Ty::PK16I: {
-    uint32_t h = a.inv2pi ? 0x3118 : f32ToF16(float(d));
+    uint32_t h = inv2pi ? 0x3118 : f32ToF16(float(d));
     return h | h << 16;
   }
   case Ty::BF16: {
-    uint16_t h = a.inv2pi ? 0x3e22 : f32ToBF16(float(d));
+    uint16_t h = inv2pi ? 0x3e22 : f32ToBF16(float(d));
     return h;
   }
   case Ty::F64: case Ty::B64: case Ty::I64: {
     uint64_t u;
-    if (a.inv2pi)
+    if (inv2pi)
       u = 0x3fc45f306dc9c882ull;
     else
       std::memcpy(&u, &d, 8);
     return u;
   }
   case Ty::PKF32: {
-    uint64_t f = a.inv2pi ? 0x3e22f983u : fbits(float(d));
+    uint64_t f = inv2pi ? 0x3e22f983u : fbits(float(d));
     return f | f << 32;
   }
   default:
-    return a.inv2pi ? 0x3e22f983u : fbits(float(d));
+    return inv2pi ? 0x3e22f983u : fbits(float(d));
   }
 }
 
 /// Value of an integer immediate for an operand of type `t`.
-static uint64_t intConst(const AsmOperand &a, Ty t) {
+static uint64_t intConst(const TextOperand &a, Ty t) {
   int64_t v = a.ival;
-  bool literal = a.hex || !isInlineInt(v);
+  bool literal = a.hex || a.lit || !isInlineInt(v);
   if (literal) {
     uint32_t L = uint32_t(v);
     switch (t) {
@@ -90,47 +98,81 @@ static uint64_t intConst(const AsmOperand &a, Ty t) {
 
 static bool is64(Ty t) { return t == Ty::F64 || t == Ty::B64 || t == Ty::I64 || t == Ty::PKF32; }
 
-static std::string convertOperand(const AsmOperand &a, Ty t, Opnd &o) {
+/// Scalar-file registers printed by name (AMD CDNA3 ISA, scalar operand
+/// encodings), and the aperture constants.
+static bool namedOperand(StringRef name, Ty t, Opnd &o) {
+  struct Special { const char *name; unsigned reg, count; };
+  static const Special specials[] = {
+      {"vcc", SR_VCC, 2},           {"vcc_lo", SR_VCC, 1},
+      {"vcc_hi", SR_VCC + 1, 1},    {"exec", SR_EXEC, 2},
+      {"exec_lo", SR_EXEC, 1},      {"exec_hi", SR_EXEC + 1, 1},
+      {"m0", SR_M0, 1},             {"flat_scratch", SR_FLAT_SCRATCH, 2},
+      {"flat_scratch_lo", SR_FLAT_SCRATCH, 1},
+      {"flat_scratch_hi", SR_FLAT_SCRATCH + 1, 1},
+      {"xnack_mask", SR_XNACK, 2},  {"xnack_mask_lo", SR_XNACK, 1},
+      {"xnack_mask_hi", SR_XNACK + 1, 1},
+  };
+  for (const Special &s : specials)
+    if (name == s.name) {
+      o.kind = OpKind::S;
+      o.reg = uint16_t(s.reg);
+      o.count = uint8_t(s.count);
+      return true;
+    }
+  int aperture = StringSwitch<int>(name)
+                     .Case("src_shared_base", 0)
+                     .Case("src_shared_limit", 1)
+                     .Case("src_private_base", 2)
+                     .Case("src_private_limit", 3)
+                     .Default(-1);
+  if (aperture < 0)
+    return false;
+  uint64_t base = aperture < 2 ? kSharedAperture : kPrivateAperture;
+  uint64_t v = (aperture & 1) ? base + kApertureSize - 1 : base;
+  o.kind = OpKind::Imm;
+  o.count = 1;
+  o.imm = is64(t) ? v : v >> 32;
+  return true;
+}
+
+static std::string convertOperand(const TextOperand &a, Ty t, Opnd &o) {
   o = Opnd();
   o.mods = (a.neg ? MOD_NEG : 0) | (a.abs ? MOD_ABS : 0) | (a.sext ? MOD_SEXT : 0);
   switch (a.kind) {
-  case AsmOperand::SGPR:
-    if (a.reg + a.count > SR_COUNT)
-      return "scalar register out of range";
-    o.kind = OpKind::S;
-    o.reg = uint16_t(a.reg);
-    o.count = uint8_t(a.count);
-    return "";
-  case AsmOperand::VGPR:
-  case AsmOperand::AGPR:
-    if (a.reg + a.count > kNumVgprs || a.count > 32)
+  case TextOperand::Reg:
+    if (a.file == 's' || a.file == 't') {
+      unsigned reg = a.first + (a.file == 't' ? SR_TTMP0 : 0);
+      if (reg + a.count > SR_COUNT)
+        return "scalar register out of range";
+      o.kind = OpKind::S;
+      o.reg = uint16_t(reg);
+      o.count = uint8_t(a.count);
+      return "";
+    }
+    if (a.first + a.count > kNumVgprs || a.count > 32)
       return "vector register out of range";
-    o.kind = a.kind == AsmOperand::VGPR ? OpKind::V : OpKind::A;
-    o.reg = uint16_t(a.reg);
+    o.kind = a.file == 'v' ? OpKind::V : OpKind::A;
+    o.reg = uint16_t(a.first);
     o.count = uint8_t(a.count);
     return "";
-  case AsmOperand::Off:
+  case TextOperand::Name:
+    if (!namedOperand(a.text, t, o))
+      return "the operand '" + a.text.str() + "' is not emulated";
+    return "";
+  case TextOperand::Off:
     o.kind = OpKind::None;
     return "";
-  case AsmOperand::Aperture: {
-    uint64_t base = a.ival < 2 ? kSharedAperture : kPrivateAperture;
-    uint64_t v = (a.ival & 1) ? base + kApertureSize - 1 : base;
-    o.kind = OpKind::Imm;
-    o.count = 1;
-    o.imm = is64(t) ? v : v >> 32;
-    return "";
-  }
-  case AsmOperand::Hwreg:
+  case TextOperand::Hwreg:
     o.kind = OpKind::Imm;
     o.count = 1;
     o.imm = uint64_t(a.ival);
     return "";
-  case AsmOperand::Float:
+  case TextOperand::Float:
     o.kind = OpKind::Imm;
     o.count = 1;
     o.imm = floatConst(a, t);
     return "";
-  case AsmOperand::Int:
+  case TextOperand::Int:
     o.kind = OpKind::Imm;
     o.count = 1;
     o.imm = intConst(a, t);
@@ -148,75 +190,19 @@ static unsigned trackIndex(const Opnd &o) {
   }
 }
 
-/// ds_swizzle_b32 patterns as printed: swizzle(QUAD_PERM,a,b,c,d),
-/// swizzle(BITMASK_PERM,"01pi0"), swizzle(SWAP,n), swizzle(REVERSE,n),
-/// swizzle(BROADCAST,n,lane). Produces the 16-bit offset encoding.
-static bool parseSwizzle(StringRef v, int64_t &out) {
-  if (!v.consume_front("swizzle(") || !v.consume_back(")"))
-    return false;
-  SmallVector<StringRef, 6> p;
-  v.split(p, ',');
-  for (StringRef &s : p)
-    s = s.trim();
-  int64_t a[4] = {};
-  auto ints = [&](size_t n) {
-    if (p.size() != n + 1)
-      return false;
-    for (size_t i = 0; i < n; ++i)
-      if (!parseInteger(p[i + 1], a[i]) || a[i] < 0 || a[i] > 63)
-        return false;
-    return true;
-  };
-  if (p[0] == "QUAD_PERM") {
-    if (!ints(4) || a[0] > 3 || a[1] > 3 || a[2] > 3 || a[3] > 3)
-      return false;
-    out = 0x8000 | a[0] | a[1] << 2 | a[2] << 4 | a[3] << 6;
-    return true;
-  }
-  unsigned andm = 0x1f, orm = 0, xorm = 0;
-  if (p[0] == "BITMASK_PERM") {
-    if (p.size() != 2)
-      return false;
-    StringRef m = p[1].trim('"');
-    if (m.size() != 5)
-      return false;
-    andm = 0;
-    for (unsigned i = 0; i < 5; ++i) {
-      unsigned bit = 1u << (4 - i);
-      switch (m[i]) {
-      case '0': break;
-      case '1': orm |= bit; break;
-      case 'p': andm |= bit; break;
-      case 'i': andm |= bit; xorm |= bit; break;
-      default: return false;
-      }
-    }
-  } else if (p[0] == "SWAP") {
-    if (!ints(1) || a[0] < 1 || a[0] > 16)
-      return false;
-    xorm = unsigned(a[0]);
-  } else if (p[0] == "REVERSE") {
-    if (!ints(1) || a[0] < 2 || a[0] > 32)
-      return false;
-    xorm = unsigned(a[0] - 1);
-  } else if (p[0] == "BROADCAST") {
-    if (!ints(2) || a[0] < 2 || a[0] > 32 || a[1] >= a[0])
-      return false;
-    andm = 0x1f & ~unsigned(a[0] - 1);
-    orm = unsigned(a[1]);
-  } else {
-    return false;
-  }
-  out = andm | orm << 5 | xorm << 10;
-  return true;
+/// DPP controls the lane moves of SemWrap.cpp implement.
+static bool emulatedDppCtrl(unsigned c) {
+  return c <= 0xff || (c > 0x100 && c < 0x130 && (c & 15)) || c == 0x130 || c == 0x134 ||
+         c == 0x138 || c == 0x13c || (c >= 0x140 && c <= 0x143);
 }
 
-static std::string applyModifier(const AsmModifier &m, Inst &in, bool &hasOpselHi,
-                                 unsigned &opselLen) {
-  StringRef n = m.name, v = m.value;
-  int64_t x = 0;
-  unsigned bits = 0;
-  auto intIn = [&](int64_t lo, int64_t hi) { return parseInteger(v, x) && x >= lo && x <= hi; };
+/// A modifier of the matched row (its table name, the parsed value) into
+/// the instruction's fields.
+static std::string applyModifier(const TextModifier &m, Inst &in, bool &hasOpselHi,
+                                 unsigned &opselLen, const uint32_t *word0) {
+  StringRef n = m.desc->name;
+  int64_t x = m.value;
+  auto bad = [&] { return "bad modifier '" + m.token.str() + "'"; };
   uint32_t flag = StringSwitch<uint32_t>(n)
                       .Cases({"sc0", "glc"}, IF_SC0)
                       .Cases({"sc1", "slc"}, IF_SC1)
@@ -233,154 +219,100 @@ static std::string applyModifier(const AsmModifier &m, Inst &in, bool &hasOpselH
     in.flags |= flag;
     return "";
   }
-  if (n == "offset" && v.starts_with("swizzle(")) {
-    if (!parseSwizzle(v, x))
-      return "unsupported swizzle pattern '" + v.str() + "'";
+  switch (m.desc->kind) {
+  case ISA::ModKind::Omod:
+    in.omod = uint8_t(x);
+    return "";
+  case ISA::ModKind::Dpp:
+    if (!emulatedDppCtrl(unsigned(x)))
+      return "the DPP control '" + m.token.str() + "' is not emulated";
+    in.dppCtrl = uint16_t(x);
+    return "";
+  case ISA::ModKind::Sel:
+    in.sel[n == "src0_sel" ? 0 : n == "src1_sel" ? 1 : 2] = uint8_t(x);
+    return "";
+  case ISA::ModKind::Unused:
+    in.dstUnused = uint8_t(x);
+    return "";
+  case ISA::ModKind::Swizzle:
+    // SemDS.cpp implements the QUAD_PERM and BITMASK modes.
+    // LLVM prints BITMASK_PERM offsets that compute the same lanes alike:
+    // the code word has the offset (DS: bits 15:0).
+    if (word0)
+      x = *word0 & 0xffff;
+    if ((x & 0xc000) == 0xc000)
+      return "the swizzle mode of '" + m.token.str() + "' (ROTATE/FFT) is not emulated";
     in.offset = int32_t(x);
     return "";
+  default:
+    break;
   }
   if (n == "offset") {
-    if (!intIn(-(1 << 20), (1 << 21)))
-      return "bad offset";
+    if (x < -(1 << 20) || x > (1 << 21))
+      return bad();
     in.offset = int32_t(x);
     return "";
   }
-  if (n == "offset0" || n == "offset1") {
-    if (!intIn(0, 255))
-      return "bad " + n.str();
-    (n == "offset0" ? in.offset0 : in.offset1) = uint8_t(x);
-    return "";
+  auto set8 = [&](uint8_t &field, int64_t hi) {
+    if (x < 0 || x > hi)
+      return bad();
+    field = uint8_t(x);
+    return std::string();
+  };
+  if (n == "offset0") return set8(in.offset0, 255);
+  if (n == "offset1") return set8(in.offset1, 255);
+  if (n == "op_sel") {
+    opselLen = m.desc->len;
+    return set8(in.opsel, 15);
   }
-  if (n == "mul" || n == "div") {
-    if (!intIn(2, 4))
-      return "bad output modifier";
-    in.omod = n == "div" ? 3 : (x == 2 ? 1 : 2);
-    return "";
+  if (n == "op_sel_hi") {
+    hasOpselHi = true;
+    return set8(in.opselHi, 15);
   }
-  if (n == "op_sel" || n == "op_sel_hi" || n == "neg_lo" || n == "neg_hi") {
-    if (!parseBitList(v, bits) || bits > 15)
-      return "bad " + n.str();
-    if (n == "op_sel") {
-      in.opsel = uint8_t(bits);
-      opselLen = unsigned(std::count(v.begin(), v.end(), ',')) + 1;
-    }
-    else if (n == "op_sel_hi") { in.opselHi = uint8_t(bits); hasOpselHi = true; }
-    else if (n == "neg_lo") in.negLo = uint8_t(bits);
-    else in.negHi = uint8_t(bits);
-    return "";
-  }
-  if (n == "neg") {  // MFMA f64: negate A, B, C
-    if (!parseBitList(v, bits) || bits > 7)
-      return "bad neg";
-    in.negLo = uint8_t(bits);
-    return "";
-  }
-  if (n == "bitop3") {  // v_bitop3_b32 truth table (in aux)
-    if (!intIn(0, 255))
-      return "bad bitop3";
+  if (n == "neg_lo" || n == "neg") // MFMA f64 `neg`: negate A, B, C
+    return set8(in.negLo, 15);
+  if (n == "neg_hi") return set8(in.negHi, 15);
+  if (n == "cbsz") return set8(in.cbsz, 15);
+  if (n == "abid") return set8(in.abid, 15);
+  if (n == "blgp") return set8(in.blgp, 15);
+  if (n == "vmcnt") return set8(in.vmcnt, 63);
+  if (n == "expcnt") return set8(in.expcnt, 63);
+  if (n == "lgkmcnt") return set8(in.lgkmcnt, 63);
+  if (n == "row_mask") return set8(in.rowMask, 15);
+  if (n == "bank_mask") return set8(in.bankMask, 15);
+  if (n == "bitop3") { // v_bitop3_b32 truth table (in aux)
+    if (x < 0 || x > 255)
+      return bad();
     in.aux = uint32_t(x);
     return "";
   }
-  if (n == "cbsz" || n == "abid" || n == "blgp") {
-    if (!intIn(0, 15))
-      return "bad " + n.str();
-    (n == "cbsz" ? in.cbsz : n == "abid" ? in.abid : in.blgp) = uint8_t(x);
-    return "";
-  }
-  if (n == "vmcnt" || n == "expcnt" || n == "lgkmcnt") {
-    if (!intIn(0, 63))
-      return "bad " + n.str();
-    (n == "vmcnt" ? in.vmcnt : n == "expcnt" ? in.expcnt : in.lgkmcnt) = uint8_t(x);
-    return "";
-  }
-  if (n == "dst_sel" || n == "src0_sel" || n == "src1_sel") {
-    int s = StringSwitch<int>(v)
-                .Case("BYTE_0", SEL_B0).Case("BYTE_1", SEL_B1).Case("BYTE_2", SEL_B2)
-                .Case("BYTE_3", SEL_B3).Case("WORD_0", SEL_W0).Case("WORD_1", SEL_W1)
-                .Case("DWORD", SEL_DWORD).Default(-1);
-    if (s < 0)
-      return "bad " + n.str();
-    in.sel[n == "src0_sel" ? 0 : n == "src1_sel" ? 1 : 2] = uint8_t(s);
-    return "";
-  }
-  if (n == "dst_unused") {
-    int s = StringSwitch<int>(v)
-                .Case("UNUSED_PAD", UNUSED_PAD).Case("UNUSED_SEXT", UNUSED_SEXT)
-                .Case("UNUSED_PRESERVE", UNUSED_PRESERVE).Default(-1);
-    if (s < 0)
-      return "bad dst_unused";
-    in.dstUnused = uint8_t(s);
-    return "";
-  }
-  if (n == "quad_perm") {
-    SmallVector<StringRef, 4> parts;
-    if (!v.consume_front("[") || !v.consume_back("]"))
-      return "bad quad_perm";
-    v.split(parts, ',');
-    if (parts.size() != 4)
-      return "bad quad_perm";
-    unsigned ctrl = 0;
-    for (unsigned i = 0; i < 4; ++i) {
-      int64_t e;
-      if (!parseInteger(parts[i], e) || e < 0 || e > 3)
-        return "bad quad_perm";
-      ctrl |= unsigned(e) << (2 * i);
-    }
-    in.dppCtrl = uint16_t(ctrl);
-    return "";
-  }
-  struct DppRow { const char *name; unsigned base, lo, hi; };
-  static const DppRow rows[] = {
-      {"row_shl", 0x100, 1, 15}, {"row_shr", 0x110, 1, 15}, {"row_ror", 0x120, 1, 15},
-      {"wave_shl", 0x130, 1, 1}, {"wave_rol", 0x134, 1, 1}, {"wave_shr", 0x138, 1, 1},
-      {"wave_ror", 0x13c, 1, 1}};
-  for (const DppRow &r : rows)
-    if (n == r.name) {
-      if (!intIn(r.lo, r.hi))
-        return "bad " + n.str();
-      in.dppCtrl = uint16_t(r.base + (r.hi == 1 ? 0 : x));
-      return "";
-    }
-  if (n == "row_mirror") { in.dppCtrl = 0x140; return ""; }
-  if (n == "row_half_mirror") { in.dppCtrl = 0x141; return ""; }
-  if (n == "row_bcast") {
-    if (!intIn(15, 31) || (x != 15 && x != 31))
-      return "bad row_bcast";
-    in.dppCtrl = x == 15 ? 0x142 : 0x143;
-    return "";
-  }
-  if (n == "row_mask" || n == "bank_mask") {
-    if (!intIn(0, 15))
-      return "bad " + n.str();
-    (n == "row_mask" ? in.rowMask : in.bankMask) = uint8_t(x);
-    return "";
-  }
-  return "unsupported modifier '" + m.name + (m.value.empty() ? "" : ":" + m.value) + "'";
+  return "unsupported modifier '" + m.token.str() + "'";
 }
 
-std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
-  AsmInst a;
-  std::string err = parseAsm(text, a);
-  if (!err.empty())
-    return err;
-  StringRef mn = a.mnemonic;
-  if (mn.consume_back("_e32")) {
-  } else if (mn.consume_back("_e64")) {
+/// Binds a match of the text against a table row: the row's semantic,
+/// operands and modifiers.
+static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
+                           const uint32_t *word0) {
+  StringRef mn = a.row->asmName;
+  if (a.suffix == "e64")
     in.flags |= IF_VOP3;
-  } else if (mn.consume_back("_sdwa")) {
+  if (a.row->enc == ISA::Enc::SDWA) {
     in.flags |= IF_SDWA;
-  } else if (mn.consume_back("_dpp")) {
+    mn.consume_back("_sdwa");
+  } else if (a.row->enc == ISA::Enc::DPP) {
     in.flags |= IF_DPP;
+    mn.consume_back("_dpp");
   }
-  const SemInfo *si = prog.gfx950 ? findGfx950Semantic(mn) : findSemantic(mn);
+  const SemInfo *si = semanticOf(*a.row, prog.gfx950);
   if (!si)
     return "the emulator has no semantics for '" + mn.str() + "'";
   if ((in.flags & (IF_SDWA | IF_DPP)) && (si->flags & SF_NO_SDWA))
     return "SDWA/DPP form of '" + mn.str() + "' is not supported";
+  std::string err;
   bool hasOpselHi = false;
   unsigned opselLen = 0;
-  for (const AsmModifier &m : a.modifiers) {
-    err = applyModifier(m, in, hasOpselHi, opselLen);
+  for (const TextModifier &m : a.mods) {
+    err = applyModifier(m, in, hasOpselHi, opselLen, word0);
     if (!err.empty())
       return err;
   }
@@ -393,15 +325,15 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   unsigned ndst = si->ndst;
   if (si->flags & SF_ATOMIC)
     ndst = (in.flags & IF_SC0) ? 1 : 0;
-  if (a.operands.size() > 6)
+  if (a.ops.size() > 6)
     return "too many operands";
-  if (a.operands.size() < ndst)
+  if (a.ops.size() < ndst)
     return "missing destination operand";
-  in.nop = uint8_t(a.operands.size());
+  in.nop = uint8_t(a.ops.size());
   in.ndst = uint8_t(ndst);
   for (unsigned i = 0; i < in.nop; ++i) {
     Ty t = i < ndst ? Ty::B32 : tyOf(si->tys, i - ndst);
-    err = convertOperand(a.operands[i], t, in.op[i]);
+    err = convertOperand(a.ops[i], t, in.op[i]);
     if (!err.empty())
       return err;
   }
@@ -493,6 +425,24 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   return "";
 }
 
+std::string bindInstruction(StringRef text, Inst &in, Program &prog, const uint32_t *word0) {
+  const ISA::RowIndex &rows =
+      ISA::RowIndex::forTarget(prog.gfx950 ? ISA::T_GFX950 : ISA::T_GFX942);
+  Inst start = in;
+  std::string err;
+  // The first row the text fits and that binds: rows of one mnemonic differ
+  // in their operands (returning atomics, scratch addressing).
+  ISA::matchInstText(
+      text, rows,
+      [&](const ISA::InstText &a) {
+        in = start;
+        err = bindRow(a, in, prog, word0);
+        return err.empty();
+      },
+      err);
+  return err;
+}
+
 std::string gfx950Refusal(StringRef mn) {
   for (StringRef suffix : {"_e32", "_e64", "_sdwa", "_dpp"})
     if (mn.consume_back(suffix))
@@ -545,8 +495,11 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
     std::string err;
     if (StringRef(texts[i]).starts_with(".long"))
       err = "the disassembler cannot decode this word";
-    else
-      err = bindInstruction(texts[i], in, *prog);
+    else {
+      uint32_t w;
+      std::memcpy(&w, code.data() + (in.pc - base), 4);
+      err = bindInstruction(texts[i], in, *prog, &w);
+    }
     if (err.empty() && cpu == "gfx950")
       err = gfx950Refusal(StringRef(texts[i]).ltrim().split(' ').first);
     // Forms the semantics refuse at run time are reported here too, so

@@ -19,8 +19,10 @@ llvm::Expected<std::unique_ptr<Program>>
 decodeProgram(llvm::ArrayRef<uint8_t> code, uint64_t base, llvm::StringRef cpu);
 
 /// Binds one printed instruction (for tests and tools): fills `in` or
-/// returns why it cannot be executed.
-std::string bindInstruction(llvm::StringRef text, Inst &in, Program &prog);
+/// returns why it cannot be executed. `word0`, the first code word when
+/// known, gives fields LLVM's text does not show exactly.
+std::string bindInstruction(llvm::StringRef text, Inst &in, Program &prog,
+                            const uint32_t *word0 = nullptr);
 
 /// Why an instruction whose mnemonic has a (gfx942) semantic cannot run in
 /// gfx950 code, or "": gfx950's fp8/bf8 are the OCP formats, so an fp8/bf8

@@ -1,5 +1,14 @@
-//===- SemRegistry.cpp - the mnemonic -> semantic table -------------------===//
+//===- SemRegistry.cpp - the semantic of each table row -------------------===//
+//
+// The Sem*.cpp files register semantics under the assembly name of the
+// table row they implement; each row of the table (dialect/ISA.h) is bound
+// once to its registration here, and the decoder dispatches on the row its
+// text matched.
+//
+//===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"
+
+#include "dialect/ISA.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -71,6 +80,31 @@ const SemInfo *findSemantic(llvm::StringRef mnemonic) {
 }
 
 llvm::ArrayRef<SemInfo> allSemantics() { return table(); }
+
+llvm::StringRef semanticName(const ISA::InstDesc &row) {
+  llvm::StringRef n = row.asmName;
+  if (row.enc == ISA::Enc::DPP)
+    n.consume_back("_dpp");
+  else if (row.enc == ISA::Enc::SDWA)
+    n.consume_back("_sdwa");
+  return n;
+}
+
+/// Row index -> semantic, for gfx942 meanings and for gfx950 code.
+static std::vector<const SemInfo *> bindRows(bool gfx950) {
+  llvm::ArrayRef<ISA::InstDesc> rows = ISA::instructions();
+  std::vector<const SemInfo *> v(rows.size());
+  for (const ISA::InstDesc &d : rows) {
+    llvm::StringRef n = semanticName(d);
+    v[d.index()] = gfx950 ? findGfx950Semantic(n) : findSemantic(n);
+  }
+  return v;
+}
+
+const SemInfo *semanticOf(const ISA::InstDesc &row, bool gfx950) {
+  static const std::vector<const SemInfo *> g942 = bindRows(false), g950 = bindRows(true);
+  return (gfx950 ? g950 : g942)[row.index()];
+}
 
 static float omodScale(uint8_t omod) {
   return omod == 1 ? 2.0f : omod == 2 ? 4.0f : omod == 3 ? 0.5f : 1.0f;

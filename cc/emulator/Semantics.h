@@ -1,8 +1,10 @@
 //===- Semantics.h - the instruction semantics registry and helpers ------===//
 //
-// Every instruction the emulator executes has a SemInfo, keyed by mnemonic
-// (without _e32/_e64/_sdwa/_dpp). The Sem*.cpp files register them; the
-// decoder binds each decoded instruction to its entry.
+// Every instruction the emulator executes is a row of the instruction table
+// (dialect/ISA.h) with a SemInfo. The Sem*.cpp files register SemInfos under
+// the rows' assembly names (without _e32/_e64/_sdwa/_dpp); each row is bound
+// to its registration once (semanticOf), and the decoder runs the semantic of
+// the row an instruction's text matched.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_EMULATOR_SEMANTICS_H
@@ -17,6 +19,10 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+namespace aster::ISA {
+struct InstDesc;
+}
 
 namespace aster::emu {
 
@@ -93,7 +99,14 @@ void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner
 void execDpp(Wave &w, const Inst &in);      ///< DPP lane moves around in.inner
 void execProblem(Wave &w, const Inst &in);  ///< fails: cannot be executed
 
-/// Looks up a semantic by base mnemonic; nullptr if none.
+/// The semantic of a row of the instruction table (its registration under
+/// semanticName(row)) in gfx942 or gfx950 code; nullptr if none.
+const SemInfo *semanticOf(const ISA::InstDesc &row, bool gfx950);
+/// The name a row's semantic is registered under: its assembly name (DPP
+/// and SDWA forms run their base row's semantic in a wrapper).
+llvm::StringRef semanticName(const ISA::InstDesc &row);
+
+/// Looks up a registration by name; nullptr if none.
 const SemInfo *findSemantic(llvm::StringRef mnemonic);
 /// The semantic of `mnemonic` in gfx950 code: the gfx950 meaning where it
 /// differs from gfx942's (OCP fp8/bf8), else findSemantic's.

@@ -13,6 +13,8 @@
 #include "target/Translate.h"
 #include "transforms/Inline.h"
 #include "target/raise/KernelRecord.h"
+#include "target/raise/RaiseCommon.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

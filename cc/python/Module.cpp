@@ -4,6 +4,7 @@
 #include "target/Assembler.h"
 #include "target/DirectEmit.h"
 #include "target/Translate.h"
+#include "target/raise/RaiseCommon.h"
 #include "transforms/Passes.h"
 
 #include "mlir/IR/Verifier.h"
@@ -42,6 +43,10 @@ std::unique_ptr<MLIRContext> PyModule::newContext() {
 }
 
 std::string formatLocation(Location loc) {
+  if (auto pc = raise::pcOfLocation(loc))
+    return (cast<FileLineColLoc>(loc).getFilename().getValue() + " pc 0x" +
+            llvm::utohexstr(*pc, true))
+        .str();
   if (auto fl = dyn_cast<FileLineColLoc>(loc))
     return (fl.getFilename().getValue() + ":" + Twine(fl.getLine()) + ":" +
             Twine(fl.getColumn()))

@@ -117,6 +117,16 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     case ISA::ModKind::HexMask:
       os << ' ' << md.name << ':' << llvm::format_hex(m.present ? m.value : md.def, 2);
       break;
+    case ISA::ModKind::Swizzle:
+      if (m.present && m.value) {
+        // A pattern that reads back as another offset is written as a number.
+        std::string p = ISA::formatSwizzle(m.value);
+        if (ISA::parseSwizzle(p) == (unsigned)m.value)
+          os << ' ' << md.name << ':' << p;
+        else
+          os << ' ' << md.name << ':' << m.value;
+      }
+      break;
     case ISA::ModKind::Sel:
       os << ' ' << md.name << ':' << ISA::selName(m.present ? m.value : md.def);
       break;

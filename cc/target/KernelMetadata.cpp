@@ -6,8 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/KernelMetadata.h"
+#include "target/raise/KernelRecord.h"
 
 #include "llvm/Support/MathExtras.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace aster::amdgcn;
@@ -62,6 +65,66 @@ static void argLayout(Type t, unsigned &size, std::string &typeName) {
   os << t;
 }
 
+/// A raised kernel: what its descriptor and metadata state about its
+/// interface (arguments, kernarg size, LDS, scratch, SGPR setup, workitem
+/// ids, workgroup size). Its register counts are aster's own (below).
+static void fromRecord(KernelOp k, KernelInfo &info) {
+  auto num = [](DictionaryAttr d, StringRef key, int64_t &out) {
+    auto a = d ? d.getAs<IntegerAttr>(key) : IntegerAttr();
+    if (a)
+      out = a.getInt();
+    return (bool)a;
+  };
+  int64_t v;
+  if (auto md = k->getAttrOfType<DictionaryAttr>(raise::kMetadataAttr)) {
+    if (auto args = md.getAs<ArrayAttr>(".args"))
+      for (Attribute a : args) {
+        auto d = dyn_cast<DictionaryAttr>(a);
+        auto kind = d ? d.getAs<StringAttr>(".value_kind") : StringAttr();
+        if (!kind || kind.getValue().starts_with("hidden_"))
+          continue;
+        KernelInfo::Arg arg;
+        if (auto n = d.getAs<StringAttr>(".name"))
+          arg.name = n.getValue().str();
+        if (auto t = d.getAs<StringAttr>(".type_name"))
+          arg.typeName = t.getValue().str();
+        arg.offset = num(d, ".offset", v) ? (unsigned)v : 0;
+        arg.size = num(d, ".size", v) ? (unsigned)v : 0;
+        arg.pointer = kind.getValue() == "global_buffer";
+        info.args.push_back(arg);
+      }
+    if (num(md, ".kernarg_segment_size", v))
+      info.kernargSize = (unsigned)v;
+    if (num(md, ".wavefront_size", v))
+      info.wavefrontSize = (unsigned)v;
+    if (auto req = md.getAs<ArrayAttr>(".reqd_workgroup_size"); req && req.size() == 3) {
+      for (unsigned i = 0; i < 3; ++i)
+        if (auto n = dyn_cast<IntegerAttr>(req[i]))
+          info.block[i] = (unsigned)n.getInt();
+    } else if (num(md, ".max_flat_workgroup_size", v)) {
+      info.block[0] = (unsigned)v;
+    }
+  }
+  auto desc = k->getAttrOfType<DictionaryAttr>(raise::kDescriptorAttr);
+  if (!desc)
+    return;
+  if (num(desc, "group_segment_fixed_size", v))
+    info.lds = (unsigned)v;
+  if (num(desc, "private_segment_fixed_size", v))
+    info.privateSegment = (unsigned)v;
+  if (num(desc, "kernarg_size", v))
+    info.kernargSize = (unsigned)v;
+  if (num(desc, "system_vgpr_workitem_id", v))
+    info.workitemIds = (unsigned)v + 1;
+  for (const SetupEntry &e : kSetup) {
+    StringRef key = StringRef(e.directive).drop_front(strlen(".amdhsa_"));
+    if (StringRef(e.name) == "private_segment_wave_offset")
+      key = "enable_private_segment";
+    if (num(desc, key, v) && v)
+      info.sgprSetup.push_back(e.name);
+  }
+}
+
 KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
   KernelInfo info;
   info.name = k.getSymName().str();
@@ -77,6 +140,9 @@ KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
     info.args.push_back(a);
   }
   info.kernargSize = off;
+  bool raised = k->hasAttr(raise::kDescriptorAttr) || k->hasAttr(raise::kMetadataAttr);
+  if (raised)
+    fromRecord(k, info);
   if (auto lds = k->getAttrOfType<IntegerAttr>("lds"))
     info.lds = lds.getInt();
   if (auto p = k->getAttrOfType<IntegerAttr>("private_segment"))
@@ -90,7 +156,7 @@ KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
   if (auto s = k->getAttrOfType<ArrayAttr>("sgpr_setup")) {
     for (Attribute a : s)
       info.sgprSetup.push_back(cast<StringAttr>(a).getValue().str());
-  } else {
+  } else if (!raised) {
     if (!info.args.empty())
       info.sgprSetup.push_back("kernarg_ptr");
     info.sgprSetup.push_back("workgroup_id_x");
@@ -103,6 +169,10 @@ KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
     if (user)
       info.userSGPRs += n;
   }
+  // A raised descriptor counts preloaded kernel arguments too.
+  if (auto d = k->getAttrOfType<DictionaryAttr>(raise::kDescriptorAttr))
+    if (auto n = d.getAs<IntegerAttr>("user_sgpr_count"))
+      info.userSGPRs = (unsigned)n.getInt();
   // Registers named anywhere in the kernel.
   int maxV = -1, maxS = -1, maxA = -1;
   auto note = [&](Type t) {

@@ -23,7 +23,10 @@ __all__ = ["compile", "Compiled", "KernelMetadata"]
 
 @dataclass(frozen=True)
 class KernelMetadata:
-    """What the code object states about one kernel (descriptor + metadata)."""
+    """What the code object states about one kernel (descriptor + metadata).
+    Register counts are aster's analysis of the code (registers named); for a
+    raised kernel the interface (args, kernarg size, LDS, scratch, SGPR setup,
+    workgroup size) is what its recorded descriptor and metadata state."""
     name: str
     target: str
     args: tuple            # KernelArg(name, type name, offset, size, pointer)

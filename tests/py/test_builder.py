@@ -58,7 +58,7 @@ def modifier(word, kinds):
     return name, int(val, 0)
 
 
-_RAISED_KINDS = {"dpp", "hexmask", "sel", "unused", "srcsext", "fixedpos"}
+_RAISED_KINDS = {"dpp", "hexmask", "sel", "unused", "srcsext", "fixedpos", "swizzle"}
 
 
 def call_args(name, line):
@@ -81,7 +81,7 @@ def call_args(name, line):
         items = []
     raised = {}
     if any(k in _RAISED_KINDS for k in kinds.values()):
-        # DPP/SDWA/scratch-without-saddr spellings: the modifier values as
+        # DPP/SDWA/scratch-without-saddr/swizzle spellings: the modifier values as
         # aster's raiser reads them (itself checked against LLVM MC).
         text = '\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n\t.text\nk:\n'
         text += f"\t{line}\n\ts_endpgm\n"

@@ -10,6 +10,7 @@ llvm-readelf-22 (elf_facts.py). The same for clang's -S assembly raised with
 raise_asm, against clang's code object of the same source.
 """
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -113,19 +114,20 @@ def test_raised_ir_holds_the_kernel(hip_hsaco):
 
 def test_unknown_instruction_names_line_and_text():
     text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n"
-            "\tv_mov_b32 v0, 1\n\tds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)\n"
+            "\tv_mov_b32 v0, 1\n\ts_ttracedata\n"
             "\ts_endpgm\n")
-    with pytest.raises(aster.AsterError, match=r"k\.s:5: ds_swizzle_b32 v1, v0 offset:swizzle"):
+    with pytest.raises(aster.AsterError, match=r"k\.s:5: s_ttracedata: 's_ttracedata' is not in"):
         aster.raise_asm(text, name="k.s")
     m = aster.raise_asm(text, name="k.s", unknown="keep")
     assert "amdgcn.data" in m.mlir()
-    assert "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)" in aster.compile(m).asm
+    assert "s_ttracedata" in aster.compile(m).asm
 
 
 def test_unknown_in_code_object_names_pc(hip_hsaco):
-    src = Path(HIP_INCLUDE) / "waveops.hip"
-    with pytest.raises(aster.AsterError, match=r"waveops pc 0x[0-9a-f]+: ds_swizzle_b32"):
-        aster.raise_code_object(hip_hsaco(src))
+    src = ('extern "C" __attribute__((global)) void trace(int *p) {\n'
+           '  __builtin_amdgcn_s_ttracedata(p[0]);\n}\n')
+    with pytest.raises(aster.AsterError, match=r"trace pc 0x[0-9a-f]+: s_ttracedata"):
+        aster.raise_code_object(hip_hsaco(src, "trace"))
 
 
 def test_exact_encodings_are_kept():
@@ -352,3 +354,83 @@ def test_damaged_symbol_table_is_an_error_at_once(hip_hsaco):
             struct.pack_into("<Q", h, base + 0x20, 24 * 2**31)  # sh_size
     with pytest.raises(aster.AsterError, match="damaged|symbol"):
         aster.raise_code_object(bytes(h))
+
+
+def test_every_swizzle_offset_round_trips():
+    """ds_swizzle_b32 with each of the 65536 offsets, assembled by LLVM: the
+    raiser reads LLVM's printed pattern (QUAD_PERM, BITMASK_PERM, SWAP,
+    REVERSE, BROADCAST, ROTATE, FFT) and prints it back as LLVM does (the
+    raiser checks that), and the code bytes come back the same. LLVM's own
+    text loses some BITMASK_PERM encodings (two masks computing the same
+    lanes print alike, and LLVM assembles its print to another offset): the
+    raiser takes those offsets from the code bytes and writes them as
+    numbers."""
+    lines = "".join(f"\tds_swizzle_b32 v1, v0 offset:{n}\n" for n in range(65536))
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\n\t.globl k\n"
+            "\t.p2align 8\n\t.type k,@function\nk:\n" + lines + "\ts_endpgm\n.Lend:\n"
+            "\t.size k, .Lend-k\n"
+            "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 2\n"
+            "\t\t.amdhsa_next_free_sgpr 8\n\t\t.amdhsa_accum_offset 4\n\t.end_amdhsa_kernel\n"
+            "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .symbol: k.kd\n"
+            "    .kernarg_segment_size: 0\n    .kernarg_segment_align: 8\n"
+            "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n"
+            "    .wavefront_size: 64\n    .sgpr_count: 8\n    .vgpr_count: 2\n"
+            "    .max_flat_workgroup_size: 64\namdhsa.target: amdgcn-amd-amdhsa--gfx942\n"
+            "amdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n")
+    h = aster.assemble(text, "gfx942")
+    m = aster.raise_code_object(h)
+    out = aster.compile(m).hsaco
+    assert elf_facts.text_bytes(out) == elf_facts.text_bytes(h)
+    # LLVM's text round trip: print each offset, assemble the print again.
+    mc = ["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-show-encoding"]
+    first = subprocess.run(mc, input=lines, capture_output=True, text=True, check=True).stdout
+    printed = [ln.split(";")[0].strip() for ln in first.splitlines() if "ds_swizzle" in ln]
+    again = subprocess.run(mc, input="".join(f"\t{p}\n" for p in printed),
+                           capture_output=True, text=True, check=True).stdout
+    enc = lambda out: [ln.split("encoding:")[1] for ln in out.splitlines() if "encoding:" in ln]
+    lossy = sum(a != b for a, b in zip(enc(first), enc(again)))
+    assert len(printed) == 65536 and lossy > 0
+
+
+def test_raised_metadata_is_aster_analysis(corpus):
+    """compile(raised).metadata: the interface (arguments, kernarg size, LDS,
+    scratch, user SGPRs) as the code object states it (checked against the
+    emulator's loader, which reads LLVM's ELF and msgpack), the register
+    counts from aster's own analysis of the raised code: never more than
+    clang allocated."""
+    from aster.runtime import load_code_object
+    checked = 0
+    for name, arch, h, _ in corpus:
+        if name in NOT_RAISED:
+            continue
+        md = aster.compile(aster.raise_code_object(h, unknown="keep")).metadata
+        for k in load_code_object(h).kernels:
+            x = md[k.name]
+            assert [(a.name, a.offset, a.size) for a in x.args] == \
+                [(a.name, a.offset, a.size) for a in k.args if not a.hidden], (name, k.name)
+            assert (x.kernarg_size, x.lds, x.private_segment, x.user_sgprs, x.wavefront_size) \
+                == (k.kernarg_size, k.group_segment_size, k.private_segment_size,
+                    k.user_sgpr_count, k.wavefront_size), (name, k.name)
+            assert 0 < x.vgpr_count <= k.vgpr_count and x.agpr_count <= k.agpr_count
+            assert x.accum_offset <= k.accum_offset and x.sgpr_count <= k.sgpr_count
+            checked += 1
+    assert checked > 40
+
+
+def test_raised_metadata_counts_registers_the_code_uses():
+    """A hand-written descriptor that under-declares: the code uses a[0:3]
+    and v17, the descriptor claims 16 VGPRs and no AGPRs; aster's counts are
+    what the code uses."""
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\n\t.globl k\n"
+            "\t.p2align 8\n\t.type k,@function\nk:\n\tv_add_f32_e32 v17, v2, v3\n"
+            "\tv_accvgpr_write_b32 a3, v1\n\ts_endpgm\n.Lend:\n\t.size k, .Lend-k\n"
+            "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel k\n\t\t.amdhsa_next_free_vgpr 16\n"
+            "\t\t.amdhsa_next_free_sgpr 8\n\t\t.amdhsa_accum_offset 16\n\t.end_amdhsa_kernel\n"
+            "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .symbol: k.kd\n"
+            "    .kernarg_segment_size: 0\n    .kernarg_segment_align: 8\n"
+            "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n"
+            "    .wavefront_size: 64\n    .sgpr_count: 8\n    .vgpr_count: 16\n"
+            "    .max_flat_workgroup_size: 64\namdhsa.target: amdgcn-amd-amdhsa--gfx942\n"
+            "amdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n")
+    md = aster.compile(aster.raise_asm(text)).metadata["k"]
+    assert (md.next_free_vgpr, md.agpr_count, md.accum_offset) == (24, 4, 20)

@@ -46,6 +46,10 @@ def DS_BPERMUTE_B32 : DSInst<"ds_bpermute_b32", [Opd<"vdst", "v">],
     [DSAddr, Opd<"data0", "v">], [DSOffset], [], ALL> {
   let Doc = "vdst = data0 of lane (addr + offset) / 4 (pull).";
 }
+def DS_SWIZZLE_B32 : DSInst<"ds_swizzle_b32", [Opd<"vdst", "v">], [Opd<"data0", "v">],
+    [SwizzleOffset], [], ALL> {
+  let Doc = "vdst = data0 of another lane of the 32-lane half, by the pattern in offset.";
+}
 def DS_PERMUTE_B32 : DSInst<"ds_permute_b32", [Opd<"vdst", "v">],
     [DSAddr, Opd<"data0", "v">], [DSOffset], [], ALL> {
   let Doc = "Lane (addr + offset) / 4 of vdst receives data0 (push).";

@@ -96,7 +96,10 @@ defvar Atomics = [P<"add", 1>, P<"sub", 1>, P<"swap", 1>, P<"cmpswap", 2>,
                   P<"and", 1>, P<"or", 1>, P<"xor", 1>, P<"inc", 1>, P<"dec", 1>,
                   P<"add_x2", 2>, P<"cmpswap_x2", 4>, P<"add_f32", 1>,
                   P<"pk_add_f16", 1>, P<"pk_add_bf16", 1>, P<"add_f64", 2>,
-                  P<"min_f64", 2>, P<"max_f64", 2>];
+                  P<"min_f64", 2>, P<"max_f64", 2>, P<"sub_x2", 2>, P<"swap_x2", 2>,
+                  P<"smin_x2", 2>, P<"umin_x2", 2>, P<"smax_x2", 2>, P<"umax_x2", 2>,
+                  P<"and_x2", 2>, P<"or_x2", 2>, P<"xor_x2", 2>, P<"inc_x2", 2>,
+                  P<"dec_x2", 2>];
 foreach a = Atomics in {
   def GLOBAL_ATOMIC_#a.S : GAtomic<a.S, a.N, 0>;
   def GLOBAL_ATOMIC_#a.S#_RTN : GAtomic<a.S, a.N, 1>;

@@ -22,6 +22,7 @@ def MubufOffset  : Mod<"offset", "int", 12, 0, 4095>;
 def DSOffset     : Mod<"offset", "int", 16, 0, 65535>;
 def DSOffset0    : Mod<"offset0", "int", 8, 0, 255>;
 def DSOffset1    : Mod<"offset1", "int", 8, 0, 255>;
+def SwizzleOffset : Mod<"offset", "swizzle", 16, 0, 65535>;
 def Gfx12Offset  : Mod<"offset", "int", 24, -8388608, 8388607>;
 // MUBUF addressing: vaddr is present exactly when one of these is set.
 def idxen : Mod<"idxen", "flag"> { let NeedsOpt = 1; }
@@ -46,6 +47,7 @@ def op_sel3    : Mod<"op_sel", "bits", 3, 0, 7, 3>;
 def op_sel_hi3 : Mod<"op_sel_hi", "bits", 3, 0, 7, 3, 7>;
 def neg_lo3    : Mod<"neg_lo", "bits", 3, 0, 7, 3>;
 def neg_hi3    : Mod<"neg_hi", "bits", 3, 0, 7, 3>;
+def op_sel4    : Mod<"op_sel", "bits", 4, 0, 15, 4>;
 defvar PkMods2 = [op_sel2, op_sel_hi2, neg_lo2, neg_hi2, clamp];
 defvar PkMods3 = [op_sel3, op_sel_hi3, neg_lo3, neg_hi3, clamp];
 defvar PkIntMods2 = [op_sel2, op_sel_hi2, clamp];

@@ -53,6 +53,10 @@ def S_GETPC_B64 : Inst<"s_getpc_b64", "SOP1", [Opd<"sdst", "s", 2, "b64">], [],
     [], ALL, ["SALU"]> {
   let Doc = "sdst = address of the next instruction.";
 }
+def S_SWAPPC_B64 : Inst<"s_swappc_b64", "SOP1", [Opd<"sdst", "s", 2, "b64">],
+    [Opd<"ssrc0", "s", 2, "b64">], [], ALL, ["SALU", "BRANCH"]> {
+  let Doc = "Call: sdst = address of the next instruction; jump to ssrc0.";
+}
 def S_SETPC_B64 : Inst<"s_setpc_b64", "SOP1", [], [Opd<"ssrc0", "s", 2, "b64">],
     [], ALL, ["SALU", "BRANCH", "TERMINATOR"]> {
   let Doc = "Indirect jump to ssrc0.";

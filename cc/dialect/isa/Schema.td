@@ -74,6 +74,9 @@ class Tied<string dst, string cls, int width = 1, string ty = "b32">
 //             DWORD (0..6; absent = Default)
 //   unused    SDWA dst_unused: UNUSED_PAD, UNUSED_SEXT, UNUSED_PRESERVE
 //   srcsext   bitmask per source, printed as `sext(src)` (SDWA integer ops)
+//   swizzle   ds_swizzle_b32's offset, printed `name:swizzle(MODE,...)` as LLVM
+//             spells it (QUAD_PERM, BITMASK_PERM, SWAP, REVERSE, BROADCAST,
+//             ROTATE, FFT) when not 0
 //   fixed     always printed as its name, not an attribute (the sc0 that
 //             makes a gfx940 atomic return its pre-op value)
 // NeedsOpt marks flags that select the instruction's optional operand (MUBUF

@@ -33,6 +33,7 @@ foreach op = ["min3", "max3", "med3"] in {
 }
 def V_DIV_FIXUP_F32 : VOP3<"v_div_fixup_f32", "f32", ["f32", "f32", "f32"], ALL>;
 def V_DIV_FIXUP_F64 : VOP3<"v_div_fixup_f64", "f64", ["f64", "f64", "f64"], ALL>;
+def V_DIV_FIXUP_F16 : VOP3<"v_div_fixup_f16", "f16", ["f16", "f16", "f16"], ALL>;
 // Division helpers: div_scale writes vcc-like flags to sdst; div_fmas reads vcc.
 foreach ty = ["f32", "f64"] in {
   def V_DIV_SCALE_#ty : VOP3<"v_div_scale_"#ty, ty, [ty, ty, ty]> {
@@ -96,10 +97,17 @@ def V_CVT_PK_U16_U32 : VOP3<"v_cvt_pk_u16_u32", "b32", ["u32", "u32"], ALL, []>;
 def V_CVT_PK_I16_I32 : VOP3<"v_cvt_pk_i16_i32", "b32", ["i32", "i32"], ALL, []>;
 def V_CVT_PK_U8_F32 : VOP3<"v_cvt_pk_u8_f32", "b32", ["f32", "u32", "u32"], ALL, []>;
 // gfx940 fp8/bf8 (FNUZ); gfx12's same-named ones convert OCP fp8.
+// op_sel's destination bits pick what is written: pk, the high word (op_sel
+// [0,0,1]); sr, the byte (op_sel [.,.,b0,b1]); the rest of vdst is kept.
 foreach f = ["fp8", "bf8"] in {
-  def V_CVT_PK_#f#_F32 : VOP3<"v_cvt_pk_"#f#"_f32", "b32", ["f32", "f32"], CDNA3, SrcMods>;
-  def V_CVT_SR_#f#_F32 : VOP3<"v_cvt_sr_"#f#"_f32", "b32", ["f32", "u32"], CDNA3, SrcMods>;
+  def V_CVT_PK_#f#_F32 : VOP3<"v_cvt_pk_"#f#"_f32", "b32", ["f32", "f32"], CDNA3,
+                              !listconcat(SrcMods, [op_sel3])>;
+  def V_CVT_SR_#f#_F32 : VOP3<"v_cvt_sr_"#f#"_f32", "b32", ["f32", "u32"], CDNA3,
+                              !listconcat(SrcMods, [op_sel4])>;
 }
+// Two f16 into the low and high words (op_sel picks each source's half).
+def V_PACK_B32_F16 : VOP3<"v_pack_b32_f16", "b32", ["f16", "f16"], ALL,
+                          !listconcat(SrcMods, [op_sel3])>;
 
 // Lane access: the lane select is an SGPR or an inline constant. Both
 // ignore exec.

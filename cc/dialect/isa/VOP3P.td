@@ -54,6 +54,8 @@ def V_FMA_MIX_F32 : VOP3P<"v_fma_mix_f32", "f32", 3, [op_sel3, op_sel_hi3, clamp
 }
 def V_FMA_MIXLO_F16 : VOP3P<"v_fma_mixlo_f16", "f32", 3, [op_sel3, op_sel_hi3, clamp], ALL,
                             "f16">;
+def V_FMA_MIXHI_F16 : VOP3P<"v_fma_mixhi_f16", "f32", 3, [op_sel3, op_sel_hi3, clamp], ALL,
+                            "f16">;
 
 // Accumulation registers (AGPRs) to and from VGPRs.
 def V_ACCVGPR_READ_B32 : Inst<"v_accvgpr_read_b32", "VOP3P", [Opd<"vdst", "v">],

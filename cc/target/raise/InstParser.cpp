@@ -57,88 +57,24 @@ Value EntryValues::constant(Type t, uint64_t bits) {
   return constants[key] = v;
 }
 
-//===----------------------------------------------------------------------===//
-// Tokens
-//===----------------------------------------------------------------------===//
-
-bool parseAsmInteger(StringRef v, int64_t &out) {
-  v = v.trim();
-  bool neg = v.consume_front("-");
-  uint64_t u = 0;
-  if (v.starts_with_insensitive("0x")) {
-    if (v.drop_front(2).getAsInteger(16, u))
-      return false;
-  } else if (v.empty() || v.getAsInteger(10, u)) {
-    return false;
+/// A register operand (`v3`, `s[4:7]`, `vcc`, ...) as a register type; null
+/// for anything else (ttmp registers have no type in aster).
+static Type registerType(MLIRContext *ctx, const ISA::TextOperand &t) {
+  if (t.kind == ISA::TextOperand::Name) {
+    if (auto sp = parseSpecialReg(t.text))
+      return SpecialRegType::get(ctx, *sp);
+    return {};
   }
-  out = neg ? (int64_t)(0 - u) : (int64_t)u;
-  return true;
-}
-
-void tokenizeOperands(StringRef s, SmallVectorImpl<StringRef> &toks,
-                      SmallVectorImpl<bool> &comma) {
-  size_t i = 0, n = s.size();
-  while (i < n) {
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-      ++i;
-    if (i >= n)
-      break;
-    size_t start = i;
-    int depth = 0;
-    bool inBars = false;
-    while (i < n) {
-      char c = s[i];
-      if (c == '(' || c == '[')
-        ++depth;
-      else if (c == ')' || c == ']')
-        --depth;
-      else if (c == '|')
-        inBars = !inBars;
-      else if (depth == 0 && !inBars && (c == ',' || c == ' ' || c == '\t'))
-        break;
-      ++i;
-    }
-    toks.push_back(s.slice(start, i).trim());
-    size_t j = i;
-    while (j < n && (s[j] == ' ' || s[j] == '\t'))
-      ++j;
-    bool c = j < n && s[j] == ',';
-    comma.push_back(c);
-    i = c ? j + 1 : j;
-  }
-}
-
-/// `v3`, `s[4:7]`, `a[0:15]`, `vcc`, `exec_lo`, `m0`, ... as a register type.
-static Type parseRegister(MLIRContext *ctx, StringRef t) {
-  if (auto sp = parseSpecialReg(t))
-    return SpecialRegType::get(ctx, *sp);
-  if (t.empty())
+  if (t.kind != ISA::TextOperand::Reg)
     return {};
   RegKind kind;
-  switch (t[0]) {
+  switch (t.file) {
   case 'v': kind = RegKind::VGPR; break;
   case 's': kind = RegKind::SGPR; break;
   case 'a': kind = RegKind::AGPR; break;
   default: return {};
   }
-  StringRef rest = t.drop_front();
-  unsigned lo, hi;
-  if (rest.consume_front("[")) {
-    if (!rest.consume_back("]"))
-      return {};
-    auto [a, b] = rest.split(':');
-    if (a.trim().getAsInteger(10, lo))
-      return {};
-    if (b.empty())
-      hi = lo;
-    else if (b.trim().getAsInteger(10, hi) || hi < lo)
-      return {};
-  } else {
-    if (rest.empty() || rest.getAsInteger(10, lo))
-      return {};
-    hi = lo;
-  }
-  return RegType::get(ctx, kind, (int)lo, hi - lo + 1);
+  return RegType::get(ctx, kind, (int)t.first, t.count);
 }
 
 /// The constant type of an immediate operand of value type `ty`.
@@ -154,22 +90,16 @@ static Type immediateType(MLIRContext *ctx, ISA::ValTy ty) {
   return IntegerType::get(ctx, w == 64 ? 64 : 32);
 }
 
-/// Bits of a printed immediate (integer or float inline constant) for an
-/// operand of type `ty` with constant type `ct`; false if not a number.
-static bool immediateBits(StringRef t, ISA::ValTy ty, Type ct, uint64_t &bits) {
+/// Bits of an immediate (integer or float inline constant) for an operand
+/// of type `ty` with constant type `ct`; false if not a number.
+static bool immediateBits(const ISA::TextOperand &t, ISA::ValTy ty, Type ct, uint64_t &bits) {
   unsigned w = ct.getIntOrFloatBitWidth();
   uint64_t mask = w == 64 ? ~0ull : ((1ull << w) - 1);
-  int64_t v;
-  if (parseAsmInteger(t, v)) {
-    bits = (uint64_t)v & mask;
+  if (t.kind == ISA::TextOperand::Int) {
+    bits = (uint64_t)t.ival & mask;
     return true;
   }
-  if (t.empty() || !(llvm::isDigit(t[0]) || t[0] == '-') || !t.contains('.'))
-    return false;
-  std::string s = t.str();
-  char *end = nullptr;
-  double d = std::strtod(s.c_str(), &end);
-  if (!end || *end)
+  if (t.kind != ISA::TextOperand::Float)
     return false;
   // A float spelled for an integer operand is the float inline constant of
   // the operand's width.
@@ -178,7 +108,7 @@ static bool immediateBits(StringRef t, ISA::ValTy ty, Type ct, uint64_t &bits) {
     sem = &ft.getFloatSemantics();
   else
     sem = ISA::valTyImmBits(ty) == 64 ? &APFloat::IEEEdouble() : &APFloat::IEEEsingle();
-  APFloat f(d);
+  APFloat f(t.fval);
   bool lost;
   f.convert(*sem, APFloat::rmNearestTiesToEven, &lost);
   bits = f.bitcastToAPInt().getZExtValue() & mask;
@@ -189,36 +119,28 @@ static bool immediateBits(StringRef t, ISA::ValTy ty, Type ct, uint64_t &bits) {
 // The parser
 //===----------------------------------------------------------------------===//
 
-InstParser::InstParser(MLIRContext *ctx, uint8_t targetBit) : ctx(ctx), target(targetBit) {
-  for (const ISA::InstDesc &d : ISA::instructions())
-    if (d.validOn(targetBit))
-      byAsmName[d.asmName].push_back(&d);
+InstParser::InstParser(MLIRContext *ctx, uint8_t targetBit)
+    : ctx(ctx), target(targetBit), index(ISA::RowIndex::forTarget(targetBit)) {
+  diagHandler = ctx->getDiagEngine().registerHandler([this](Diagnostic &dg) {
+    if (!diagSink)
+      return failure(); // not ours: the next handler
+    if (diagSink->empty())
+      *diagSink = dg.str();
+    return success();
+  });
 }
 
-ArrayRef<const ISA::InstDesc *> InstParser::rows(StringRef mnemonic) const {
-  auto it = byAsmName.find(mnemonic);
-  if (it == byAsmName.end())
-    return {};
-  return it->second;
-}
-
-/// Splits `v_add_u32_e32` into (`v_add_u32`, `e32`).
-static std::pair<StringRef, StringRef> splitSuffix(StringRef mn) {
-  for (StringRef s : {"_e32", "_e64"})
-    if (mn.ends_with(s))
-      return {mn.drop_back(4), s.drop_front()};
-  return {mn, ""};
-}
+InstParser::~InstParser() { ctx->getDiagEngine().eraseHandler(diagHandler); }
 
 bool InstParser::isBranch(StringRef mnemonic) const {
-  for (const ISA::InstDesc *d : rows(splitSuffix(mnemonic).first))
+  for (const ISA::InstDesc *d : index.rows(ISA::splitEncodingSuffix(mnemonic).first))
     if (d->successors)
       return true;
   return false;
 }
 
 namespace {
-/// One attempt at building `text` as row `d`.
+/// Builds a match of the text against row `d` as the row's op state.
 struct Attempt {
   MLIRContext *ctx;
   const ISA::InstDesc &d;
@@ -226,8 +148,8 @@ struct Attempt {
   InstParser::LabelFn label;
   OperationState st;
   std::string error;
-  int64_t negMask = 0, absMask = 0, sextMask = 0, litMask = 0;
   llvm::DenseMap<Block *, StringRef> labelTokens;
+  ArrayRef<int32_t> encoding;
 
   Attempt(MLIRContext *ctx, const ISA::InstDesc &d, EntryValues &values,
           InstParser::LabelFn label, Location loc)
@@ -239,228 +161,94 @@ struct Attempt {
     return false;
   }
 
-  /// A source: register, immediate, `off`; with -x / |x| / neg() / abs().
-  bool source(unsigned si, const ISA::OperandDesc &o, StringRef t) {
-    if (t == "off") {
-      if (!o.optional)
-        return fail(Twine("source '") + o.name + "' is not optional but got 'off'");
-      return true;
-    }
-    bool neg = false, abs = false;
-    if (t.size() > 1 && t[0] == '-' && !llvm::isDigit(t[1]) && t[1] != '.') {
-      neg = true;
-      t = t.drop_front();
-    }
-    if (t.consume_front("neg(")) {
-      if (!t.consume_back(")"))
-        return fail("unbalanced neg(");
-      neg = true;
-    }
-    if (t.consume_front("lit(")) {
-      if (!t.consume_back(")"))
-        return fail("unbalanced lit(");
-      litMask |= 1ll << si;
-    }
-    if (t.consume_front("sext(")) {
-      if (!t.consume_back(")"))
-        return fail("unbalanced sext(");
-      sextMask |= 1ll << si;
-    }
-    if (t.size() > 2 && t.front() == '|' && t.back() == '|') {
-      abs = true;
-      t = t.drop_front().drop_back();
-    } else if (t.consume_front("abs(")) {
-      if (!t.consume_back(")"))
-        return fail("unbalanced abs(");
-      abs = true;
-    }
-    if (neg)
-      negMask |= 1ll << si;
-    if (abs)
-      absMask |= 1ll << si;
-    if (Type r = parseRegister(ctx, t)) {
+  bool source(const ISA::OperandDesc &o, const ISA::TextOperand &t) {
+    if (t.kind == ISA::TextOperand::Off)
+      return true; // an absent optional operand (checked by the match)
+    if (Type r = registerType(ctx, t)) {
       st.operands.push_back(values.reg(r));
       return true;
     }
     Type ct = immediateType(ctx, o.ty);
     uint64_t bits;
     if (!immediateBits(t, o.ty, ct, bits))
-      return fail(Twine("cannot read source '") + o.name + "' from '" + t + "'");
+      return fail(Twine("cannot read source '") + o.name + "' from '" + t.text + "'");
     st.operands.push_back(values.constant(ct, bits));
     return true;
   }
 
-  bool modifier(StringRef t) {
-    StringRef name = t, value;
-    bool call = false;
-    size_t colon = t.find(':'), paren = t.find('(');
-    if (colon != StringRef::npos && (paren == StringRef::npos || colon < paren)) {
-      name = t.substr(0, colon);
-      value = t.substr(colon + 1);
-    } else if (paren != StringRef::npos && t.ends_with(")")) {
-      name = t.substr(0, paren);
-      value = t.substr(paren + 1).drop_back();
-      call = true;
-    }
+  bool build(const ISA::InstText &m) {
     IntegerType i32 = IntegerType::get(ctx, 32);
-    for (const ISA::ModDesc *m : d.mods()) {
-      if (m->kind == ISA::ModKind::Omod && (name == "mul" || name == "div")) {
-        int v = name == "div" ? (value == "2" ? 3 : 0) : value == "2" ? 1 : value == "4" ? 2 : 0;
-        if (!v)
-          return fail("bad output modifier '" + t + "'");
-        st.addAttribute(m->name, IntegerAttr::get(i32, v));
-        return true;
-      }
-      if (m->kind == ISA::ModKind::Dpp && ISA::isDppCtrlName(name)) {
-        std::optional<unsigned> v = ISA::parseDppCtrl(t);
-        if (!v)
-          return fail("bad DPP control '" + t + "'");
-        st.addAttribute(m->name, IntegerAttr::get(i32, *v));
-        return true;
-      }
-      if (name != m->name)
-        continue;
-      switch (m->kind) {
-      case ISA::ModKind::Fixed:
-        return value.empty() || fail("modifier '" + t + "' takes no value");
-      case ISA::ModKind::Flag:
-        if (!value.empty())
-          return fail("modifier '" + t + "' takes no value");
-        st.addAttribute(m->name, UnitAttr::get(ctx));
-        return true;
-      case ISA::ModKind::Waitcnt:
-        if (!call)
-          break;
-        [[fallthrough]];
-      case ISA::ModKind::Int:
-      case ISA::ModKind::HexInt: {
-        int64_t v;
-        if (!parseAsmInteger(value, v))
-          return fail("bad value in '" + t + "'");
-        st.addAttribute(m->name, IntegerAttr::get(i32, v));
-        return true;
-      }
-      case ISA::ModKind::HexMask: {
-        int64_t v;
-        if (!parseAsmInteger(value, v))
-          return fail("bad value in '" + t + "'");
-        st.addAttribute(m->name, IntegerAttr::get(i32, v));
-        return true;
-      }
-      case ISA::ModKind::Sel:
-      case ISA::ModKind::Unused: {
-        std::optional<unsigned> v =
-            m->kind == ISA::ModKind::Sel ? ISA::parseSel(value) : ISA::parseUnused(value);
-        if (!v)
-          return fail("bad value in '" + t + "'");
-        st.addAttribute(m->name, IntegerAttr::get(i32, *v));
-        return true;
-      }
-      case ISA::ModKind::Bits: {
-        StringRef list = value.trim();
-        if (!list.consume_front("[") || !list.consume_back("]"))
-          return fail("expected [b0,b1,...] in '" + t + "'");
-        SmallVector<StringRef, 4> parts;
-        list.split(parts, ',');
-        if (parts.size() != m->len)
-          return fail("'" + t + "' needs " + Twine(m->len) + " bits");
-        int64_t v = 0;
-        for (unsigned b = 0; b < parts.size(); ++b) {
-          StringRef p = parts[b].trim();
-          if (p != "0" && p != "1")
-            return fail("bad bit in '" + t + "'");
-          v |= (int64_t)(p == "1") << b;
-        }
-        // An absent attribute means the default; set it only if different.
-        if (m->def < 0 || v != m->def)
-          st.addAttribute(m->name, IntegerAttr::get(i32, v));
-        return true;
-      }
-      default:
-        break;
-      }
-    }
-    return fail("unknown modifier '" + t + "' for this instruction");
-  }
-
-  bool build(ArrayRef<StringRef> toks, ArrayRef<bool> comma, StringRef suffix) {
-    if (!suffix.empty())
-      st.addAttribute(kEncodingAttr, StringAttr::get(ctx, suffix));
-
-    // Positional tokens: destinations, written sources, labels, pos/hex16.
-    unsigned nAsmSrcs = d.numAsmSrcs();
-    unsigned nLabels = d.successors == 2 ? 1 : d.successors;
-    SmallVector<const ISA::ModDesc *, 2> posMods;
-    for (const ISA::ModDesc *m : d.mods())
-      if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16 ||
-          m->kind == ISA::ModKind::FixedPos)
-        posMods.push_back(m);
-    unsigned nPos = d.numDsts + nAsmSrcs + nLabels + posMods.size();
-    if (toks.size() < nPos)
-      return fail(Twine("expected ") + Twine(nPos) + " operands, got " + Twine(toks.size()));
-    for (unsigned i = 0; i + 1 < nPos; ++i)
-      if (!comma[i])
-        return fail(Twine("expected ") + Twine(nPos) + " comma-separated operands");
-    if (nPos && nPos - 1 < comma.size() && comma[nPos - 1])
-      return fail("more operands than the instruction takes");
-    unsigned ti = 0;
-    for (unsigned i = 0; i < d.numDsts; ++i, ++ti) {
-      Type r = parseRegister(ctx, toks[ti]);
+    if (!m.suffix.empty())
+      st.addAttribute(kEncodingAttr, StringAttr::get(ctx, m.suffix));
+    for (unsigned i = 0; i < d.numDsts; ++i) {
+      Type r = registerType(ctx, m.dsts()[i]);
       if (!r)
         return fail(Twine("destination '") + d.dsts()[i].name + "' must be a register, got '" +
-                    toks[ti] + "'");
+                    m.dsts()[i].text + "'");
       st.types.push_back(r);
     }
+    int64_t negMask = 0, absMask = 0, sextMask = 0, litMask = 0;
+    unsigned ai = 0;
     for (unsigned i = 0; i < d.numSrcs; ++i) {
       const ISA::OperandDesc &o = d.srcs()[i];
       if (o.tiedTo >= 0)
         continue;
-      if (!source(i, o, toks[ti++]))
+      const ISA::TextOperand &t = m.srcs()[ai++];
+      negMask |= (int64_t)t.neg << i;
+      absMask |= (int64_t)t.abs << i;
+      sextMask |= (int64_t)t.sext << i;
+      litMask |= (int64_t)t.lit << i;
+      if (!source(o, t))
         return false;
     }
     for (unsigned i = 0; i < d.numSrcs; ++i)
       if (d.srcs()[i].tiedTo >= 0)
         st.operands.push_back(values.reg(st.types[d.srcs()[i].tiedTo]));
-    for (unsigned i = 0; i < nLabels; ++i, ++ti) {
-      Block *b = label(toks[ti]);
+    for (const ISA::TextOperand &t : m.labels()) {
+      Block *b = label(t.text);
       if (!b)
-        return fail("unknown branch target '" + toks[ti] + "'");
-      labelTokens[b] = toks[ti];
+        return fail("unknown branch target '" + t.text + "'");
+      labelTokens[b] = t.text;
       st.addSuccessors(b);
     }
     if (d.successors == 2) // falls through to the block that follows
       st.addSuccessors(label(""));
-    for (const ISA::ModDesc *m : posMods) {
-      if (m->kind == ISA::ModKind::FixedPos) {
-        if (toks[ti++] != m->name)
-          return fail(Twine("expected '") + m->name + "'");
+    unsigned pi = 0;
+    for (const ISA::ModDesc *md : d.mods()) {
+      if (md->kind != ISA::ModKind::Pos && md->kind != ISA::ModKind::Hex16 &&
+          md->kind != ISA::ModKind::FixedPos)
         continue;
-      }
-      int64_t v;
-      if (!parseAsmInteger(toks[ti], v))
-        return fail("expected an integer, got '" + toks[ti] + "'");
-      ++ti;
-      st.addAttribute(m->name, IntegerAttr::get(IntegerType::get(ctx, 32), v));
+      const ISA::TextOperand &t = m.posMods()[pi++];
+      if (md->kind != ISA::ModKind::FixedPos)
+        st.addAttribute(md->name, IntegerAttr::get(i32, t.ival));
     }
-    for (; ti < toks.size(); ++ti)
-      if (!modifier(toks[ti]))
-        return false;
-    IntegerType i32 = IntegerType::get(ctx, 32);
+    for (const ISA::TextModifier &tm : m.mods) {
+      const ISA::ModDesc *md = tm.desc;
+      if (ISA::isFixedMod(md->kind))
+        continue;
+      if (md->kind == ISA::ModKind::Flag)
+        st.addAttribute(md->name, UnitAttr::get(ctx));
+      // DS encoding: the offset is bits 15:0 of the first word.
+      else if (md->kind == ISA::ModKind::Swizzle && !encoding.empty())
+        st.addAttribute(md->name, IntegerAttr::get(i32, encoding[0] & 0xffff));
+      // An absent bit-list attribute means the default; set it only if
+      // different.
+      else if (md->kind != ISA::ModKind::Bits || md->def < 0 || tm.value != md->def)
+        st.addAttribute(md->name, IntegerAttr::get(i32, tm.value));
+    }
     if (litMask)
       st.addAttribute(kLiteralAttr, IntegerAttr::get(i32, litMask));
-    for (const ISA::ModDesc *m : d.mods()) {
-      if (m->kind == ISA::ModKind::SrcNeg && negMask)
-        st.addAttribute(m->name, IntegerAttr::get(i32, negMask));
-      if (m->kind == ISA::ModKind::SrcAbs && absMask)
-        st.addAttribute(m->name, IntegerAttr::get(i32, absMask));
-      if (m->kind == ISA::ModKind::SrcSext && sextMask)
-        st.addAttribute(m->name, IntegerAttr::get(i32, sextMask));
-    }
     bool hasNeg = false, hasAbs = false, hasSext = false;
-    for (const ISA::ModDesc *m : d.mods()) {
-      hasNeg |= m->kind == ISA::ModKind::SrcNeg;
-      hasAbs |= m->kind == ISA::ModKind::SrcAbs;
-      hasSext |= m->kind == ISA::ModKind::SrcSext;
+    for (const ISA::ModDesc *md : d.mods()) {
+      if (md->kind == ISA::ModKind::SrcNeg && negMask)
+        st.addAttribute(md->name, IntegerAttr::get(i32, negMask));
+      if (md->kind == ISA::ModKind::SrcAbs && absMask)
+        st.addAttribute(md->name, IntegerAttr::get(i32, absMask));
+      if (md->kind == ISA::ModKind::SrcSext && sextMask)
+        st.addAttribute(md->name, IntegerAttr::get(i32, sextMask));
+      hasNeg |= md->kind == ISA::ModKind::SrcNeg;
+      hasAbs |= md->kind == ISA::ModKind::SrcAbs;
+      hasSext |= md->kind == ISA::ModKind::SrcSext;
     }
     if ((negMask && !hasNeg) || (absMask && !hasAbs) || (sextMask && !hasSext))
       return fail("source modifiers (-x, |x|) are not available for this instruction");
@@ -501,7 +289,11 @@ static bool sameToken(StringRef a, StringRef b) {
     StringRef va = a.drop_front(i + 1), vb = b.drop_front(j + 1);
     if (sep == '(' && !(va.consume_back(")") && vb.consume_back(")")))
       return false;
-    return parseAsmInteger(va, x) && parseAsmInteger(vb, y) && x == y;
+    if (ISA::parseModifierInt(va, x) && ISA::parseModifierInt(vb, y) && x == y)
+      return true;
+    // An offset LLVM prints as a pattern that reads back as another one.
+    return sep == ':' && ((parseAsmInteger(va, x) && ISA::formatSwizzle(x) == vb) ||
+                          (parseAsmInteger(vb, y) && ISA::formatSwizzle(y) == va));
   }
   return false;
 }
@@ -547,8 +339,8 @@ static bool sameInstruction(StringRef printed, StringRef source) {
   return true;
 }
 
+/// The op as the table prints it (leading blanks dropped).
 static std::string printedBack(Operation *op, const ISA::InstDesc &d,
-                               ArrayRef<StringRef> toks,
                                const llvm::DenseMap<Block *, StringRef> &labels) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -557,58 +349,50 @@ static std::string printedBack(Operation *op, const ISA::InstDesc &d,
         return it == labels.end() ? std::string("?") : it->second.str();
       })))
     return "?";
-  return normalized(s);
+  size_t i = s.find_first_not_of(" \t");
+  return i == std::string::npos ? std::string() : s.substr(i);
 }
 
 FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location loc,
                                          EntryValues &values, LabelFn label,
-                                         std::string &error) {
+                                         std::string &error, ArrayRef<int32_t> encoding) {
   text = text.trim();
-  size_t sp = text.find_first_of(" \t");
-  StringRef mn = text.substr(0, sp);
-  StringRef rest = sp == StringRef::npos ? StringRef() : text.substr(sp + 1);
-  auto [base, suffix] = splitSuffix(mn);
-  ArrayRef<const ISA::InstDesc *> cands = rows(base);
-  if (cands.empty()) {
-    error = "'" + mn.str() + "' is not in aster's instruction table for " +
-            ISA::targetName(target).str();
-    return failure();
-  }
-  SmallVector<StringRef, 12> toks;
-  SmallVector<bool, 12> comma;
-  tokenizeOperands(rest, toks, comma);
-  std::string first;
-  for (const ISA::InstDesc *d : cands) {
-    Attempt a(ctx, *d, values, label, loc);
-    if (!a.build(toks, comma, suffix)) {
-      if (first.empty())
-        first = a.error;
-      continue;
+  Operation *result = nullptr;
+  auto accept = [&](const ISA::InstText &m) {
+    const ISA::InstDesc &d = *m.row;
+    Attempt a(ctx, d, values, label, loc);
+    a.encoding = encoding;
+    if (!a.build(m)) {
+      error = a.error;
+      return false;
     }
     Operation *op = b.create(a.st);
     // The table's verifier decides; its message is kept for the error.
     std::string diag;
     {
-      ScopedDiagnosticHandler h(ctx, [&](Diagnostic &dg) {
-        if (diag.empty())
-          diag = dg.str();
-        return success();
-      });
-      if (succeeded(verifyInstruction(op, *d))) {
+      diagSink = &diag;
+      bool verified = succeeded(verifyInstruction(op, d));
+      diagSink = nullptr;
+      if (verified) {
         // Exact: the op must print back as the text it came from, else it
         // would not assemble to the same encoding.
-        std::string back = printedBack(op, *d, toks, a.labelTokens);
-        if (sameInstruction(back, text))
-          return op;
-        diag = "aster's table would write it as '" + back + "'";
+        // (Mostly the very same characters: compared first, tokens only if
+        // not.)
+        std::string back = printedBack(op, d, a.labelTokens);
+        if (back == text || sameInstruction(normalized(back), text)) {
+          result = op;
+          return true;
+        }
+        diag = "aster's table would write it as '" + normalized(back) + "'";
       }
     }
     op->erase();
-    if (first.empty())
-      first = diag;
-  }
-  error = first.empty() ? "cannot read the operands" : first;
-  return failure();
+    error = diag;
+    return false;
+  };
+  if (!ISA::matchInstText(text, index, accept, error))
+    return failure();
+  return result;
 }
 
 } // namespace aster::raise

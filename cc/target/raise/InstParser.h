@@ -1,8 +1,8 @@
 //===- InstParser.h - one printed instruction into the table's op -------===//
 //
-// Parses an instruction in LLVM's AMDGPU syntax (as clang -S or LLVM's
-// disassembler print it) against the rows of the instruction table that
-// spell that mnemonic, and builds the op: destinations as result types,
+// Reads an instruction in LLVM's AMDGPU syntax with the table's text parser
+// (dialect/InstText.h, shared with the emulator's decoder) and builds the
+// op of the matched row: destinations as result types,
 // sources as register values / constants, modifiers as attributes, branch
 // labels as successors. Which row is taken is decided by the table's own
 // verifier: the first row whose op verifies.
@@ -12,6 +12,7 @@
 #define ASTER_TARGET_RAISE_INSTPARSER_H
 
 #include "dialect/Dialect.h"
+#include "dialect/InstText.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -37,34 +38,39 @@ private:
 class InstParser {
 public:
   InstParser(mlir::MLIRContext *ctx, uint8_t targetBit);
+  ~InstParser();
+  InstParser(const InstParser &) = delete;
+  InstParser &operator=(const InstParser &) = delete;
 
   /// Resolves a branch label to its block.
   using LabelFn = llvm::function_ref<mlir::Block *(llvm::StringRef)>;
 
   /// Builds the instruction `text` at `b`'s insertion point. On failure
   /// returns the reason (nothing is created); the op otherwise.
+  /// `encoding` (when the text was disassembled from code) gives the fields
+  /// LLVM's text may not show exactly (ds_swizzle_b32's BITMASK_PERM
+  /// offsets that compute the same lanes print alike).
   mlir::FailureOr<mlir::Operation *> parse(llvm::StringRef text, mlir::OpBuilder &b,
                                            mlir::Location loc, EntryValues &values,
-                                           LabelFn label, std::string &error);
+                                           LabelFn label, std::string &error,
+                                           llvm::ArrayRef<int32_t> encoding = {});
 
   /// True if a row of the table spells `mnemonic` (any suffix stripped) on
   /// this target and takes branch targets.
   bool isBranch(llvm::StringRef mnemonic) const;
 
 private:
-  llvm::ArrayRef<const ISA::InstDesc *> rows(llvm::StringRef mnemonic) const;
   mlir::MLIRContext *ctx;
   uint8_t target;
-  llvm::StringMap<llvm::SmallVector<const ISA::InstDesc *, 2>> byAsmName;
+  const ISA::RowIndex &index;
+  /// The verifier's first message while a row is tried (one handler for
+  /// the parser's life: registering one per instruction costs).
+  std::string *diagSink = nullptr;
+  mlir::DiagnosticEngine::HandlerID diagHandler;
 };
 
-/// Splits an operand list at top-level commas and spaces; `comma[i]` tells
-/// whether token i was followed by a comma.
-void tokenizeOperands(llvm::StringRef s, llvm::SmallVectorImpl<llvm::StringRef> &toks,
-                      llvm::SmallVectorImpl<bool> &comma);
-
-/// Parses a decimal or 0x-hex integer with an optional '-'.
-bool parseAsmInteger(llvm::StringRef v, int64_t &out);
+using ISA::parseAsmInteger;
+using ISA::tokenizeOperands;
 
 } // namespace aster::raise
 

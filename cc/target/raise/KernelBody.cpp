@@ -95,7 +95,7 @@ void KernelBody::startBlockIfNeeded() {
     append(new Block());
 }
 
-void KernelBody::inst(StringRef text, Location loc, StringRef where,
+void KernelBody::inst(StringRef text, Location loc, llvm::function_ref<std::string()> where,
                       ArrayRef<int32_t> encoding) {
   startBlockIfNeeded();
   std::string err;
@@ -107,13 +107,14 @@ void KernelBody::inst(StringRef text, Location loc, StringRef where,
     }
     return blockFor(name);
   };
-  FailureOr<Operation *> op = parser.parse(text, builder, loc, values, labelFn, err);
+  FailureOr<Operation *> op =
+      parser.parse(text, builder, loc, values, labelFn, err, encoding);
   if (failed(op)) {
     if (keepUnknown) {
       data(encoding, text, loc);
       return;
     }
-    errors.push_back(where.str() + ": " + text.trim().str() + ": " + err);
+    errors.push_back(where() + ": " + text.trim().str() + ": " + err);
     return;
   }
   if ((*op)->hasTrait<OpTrait::IsTerminator>() && (*op)->getNumSuccessors() != 2)

@@ -22,10 +22,11 @@ public:
   KernelBody(amdgcn::KernelOp k, InstParser &parser, bool keepUnknown,
              std::vector<std::string> &errors);
 
-  /// `where` names the line or pc in messages ("k.s:12", "pc 0x1614").
+  /// `where` names the line or pc in messages ("k.s:12", "pc 0x1614"); it
+  /// is called only for a message.
   void label(llvm::StringRef name, mlir::Location loc);
-  void inst(llvm::StringRef text, mlir::Location loc, llvm::StringRef where,
-            llvm::ArrayRef<int32_t> encoding = {});
+  void inst(llvm::StringRef text, mlir::Location loc,
+            llvm::function_ref<std::string()> where, llvm::ArrayRef<int32_t> encoding = {});
   void data(llvm::ArrayRef<int32_t> words, llvm::StringRef text, mlir::Location loc);
   /// Checks every label was bound and the last block ends in a terminator.
   void finish(llvm::StringRef where);

@@ -205,7 +205,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
       errors.push_back(where(i) + ": instruction outside a kernel: " + t.str());
       continue;
     }
-    body->inst(t, locOf(i), where(i));
+    body->inst(t, locOf(i), [&] { return where(i); });
   }
   endKernel();
   if (inDesc)

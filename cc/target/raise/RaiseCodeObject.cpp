@@ -298,8 +298,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       return s;
     };
     for (const Decoded &d : insts) {
-      Location loc = NameLoc::get(StringAttr::get(ctx, hexPc(d.pc)),
-                                  FileLineColLoc::get(file, 0, 0));
+      Location loc = pcLocation(file, d.pc);
       if (targets.count(d.pc))
         body.label(labelName(d.pc), loc);
       SmallVector<int32_t> words;
@@ -315,10 +314,12 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
                                .str());
         continue;
       }
-      std::string text = d.text;
+      auto where = [&] { return f.name + " " + hexPc(d.pc); };
       if (d.target >= 0)
-        text = StringRef(d.text).rsplit(' ').first.str() + " " + labelName(d.target);
-      body.inst(text, loc, f.name + " " + hexPc(d.pc), words);
+        body.inst(StringRef(d.text).rsplit(' ').first.str() + " " + labelName(d.target), loc,
+                  where, words);
+      else
+        body.inst(d.text, loc, where, words);
     }
     for (uint64_t tpc : targets)
       if (tpc < f.addr || tpc >= end)

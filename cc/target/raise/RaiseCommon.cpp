@@ -97,6 +97,17 @@ llvm::Error RaisedModule::setMetadata(llvm::msgpack::Document &doc) {
   return llvm::Error::success();
 }
 
+Location pcLocation(StringAttr source, uint64_t pc) {
+  return FileLineColLoc::get(source, 0, (unsigned)pc);
+}
+
+std::optional<uint64_t> pcOfLocation(Location loc) {
+  auto fl = dyn_cast<FileLineColLoc>(loc);
+  if (!fl || fl.getLine() != 0 || fl.getColumn() == 0)
+    return std::nullopt;
+  return fl.getColumn();
+}
+
 llvm::Expected<OwningOpRef<ModuleOp>> RaisedModule::finish(std::vector<std::string> &errors) {
   for (KernelOp k : kernels) {
     StringRef name = k.getSymName();

@@ -8,10 +8,18 @@
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace aster::raise {
+
+/// The location of an instruction raised from code: its address, as column
+/// `pc` of line 0 of the source (lines count from 1, so line 0 says "this
+/// is a code address"; one uniqued location, cheaper than a named one).
+mlir::Location pcLocation(mlir::StringAttr source, uint64_t pc);
+/// The address of a pcLocation, if `loc` is one.
+std::optional<uint64_t> pcOfLocation(mlir::Location loc);
 
 /// An amdgcn.module being raised: kernels in order, and what the source
 /// said about them (descriptor, metadata), attached by kernel name.
