@@ -1,0 +1,675 @@
+"""GEMM kernels generated from a config: C (f32, M x N, row-major) = A @ B,
+A (M x K, row-major, f16 or bf16), B (K x N row-major, or N x K with
+`trans_b`), for any M, N, K >= 1.
+
+    cfg = GemmConfig(dtype="f16", tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2)
+    out = compile_config(cfg)            # aster.Compiled with one kernel, cfg.name
+    aster.launch(out, cfg.name, grid=cfg.grid(M, N), block=cfg.block, args=[a, b, c, M, N, K])
+
+The kernel (one workgroup per tile_m x tile_n tile of C, grid (tiles along
+N, tiles along M)) is a Python metaprogram on aster's builder: virtual
+registers (allocated by `amdgcn-regalloc`), no waits (`amdgcn-waitcnt`), no
+nops (`amdgcn-hazards`); Python decides the instruction order.
+
+Data path per K step of `tile_k`:
+  * A (and B with trans_b) tiles are read from global memory in 16-byte
+    chunks along K (buffer_load_dwordx4) and written to LDS rows of K
+    (ds_write_b64 pairs); B without trans_b is read as 4 rows x 4 columns per
+    lane (four buffer_load_dwordx2) and transposed in registers (v_perm_b32)
+    into the same K-contiguous LDS layout (ds_write_b64). LDS rows are padded
+    by 8 elements.
+  * Double buffering: LDS holds two K steps; while the waves multiply the
+    step in one buffer, the next step (already in registers) is written to
+    the other and the step after it is loaded from global memory
+    (`prefetch`=1: one step in registers) or two steps ahead (`prefetch`=2).
+  * Each wave owns a (tile_m / waves_m) x (tile_n / waves_n) part of C and
+    reads its MFMA operands from LDS with ds_read_b64 (4 elements of K per
+    lane, AMD's MFMA operand layout); accumulators are AGPRs.
+  * With `b_direct` (trans_b only), B skips LDS: each wave loads its B
+    operands straight from global memory into registers (buffer_load_dwordx2,
+    4 K-contiguous elements per lane), one K step ahead.
+
+Edges: every global access goes through a buffer resource whose
+num_records is the matrix size in bytes; out-of-range reads return 0 and
+out-of-range writes are dropped (raw buffers check each dword). Rows past M
+(or N) are past the end or in C rows that are not stored; columns past N
+are redirected out of range at the store; elements of A (and B with
+trans_b) past K are zeroed in registers before they reach LDS (a per-lane
+mask from K, so a K step reaching past K contributes exactly 0). The K loop
+runs ceil(K / tile_k) steps rounded up to a multiple of its unroll
+(2 * prefetch): the extra steps multiply zeros. Matrices must be smaller
+than 2 GiB.
+"""
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from .. import ptr
+from ..module import Module
+from ..registers import AGPR, SGPR, VGPR, s, v
+
+__all__ = ["GemmConfig", "build", "compile_config", "PIPELINE", "DTYPES", "MFMA_SHAPES"]
+
+PIPELINE = "amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
+
+
+def _dtypes():
+    import ml_dtypes
+    return {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
+
+
+DTYPES = _dtypes()
+# MFMA M (= N) -> (K per instruction, accumulator registers per lane)
+MFMA_SHAPES = {32: (8, 16), 16: (16, 4)}
+PAD = 4                     # elements of padding per LDS row: a row stride of
+#                             an odd number of dword pairs, so the 16 rows a
+#                             ds_read_b64 serves per cycle hit 32 distinct banks
+OOB = 0x80000000            # a byte offset past any buffer (matrices < 2 GiB)
+SEL_LO, SEL_HI = 0x05040100, 0x07060302   # v_perm_b32: low / high halves of two dwords
+
+
+def _log2(x):
+    return x.bit_length() - 1
+
+
+def _pow2(x):
+    return x > 0 and x & (x - 1) == 0
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    """One GEMM kernel. Tile sizes are per workgroup; waves_m x waves_n waves
+    (64 lanes each) split the tile; mfma is 32 (v_mfma_f32_32x32x8) or 16
+    (v_mfma_f32_16x16x16)."""
+    dtype: str = "f16"
+    tile_m: int = 128
+    tile_n: int = 128
+    tile_k: int = 32
+    waves_m: int = 2
+    waves_n: int = 2
+    mfma: int = 32
+    trans_b: bool = False
+    b_direct: bool = False
+    prefetch: int = 1
+    arch: str = "gfx942"
+
+    @property
+    def name(self):
+        return (f"gemm_{self.dtype}_{self.tile_m}x{self.tile_n}x{self.tile_k}_"
+                f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
+                f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}")
+
+    @property
+    def waves(self):
+        return self.waves_m * self.waves_n
+
+    @property
+    def block(self):
+        return (64 * self.waves, 1, 1)
+
+    def grid(self, m, n):
+        """Workgroups (along N, along M) for an M x N result."""
+        return (-(-n // self.tile_n), -(-m // self.tile_m), 1)
+
+    @property
+    def lds_bytes(self):
+        rows = self.tile_m + (0 if self.b_direct else self.tile_n)
+        return 2 * rows * (self.tile_k + PAD) * 2
+
+    def as_dict(self):
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d):
+        kinds = {f.name: f.type for f in fields(cls)}
+        out = {}
+        for key, val in d.items():
+            if key not in kinds:
+                continue
+            t = kinds[key]
+            if t in ("bool", bool):
+                val = val if isinstance(val, bool) else str(val).lower() in ("1", "true")
+            elif t in ("int", int):
+                val = int(val)
+            out[key] = val
+        return cls(**out)
+
+    def check(self):
+        """Raises ValueError naming what is wrong with this config."""
+        def bad(msg):
+            raise ValueError(f"GEMM config {self.name}: {msg}")
+        if self.dtype not in DTYPES:
+            bad(f"dtype must be one of {sorted(DTYPES)}")
+        if self.arch not in ("gfx942", "gfx950"):
+            bad("arch must be gfx942 or gfx950")
+        if self.mfma not in MFMA_SHAPES:
+            bad("mfma must be 32 (32x32x8) or 16 (16x16x16)")
+        if self.prefetch not in (1, 2):
+            bad("prefetch must be 1 or 2")
+        for name in ("tile_m", "tile_n", "tile_k", "waves_m", "waves_n"):
+            if not _pow2(getattr(self, name)):
+                bad(f"{name} must be a power of two")
+        if self.waves > 16:
+            bad("at most 16 waves per workgroup")
+        mk = MFMA_SHAPES[self.mfma][0]
+        if self.tile_k < 16 or self.tile_k > 64 or self.tile_k % mk:
+            bad(f"tile_k must be 16, 32 or 64 (a multiple of the MFMA's K={mk})")
+        for t, w in ((self.tile_m, self.waves_m), (self.tile_n, self.waves_n)):
+            if t % (w * self.mfma):
+                bad(f"each wave's part of the tile ({t}/{w}) must be a multiple of {self.mfma}")
+        lanes = 64 * self.waves
+        if self.tile_m * self.tile_k < 8 * lanes:
+            bad("tile_m * tile_k must be at least 8 elements per lane")
+        if self.b_direct and not self.trans_b:
+            bad("b_direct needs trans_b (K-contiguous B rows)")
+        if not self.b_direct:
+            if self.tile_n * self.tile_k < 16 * lanes or (self.trans_b and
+                                                         self.tile_n * self.tile_k < 8 * lanes):
+                bad("tile_n * tile_k must be at least 16 elements per lane")
+            if not self.trans_b and lanes % (self.tile_n // 4):
+                bad("64 * waves must be a multiple of tile_n / 4")
+        if self.lds_bytes > 65536:
+            bad(f"needs {self.lds_bytes} bytes of LDS (at most 65536)")
+        acc = (self.tile_m // self.waves_m) * (self.tile_n // self.waves_n) // 64
+        if acc > 256:
+            bad(f"{acc} accumulator registers per lane (at most 256)")
+        return self
+
+
+class _Gen:
+    """The state of one kernel being generated."""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        c = cfg
+        self.lanes = 64 * c.waves
+        self.mt = c.mfma
+        self.mk, self.nacc = MFMA_SHAPES[c.mfma]
+        self.bk = c.tile_k
+        self.rs = (c.tile_k + PAD) * 2                    # LDS row stride (bytes)
+        self.a_bytes = c.tile_m * self.rs
+        self.buf = self.a_bytes + (0 if c.b_direct else c.tile_n * self.rs)
+        self.wtm, self.wtn = c.tile_m // c.waves_m, c.tile_n // c.waves_n
+        self.rm, self.rn = self.wtm // self.mt, self.wtn // self.mt
+        mfma = {("f16", 32): "v_mfma_f32_32x32x8_f16", ("f16", 16): "v_mfma_f32_16x16x16_f16",
+                ("bf16", 32): "v_mfma_f32_32x32x8_bf16",
+                ("bf16", 16): "v_mfma_f32_16x16x16_bf16"}[(c.dtype, c.mfma)]
+        m = Module(c.arch, name=c.name)
+        el = ptr(DTYPES[c.dtype])
+        self.m = m
+        self.k = m.kernel(c.name, args=[("a", el), ("b", el), ("c", ptr(np.float32)),
+                                        ("M", np.int32), ("N", np.int32), ("K", np.int32)],
+                          block=c.block, lds=c.lds_bytes,
+                          sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"])
+        self.mfma = getattr(self.k, mfma)
+
+    # ---- small helpers ------------------------------------------------------
+    def smov(self, x):
+        return self.k.s_mov_b32(SGPR(), x)
+
+    def desc(self, p, nbytes):
+        """A raw buffer resource (stride 0) over nbytes at pointer p."""
+        k = self.k
+        lo = k.s_mov_b32(SGPR(), p[0])
+        hi = k.s_and_b32(SGPR(), 0xFFFF, p[1])
+        nr = k.s_mov_b32(SGPR(), nbytes)
+        w3 = k.s_mov_b32(SGPR(), 0x00020000)
+        return k.concat(lo, hi, nr, w3)
+
+    def padded_bytes(self, elements):
+        """num_records of a 16-bit matrix: its bytes + 2. With an odd K (or N)
+        the 16-byte chunks start 2-byte aligned, and a raw buffer drops a
+        whole dword reaching past num_records, which would lose the last
+        element; so A and B must be readable one element past their end (the
+        element there is zeroed by the K mask or multiplies a zero)."""
+        k = self.k
+        return k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), elements, 1), 2)
+
+    def advance(self, d, step):
+        """The resource moved `step` bytes on (num_records shrinks, floor 0)."""
+        k = self.k
+        nr = k.s_sub_u32(SGPR(), d[2], step)
+        nr = k.s_cselect_b32(SGPR(), 0, nr)            # borrow: nothing left
+        lo = k.s_add_u32(SGPR(), d[0], step)
+        hi = k.s_addc_u32(SGPR(), d[1], 0)
+        w3 = k.s_mov_b32(SGPR(), d[3])
+        return k.concat(lo, hi, nr, w3)
+
+    # ---- setup ---------------------------------------------------------------
+    def setup(self):
+        k, c = self.k, self.cfg
+        pa, pb, pc = k.load_arg("a"), k.load_arg("b"), k.load_arg("c")
+        M, N, K = k.load_arg("M"), k.load_arg("N"), k.load_arg("K")
+        self.M, self.N, self.K = M, N, K
+        wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
+        self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
+        self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
+        ka = k.s_mul_i32(SGPR(), M, K)
+        kb = k.s_mul_i32(SGPR(), N, K)
+        self.da = self.desc(pa, self.padded_bytes(ka))
+        self.db = self.desc(pb, self.padded_bytes(kb))
+        mn = k.s_mul_i32(SGPR(), M, N)
+        self.dc = self.desc(pc, k.s_lshl_b32(SGPR(), mn, 2))
+        tid = v[0]
+        self.tid = tid
+        wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
+        self.wm = k.s_lshr_b32(SGPR(), wave, _log2(c.waves_n))
+        self.wn = k.s_and_b32(SGPR(), c.waves_n - 1, wave)
+        lane = k.v_and_b32(VGPR(), 63, tid)
+        self.lr = k.v_and_b32(VGPR(), self.mt - 1, lane)        # row within the MFMA tile
+        self.lg = k.v_lshrrev_b32(VGPR(), _log2(self.mt), lane)  # group of 4 along K
+        self.sel_lo, self.sel_hi = self.smov(SEL_LO), self.smov(SEL_HI)
+        # K-major chunk loads (A; B with trans_b): lane -> chunk (row, kc)
+        cpr = self.bk // 8
+        self.kc = k.v_and_b32(VGPR(), cpr - 1, tid)
+        self.krow = k.v_lshrrev_b32(VGPR(), _log2(cpr), tid)
+        self.rpp = self.lanes // cpr
+        # Per-lane masks along K: x_j = (K - kc*8 - t*tile_k) * 16 - 32 j for the
+        # step t held in registers; dword j keeps clamp(x_j, 0, 32) / 16 halves.
+        k16 = k.s_lshl_b32(SGPR(), K, 4)
+        kc128 = k.v_lshlrev_b32(VGPR(), 7, self.kc)
+        x0 = k.v_sub_u32(VGPR(), k16, kc128)
+        self.x = [x0] + [k.v_subrev_u32(VGPR(), 32 * j, x0) if 32 * j <= 64 else
+                         k.v_subrev_u32(VGPR(), self.smov(32 * j), x0) for j in range(1, 4)]
+        self.a_loads = self.kmajor_setup(self.m0, c.tile_m, 0)
+        if not c.b_direct:
+            if c.trans_b:
+                self.b_loads = self.kmajor_setup(self.n0, c.tile_n, self.a_bytes)
+            else:
+                self.b_loads = self.nmajor_setup()
+        self.reads_setup()
+
+    def kmajor_setup(self, row0, rows, lds_base):
+        """(voffsets per pass, LDS write address, LDS base) of a tile of `rows`
+        K-contiguous rows starting at row0 of a matrix with K columns."""
+        k = self.k
+        rowg = k.v_add_u32(VGPR(), row0, self.krow)
+        off = k.v_mul_lo_u32(VGPR(), rowg, self.K)
+        off = k.v_lshl_add_u32(VGPR(), self.kc, 3, off)
+        off = k.v_lshlrev_b32(VGPR(), 1, off)
+        passes = rows // self.rpp
+        voffs = [off]
+        for i in range(1, passes):
+            step = k.s_mul_i32(SGPR(), self.K, 2 * i * self.rpp)
+            voffs.append(k.v_add_u32(VGPR(), step, off))
+        w = k.v_mul_u32_u24(VGPR(), self.rs, self.krow)
+        w = k.v_lshl_add_u32(VGPR(), self.kc, 4, w)
+        return {"voffs": voffs, "lds": w, "base": lds_base, "pass_bytes": self.rpp * self.rs}
+
+    def nmajor_setup(self):
+        """B (K x N): each lane loads 4 rows x 4 columns (groups of 4 along K)."""
+        k, c = self.k, self.cfg
+        gpr = c.tile_n // 4
+        nq = k.v_and_b32(VGPR(), gpr - 1, self.tid)
+        kq = k.v_lshrrev_b32(VGPR(), _log2(gpr), self.tid)
+        kq_step = self.lanes // gpr
+        groups = (self.bk // 4) // kq_step
+        r4 = k.v_lshlrev_b32(VGPR(), 2, kq)
+        off = k.v_mul_lo_u32(VGPR(), r4, self.N)
+        col = k.v_lshl_add_u32(VGPR(), nq, 2, self.n0)
+        off = k.v_add_u32(VGPR(), off, col)
+        off = k.v_lshlrev_b32(VGPR(), 1, off)
+        voffs = []
+        for i in range(groups):
+            row = []
+            for r in range(4):
+                d = 2 * (i * kq_step * 4 + r)
+                row.append(off if d == 0 else
+                           k.v_add_u32(VGPR(), k.s_mul_i32(SGPR(), self.N, d), off))
+            voffs.append(row)
+        w = k.v_mul_u32_u24(VGPR(), 4 * self.rs, nq)
+        w = k.v_lshl_add_u32(VGPR(), kq, 3, w)
+        return {"voffs": voffs, "lds": w, "base": self.a_bytes, "group_bytes": kq_step * 8,
+                "step": k.s_mul_i32(SGPR(), self.N, 2 * self.bk)}
+
+    def reads_setup(self):
+        k, c = self.k, self.cfg
+        def base(wsg, wt):
+            r = k.s_mul_i32(SGPR(), wt, wsg)
+            t = k.v_add_u32(VGPR(), r, self.lr)
+            t = k.v_mul_u32_u24(VGPR(), self.rs, t)
+            return k.v_lshl_add_u32(VGPR(), self.lg, 3, t)
+        self.a_rd = base(self.wm, self.wtm)
+        if c.b_direct:
+            # B operand straight from global: lane holds B[n = lr][k = 4 lg .. +3]
+            r = k.s_mul_i32(SGPR(), self.wtn, self.wn)
+            r = k.s_add_u32(SGPR(), r, self.n0)
+            n = k.v_add_u32(VGPR(), r, self.lr)
+            off = k.v_mul_lo_u32(VGPR(), n, self.K)
+            off = k.v_lshl_add_u32(VGPR(), self.lg, 2, off)
+            off = k.v_lshlrev_b32(VGPR(), 1, off)
+            self.bd_voffs = [off] + [
+                k.v_add_u32(VGPR(), k.s_mul_i32(SGPR(), self.K, 2 * rn * self.mt), off)
+                for rn in range(1, self.rn)]
+            # the masks of the B operand: lane's K start 4 lg
+            k16 = k.s_lshl_b32(SGPR(), self.K, 4)
+            lg64 = k.v_lshlrev_b32(VGPR(), 6, self.lg)
+            y0 = k.v_sub_u32(VGPR(), k16, lg64)
+            self.y = [y0, k.v_subrev_u32(VGPR(), 32, y0)]
+        else:
+            self.b_rd = base(self.wn, self.wtn)
+
+    # ---- global -> registers -------------------------------------------------
+    def load_step(self, da, db):
+        """Issues the global loads of one K step (A, and B unless b_direct)."""
+        k, c = self.k, self.cfg
+        a = [k.buffer_load_dwordx4(VGPR(4, align=4), off, da, 0, offen=True)
+             for off in self.a_loads["voffs"]]
+        b = []
+        if not c.b_direct:
+            if c.trans_b:
+                b = [k.buffer_load_dwordx4(VGPR(4, align=4), off, db, 0, offen=True)
+                     for off in self.b_loads["voffs"]]
+            else:
+                b = [k.buffer_load_dwordx2(VGPR(2, align=2), off, db, 0, offen=True)
+                     for row in self.b_loads["voffs"] for off in row]
+        return a + b
+
+    def advance_descs(self, da, db):
+        c = self.cfg
+        da = self.advance(da, 2 * self.bk)
+        if not c.b_direct:
+            db = self.advance(db, 2 * self.bk if c.trans_b else self.b_loads["step"])
+        return da, db
+
+    def masks(self, xs):
+        """Per dword j of a K chunk: the bits to clear (v_bfi source)."""
+        k = self.k
+        out = []
+        for x in xs:
+            sh = k.v_med3_i32(VGPR(), x, 0, 32)
+            out.append(k.v_lshlrev_b64(VGPR(2, align=2), sh, -1)[0])
+        return out
+
+    def write_step(self, regs, xs, p):
+        """Masks the K tail of the step in `regs` and writes it to LDS buffer p."""
+        k, c = self.k, self.cfg
+        na = len(self.a_loads["voffs"])
+        inv = self.masks(xs)
+        yield
+        def write_chunk(addr, r, offset):
+            # two 8-byte writes: padded rows are 8-byte aligned only
+            parts = [k.v_bfi_b32(VGPR(), inv[j], 0, r[j]) for j in range(4)]
+            k.ds_write_b64(addr, k.concat(parts[0], parts[1]), offset=offset)
+            k.ds_write_b64(addr, k.concat(parts[2], parts[3]), offset=offset + 8)
+        base = p * self.buf
+        for i, r in enumerate(regs[:na]):
+            write_chunk(self.a_loads["lds"], r, base + i * self.a_loads["pass_bytes"])
+            yield
+        if c.b_direct:
+            return
+        rest = regs[na:]
+        if c.trans_b:
+            for i, r in enumerate(rest):
+                write_chunk(self.b_loads["lds"], r,
+                            base + self.a_bytes + i * self.b_loads["pass_bytes"])
+                yield
+            return
+        for i in range(len(rest) // 4):
+            rows = rest[4 * i:4 * i + 4]
+            for col in range(4):
+                x, sel = col // 2, (self.sel_lo if col % 2 == 0 else self.sel_hi)
+                lo = k.v_perm_b32(VGPR(), rows[1][x], rows[0][x], sel)
+                hi = k.v_perm_b32(VGPR(), rows[3][x], rows[2][x], sel)
+                k.ds_write_b64(self.b_loads["lds"], k.concat(lo, hi),
+                               offset=base + self.a_bytes + col * self.rs
+                               + i * self.b_loads["group_bytes"])
+                yield
+
+    def next_x(self, xs):
+        k = self.k
+        step = self.smov(16 * self.bk)
+        return [k.v_subrev_u32(VGPR(), step, x) for x in xs]
+
+    # ---- B direct ------------------------------------------------------------
+    def load_bdirect(self, dbd):
+        """This wave's B operands of one K step, straight from global memory,
+        masked along K: [step s][rn] -> VGPR pair."""
+        k = self.k
+        out = []
+        for s_ in range(self.bk // self.mk):
+            row = []
+            for rn in range(self.rn):
+                row.append(k.buffer_load_dwordx2(VGPR(2, align=2), self.bd_voffs[rn], dbd, 0,
+                                                 offen=True, offset=2 * s_ * self.mk))
+            out.append(row)
+        return out
+
+    def mask_bdirect(self, regs, ys):
+        """Zeroes K past the end in the B operands (lane's K start moves by mk
+        per step s)."""
+        k = self.k
+        out = []
+        for s_, row in enumerate(regs):
+            adj = self.smov(16 * s_ * self.mk) if s_ else None
+            y = ys if adj is None else [k.v_subrev_u32(VGPR(), adj, t) for t in ys]
+            inv = self.masks(y)
+            out.append([k.concat(k.v_bfi_b32(VGPR(), inv[0], 0, r[0]),
+                                 k.v_bfi_b32(VGPR(), inv[1], 0, r[1])) for r in row])
+        return out
+
+    # ---- LDS -> MFMA ------------------------------------------------------------
+    def reads(self, p):
+        """Generator: issues the ds_read_b64 of all MFMA operands of one K step
+        from LDS buffer p, one instruction per next(); returns (at
+        StopIteration) [k-step][A list, B list] (B None with b_direct)."""
+        k = self.k
+        a_off = p * self.buf
+        b_off = a_off + self.a_bytes
+        out = []
+        for s_ in range(self.bk // self.mk):
+            A = []
+            for rm in range(self.rm):
+                A.append(k.ds_read_b64(VGPR(2, align=2), self.a_rd,
+                                       offset=a_off + rm * self.mt * self.rs + 2 * s_ * self.mk))
+                yield
+            B = None
+            if not self.cfg.b_direct:
+                B = []
+                for rn in range(self.rn):
+                    B.append(k.ds_read_b64(VGPR(2, align=2), self.b_rd,
+                                           offset=b_off + rn * self.mt * self.rs + 2 * s_ * self.mk))
+                    yield
+            out.append([A, B])
+        return out
+
+    @staticmethod
+    def run(gen, n=None):
+        """Advances a generator n times (to its end when n is None); returns
+        its result when it ended, else None."""
+        try:
+            if n is None:
+                while True:
+                    next(gen)
+            for _ in range(n):
+                next(gen)
+        except StopIteration as e:
+            return e.value
+        return None
+
+    def step(self, acc, ops, p, side, bops=None):
+        """The MFMAs of one K step (operands `ops` already read from LDS buffer
+        p) with the rest of the pipeline between them (Python decides the
+        order): `side` (a generator: the LDS writes of the next step and the
+        global loads after it) over the first third of the MFMAs, the
+        barrier at the middle, then the reads of the next step's operands
+        from buffer 1-p. Returns (acc, next step's operands)."""
+        k = self.k
+        order = [(s_, rm, rn) for s_ in range(self.bk // self.mk)
+                 for rm in range(self.rm) for rn in range(self.rn)]
+        n = len(order)
+        side_end, barrier_at = max(1, n * 2 // 5), n // 2
+        rd = self.reads(1 - p)
+        nxt = None
+        side_per = 1
+        reads_per = max(1, -(-(self.rm + self.rn) * (self.bk // self.mk) // max(1, n - barrier_at - 1)))
+        for idx, (s_, rm, rn) in enumerate(order):
+            A = ops[s_][0][rm]
+            B = bops[s_][rn] if bops is not None else ops[s_][1][rn]
+            i = rm * self.rn + rn
+            acc[i] = self.mfma(AGPR(self.nacc), A, B, acc[i])
+            if idx < side_end - 1:
+                self.run(side, side_per)
+            elif idx == side_end - 1:
+                self.run(side)
+            if idx == barrier_at - 1 or (barrier_at == 0 and idx == 0):
+                k.s_barrier()
+            if idx >= max(barrier_at, 1) and nxt is None:
+                nxt = self.run(rd, reads_per if idx < n - 1 else None)
+        if nxt is None:
+            nxt = self.run(rd)
+        return acc, nxt
+
+    # ---- epilogue -----------------------------------------------------------------
+    def store(self, acc):
+        k, c = self.k, self.cfg
+        n4 = k.s_lshl_b32(SGPR(), self.N, 2)
+        # lane's first row in an MFMA tile and column
+        if self.mt == 32:
+            lrow = k.v_lshlrev_b32(VGPR(), 2, k.v_lshrrev_b32(VGPR(), 5, k.v_and_b32(
+                VGPR(), 63, self.tid)))
+            deltas = [8 * (r // 4) + r % 4 for r in range(16)]
+        else:
+            lrow = k.v_lshlrev_b32(VGPR(), 2, self.lg)
+            deltas = list(range(4))
+        rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
+        row = k.v_add_u32(VGPR(), rbase, lrow)
+        rowoff = k.v_mul_lo_u32(VGPR(), row, n4)
+        cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
+        col = k.v_add_u32(VGPR(), cbase, self.lr)
+        oob = k.v_mov_b32(VGPR(), OOB)
+        bases = []
+        for rn in range(self.rn):
+            cn = col if rn == 0 else k.v_add_u32(VGPR(), rn * self.mt, col)
+            ok = k.v_cmp_gt_i32(SGPR(2, align=2), self.N, cn)
+            off = k.v_lshl_add_u32(VGPR(), cn, 2, rowoff)
+            bases.append(k.v_cndmask_b32(VGPR(), oob, off, ok))
+        for rm in range(self.rm):
+            for rn in range(self.rn):
+                a_ = acc[rm * self.rn + rn]
+                for r, d in enumerate(deltas):
+                    rr = rm * self.mt + d
+                    off = bases[rn] if rr == 0 else k.v_add_u32(
+                        VGPR(), k.s_mul_i32(SGPR(), n4, rr), bases[rn])
+                    val = k.v_accvgpr_read_b32(VGPR(), a_[r])
+                    k.buffer_store_dword(val, off, self.dc, 0, offen=True)
+
+    # ---- the kernel ------------------------------------------------------------------
+    def generate(self):
+        k, c = self.k, self.cfg
+        self.setup()
+        nacc = self.rm * self.rn
+        acc = [k.concat(*[k.v_accvgpr_write_b32(AGPR(), 0) for _ in range(self.nacc)])
+               for _ in range(nacc)]
+        da, db = self.da, self.db
+        xs = self.x
+        # prologue: step 0 to LDS buffer 0; steps 1..prefetch into registers
+        regs = self.load_step(da, db)
+        da, db = self.advance_descs(da, db)
+        bops = ys = None
+        if c.b_direct:
+            ys = self.y
+            bops = self.load_bdirect(db)
+            db = self.advance(db, 2 * self.bk)
+        self.run(self.write_step(regs, xs, 0))
+        xs = self.next_x(xs)
+        pending = []
+        for _ in range(c.prefetch):
+            pending.append(self.load_step(da, db))
+            da, db = self.advance_descs(da, db)
+        k.s_barrier()
+        # loop: 2 (prefetch 1) or 4 (prefetch 2) steps per trip, each (p = LDS
+        # buffer): write the oldest step held in registers to buffer 1-p, load
+        # the next one, multiply buffer p, barrier
+        unroll = 2 * c.prefetch
+        trips = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.K, unroll * self.bk - 1),
+                             _log2(unroll * self.bk))
+        k.s_mov_b32(s[48], trips)
+        per = len(pending[0])
+
+        def pack(acc, pending, xs, da, db, bops, ys):
+            out = acc + [r for regs_ in pending for r in regs_] + xs + [da, db]
+            if c.b_direct:
+                out += [x for row in bops for x in row] + ys
+            return out
+
+        ops = self.run(self.reads(0))
+        nops = len(ops) * (self.rm + (0 if c.b_direct else self.rn))
+
+        def flat_ops(ops):
+            return [x for A, B in ops for x in A + (B or [])]
+
+        def unflat_ops(fl):
+            out, i = [], 0
+            for _ in range(self.bk // self.mk):
+                A = fl[i:i + self.rm]
+                i += self.rm
+                B = None
+                if not c.b_direct:
+                    B = fl[i:i + self.rn]
+                    i += self.rn
+                out.append([A, B])
+            return out
+
+        with k.loop(s[48], s[48], name="kloop",
+                    carry=pack(acc, pending, xs, da, db, bops, ys) + flat_ops(ops)) as L:
+            vals = list(L.carry)
+            ops = unflat_ops(vals[len(vals) - nops:])
+            vals = vals[:len(vals) - nops]
+            acc = vals[:nacc]
+            pend = vals[nacc:nacc + per * c.prefetch]
+            pending = [pend[i * per:(i + 1) * per] for i in range(c.prefetch)]
+            o = nacc + per * c.prefetch
+            xs = vals[o:o + 4]
+            da, db = vals[o + 4], vals[o + 5]
+            if c.b_direct:
+                nb = len(bops) * self.rn
+                fl = vals[o + 6:o + 6 + nb]
+                bops = [fl[i * self.rn:(i + 1) * self.rn] for i in range(len(bops))]
+                ys = vals[o + 6 + nb:o + 8 + nb]
+            for u in range(unroll):
+                p = u % 2
+                state = {}
+                bm = self.mask_bdirect(bops, ys) if c.b_direct else None
+
+                def side():
+                    if c.b_direct:      # B of the next step first (waited for first)
+                        state["bops"] = self.load_bdirect(db)
+                        state["db"] = self.advance(db, 2 * self.bk)
+                        state["ys"] = [k.v_subrev_u32(VGPR(), self.smov(16 * self.bk), y)
+                                       for y in ys]
+                        yield
+                    regs_ = pending.pop(0)
+                    yield from self.write_step(regs_, xs, 1 - p)
+                    state["xs"] = self.next_x(xs)
+                    yield
+                    pending.append(self.load_step(da, db))
+                    state["d"] = self.advance_descs(da, db)
+
+                acc, ops = self.step(acc, ops, p, side(), bm)
+                xs = state["xs"]
+                da, db = state["d"]
+                if c.b_direct:
+                    bops, db, ys = state["bops"], state["db"], state["ys"]
+            L.next(*(pack(acc, pending, xs, da, db, bops, ys) + flat_ops(ops)))
+        acc = L.results[:nacc]
+        self.store(acc)
+        k.s_endpgm()
+        return self.m
+
+
+def build(cfg):
+    """The aster.Module of one config (not compiled)."""
+    return _Gen(cfg.check()).generate()
+
+
+def compile_config(cfg, pipeline=PIPELINE):
+    """aster.Compiled of one config after regalloc, waitcnt and hazards."""
+    from ..compiler import compile
+    return compile(build(cfg), pipeline)
+
+
+def reference(a, b, trans_b=False):
+    """C = A @ B (or A @ B.T) in float64, as float32."""
+    bb = b.astype(np.float64)
+    return (a.astype(np.float64) @ (bb.T if trans_b else bb)).astype(np.float32)
