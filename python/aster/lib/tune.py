@@ -72,7 +72,11 @@ class TuneResult:
 def _progress(total, enabled):
     if not enabled:
         return None
-    from tqdm import tqdm
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        raise ImportError("tune(progress=True) needs tqdm: pip install tqdm "
+                          "(or pass progress=False)") from None
     return tqdm(total=total, desc="aster.lib.tune", unit="run")
 
 
