@@ -202,10 +202,31 @@ class _Gen:
                           block=c.block, lds=c.lds_bytes,
                           sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"])
         self.mfma = getattr(self.k, mfma)
+        self.pinned = 256           # pipeline registers are pinned below this VGPR
+        self.barrier_gap = 14        # MFMAs between the last LDS write and the barrier
 
     # ---- small helpers ------------------------------------------------------
     def smov(self, x):
         return self.k.s_mov_b32(SGPR(), x)
+
+    def pin(self, n):
+        """n physical VGPRs (aligned to 2 from 2 on), taken from the top down."""
+        self.pinned -= n
+        self.pinned &= ~(min(n, 2) - 1)
+        if self.pinned < 96:
+            raise ValueError(f"GEMM config {self.cfg.name}: the pipeline registers leave "
+                             "too few VGPRs for the rest of the kernel")
+        return v[self.pinned] if n == 1 else v[self.pinned:self.pinned + n]
+
+    def operand_set(self):
+        """Physical registers for the MFMA operands of one K step:
+        [k-step][A list, B list (None with b_direct)]."""
+        out = []
+        for _ in range(self.bk // self.mk):
+            A = [self.pin(2) for _ in range(self.rm)]
+            B = None if self.cfg.b_direct else [self.pin(2) for _ in range(self.rn)]
+            out.append([A, B])
+        return out
 
     def desc(self, p, nbytes):
         """A raw buffer resource (stride 0) over nbytes at pointer p."""
@@ -350,20 +371,26 @@ class _Gen:
             self.b_rd = base(self.wn, self.wtn)
 
     # ---- global -> registers -------------------------------------------------
-    def load_step(self, da, db):
-        """Issues the global loads of one K step (A, and B unless b_direct)."""
-        k, c = self.k, self.cfg
-        a = [k.buffer_load_dwordx4(VGPR(4, align=4), off, da, 0, offen=True)
-             for off in self.a_loads["voffs"]]
-        b = []
+    def load_offsets(self):
+        """(voffset, dwords) of each global load of one K step, in order."""
+        c = self.cfg
+        out = [(off, 4) for off in self.a_loads["voffs"]]
         if not c.b_direct:
             if c.trans_b:
-                b = [k.buffer_load_dwordx4(VGPR(4, align=4), off, db, 0, offen=True)
-                     for off in self.b_loads["voffs"]]
+                out += [(off, 4) for off in self.b_loads["voffs"]]
             else:
-                b = [k.buffer_load_dwordx2(VGPR(2, align=2), off, db, 0, offen=True)
-                     for row in self.b_loads["voffs"] for off in row]
-        return a + b
+                out += [(off, 2) for row in self.b_loads["voffs"] for off in row]
+        return out
+
+    def load_step(self, da, db, regs):
+        """Generator: issues the global loads of one K step (A, and B unless
+        b_direct) into `regs` (a staging register set), one per next()."""
+        k = self.k
+        na = len(self.a_loads["voffs"])
+        for i, ((off, n), r) in enumerate(zip(self.load_offsets(), regs)):
+            op = k.buffer_load_dwordx4 if n == 4 else k.buffer_load_dwordx2
+            op(r, off, da if i < na else db, 0, offen=True)
+            yield
 
     def advance_descs(self, da, db):
         c = self.cfg
@@ -449,34 +476,29 @@ class _Gen:
         return out
 
     # ---- LDS -> MFMA ------------------------------------------------------------
-    def reads(self, p):
+    def reads(self, p, regs):
         """Generator: issues the ds_read_b64 of all MFMA operands of one K step
-        from LDS buffer p, one instruction per next(); returns (at
-        StopIteration) [k-step][A list, B list] (B None with b_direct)."""
+        from LDS buffer p into `regs` (an operand register set), one
+        instruction per next()."""
         k = self.k
         a_off = p * self.buf
         b_off = a_off + self.a_bytes
-        out = []
-        for s_ in range(self.bk // self.mk):
-            A = []
-            for rm in range(self.rm):
-                A.append(k.ds_read_b64(VGPR(2, align=2), self.a_rd,
-                                       offset=a_off + rm * self.mt * self.rs + 2 * s_ * self.mk))
+        for s_, (A, B) in enumerate(regs):
+            for rm, r in enumerate(A):
+                k.ds_read_b64(r, self.a_rd,
+                              offset=a_off + rm * self.mt * self.rs + 2 * s_ * self.mk)
                 yield
-            B = None
-            if not self.cfg.b_direct:
-                B = []
-                for rn in range(self.rn):
-                    B.append(k.ds_read_b64(VGPR(2, align=2), self.b_rd,
-                                           offset=b_off + rn * self.mt * self.rs + 2 * s_ * self.mk))
-                    yield
-            out.append([A, B])
-        return out
+            for rn, r in enumerate(B or ()):
+                k.ds_read_b64(r, self.b_rd,
+                              offset=b_off + rn * self.mt * self.rs + 2 * s_ * self.mk)
+                yield
 
     @staticmethod
     def run(gen, n=None):
         """Advances a generator n times (to its end when n is None); returns
         its result when it ended, else None."""
+        if gen is None:
+            return None
         try:
             if n is None:
                 while True:
@@ -487,38 +509,43 @@ class _Gen:
             return e.value
         return None
 
-    def step(self, acc, ops, p, side, bops=None):
+    def step(self, acc, ops, nxt_ops, p, side, bops=None):
         """The MFMAs of one K step (operands `ops` already read from LDS buffer
-        p) with the rest of the pipeline between them (Python decides the
-        order): `side` (a generator: the LDS writes of the next step and the
-        global loads after it) over the first third of the MFMAs, the
-        barrier at the middle, then the reads of the next step's operands
-        from buffer 1-p. Returns (acc, next step's operands)."""
+        p) with the rest of the pipeline between them, one piece after each
+        MFMA (Python decides the order): `side` (a generator: the LDS writes
+        of the next step, then a "barrier" token, then the global loads of a
+        later step), the barrier a few MFMAs after the last write, then the
+        reads of the next step's operands from buffer 1-p into `nxt_ops`
+        alternating with the rest of `side`."""
         k = self.k
         order = [(s_, rm, rn) for s_ in range(self.bk // self.mk)
                  for rm in range(self.rm) for rn in range(self.rn)]
-        n = len(order)
-        side_end, barrier_at = max(1, n * 2 // 5), n // 2
-        rd = self.reads(1 - p)
-        nxt = None
-        side_per = 1
-        reads_per = max(1, -(-(self.rm + self.rn) * (self.bk // self.mk) // max(1, n - barrier_at - 1)))
+        rd = self.reads(1 - p, nxt_ops)
+        phase, wait = 0, 0          # 0: writes, 1: until the barrier, 2: reads + loads
         for idx, (s_, rm, rn) in enumerate(order):
             A = ops[s_][0][rm]
             B = bops[s_][rn] if bops is not None else ops[s_][1][rn]
             i = rm * self.rn + rn
             acc[i] = self.mfma(AGPR(self.nacc), A, B, acc[i])
-            if idx < side_end - 1:
-                self.run(side, side_per)
-            elif idx == side_end - 1:
-                self.run(side)
-            if idx == barrier_at - 1 or (barrier_at == 0 and idx == 0):
-                k.s_barrier()
-            if idx >= max(barrier_at, 1) and nxt is None:
-                nxt = self.run(rd, reads_per if idx < n - 1 else None)
-        if nxt is None:
-            nxt = self.run(rd)
-        return acc, nxt
+            if phase == 0:
+                if next(side, "barrier") == "barrier":
+                    phase, wait = 1, self.barrier_gap
+            if phase == 1:
+                wait -= 1
+                if wait <= 0 or idx >= len(order) - 3:
+                    k.s_barrier()
+                    phase = 2
+                    continue
+            if phase == 2:
+                self.run(rd, 1)
+                self.run(side, 1)
+        if phase == 0:
+            self.run(side)
+        if phase < 2:
+            k.s_barrier()
+        self.run(rd)
+        self.run(side)
+        return acc
 
     # ---- epilogue -----------------------------------------------------------------
     def store(self, acc):
@@ -563,63 +590,46 @@ class _Gen:
                for _ in range(nacc)]
         da, db = self.da, self.db
         xs = self.x
+        # The registers of the software pipeline are pinned (physical, from
+        # the top of the VGPRs down): they cross the loop's back edge while
+        # their loads are in flight, and a carried virtual value would be
+        # copied there (waiting for the load). Two operand sets (even / odd
+        # steps) and `prefetch` staging sets for the global loads.
+        ops_sets = [self.operand_set() for _ in range(2)]
+        stage = [[self.pin(n) for _, n in self.load_offsets()] for _ in range(c.prefetch)]
         # prologue: step 0 to LDS buffer 0; steps 1..prefetch into registers
-        regs = self.load_step(da, db)
+        self.run(self.load_step(da, db, stage[0]))
         da, db = self.advance_descs(da, db)
         bops = ys = None
         if c.b_direct:
             ys = self.y
             bops = self.load_bdirect(db)
             db = self.advance(db, 2 * self.bk)
-        self.run(self.write_step(regs, xs, 0))
+        self.run(self.write_step(stage[0], xs, 0))
         xs = self.next_x(xs)
-        pending = []
-        for _ in range(c.prefetch):
-            pending.append(self.load_step(da, db))
+        for j in range(1, c.prefetch + 1):
+            self.run(self.load_step(da, db, stage[j % c.prefetch]))
             da, db = self.advance_descs(da, db)
         k.s_barrier()
-        # loop: 2 (prefetch 1) or 4 (prefetch 2) steps per trip, each (p = LDS
-        # buffer): write the oldest step held in registers to buffer 1-p, load
-        # the next one, multiply buffer p, barrier
+        self.run(self.reads(0, ops_sets[0]))
+        # loop: 2 * prefetch steps per trip, each (p = LDS buffer): write the
+        # oldest step held in registers to buffer 1-p, barrier, load a later
+        # step, read the next step's operands, all between the MFMAs of this step
         unroll = 2 * c.prefetch
         trips = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.K, unroll * self.bk - 1),
                              _log2(unroll * self.bk))
         k.s_mov_b32(s[48], trips)
-        per = len(pending[0])
 
-        def pack(acc, pending, xs, da, db, bops, ys):
-            out = acc + [r for regs_ in pending for r in regs_] + xs + [da, db]
+        def pack(acc, xs, da, db, bops, ys):
+            out = acc + xs + [da, db]
             if c.b_direct:
                 out += [x for row in bops for x in row] + ys
             return out
 
-        ops = self.run(self.reads(0))
-        nops = len(ops) * (self.rm + (0 if c.b_direct else self.rn))
-
-        def flat_ops(ops):
-            return [x for A, B in ops for x in A + (B or [])]
-
-        def unflat_ops(fl):
-            out, i = [], 0
-            for _ in range(self.bk // self.mk):
-                A = fl[i:i + self.rm]
-                i += self.rm
-                B = None
-                if not c.b_direct:
-                    B = fl[i:i + self.rn]
-                    i += self.rn
-                out.append([A, B])
-            return out
-
-        with k.loop(s[48], s[48], name="kloop",
-                    carry=pack(acc, pending, xs, da, db, bops, ys) + flat_ops(ops)) as L:
+        with k.loop(s[48], s[48], name="kloop", carry=pack(acc, xs, da, db, bops, ys)) as L:
             vals = list(L.carry)
-            ops = unflat_ops(vals[len(vals) - nops:])
-            vals = vals[:len(vals) - nops]
             acc = vals[:nacc]
-            pend = vals[nacc:nacc + per * c.prefetch]
-            pending = [pend[i * per:(i + 1) * per] for i in range(c.prefetch)]
-            o = nacc + per * c.prefetch
+            o = nacc
             xs = vals[o:o + 4]
             da, db = vals[o + 4], vals[o + 5]
             if c.b_direct:
@@ -631,6 +641,7 @@ class _Gen:
                 p = u % 2
                 state = {}
                 bm = self.mask_bdirect(bops, ys) if c.b_direct else None
+                regs_ = stage[(u + 1) % c.prefetch]
 
                 def side():
                     if c.b_direct:      # B of the next step first (waited for first)
@@ -639,19 +650,21 @@ class _Gen:
                         state["ys"] = [k.v_subrev_u32(VGPR(), self.smov(16 * self.bk), y)
                                        for y in ys]
                         yield
-                    regs_ = pending.pop(0)
                     yield from self.write_step(regs_, xs, 1 - p)
                     state["xs"] = self.next_x(xs)
+                    yield "barrier"
+                    yield from self.load_step(da, db, regs_)
+                    da2 = self.advance(da, 2 * self.bk)
                     yield
-                    pending.append(self.load_step(da, db))
-                    state["d"] = self.advance_descs(da, db)
+                    state["d"] = (da2, db if c.b_direct else self.advance(
+                        db, 2 * self.bk if c.trans_b else self.b_loads["step"]))
 
-                acc, ops = self.step(acc, ops, p, side(), bm)
+                acc = self.step(acc, ops_sets[p], ops_sets[1 - p], p, side(), bm)
                 xs = state["xs"]
                 da, db = state["d"]
                 if c.b_direct:
                     bops, db, ys = state["bops"], state["db"], state["ys"]
-            L.next(*(pack(acc, pending, xs, da, db, bops, ys) + flat_ops(ops)))
+            L.next(*pack(acc, xs, da, db, bops, ys))
         acc = L.results[:nacc]
         self.store(acc)
         k.s_endpgm()

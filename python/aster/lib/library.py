@@ -25,10 +25,10 @@ REF_SHAPES = ((512, 512, 512),)
 # a big tile for large GEMMs, mid-size ones, and a small one for small or
 # skinny problems (more workgroups to spread over the CUs).
 DEFAULT_TILES = (
-    dict(tile_m=256, tile_n=256, tile_k=16, waves_m=2, waves_n=2, mfma=32),
-    dict(tile_m=256, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32),
-    dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32),
-    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16),
+    dict(tile_m=256, tile_n=256, tile_k=16, waves_m=2, waves_n=2, mfma=32, prefetch=2),
+    dict(tile_m=256, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
+    dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
 )
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "lds_bytes", "vgprs",
