@@ -96,7 +96,7 @@ def default_library():
             lib = Library(d)
         except FileNotFoundError:
             tmp = f"{d}.tmp{os.getpid()}"
-            build_library(tmp)
+            build_library(tmp, workers=min(4, os.cpu_count() or 1))
             try:
                 os.replace(tmp, d)
             except OSError:             # another process finished first

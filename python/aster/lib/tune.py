@@ -92,11 +92,9 @@ def _run_local(tasks, workers, bar):
     return out
 
 
-def _run_ray(tasks, workers, bar, address):
-    try:
-        import ray
-    except ImportError:
-        raise ImportError("executor='ray' needs Ray: pip install ray") from None
+def _ray_tasks(tasks, workers, address, report):
+    """Runs the tasks as Ray tasks; report(result) after each."""
+    import ray
     started = False
     if not ray.is_initialized():
         if address:
@@ -107,17 +105,69 @@ def _run_ray(tasks, workers, bar, address):
         started = True
     try:
         remote = ray.remote(evaluate)
-        pending = [remote.remote(c.as_dict(), s) for c, s in tasks]
-        out = []
+        pending = [remote.remote(c, s) for c, s in tasks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            out.extend(ray.get(done))
-            if bar:
-                bar.update(len(done))
-        return out
+            for r in ray.get(done):
+                report(r)
     finally:
         if started:
             ray.shutdown()
+
+
+def _ray_driver(tasks, workers, address, queue):
+    """A child process driving Ray (spawned: Ray's gRPC threads and fork
+    handlers stay out of the caller's process, where aster forks and
+    recovers from LLVM crashes)."""
+    try:
+        _ray_tasks(tasks, workers, address, lambda r: queue.put(("result", r)))
+        queue.put(("done", None))
+    except BaseException as e:      # reported to the parent, which raises
+        queue.put(("error", f"{type(e).__name__}: {e}"))
+
+
+def _run_ray(tasks, workers, bar, address):
+    import importlib.util
+    import sys
+    if importlib.util.find_spec("ray") is None:
+        raise ImportError("executor='ray' needs Ray: pip install ray")
+    ray = sys.modules.get("ray")        # not imported here unless the caller did
+    tasks = [(c.as_dict(), s) for c, s in tasks]
+    out = []
+
+    def report(r):
+        out.append(r)
+        if bar:
+            bar.update(1)
+    if ray is not None and ray.is_initialized():     # the caller's own Ray session
+        _ray_tasks(tasks, workers, address, report)
+        return out
+    import multiprocessing as mp
+    import queue as queue_mod
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    proc = ctx.Process(target=_ray_driver, args=(tasks, workers, address, q), daemon=True)
+    proc.start()
+    try:
+        while True:
+            try:
+                kind, val = q.get(timeout=1.0)
+            except queue_mod.Empty:
+                if not proc.is_alive():
+                    raise RuntimeError(f"tune: the Ray driver process exited "
+                                       f"(code {proc.exitcode})") from None
+                continue
+            if kind == "result":
+                report(val)
+            elif kind == "error":
+                raise RuntimeError(f"tune: Ray failed: {val}")
+            else:
+                break
+    finally:
+        proc.join(timeout=60)
+        if proc.is_alive():
+            proc.kill()
+    return out
 
 
 def tune(shapes, space, executor="local", *, library=None, workers=2, progress=True,
@@ -127,7 +177,8 @@ def tune(shapes, space, executor="local", *, library=None, workers=2, progress=T
     `shapes`, on `workers` local processes (executor="local") or Ray tasks
     (executor="ray"; a local Ray with `workers` CPUs is started and stopped
     unless Ray is initialised or ray_address is given), with a tqdm progress
-    bar. The fastest config per shape wins; with `library` (a directory or
+    bar (Ray runs in a child process unless the caller's Ray is already
+    initialised). The fastest config per shape wins; with `library` (a directory or
     Library) the winners are added to it if missing and their configs.csv
     row's `tuned_for` lists the shape (which `aster.lib.gemm` then picks)."""
     if executor not in EXECUTORS:
