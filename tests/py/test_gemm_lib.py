@@ -26,7 +26,7 @@ SMALL = [GemmConfig(dtype=d, arch=a, trans_b=tb, tile_m=t, tile_n=t, tile_k=64 /
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
     d = tmp_path_factory.mktemp("gemmlib")
-    return L.build_library(str(d), SMALL, ref_shapes=((128, 128, 64),), workers=2)
+    return L.build_library(str(d), SMALL, ref_shapes=((64, 64, 64), (128, 128, 64)), workers=2)
 
 
 def operands(m, n, k, dtype, trans_b, seed=0):
@@ -44,8 +44,12 @@ def test_library_files(lib):
         assert os.path.exists(os.path.join(d, r["file"]))
         co = aster.load_code_object(open(os.path.join(d, r["file"]), "rb").read())
         assert co.processor == r["arch"]
-        assert int(r["ref_cycles"]) > 0 and 0 < float(r["ref_utilisation"]) < 1
-        assert r["ref_shape"] == "128x128x64"
+        assert r["ref_shape"] == "64x64x64;128x128x64"
+        c64, c128 = map(int, r["ref_cycles"].split(";"))
+        assert c64 > 0 and c128 > 0
+        u = [float(x) for x in r["ref_utilisation"].split(";")]
+        assert all(0 < x < 1 for x in u)
+        assert L.Library(d).entry(r["name"], r["arch"]).ref_utilisation == u[1]
     # at least 4 kernels per dtype and target
     for a in ("gfx942", "gfx950"):
         for dt in ("f16", "bf16"):

@@ -19,7 +19,8 @@ __all__ = ["build_library", "Library", "Entry", "default_configs", "REF_SHAPES",
 
 ARCHS = ("gfx942", "gfx950")
 DTYPES = ("f16", "bf16")
-# Reference shapes simulated for configs.csv (cycles and matrix-core utilisation).
+# Reference shapes simulated for configs.csv (cycles and matrix-core utilisation,
+# ';'-separated when there are several).
 REF_SHAPES = ((512, 512, 512),)
 # Tile shapes of the default library (each built with and without trans_b):
 # a big tile for large GEMMs, mid-size ones, and a small one for small or
@@ -135,14 +136,15 @@ def utilisation(shape, cycles, cfg):
     return 2 * m * n * k / (cycles * PEAK_FLOP_PER_CLK_CU * min(gx * gy, CUS))
 
 
-def _row(cfg, file, meta, cycles=None, shape=None, tuned_for=""):
+def _row(cfg, file, meta, sims=(), tuned_for=""):
+    """A configs.csv row; sims: [(shape, cycles)] (';'-separated columns)."""
     d = cfg.as_dict()
     row = {"name": cfg.name, "file": file, **{k: d[k] for k in d},
            "lds_bytes": cfg.lds_bytes, "vgprs": meta.next_free_vgpr if meta else "",
            "agprs": meta.agpr_count if meta else "", "sgprs": meta.sgpr_count if meta else "",
-           "ref_shape": "x".join(map(str, shape)) if shape else "",
-           "ref_cycles": cycles if cycles is not None else "",
-           "ref_utilisation": f"{utilisation(shape, cycles, cfg):.4f}" if cycles else "",
+           "ref_shape": ";".join("x".join(map(str, s)) for s, _ in sims),
+           "ref_cycles": ";".join(str(c) for _, c in sims),
+           "ref_utilisation": ";".join(f"{utilisation(s, c, cfg):.4f}" for s, c in sims),
            "tuned_for": tuned_for}
     return row
 
@@ -152,11 +154,8 @@ def _build_one(cfg, directory, ref_shapes):
     file = f"{cfg.name}.{cfg.arch}.co"
     with open(os.path.join(directory, file), "wb") as f:
         f.write(out.hsaco)
-    cycles = shape = None
-    for shape in ref_shapes:
-        cycles = simulate(out.hsaco, cfg, shape)
-    return _row(cfg, file, out.metadata[cfg.name], cycles, shape if ref_shapes else None), \
-        out.hsaco
+    sims = [(shape, simulate(out.hsaco, cfg, shape)) for shape in ref_shapes]
+    return _row(cfg, file, out.metadata[cfg.name], sims), out.hsaco
 
 
 def write_csv(directory, rows):
@@ -235,8 +234,9 @@ class Entry:
 
     @property
     def ref_utilisation(self):
-        u = self.row.get("ref_utilisation")
-        return float(u) if u not in (None, "") else None
+        """Simulated utilisation on the last (largest) reference shape."""
+        u = str(self.row.get("ref_utilisation") or "").split(";")[-1]
+        return float(u) if u else None
 
 
 class Library:
