@@ -55,6 +55,13 @@ def test_mfma_10_keeps_all_ten():
     assert ".agpr_count: 40" in out
 
 
+def test_schedule_demo():
+    out = run("schedule_demo.py", "--run")
+    m = re.search(r"simulated cycles: (\d+) -> (\d+) \(([\d.]+)x\); equivalent in 3", out)
+    assert m and int(m.group(2)) * 2 < int(m.group(1)), out
+    assert "vmcnt(14)" in out.split("with amdgcn-schedule")[1]
+
+
 def test_vector_add(tmp_path):
     out = run("vector_add.py", "--save", str(tmp_path))
     lines = body(out, "vector_add")
@@ -158,3 +165,15 @@ def test_gemm(tmp_path, monkeypatch):
     out = run("gemm.py")
     assert out.count("equal to NumPy") == 4, out
     assert "97x131x113 bf16 trans_b: gemm_bf16_64x64x64" in out
+
+
+def test_library_gemm_tile_runs_and_matches_numpy():
+    out = run("library_gemm_tile.py", "--run")
+    lines = body(out, "tile_gemm")
+    # The library pieces, inlined: 2 tile copies (4 steps each), 8 k-steps of
+    # two fragment loads and one MFMA, the DPP wave sum.
+    assert sum(ln.startswith("v_mfma_f32_32x32x8_f16 ") for ln in lines) == 8
+    assert sum(ln.startswith("ds_read_b64 ") for ln in lines) == 16
+    assert sum(ln.startswith("ds_write_b128 ") for ln in lines) == 8
+    assert sum(ln.startswith("v_add_f32_dpp ") for ln in lines) == 4
+    assert "D matches NumPy" in out and "wave sum" in out
