@@ -68,7 +68,8 @@ def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942"):
 def cache_dir():
     """Where the default library lives: $ASTER_CACHE_DIR or ~/.cache/aster,
     in a folder named after the hash of the generator and library sources
-    (a changed generator builds a new library)."""
+    and of aster's compiled extension (a changed generator or a rebuilt
+    aster builds a new library)."""
     root = os.environ.get("ASTER_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "aster")
     h = hashlib.sha256()
@@ -79,7 +80,8 @@ def cache_dir():
         with open(p, "rb") as f:
             h.update(f.read())
     from .. import _aster
-    h.update(os.path.basename(_aster.__file__).encode())
+    st = os.stat(_aster.__file__)       # a rebuilt aster builds a new library
+    h.update(f"{os.path.basename(_aster.__file__)} {st.st_size} {st.st_mtime_ns}".encode())
     return os.path.join(root, f"gemm-{h.hexdigest()[:16]}")
 
 
