@@ -115,15 +115,21 @@ def _ray_tasks(tasks, workers, address, report):
             ray.shutdown()
 
 
-def _ray_driver(tasks, workers, address, queue):
-    """A child process driving Ray (spawned: Ray's gRPC threads and fork
-    handlers stay out of the caller's process, where aster forks and
-    recovers from LLVM crashes)."""
+def _driver_main():
+    """`python -m aster.lib._ray_driver`: the Ray driver process. Reads the tasks
+    as JSON from stdin, writes one JSON line per result to stdout, then
+    "done" (or "error: ...")."""
+    import json
+    import sys
+    job = json.load(sys.stdin)
+    out = sys.stdout
     try:
-        _ray_tasks(tasks, workers, address, lambda r: queue.put(("result", r)))
-        queue.put(("done", None))
+        _ray_tasks([(c, tuple(s)) for c, s in job["tasks"]], job["workers"], job["address"],
+                   lambda r: (out.write(json.dumps(["result", r]) + "\n"), out.flush()))
+        out.write(json.dumps(["done", None]) + "\n")
     except BaseException as e:      # reported to the parent, which raises
-        queue.put(("error", f"{type(e).__name__}: {e}"))
+        out.write(json.dumps(["error", f"{type(e).__name__}: {e}"]) + "\n")
+    out.flush()
 
 
 def _run_ray(tasks, workers, bar, address):
@@ -136,37 +142,40 @@ def _run_ray(tasks, workers, bar, address):
     out = []
 
     def report(r):
-        out.append(r)
+        out.append((r[0], tuple(r[1]), r[2]))
         if bar:
             bar.update(1)
     if ray is not None and ray.is_initialized():     # the caller's own Ray session
         _ray_tasks(tasks, workers, address, report)
         return out
-    import multiprocessing as mp
-    import queue as queue_mod
-    ctx = mp.get_context("spawn")
-    q = ctx.Queue()
-    proc = ctx.Process(target=_ray_driver, args=(tasks, workers, address, q), daemon=True)
-    proc.start()
+    # A child process drives Ray: Ray's gRPC threads and fork handlers stay
+    # out of the caller's process (where aster forks and recovers from LLVM
+    # crashes), and nothing of the caller's __main__ is re-run.
+    import json
+    import subprocess
+    proc = subprocess.Popen([sys.executable, "-m", "aster.lib._ray_driver"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdin.write(json.dumps({"tasks": tasks, "workers": workers, "address": address}))
+    proc.stdin.close()
+    status = None
     try:
-        while True:
-            try:
-                kind, val = q.get(timeout=1.0)
-            except queue_mod.Empty:
-                if not proc.is_alive():
-                    raise RuntimeError(f"tune: the Ray driver process exited "
-                                       f"(code {proc.exitcode})") from None
-                continue
+        for line in proc.stdout:
+            kind, val = json.loads(line)
             if kind == "result":
                 report(val)
-            elif kind == "error":
-                raise RuntimeError(f"tune: Ray failed: {val}")
             else:
+                status = (kind, val)
                 break
     finally:
-        proc.join(timeout=60)
-        if proc.is_alive():
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
             proc.kill()
+    if status is None:
+        raise RuntimeError(f"tune: the Ray driver process exited (code {proc.returncode}): "
+                           f"{proc.stderr.read()[-2000:]}")
+    if status[0] == "error":
+        raise RuntimeError(f"tune: Ray failed: {status[1]}")
     return out
 
 
