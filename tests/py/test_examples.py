@@ -152,6 +152,21 @@ def test_waitcnt_demo():
     assert "# ran on the strict emulator: out == NumPy reference for 64 lanes" in out
 
 
+def test_gemm(tmp_path, monkeypatch):
+    """examples/gemm.py: each product equals NumPy, through the default
+    library (pre-built small into a private cache, which the example loads)."""
+    import aster.lib as L
+    from aster.kernels.gemm import GemmConfig
+    monkeypatch.setenv("ASTER_CACHE_DIR", str(tmp_path))
+    L.build_library(L.cache_dir(), [GemmConfig(dtype=d, trans_b=tb, tile_m=64, tile_n=64,
+                                               tile_k=64, mfma=16)
+                                    for d in ("f16", "bf16") for tb in (False, True)],
+                    ref_shapes=())
+    out = run("gemm.py")
+    assert out.count("equal to NumPy") == 4, out
+    assert "97x131x113 bf16 trans_b: gemm_bf16_64x64x64" in out
+
+
 def test_library_gemm_tile_runs_and_matches_numpy():
     out = run("library_gemm_tile.py", "--run")
     lines = body(out, "tile_gemm")

@@ -1,0 +1,173 @@
+"""GEMM kernels generated from a config: C (f32, M x N, row-major) = A @ B,
+A (M x K, row-major, f16 or bf16), B (K x N row-major, or N x K with
+`trans_b`), for any M, N, K >= 1.
+
+    cfg = GemmConfig(dtype="f16", tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2)
+    out = compile_config(cfg)            # aster.Compiled with one kernel, cfg.name
+    aster.launch(out, cfg.name, grid=cfg.grid(M, N), block=cfg.block, args=[a, b, c, M, N, K])
+
+The kernel (one workgroup per tile_m x tile_n tile of C, grid (tiles along
+N, tiles along M)) is a Python metaprogram on aster's builder: virtual
+registers (allocated by `amdgcn-regalloc`), no waits (`amdgcn-waitcnt`), no
+nops (`amdgcn-hazards`); Python decides the instruction order.
+
+Data path per K step of `tile_k`:
+  * A (and B with trans_b) tiles are read from global memory in 16-byte
+    chunks along K (buffer_load_dwordx4) and written to LDS rows of K
+    (ds_write_b64 pairs); B without trans_b is read as 4 rows x 4 columns per
+    lane (four buffer_load_dwordx2) and transposed in registers (v_perm_b32)
+    into the same K-contiguous LDS layout (ds_write_b64). LDS rows are padded
+    by 8 elements.
+  * Double buffering: LDS holds two K steps; while the waves multiply the
+    step in one buffer, the next step (already in registers) is written to
+    the other and the step after it is loaded from global memory
+    (`prefetch`=1: one step in registers) or two steps ahead (`prefetch`=2).
+  * Each wave owns a (tile_m / waves_m) x (tile_n / waves_n) part of C and
+    reads its MFMA operands from LDS with ds_read_b64 (4 elements of K per
+    lane, AMD's MFMA operand layout); accumulators are AGPRs.
+  * With `b_direct` (trans_b only), B skips LDS: each wave loads its B
+    operands straight from global memory into registers (buffer_load_dwordx2,
+    4 K-contiguous elements per lane), one K step ahead.
+
+Edges: every global access goes through a buffer resource whose
+num_records is the matrix size in bytes; out-of-range reads return 0 and
+out-of-range writes are dropped (raw buffers check each dword). Rows past M
+(or N) are past the end or in C rows that are not stored; columns past N
+are redirected out of range at the store; elements of A (and B with
+trans_b) past K are zeroed in registers before they reach LDS (a per-lane
+mask from K, so a K step reaching past K contributes exactly 0). The K loop
+runs ceil(K / tile_k) steps rounded up to a multiple of its unroll
+(2 * prefetch): the extra steps multiply zeros. Matrices must be smaller
+than 2 GiB.
+"""
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from .gemm_gen import DTYPES, MFMA_SHAPES, PAD, _Gen
+
+__all__ = ["GemmConfig", "build", "compile_config", "reference", "PIPELINE", "DTYPES",
+           "MFMA_SHAPES"]
+
+PIPELINE = "amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
+
+
+def _pow2(x):
+    return x > 0 and x & (x - 1) == 0
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    """One GEMM kernel. Tile sizes are per workgroup; waves_m x waves_n waves
+    (64 lanes each) split the tile; mfma is 32 (v_mfma_f32_32x32x8) or 16
+    (v_mfma_f32_16x16x16)."""
+    dtype: str = "f16"
+    tile_m: int = 128
+    tile_n: int = 128
+    tile_k: int = 32
+    waves_m: int = 2
+    waves_n: int = 2
+    mfma: int = 32
+    trans_b: bool = False
+    b_direct: bool = False
+    prefetch: int = 1
+    arch: str = "gfx942"
+
+    @property
+    def name(self):
+        return (f"gemm_{self.dtype}_{self.tile_m}x{self.tile_n}x{self.tile_k}_"
+                f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
+                f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}")
+
+    @property
+    def waves(self):
+        return self.waves_m * self.waves_n
+
+    @property
+    def block(self):
+        return (64 * self.waves, 1, 1)
+
+    def grid(self, m, n):
+        """Workgroups (along N, along M) for an M x N result."""
+        return (-(-n // self.tile_n), -(-m // self.tile_m), 1)
+
+    @property
+    def lds_bytes(self):
+        rows = self.tile_m + (0 if self.b_direct else self.tile_n)
+        return 2 * rows * (self.tile_k + PAD) * 2
+
+    def as_dict(self):
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d):
+        kinds = {f.name: f.type for f in fields(cls)}
+        out = {}
+        for key, val in d.items():
+            if key not in kinds:
+                continue
+            t = kinds[key]
+            if t in ("bool", bool):
+                val = val if isinstance(val, bool) else str(val).lower() in ("1", "true")
+            elif t in ("int", int):
+                val = int(val)
+            out[key] = val
+        return cls(**out)
+
+    def check(self):
+        """Raises ValueError naming what is wrong with this config."""
+        def bad(msg):
+            raise ValueError(f"GEMM config {self.name}: {msg}")
+        if self.dtype not in DTYPES:
+            bad(f"dtype must be one of {sorted(DTYPES)}")
+        if self.arch not in ("gfx942", "gfx950"):
+            bad("arch must be gfx942 or gfx950")
+        if self.mfma not in MFMA_SHAPES:
+            bad("mfma must be 32 (32x32x8) or 16 (16x16x16)")
+        if self.prefetch not in (1, 2):
+            bad("prefetch must be 1 or 2")
+        for name in ("tile_m", "tile_n", "tile_k", "waves_m", "waves_n"):
+            if not _pow2(getattr(self, name)):
+                bad(f"{name} must be a power of two")
+        if self.waves > 16:
+            bad("at most 16 waves per workgroup")
+        mk = MFMA_SHAPES[self.mfma][0]
+        if self.tile_k < 16 or self.tile_k > 64 or self.tile_k % mk:
+            bad(f"tile_k must be 16, 32 or 64 (a multiple of the MFMA's K={mk})")
+        for t, w in ((self.tile_m, self.waves_m), (self.tile_n, self.waves_n)):
+            if t % (w * self.mfma):
+                bad(f"each wave's part of the tile ({t}/{w}) must be a multiple of {self.mfma}")
+        lanes = 64 * self.waves
+        if self.tile_m * self.tile_k < 8 * lanes:
+            bad("tile_m * tile_k must be at least 8 elements per lane")
+        if self.b_direct and not self.trans_b:
+            bad("b_direct needs trans_b (K-contiguous B rows)")
+        if not self.b_direct:
+            if self.tile_n * self.tile_k < 16 * lanes or (self.trans_b and
+                                                         self.tile_n * self.tile_k < 8 * lanes):
+                bad("tile_n * tile_k must be at least 16 elements per lane")
+            if not self.trans_b and lanes % (self.tile_n // 4):
+                bad("64 * waves must be a multiple of tile_n / 4")
+        if self.lds_bytes > 65536:
+            bad(f"needs {self.lds_bytes} bytes of LDS (at most 65536)")
+        acc = (self.tile_m // self.waves_m) * (self.tile_n // self.waves_n) // 64
+        if acc > 256:
+            bad(f"{acc} accumulator registers per lane (at most 256)")
+        return self
+
+
+def build(cfg):
+    """The aster.Module of one config (not compiled)."""
+    return _Gen(cfg.check()).generate()
+
+
+def compile_config(cfg, pipeline=PIPELINE):
+    """aster.Compiled of one config after regalloc, waitcnt and hazards."""
+    from ..compiler import compile
+    return compile(build(cfg), pipeline)
+
+
+def reference(a, b, trans_b=False):
+    """C = A @ B (or A @ B.T) in float64, as float32."""
+    bb = b.astype(np.float64)
+    return (a.astype(np.float64) @ (bb.T if trans_b else bb)).astype(np.float32)

@@ -1,0 +1,17 @@
+"""aster.lib: a GEMM kernel library generated from Python (aiter-style).
+
+    import aster.lib
+    C = aster.lib.gemm(A, B)                          # default library, heuristic dispatch
+    C, r = aster.lib.gemm(A, B, trans_b=True, timing=True); r.cycles
+    lib = aster.lib.build_library("gemmlib")          # *.co, configs.csv, kernel_args.h
+    lib = aster.lib.Library("gemmlib")
+    aster.lib.tune([(1024, 1024, 1024)], space, executor="ray", library="gemmlib")
+"""
+from .library import (Entry, Library, REF_SHAPES, args_dtype, build_library,  # noqa: F401
+                      default_configs, kernel_args_header, simulate, utilisation)
+from .dispatch import cache_dir, choose, default_library, estimate, gemm  # noqa: F401
+from .tune import tune  # noqa: F401
+
+__all__ = ["gemm", "choose", "estimate", "build_library", "Library", "Entry",
+           "default_configs", "default_library", "cache_dir", "args_dtype",
+           "kernel_args_header", "simulate", "utilisation", "tune", "REF_SHAPES"]
