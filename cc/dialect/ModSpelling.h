@@ -1,8 +1,12 @@
-//===- ModSpelling.h - symbolic modifier values (DPP, SDWA) --------------===//
+//===- ModSpelling.h - symbolic modifier values (DPP, SDWA, ...) ---------===//
 //
 // The spellings LLVM's AMDGPU syntax uses for DPP controls and SDWA selects,
 // and their field values (AMD CDNA3 ISA, "DPP" and "SDWA" sections; LLVM's
-// SIDefines.h DppCtrl / SdwaSel). Used by the asm printer and the raiser.
+// SIDefines.h DppCtrl / SdwaSel); the hwreg(...), sendmsg(...),
+// swizzle(...) and gpr_idx(...) operands of gfx9 (CDNA3/CDNA4). Used by the
+// asm printer and the raiser. The formatters print every 16-bit value as
+// llvm-mc-22 disassembles it for gfx942/gfx950 (tests/py/test_raise_syntax.py
+// compares all 65536 values of each).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_DIALECT_MODSPELLING_H
@@ -27,6 +31,19 @@ llvm::StringRef selName(unsigned v);
 std::optional<unsigned> parseSel(llvm::StringRef s);
 llvm::StringRef unusedName(unsigned v);
 std::optional<unsigned> parseUnused(llvm::StringRef s);
+
+/// s_getreg/s_setreg field: id[5:0], offset[10:6], size-1[15:11].
+std::string formatHwreg(unsigned v);
+std::optional<unsigned> parseHwreg(llvm::StringRef tok);
+/// s_sendmsg: message[3:0], operation[6:4], stream[9:8].
+std::string formatSendMsg(unsigned v);
+std::optional<unsigned> parseSendMsg(llvm::StringRef tok);
+/// ds_swizzle_b32 offset: `swizzle(...)` or a decimal number; "" for 0.
+std::string formatSwizzle(unsigned v);
+std::optional<unsigned> parseSwizzle(llvm::StringRef tok);
+/// VGPR index mode bits (SRC0 1, SRC1 2, SRC2 4, DST 8).
+std::string formatGprIdx(unsigned v);
+std::optional<unsigned> parseGprIdx(llvm::StringRef tok);
 
 } // namespace aster::ISA
 

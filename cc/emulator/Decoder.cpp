@@ -333,7 +333,7 @@ static std::string applyModifier(const AsmModifier &m, Inst &in, bool &hasOpselH
   static const DppRow rows[] = {
       {"row_shl", 0x100, 1, 15}, {"row_shr", 0x110, 1, 15}, {"row_ror", 0x120, 1, 15},
       {"wave_shl", 0x130, 1, 1}, {"wave_rol", 0x134, 1, 1}, {"wave_shr", 0x138, 1, 1},
-      {"wave_ror", 0x13c, 1, 1}};
+      {"wave_ror", 0x13c, 1, 1}, {"row_newbcast", 0x150, 0, 15}};
   for (const DppRow &r : rows)
     if (n == r.name) {
       if (!intIn(r.lo, r.hi))
@@ -375,6 +375,8 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   const SemInfo *si = prog.gfx950 ? findGfx950Semantic(mn) : findSemantic(mn);
   if (!si)
     return "the emulator has no semantics for '" + mn.str() + "'";
+  if (si->flags & SF_NOT_EMULATED)
+    return "'" + mn.str() + "' is not emulated";
   if ((in.flags & (IF_SDWA | IF_DPP)) && (si->flags & SF_NO_SDWA))
     return "SDWA/DPP form of '" + mn.str() + "' is not supported";
   bool hasOpselHi = false;
@@ -393,6 +395,9 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
   unsigned ndst = si->ndst;
   if (si->flags & SF_ATOMIC)
     ndst = (in.flags & IF_SC0) ? 1 : 0;
+  bool ldsForm = (si->flags & SF_LDS_FORM) && (in.flags & IF_LDS);
+  if (ldsForm)
+    ndst = 0;
   if (a.operands.size() > 6)
     return "too many operands";
   if (a.operands.size() < ndst)
@@ -446,7 +451,7 @@ std::string bindInstruction(StringRef text, Inst &in, Program &prog) {
     Opnd v; v.kind = OpKind::S; v.reg = SR_VCC; v.count = 2;
     addRange(in.reads, in.nreads, 8, v);
   }
-  if (si->flags & SF_READS_M0) {
+  if ((si->flags & SF_READS_M0) || ldsForm) {
     Opnd v; v.kind = OpKind::S; v.reg = SR_M0; v.count = 1;
     addRange(in.reads, in.nreads, 8, v);
   }
@@ -553,8 +558,9 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
     // unsupported() never under-reports.
     if (err.empty() && (in.flags & IF_TFE))
       err = "the tfe modifier is not emulated";
-    if (err.empty() && (in.flags & IF_LDS) && StringRef(texts[i]).ltrim().starts_with("buffer_"))
-      err = "buffer loads with lds (direct to LDS) are not emulated";
+    if (err.empty() && (in.flags & IF_LDS) &&
+        StringRef(texts[i]).ltrim().starts_with("buffer_load_dwordx"))
+      err = "buffer loads of 3 or 4 dwords with lds (direct to LDS) are not emulated";
     if (!err.empty()) {
       Inst bad;
       bad.pc = in.pc;

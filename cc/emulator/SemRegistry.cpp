@@ -26,6 +26,7 @@ static const SemTable &table() {
     registerBuffer(t);
     registerDS(t);
     registerGfx950(t);
+    registerF8F6F4(t);
     return t;
   }();
   return t;
@@ -36,6 +37,7 @@ static const SemTable &gfx950Table() {
     SemTable t;
     registerGfx950Ocp(t);
     registerGfx950OcpMFMA(t);
+    registerF8F6F4(t); // gfx950-only: a gfx950 meaning (not refused as OCP)
     return t;
   }();
   return t;

@@ -418,7 +418,8 @@ static void modifier(PyKernel &k, const ISA::InstDesc &d, const ISA::ModDesc &m,
   // Kinds whose absent attribute means a non-zero default keep a zero.
   bool keepZero = m.kind == ISA::ModKind::Waitcnt || m.kind == ISA::ModKind::Pos ||
                   m.kind == ISA::ModKind::Hex16 || m.kind == ISA::ModKind::Dpp ||
-                  m.kind == ISA::ModKind::HexMask || m.kind == ISA::ModKind::Sel;
+                  m.kind == ISA::ModKind::HexMask || m.kind == ISA::ModKind::Sel ||
+                  ISA::isPositionalMod(m.kind);
   if (v || keepZero)
     st.addAttribute(m.name, IntegerAttr::get(IntegerType::get(ctx, 32), v));
 }

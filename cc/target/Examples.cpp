@@ -278,6 +278,9 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
     } else if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16) {
       am.present = true;
       am.value = std::max<int64_t>(m->min, 0);
+    } else if (ISA::isPositionalMod(m->kind) && !ISA::isFixedMod(m->kind)) {
+      am.present = true; // hwreg(...), sendmsg(...), gpr_idx(...): always written
+      am.value = m->def;
     }
     mods.push_back(am);
   }

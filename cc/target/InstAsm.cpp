@@ -31,7 +31,17 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
   int64_t absMask = modValue(mods, ISA::ModKind::SrcAbs);
   int64_t sextMask = modValue(mods, ISA::ModKind::SrcSext);
   bool any = false;
+  // hwreg(...) is written after the destinations, before the sources.
+  auto leading = [&] {
+    for (const AsmModifier &m : mods)
+      if (m.desc->kind == ISA::ModKind::Hwreg) {
+        os << (any ? ", " : " ") << ISA::formatHwreg(m.present ? m.value : m.desc->def);
+        any = true;
+      }
+  };
   for (unsigned i = 0; i < operands.size(); ++i) {
+    if (i == d.numDsts)
+      leading();
     os << (any ? ", " : " ");
     any = true;
     const std::string &t = operands[i].text;
@@ -52,6 +62,8 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     else
       os << t;
   }
+  if (operands.size() <= d.numDsts)
+    leading();
   for (const std::string &l : labels) {
     os << (any ? ", " : " ") << l;
     any = true;
@@ -65,8 +77,8 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
         os << ' ' << md.name;
       break;
     case ISA::ModKind::Int:
-      if (m.present && m.value)
-        os << ' ' << md.name << ':' << m.value;
+      if (int64_t v = m.present ? m.value : md.def)
+        os << ' ' << md.name << ':' << v;
       break;
     case ISA::ModKind::HexInt:
       if (m.present && m.value) {
@@ -122,6 +134,20 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
       break;
     case ISA::ModKind::Unused:
       os << ' ' << md.name << ':' << ISA::unusedName(m.present ? m.value : md.def);
+      break;
+    case ISA::ModKind::Hwreg:
+      break; // written before the sources
+    case ISA::ModKind::SendMsg:
+      os << (any ? ", " : " ") << ISA::formatSendMsg(m.present ? m.value : md.def);
+      any = true;
+      break;
+    case ISA::ModKind::GprIdx:
+      os << (any ? ", " : " ") << ISA::formatGprIdx(m.present ? m.value : md.def);
+      any = true;
+      break;
+    case ISA::ModKind::Swizzle:
+      if (m.present && m.value)
+        os << ' ' << md.name << ':' << ISA::formatSwizzle(m.value);
       break;
     case ISA::ModKind::Waitcnt:
       // A counter at its maximum is not waited on; LLVM leaves it out.

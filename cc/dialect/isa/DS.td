@@ -42,6 +42,10 @@ def DS_READ_ADDTID_B32 : DSInst<"ds_read_addtid_b32", [Opd<"vdst", "v">], [], [D
 }
 
 // Cross-lane permutes through the LDS crossbar (no LDS memory access).
+def DS_SWIZZLE_B32 : DSInst<"ds_swizzle_b32", [Opd<"vdst", "v">], [Opd<"data0", "v">],
+    [swizzle], [], ALL> {
+  let Doc = "vdst = data0 of the lane the swizzle pattern (offset) selects.";
+}
 def DS_BPERMUTE_B32 : DSInst<"ds_bpermute_b32", [Opd<"vdst", "v">],
     [DSAddr, Opd<"data0", "v">], [DSOffset], [], ALL> {
   let Doc = "vdst = data0 of lane (addr + offset) / 4 (pull).";

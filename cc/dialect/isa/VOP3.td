@@ -96,10 +96,26 @@ def V_CVT_PK_U16_U32 : VOP3<"v_cvt_pk_u16_u32", "b32", ["u32", "u32"], ALL, []>;
 def V_CVT_PK_I16_I32 : VOP3<"v_cvt_pk_i16_i32", "b32", ["i32", "i32"], ALL, []>;
 def V_CVT_PK_U8_F32 : VOP3<"v_cvt_pk_u8_f32", "b32", ["f32", "u32", "u32"], ALL, []>;
 // gfx940 fp8/bf8 (FNUZ); gfx12's same-named ones convert OCP fp8.
+// The result goes to one word (op_sel[2]: the high one) or byte (op_sel[2:3])
+// of vdst; the rest of vdst is kept.
+def op_sel4 : Mod<"op_sel", "bits", 4, 0, 15, 4>;
 foreach f = ["fp8", "bf8"] in {
-  def V_CVT_PK_#f#_F32 : VOP3<"v_cvt_pk_"#f#"_f32", "b32", ["f32", "f32"], CDNA3, SrcMods>;
-  def V_CVT_SR_#f#_F32 : VOP3<"v_cvt_sr_"#f#"_f32", "b32", ["f32", "u32"], CDNA3, SrcMods>;
+  def V_CVT_PK_#f#_F32 : VOP3<"v_cvt_pk_"#f#"_f32", "b32", ["f32", "f32"], CDNA3,
+                              [neg, abs, op_sel3]> {
+    let Srcs = [Opd<"src0", "vsi", 1, "f32">, Opd<"src1", "vsi", 1, "f32">, Tied<"vdst", "v">];
+  }
+  def V_CVT_SR_#f#_F32 : VOP3<"v_cvt_sr_"#f#"_f32", "b32", ["f32", "u32"], CDNA3,
+                              [neg, abs, op_sel4]> {
+    let Srcs = [Opd<"src0", "vsi", 1, "f32">, Opd<"src1", "vsi", 1, "u32">, Tied<"vdst", "v">];
+  }
 }
+// 32-bit signed add/sub (VOP3 only; clamp saturates).
+foreach op = ["add", "sub"] in
+  def V_#op#_I32 : VOP3<"v_"#op#"_i32", "i32", ["i32", "i32"], CDNA3, [clamp]>;
+// Two f16 (each the low or, with op_sel, the high half of its source) into
+// one register.
+def V_PACK_B32_F16 : VOP3<"v_pack_b32_f16", "b32", ["f16", "f16"], ALL,
+                          [neg, abs, op_sel3]>;
 
 // Lane access: the lane select is an SGPR or an inline constant. Both
 // ignore exec.

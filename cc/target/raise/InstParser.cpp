@@ -290,6 +290,23 @@ struct Attempt {
     return true;
   }
 
+  /// hwreg(...), sendmsg(...), gpr_idx(...) and swizzle(...) operands.
+  bool symbolic(const ISA::ModDesc *m, StringRef t) {
+    std::optional<unsigned> v;
+    switch (m->kind) {
+    case ISA::ModKind::Hwreg: v = ISA::parseHwreg(t); break;
+    case ISA::ModKind::SendMsg: v = ISA::parseSendMsg(t); break;
+    case ISA::ModKind::GprIdx: v = ISA::parseGprIdx(t); break;
+    case ISA::ModKind::Swizzle: v = ISA::parseSwizzle(t); break;
+    default: break;
+    }
+    if (!v)
+      return fail(Twine("cannot read '") + t + "' as the " + m->name + " operand");
+    if (*v || m->kind != ISA::ModKind::Swizzle)
+      st.addAttribute(m->name, IntegerAttr::get(IntegerType::get(ctx, 32), *v));
+    return true;
+  }
+
   bool modifier(StringRef t) {
     StringRef name = t, value;
     bool call = false;
@@ -323,6 +340,8 @@ struct Attempt {
       switch (m->kind) {
       case ISA::ModKind::Fixed:
         return value.empty() || fail("modifier '" + t + "' takes no value");
+      case ISA::ModKind::Swizzle:
+        return symbolic(m, value);
       case ISA::ModKind::Flag:
         if (!value.empty())
           return fail("modifier '" + t + "' takes no value");
@@ -391,11 +410,13 @@ struct Attempt {
     unsigned nAsmSrcs = d.numAsmSrcs();
     unsigned nLabels = d.successors == 2 ? 1 : d.successors;
     SmallVector<const ISA::ModDesc *, 2> posMods;
+    const ISA::ModDesc *hwreg = nullptr; // written before the sources
     for (const ISA::ModDesc *m : d.mods())
-      if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16 ||
-          m->kind == ISA::ModKind::FixedPos)
+      if (m->kind == ISA::ModKind::Hwreg)
+        hwreg = m;
+      else if (ISA::isPositionalMod(m->kind))
         posMods.push_back(m);
-    unsigned nPos = d.numDsts + nAsmSrcs + nLabels + posMods.size();
+    unsigned nPos = d.numDsts + nAsmSrcs + nLabels + posMods.size() + (hwreg ? 1 : 0);
     if (toks.size() < nPos)
       return fail(Twine("expected ") + Twine(nPos) + " operands, got " + Twine(toks.size()));
     for (unsigned i = 0; i + 1 < nPos; ++i)
@@ -411,6 +432,8 @@ struct Attempt {
                     toks[ti] + "'");
       st.types.push_back(r);
     }
+    if (hwreg && !symbolic(hwreg, toks[ti++]))
+      return false;
     for (unsigned i = 0; i < d.numSrcs; ++i) {
       const ISA::OperandDesc &o = d.srcs()[i];
       if (o.tiedTo >= 0)
@@ -434,6 +457,11 @@ struct Attempt {
       if (m->kind == ISA::ModKind::FixedPos) {
         if (toks[ti++] != m->name)
           return fail(Twine("expected '") + m->name + "'");
+        continue;
+      }
+      if (m->kind != ISA::ModKind::Pos && m->kind != ISA::ModKind::Hex16) {
+        if (!symbolic(m, toks[ti++]))
+          return false;
         continue;
       }
       int64_t v;

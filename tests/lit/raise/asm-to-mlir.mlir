@@ -26,5 +26,5 @@
 // CHECK: amdgcn.s_endpgm
 // CHECK-NEXT: }
 
-// UNKNOWN: unknown.s:6: ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1): 'ds_swizzle_b32' is not in aster's instruction table for gfx942
-// KEEP: amdgcn.data {text = "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)"}
+// UNKNOWN: unknown.s:6: buffer_load_format_x v1, off, s[4:7], 0: 'buffer_load_format_x' is not in aster's instruction table for gfx942
+// KEEP: amdgcn.data {text = "buffer_load_format_x v1, off, s[4:7], 0"}

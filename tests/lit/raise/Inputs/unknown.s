@@ -3,5 +3,5 @@
 	.type	k,@function
 k:
 	v_mov_b32_e32 v0, 1
-	ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)
+	buffer_load_format_x v1, off, s[4:7], 0
 	s_endpgm
