@@ -242,6 +242,25 @@ static bool parseOperand(StringRef t, AsmOperand &op, std::string &err) {
       tryFile("s", AsmOperand::SGPR, 0) || tryFile("a", AsmOperand::AGPR, 0))
     return true;
 
+  // gpr_idx(SRC0,SRC1,SRC2,DST): the VGPR index mode bits 1, 2, 4, 8.
+  if (t.starts_with("gpr_idx(") && t.ends_with(")")) {
+    llvm::SmallVector<StringRef, 4> parts;
+    t.drop_front(8).drop_back().split(parts, ',', -1, false);
+    int64_t mask = 0;
+    for (StringRef p : parts) {
+      int bit = llvm::StringSwitch<int>(p.trim())
+                    .Case("SRC0", 1).Case("SRC1", 2).Case("SRC2", 4).Case("DST", 8).Default(0);
+      if (!bit) {
+        err = "malformed '" + t.str() + "'";
+        return true;
+      }
+      mask |= bit;
+    }
+    op.kind = AsmOperand::Hwreg;
+    op.ival = mask;
+    return true;
+  }
+
   // hwreg(ID[, offset, size]).
   if (t.starts_with("hwreg(") && t.ends_with(")")) {
     llvm::SmallVector<StringRef, 3> parts;

@@ -27,6 +27,7 @@ static const SemTable &table() {
     registerDS(t);
     registerGfx950(t);
     registerF8F6F4(t);
+    registerGprIdx(t);
     return t;
   }();
   return t;

@@ -130,8 +130,8 @@ void s_setreg_imm32_b32(Wave &w, const Inst &in) {
 }
 
 /// Table instructions without semantics (SF_NOT_EMULATED: the decoder
-/// reports them, so this never runs): host messages, VGPR index mode and
-/// vector skip, which change how later VALU instructions execute.
+/// reports them, so this never runs): host messages and vector skip (which
+/// turns later VALU instructions off).
 void notEmulated(Wave &w, const Inst &in) { w.fail(in, "this instruction is not emulated"); }
 
 } // namespace
@@ -155,8 +155,7 @@ void registerSOPP(SemTable &t) {
   add("s_barrier", s_barrier);
   add("s_waitcnt", s_waitcnt);
   add("s_trap", s_trap);
-  for (const char *n : {"s_sendmsg", "s_sendmsghalt", "s_set_gpr_idx_on", "s_set_gpr_idx_off",
-                        "s_set_gpr_idx_mode", "s_set_gpr_idx_idx", "s_setvskip"})
+  for (const char *n : {"s_sendmsg", "s_sendmsghalt", "s_setvskip"})
     add(n, notEmulated, ICls::SALU, SF_NOT_EMULATED);
   t.push_back({"s_getpc_b64", s_getpc_b64, 1, ICls::SALU, 0, tys(Ty::B64)});
   t.push_back({"s_setpc_b64", s_setpc_b64, 0, ICls::BRANCH, 0, tys(Ty::B64)});

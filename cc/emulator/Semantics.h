@@ -92,11 +92,16 @@ void registerGfx950(SemTable &t);
 void registerGfx950Ocp(SemTable &t);      ///< gfx950 meanings of gfx942 mnemonics:
 void registerGfx950OcpMFMA(SemTable &t);  ///< OCP fp8/bf8 conversions and MFMAs
 void registerF8F6F4(SemTable &t);         ///< gfx950 f8f6f4 MFMAs (both tables)
+void registerGprIdx(SemTable &t);         ///< VGPR index mode
 
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner
 void execDpp(Wave &w, const Inst &in);      ///< DPP lane moves around in.inner
 void execProblem(Wave &w, const Inst &in);  ///< fails: cannot be executed
+
+/// `in` as it executes in VGPR index mode (Wave::gprIdxOn): VALU VGPR
+/// operands offset by m0; `in` itself for other instructions.
+const Inst &gprIndexed(Wave &w, const Inst &in);
 
 /// Looks up a semantic by base mnemonic; nullptr if none.
 const SemInfo *findSemantic(llvm::StringRef mnemonic);

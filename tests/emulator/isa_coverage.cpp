@@ -25,20 +25,36 @@ using namespace aster;
 
 /// gfx942 instructions the emulator does not run: their semantic is marked
 /// SF_NOT_EMULATED, so decoding reports them (unsupported()) and a launch
-/// refuses them. Host messages; VGPR index mode and vector skip, which
-/// change how later VALU instructions execute.
-static const char *const kGfx942NotEmulated[] = {
-    "s_sendmsg", "s_sendmsghalt", "s_set_gpr_idx_idx", "s_set_gpr_idx_mode", "s_set_gpr_idx_off",
-    "s_set_gpr_idx_on", "s_setvskip"};
+/// refuses them. Host messages; vector skip, which turns later VALU
+/// instructions off.
+static const char *const kGfx942NotEmulated[] = {"s_sendmsg", "s_sendmsghalt", "s_setvskip"};
 
 /// gfx950-only instructions without emulator semantics.
 static const char *const kGfx950NotEmulated[] = {
     // transposing LDS loads, LDS DMA of 3/4 dwords
     "ds_read_b64_tr_b16", "ds_read_b64_tr_b4", "ds_read_b64_tr_b8", "ds_read_b96_tr_b6",
     "global_load_lds_dwordx3", "global_load_lds_dwordx4",
-    // OCP fp8/bf8/f6/f4 formats and scales
-    "v_cvt_scalef32_f32_bf8", "v_cvt_scalef32_f32_fp8", "v_cvt_scalef32_pk_f32_bf8",
-    "v_cvt_scalef32_pk_f32_fp8",
+    // conversions with a scale (OCP fp8/bf8/fp6/bf6/fp4)
+    "v_cvt_scalef32_2xpk16_bf6_f32", "v_cvt_scalef32_2xpk16_fp6_f32", "v_cvt_scalef32_f16_bf8",
+    "v_cvt_scalef32_f16_fp8", "v_cvt_scalef32_f32_bf8", "v_cvt_scalef32_f32_fp8",
+    "v_cvt_scalef32_pk32_bf16_bf6", "v_cvt_scalef32_pk32_bf16_fp6",
+    "v_cvt_scalef32_pk32_bf6_bf16", "v_cvt_scalef32_pk32_bf6_f16",
+    "v_cvt_scalef32_pk32_f16_bf6", "v_cvt_scalef32_pk32_f16_fp6",
+    "v_cvt_scalef32_pk32_f32_bf6", "v_cvt_scalef32_pk32_f32_fp6",
+    "v_cvt_scalef32_pk32_fp6_bf16", "v_cvt_scalef32_pk32_fp6_f16",
+    "v_cvt_scalef32_pk_bf16_bf8", "v_cvt_scalef32_pk_bf16_fp4", "v_cvt_scalef32_pk_bf16_fp8",
+    "v_cvt_scalef32_pk_bf8_bf16", "v_cvt_scalef32_pk_bf8_f16", "v_cvt_scalef32_pk_bf8_f32",
+    "v_cvt_scalef32_pk_f16_bf8", "v_cvt_scalef32_pk_f16_fp4", "v_cvt_scalef32_pk_f16_fp8",
+    "v_cvt_scalef32_pk_f32_bf8", "v_cvt_scalef32_pk_f32_fp4", "v_cvt_scalef32_pk_f32_fp8",
+    "v_cvt_scalef32_pk_fp4_bf16", "v_cvt_scalef32_pk_fp4_f16", "v_cvt_scalef32_pk_fp4_f32",
+    "v_cvt_scalef32_pk_fp8_bf16", "v_cvt_scalef32_pk_fp8_f16", "v_cvt_scalef32_pk_fp8_f32",
+    "v_cvt_scalef32_sr_bf8_bf16", "v_cvt_scalef32_sr_bf8_f16", "v_cvt_scalef32_sr_bf8_f32",
+    "v_cvt_scalef32_sr_fp8_bf16", "v_cvt_scalef32_sr_fp8_f16", "v_cvt_scalef32_sr_fp8_f32",
+    "v_cvt_scalef32_sr_pk32_bf6_bf16", "v_cvt_scalef32_sr_pk32_bf6_f16",
+    "v_cvt_scalef32_sr_pk32_bf6_f32", "v_cvt_scalef32_sr_pk32_fp6_bf16",
+    "v_cvt_scalef32_sr_pk32_fp6_f16", "v_cvt_scalef32_sr_pk32_fp6_f32",
+    "v_cvt_scalef32_sr_pk_fp4_bf16", "v_cvt_scalef32_sr_pk_fp4_f16",
+    "v_cvt_scalef32_sr_pk_fp4_f32",
     // sparse MFMA with gfx950's doubled K
     "v_smfmac_f32_16x16x64_bf16", "v_smfmac_f32_16x16x64_f16", "v_smfmac_f32_32x32x32_bf16",
     "v_smfmac_f32_32x32x32_f16", "v_smfmac_i32_16x16x128_i8", "v_smfmac_i32_32x32x64_i8",

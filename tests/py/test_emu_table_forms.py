@@ -167,6 +167,51 @@ def test_buffer_load_lds_sizes(forms):
     np.testing.assert_array_equal(out[128:], data.view(np.int32)[t * 4 + 1])
 
 
+def test_vgpr_index_mode(forms):
+    """clang's uniform dynamic indexing of a register vector (s_set_gpr_idx_on
+    with gpr_idx(SRC0) / gpr_idx(DST), a v_mov_b32, s_set_gpr_idx_off)."""
+    arch, h = forms
+    x = RNG.standard_normal((64, 16)).astype(np.float32)
+    out = np.zeros_like(x)
+    picked = np.zeros(64, np.float32)
+    for s, r in [(3, 9), (15, 0), (0, 15), (21, 7)]:
+        run(h, "vgpr_index", 1, 64, [x, np.int32(s), np.int32(r), out, picked])
+        want = x.copy()
+        want[:, s & 15] = 5.0
+        np.testing.assert_array_equal(out, want)
+        np.testing.assert_array_equal(picked, x[:, r & 15])
+
+
+def test_vgpr_index_mode_by_hand():
+    """s_set_gpr_idx_idx / _mode change the index and the operands offset;
+    operands not selected keep their register."""
+    from aster import s, v
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("out", aster.ptr(np.int32))], block=(64, 1, 1))
+    k.s_load_dwordx2(s[4:6], s[0:2], 0)
+    for i in range(8):
+        k.v_mov_b32(v[10 + i], 100 + i)
+    k.s_mov_b32(s[6], 2)
+    k.s_set_gpr_idx_on(s[6], 1)            # SRC0: v10 reads v12
+    k.v_add_u32(v[1], v[10], v[10])        # v1 = v12 + v10 = 202
+    k.s_set_gpr_idx_idx(5)                 # SRC0 now reads v15
+    k.v_mov_b32(v[2], v[10])               # v2 = 105
+    k.s_set_gpr_idx_mode(8 | 2)            # DST and SRC1, index 5
+    k.v_add_u32(v[0], v[11], v[11])        # v5 = v11 + v16 = 207
+    k.s_set_gpr_idx_off()
+    k.v_mov_b32(v[3], v[5])
+    k.v_lshlrev_b32(v[4], 2, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    for i, r in enumerate([1, 2, 3]):
+        k.global_store_dword(v[4], v[r], s[4:6], offset=256 * i)
+    k.s_endpgm()
+    h = aster.compile(m).hsaco
+    assert aster.load_code_object(h).unsupported("k") == []
+    out = np.zeros(192, np.int32)
+    aster.launch(h, "k", grid=1, block=64, args=[out])
+    np.testing.assert_array_equal(out.reshape(3, 64), [[202] * 64, [105] * 64, [207] * 64])
+
+
 def test_scalar_atomics():
     """s_atomic_* (CDNA3 ISA, SMEM atomics): without glc only memory changes;
     with glc sdata also receives the pre-op value; cmpswap stores the new
@@ -201,9 +246,8 @@ def test_scalar_atomics():
     np.testing.assert_array_equal(mem, [15, 100, 9, 0, 3, 0, 20, 7, 1])
 
 
-@pytest.mark.parametrize("line", ["s_set_gpr_idx_on s0, gpr_idx(SRC0)", "s_set_gpr_idx_off",
-                                  "s_setvskip s0, 1", "s_sendmsg sendmsg(MSG_SAVEWAVE)",
-                                  "s_set_gpr_idx_idx s0", "s_set_gpr_idx_mode gpr_idx(DST)"])
+@pytest.mark.parametrize("line", ["s_setvskip s0, 1", "s_sendmsg sendmsg(MSG_SAVEWAVE)",
+                                  "s_sendmsghalt sendmsg(MSG_INTERRUPT)"])
 def test_not_emulated_forms_are_reported(line):
     text = f'\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n\t.text\nk:\n\t{line}\n\ts_endpgm\n'
     h = aster.compile(aster.raise_asm(text)).hsaco

@@ -82,3 +82,14 @@ KERNEL buffer_lds_sizes(unsigned char *in, int *out) {
   out[64 + t] = tile[64 + t];
   out[128 + t] = tile[128 + t];
 }
+
+// A uniform dynamic index into a register vector: VGPR index mode
+// (s_set_gpr_idx_on ... gpr_idx(DST) / (SRC0)).
+typedef float v16f __attribute__((ext_vector_type(16)));
+KERNEL vgpr_index(v16f *in, int s, int r, v16f *out, float *picked) {
+  uint t = tid_x();
+  v16f v = in[t];
+  picked[t] = v[r & 15];
+  v[s & 15] = 5.0f;
+  out[t] = v;
+}
