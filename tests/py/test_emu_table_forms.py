@@ -212,6 +212,17 @@ def test_vgpr_index_mode_by_hand():
     np.testing.assert_array_equal(out.reshape(3, 64), [[202] * 64, [105] * 64, [207] * 64])
 
 
+def test_dpp_in_vgpr_index_mode_is_reported():
+    text = ('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n\t.text\nk:\n'
+            "\ts_set_gpr_idx_on 1, gpr_idx(SRC0)\n"
+            "\tv_mov_b32_dpp v0, v1 row_newbcast:1 row_mask:0xf bank_mask:0xf\n"
+            "\ts_set_gpr_idx_off\n\tv_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
+            "\ts_endpgm\n")
+    h = aster.compile(aster.raise_asm(text)).hsaco
+    problems = aster.load_code_object(h).unsupported("k")
+    assert len(problems) == 1 and "row_newbcast" in problems[0] and "index mode" in problems[0]
+
+
 def test_scalar_atomics():
     """s_atomic_* (CDNA3 ISA, SMEM atomics): without glc only memory changes;
     with glc sdata also receives the pre-op value; cmpswap stores the new
