@@ -572,14 +572,15 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
     }
   }
   // VGPR index mode: SDWA/DPP and MFMA instructions between an
-  // s_set_gpr_idx_on and the next s_set_gpr_idx_off (in code order) are not
+  // s_set_gpr_idx_on and the next s_set_gpr_idx_off or s_endpgm (in code
+  // order) are not
   // emulated in that mode (gprIndexed); report them here too.
   bool indexed = false;
   for (size_t i = 0; i < n; ++i) {
     StringRef mn = StringRef(texts[i]).ltrim().split(' ').first;
     if (mn == "s_set_gpr_idx_on")
       indexed = true;
-    else if (mn == "s_set_gpr_idx_off")
+    else if (mn == "s_set_gpr_idx_off" || mn == "s_endpgm")
       indexed = false;
     else if (indexed && prog->problems[i].empty() &&
              ((prog->insts[i].flags & (IF_SDWA | IF_DPP)) || prog->insts[i].cls == ICls::MFMA))
