@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "python/Core.h"
+#include "dialect/Immediates.h"
 #include "target/InstAsm.h"
 #include "target/Translate.h"
 #include "target/raise/KernelRecord.h"
@@ -375,6 +376,8 @@ static Value immediate(PyKernel &k, const ISA::InstDesc &d, const ISA::OperandDe
       k.fail(what() + ": immediate " + pyRepr(h) + " does not fit a " +
              ISA::valTyName(o.ty).str() + " operand");
     bits &= (1ull << w) - 1;
+  } else if (!overflow) {
+    bits = integerImmediateBits(v, o.ty); // an f64 literal: the high half
   }
   return k.constant(t, bits);
 }

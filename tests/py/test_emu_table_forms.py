@@ -223,6 +223,36 @@ def test_dpp_in_vgpr_index_mode_is_reported():
     assert len(problems) == 1 and "row_newbcast" in problems[0] and "index mode" in problems[0]
 
 
+def test_f64_literals():
+    """A 32-bit literal for an f64 operand is the double's high half (AMD
+    ISA, literal constants): 0x40090000 is 3.125. The builder and the raiser
+    both read it so; llvm-mc-22 assembles aster's text to the same bytes."""
+    from aster import s, v
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("out", aster.ptr(np.float64))], block=(64, 1, 1))
+    k.s_load_dwordx2(s[4:6], s[0:2], 0)
+    k.v_cvt_f32_f64(v[1], 0x40090000)              # 3.125
+    k.v_cvt_f64_f32(v[2:4], v[1])
+    k.v_fract_f64(v[4:6], 0xc00921fb)              # fract(-3.14159250259...)
+    k.v_lshlrev_b32(v[6], 3, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    k.global_store_dwordx2(v[6], v[2:4], s[4:6])
+    k.global_store_dwordx2(v[6], v[4:6], s[4:6], offset=512)
+    k.s_endpgm()
+    asm = m.asm()
+    assert "v_cvt_f32_f64_e32 v1, 0x40090000" in asm or "v_cvt_f32_f64 v1, 0x40090000" in asm
+    raised = aster.raise_asm('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n\t.text\nk:\n'
+                             "\tv_cvt_f32_f64_e32 v1, 0x40090000\n\ts_endpgm\n")
+    assert "3.125" in raised.mlir()
+    with pytest.raises(aster.AsterError, match="f64 literal"):
+        k.v_cvt_f32_f64(v[1], 3.1)
+    out = np.zeros(128)
+    aster.launch(aster.compile(m).hsaco, "k", grid=1, block=64, args=[out])
+    x = np.uint64(0xc00921fb00000000).view(np.float64)
+    np.testing.assert_array_equal(out[:64], 3.125)
+    np.testing.assert_array_equal(out[64:], x - np.floor(x))
+
+
 def test_scalar_atomics():
     """s_atomic_* (CDNA3 ISA, SMEM atomics): without glc only memory changes;
     with glc sdata also receives the pre-op value; cmpswap stores the new

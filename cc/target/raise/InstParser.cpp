@@ -2,6 +2,7 @@
 #include "target/raise/InstParser.h"
 #include "target/InstAsm.h"
 #include "dialect/ModSpelling.h"
+#include "dialect/Immediates.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -161,7 +162,7 @@ static bool immediateBits(StringRef t, ISA::ValTy ty, Type ct, uint64_t &bits) {
   uint64_t mask = w == 64 ? ~0ull : ((1ull << w) - 1);
   int64_t v;
   if (parseAsmInteger(t, v)) {
-    bits = (uint64_t)v & mask;
+    bits = integerImmediateBits(v, ty) & mask;
     return true;
   }
   if (t.empty() || !(llvm::isDigit(t[0]) || t[0] == '-') || !t.contains('.'))
