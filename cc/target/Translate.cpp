@@ -91,7 +91,7 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
         out.write(line, op.getLoc());
         continue;
       }
-      if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
+      if (isa<RegOp, UndefOp, SchedBarrierOp, arith::ConstantOp>(op))
         continue;
       if (auto data = dyn_cast<DataOp>(op)) {
         std::string line;
@@ -106,6 +106,9 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
           out.write("\ts_branch " + labelOf(br.getDest()) + "\n", op.getLoc());
         continue;
       }
+      if (isa<CallOp>(op))
+        return op.emitOpError("is a call that was not inlined: run amdgcn-inline "
+                              "(aster.compile does when a kernel has calls)");
       return op.emitOpError("cannot be translated to assembly (only amdgcn "
                             "instructions, amdgcn.reg/undef, constants and "
                             "cf.br are)");
