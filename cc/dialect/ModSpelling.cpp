@@ -156,7 +156,7 @@ const char *sysmsgOp(unsigned op) {
 const char *const kGprIdx[4] = {"SRC0", "SRC1", "SRC2", "DST"};
 } // namespace
 
-std::string formatHwreg(unsigned v) {
+static std::string formatHwreg(unsigned v) {
   unsigned id = v & 0x3f, off = (v >> 6) & 0x1f, size = ((v >> 11) & 0x1f) + 1;
   const char *n = hwregName(id);
   std::string s = "hwreg(" + (n ? std::string(n) : std::to_string(id));
@@ -165,7 +165,7 @@ std::string formatHwreg(unsigned v) {
   return s + ")";
 }
 
-std::optional<unsigned> parseHwreg(StringRef tok) {
+static std::optional<unsigned> parseHwreg(StringRef tok) {
   llvm::SmallVector<StringRef, 3> a;
   if (!callArgs(tok, "hwreg", a) || (a.size() != 1 && a.size() != 3))
     return std::nullopt;
@@ -181,7 +181,7 @@ std::optional<unsigned> parseHwreg(StringRef tok) {
   return id | off << 6 | (size - 1) << 11;
 }
 
-std::string formatSendMsg(unsigned v) {
+static std::string formatSendMsg(unsigned v) {
   unsigned id = v & 0xf, op = (v >> 4) & 7, stream = (v >> 8) & 3;
   // Fields LLVM cannot name are written as numbers, or the whole value when
   // bits outside the fields are set.
@@ -202,7 +202,7 @@ std::string formatSendMsg(unsigned v) {
   return !name.empty() && op == 0 && stream == 0 ? "sendmsg(" + name + ")" : num;
 }
 
-std::optional<unsigned> parseSendMsg(StringRef tok) {
+static std::optional<unsigned> parseSendMsg(StringRef tok) {
   unsigned v;
   if (number(tok, v))
     return v <= 0xffff ? std::optional<unsigned>(v) : std::nullopt;
@@ -228,7 +228,7 @@ std::optional<unsigned> parseSendMsg(StringRef tok) {
   return f[0] | f[1] << 4 | f[2] << 8;
 }
 
-std::string formatSwizzle(unsigned v) {
+static std::string formatSwizzle(unsigned v) {
   if (v == 0)
     return "";
   if (v & 0x8000) {
@@ -261,7 +261,7 @@ std::string formatSwizzle(unsigned v) {
   return s + "\")";
 }
 
-std::optional<unsigned> parseSwizzle(StringRef tok) {
+static std::optional<unsigned> parseSwizzle(StringRef tok) {
   unsigned v;
   if (number(tok, v))
     return v <= 0xffff ? std::optional<unsigned>(v) : std::nullopt;
@@ -333,7 +333,7 @@ std::optional<unsigned> parseSwizzle(StringRef tok) {
   return v;
 }
 
-std::string formatGprIdx(unsigned v) {
+static std::string formatGprIdx(unsigned v) {
   std::string s = "gpr_idx(";
   bool first = true;
   for (unsigned i = 0; i < 4; ++i)
@@ -344,7 +344,7 @@ std::string formatGprIdx(unsigned v) {
   return s + ")";
 }
 
-std::optional<unsigned> parseGprIdx(StringRef tok) {
+static std::optional<unsigned> parseGprIdx(StringRef tok) {
   llvm::SmallVector<StringRef, 4> a;
   if (!callArgs(tok, "gpr_idx", a))
     return std::nullopt;
@@ -359,6 +359,26 @@ std::optional<unsigned> parseGprIdx(StringRef tok) {
     v |= 1u << bit;
   }
   return v;
+}
+
+std::string formatSymbolic(ModKind kind, unsigned v) {
+  switch (kind) {
+  case ModKind::Hwreg: return formatHwreg(v);
+  case ModKind::SendMsg: return formatSendMsg(v);
+  case ModKind::Swizzle: return formatSwizzle(v);
+  case ModKind::GprIdx: return formatGprIdx(v);
+  default: return std::to_string(v);
+  }
+}
+
+std::optional<unsigned> parseSymbolic(ModKind kind, StringRef tok) {
+  switch (kind) {
+  case ModKind::Hwreg: return parseHwreg(tok);
+  case ModKind::SendMsg: return parseSendMsg(tok);
+  case ModKind::Swizzle: return parseSwizzle(tok);
+  case ModKind::GprIdx: return parseGprIdx(tok);
+  default: return std::nullopt;
+  }
 }
 
 } // namespace aster::ISA

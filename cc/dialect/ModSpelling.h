@@ -12,6 +12,8 @@
 #ifndef ASTER_DIALECT_MODSPELLING_H
 #define ASTER_DIALECT_MODSPELLING_H
 
+#include "dialect/ISA.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -32,18 +34,14 @@ std::optional<unsigned> parseSel(llvm::StringRef s);
 llvm::StringRef unusedName(unsigned v);
 std::optional<unsigned> parseUnused(llvm::StringRef s);
 
-/// s_getreg/s_setreg field: id[5:0], offset[10:6], size-1[15:11].
-std::string formatHwreg(unsigned v);
-std::optional<unsigned> parseHwreg(llvm::StringRef tok);
-/// s_sendmsg: message[3:0], operation[6:4], stream[9:8].
-std::string formatSendMsg(unsigned v);
-std::optional<unsigned> parseSendMsg(llvm::StringRef tok);
-/// ds_swizzle_b32 offset: `swizzle(...)` or a decimal number; "" for 0.
-std::string formatSwizzle(unsigned v);
-std::optional<unsigned> parseSwizzle(llvm::StringRef tok);
-/// VGPR index mode bits (SRC0 1, SRC1 2, SRC2 4, DST 8).
-std::string formatGprIdx(unsigned v);
-std::optional<unsigned> parseGprIdx(llvm::StringRef tok);
+/// The symbolic operands, by modifier kind: Hwreg (s_getreg/s_setreg field:
+/// id[5:0], offset[10:6], size-1[15:11]), SendMsg (message[3:0],
+/// operation[6:4], stream[9:8]), Swizzle (the ds_swizzle_b32 offset:
+/// `swizzle(...)` or a number; "" for 0), GprIdx (VGPR index mode bits SRC0
+/// 1, SRC1 2, SRC2 4, DST 8). The spelling of a value, and the value of a
+/// spelling (nullopt when malformed or another kind).
+std::string formatSymbolic(ModKind kind, unsigned v);
+std::optional<unsigned> parseSymbolic(ModKind kind, llvm::StringRef tok);
 
 } // namespace aster::ISA
 

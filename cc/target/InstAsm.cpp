@@ -35,7 +35,8 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
   auto leading = [&] {
     for (const AsmModifier &m : mods)
       if (m.desc->kind == ISA::ModKind::Hwreg) {
-        os << (any ? ", " : " ") << ISA::formatHwreg(m.present ? m.value : m.desc->def);
+        os << (any ? ", " : " ")
+           << ISA::formatSymbolic(m.desc->kind, m.present ? m.value : m.desc->def);
         any = true;
       }
   };
@@ -138,16 +139,13 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     case ISA::ModKind::Hwreg:
       break; // written before the sources
     case ISA::ModKind::SendMsg:
-      os << (any ? ", " : " ") << ISA::formatSendMsg(m.present ? m.value : md.def);
-      any = true;
-      break;
     case ISA::ModKind::GprIdx:
-      os << (any ? ", " : " ") << ISA::formatGprIdx(m.present ? m.value : md.def);
+      os << (any ? ", " : " ") << ISA::formatSymbolic(md.kind, m.present ? m.value : md.def);
       any = true;
       break;
     case ISA::ModKind::Swizzle:
       if (m.present && m.value)
-        os << ' ' << md.name << ':' << ISA::formatSwizzle(m.value);
+        os << ' ' << md.name << ':' << ISA::formatSymbolic(md.kind, m.value);
       break;
     case ISA::ModKind::Waitcnt:
       // A counter at its maximum is not waited on; LLVM leaves it out.

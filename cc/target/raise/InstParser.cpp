@@ -293,14 +293,7 @@ struct Attempt {
 
   /// hwreg(...), sendmsg(...), gpr_idx(...) and swizzle(...) operands.
   bool symbolic(const ISA::ModDesc *m, StringRef t) {
-    std::optional<unsigned> v;
-    switch (m->kind) {
-    case ISA::ModKind::Hwreg: v = ISA::parseHwreg(t); break;
-    case ISA::ModKind::SendMsg: v = ISA::parseSendMsg(t); break;
-    case ISA::ModKind::GprIdx: v = ISA::parseGprIdx(t); break;
-    case ISA::ModKind::Swizzle: v = ISA::parseSwizzle(t); break;
-    default: break;
-    }
+    std::optional<unsigned> v = ISA::parseSymbolic(m->kind, t);
     if (!v)
       return fail(Twine("cannot read '") + t + "' as the " + m->name + " operand");
     if (*v || m->kind != ISA::ModKind::Swizzle)
