@@ -57,8 +57,18 @@ enum class ModKind : uint8_t {
   Unused,  ///< SDWA dst_unused: UNUSED_PAD, UNUSED_SEXT, UNUSED_PRESERVE
   SrcSext, ///< bitmask per source, printed as `sext(src)` (SDWA integer)
   FixedPos, ///< always printed as its name, after the operands (`off`)
-  Swizzle,  ///< ds_swizzle_b32 offset, printed `offset:swizzle(...)`
+  Hwreg,   ///< s_getreg/s_setreg field, `hwreg(NAME[, offset, size])`, written
+           ///< right after the destinations (before the sources)
+  SendMsg, ///< s_sendmsg message, `sendmsg(MSG[, OP[, stream]])`, positional
+  Swizzle, ///< ds_swizzle_b32 pattern, `offset:swizzle(...)` when non-zero
+  GprIdx,  ///< VGPR index mode, `gpr_idx(SRC0,...,DST)`, positional
 };
+/// Kinds written as positional operands after the sources (or, Hwreg, after
+/// the destinations).
+inline bool isPositionalMod(ModKind k) {
+  return k == ModKind::Pos || k == ModKind::Hex16 || k == ModKind::FixedPos ||
+         k == ModKind::Hwreg || k == ModKind::SendMsg || k == ModKind::GprIdx;
+}
 /// Kinds that are part of the form (printed as their name), never attributes.
 inline bool isFixedMod(ModKind k) { return k == ModKind::Fixed || k == ModKind::FixedPos; }
 

@@ -115,12 +115,20 @@ std::string formatImmediate(uint64_t bits, ISA::ValTy ty) {
       return "0.15915494309189532";
     return f->spelling;
   }
-  // Literals print as 32-bit hex.
-  uint32_t lit = (uint32_t)(w == 16 ? (bits & 0xffff) : bits);
+  // Literals print as 32-bit hex; a 64-bit float literal is the high half
+  // of the double (its low half is zero; Verify.cpp checks).
+  uint32_t lit = (uint32_t)(w == 16 ? (bits & 0xffff)
+                                    : ty == ISA::ValTy::f64 ? bits >> 32 : bits);
   std::string out;
   llvm::raw_string_ostream os(out);
   os << llvm::format_hex(lit, 2);
   return out;
+}
+
+uint64_t integerImmediateBits(int64_t v, ISA::ValTy ty) {
+  if (ty == ISA::ValTy::f64 && !(v >= -16 && v <= 64) && (uint64_t)v >> 32 == 0)
+    return (uint64_t)v << 32;
+  return (uint64_t)v;
 }
 
 std::string formatOffset(int64_t v) {

@@ -3,7 +3,6 @@
 #include "dialect/ModSpelling.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
 #include <cstdlib>
@@ -88,47 +87,6 @@ static bool parseRegNumber(StringRef t, unsigned &first, unsigned &count) {
   return true;
 }
 
-/// hwreg(ID[, offset, size]) as s_getreg/s_setreg's simm16 (AMD CDNA3 ISA,
-/// "Hardware registers"; LLVM's symbolic IDs).
-static bool parseHwreg(StringRef t, int64_t &out) {
-  llvm::SmallVector<StringRef, 3> parts;
-  t.split(parts, ',');
-  StringRef name = parts[0].trim();
-  int64_t id = llvm::StringSwitch<int64_t>(name)
-                   .Case("HW_REG_MODE", 1)
-                   .Case("HW_REG_STATUS", 2)
-                   .Case("HW_REG_TRAPSTS", 3)
-                   .Case("HW_REG_HW_ID", 4)
-                   .Case("HW_REG_GPR_ALLOC", 5)
-                   .Case("HW_REG_LDS_ALLOC", 6)
-                   .Case("HW_REG_IB_STS", 7)
-                   .Case("HW_REG_SH_MEM_BASES", 15)
-                   .Case("HW_REG_TBA_LO", 16)
-                   .Case("HW_REG_TBA_HI", 17)
-                   .Case("HW_REG_TMA_LO", 18)
-                   .Case("HW_REG_TMA_HI", 19)
-                   .Case("HW_REG_XCC_ID", 20)
-                   .Case("HW_REG_SQ_PERF_SNAPSHOT_DATA", 21)
-                   .Case("HW_REG_SQ_PERF_SNAPSHOT_DATA1", 22)
-                   .Case("HW_REG_SQ_PERF_SNAPSHOT_PC_LO", 23)
-                   .Case("HW_REG_SQ_PERF_SNAPSHOT_PC_HI", 24)
-                   .Case("HW_REG_POPS_PACKER", 25)
-                   .Case("HW_REG_SHADER_CYCLES", 29)
-                   .Default(-1);
-  if (id < 0 && (!parseAsmInteger(name, id) || id < 0 || id > 63))
-    return false;
-  int64_t off = 0, size = 32;
-  if (parts.size() == 3) {
-    if (!parseAsmInteger(parts[1], off) || !parseAsmInteger(parts[2], size) || size < 1 ||
-        size > 32 || off < 0 || off > 31)
-      return false;
-  } else if (parts.size() != 1) {
-    return false;
-  }
-  out = id | off << 6 | (size - 1) << 11;
-  return true;
-}
-
 bool parseModifierInt(StringRef v, int64_t &out) {
   if (parseAsmInteger(v, out))
     return true;
@@ -186,12 +144,6 @@ bool parseTextOperand(StringRef t, TextOperand &op) {
   }
   if (t == "off") {
     op.kind = TextOperand::Off;
-    return true;
-  }
-  if (t.starts_with("hwreg(") && t.ends_with(")")) {
-    if (!parseHwreg(t.drop_front(6).drop_back(), op.ival))
-      return false;
-    op.kind = TextOperand::Hwreg;
     return true;
   }
   if (isIdentifier(t)) {
@@ -266,6 +218,18 @@ struct RowMatch {
     return false;
   }
 
+  /// hwreg(...), sendmsg(...), gpr_idx(...) as the row's modifier `m`.
+  bool symbolic(const ModDesc *m, StringRef tok, TextOperand &t) {
+    std::optional<unsigned> v = parseSymbolic(m->kind, tok);
+    if (!v)
+      return fail("cannot read '" + tok + "' as the " + m->name + " operand");
+    t = TextOperand();
+    t.kind = TextOperand::Symbolic;
+    t.ival = *v;
+    t.text = tok;
+    return true;
+  }
+
   bool modifier(StringRef t) {
     StringRef name = t, value;
     bool call = false;
@@ -303,14 +267,19 @@ struct RowMatch {
         if (!value.empty())
           return fail("modifier '" + t + "' takes no value");
         return add(m, 1);
+      case ModKind::Swizzle: {
+        std::optional<unsigned> v = parseSymbolic(m->kind, value);
+        if (!v)
+          return fail("cannot read '" + value + "' as the " + m->name + " operand");
+        return add(m, *v);
+      }
       case ModKind::Waitcnt:
         if (!call)
           break;
         [[fallthrough]];
       case ModKind::Int:
       case ModKind::HexInt:
-      case ModKind::HexMask:
-      case ModKind::Swizzle: {
+      case ModKind::HexMask: {
         int64_t v;
         if (!parseModifierInt(value, v))
           return fail("bad value in '" + t + "'");
@@ -352,10 +321,14 @@ struct RowMatch {
     unsigned nAsmSrcs = d.numAsmSrcs();
     unsigned nLabels = d.successors == 2 ? 1 : d.successors;
     llvm::SmallVector<const ModDesc *, 2> posMods;
+    const ModDesc *hwreg = nullptr; // written before the sources
     for (const ModDesc *m : d.mods())
-      if (m->kind == ModKind::Pos || m->kind == ModKind::Hex16 || m->kind == ModKind::FixedPos)
+      if (m->kind == ModKind::Hwreg)
+        hwreg = m;
+      else if (isPositionalMod(m->kind))
         posMods.push_back(m);
-    unsigned nPos = d.numDsts + nAsmSrcs + nLabels + posMods.size();
+    unsigned nLead = hwreg ? 1 : 0;
+    unsigned nPos = d.numDsts + nLead + nAsmSrcs + nLabels + posMods.size();
     if (toks.size() < nPos)
       return fail(Twine("expected ") + Twine(nPos) + " operands, got " + Twine(toks.size()));
     for (unsigned i = 0; i + 1 < nPos; ++i)
@@ -365,6 +338,7 @@ struct RowMatch {
       return fail("more operands than the instruction takes");
     out.row = &d;
     out.numDsts = d.numDsts;
+    out.numLead = nLead;
     out.numSrcs = nAsmSrcs;
     out.numLabels = nLabels;
     out.ops.resize(nPos);
@@ -376,6 +350,9 @@ struct RowMatch {
         return fail(Twine("destination '") + d.dsts()[i].name + "' must be a register, got '" +
                     toks[ti] + "'");
     }
+    if (hwreg && !symbolic(hwreg, toks[ti], out.ops[ti]))
+      return false;
+    ti += nLead;
     for (unsigned i = 0; i < d.numSrcs; ++i) {
       const OperandDesc &o = d.srcs()[i];
       if (o.tiedTo >= 0)
@@ -403,6 +380,11 @@ struct RowMatch {
         if (tok != m->name)
           return fail(Twine("expected '") + m->name + "'");
         parseTextOperand(tok, t);
+        continue;
+      }
+      if (m->kind != ModKind::Pos && m->kind != ModKind::Hex16) {
+        if (!symbolic(m, tok, t))
+          return false;
         continue;
       }
       if (!parseTextOperand(tok, t) || t.kind != TextOperand::Int)

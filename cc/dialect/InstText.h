@@ -24,12 +24,13 @@
 namespace aster::ISA {
 
 /// One operand token: a register (tuple), a named operand (special register,
-/// aperture, label), a number, `off`, or hwreg(...); with source modifiers.
+/// aperture, label), a number, `off`, or a symbolic operand of the row
+/// (hwreg(...), sendmsg(...), gpr_idx(...)); with source modifiers.
 struct TextOperand {
-  enum Kind : uint8_t { Reg, Name, Int, Float, Off, Hwreg } kind = Int;
+  enum Kind : uint8_t { Reg, Name, Int, Float, Off, Symbolic } kind = Int;
   char file = 0;          ///< Reg: 'v', 's', 'a' or 't' (ttmp)
   unsigned first = 0, count = 1;
-  int64_t ival = 0;       ///< Int value; Hwreg: the simm16 encoding
+  int64_t ival = 0;       ///< Int value; Symbolic: the field's value
   double fval = 0;        ///< Float value
   bool hex = false;       ///< Int written in hex (LLVM prints literals so)
   bool neg = false, abs = false, sext = false, lit = false;
@@ -49,22 +50,28 @@ struct InstText {
   const InstDesc *row = nullptr;
   llvm::StringRef mnemonic;  ///< as written (with _e32/_e64)
   llvm::StringRef suffix;    ///< "e32", "e64" or empty
-  /// Positional tokens in written order: destinations, written sources,
-  /// branch labels, positional modifiers (s_nop's count, `off`).
+  /// Positional tokens in written order: destinations, the hwreg(...) of
+  /// s_getreg/s_setreg (lead), written sources, branch labels, positional
+  /// modifiers (s_nop's count, `off`, sendmsg(...), gpr_idx(...)).
   llvm::SmallVector<TextOperand, 8> ops;
-  unsigned numDsts = 0, numSrcs = 0, numLabels = 0;
+  unsigned numDsts = 0, numLead = 0, numSrcs = 0, numLabels = 0;
   llvm::SmallVector<TextModifier, 6> mods;
 
   llvm::ArrayRef<TextOperand> dsts() const { return llvm::ArrayRef(ops).take_front(numDsts); }
+  /// The row's Hwreg modifier, written before the sources (0 or 1).
+  llvm::ArrayRef<TextOperand> lead() const {
+    return llvm::ArrayRef(ops).slice(numDsts, numLead);
+  }
   llvm::ArrayRef<TextOperand> srcs() const {
-    return llvm::ArrayRef(ops).slice(numDsts, numSrcs);
+    return llvm::ArrayRef(ops).slice(numDsts + numLead, numSrcs);
   }
   llvm::ArrayRef<TextOperand> labels() const {
-    return llvm::ArrayRef(ops).slice(numDsts + numSrcs, numLabels);
+    return llvm::ArrayRef(ops).slice(numDsts + numLead + numSrcs, numLabels);
   }
-  /// Positional modifiers, in the order of the row's Pos/Hex16/FixedPos mods.
+  /// Positional modifiers, in the order of the row's positional mods other
+  /// than Hwreg (isPositionalMod).
   llvm::ArrayRef<TextOperand> posMods() const {
-    return llvm::ArrayRef(ops).drop_front(numDsts + numSrcs + numLabels);
+    return llvm::ArrayRef(ops).drop_front(numDsts + numLead + numSrcs + numLabels);
   }
   const TextModifier *mod(llvm::StringRef name) const;
 };

@@ -319,6 +319,10 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
       return op->emitOpError("source '")
              << o.name << "' accepts only inline constants (-16..64, +-0.5, "
                           "+-1.0, +-2.0, +-4.0, 1/(2pi)); a literal is not encodable here";
+    if (o.ty == ISA::ValTy::f64 && (*bits & 0xffffffffull))
+      return op->emitOpError("source '")
+             << o.name << "': an f64 literal is the high 32 bits of the double; "
+             << "the low 32 bits must be zero";
     if (literalBits && *literalBits != *bits)
       return op->emitOpError("uses two different literals; at most one 32-bit literal is encodable");
     literalBits = bits;

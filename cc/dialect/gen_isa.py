@@ -24,7 +24,7 @@ MODKINDS = {"flag": "Flag", "int": "Int", "hexint": "HexInt", "pos": "Pos",
             "srcneg": "SrcNeg", "srcabs": "SrcAbs", "waitcnt": "Waitcnt",
             "fixed": "Fixed", "dpp": "Dpp", "hexmask": "HexMask", "sel": "Sel",
             "unused": "Unused", "srcsext": "SrcSext", "fixedpos": "FixedPos",
-            "swizzle": "Swizzle"}
+            "hwreg": "Hwreg", "sendmsg": "SendMsg", "swizzle": "Swizzle", "gpridx": "GprIdx"}
 VALTYS = ["b16", "i16", "u16", "f16", "bf16", "b32", "i32", "u32", "f32",
           "v2f16", "v2bf16", "v2i16", "v2u16", "b64", "i64", "u64", "f64",
           "v2f32", "b96", "b128", "b256", "b512"]
@@ -191,7 +191,10 @@ MOD_DOCS = {"flag": "flag", "int": "int", "hexint": "int", "pos": "int (position
             "hexmask": "int (4-bit mask)", "sel": "int: 0-3 BYTE_n, 4/5 WORD_n, 6 DWORD",
             "unused": "int: 0 UNUSED_PAD, 1 UNUSED_SEXT, 2 UNUSED_PRESERVE",
             "srcsext": "int: mask of sign-extended sources",
-            "swizzle": "int: ds_swizzle_b32 offset (0x8000|lanes QUAD_PERM, and|or<<5|xor<<10 BITMASK)"}
+            "hwreg": "int: id | offset << 6 | (size - 1) << 11 (hwreg(...))",
+            "sendmsg": "int: message | op << 4 | stream << 8 (sendmsg(...))",
+            "swizzle": "int: the 16-bit ds_swizzle pattern (swizzle(...))",
+            "gpridx": "int: mask of SRC0, SRC1, SRC2, DST (gpr_idx(...))"}
 
 
 def py_example(records, r):
@@ -258,10 +261,13 @@ def py_method(records, r, idx, stub):
         modargs.append(name)
         default = ("None" if md["Kind"] == "waitcnt" or md.get("Default", 0)
                    else ("False" if md["Kind"] == "flag" else "0"))
-        if md["Kind"] in ("pos", "hex16"):
+        if md["Kind"] in ("pos", "hex16", "hwreg", "sendmsg", "gpridx"):
             # Written after the operands in assembly: also positional
             # (`k.s_nop(0)`, `k.s_movk_i32(s[0], 0x1234)`).
-            params.append(f"{name}: int = 0" if stub else f"{name}=0")
+            if md["Kind"] in ("pos", "hex16"):
+                params.append(f"{name}: int = 0" if stub else f"{name}=0")
+            else:  # a symbolic operand (hwreg(...), ...): always given
+                params.append(f"{name}: int" if stub else name)
             rng = f" in [{md['Min']}, {md['Max']}]"
             moddoc.append(f"  {name}: {MOD_DOCS[md['Kind']]}{rng} (also positional)")
             continue

@@ -162,7 +162,7 @@ static std::string convertOperand(const TextOperand &a, Ty t, Opnd &o) {
   case TextOperand::Off:
     o.kind = OpKind::None;
     return "";
-  case TextOperand::Hwreg:
+  case TextOperand::Symbolic:
     o.kind = OpKind::Imm;
     o.count = 1;
     o.imm = uint64_t(a.ival);
@@ -193,7 +193,7 @@ static unsigned trackIndex(const Opnd &o) {
 /// DPP controls the lane moves of SemWrap.cpp implement.
 static bool emulatedDppCtrl(unsigned c) {
   return c <= 0xff || (c > 0x100 && c < 0x130 && (c & 15)) || c == 0x130 || c == 0x134 ||
-         c == 0x138 || c == 0x13c || (c >= 0x140 && c <= 0x143);
+         c == 0x138 || c == 0x13c || (c >= 0x140 && c <= 0x143) || (c >= 0x150 && c <= 0x15f);
 }
 
 /// A modifier of the matched row (its table name, the parsed value) into
@@ -306,6 +306,8 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
   const SemInfo *si = semanticOf(*a.row, prog.gfx950);
   if (!si)
     return "the emulator has no semantics for '" + mn.str() + "'";
+  if (si->flags & SF_NOT_EMULATED)
+    return "'" + mn.str() + "' is not emulated";
   if ((in.flags & (IF_SDWA | IF_DPP)) && (si->flags & SF_NO_SDWA))
     return "SDWA/DPP form of '" + mn.str() + "' is not supported";
   std::string err;
@@ -325,6 +327,9 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
   unsigned ndst = si->ndst;
   if (si->flags & SF_ATOMIC)
     ndst = (in.flags & IF_SC0) ? 1 : 0;
+  bool ldsForm = (si->flags & SF_LDS_FORM) && (in.flags & IF_LDS);
+  if (ldsForm)
+    ndst = 0;
   if (a.ops.size() > 6)
     return "too many operands";
   if (a.ops.size() < ndst)
@@ -378,7 +383,7 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
     Opnd v; v.kind = OpKind::S; v.reg = SR_VCC; v.count = 2;
     addRange(in.reads, in.nreads, 8, v);
   }
-  if (si->flags & SF_READS_M0) {
+  if ((si->flags & SF_READS_M0) || ldsForm) {
     Opnd v; v.kind = OpKind::S; v.reg = SR_M0; v.count = 1;
     addRange(in.reads, in.nreads, 8, v);
   }
@@ -506,8 +511,9 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
     // unsupported() never under-reports.
     if (err.empty() && (in.flags & IF_TFE))
       err = "the tfe modifier is not emulated";
-    if (err.empty() && (in.flags & IF_LDS) && StringRef(texts[i]).ltrim().starts_with("buffer_"))
-      err = "buffer loads with lds (direct to LDS) are not emulated";
+    if (err.empty() && (in.flags & IF_LDS) &&
+        StringRef(texts[i]).ltrim().starts_with("buffer_load_dwordx"))
+      err = "buffer loads of 3 or 4 dwords with lds (direct to LDS) are not emulated";
     if (!err.empty()) {
       Inst bad;
       bad.pc = in.pc;
@@ -517,6 +523,21 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
       in = bad;
       prog->problems[i] = err;
     }
+  }
+  // VGPR index mode: SDWA/DPP and MFMA instructions between an
+  // s_set_gpr_idx_on and the next s_set_gpr_idx_off or s_endpgm (in code
+  // order) are not
+  // emulated in that mode (gprIndexed); report them here too.
+  bool indexed = false;
+  for (size_t i = 0; i < n; ++i) {
+    StringRef mn = StringRef(texts[i]).ltrim().split(' ').first;
+    if (mn == "s_set_gpr_idx_on")
+      indexed = true;
+    else if (mn == "s_set_gpr_idx_off" || mn == "s_endpgm")
+      indexed = false;
+    else if (indexed && prog->problems[i].empty() &&
+             ((prog->insts[i].flags & (IF_SDWA | IF_DPP)) || prog->insts[i].cls == ICls::MFMA))
+      prog->problems[i] = "SDWA/DPP and MFMA instructions in VGPR index mode are not emulated";
   }
   Inst &endInst = prog->insts[n];
   endInst.pc = prog->end;

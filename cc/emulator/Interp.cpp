@@ -161,7 +161,7 @@ static uint64_t run(Wave &w, uint64_t slice, const uint8_t *stopAt = nullptr,
         break;
       log[n] = w.pc;
     }
-    const Inst &in = prog[w.pc];
+    const Inst &in = w.gprIdxOn ? gprIndexed(w, prog[w.pc]) : prog[w.pc];
     if constexpr (Trace) {
       if (w.trace->size() < w.L->opts.traceLimit)
         w.trace->push_back("wg (" + std::to_string(w.wg->id[0]) + "," +

@@ -76,9 +76,52 @@ EMU_INLINE bool inRange(const BufAddr &b, unsigned l, unsigned k, unsigned n) {
   return b.index[l] < b.numRecords;
 }
 
+/// `lds`: lane l's data (sub-dword data zero- or sign-extended) goes to LDS
+/// at m0 + inst_offset + 4 * l instead of a VGPR; the operands are vaddr,
+/// srsrc, soffset. Out-of-range lanes write 0.
+template <uint8_t Bytes, bool Sext> void bufLoadLds(Wave &w, const Inst &in) {
+  if (Bytes > 4) {
+    w.fail(in, "buffer loads of 3 or 4 dwords with lds are not emulated");
+    return;
+  }
+  BufAddr b;
+  if (!bufAddrs(w, in, 0, b))
+    return;
+  u32 m0 = w.s[SR_M0];
+  bool ok = true;
+  forLanes(w.exec(), [&](unsigned l) {
+    if (!ok) return;
+    u32 v = 0;
+    if (inRange(b, l, 0, Bytes)) {
+      const uint8_t *p = xlate(w, b.addr[l], Bytes, false);
+      if (!p) {
+        memFault(w, in, int(l), b.addr[l], Bytes, false, "buffer load");
+        ok = false;
+        return;
+      }
+      v = Bytes == 4 ? ld32(p)
+          : Bytes == 2 ? (Sext ? u32(i32(int16_t(p[0] | p[1] << 8))) : u32(p[0] | p[1] << 8))
+                       : (Sext ? u32(i32(int8_t(p[0]))) : u32(p[0]));
+    }
+    u64 a = u64(m0) + u32(in.offset) + 4 * l;
+    if (a + 4 > w.L->ldsSize) {
+      if (w.L->opts.strict) {
+        ldsFault(w, in, l, a, 4);
+        ok = false;
+      }
+      return;
+    }
+    st32(w.wg->lds.data() + a, v);
+  });
+}
+
 template <uint8_t Bytes, bool Sext, uint8_t D16> void bufLoad(Wave &w, const Inst &in) {
-  if (in.flags & (IF_LDS | IF_TFE)) {
-    w.fail(in, "buffer loads with lds or tfe are not emulated");
+  if (in.flags & IF_LDS) {
+    bufLoadLds<Bytes, Sext>(w, in);
+    return;
+  }
+  if (in.flags & IF_TFE) {
+    w.fail(in, "buffer loads with tfe are not emulated");
     return;
   }
   BufAddr b;
@@ -175,14 +218,14 @@ void registerBuffer(SemTable &t) {
     t.push_back({intern(std::move(n)), f, ndst, ICls::VMEM, uint16_t(fl | SF_NO_SDWA),
                  tys(Ty::B32)});
   };
-  add("buffer_load_ubyte", bufLoad<1, false, 0>, 1, SF_LOAD);
-  add("buffer_load_sbyte", bufLoad<1, true, 0>, 1, SF_LOAD);
-  add("buffer_load_ushort", bufLoad<2, false, 0>, 1, SF_LOAD);
-  add("buffer_load_sshort", bufLoad<2, true, 0>, 1, SF_LOAD);
-  add("buffer_load_dword", bufLoad<4, false, 0>, 1, SF_LOAD);
+  add("buffer_load_ubyte", bufLoad<1, false, 0>, 1, SF_LOAD | SF_LDS_FORM);
+  add("buffer_load_sbyte", bufLoad<1, true, 0>, 1, SF_LOAD | SF_LDS_FORM);
+  add("buffer_load_ushort", bufLoad<2, false, 0>, 1, SF_LOAD | SF_LDS_FORM);
+  add("buffer_load_sshort", bufLoad<2, true, 0>, 1, SF_LOAD | SF_LDS_FORM);
+  add("buffer_load_dword", bufLoad<4, false, 0>, 1, SF_LOAD | SF_LDS_FORM);
   add("buffer_load_dwordx2", bufLoad<8, false, 0>, 1, SF_LOAD);
-  add("buffer_load_dwordx3", bufLoad<12, false, 0>, 1, SF_LOAD);
-  add("buffer_load_dwordx4", bufLoad<16, false, 0>, 1, SF_LOAD);
+  add("buffer_load_dwordx3", bufLoad<12, false, 0>, 1, SF_LOAD | SF_LDS_FORM);
+  add("buffer_load_dwordx4", bufLoad<16, false, 0>, 1, SF_LOAD | SF_LDS_FORM);
   add("buffer_load_ubyte_d16", bufLoad<1, false, 1>, 1, SF_LOAD);
   add("buffer_load_ubyte_d16_hi", bufLoad<1, false, 2>, 1, SF_LOAD);
   add("buffer_load_sbyte_d16", bufLoad<1, true, 1>, 1, SF_LOAD);

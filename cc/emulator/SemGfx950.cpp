@@ -17,10 +17,10 @@
 // The new MFMA shapes are in SemMFMA.cpp, v_minimum3/v_maximum3_f32 in
 // SemVALUFloat.cpp, v_pk_minimum3/v_pk_maximum3_f16 in SemVOP3P.cpp, and the
 // OCP fp8/bf8 meanings of gfx942 mnemonics in SemVALUConvert.cpp /
-// SemMFMA.cpp (registerGfx950Ocp*). Other gfx950-only instructions (f6/f4
-// and scaled formats, scaled MFMA, transposing LDS loads, v_prng_b32,
-// stochastic rounding to f16/bf16, ...) have no semantics and fail when
-// executed.
+// SemMFMA.cpp (registerGfx950Ocp*), the f8f6f4 MFMAs (plain and scaled) in
+// SemF8F6F4.cpp. Other gfx950-only instructions (the scalef32 conversions,
+// transposing LDS loads, v_prng_b32, stochastic rounding to f16/bf16, ...)
+// have no semantics and fail when executed.
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"

@@ -35,6 +35,8 @@ static const SemTable &table() {
     registerBuffer(t);
     registerDS(t);
     registerGfx950(t);
+    registerF8F6F4(t);
+    registerGprIdx(t);
     return t;
   }();
   return t;
@@ -45,6 +47,7 @@ static const SemTable &gfx950Table() {
     SemTable t;
     registerGfx950Ocp(t);
     registerGfx950OcpMFMA(t);
+    registerF8F6F4(t); // gfx950-only: a gfx950 meaning (not refused as OCP)
     return t;
   }();
   return t;

@@ -1,5 +1,6 @@
 //===- SemSMEM.cpp - scalar memory: s_load, s_buffer_load, s_memtime ------===//
 #include "emulator/MemAccess.h"
+#include "emulator/MemOps.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -117,6 +118,45 @@ void s_memrealtime(Wave &w, const Inst &in) {
 }
 void s_nop(Wave &, const Inst &) {}
 
+/// s_atomic_* / s_buffer_atomic_*: sdata, sbase, soffset. With glc, sdata
+/// also receives the pre-op memory value (cmpswap: sdata holds the new value
+/// then the compare value, and its low half receives the old value).
+template <bool Buf, AtomOp Op, unsigned Bytes> void s_atomic(Wave &w, const Inst &in) {
+  const Opnd &data = in.op[0], &base = in.op[1], &so = in.op[2];
+  int64_t off = so.kind == OpKind::Imm ? int64_t(int32_t(uint32_t(so.imm)))
+                                       : int64_t(uint64_t(sget(w, so)));
+  uint64_t addr;
+  if (Buf) {
+    BufferRsrc r = readRsrc(w, base);
+    uint64_t o = uint64_t(off + int64_t(in.offset)) & ~3ull;
+    if (o + Bytes > r.numRecords) {
+      w.fail(in, "an out-of-range scalar buffer atomic is not emulated");
+      return;
+    }
+    addr = r.base + o;
+  } else {
+    addr = (sget64(w, base) + uint64_t(off) + int64_t(in.offset)) & ~3ull;
+  }
+  uint8_t *p = xlate(w, addr, Bytes, true);
+  if (!p) {
+    memFault(w, in, -1, addr, Bytes, true, "scalar atomic");
+    return;
+  }
+  unsigned words = Bytes / 4;
+  uint64_t d = sget(w, data, 0), c = 0;
+  if (words == 2)
+    d |= uint64_t(sget(w, data, 1)) << 32;
+  if (Op == AtomOp::CmpSwap) {
+    c = sget(w, data, words);
+    if (words == 2)
+      c |= uint64_t(sget(w, data, words + 1)) << 32;
+  }
+  uint64_t old = atomicRMW(p, Bytes, Op, d, c, w.L->threaded);
+  if (in.flags & IF_SC0)
+    for (unsigned i = 0; i < words; ++i)
+      sset(w, data, uint32_t(old >> (32 * i)), i);
+}
+
 } // namespace
 
 void registerSMEM(SemTable &t) {
@@ -143,6 +183,28 @@ void registerSMEM(SemTable &t) {
   s("s_memrealtime", s_memrealtime, 1, SF_LOAD);
   for (const char *n : {"s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol"})
     s(n, s_nop, 0, 0);
+  struct AtomDef {
+    const char *name;
+    SemFn global, buffer;
+  };
+#define SA(N, OP, B) {N, s_atomic<false, AtomOp::OP, B>, s_atomic<true, AtomOp::OP, B>}
+  const AtomDef atomics[] = {
+      SA("swap", Swap, 4),    SA("cmpswap", CmpSwap, 4), SA("add", Add, 4),
+      SA("sub", Sub, 4),      SA("smin", SMin, 4),       SA("umin", UMin, 4),
+      SA("smax", SMax, 4),    SA("umax", UMax, 4),       SA("and", And, 4),
+      SA("or", Or, 4),        SA("xor", Xor, 4),         SA("inc", Inc, 4),
+      SA("dec", Dec, 4),      SA("swap_x2", Swap, 8),    SA("cmpswap_x2", CmpSwap, 8),
+      SA("add_x2", Add, 8),   SA("sub_x2", Sub, 8),      SA("smin_x2", SMin, 8),
+      SA("umin_x2", UMin, 8), SA("smax_x2", SMax, 8),    SA("umax_x2", UMax, 8),
+      SA("and_x2", And, 8),   SA("or_x2", Or, 8),        SA("xor_x2", Xor, 8),
+      SA("inc_x2", Inc, 8),   SA("dec_x2", Dec, 8)};
+#undef SA
+  for (const AtomDef &a : atomics) {
+    s(intern(std::string("s_atomic_") + a.name), a.global, 1,
+      SF_ATOMIC | SF_LOAD | SF_READS_DST);
+    s(intern(std::string("s_buffer_atomic_") + a.name), a.buffer, 1,
+      SF_ATOMIC | SF_LOAD | SF_READS_DST);
+  }
 }
 
 } // namespace aster::emu

@@ -129,9 +129,10 @@ void s_setreg_imm32_b32(Wave &w, const Inst &in) {
   setreg(w, in, uint32_t(in.src(0).imm), uint32_t(in.src(1).imm));
 }
 
-void unsupportedMsg(Wave &w, const Inst &in) {
-  w.fail(in, "s_sendmsg is not emulated (no host messages in the emulator)");
-}
+/// Table instructions without semantics (SF_NOT_EMULATED: the decoder
+/// reports them, so this never runs): host messages and vector skip (which
+/// turns later VALU instructions off).
+void notEmulated(Wave &w, const Inst &in) { w.fail(in, "this instruction is not emulated"); }
 
 } // namespace
 
@@ -154,8 +155,8 @@ void registerSOPP(SemTable &t) {
   add("s_barrier", s_barrier);
   add("s_waitcnt", s_waitcnt);
   add("s_trap", s_trap);
-  add("s_sendmsg", unsupportedMsg);
-  add("s_sendmsghalt", unsupportedMsg);
+  for (const char *n : {"s_sendmsg", "s_sendmsghalt", "s_setvskip"})
+    add(n, notEmulated, ICls::SALU, SF_NOT_EMULATED);
   t.push_back({"s_getpc_b64", s_getpc_b64, 1, ICls::SALU, 0, tys(Ty::B64)});
   t.push_back({"s_setpc_b64", s_setpc_b64, 0, ICls::BRANCH, 0, tys(Ty::B64)});
   t.push_back({"s_swappc_b64", s_swappc_b64, 1, ICls::BRANCH, 0, tys(Ty::B64)});

@@ -90,6 +90,8 @@ static int dppSource(unsigned c, unsigned l) {
   }
   if (c >= 0x121 && c <= 0x12f)  // row_ror
     return int(row | ((rl - (c - 0x120)) & 15));
+  if (c >= 0x150 && c <= 0x15f)  // row_newbcast: lane n of each row to the row
+    return int(row | (c - 0x150));
   switch (c) {
   case 0x130: return l + 1 < 64 ? int(l + 1) : -1;  // wave_shl
   case 0x134: return int((l + 1) & 63);             // wave_rol

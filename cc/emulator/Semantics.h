@@ -65,6 +65,10 @@ enum SemFlag : uint16_t {
   SF_NO_SDWA = 512,
   SF_WRITES_LDS = 1024, ///< writes no registers but LDS (LDS DMA)
   SF_NO_CLAMP = 2048,   ///< the semantic does not implement clamp/omod
+  SF_NOT_EMULATED = 4096, ///< a table instruction the emulator cannot run:
+                          ///< reported when decoding (unsupported())
+  SF_LDS_FORM = 8192,   ///< MUBUF load: with `lds` it has no destination
+                        ///< (the first operand is vaddr) and writes LDS at m0
 };
 
 struct SemInfo {
@@ -93,11 +97,17 @@ void registerDS(SemTable &t);
 void registerGfx950(SemTable &t);
 void registerGfx950Ocp(SemTable &t);      ///< gfx950 meanings of gfx942 mnemonics:
 void registerGfx950OcpMFMA(SemTable &t);  ///< OCP fp8/bf8 conversions and MFMAs
+void registerF8F6F4(SemTable &t);         ///< gfx950 f8f6f4 MFMAs (both tables)
+void registerGprIdx(SemTable &t);         ///< VGPR index mode
 
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner
 void execDpp(Wave &w, const Inst &in);      ///< DPP lane moves around in.inner
 void execProblem(Wave &w, const Inst &in);  ///< fails: cannot be executed
+
+/// `in` as it executes in VGPR index mode (Wave::gprIdxOn): VALU VGPR
+/// operands offset by m0; `in` itself for other instructions.
+const Inst &gprIndexed(Wave &w, const Inst &in);
 
 /// The semantic of a row of the instruction table (its registration under
 /// semanticName(row)) in gfx942 or gfx950 code; nullptr if none.

@@ -48,6 +48,11 @@ struct alignas(64) Wave {
   uint32_t s[SR_COUNT];
   bool scc = false;
   uint32_t mode = 0;
+  /// VGPR index mode (s_set_gpr_idx_on/off; MODE.gpr_idx_en): while on,
+  /// the VGPR operands of VALU instructions m0[15:12] selects (1 SRC0, 2
+  /// SRC1, 4 SRC2, 8 DST) are offset by m0[7:0] (gprIndexed, SemSOPP.cpp).
+  bool gprIdxOn = false;
+  Inst idxInst;  ///< the current instruction with the offsets applied
   uint32_t pc = 0;  ///< index of the next instruction
   WaveStatus status = WaveStatus::Running;
   bool stop = false;  ///< leave the run loop after this instruction

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "python/Core.h"
+#include "dialect/Immediates.h"
 #include "target/InstAsm.h"
 #include "target/Translate.h"
 #include "transforms/Inline.h"
@@ -391,6 +392,8 @@ static Value immediate(PyKernel &k, const ISA::InstDesc &d, const ISA::OperandDe
       k.fail(what() + ": immediate " + pyRepr(h) + " does not fit a " +
              ISA::valTyName(o.ty).str() + " operand");
     bits &= (1ull << w) - 1;
+  } else if (!overflow) {
+    bits = integerImmediateBits(v, o.ty); // an f64 literal: the high half
   }
   return k.constant(t, bits);
 }
@@ -434,7 +437,8 @@ static void modifier(PyKernel &k, const ISA::InstDesc &d, const ISA::ModDesc &m,
   // Kinds whose absent attribute means a non-zero default keep a zero.
   bool keepZero = m.kind == ISA::ModKind::Waitcnt || m.kind == ISA::ModKind::Pos ||
                   m.kind == ISA::ModKind::Hex16 || m.kind == ISA::ModKind::Dpp ||
-                  m.kind == ISA::ModKind::HexMask || m.kind == ISA::ModKind::Sel;
+                  m.kind == ISA::ModKind::HexMask || m.kind == ISA::ModKind::Sel ||
+                  ISA::isPositionalMod(m.kind);
   if (v || keepZero)
     st.addAttribute(m.name, IntegerAttr::get(IntegerType::get(ctx, 32), v));
 }

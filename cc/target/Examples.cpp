@@ -65,8 +65,9 @@ std::string inlineConst(const ISA::OperandDesc &o, bool alt) {
 
 std::string literal(const ISA::OperandDesc &o) {
   unsigned w = ISA::valTyImmBits(o.ty);
-  uint64_t bits = w == 16 ? (isFloat(o.ty) ? 0x4248 : 0x1234)
-                          : (isFloat(o.ty) ? 0x40490fdb : 0x1234567);
+  uint64_t bits = w == 16   ? (isFloat(o.ty) ? 0x4248 : 0x1234)
+                  : w == 64 ? 0x400921fb00000000ull  // f64 literal: the high half
+                            : (isFloat(o.ty) ? 0x40490fdb : 0x1234567);
   return amdgcn::formatImmediate(bits, o.ty);
 }
 
@@ -165,7 +166,7 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
     break;
   case 3:
     special = firstWith([](const ISA::OperandDesc &o) {
-      return (o.cls & ISA::CLS_L) && o.width == 1;
+      return (o.cls & ISA::CLS_L) && (o.width == 1 || o.ty == ISA::ValTy::f64);
     });
     break;
   case 4:
@@ -278,6 +279,9 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
     } else if (m->kind == ISA::ModKind::Pos || m->kind == ISA::ModKind::Hex16) {
       am.present = true;
       am.value = std::max<int64_t>(m->min, 0);
+    } else if (ISA::isPositionalMod(m->kind) && !ISA::isFixedMod(m->kind)) {
+      am.present = true; // hwreg(...), sendmsg(...), gpr_idx(...): always written
+      am.value = m->def;
     }
     mods.push_back(am);
   }

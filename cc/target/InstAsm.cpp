@@ -31,7 +31,18 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
   int64_t absMask = modValue(mods, ISA::ModKind::SrcAbs);
   int64_t sextMask = modValue(mods, ISA::ModKind::SrcSext);
   bool any = false;
+  // hwreg(...) is written after the destinations, before the sources.
+  auto leading = [&] {
+    for (const AsmModifier &m : mods)
+      if (m.desc->kind == ISA::ModKind::Hwreg) {
+        os << (any ? ", " : " ")
+           << ISA::formatSymbolic(m.desc->kind, m.present ? m.value : m.desc->def);
+        any = true;
+      }
+  };
   for (unsigned i = 0; i < operands.size(); ++i) {
+    if (i == d.numDsts)
+      leading();
     os << (any ? ", " : " ");
     any = true;
     const std::string &t = operands[i].text;
@@ -52,6 +63,8 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     else
       os << t;
   }
+  if (operands.size() <= d.numDsts)
+    leading();
   for (const std::string &l : labels) {
     os << (any ? ", " : " ") << l;
     any = true;
@@ -65,8 +78,8 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
         os << ' ' << md.name;
       break;
     case ISA::ModKind::Int:
-      if (m.present && m.value)
-        os << ' ' << md.name << ':' << m.value;
+      if (int64_t v = m.present ? m.value : md.def)
+        os << ' ' << md.name << ':' << v;
       break;
     case ISA::ModKind::HexInt:
       if (m.present && m.value) {
@@ -117,21 +130,23 @@ void printInstParts(const ISA::InstDesc &d, ArrayRef<AsmOperand> operands,
     case ISA::ModKind::HexMask:
       os << ' ' << md.name << ':' << llvm::format_hex(m.present ? m.value : md.def, 2);
       break;
-    case ISA::ModKind::Swizzle:
-      if (m.present && m.value) {
-        // A pattern that reads back as another offset is written as a number.
-        std::string p = ISA::formatSwizzle(m.value);
-        if (ISA::parseSwizzle(p) == (unsigned)m.value)
-          os << ' ' << md.name << ':' << p;
-        else
-          os << ' ' << md.name << ':' << m.value;
-      }
-      break;
     case ISA::ModKind::Sel:
       os << ' ' << md.name << ':' << ISA::selName(m.present ? m.value : md.def);
       break;
     case ISA::ModKind::Unused:
       os << ' ' << md.name << ':' << ISA::unusedName(m.present ? m.value : md.def);
+      break;
+    case ISA::ModKind::Hwreg:
+      break; // written before the sources
+    case ISA::ModKind::SendMsg:
+    case ISA::ModKind::GprIdx:
+      os << (any ? ", " : " ") << ISA::formatSymbolic(md.kind, m.present ? m.value : md.def);
+      any = true;
+      break;
+    case ISA::ModKind::Swizzle:
+      // A pattern that reads back as another offset is written as a number.
+      if (m.present && m.value)
+        os << ' ' << md.name << ':' << ISA::formatSymbolic(md.kind, m.value);
       break;
     case ISA::ModKind::Waitcnt:
       // A counter at its maximum is not waited on; LLVM leaves it out.

@@ -58,7 +58,8 @@ def modifier(word, kinds):
     return name, int(val, 0)
 
 
-_RAISED_KINDS = {"dpp", "hexmask", "sel", "unused", "srcsext", "fixedpos", "swizzle"}
+_RAISED_KINDS = {"dpp", "hexmask", "sel", "unused", "srcsext", "fixedpos", "hwreg", "sendmsg",
+                 "swizzle", "gpridx"}
 
 
 def call_args(name, line):
@@ -66,7 +67,7 @@ def call_args(name, line):
     _, dsts, srcs, mods = _isa_gen.SPECS[name]
     kinds = {m[0]: m[1] for m in mods}
     rest = line.split(" ", 1)[1] if " " in line else ""
-    items = [x for x in rest.split(", ")] if rest else []
+    items = re.split(r", (?![^(]*\))", rest) if rest else []   # not inside hwreg(a, b, c)
     words = []
     if items:                  # modifiers follow the last comma-separated item
         last = items[-1].split(" ")
@@ -87,7 +88,8 @@ def call_args(name, line):
         text += f"\t{line}\n\ts_endpgm\n"
         op = aster.raise_asm(text).kernels[0].ops[0]
         raised = {k: v for k, v in op.attributes.items() if k not in ("encoding", "literal")}
-        items = [x[5:-1] if x.startswith("sext(") else x for x in items]
+        items = [x[5:-1] if x.startswith("sext(") else x for x in items
+                 if not re.match(r"(hwreg|sendmsg|gpr_idx)\(", x)]
         words = []
     pos, kw, neg, ab = [], dict(raised), 0, 0
     for i, text in enumerate(items[:n_ops]):

@@ -34,6 +34,11 @@ ACCEPTED_UNCLAIMED = {
 for _mn in ("buffer_atomic_add_f32", "buffer_atomic_pk_add_f16", "flat_atomic_add_f32",
             "global_atomic_add_f32", "global_atomic_pk_add_f16", "global_atomic_pk_add_bf16"):
     ACCEPTED_UNCLAIMED[(_mn, "gfx1201")] = _CPOL
+_HWREG = "gfx12 numbers and names the hardware registers differently (HW_REG_WAVE_MODE, ...)"
+for _mn in ("s_getreg_b32", "s_setreg_b32", "s_setreg_imm32_b32"):
+    ACCEPTED_UNCLAIMED[(_mn, "gfx1201")] = _HWREG
+for _mn in ("s_sendmsg", "s_sendmsghalt"):
+    ACCEPTED_UNCLAIMED[(_mn, "gfx1201")] = "gfx12 has other message ids (sendmsg(...) names)"
 for _mn in ("s_and_saveexec_b64", "s_or_saveexec_b64", "s_xor_saveexec_b64",
             "s_nand_saveexec_b64", "s_nor_saveexec_b64", "s_xnor_saveexec_b64"):
     ACCEPTED_UNCLAIMED[(_mn, "gfx1201")] = _WAVE64

@@ -1,7 +1,7 @@
 """Direct-to-LDS loads of clang-22 kernels (tests/py/raise_corpus/lds_direct.hip)
-on the emulator: global_load_lds_dword runs and matches NumPy; the buffer form
-(`buffer_load_dword ... lds`), not emulated yet, must be reported by
-unsupported() (never under-report) and refused by launch."""
+on the emulator: global_load_lds_dword and the buffer form
+(`buffer_load_dword ... lds`) run and match NumPy (more sizes:
+test_emu_table_forms.py)."""
 from pathlib import Path
 
 import numpy as np
@@ -23,10 +23,10 @@ def test_global_load_lds(hip_hsaco, arch):
 
 
 @pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
-def test_buffer_load_lds_is_reported_unsupported(hip_hsaco, arch):
+def test_buffer_load_lds(hip_hsaco, arch):
     h = hip_hsaco(HIP, arch=arch)
-    problems = aster.load_code_object(h).unsupported("buffer_to_lds")
-    assert any("buffer_load_dword" in p and "lds" in p for p in problems)
-    x = np.arange(512, dtype=np.int32)
-    with pytest.raises(aster.EmulatorError, match="lds"):
-        aster.launch(h, "buffer_to_lds", grid=2, block=256, args=[x, np.zeros_like(x)])
+    assert aster.load_code_object(h).unsupported("buffer_to_lds") == []
+    x = np.arange(512, dtype=np.int32) * 3 + 1
+    out = np.zeros_like(x)
+    aster.launch(h, "buffer_to_lds", grid=2, block=256, args=[x, out])
+    np.testing.assert_array_equal(out, x.reshape(-1, 256)[:, ::-1].ravel())

@@ -60,15 +60,28 @@ foreach ty = ["f16", "bf16"] in {
 }
 def : MFMA<"v_mfma_i32_16x16x64_i8", 4, 4, 4, "b128", "i32", CDNA4>;
 def : MFMA<"v_mfma_i32_32x32x32_i8", 8, 16, 4, "b128", "i32", CDNA4>;
-def : MFMA<"v_mfma_f32_16x16x128_f8f6f4", 4, 4, 8, "b256", "f32", CDNA4, [cbsz_f8, blgp_f8]>;
-def : MFMA<"v_mfma_f32_32x32x64_f8f6f4", 8, 16, 8, "b256", "f32", CDNA4, [cbsz_f8, blgp_f8]>;
-// Scaled: src3/src4 hold the per-block E8M0 scales of A and B.
+// f8f6f4 (plain and scaled: src3/src4 hold the per-lane E8M0 scales of A
+// and B); the A/B widths follow their formats (cbsz/blgp): the 8-register
+// form keeps the plain name, the others add _a<width>_b<width>.
 foreach s = [P<"16x16x128", 4>, P<"32x32x64", 16>] in
-  def : MFMA<"v_mfma_scale_f32_"#s.S#"_f8f6f4", !if(!eq(s.N, 4), 4, 8), s.N, 8, "b256", "f32", CDNA4,
-             [op_sel_mx, op_sel_hi_mx, cbsz_f8, blgp_f8]> {
-    let Srcs = [Opd<"src0", "av", 8, "b256">, Opd<"src1", "av", 8, "b256">,
-                Opd<"src2", "avi", s.N, "f32">, Opd<"scale_a", "v">, Opd<"scale_b", "v">];
-  }
+  foreach wa = [8, 6, 4] in
+    foreach wb = [8, 6, 4] in {
+      defvar sfx = !if(!and(!eq(wa, 8), !eq(wb, 8)), "", "_a"#wa#"_b"#wb);
+      defvar p = !if(!eq(s.N, 4), 4, 8);
+      defvar ab = [Opd<"src0", "av", wa, !if(!eq(wa, 8), "b256", "b32")>,
+                   Opd<"src1", "av", wb, !if(!eq(wb, 8), "b256", "b32")>,
+                   Opd<"src2", "avi", s.N, "f32">];
+      def : MFMA<"v_mfma_f32_"#s.S#"_f8f6f4"#sfx, p, s.N, 8, "b256", "f32", CDNA4,
+                 F8F6F4Mods<wa, wb>.r> {
+        let AsmName = "v_mfma_f32_"#s.S#"_f8f6f4";
+        let Srcs = ab;
+      }
+      def : MFMA<"v_mfma_scale_f32_"#s.S#"_f8f6f4"#sfx, p, s.N, 8, "b256", "f32", CDNA4,
+                 !listconcat([op_sel_mx, op_sel_hi_mx], F8F6F4Mods<wa, wb>.r)> {
+        let AsmName = "v_mfma_scale_f32_"#s.S#"_f8f6f4";
+        let Srcs = !listconcat(ab, [Opd<"scale_a", "v">, Opd<"scale_b", "v">]);
+      }
+    }
 
 // Sparse (SMFMAC): vdst += A(sparse, src0) x B(src1); src2 holds the sparsity
 // index. vdst is also the accumulator input.

@@ -41,3 +41,37 @@ foreach a = [P<"add", 1>, P<"sub", 1>, P<"swap", 1>, P<"cmpswap", 2>,
 // Cache maintenance: write back / invalidate the L2 (sc1) or the vector L1.
 foreach mn = ["buffer_wbl2", "buffer_inv"] in
   def : Inst<mn, "MUBUF", [], [], [sc0, sc1], CDNA3, ["VMEM", "VMCNT", "SIDE_EFFECT"]>;
+
+// Loads straight into LDS (`lds`): no VGPR result; lane l's data goes to LDS
+// at m0 + offset + 4 * l (sub-dword data zero- or sign-extended to a dword).
+// vaddr is the address operand as in the other loads.
+def lds_fixed : Mod<"lds", "fixed">;
+foreach s = [P<"ubyte", 1>, P<"sbyte", 1>, P<"ushort", 1>, P<"sshort", 1>,
+             P<"dword", 1>, P<"dwordx3", 3, CDNA4>, P<"dwordx4", 4, CDNA4>] in
+  def BUFFER_LOAD_#s.S#_LDS : MUBUF<"buffer_load_"#s.S#"_lds", [],
+      [BVAddr, BRsrc, BSOffset], !listconcat(CPol, [lds_fixed]), ["MAYLOAD", "MAYSTORE", "LDS"],
+      s.T> {
+    let AsmName = "buffer_load_"#s.S;
+    let ImplicitUses = ["exec", "m0"];
+  }
+
+// Scalar atomics on memory at sbase + soffset (s_atomic_*: a 64-bit address;
+// s_buffer_atomic_*: a buffer resource). The returning forms (glc) overwrite
+// sdata with the pre-op value (cmpswap: its low half).
+def glc_rtn : Mod<"glc", "fixed">;
+foreach a = [P<"swap", 1>, P<"cmpswap", 2>, P<"add", 1>, P<"sub", 1>, P<"smin", 1>,
+             P<"umin", 1>, P<"smax", 1>, P<"umax", 1>, P<"and", 1>, P<"or", 1>,
+             P<"xor", 1>, P<"inc", 1>, P<"dec", 1>] in
+  foreach x = [P<"", 1>, P<"_x2", 2>] in
+    foreach b = [P<"s_atomic_", 2>, P<"s_buffer_atomic_", 4>] in {
+      defvar n = !mul(a.N, x.N);
+      defvar mn = b.S # a.S # x.S;
+      defvar base = Opd<"sbase", "s", b.N, !if(!eq(b.N, 2), "b64", "b128")>;
+      def : Inst<mn, "SMEM", [], [Opd<"sdata", "s", n>, base, Opd<"soffset", "so">], [],
+                 CDNA3, ["SMEM", "LGKMCNT", "MAYLOAD", "MAYSTORE", "ATOMIC"]>;
+      def : Inst<mn # "_rtn", "SMEM", [Opd<"sdata", "s", n>],
+                 [base, Opd<"soffset", "so">, Tied<"sdata", "s", n>], [glc_rtn], CDNA3,
+                 ["SMEM", "LGKMCNT", "MAYLOAD", "MAYSTORE", "ATOMIC", "RETURNS"]> {
+        let AsmName = mn;
+      }
+    }

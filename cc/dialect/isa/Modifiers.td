@@ -60,10 +60,19 @@ def blgp : Mod<"blgp", "int", 3, 0, 7>;
 defvar MfmaMods = [cbsz, abid, blgp];
 def mfma_neg : Mod<"neg", "bits", 3, 0, 7, 3>;
 // f8f6f4 MFMAs reuse cbsz/blgp as the A/B formats (0 fp8, 1 bf8, 2 fp6,
-// 3 bf6, 4 fp4) and the format changes the source widths; the table models
-// the 8-register fp8/bf8 forms only.
+// 3 bf6, 4 fp4) and the format sets the source width (8, 6 or 4 registers):
+// one form per width pair, each with the formats of its widths (an absent
+// attribute means the first; it is always printed when not 0).
 def cbsz_f8 : Mod<"cbsz", "int", 3, 0, 1>;
 def blgp_f8 : Mod<"blgp", "int", 3, 0, 1>;
+def cbsz_f6 : Mod<"cbsz", "int", 3, 2, 3, 0, 2>;
+def blgp_f6 : Mod<"blgp", "int", 3, 2, 3, 0, 2>;
+def cbsz_f4 : Mod<"cbsz", "int", 3, 4, 4, 0, 4>;
+def blgp_f4 : Mod<"blgp", "int", 3, 4, 4, 0, 4>;
+class F8F6F4Mods<int wa, int wb> {
+  list<Mod> r = [!if(!eq(wa, 8), cbsz_f8, !if(!eq(wa, 6), cbsz_f6, cbsz_f4)),
+                 !if(!eq(wb, 8), blgp_f8, !if(!eq(wb, 6), blgp_f6, blgp_f4))];
+}
 // Scaled MFMAs pick the scale bytes with op_sel/op_sel_hi (always printed).
 def op_sel_mx    : Mod<"op_sel", "bits", 2, 0, 3, 3>;
 def op_sel_hi_mx : Mod<"op_sel_hi", "bits", 2, 0, 3, 3, -1>;
@@ -91,6 +100,13 @@ def prio   : Mod<"imm", "pos", 2, 0, 3>;
 def sleep  : Mod<"imm", "pos", 7, 0, 127>;
 def nopcnt : Mod<"imm", "pos", 4, 0, 15>;
 def trapid : Mod<"imm", "pos", 8, 0, 255>;
+// Symbolic operands of gfx9 program control (see ModSpelling.h for the
+// spellings): hwreg(...) (id | offset << 6 | (size - 1) << 11; default the
+// whole MODE register), sendmsg(...) (default MSG_INTERRUPT), gpr_idx(...)
+// (SRC0 1, SRC1 2, SRC2 4, DST 8). ds_swizzle_b32's offset is SwizzleOffset.
+def hwreg   : Mod<"hwreg", "hwreg", 16, 0, 65535, 0, 0xf801>;
+def sendmsg : Mod<"sendmsg", "sendmsg", 16, 0, 65535, 0, 1>;
+def gpr_idx : Mod<"gpr_idx", "gpridx", 4, 0, 15, 0, 9>;
 // s_waitcnt counters (gfx9 encoding): an absent counter is not waited on.
 def vmcnt   : Mod<"vmcnt", "waitcnt", 6, 0, 63>;
 def expcnt  : Mod<"expcnt", "waitcnt", 3, 0, 7>;

@@ -62,6 +62,29 @@ def S_SETPC_B64 : Inst<"s_setpc_b64", "SOP1", [], [Opd<"ssrc0", "s", 2, "b64">],
   let Doc = "Indirect jump to ssrc0.";
 }
 
+// Relative SGPR moves: the SGPR index is offset by m0.
+foreach w = [P<"b32", 1>, P<"b64", 2>] in {
+  def S_MOVRELS_#w.S : SOP1<"s_movrels_"#w.S, w.N, w.N> {
+    let Srcs = [Opd<"ssrc0", "s", w.N, !if(!eq(w.N, 2), "b64", "b32")>];
+    let ImplicitUses = ["m0"];
+    let Doc = "sdst = SGPR[ssrc0 + m0].";
+  }
+  def S_MOVRELD_#w.S : SOP1<"s_movreld_"#w.S, w.N, w.N> {
+    let Srcs = [Opd<"ssrc0", "si", w.N, !if(!eq(w.N, 2), "b64", "b32")>];
+    let ImplicitUses = ["m0"];
+    let Doc = "SGPR[sdst + m0] = ssrc0.";
+  }
+}
+// VGPR index mode (gfx9): while on, the VGPR operands selected by the mode
+// (gpr_idx: SRC0, SRC1, SRC2, DST) of VALU instructions are offset by
+// m0[7:0]; m0[15:12] holds the mode.
+def S_SET_GPR_IDX_IDX : Inst<"s_set_gpr_idx_idx", "SOP1", [], [Opd<"ssrc0", "sil">], [],
+    CDNA3, ["SALU", "SIDE_EFFECT"]> {
+  let ImplicitDefs = ["m0"];
+  let ImplicitUses = ["m0"];
+  let Doc = "m0[7:0] = ssrc0[7:0] (the VGPR index).";
+}
+
 // exec-mask updates (wave64): sdst = exec; exec = op(ssrc0, exec); scc = (exec != 0).
 // gfx1201 is wave32 in aster and has the _b32 forms instead.
 class SaveExec<string mn> : SOP1<mn, 2, 2, CDNA3> {

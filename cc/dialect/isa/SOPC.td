@@ -18,3 +18,15 @@ foreach b = ["0", "1"] in {
   def S_BITCMP#b#_B32 : SOPC<"s_bitcmp"#b#"_b32">;
   def S_BITCMP#b#_B64 : SOPC<"s_bitcmp"#b#"_b64", 2, 1>;
 }
+
+// VGPR index mode on: m0[7:0] = ssrc0[7:0], m0[15:12] = the gpr_idx mode.
+def S_SET_GPR_IDX_ON : Inst<"s_set_gpr_idx_on", "SOPC", [], [Opd<"ssrc0", "sil">], [gpr_idx],
+    CDNA3, ["SALU", "SIDE_EFFECT"]> {
+  let ImplicitDefs = ["m0"];
+  let ImplicitUses = ["m0"];
+}
+// Vector skip: while set, VALU instructions are not executed.
+def S_SETVSKIP : Inst<"s_setvskip", "SOPC", [], [Opd<"ssrc0", "sil">, Opd<"ssrc1", "sil">],
+    [], CDNA3, ["SALU", "SIDE_EFFECT"]> {
+  let Doc = "VSKIP = ssrc0[ssrc1[4:0]].";
+}

@@ -26,3 +26,17 @@ foreach op = ["eq", "lg", "gt", "ge", "lt", "le"] in
         [Opd<"ssrc", "s">], [simm16], CDNA3, ["SALU"]> {
       let ImplicitDefs = ["scc"];
     }
+
+// Hardware registers: a bit field of one, named by hwreg(id, offset, size).
+def S_GETREG_B32 : Inst<"s_getreg_b32", "SOPK", [Opd<"sdst", "s">], [], [hwreg], CDNA3,
+    ["SALU"]> {
+  let Doc = "sdst = the hwreg field, zero-extended.";
+}
+def S_SETREG_B32 : Inst<"s_setreg_b32", "SOPK", [], [Opd<"sdst", "s">], [hwreg], CDNA3,
+    ["SALU", "SIDE_EFFECT"]> {
+  let Doc = "The hwreg field = the low bits of the SGPR (written in the sdst field).";
+}
+def S_SETREG_IMM32_B32 : Inst<"s_setreg_imm32_b32", "SOPK", [], [Opd<"imm", "l">], [hwreg],
+    CDNA3, ["SALU", "SIDE_EFFECT"]> {
+  let Doc = "The hwreg field = the low bits of a 32-bit literal.";
+}

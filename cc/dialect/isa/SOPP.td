@@ -32,3 +32,17 @@ def S_CBRANCH_VCCZ : CBranch<"vccz", "vcc">;
 def S_CBRANCH_VCCNZ : CBranch<"vccnz", "vcc">;
 def S_CBRANCH_EXECZ : CBranch<"execz", "exec">;
 def S_CBRANCH_EXECNZ : CBranch<"execnz", "exec">;
+
+// Messages to the host / SPI (m0 holds data for some messages).
+foreach mn = ["s_sendmsg", "s_sendmsghalt"] in
+  def : Inst<mn, "SOPP", [], [], [sendmsg], CDNA3, ["SIDE_EFFECT"]> {
+    let ImplicitUses = ["m0"];
+  }
+// VGPR index mode off, and a new mode (gpr_idx) keeping the index.
+def S_SET_GPR_IDX_OFF : Inst<"s_set_gpr_idx_off", "SOPP", [], [], [], CDNA3,
+    ["SALU", "SIDE_EFFECT"]>;
+def S_SET_GPR_IDX_MODE : Inst<"s_set_gpr_idx_mode", "SOPP", [], [], [gpr_idx], CDNA3,
+    ["SALU", "SIDE_EFFECT"]> {
+  let ImplicitDefs = ["m0"];
+  let ImplicitUses = ["m0"];
+}

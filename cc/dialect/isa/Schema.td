@@ -76,7 +76,12 @@ class Tied<string dst, string cls, int width = 1, string ty = "b32">
 //   srcsext   bitmask per source, printed as `sext(src)` (SDWA integer ops)
 //   swizzle   ds_swizzle_b32's offset, printed `name:swizzle(MODE,...)` as LLVM
 //             spells it (QUAD_PERM, BITMASK_PERM, SWAP, REVERSE, BROADCAST,
-//             ROTATE, FFT) when not 0
+//             ROTATE, FFT) when not 0; a number when the pattern would read
+//             back as another offset
+//   hwreg     s_getreg/s_setreg field, `hwreg(NAME[, offset, size])`, written
+//             right after the destinations
+//   sendmsg   positional `sendmsg(MSG[, OP[, stream]])`
+//   gpridx    positional `gpr_idx(SRC0,...,DST)` (VGPR index mode)
 //   fixed     always printed as its name, not an attribute (the sc0 that
 //             makes a gfx940 atomic return its pre-op value)
 // NeedsOpt marks flags that select the instruction's optional operand (MUBUF

@@ -6,7 +6,7 @@
 class VOP1<string mn, string dty, string sty, int dw = 1, int sw = 1,
            list<Target> t = CDNA3, list<string> props = []>
     : Inst<mn, "VOP1", [Opd<"vdst", "v", dw, dty>],
-           [Opd<"src0", !if(!eq(sw, 1), "vsil", "vsi"), sw, sty>],
+           [Opd<"src0", !if(!or(!eq(sw, 1), !eq(sty, "f64")), "vsil", "vsi"), sw, sty>],
            VMods<dty, [sty]>.r, t, !listconcat(["VALU"], props)> {
   let ImplicitUses = ["exec"];
 }

@@ -97,15 +97,23 @@ def V_CVT_PK_U16_U32 : VOP3<"v_cvt_pk_u16_u32", "b32", ["u32", "u32"], ALL, []>;
 def V_CVT_PK_I16_I32 : VOP3<"v_cvt_pk_i16_i32", "b32", ["i32", "i32"], ALL, []>;
 def V_CVT_PK_U8_F32 : VOP3<"v_cvt_pk_u8_f32", "b32", ["f32", "u32", "u32"], ALL, []>;
 // gfx940 fp8/bf8 (FNUZ); gfx12's same-named ones convert OCP fp8.
-// op_sel's destination bits pick what is written: pk, the high word (op_sel
-// [0,0,1]); sr, the byte (op_sel [.,.,b0,b1]); the rest of vdst is kept.
+// The result goes to one word (op_sel[2]: the high one) or byte (op_sel[2:3])
+// of vdst; the rest of vdst is kept.
 foreach f = ["fp8", "bf8"] in {
   def V_CVT_PK_#f#_F32 : VOP3<"v_cvt_pk_"#f#"_f32", "b32", ["f32", "f32"], CDNA3,
-                              !listconcat(SrcMods, [op_sel3])>;
+                              !listconcat(SrcMods, [op_sel3])> {
+    let Srcs = [Opd<"src0", "vsi", 1, "f32">, Opd<"src1", "vsi", 1, "f32">, Tied<"vdst", "v">];
+  }
   def V_CVT_SR_#f#_F32 : VOP3<"v_cvt_sr_"#f#"_f32", "b32", ["f32", "u32"], CDNA3,
-                              !listconcat(SrcMods, [op_sel4])>;
+                              !listconcat(SrcMods, [op_sel4])> {
+    let Srcs = [Opd<"src0", "vsi", 1, "f32">, Opd<"src1", "vsi", 1, "u32">, Tied<"vdst", "v">];
+  }
 }
-// Two f16 into the low and high words (op_sel picks each source's half).
+// 32-bit signed add/sub (VOP3 only; clamp saturates).
+foreach op = ["add", "sub"] in
+  def V_#op#_I32 : VOP3<"v_"#op#"_i32", "i32", ["i32", "i32"], CDNA3, [clamp]>;
+// Two f16 (each the low or, with op_sel, the high half of its source) into
+// one register.
 def V_PACK_B32_F16 : VOP3<"v_pack_b32_f16", "b32", ["f16", "f16"], ALL,
                           !listconcat(SrcMods, [op_sel3])>;
 
@@ -139,11 +147,58 @@ foreach op = ["minimum3", "maximum3"] in
 def V_BITOP3_B32 : VOP3<"v_bitop3_b32", "b32", ["b32", "b32", "b32"], CDNA4, [bitop3]> {
   let Doc = "vdst = bitop3 truth table applied bitwise to (src0, src1, src2).";
 }
-// Scaled conversions from/to fp8/bf8 (OCP formats) with an f32 scale in src1.
-foreach f = ["fp8", "bf8"] in {
-  def V_CVT_SCALEF32_F32_#f : VOP3<"v_cvt_scalef32_f32_"#f, "f32", ["b32", "f32"], CDNA4, []>;
-  def V_CVT_SCALEF32_PK_F32_#f : VOP3<"v_cvt_scalef32_pk_f32_"#f, "f32", ["b32", "f32"],
-      CDNA4, []> {
-    let Dsts = [Opd<"vdst", "v", 2, "v2f32">];
-  }
+// Scaled conversions between f32/f16/bf16 and the OCP fp8/bf8/fp6/bf6/fp4
+// formats; the last source (before the stochastic-rounding seed of the sr_
+// forms: the last but one... as LLVM orders them) is the f32 scale. op_sel
+// picks the byte/word of a packed source or of vdst; forms that write part
+// of vdst keep the rest (vdst is also read).
+class ScaleCvt<string n, int dw, list<int> sw, bit part, int osl> {
+  string N = n;
+  int D = dw;
+  list<int> S = sw;
+  bit Part = part;
+  int OpSel = osl;   // entries of op_sel (0: none)
 }
+foreach c = [ScaleCvt<"f16_fp8", 1, [1, 1], 1, 3>, ScaleCvt<"f16_bf8", 1, [1, 1], 1, 3>,
+             ScaleCvt<"f32_fp8", 1, [1, 1], 0, 3>, ScaleCvt<"f32_bf8", 1, [1, 1], 0, 3>,
+             ScaleCvt<"pk_fp8_f32", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"pk_bf8_f32", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"sr_fp8_f32", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"sr_bf8_f32", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"pk_f32_fp8", 2, [1, 1], 0, 3>, ScaleCvt<"pk_f32_bf8", 2, [1, 1], 0, 3>,
+             ScaleCvt<"pk_fp8_f16", 1, [1, 1], 1, 3>, ScaleCvt<"pk_fp8_bf16", 1, [1, 1], 1, 3>,
+             ScaleCvt<"pk_bf8_f16", 1, [1, 1], 1, 3>, ScaleCvt<"pk_bf8_bf16", 1, [1, 1], 1, 3>,
+             ScaleCvt<"pk_f16_fp8", 1, [1, 1], 0, 3>, ScaleCvt<"pk_f16_bf8", 1, [1, 1], 0, 3>,
+             ScaleCvt<"pk_bf16_fp8", 1, [1, 1], 0, 3>, ScaleCvt<"pk_bf16_bf8", 1, [1, 1], 0, 3>,
+             ScaleCvt<"pk_f32_fp4", 2, [1, 1], 0, 3>,
+             ScaleCvt<"pk_fp4_f32", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"pk_f16_fp4", 1, [1, 1], 0, 3>, ScaleCvt<"pk_bf16_fp4", 1, [1, 1], 0, 3>,
+             ScaleCvt<"pk_fp4_f16", 1, [1, 1], 1, 4>, ScaleCvt<"pk_fp4_bf16", 1, [1, 1], 1, 4>,
+             ScaleCvt<"sr_pk_fp4_f32", 1, [2, 1, 1], 1, 4>,
+             ScaleCvt<"sr_pk_fp4_f16", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"sr_pk_fp4_bf16", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"sr_fp8_f16", 1, [1, 1, 1], 1, 4>, ScaleCvt<"sr_fp8_bf16", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"sr_bf8_f16", 1, [1, 1, 1], 1, 4>, ScaleCvt<"sr_bf8_bf16", 1, [1, 1, 1], 1, 4>,
+             ScaleCvt<"pk32_f32_fp6", 32, [6, 1], 0, 0>, ScaleCvt<"pk32_f32_bf6", 32, [6, 1], 0, 0>,
+             ScaleCvt<"pk32_f16_fp6", 16, [6, 1], 0, 0>, ScaleCvt<"pk32_f16_bf6", 16, [6, 1], 0, 0>,
+             ScaleCvt<"pk32_bf16_fp6", 16, [6, 1], 0, 0>,
+             ScaleCvt<"pk32_bf16_bf6", 16, [6, 1], 0, 0>,
+             ScaleCvt<"2xpk16_fp6_f32", 6, [16, 16, 1], 0, 0>,
+             ScaleCvt<"2xpk16_bf6_f32", 6, [16, 16, 1], 0, 0>,
+             ScaleCvt<"pk32_fp6_f16", 6, [16, 1], 0, 0>, ScaleCvt<"pk32_bf6_f16", 6, [16, 1], 0, 0>,
+             ScaleCvt<"pk32_fp6_bf16", 6, [16, 1], 0, 0>,
+             ScaleCvt<"pk32_bf6_bf16", 6, [16, 1], 0, 0>,
+             ScaleCvt<"sr_pk32_fp6_f32", 6, [32, 1, 1], 0, 0>,
+             ScaleCvt<"sr_pk32_bf6_f32", 6, [32, 1, 1], 0, 0>,
+             ScaleCvt<"sr_pk32_fp6_f16", 6, [16, 1, 1], 0, 0>,
+             ScaleCvt<"sr_pk32_bf6_f16", 6, [16, 1, 1], 0, 0>,
+             ScaleCvt<"sr_pk32_fp6_bf16", 6, [16, 1, 1], 0, 0>,
+             ScaleCvt<"sr_pk32_bf6_bf16", 6, [16, 1, 1], 0, 0>] in
+  def V_CVT_SCALEF32_#c.N : Inst<"v_cvt_scalef32_"#c.N, "VOP3", [Opd<"vdst", "v", c.D>],
+      !listconcat(!foreach(i, !range(!size(c.S)),
+                           Opd<"src"#i, !if(!eq(c.S[i], 1), "vsi", "v"),
+                               c.S[i]>),
+                  !if(c.Part, [Tied<"vdst", "v">], [])),
+      !if(!eq(c.OpSel, 3), [op_sel3], !if(!eq(c.OpSel, 4), [op_sel4], [])), CDNA4, ["VALU"]> {
+    let ImplicitUses = ["exec"];
+  }

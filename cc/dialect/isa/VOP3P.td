@@ -49,13 +49,18 @@ foreach s = [["dot2_i32_i16", "v2i16", "i32", "0"], ["dot2_u32_u16", "v2u16", "u
   }
 
 // Mixed precision: each source is f32 or (op_sel_hi) an f16 half.
-def V_FMA_MIX_F32 : VOP3P<"v_fma_mix_f32", "f32", 3, [op_sel3, op_sel_hi3, clamp], ALL> {
+// neg/abs apply to each source (f32 or f16).
+defvar MixMods = [neg, abs, op_sel3, op_sel_hi3, clamp];
+def V_FMA_MIX_F32 : VOP3P<"v_fma_mix_f32", "f32", 3, MixMods, ALL> {
   let Doc = "vdst = src0 * src1 + src2 where op_sel_hi marks f16 sources.";
 }
-def V_FMA_MIXLO_F16 : VOP3P<"v_fma_mixlo_f16", "f32", 3, [op_sel3, op_sel_hi3, clamp], ALL,
-                            "f16">;
-def V_FMA_MIXHI_F16 : VOP3P<"v_fma_mixhi_f16", "f32", 3, [op_sel3, op_sel_hi3, clamp], ALL,
-                            "f16">;
+// The f16 result goes to the low (mixlo) or high (mixhi) half of vdst; the
+// other half is kept.
+foreach h = ["lo", "hi"] in
+  def V_FMA_MIX#h#_F16 : VOP3P<"v_fma_mix"#h#"_f16", "f32", 3, MixMods, ALL, "f16"> {
+    let Srcs = [Opd<"src0", "vsi", 1, "f32">, Opd<"src1", "vsi", 1, "f32">,
+                Opd<"src2", "vsi", 1, "f32">, Tied<"vdst", "v", 1, "f16">];
+  }
 
 // Accumulation registers (AGPRs) to and from VGPRs.
 def V_ACCVGPR_READ_B32 : Inst<"v_accvgpr_read_b32", "VOP3P", [Opd<"vdst", "v">],

@@ -2,6 +2,7 @@
 #include "target/raise/InstParser.h"
 #include "target/InstAsm.h"
 #include "dialect/ModSpelling.h"
+#include "dialect/Immediates.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -96,7 +97,7 @@ static bool immediateBits(const ISA::TextOperand &t, ISA::ValTy ty, Type ct, uin
   unsigned w = ct.getIntOrFloatBitWidth();
   uint64_t mask = w == 64 ? ~0ull : ((1ull << w) - 1);
   if (t.kind == ISA::TextOperand::Int) {
-    bits = (uint64_t)t.ival & mask;
+    bits = integerImmediateBits(t.ival, ty) & mask;
     return true;
   }
   if (t.kind != ISA::TextOperand::Float)
@@ -215,10 +216,10 @@ struct Attempt {
       st.addSuccessors(label(""));
     unsigned pi = 0;
     for (const ISA::ModDesc *md : d.mods()) {
-      if (md->kind != ISA::ModKind::Pos && md->kind != ISA::ModKind::Hex16 &&
-          md->kind != ISA::ModKind::FixedPos)
+      if (!ISA::isPositionalMod(md->kind))
         continue;
-      const ISA::TextOperand &t = m.posMods()[pi++];
+      const ISA::TextOperand &t =
+          md->kind == ISA::ModKind::Hwreg ? m.lead().front() : m.posMods()[pi++];
       if (md->kind != ISA::ModKind::FixedPos)
         st.addAttribute(md->name, IntegerAttr::get(i32, t.ival));
     }
@@ -322,7 +323,7 @@ static bool sameInstruction(StringRef printed, StringRef source) {
   SmallVector<StringRef, 8> p1, p2, d1, d2;
   split(printed, m1, p1, d1);
   split(source, m2, p2, d2);
-  if (m1 != m2 || p1.size() != p2.size() || d1.size() != d2.size())
+  if (m1 != m2 || p1.size() != p2.size() || d1.size() > d2.size())
     return false;
   for (size_t i = 0; i < p1.size(); ++i)
     if (!sameToken(p1[i], p2[i]))
@@ -334,6 +335,13 @@ static bool sameInstruction(StringRef printed, StringRef source) {
       if (!used[j] && sameToken(a, d2[j]))
         used[j] = found = true;
     if (!found)
+      return false;
+  }
+  // A zero offset is not printed (LLVM writes some offsets that assemble to
+  // 0 as a swizzle pattern, `offset:swizzle(BITMASK_PERM,"00000")`).
+  for (size_t j = 0; j < d2.size(); ++j) {
+    int64_t v;
+    if (!used[j] && !(d2[j].consume_front("offset:") && ISA::parseModifierInt(d2[j], v) && !v))
       return false;
   }
   return true;
