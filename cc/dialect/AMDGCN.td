@@ -127,6 +127,19 @@ def AMDGCN_UndefOp : AMDGCN_Op<"undef", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($reg)";
 }
 
+def AMDGCN_SchedBarrierOp : AMDGCN_Op<"sched_barrier"> {
+  let summary = "A fence for amdgcn-schedule; emits nothing";
+  let description = [{
+    `amdgcn.sched_barrier` keeps amdgcn-schedule from moving any op across
+    it. `amdgcn.sched_barrier {freeze}` also freezes the ops after it, up to
+    the next sched_barrier (or the block's end): they keep their order
+    (Python: `with k.no_reorder(): ...`). It prints nothing in assembly and
+    code objects; amdgcn-schedule removes them.
+  }];
+  let arguments = (ins UnitAttr:$freeze);
+  let assemblyFormat = "attr-dict";
+}
+
 def AMDGCN_PartOp : AMDGCN_Op<"part", [Pure]> {
   let summary = "Registers of a virtual register range, as a smaller range";
   let description = [{

@@ -592,5 +592,6 @@ static PyMethodDef emitDef = {
 #include "python/BuilderBindings.inc"
 #include "python/EditBindings.inc"
 #include "python/FunctionBindings.inc"
+#include "python/ScheduleBindings.inc"
 
 } // namespace aster::py

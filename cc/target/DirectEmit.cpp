@@ -310,7 +310,7 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
     for (Operation &op : b) {
       const ISA::InstDesc *d = getInstDesc(&op);
       if (!d) {
-        if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
+        if (isa<RegOp, UndefOp, SchedBarrierOp, arith::ConstantOp>(op))
           continue;
         if (auto data = dyn_cast<DataOp>(op)) {
           // Words are written as they are; a verbatim line needs text.

@@ -91,7 +91,7 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
         out.write(line, op.getLoc());
         continue;
       }
-      if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
+      if (isa<RegOp, UndefOp, SchedBarrierOp, arith::ConstantOp>(op))
         continue;
       if (auto data = dyn_cast<DataOp>(op)) {
         std::string line;

@@ -3,6 +3,7 @@
 #include "transforms/Hazards.h"
 #include "transforms/Inline.h"
 #include "transforms/RegAlloc.h"
+#include "transforms/Schedule.h"
 #include "transforms/Waitcnt.h"
 
 #include "mlir/Transforms/Passes.h"
@@ -12,6 +13,7 @@ void registerRegAllocPass();
 void registerHazardsPass();
 void registerWaitcntPass();
 void registerInlinePass();
+void registerSchedulePass();
 
 void registerAllPasses() {
   // Upstream generic passes (canonicalize, cse, symbol-dce, ...).
@@ -20,9 +22,11 @@ void registerAllPasses() {
   registerRegAllocPass();
   registerHazardsPass();
   registerWaitcntPass();
+  registerSchedulePass();
 }
 std::vector<std::pair<std::string, std::string>> passDocs() {
-  return {{"amdgcn-inline", kInlineDoc}, {"amdgcn-regalloc", kRegAllocDoc}, {"amdgcn-hazards", kHazardsDoc},
-          {"amdgcn-waitcnt", kWaitcntDoc}};
+  return {{"amdgcn-inline", kInlineDoc}, {"amdgcn-regalloc", kRegAllocDoc},
+          {"amdgcn-hazards", kHazardsDoc}, {"amdgcn-waitcnt", kWaitcntDoc},
+          {"amdgcn-schedule", kScheduleDoc}};
 }
 } // namespace aster

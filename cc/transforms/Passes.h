@@ -6,6 +6,7 @@
 //   amdgcn-regalloc  register allocation (RegAlloc.h, kRegAllocDoc)
 //   amdgcn-hazards   s_nop wait states for hazards (Hazards.h, kHazardsDoc)
 //   amdgcn-waitcnt   waits for memory results (Waitcnt.h, kWaitcntDoc)
+//   amdgcn-schedule  instruction order in each block (Schedule.h, kScheduleDoc)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TRANSFORMS_PASSES_H

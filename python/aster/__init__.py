@@ -45,6 +45,13 @@ Public API
     code objects as IR (descriptor and metadata kept); compile() gives the same bytes;
     module.kernels are RaisedKernels: .ops (Op: .name .operands .results .attributes
     .location .asm .erase()), `with k.insert_before(op): k.s_nop(0)`, insert_after
+  Instruction order: compile(m, "amdgcn-schedule,amdgcn-regalloc,amdgcn-waitcnt,
+    amdgcn-hazards") list-schedules each block (.metadata[kernel].schedule: estimated
+    cycles and MaxLive before/after); by hand: `with k.stream() as st:` captures,
+    k.interleave(streams, delay=, rate=) / order=, k.unroll(shape, body, key),
+    k.pipeline(n, stages), `with k.no_reorder():`, k.sched_barrier() (aster.schedule)
+  check_equivalent(m1, m2, kernel, arg_factory, trials) -> trials: same results on
+    the strict emulator for random inputs, else NotEquivalent
   load_code_object(code) -> the emulator's view: .processor, .kernels (args, register
     counts, LDS), .disassemble(kernel), .unsupported(kernel)
   AsterError (bad IR/operands; a ValueError), AsterTypeError (wrong Python types;
@@ -75,6 +82,8 @@ from . import timing  # noqa: E402
 from .raising import raise_asm, raise_code_object  # noqa: E402
 from .editing import RaisedKernel  # noqa: E402
 from ._aster import Op  # noqa: E402
+from . import schedule  # noqa: E402
+from .equivalence import check_equivalent, NotEquivalent  # noqa: E402
 
 __all__ = [
     "AsterError", "AsterTypeError", "Module", "Kernel", "Loop", "parse", "compile",
@@ -84,6 +93,7 @@ __all__ = [
     "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
     "LaunchResult", "EmulatorError", "load_code_object", "raise_asm", "raise_code_object",
     "RaisedKernel", "Op", "timing", "Function", "FunctionRef", "function", "load_library",
+    "schedule", "check_equivalent", "NotEquivalent",
 ]
 
 

@@ -45,6 +45,8 @@ class KernelMetadata:
     #                        sgpr_maxlive, agpr, agpr_maxlive, spills, ...}; None if it did not run
     waitcnt: dict = None   # what amdgcn-waitcnt recorded: {inserted, replaced, author,
     #                        vmcnt, lgkmcnt, expcnt (waits naming each)}; None if it did not run
+    schedule: dict = None  # what amdgcn-schedule recorded: {cycles_before, cycles_after,
+    #                        vgpr_maxlive_before, vgpr_maxlive_after, ..., regions, frozen, moved}
 
     @classmethod
     def _from(cls, d):

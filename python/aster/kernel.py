@@ -208,6 +208,46 @@ class Builder(InstructionBuilder):
         name = resolve(self.module, function)
         return _aster.call(self._kb, name, list(args), sys._getframe(1))
 
+    # ---- instruction order (aster.schedule) --------------------------------
+    def stream(self):
+        """`with k.stream() as st:` captures the instructions emitted in the
+        block (st: a list of aster.Op) for `interleave`."""
+        from . import schedule
+        return schedule.stream(self)
+
+    def interleave(self, streams, delay=None, rate=None, order=None):
+        """Reorders captured streams: item j of stream i at slot delay[i] +
+        j * rate[i], or an explicit permutation `order` (aster.schedule)."""
+        from . import schedule
+        try:
+            return schedule.interleave(self, streams, delay, rate, order)
+        except AsterError as e:
+            raise _error(str(e)) from None
+
+    def unroll(self, shape, body, key=None):
+        """A Python-unrolled loop nest ordered by `key(*idx)` (aster.schedule.unroll)."""
+        from . import schedule
+        try:
+            return schedule.unroll(self, shape, body, key)
+        except AsterError as e:
+            raise _error(str(e)) from None
+
+    def pipeline(self, n, stages, late_first=True):
+        """A software pipeline: stage s of iteration i at step i + s
+        (prologue, steady state, epilogue; aster.schedule.pipeline)."""
+        from . import schedule
+        return schedule.pipeline(self, n, stages, late_first)
+
+    def no_reorder(self):
+        """`with k.no_reorder():` its instructions stay as written under
+        amdgcn-schedule (amdgcn.sched_barrier {freeze} ... sched_barrier)."""
+        from . import schedule
+        return schedule.no_reorder(self)
+
+    def sched_barrier(self):
+        """A fence amdgcn-schedule moves nothing across (emits no instruction)."""
+        _aster.sched_barrier(self._kb, False)
+
 
 class Kernel(Builder):
     """Builds one kernel: every instruction of the table is a method

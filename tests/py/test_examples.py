@@ -55,6 +55,13 @@ def test_mfma_10_keeps_all_ten():
     assert ".agpr_count: 40" in out
 
 
+def test_schedule_demo():
+    out = run("schedule_demo.py", "--run")
+    m = re.search(r"simulated cycles: (\d+) -> (\d+) \(([\d.]+)x\); equivalent in 3", out)
+    assert m and int(m.group(2)) * 2 < int(m.group(1)), out
+    assert "vmcnt(14)" in out.split("with amdgcn-schedule")[1]
+
+
 def test_vector_add(tmp_path):
     out = run("vector_add.py", "--save", str(tmp_path))
     lines = body(out, "vector_add")

@@ -10,6 +10,7 @@
 #include "emulator/timing/CU.h"
 
 #include "emulator/MemAccess.h"
+#include "emulator/timing/Costs.h"
 
 #include <algorithm>
 
@@ -160,22 +161,18 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   bool writesRegs = true;
   switch (ti.unit) {
   case Unit::VALU:
-    S.valuFree = c + P.valuCycles;
-    done = c + P.valuLatency;
-    busy = uint16_t(P.valuCycles);
-    break;
   case Unit::TRANS:
-    S.valuFree = c + P.valuCycles;
-    S.transFree = c + P.transCycles;
-    done = c + P.transLatency;
-    busy = uint16_t(P.transCycles);
-    break;
   case Unit::MFMA: {
-    uint64_t passes = uint64_t(ti.passes) * P.mfmaPassCycles;
-    S.valuFree = c + P.valuCycles;
-    S.mfmaFree = c + passes;
-    done = c + passes + P.mfmaWriteback;
-    busy = uint16_t(passes);
+    IssueCost ic = issueCost(P, ti.unit, ti.passes);
+    S.valuFree = c + ic.valuBusy;
+    if (ti.unit == Unit::TRANS)
+      S.transFree = c + ic.unitBusy;
+    done = c + ic.latency;
+    busy = uint16_t(ti.unit == Unit::VALU ? ic.valuBusy : ic.unitBusy);
+    if (ti.unit != Unit::MFMA)
+      break;
+    uint64_t passes = ic.forward;
+    S.mfmaFree = c + ic.unitBusy;
     for (unsigned i = 0; i < in.nwrites; ++i) {
       const RegRange &wr = in.writes[i];
       for (unsigned k = 0; k < wr.count; ++k) {

@@ -1,32 +1,12 @@
 //===- InstInfo.cpp - classify decoded instructions for the timing model --===//
 #include "emulator/timing/InstInfo.h"
+#include "emulator/timing/Costs.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace aster::emu::timing {
 
 namespace {
-
-struct TableRow {
-  const char *mnemonic;
-  unsigned passes;
-  bool trans;
-};
-/// From the instruction table (gen_isa.py --timing).
-const TableRow kRows[] = {
-#include "dialect/InstTiming.inc"
-};
-
-const llvm::StringMap<const TableRow *> &rows() {
-  static const llvm::StringMap<const TableRow *> m = [] {
-    llvm::StringMap<const TableRow *> r;
-    for (const TableRow &t : kRows)
-      r[t.mnemonic] = &t;
-    return r;
-  }();
-  return m;
-}
 
 llvm::StringRef mnemonicOf(llvm::StringRef text) {
   llvm::StringRef mn = text.ltrim().split(' ').first;
@@ -71,8 +51,7 @@ std::vector<InstInfo> classify(const Program &prog) {
     const Inst &in = prog.insts[i];
     InstInfo &t = out[i];
     llvm::StringRef mn = i < prog.text.size() ? mnemonicOf(prog.text[i]) : llvm::StringRef();
-    auto it = rows().find(mn);
-    const TableRow *row = it == rows().end() ? nullptr : it->second;
+    const TableTiming *row = tableTiming(mn);
     switch (in.cls) {
     case ICls::SALU: t.unit = Unit::SALU; t.slot = SLOT_SCALAR; break;
     case ICls::SMEM: t.unit = Unit::SMEM; t.slot = SLOT_SCALAR; break;
