@@ -95,3 +95,53 @@ def test_schedule_summary(summary):
                    f"MFMA, loops; virtual and physical registers; 4 option sets) scheduled == "
                    f"NumPy and == unscheduled in {COUNTS['trials']} strict emulator trials; "
                    f"{COUNTS['moved']} reordered, {COUNTS['faster']} estimated faster")
+
+
+def _lds_program(seed):
+    """Random LDS writes and reads on one address value at offsets 0..60
+    (each lane its own 64 bytes), VALU between; every read stored. Returns
+    the module and the NumPy reference of the output."""
+    rng = np.random.default_rng(seed)
+    m = aster.Module("gfx942")
+    k = m.kernel("prog", args=[("inp", aster.ptr(np.uint32)), ("out", aster.ptr(np.uint32))],
+                 block=(rp.LANES, 1, 1), lds=rp.LANES * 64)
+    pout = k.load_arg("out")
+    addr = k.v_lshlrev_b32(aster.VGPR(), 6, aster.v[0])          # lane * 64
+    lane = np.arange(rp.LANES, dtype=np.uint32)
+    lds = np.zeros((rp.LANES, 16), np.uint32)
+    for o in range(16):                                          # defined contents
+        k.ds_write_b32(addr, aster.v[0], offset=4 * o)
+        lds[:, o] = lane
+    outs = []
+    for _ in range(int(rng.integers(10, 30))):
+        o = int(rng.integers(0, 16))
+        if rng.random() < 0.5 or len(outs) == 15:             # at most 15 outputs
+            c = int(rng.integers(1, 60))
+            x = k.v_add_u32(aster.VGPR(), c, aster.v[0])
+            k.ds_write_b32(addr, x, offset=4 * o)
+            lds[:, o] = lane + c
+        else:
+            outs.append(k.ds_read_b32(aster.VGPR(), addr, offset=4 * o))
+            lds_copy = lds[:, o].copy()
+            outs[-1] = (outs[-1], lds_copy)
+    ooff = k.v_lshlrev_b32(aster.VGPR(), 2, aster.v[0])
+    want = np.zeros(rp.OUT_WORDS, np.uint32)
+    for j, (val, ref) in enumerate(outs):
+        k.global_store_dword(ooff, val, pout, offset=256 * j)
+        want[64 * j:64 * j + 64] = ref
+    k.s_endpgm()
+    return m, want
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lds_same_address_offsets(seed):
+    """Reads and writes of one LDS address value at random offsets: the
+    scheduler may pass a read over a write only at another offset."""
+    m, want = _lds_program(5000 + seed)
+    plain = aster.compile(m, REST)
+    done = aster.compile(m, "amdgcn-schedule," + REST)
+    np.testing.assert_array_equal(rp.run(done.hsaco, rp.random_input(seed)), want)
+    COUNTS["trials"] += aster.check_equivalent(plain, done, "prog", _factory, TRIALS,
+                                               block=rp.LANES, seed=seed)
+    COUNTS["programs"] += 1
+    COUNTS["moved"] += done.metadata["prog"].schedule["moved"] > 0
