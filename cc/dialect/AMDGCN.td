@@ -11,6 +11,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
 
 def AMDGCN_Dialect : Dialect {
   let name = "amdgcn";
@@ -169,6 +170,71 @@ def AMDGCN_ConcatOp : AMDGCN_Op<"concat", [Pure]> {
   let arguments = (ins Variadic<AnyType>:$parts);
   let results = (outs AnyType:$range);
   let assemblyFormat = "$parts attr-dict `:` type($parts) `->` type($range)";
+  let hasVerifier = 1;
+}
+
+// Register-level functions ("nanokernels"): a body of instructions on
+// registers, called from kernels and functions and inlined by amdgcn-inline
+// (transforms/Inline.cpp). They never reach translation: a kernel must have
+// no amdgcn.call left, and functions themselves are not emitted.
+
+def AMDGCN_FuncOp : AMDGCN_Op<"func", [
+    IsolatedFromAbove, HasParent<"KernelModuleOp">, FunctionOpInterface]> {
+  let summary = "A function on registers, inlined at each call";
+  let description = [{
+    ```
+    amdgcn.func @fma(%a: !amdgcn.vgpr<?>, %b: !amdgcn.vgpr<?>, %p: !amdgcn.vgpr<7>)
+        -> (!amdgcn.vgpr<?>) {
+      %0 = amdgcn.v_fma_f32 %a, %b, %p : ... -> !amdgcn.vgpr<?>
+      amdgcn.return %0 : !amdgcn.vgpr<?>
+    }
+    ```
+    Parameters and results are registers: virtual (`!amdgcn.vgpr<?x4>`,
+    class, width and alignment; a call passes any register of that class and
+    width, and at least that alignment) or pinned (an allocated or special
+    register type such as `!amdgcn.vgpr<7>`: the caller must pass exactly that
+    register). The body is instructions like a kernel's (blocks, branches,
+    block arguments), ending in `amdgcn.return`. Calls must not recurse.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
+  }];
+}
+
+def AMDGCN_CallOp : AMDGCN_Op<"call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Calls an amdgcn.func (inlined by amdgcn-inline)";
+  let description = [{
+    `%r:2 = amdgcn.call @f(%x, %y) : (!amdgcn.vgpr<?>, !amdgcn.vgpr<7>) -> (!amdgcn.vgpr<?>, !amdgcn.agpr<?x4>)`
+    in a kernel or a function. Each operand has the class and width of its
+    parameter (and at least its alignment); a pinned parameter gets exactly
+    its register. The result types are the function's. Calls must not form a
+    cycle (no recursion).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = "$callee `(` $args `)` attr-dict `:` functional-type($args, $results)";
+}
+
+def AMDGCN_ReturnOp : AMDGCN_Op<"return", [
+    Pure, Terminator, HasParent<"FuncOp">]> {
+  let summary = "Ends an amdgcn.func, giving its results";
+  let description = [{
+    `amdgcn.return %a, %b : !amdgcn.vgpr<?>, !amdgcn.agpr<?x4>`: one register
+    per result of the function, each of its class and width (a pinned result
+    is exactly its register).
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
   let hasVerifier = 1;
 }
 

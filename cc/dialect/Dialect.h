@@ -12,6 +12,8 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dialect/AMDGCNDialect.h.inc"
@@ -65,6 +67,19 @@ inline constexpr llvm::StringLiteral kEncodingAttr = "encoding";
 /// Mask of sources (table order) written as forced literals, `lit(0x0)`:
 /// LLVM then encodes a literal even for a value an inline constant has.
 inline constexpr llvm::StringLiteral kLiteralAttr = "literal";
+
+/// Why a register of type `actual` cannot be passed for a function
+/// parameter (or returned for a result) of type `formal`, or "" when it can:
+/// the same class and width; a pinned (allocated or special) formal needs
+/// exactly that register; a virtual formal's alignment must be met. The one
+/// rule of the verifier (amdgcn.call, amdgcn.return) and the Python builder.
+std::string callOperandMismatch(mlir::Type actual, mlir::Type formal);
+/// Spelling of a register type for messages: v3, s[0:1], vcc, or
+/// "virtual VGPR x4 (align 4)".
+std::string describeRegister(mlir::Type t);
+/// The chain of calls from `from` that comes back to `to` (for a
+/// recursion diagnostic: "@f -> @g -> @f"), or "" if none does.
+std::string callCycle(FuncOp from, llvm::StringRef to);
 
 /// Registers the amdgcn dialect and everything aster's tools load.
 void registerAllDialects(mlir::DialectRegistry &registry);

@@ -11,12 +11,14 @@
 #include "python/Core.h"
 #include "target/InstAsm.h"
 #include "target/Translate.h"
+#include "transforms/Inline.h"
 #include "target/raise/KernelRecord.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -97,7 +99,7 @@ struct PyReg {
 struct PyValue {
   Value value;
   uint64_t gen; // the kernel that defined it
-  std::string kernelName;
+  std::string kernelName; // "kernel 'k'" or "function 'f'"
 };
 
 struct PyLabel {
@@ -115,7 +117,8 @@ struct CodeInfo {
 struct PyKernel {
   nb::object moduleRef; // keeps the PyModule (and context) alive
   PyModule *module;
-  KernelOp kernel;
+  Operation *kernel; // the amdgcn.kernel or amdgcn.func being built
+  MLIRContext *context; // kept apart: the destructor must not read `kernel`
   OpBuilder builder;
   Block *current;
   bool needNewBlock = false, sealed = false;
@@ -141,10 +144,11 @@ struct PyKernel {
   bool inserting = false;
   std::unique_ptr<Block> erased = std::make_unique<Block>();
 
-  PyKernel(nb::object ref, PyModule *m, KernelOp k, uint8_t t)
-      : moduleRef(std::move(ref)), module(m), kernel(k), builder(k.getContext()),
-        current(&k.getBody().front()), targetBit(t), lastLoc(k.getLoc()),
-        curLoc(k.getLoc()) {
+  PyKernel(nb::object ref, PyModule *m, Operation *k, uint8_t t)
+      : moduleRef(std::move(ref)), module(m), kernel(k), context(k->getContext()),
+        builder(k->getContext()),
+        current(&k->getRegion(0).front()), targetBit(t), lastLoc(k->getLoc()),
+        curLoc(k->getLoc()) {
     builder.setInsertionPointToEnd(current);
     opNames.resize(ISA::instructions().size());
     handler = ctx()->getDiagEngine().registerHandler([this](Diagnostic &d) {
@@ -161,7 +165,13 @@ struct PyKernel {
     for (auto &kv : codes)
       Py_DECREF(kv.first);
   }
-  MLIRContext *ctx() { return kernel.getContext(); }
+  MLIRContext *ctx() { return context; }
+  Region &body() { return kernel->getRegion(0); }
+  Location loc() { return kernel->getLoc(); }
+  bool isFunction() { return isa<FuncOp>(kernel); }
+  std::string name() { return SymbolTable::getSymbolName(kernel).str(); }
+  /// "kernel 'k'" or "function 'f'", for messages.
+  std::string what() { return (isFunction() ? "function '" : "kernel '") + name() + "'"; }
 
   OperationName opName(const ISA::InstDesc &d) {
     auto &n = opNames[d.index()];
@@ -183,7 +193,11 @@ struct PyKernel {
         std::string name = fn && PyUnicode_Check(fn.ptr()) ? nb::cast<std::string>(fn)
                                                            : std::string("<unknown>");
         PyErr_Clear();
-        CodeInfo ci{StringRef(name).starts_with(internalPrefix),
+        // aster's library (python/aster/library) is user code: its lines are
+        // the locations of the functions it builds.
+        CodeInfo ci{StringRef(name).starts_with(internalPrefix) &&
+                        !StringRef(name).starts_with(internalPrefix + "library" +
+                                                     internalPrefix.back()),
                     StringAttr::get(ctx(), name)};
         Py_INCREF(code);
         it = codes.try_emplace((PyObject *)code, ci).first;
@@ -207,7 +221,7 @@ struct PyKernel {
       Py_DECREF(f);
       f = back;
     }
-    return curLoc = kernel.getLoc();
+    return curLoc = loc();
   }
 
   [[noreturn]] void fail(const std::string &msg, bool typeError = false) {
@@ -221,7 +235,7 @@ struct PyKernel {
     if (!needNewBlock)
       return;
     Block *b = new Block();
-    kernel.getBody().getBlocks().insertAfter(Region::iterator(current), b);
+    body().getBlocks().insertAfter(Region::iterator(current), b);
     current = b;
     builder.setInsertionPointToEnd(current);
     needNewBlock = false;
@@ -233,7 +247,7 @@ struct PyKernel {
     if (entryLast)
       b.setInsertionPointAfter(entryLast);
     else
-      b.setInsertionPointToStart(&kernel.getBody().front());
+      b.setInsertionPointToStart(&body().front());
     return b;
   }
   /// The value naming an allocated register, created once at kernel entry.
@@ -242,7 +256,7 @@ struct PyKernel {
     if (it != regValues.end())
       return it->second;
     OpBuilder b = entryBuilder();
-    Value v = RegOp::create(b, kernel.getLoc(), t).getResult();
+    Value v = RegOp::create(b, loc(), t).getResult();
     entryLast = v.getDefiningOp();
     regValues[t] = v;
     return v;
@@ -273,7 +287,7 @@ struct PyKernel {
     else
       attr = IntegerAttr::get(t, APInt(t.getIntOrFloatBitWidth(), bits));
     OpBuilder b = entryBuilder();
-    Value v = arith::ConstantOp::create(b, kernel.getLoc(), t, attr).getResult();
+    Value v = arith::ConstantOp::create(b, loc(), t, attr).getResult();
     entryLast = v.getDefiningOp();
     constants[key] = v;
     return v;
@@ -439,8 +453,7 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
   Location loc = k.userLoc(args[1]);
   MLIRContext *ctx = k.ctx();
   if (k.sealed)
-    k.fail("kernel '" + k.kernel.getSymName().str() +
-           "' was transformed by a pass pipeline; build a new module to add instructions");
+    k.fail(k.what() + " was transformed by a pass pipeline; build a new module to add instructions");
   if (!d.validOn(k.targetBit)) {
     std::string valid;
     for (uint8_t b : {ISA::T_GFX942, ISA::T_GFX950, ISA::T_GFX1201})
@@ -489,7 +502,8 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
       PyValue &v = *nb::inst_ptr<PyValue>(h);
       if (v.gen != k.gen)
         k.fail(std::string(d.mnemonic) + ": source '" + o.name +
-               "' is a Value of kernel '" + v.kernelName + "', not of this kernel");
+               "' is a Value of " + v.kernelName + ", not of this " +
+               (k.isFunction() ? "function" : "kernel"));
       st.operands.push_back(v.value);
     } else if (PyBool_Check(h) || !(PyLong_Check(h) || PyFloat_Check(h))) {
       k.fail(std::string(d.mnemonic) + ": source '" + o.name +
@@ -523,7 +537,7 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
                                      "after an op, only appended");
   k.ensureBlock();
   if (fall)
-    k.kernel.getBody().getBlocks().insertAfter(Region::iterator(k.current), fall);
+    k.body().getBlocks().insertAfter(Region::iterator(k.current), fall);
   Operation *op = k.builder.create(st);
   if (!bargs.empty())
     setSuccessorOperands(op, 0, bargs);
@@ -548,7 +562,7 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
     PyReg &r = *nb::inst_ptr<PyReg>(args[2 + i]);
     if (!r.isVirtual())
       return Py_NewRef(args[2 + i]);
-    return nb::cast(PyValue{op->getResult(i), k.gen, k.kernel.getSymName().str()}).release().ptr();
+    return nb::cast(PyValue{op->getResult(i), k.gen, k.what()}).release().ptr();
   };
   if (d.numDsts == 0)
     return Py_NewRef(Py_None);
@@ -577,6 +591,7 @@ static PyMethodDef emitDef = {
 
 #include "python/BuilderBindings.inc"
 #include "python/EditBindings.inc"
+#include "python/FunctionBindings.inc"
 #include "python/ScheduleBindings.inc"
 
 } // namespace aster::py

@@ -48,8 +48,9 @@ std::string formatLocation(Location loc) {
         .str();
   if (auto n = dyn_cast<NameLoc>(loc))
     return formatLocation(n.getChildLoc());
-  if (auto c = dyn_cast<CallSiteLoc>(loc))
-    return formatLocation(c.getCallee());
+  if (auto c = dyn_cast<CallSiteLoc>(loc)) // an op of an inlined function body
+    return formatLocation(c.getCallee()) + " (called at " + formatLocation(c.getCaller()) +
+           ")";
   if (auto f = dyn_cast<FusedLoc>(loc))
     if (!f.getLocations().empty())
       return formatLocation(f.getLocations().front());
@@ -111,7 +112,10 @@ static void requireAllocated(amdgcn::KernelModuleOp km) {
   };
   Location at = km.getLoc();
   std::string kernel;
-  WalkResult res = km.walk([&](Operation *op) {
+  // Functions are not translated (their calls are inlined): only kernels.
+  WalkResult res = WalkResult::advance();
+  for (auto k : km.getBody().front().getOps<amdgcn::KernelOp>()) {
+   res = k.walk([&](Operation *op) {
     bool found = llvm::any_of(op->getResultTypes(), isVirtual);
     for (Region &r : op->getRegions())
       for (Block &b : r)
@@ -122,7 +126,10 @@ static void requireAllocated(amdgcn::KernelModuleOp km) {
     if (auto k = op->getParentOfType<amdgcn::KernelOp>())
       kernel = k.getSymName().str();
     return WalkResult::interrupt();
-  });
+   });
+   if (res.wasInterrupted())
+     break;
+  }
   if (!res.wasInterrupted())
     return;
   raiseError(formatLocation(at) + ": error: virtual registers: run the amdgcn-regalloc "

@@ -106,6 +106,9 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
           out.write("\ts_branch " + labelOf(br.getDest()) + "\n", op.getLoc());
         continue;
       }
+      if (isa<CallOp>(op))
+        return op.emitOpError("is a call that was not inlined: run amdgcn-inline "
+                              "(aster.compile does when a kernel has calls)");
       return op.emitOpError("cannot be translated to assembly (only amdgcn "
                             "instructions, amdgcn.reg/undef, constants and "
                             "cf.br are)");

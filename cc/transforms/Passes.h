@@ -2,6 +2,7 @@
 //
 // Every pass documents what it needs before (its input form) and what it
 // guarantees after, at its declaration.
+//   amdgcn-inline    calls replaced by function bodies (Inline.h, kInlineDoc)
 //   amdgcn-regalloc  register allocation (RegAlloc.h, kRegAllocDoc)
 //   amdgcn-hazards   s_nop wait states for hazards (Hazards.h, kHazardsDoc)
 //   amdgcn-waitcnt   waits for memory results (Waitcnt.h, kWaitcntDoc)

@@ -40,7 +40,10 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
     }
     if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, ConcatOp, SchedBarrierOp, arith::ConstantOp, cf::BranchOp,
                                  SpillStoreOp, SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
-      op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
+      if (isa<CallOp>(op))
+        op->emitOpError("is a call: run amdgcn-inline before amdgcn-regalloc");
+      else
+        op->emitOpError("cannot be register-allocated (only amdgcn instructions, "
                       "amdgcn.reg/undef/part/concat, constants and cf.br are)");
       return WalkResult::interrupt();
     }

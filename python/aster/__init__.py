@@ -14,6 +14,12 @@ Public API
   Module(target, name), Module.kernel(name, args, block, lds, ...) -> Kernel
   Kernel.<instruction>(...), label/bind/here, loop, load_arg, arg, kernarg_ptr,
     workitem_id, workgroup_id, setup_sgpr
+  register-level functions: f = Module.function(name, params=[VGPR(), v[3]],
+    results=[AGPR(4)]) -> Function (same instruction methods; f.params Values;
+    f.ret(*values)); @aster.function(params, results) on def body(f, *params);
+    k.call(f, *args) -> tuple of Values (inlined by amdgcn-inline, which compile
+    runs); Module.include(other), load_library(path.mlir); aster.library: MFMA tile
+    steps, LDS tile copy and fragment loads, wave sums (see aster/library)
   registers: v[i], v[i:j], s[...], a[...], VGPR(n)/SGPR(n)/AGPR(n), vcc, exec, m0, scc
   virtual registers: x = k.v_add_u32(VGPR(), ...) returns a Value; acc[4:8] / acc[3]
     read registers of a virtual range (amdgcn.part, aligned); loops carry them
@@ -70,6 +76,7 @@ from .registers import (  # noqa: E402
 from .args import ptr, KernelArg  # noqa: E402
 from .kernel import Kernel, Loop  # noqa: E402
 from .module import Module, parse, TARGETS  # noqa: E402
+from .functions import Function, FunctionRef, function, load_library  # noqa: E402
 from .compiler import compile, Compiled, KernelMetadata  # noqa: E402
 from .runtime import launch, LaunchResult, EmulatorError, load_code_object  # noqa: E402
 from . import timing  # noqa: E402
@@ -86,7 +93,8 @@ __all__ = [
     "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc",
     "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
     "LaunchResult", "EmulatorError", "load_code_object", "raise_asm", "raise_code_object",
-    "RaisedKernel", "Op", "timing", "schedule", "check_equivalent", "NotEquivalent",
+    "RaisedKernel", "Op", "timing", "Function", "FunctionRef", "function", "load_library",
+    "schedule", "check_equivalent", "NotEquivalent",
 ]
 
 

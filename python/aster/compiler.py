@@ -104,7 +104,8 @@ class Compiled:
 def compile(module, pipeline=None):
     """Compiles a Module (or IR text) to assembly, a code object and metadata.
     `pipeline` (a pass pipeline string, e.g. "amdgcn.module(some-pass)") runs
-    on a copy first; None runs nothing."""
+    on a copy first; None runs nothing. When a kernel calls functions,
+    amdgcn-inline runs first (unless the pipeline names it)."""
     from .module import Module, parse
     if isinstance(module, str):
         module = parse(module)
@@ -115,6 +116,9 @@ def compile(module, pipeline=None):
     module._finish()
     # A copy: the module may be extended later; .asm/.mlir show it as compiled.
     raw = _aster.clone_module(module._m)
+    if _aster.has_calls(raw) and "amdgcn-inline" not in (pipeline or ""):
+        # Calls of register-level functions just work: their bodies go in first.
+        pipeline = "amdgcn-inline" + ("," + pipeline if pipeline else "")
     if pipeline:
         # The verifier runs once, on the result (below), not after each pass.
         _aster.run_pipeline(raw, pipeline, False)

@@ -9,16 +9,24 @@ from ._isa_gen import MNEMONICS, SPECS, InstructionBuilder
 from .args import sgpr_layout
 from .registers import v, s, Reg, SGPR, VGPR, Value
 
-__all__ = ["Kernel", "Loop"]
+__all__ = ["Kernel", "Loop", "Builder"]
 
 _THIS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _DIMS = {"x": 0, "y": 1, "z": 2, 0: 0, 1: 1, 2: 2}
 
 
+_LIBRARY_DIR = _THIS_DIR + "library" + os.sep
+
+
+def _internal(filename):
+    # aster's library (aster/library) is user code: errors point at its lines.
+    return filename.startswith(_THIS_DIR) and not filename.startswith(_LIBRARY_DIR)
+
+
 def user_frame(depth=2):
     """File and line of the first caller outside the aster package."""
     f = sys._getframe(depth)
-    while f is not None and f.f_code.co_filename.startswith(_THIS_DIR):
+    while f is not None and _internal(f.f_code.co_filename):
         f = f.f_back
     if f is None:
         return "<unknown>", 0
@@ -134,34 +142,11 @@ class Loop:
         return list(self._next or ())
 
 
-class Kernel(InstructionBuilder):
-    """Builds one kernel: every instruction of the table is a method
-    (`k.v_add_u32(v[1], v[0], v[1])`), appended in call order. Register
-    operands are allocated registers (`v[1]`, `s[0:2]`), special registers
-    (`vcc`, `exec`, `m0`), Values returned for virtual destinations
-    (`x = k.v_mov_b32(aster.VGPR(), 1)`), or Python numbers (immediates)."""
+class Builder(InstructionBuilder):
+    """What kernels and functions are built with: every instruction of the
+    table as a method, labels, loops, concat and calls of functions."""
 
-    __slots__ = ("_kb", "_e", "module", "name", "args", "kernarg_size", "block",
-                 "lds", "sgpr_setup", "workitem_ids", "_args", "_sgprs", "_nloops")
-
-    def __init__(self, module, kb, name, args, kernarg_size, block, lds, sgpr_setup,
-                 workitem_ids):
-        self._kb = kb
-        self._e = kb.fast_emit
-        self.module = module
-        self.name = name
-        self.args = tuple(args)
-        self._args = {a.name: a for a in args}
-        self.kernarg_size = kernarg_size
-        self.block = block
-        self.lds = lds
-        self.sgpr_setup = tuple(sgpr_setup)
-        self._sgprs = sgpr_layout(sgpr_setup)
-        self.workitem_ids = workitem_ids
-        self._nloops = 0
-
-    def __repr__(self):
-        return f"<aster.Kernel {self.name} on {self.module.target}>"
+    __slots__ = ()
 
     def _unknown_modifiers(self, index, unknown):
         mnemonic = MNEMONICS[index]
@@ -210,6 +195,19 @@ class Kernel(InstructionBuilder):
             self._nloops += 1
         return Loop(self, counter, count, name, carry)
 
+    # ---- functions ---------------------------------------------------------
+    def call(self, function, *args):
+        """Calls a register-level function: `function` is an `aster.Function`
+        of this module (m.function, m.functions[name] after m.include), an
+        `@aster.function` (added to this module on its first call) or a
+        name. `args` are Values or registers, one per parameter, of its class
+        and width (a pinned parameter takes exactly its register); returns
+        the results as a tuple of Values. amdgcn-inline (run by
+        aster.compile) puts the body here."""
+        from .functions import resolve
+        name = resolve(self.module, function)
+        return _aster.call(self._kb, name, list(args), sys._getframe(1))
+
     # ---- instruction order (aster.schedule) --------------------------------
     def stream(self):
         """`with k.stream() as st:` captures the instructions emitted in the
@@ -255,6 +253,36 @@ class Kernel(InstructionBuilder):
     def sched_barrier(self):
         """A fence amdgcn-schedule moves nothing across (emits no instruction)."""
         _aster.sched_barrier(self._kb, False)
+
+
+class Kernel(Builder):
+    """Builds one kernel: every instruction of the table is a method
+    (`k.v_add_u32(v[1], v[0], v[1])`), appended in call order. Register
+    operands are allocated registers (`v[1]`, `s[0:2]`), special registers
+    (`vcc`, `exec`, `m0`), Values returned for virtual destinations
+    (`x = k.v_mov_b32(aster.VGPR(), 1)`), or Python numbers (immediates)."""
+
+    __slots__ = ("_kb", "_e", "module", "name", "args", "kernarg_size", "block",
+                 "lds", "sgpr_setup", "workitem_ids", "_args", "_sgprs", "_nloops")
+
+    def __init__(self, module, kb, name, args, kernarg_size, block, lds, sgpr_setup,
+                 workitem_ids):
+        self._kb = kb
+        self._e = kb.fast_emit
+        self.module = module
+        self.name = name
+        self.args = tuple(args)
+        self._args = {a.name: a for a in args}
+        self.kernarg_size = kernarg_size
+        self.block = block
+        self.lds = lds
+        self.sgpr_setup = tuple(sgpr_setup)
+        self._sgprs = sgpr_layout(sgpr_setup)
+        self.workitem_ids = workitem_ids
+        self._nloops = 0
+
+    def __repr__(self):
+        return f"<aster.Kernel {self.name} on {self.module.target}>"
 
     # ---- kernel arguments --------------------------------------------------
     def arg(self, name):

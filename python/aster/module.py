@@ -84,6 +84,7 @@ class Module:
         self.name = _symbol(name, "module name")
         self._m = _aster.new_module(target, name)
         self.kernels = []
+        self.functions = {}     # name -> Function (built here) or FunctionRef
 
     @classmethod
     def _wrap(cls, raw):
@@ -91,7 +92,46 @@ class Module:
         m._m = raw
         m.target, m.name = _aster.module_info(raw)
         m.kernels = []
+        m.functions = {}
+        m._refresh_functions()
         return m
+
+    def _refresh_functions(self):
+        from .functions import FunctionRef
+        for name, (params, results) in _aster.function_signatures(self._m).items():
+            if name not in self.functions:
+                self.functions[name] = FunctionRef(self, name, params, results)
+
+    def function(self, name, params=(), results=()):
+        """Adds a register-level function and returns its builder
+        (`aster.Function`): the kernel's instruction methods, labels, loops
+        and calls; `f.params` are the parameters as Values; end it with
+        `f.ret(*values)`. params/results: register specs, virtual (`VGPR()`,
+        `AGPR(4)`, `SGPR(2, align=2)`) or pinned (`v[3]`, `vcc`). Kernels
+        call it with `k.call(f, *args)` (see aster.functions)."""
+        from .functions import Function, _check_specs
+        file, line = user_frame()
+        _symbol(name, "function name")
+        if name in self.functions or any(k.name == name for k in self.kernels):
+            kind = "function" if name in self.functions else "kernel"
+            raise ValueError(f"module already has a {kind} named {name!r}")
+        params = _check_specs(params, "params")
+        results = _check_specs(results, "results")
+        fb = _aster.add_function(self._m, name, params, results, file, line)
+        f = Function(self, fb, name, params, results)
+        self.functions[name] = f
+        return f
+
+    def include(self, other):
+        """Copies the functions of `other` (a Module, e.g. from
+        aster.load_library) into this module; a name already used here is an
+        AsterError. The functions are checked against this module's target."""
+        if not isinstance(other, Module):
+            raise TypeError(f"include() takes an aster.Module, got {type(other).__name__}")
+        file, line = user_frame()
+        other._finish()
+        _aster.include_module(self._m, other._m, file, line)
+        self._refresh_functions()
 
     def kernel(self, name, args=(), block=(256, 1, 1), lds=0, *, sgpr_setup=None,
                workitem_ids=1, private_segment=0):
@@ -123,6 +163,8 @@ class Module:
             setup = attrs["sgpr_setup"] = check_sgpr_setup(sgpr_setup)
         if any(k.name == name for k in self.kernels):
             raise ValueError(f"module already has a kernel named {name!r}")
+        if name in self.functions:
+            raise ValueError(f"module already has a function named {name!r}")
         layout, size = kernarg_layout(arglist)
         kb = _aster.add_kernel(self._m, name, [n for n, _ in arglist],
                                [arg_type(t, n)[0] for n, t in arglist], attrs, file, line)
@@ -131,6 +173,10 @@ class Module:
         return k
 
     def _finish(self):
+        from .functions import Function
+        for f in self.functions.values():
+            if isinstance(f, Function):
+                f.finish()
         for k in self.kernels:
             k.finish()
 
@@ -145,14 +191,20 @@ class Module:
         return _aster.print_module(self._m, bool(locations))
 
     def asm(self):
-        """The assembly text, exactly the instructions built (no passes)."""
+        """The assembly text, exactly the instructions built (no passes; calls
+        of functions are inlined, on a copy, by amdgcn-inline)."""
         self._finish()
+        if _aster.has_calls(self._m):
+            return self.compile().asm
         return self._m.asm()
 
     def hsaco(self):
-        """The linked code object (bytes), assembled and linked in process."""
+        """The linked code object (bytes), assembled and linked in process
+        (calls inlined as for asm())."""
         from .compiler import _hsaco
         self._finish()
+        if _aster.has_calls(self._m):
+            return self.compile().hsaco
         return _hsaco(self._m)
 
     def verify(self):
@@ -173,7 +225,8 @@ class Module:
         if not isinstance(verify, bool):
             raise TypeError(f"verify must be a bool, got {type(verify).__name__}")
         self._finish()
-        for k in self.kernels:
+        from .functions import Function
+        for k in self.kernels + [f for f in self.functions.values() if isinstance(f, Function)]:
             k._kb.seal()
         _aster.run_pipeline(self._m, pipeline, verify)
 
