@@ -38,13 +38,13 @@ def _factory(rng):
             np.zeros(rp.OUT_WORDS, np.uint32)]
 
 
-def check(prog, seed, mode, sched):
+def check(prog, seed, mode, sched, pipeline=None):
     """Schedules `prog` emitted in `mode` and checks it against NumPy and
-    against the unscheduled program."""
+    against the unscheduled program (`pipeline`: where the pass goes)."""
     rest = REST if mode == "virtual" else NAIVE_REST
     m = rp.emit(prog, mode)
     plain = aster.compile(m, rest)
-    done = aster.compile(m, f"{sched},{rest}")
+    done = aster.compile(m, pipeline or f"{sched},{rest}")
     st = done.metadata["prog"].schedule
     assert st is not None and st["cycles_after"] <= st["cycles_before"]
     inp = rp.random_input(seed)
@@ -80,6 +80,21 @@ def test_physical_registers(seed):
     check(prog, 3800 + seed, "naive", SCHEDULES["latency"])
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_after_allocation(seed):
+    """After amdgcn-regalloc (spills under a tight limit included) the
+    scheduler sees only hardware registers."""
+    spill = seed % 3 == 0
+    prog = rp.straight(4100 + seed, n_ops=10 + seed % 40, memory=True, waits=False,
+                       single_only=spill, agpr=not spill)
+    limit = ""
+    if spill:  # the limit of the waitcnt spill test: reloads from scratch
+        n = max(rp.op_need(prog) + 2, rp.max_live(prog)["v"] // 2)
+        limit = f"{{max-vgprs={n} max-agprs=0}}"
+    check(prog, 4100 + seed, "virtual", None,
+          f"amdgcn-regalloc{limit},amdgcn-schedule,amdgcn-waitcnt,amdgcn-hazards")
+
+
 def test_tight_limit_keeps_pressure():
     """With a VGPR limit below what hoisting every load needs, MaxLive after
     scheduling stays at most max(limit, MaxLive before)."""
@@ -88,13 +103,6 @@ def test_tight_limit_keeps_pressure():
     tight = check(prog, 4242, "virtual", "amdgcn-schedule{max-vgprs=4}")
     assert tight["vgpr_maxlive_after"] <= max(4, tight["vgpr_maxlive_before"]) + 4
     assert tight["vgpr_maxlive_after"] <= free["vgpr_maxlive_after"]
-
-
-def test_schedule_summary(summary):
-    summary.append(f"schedule property test: {COUNTS['programs']} random programs (loads, LDS, "
-                   f"MFMA, loops; virtual and physical registers; 4 option sets) scheduled == "
-                   f"NumPy and == unscheduled in {COUNTS['trials']} strict emulator trials; "
-                   f"{COUNTS['moved']} reordered, {COUNTS['faster']} estimated faster")
 
 
 def _lds_program(seed):
@@ -145,3 +153,11 @@ def test_lds_same_address_offsets(seed):
                                                block=rp.LANES, seed=seed)
     COUNTS["programs"] += 1
     COUNTS["moved"] += done.metadata["prog"].schedule["moved"] > 0
+
+
+def test_schedule_summary(summary):
+    summary.append(f"schedule property test: {COUNTS['programs']} random programs (loads, LDS, "
+                   f"MFMA, loops, same-address LDS offsets; virtual and physical registers, "
+                   f"after allocation; 4 option sets) scheduled == "
+                   f"NumPy and == unscheduled in {COUNTS['trials']} strict emulator trials; "
+                   f"{COUNTS['moved']} reordered, {COUNTS['faster']} estimated faster")
