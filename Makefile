@@ -89,6 +89,7 @@ demo: build
 	$(PYTHON) examples/mfma_10.py --run --timeline docs/mfma_10_timeline.png --perfetto $(BUILD)/mfma_10.json
 	$(PYTHON) examples/vector_add.py --run
 	$(PYTHON) examples/gemm.py
+	$(PYTHON) examples/schedule_demo.py --run
 
 bench: build
 	for b in bench/bench_*.py; do $(PYTHON) $$b || exit 1; done

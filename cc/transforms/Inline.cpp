@@ -109,6 +109,14 @@ FailureOr<unsigned> inlineCalls(KernelModuleOp module, const llvm::StringSet<> &
     if (!f)
       return call.emitOpError("calls @") << call.getCallee()
                                          << ", which is not an amdgcn.func of this module";
+    // The verifier's rules, checked again here: the pass may run unverified.
+    if (f.getBody().empty() || call.getArgs().size() != f.getArgumentTypes().size() ||
+        call.getNumResults() != f.getResultTypes().size() ||
+        llvm::any_of(f.getBody().getOps<ReturnOp>(), [&](ReturnOp r) {
+          return r.getNumOperands() != call.getNumResults();
+        }))
+      return call.emitOpError("does not match @")
+             << call.getCallee() << "'s signature " << f.getFunctionType();
     if (depth >= kMaxDepth)
       return call.emitOpError("is nested more than ")
              << kMaxDepth << " calls deep (recursive functions cannot be inlined)";

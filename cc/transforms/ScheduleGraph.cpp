@@ -66,6 +66,60 @@ MemAccess memAccess(const ISA::InstDesc &d) {
   return m;
 }
 
+/// Where a load or store goes in its own space, when that is known: the
+/// address operands (SSA values of virtual registers or constants: same
+/// value, same contents) and the byte range [lo, hi) from the offset.
+struct Address {
+  bool known = false;
+  llvm::SmallVector<Value, 3> bases;
+  int64_t lo = 0, hi = 0;
+};
+Address addressOf(Operation *op, const ISA::InstDesc &d) {
+  Address a;
+  StringRef mn = d.mnemonic;
+  if (d.has(ISA::PROP_ATOMIC) || mn.starts_with("flat_") || mn.starts_with("buffer_") ||
+      (d.has(ISA::PROP_VMEM) && d.has(ISA::PROP_LDS)) || op->hasAttr("gds"))
+    return a; // atomics, FLAT, buffers (addressing modes), loads into LDS, GDS
+  for (const ISA::ModDesc *m : d.mods())
+    if (StringRef(m->name) == "offset0" || StringRef(m->name) == "offset1")
+      return a; // read2/write2: two addresses
+  int opt = d.optionalSrc();
+  bool optPresent = op->getNumOperands() >= d.numSrcs;
+  unsigned bytes = 0;
+  for (unsigned s = 0, oi = 0; s < d.numSrcs && oi < op->getNumOperands(); ++s) {
+    if ((int)s == opt && !optPresent)
+      continue;
+    Value v = op->getOperand(oi++);
+    StringRef name = d.srcs()[s].name;
+    if (name == "data0" || name == "vdata") {
+      if (auto r = dyn_cast<RegType>(v.getType()))
+        bytes = 4 * r.getWidth();
+      continue;
+    }
+    if (name != "addr" && name != "vaddr" && name != "saddr" && name != "srsrc" &&
+        name != "soffset")
+      return a;
+    auto r = dyn_cast<RegType>(v.getType());
+    if (!(r && r.isVirtual()) && !v.getDefiningOp<arith::ConstantOp>())
+      return a;
+    a.bases.push_back(v);
+  }
+  if (op->getNumResults() == 1)
+    if (auto r = dyn_cast<RegType>(op->getResult(0).getType()))
+      bytes = 4 * r.getWidth();
+  if (!bytes || a.bases.empty())
+    return a;
+  auto off = op->getAttrOfType<IntegerAttr>("offset");
+  a.lo = off ? off.getInt() : 0;
+  a.hi = a.lo + bytes;
+  a.known = true;
+  return a;
+}
+/// Provably different bytes: the same address operands, ranges apart.
+bool disjoint(const Address &x, const Address &y) {
+  return x.known && y.known && x.bases == y.bases && (x.hi <= y.lo || y.hi <= x.lo);
+}
+
 Unit unitOf(const ISA::InstDesc &d) {
   if (d.has(ISA::PROP_MFMA))
     return Unit::MFMA;
@@ -150,9 +204,12 @@ void buildGraph(Region &r, const emu::timing::Params &P, uint8_t targetBit) {
       readers[u].clear();
     }
   };
-  // Memory, per space (global, LDS, scratch).
-  int32_t lastStore[3] = {-1, -1, -1};
-  std::vector<uint32_t> loadsSince[3];
+  // Memory, per space (global, LDS, scratch): stores stay in order; the
+  // last stores (a window) and the loads not yet ordered before a store.
+  constexpr size_t kWindow = 64;
+  std::vector<uint32_t> stores[3], loads[3];
+  bool olderStores[3] = {false, false, false};
+  std::vector<Address> addr(n);
 
   auto addEdge = [&](uint32_t from, uint32_t to, uint32_t lat) {
     if (from == to)
@@ -236,21 +293,42 @@ void buildGraph(Region &r, const emu::timing::Params &P, uint8_t targetBit) {
       }
     }
 
-    // Memory order per space.
+    // Memory order per space: a load after the last store it may alias
+    // (stores are in order, so after all before it too); a store after
+    // the previous store and every earlier load it may alias.
     MemAccess m = memAccess(*d);
+    if (m.loads | m.stores)
+      addr[i] = addressOf(op, *d);
     for (unsigned sp = 0; sp < 3; ++sp) {
       uint8_t bit = 1 << sp;
       if (m.stores & bit) {
-        if (lastStore[sp] >= 0)
-          addEdge(lastStore[sp], i, 0);
-        for (uint32_t l : loadsSince[sp])
-          addEdge(l, i, 0);
-        loadsSince[sp].clear();
-        lastStore[sp] = i;
+        if (!stores[sp].empty())
+          addEdge(stores[sp].back(), i, 0);
+        auto &ls = loads[sp];
+        size_t keep = 0;
+        for (size_t k = 0; k < ls.size(); ++k) {
+          // Past the window, loads are ordered anyway (bounded work).
+          if (ls.size() - k > kWindow || !disjoint(addr[ls[k]], addr[i]))
+            addEdge(ls[k], i, 0);
+          else
+            ls[keep++] = ls[k];
+        }
+        ls.resize(keep);
+        stores[sp].push_back(i);
+        if (stores[sp].size() > kWindow) {
+          stores[sp].erase(stores[sp].begin());
+          olderStores[sp] = true;
+        }
       } else if (m.loads & bit) {
-        if (lastStore[sp] >= 0)
-          addEdge(lastStore[sp], i, 0);
-        loadsSince[sp].push_back(i);
+        auto &st = stores[sp];
+        size_t k = st.size();
+        while (k > 0 && disjoint(addr[st[k - 1]], addr[i]))
+          --k;
+        if (k > 0)
+          addEdge(st[k - 1], i, 0);
+        else if (olderStores[sp])
+          addEdge(st.front(), i, 0);
+        loads[sp].push_back(i);
       }
     }
   }

@@ -15,8 +15,12 @@
 //    row, exec for every vector instruction): read after write (a's
 //    latency), write after read, write after write;
 //  - memory, per address space (global incl. scalar and buffer loads, LDS,
-//    scratch; FLAT both global and LDS): a store (or atomic) after every
-//    earlier load and store of its space, a load after the earlier stores.
+//    scratch; FLAT both global and LDS): stores (and atomics) in order; a
+//    store after every earlier load of its space it may alias, a load after
+//    every earlier store it may alias. Two accesses do not alias when their
+//    address operands are the same SSA values (virtual registers or
+//    constants) and their byte ranges (offset, data width) are apart; a
+//    window of 64 stores and loads is compared, older ones are ordered.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TRANSFORMS_SCHEDULEGRAPH_H

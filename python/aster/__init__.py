@@ -49,7 +49,8 @@ Public API
     amdgcn-hazards") list-schedules each block (.metadata[kernel].schedule: estimated
     cycles and MaxLive before/after); by hand: `with k.stream() as st:` captures,
     k.interleave(streams, delay=, rate=) / order=, k.unroll(shape, body, key),
-    k.pipeline(n, stages), `with k.no_reorder():`, k.sched_barrier() (aster.schedule)
+    k.pipeline(n, stages), k.pipeline_loop(counter, n, stages, state, advance),
+    `with k.no_reorder():`, k.sched_barrier() (aster.schedule)
   check_equivalent(m1, m2, kernel, arg_factory, trials) -> trials: same results on
     the strict emulator for random inputs, else NotEquivalent
   load_code_object(code) -> the emulator's view: .processor, .kernels (args, register

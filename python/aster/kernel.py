@@ -238,6 +238,12 @@ class Builder(InstructionBuilder):
         from . import schedule
         return schedule.pipeline(self, n, stages, late_first)
 
+    def pipeline_loop(self, counter, n, stages, state, advance, late_first=True):
+        """A software pipeline whose steady state is a real loop (`k.loop`
+        on `counter`), values in flight carried (aster.schedule.pipeline_loop)."""
+        from . import schedule
+        return schedule.pipeline_loop(self, counter, n, stages, state, advance, late_first)
+
     def no_reorder(self):
         """`with k.no_reorder():` its instructions stay as written under
         amdgcn-schedule (amdgcn.sched_barrier {freeze} ... sched_barrier)."""

@@ -16,7 +16,9 @@ Python choose another order explicitly, without a pass:
 - `unroll(k, shape, body, key)`: a loop nest unrolled in Python, its bodies
   ordered by an affine/modular key of the indices.
 - `pipeline(k, n, stages)`: a software pipeline: stage s of iteration i in
-  time step i + s, giving the prologue, steady state and epilogue.
+  time step i + s, giving the prologue, steady state and epilogue
+  (unrolled in Python); `pipeline_loop(k, counter, n, stages, state,
+  advance)`: the same with the steady state in a real loop.
 - `with k.no_reorder():` freezes its instructions against amdgcn-schedule;
   `k.sched_barrier()` is a fence nothing crosses.
 
@@ -31,9 +33,10 @@ import numbers
 
 from . import _aster
 from ._aster import AsterError
+from .registers import Value
 
 __all__ = ["Stream", "stream", "chunks", "interleave", "modular_order", "unroll", "pipeline",
-           "no_reorder", "sched_barrier"]
+           "pipeline_loop", "no_reorder", "sched_barrier"]
 
 
 class Stream(list):
@@ -149,6 +152,88 @@ def pipeline(k, n, stages, late_first=True):
             if 0 <= i < n:
                 stages[s](i, ctxs[i])
     return ctxs
+
+
+def _steps(stages, entries, late_first):
+    """One time step: each in-flight iteration runs its next stage (later
+    stages first, or stage 0 first); finished iterations leave."""
+    order = sorted(entries, key=lambda e: e["done"], reverse=late_first)
+    for e in order:
+        stages[e["done"]](e["ctx"])
+        e["done"] += 1
+    return [e for e in entries if e["done"] < len(stages)]
+
+
+def _flatten(state, entries):
+    spec, vals = [], []
+    for key in sorted(state):
+        spec.append((None, key))
+        vals.append(state[key])
+    for n, e in enumerate(entries):
+        for key in sorted(e["ctx"]):
+            if isinstance(e["ctx"][key], Value):
+                spec.append((n, key))
+                vals.append(e["ctx"][key])
+    return spec, vals
+
+
+def _rebuild(spec, vals, entries):
+    state = {}
+    new = [{"ctx": dict(e["ctx"]), "done": e["done"]} for e in entries]
+    for (where, key), x in zip(spec, vals):
+        if where is None:
+            state[key] = x
+        else:
+            new[where]["ctx"][key] = x
+    return state, new
+
+
+def pipeline_loop(k, counter, n, stages, state, advance, late_first=True):
+    """A software pipeline over `n` iterations in a real loop (`k.loop`):
+    the prologue starts the first len(stages) - 1 iterations, the loop runs
+    the steady state n - len(stages) + 1 times (every stage, each for its
+    own iteration), the epilogue finishes the last ones.
+
+    `state` ({name: Value}) is the loop state of iteration 0 (addresses,
+    ...); `advance(state)` emits the next iteration's state and returns it.
+    Each iteration gets `ctx = dict(its state)`; `stages[s](ctx)` emits stage
+    s and stores in ctx what later stages read. Values in the state and in
+    the contexts of iterations in flight are carried around the loop (each
+    stage must store the same keys with the same register types every
+    time). Needs n >= len(stages) (otherwise use `pipeline`). Returns the
+    state after the last iteration started."""
+    stages = list(stages)
+    if not stages:
+        raise ValueError("pipeline_loop: give at least one stage")
+    if not isinstance(n, int) or n < len(stages):
+        raise ValueError(f"pipeline_loop: n must be an int >= the {len(stages)} stages "
+                         f"(the loop runs n - {len(stages) - 1} times), got {n!r}")
+    for key, x in state.items():
+        if not isinstance(x, Value):
+            raise TypeError(f"pipeline_loop: state[{key!r}] must be a Value, got {x!r}")
+    entries = []
+
+    def start(st):
+        entries.append({"ctx": dict(st), "done": 0})
+        return advance(st)
+
+    for _ in range(len(stages) - 1):                 # prologue
+        state = start(state)
+        entries = _steps(stages, entries, late_first)
+    spec, vals = _flatten(state, entries)
+    with k.loop(counter, n - len(stages) + 1, carry=vals) as L:   # steady state
+        state, entries = _rebuild(spec, L.carry, entries)
+        state = start(state)
+        entries = _steps(stages, entries, late_first)
+        spec2, vals2 = _flatten(state, entries)
+        if spec2 != spec:
+            raise AsterError("pipeline_loop: the stages stored different keys in their "
+                             f"contexts in the loop than in the prologue ({spec} vs {spec2})")
+        L.next(*vals2)
+    state, entries = _rebuild(spec, L.results, entries)
+    while entries:                                   # epilogue
+        entries = _steps(stages, entries, late_first)
+    return state
 
 
 @contextlib.contextmanager

@@ -332,3 +332,30 @@ def test_template_body_error_leaves_nothing_behind():
     k = m.kernel("k")
     raises_here(aster.AsterError, lambda: k.call(bad, v[0]), "# bad-body", "v_mfma")
     assert "bad" not in m.functions and "amdgcn.func" not in m.mlir()
+
+
+def test_function_with_two_returns_runs():
+    """A branch inside the body, a ret on each path: the results join in a
+    block argument after inlining, allocated like any other."""
+    m = aster.Module()
+    f = m.function("pick", params=[SGPR(), VGPR(), VGPR()], results=[VGPR()])
+    flag, a, b = f.params
+    f.s_cmp_eq_u32(flag, 0)
+    other = f.label("other")
+    f.s_cbranch_scc1(other)
+    f.ret(f.v_add_u32(VGPR(), 1, a))               # flag != 0: a + 1
+    f.bind(other)
+    f.ret(b)                                       # flag == 0: b
+    k, (p0, p1), off = store_kernel(m, outs=2)
+    x = k.v_mov_b32(VGPR(), v[0])
+    y = k.v_add_u32(VGPR(), 100, v[0])
+    one = k.s_mov_b32(SGPR(), 1)
+    zero = k.s_mov_b32(SGPR(), 0)
+    (r1,) = k.call(f, one, x, y)
+    (r2,) = k.call(f, zero, x, r1)
+    k.global_store_dword(off, r1, p0)
+    k.global_store_dword(off, r2, p1)
+    k.s_endpgm()
+    assert aster.compile(m, "amdgcn-inline,amdgcn-regalloc").mlir.count("cf.br") >= 4
+    o1, o2 = run(m, outs=2)
+    assert (o1 == lanes() + 1).all() and (o2 == lanes() + 1).all()

@@ -325,3 +325,56 @@ def test_bench_kernels_never_slower():
         before, after, st = bench_schedule.cycles(name)
         assert after < before, (name, before, after)
         assert st["cycles_after"] < st["cycles_before"]
+
+
+def _staged(loop):
+    """out[i] = in[i] + 3 over 8 rows of 64 lanes: load, add, store stages."""
+    m, k = _kernel()
+    p = k.load_arg("p")
+    off = k.v_lshlrev_b32(VGPR(), 2, v[0])
+
+    def load(c):
+        c["x"] = k.global_load_dword(VGPR(), c["off"], p)
+
+    def add(c):
+        c["y"] = k.v_add_u32(VGPR(), c["x"], 3)
+
+    def store(c):
+        k.global_store_dword(c["off"], c["y"], p)
+
+    def advance(st):
+        return {"off": k.v_add_u32(VGPR(), 256, st["off"])}
+
+    if loop:
+        k.pipeline_loop(s[20], 8, [load, add, store], {"off": off}, advance)
+    else:
+        st = {"off": off}
+        for _ in range(8):
+            c = dict(st)
+            load(c), add(c), store(c)
+            st = advance(st)
+    k.s_endpgm()
+    return m
+
+
+def test_pipeline_loop_prologue_loop_epilogue():
+    m = _staged(True)
+    c = aster.compile(m, REST)
+    body = c.asm.split(".LBB0_1:\n")[1].split("s_cbranch_scc1")[0]
+    # steady state: the store of iteration i, the add of i + 1, the load of i + 2
+    names = re.findall(r"\t(global_store_dword|global_load_dword|v_add_u32 v\d+, v\d+, 3\n)",
+                       body)
+    assert [x.split()[0] for x in names] == ["global_store_dword", "v_add_u32",
+                                             "global_load_dword"], body
+    assert "s_mov_b32 s20, 6" in c.asm                  # 8 iterations, 2 in prologue/epilogue
+    x = np.arange(512, dtype=np.uint32)
+    aster.launch(c, "k", 1, 64, [x])
+    np.testing.assert_array_equal(x, np.arange(512, dtype=np.uint32) + 3)
+
+    def args(rng):
+        return [rng.integers(0, 2**32, 512, dtype=np.uint32)]
+
+    plain = aster.compile(_staged(False), REST)
+    assert aster.check_equivalent(plain, aster.compile(m, SCHED), "k", args, 3) == 3
+    with pytest.raises(ValueError, match="n must be"):
+        _kernel()[1].pipeline_loop(s[20], 2, [print] * 3, {}, lambda st: st)

@@ -99,3 +99,29 @@ amdgcn.module @m target("gfx942") {
     amdgcn.s_endpgm
   }
 }
+
+amdgcn.module @m2 target("gfx942") {
+  // Disambiguation: the same address value, bytes apart (a store of 4
+  // bytes at 0, a load at 4) do not alias, so the load (the start of the
+  // longest path) goes first; at the same offset, or through another
+  // address value, a load stays after the store.
+  // CHECK-LABEL: amdgcn.kernel @apart
+  // CHECK:      %[[A:.*]] = amdgcn.v_add_u32
+  // CHECK:      amdgcn.ds_read_b32 %[[A]] {offset = 4 : i32}
+  // CHECK:      amdgcn.ds_write_b32 %[[A]], %{{.*}} :
+  // CHECK-DAG:  amdgcn.ds_read_b32 %[[A]] :
+  // CHECK-DAG:  amdgcn.ds_read_b32 %{{.*}} {offset = 4 : i32}
+  amdgcn.kernel @apart() {
+    %v2 = amdgcn.reg : !amdgcn.vgpr<2>
+    %c1 = arith.constant 1 : i32
+    %a = amdgcn.v_add_u32 %v2, %c1 : (!amdgcn.vgpr<2>, i32) -> !amdgcn.vgpr<?>
+    %b = amdgcn.v_add_u32 %v2, %c1 : (!amdgcn.vgpr<2>, i32) -> !amdgcn.vgpr<?>
+    amdgcn.ds_write_b32 %a, %v2 : (!amdgcn.vgpr<?>, !amdgcn.vgpr<2>) -> ()
+    %x = amdgcn.ds_read_b32 %a : (!amdgcn.vgpr<?>) -> !amdgcn.vgpr<?>
+    %y = amdgcn.ds_read_b32 %a {offset = 4 : i32} : (!amdgcn.vgpr<?>) -> !amdgcn.vgpr<?>
+    %z = amdgcn.ds_read_b32 %b {offset = 4 : i32} : (!amdgcn.vgpr<?>) -> !amdgcn.vgpr<?>
+    %s0 = amdgcn.v_add_u32 %y, %c1 : (!amdgcn.vgpr<?>, i32) -> !amdgcn.vgpr<?>
+    %s1 = amdgcn.v_add_u32 %s0, %c1 : (!amdgcn.vgpr<?>, i32) -> !amdgcn.vgpr<?>
+    amdgcn.s_endpgm
+  }
+}
