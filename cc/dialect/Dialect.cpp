@@ -123,10 +123,15 @@ LogicalResult KernelOp::verify() {
       auto r = dyn_cast<RegType>(t);
       return r && r.isVirtual();
     };
+    // The kernel is isolated from above: every operand is a result or a
+    // block argument inside it, so results and block arguments cover all.
     Operation *bad = nullptr;
     getBody().walk([&](Operation *op) {
-      if (llvm::any_of(op->getResultTypes(), isVirtual) ||
-          llvm::any_of(op->getOperandTypes(), isVirtual)) {
+      bool virtualArg = false;
+      for (Region &r : op->getRegions())
+        for (Block &b : r)
+          virtualArg |= llvm::any_of(b.getArgumentTypes(), isVirtual);
+      if (virtualArg || llvm::any_of(op->getResultTypes(), isVirtual)) {
         bad = op;
         return WalkResult::interrupt();
       }

@@ -102,7 +102,10 @@ struct PyReg {
 struct PyValue {
   Value value;
   uint64_t gen; // the kernel that defined it
-  std::string kernelName; // "kernel 'k'" or "function 'f'"
+  // "kernel 'k'" or "function 'f'", shared with its kernel (no string copy
+  // per instruction).
+  std::shared_ptr<const std::string> owner;
+  const std::string &kernelName() const { return *owner; }
 };
 
 struct PyLabel {
@@ -128,6 +131,7 @@ struct PyKernel {
   uint8_t targetBit;
   uint64_t gen = nextGeneration++;
   llvm::DenseMap<Type, Value> regValues;
+  std::shared_ptr<const std::string> whatCache;
   Operation *entryLast = nullptr; // last register/constant op at entry
   SmallVector<Value> branchArgs; // for the next branch's target block arguments
   llvm::DenseMap<std::pair<Type, uint64_t>, Value> constants;
@@ -174,7 +178,14 @@ struct PyKernel {
   bool isFunction() { return isa<FuncOp>(kernel); }
   std::string name() { return SymbolTable::getSymbolName(kernel).str(); }
   /// "kernel 'k'" or "function 'f'", for messages.
-  std::string what() { return (isFunction() ? "function '" : "kernel '") + name() + "'"; }
+  std::string what() { return *whatShared(); }
+  /// what(), made once (the name of a kernel being built does not change).
+  const std::shared_ptr<const std::string> &whatShared() {
+    if (!whatCache)
+      whatCache = std::make_shared<const std::string>(
+          (isFunction() ? "function '" : "kernel '") + name() + "'");
+    return whatCache;
+  }
 
   OperationName opName(const ISA::InstDesc &d) {
     auto &n = opNames[d.index()];
@@ -508,7 +519,7 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
       PyValue &v = *nb::inst_ptr<PyValue>(h);
       if (v.gen != k.gen)
         k.fail(std::string(d.mnemonic) + ": source '" + o.name +
-               "' is a Value of " + v.kernelName + ", not of this " +
+               "' is a Value of " + v.kernelName() + ", not of this " +
                (k.isFunction() ? "function" : "kernel"));
       st.operands.push_back(v.value);
     } else if (PyBool_Check(h) || !(PyLong_Check(h) || PyFloat_Check(h))) {
@@ -568,7 +579,7 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
     PyReg &r = *nb::inst_ptr<PyReg>(args[2 + i]);
     if (!r.isVirtual())
       return Py_NewRef(args[2 + i]);
-    return nb::cast(PyValue{op->getResult(i), k.gen, k.what()}).release().ptr();
+    return nb::cast(PyValue{op->getResult(i), k.gen, k.whatShared()}).release().ptr();
   };
   if (d.numDsts == 0)
     return Py_NewRef(Py_None);
