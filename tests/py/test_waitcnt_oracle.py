@@ -133,4 +133,4 @@ def test_summary(summary):
     summary.append(f"waitcnt oracle: {len(rows)} clang-22 code objects raised, LLVM's waits "
                    f"deleted and re-placed, corpus tests pass in strict mode: LLVM {llvm} "
                    f"waits, aster {ours} (added to LLVM's own: {added}); {len(notes)} cases not "
-                   "covered (device functions)")
+                   "covered (listed with -s)")
