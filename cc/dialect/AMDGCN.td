@@ -86,6 +86,34 @@ def AMDGCN_KernelOp : AMDGCN_Op<"kernel", [
   let hasVerifier = 1;
 }
 
+def AMDGCN_DeviceFunctionOp : AMDGCN_Op<"device_function", [
+    IsolatedFromAbove, Symbol, HasParent<"KernelModuleOp">, NoRegionArguments,
+    NoTerminator]> {
+  let summary = "Code called through the ABI (s_swappc_b64), not a kernel";
+  let description = [{
+    ```
+    amdgcn.device_function @_Z4polyfPKfi attributes {p2align = 2 : i32} {
+      ...
+      amdgcn.s_setpc_b64 %s30_31 : ...
+    }
+    ```
+    A non-kernel function symbol of a code object (a HIP `__device__`
+    function clang did not inline), as raised: its instructions on allocated
+    registers, called by kernels or other device functions through
+    `s_getpc_b64` / `s_add_u32 sym@rel32@lo+4` / `s_addc_u32 sym@rel32@hi+12`
+    / `s_swappc_b64` and returning with `s_setpc_b64` (the AMDGPU calling
+    convention: arguments in v0.., return address in s[30:31], stack in s32).
+    It is written at its place among the module's kernels as a local
+    `@function` symbol with its `.size`, aligned to 2^`p2align` bytes (4 by
+    default). Unlike `amdgcn.func` (a register-level function inlined at each
+    call) it is emitted once and called at run time. It has no descriptor and
+    no metadata; the kernels calling it account for its registers and stack.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<I32Attr>:$p2align);
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+}
+
 def AMDGCN_RegOp : AMDGCN_Op<"reg", [Pure]> {
   let summary = "Names an allocated or special register";
   let description = [{

@@ -579,6 +579,14 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
                                              ArrayRef<std::string> textMnemonics) {
   DirectStats local;
   DirectStats &st = stats ? *stats : local;
+  // Device functions (raised from code objects) are laid out by the text
+  // path only: the whole module goes through text.
+  auto deviceFunctions = module.getBody().front().getOps<DeviceFunctionOp>();
+  if (!deviceFunctions.empty())
+    return llvm::createStringError("device function " +
+                                   (*deviceFunctions.begin()).getSymName().str() +
+                                   ": a module with device functions goes through "
+                                   "assembly text");
   // Diagnostics are the text path's to report (the caller's fallback).
   ScopedDiagnosticHandler quiet(module.getContext(),
                                 [](Diagnostic &) { return success(); });

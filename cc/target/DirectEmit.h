@@ -24,7 +24,9 @@
 // code-object version, which set up LLVM's AMDGPU target streamer), the
 // assembler lines a raised module keeps, and the bodies of kernels that go
 // through text. A descriptor or metadata the assembler would reject sends
-// the whole module through text, which reports it.
+// the whole module through text, which reports it; so does a module with
+// device functions (amdgcn.device_function), whose layout only the text
+// path writes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TARGET_DIRECTEMIT_H

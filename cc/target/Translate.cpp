@@ -65,16 +65,16 @@ LogicalResult checkSuccessorOperands(Operation *term) {
   return success();
 }
 
-static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx,
-                                    LineTracker &out) {
+/// The body of a kernel or a device function; its blocks are labelled
+/// `labelPrefix` N.
+static LogicalResult emitBody(Region &body, const std::string &labelPrefix,
+                              LineTracker &out) {
   llvm::DenseMap<Block *, unsigned> blockIds;
-  for (Block &b : k.getBody())
+  for (Block &b : body)
     blockIds[&b] = blockIds.size();
-  auto labelOf = [&](Block *b) {
-    return ".LBB" + std::to_string(kernelIdx) + "_" + std::to_string(blockIds[b]);
-  };
+  auto labelOf = [&](Block *b) { return labelPrefix + std::to_string(blockIds[b]); };
   Block *prev = nullptr;
-  for (Block &b : k.getBody()) {
+  for (Block &b : body) {
     if (prev) // every block but the entry gets its label
       out.write(labelOf(&b) + ":\n");
     prev = &b;
@@ -132,9 +132,34 @@ void writeModuleHeader(KernelModuleOp module, raw_ostream &os) {
   os << "\t.text\n";
 }
 
+static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx, LineTracker &out) {
+  return emitBody(k.getBody(), ".LBB" + std::to_string(kernelIdx) + "_", out);
+}
+
 LogicalResult writeKernelBody(KernelOp k, unsigned kernelIdx, raw_ostream &os) {
   LineTracker out(os, nullptr, k.getLoc());
   return emitKernelBody(k, kernelIdx, out);
+}
+
+/// A device function: a local function symbol at its alignment, its body,
+/// its size.
+static LogicalResult emitDeviceFunction(DeviceFunctionOp f, unsigned idx, LineTracker &out) {
+  StringRef name = f.getSymName();
+  std::string pre;
+  llvm::raw_string_ostream ps(pre);
+  ps << "\t.p2align\t" << f.getP2align().value_or(2) << "\n\t.type\t" << name
+     << ",@function\n" << name << ":\n";
+  out.write(pre, f.getLoc());
+  if (failed(emitBody(f.getBody(), ".LDF" + std::to_string(idx) + "_", out)))
+    return failure();
+  std::string post;
+  llvm::raw_string_ostream pp(post);
+  if (auto tail = f->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+    pp << tail.getValue();
+  pp << ".Ldf_end" << idx << ":\n\t.size\t" << name << ", .Ldf_end" << idx << "-" << name
+     << "\n\n";
+  out.write(post, f.getLoc());
+  return success();
 }
 
 void buildMetadata(KernelModuleOp module, ArrayRef<KernelInfo> infos,
@@ -160,8 +185,16 @@ LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
   writeModuleHeader(module, hs);
   out.write(header);
   std::vector<KernelInfo> infos;
-  unsigned idx = 0;
-  for (auto k : module.getBody().front().getOps<KernelOp>()) {
+  unsigned idx = 0, deviceIdx = 0;
+  for (Operation &op : module.getBody().front()) {
+    if (auto f = dyn_cast<DeviceFunctionOp>(op)) {
+      if (failed(emitDeviceFunction(f, deviceIdx++, out)))
+        return failure();
+      continue;
+    }
+    auto k = dyn_cast<KernelOp>(op);
+    if (!k)
+      continue;
     KernelInfo info = analyzeKernel(k, target);
     std::string pre;
     llvm::raw_string_ostream ps(pre);

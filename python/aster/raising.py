@@ -10,7 +10,10 @@ included) as attributes; instructions become the table's ops on allocated
 registers, labels blocks. An instruction the table does not know raises
 AsterError naming its line (or pc) and text; `unknown="keep"` keeps it
 instead as an opaque `amdgcn.data` op (its text or encoding), which passes do
-not look into.
+not look into. A code object's functions without a kernel descriptor (HIP
+device functions clang did not inline, called with s_swappc_b64) become
+`amdgcn.device_function` ops at their place, written back at the same
+addresses; such a module goes through assembly text, not the direct encoder.
 """
 from . import _aster
 from .editing import attach_kernels

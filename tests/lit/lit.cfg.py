@@ -21,7 +21,7 @@ for name, where in (("aster-opt", tools), ("aster-translate", tools),
     if not os.path.exists(path):
         lit_config.fatal(f"{path} not found: build aster first (make build)")
     config.substitutions.append((r"\b%s\b" % name.replace("-", r"\-"), path))
-for name in ("FileCheck", "llvm-readelf", "llvm-objdump", "not", "llvm-mc"):
+for name in ("FileCheck", "llvm-readelf", "llvm-objdump", "not", "llvm-mc", "ld.lld"):
     path = os.path.join(llvm_bin, name)
     if not os.path.exists(path):
         path = shutil.which(name + "-22") or shutil.which(name)

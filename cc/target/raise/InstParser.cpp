@@ -21,14 +21,14 @@ namespace aster::raise {
 // Entry values
 //===----------------------------------------------------------------------===//
 
-EntryValues::EntryValues(KernelOp k) : kernel(k) {}
+EntryValues::EntryValues(Region &body) : body(&body) {}
 
 OpBuilder EntryValues::entryBuilder() {
-  OpBuilder b(kernel.getContext());
+  OpBuilder b(body->getContext());
   if (last)
     b.setInsertionPointAfter(last);
   else
-    b.setInsertionPointToStart(&kernel.getBody().front());
+    b.setInsertionPointToStart(&body->front());
   return b;
 }
 
@@ -37,7 +37,7 @@ Value EntryValues::reg(Type t) {
   if (it != regs.end())
     return it->second;
   OpBuilder b = entryBuilder();
-  Value v = RegOp::create(b, kernel.getLoc(), t).getResult();
+  Value v = RegOp::create(b, body->getParentOp()->getLoc(), t).getResult();
   last = v.getDefiningOp();
   return regs[t] = v;
 }
@@ -53,7 +53,7 @@ Value EntryValues::constant(Type t, uint64_t bits) {
   else
     attr = IntegerAttr::get(t, APInt(t.getIntOrFloatBitWidth(), bits));
   OpBuilder b = entryBuilder();
-  Value v = arith::ConstantOp::create(b, kernel.getLoc(), t, attr).getResult();
+  Value v = arith::ConstantOp::create(b, body->getParentOp()->getLoc(), t, attr).getResult();
   last = v.getDefiningOp();
   return constants[key] = v;
 }

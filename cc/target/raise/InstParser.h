@@ -20,16 +20,17 @@
 
 namespace aster::raise {
 
-/// Values for registers and constants, created once at the kernel entry.
+/// Values for registers and constants, created once at the entry of a
+/// kernel's (or device function's) body.
 class EntryValues {
 public:
-  explicit EntryValues(amdgcn::KernelOp k);
+  explicit EntryValues(mlir::Region &body);
   mlir::Value reg(mlir::Type t);
   mlir::Value constant(mlir::Type t, uint64_t bits);
 
 private:
   mlir::OpBuilder entryBuilder();
-  amdgcn::KernelOp kernel;
+  mlir::Region *body;
   mlir::Operation *last = nullptr;
   llvm::DenseMap<mlir::Type, mlir::Value> regs;
   llvm::DenseMap<std::pair<mlir::Type, uint64_t>, mlir::Value> constants;

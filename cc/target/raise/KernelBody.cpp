@@ -11,10 +11,11 @@ using llvm::StringRef;
 
 namespace aster::raise {
 
-KernelBody::KernelBody(KernelOp k, InstParser &parser, bool keepUnknown,
+KernelBody::KernelBody(Operation *owner, InstParser &parser, bool keepUnknown,
                        std::vector<std::string> &errors)
-    : kernel(k), parser(parser), keepUnknown(keepUnknown), errors(errors), values(k),
-      builder(k.getContext()), current(&k.getBody().front()) {
+    : kernel(owner), region(owner->getRegion(0)), parser(parser), keepUnknown(keepUnknown),
+      errors(errors), values(owner->getRegion(0)), builder(owner->getContext()),
+      current(&owner->getRegion(0).front()) {
   builder.setInsertionPointToEnd(current);
 }
 
@@ -33,18 +34,18 @@ static bool endsInTerminator(Block *b) {
 /// block falls through to it unless it already ends in a terminator.
 void KernelBody::append(Block *b) {
   if (!endsInTerminator(current)) {
-    OpBuilder ob(kernel.getContext());
+    OpBuilder ob(kernel->getContext());
     ob.setInsertionPointToEnd(current);
-    cf::BranchOp::create(ob, kernel.getLoc(), b);
+    cf::BranchOp::create(ob, kernel->getLoc(), b);
   }
-  kernel.getBody().getBlocks().insertAfter(Region::iterator(current), b);
+  region.getBlocks().insertAfter(Region::iterator(current), b);
   current = b;
   builder.setInsertionPointToEnd(current);
   needNew = false;
 }
 
 void KernelBody::label(StringRef name, Location) {
-  bool entry = current == &kernel.getBody().front();
+  bool entry = current == &region.front();
   if (fallthrough) {
     // The block a conditional branch falls into gets this label.
     Block *f = fallthrough;
@@ -135,16 +136,16 @@ void KernelBody::finish(StringRef where) {
       errors.push_back(where.str() + ": branch to label '" + kv.first().str() +
                        "' which is not in this kernel");
       // Owned by the region so it goes with the (rejected) module.
-      kernel.getBody().push_back(kv.second);
+      region.push_back(kv.second);
     }
   if (fallthrough) {
     errors.push_back(where.str() + ": the code ends with a conditional branch");
-    kernel.getBody().push_back(fallthrough);
+    region.push_back(fallthrough);
     fallthrough = nullptr;
   }
   // A label after the last instruction that nothing branches to (`.Lend:`
   // for `.size`) leaves an empty block.
-  if (current != &kernel.getBody().front() && current->empty() &&
+  if (current != &region.front() && current->empty() &&
       current->hasNoPredecessors()) {
     Block *prev = current->getPrevNode();
     current->erase();
@@ -152,14 +153,22 @@ void KernelBody::finish(StringRef where) {
   }
   // Data after the last terminator (nothing branches there) is kept as the
   // kernel's `code_tail`: a block of only data would have no terminator.
-  if (current != &kernel.getBody().front() && current->hasNoPredecessors() &&
+  if (current != &region.front() && current->hasNoPredecessors() &&
       !current->empty() && llvm::all_of(*current, [](Operation &o) { return isa<DataOp>(o); })) {
     std::string tail;
     llvm::raw_string_ostream os(tail);
     for (Operation &o : *current)
       writeDataLine(cast<DataOp>(o), os);
-    kernel->setAttr(kCodeTailAttr, StringAttr::get(kernel.getContext(), tail));
+    kernel->setAttr(kCodeTailAttr, StringAttr::get(kernel->getContext(), tail));
     current->erase();
+    return;
+  }
+  if (isa<DeviceFunctionOp>(kernel)) {
+    // A device function returns to its caller.
+    if (current->empty() || (!endsInTerminator(current) &&
+                             current->back().getName().getStringRef() != "amdgcn.s_setpc_b64"))
+      errors.push_back(where.str() + ": the device function does not end with s_setpc_b64 "
+                                     "or a branch");
     return;
   }
   if (!endsInTerminator(current))

@@ -1,7 +1,8 @@
 //===- KernelBody.h - a kernel's code lines into blocks and ops ----------===//
 //
-// Shared by both raisers: instructions, labels and data are fed in program
-// order; labels start blocks (falling through with cf.br), a terminator ends
+// Shared by both raisers, for a kernel or a device function (whose code ends
+// with its return, s_setpc_b64): instructions, labels and data are fed in
+// program order; labels start blocks (falling through with cf.br), a terminator ends
 // its block, a conditional branch falls through to the block that follows.
 // Problems are collected (with their location text) rather than stopping at
 // the first one.
@@ -19,7 +20,9 @@ namespace aster::raise {
 
 class KernelBody {
 public:
-  KernelBody(amdgcn::KernelOp k, InstParser &parser, bool keepUnknown,
+  /// `owner` is an amdgcn.kernel or amdgcn.device_function with one
+  /// (empty) entry block.
+  KernelBody(mlir::Operation *owner, InstParser &parser, bool keepUnknown,
              std::vector<std::string> &errors);
 
   /// `where` names the line or pc in messages ("k.s:12", "pc 0x1614"); it
@@ -36,7 +39,8 @@ private:
   void startBlockIfNeeded();
   void append(mlir::Block *b);
 
-  amdgcn::KernelOp kernel;
+  mlir::Operation *kernel;
+  mlir::Region &region;
   InstParser &parser;
   bool keepUnknown;
   std::vector<std::string> &errors;

@@ -2,6 +2,7 @@
 //
 // ELF, symbols and notes through LLVM's Object library; each kernel's code
 // (its FUNC symbol's bytes) through LLVM's AMDGPU disassembler and printer,
+// FUNC symbols without a descriptor as device functions,
 // then the same instruction reader as assembly text; the descriptor (the
 // `NAME.kd` symbol) per AMDHSAKernelDescriptor.h; the metadata note through
 // LLVM's msgpack document.
@@ -244,13 +245,19 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
                        "assembler symbol: '" + llvm::StringRef(f.name).take_front(40).str() + "'");
       continue;
     }
-    if (!kds.count(f.name)) {
-      errors.push_back("function " + f.name + " (" + hexPc(f.addr) +
-                       ") has no kernel descriptor; only kernels are raised");
-      continue;
-    }
+    // A function without a descriptor is a device function (called
+    // through s_swappc_b64); it keeps its place: the smallest alignment
+    // (at least 4 bytes, as LLVM aligns functions) that puts it where it is
+    // after the code before it.
+    bool isKernel = kds.count(f.name);
+    unsigned p2align = 2;
+    while (p2align <= 8 && llvm::alignTo(lastEnd, 1ull << p2align) < f.addr)
+      ++p2align;
     if (fi == 0 && f.addr != textAddr)
-      errors.push_back("code before the first kernel (" + hexPc(textAddr) + ")");
+      errors.push_back("code before the first function (" + hexPc(textAddr) + ")");
+    else if (!isKernel && (p2align > 8 || llvm::alignTo(lastEnd, 1ull << p2align) != f.addr))
+      errors.push_back("device function " + f.name + " (" + hexPc(f.addr) +
+                       ") is not where an alignment puts it after the code before it");
     uint64_t end = f.addr + f.size;
     if (f.size == 0 && fi + 1 < funcs.size())
       end = funcs[fi + 1].addr;
@@ -289,8 +296,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       insts.push_back(std::move(d));
       pc += insts.back().size;
     }
-    KernelOp k = rm.addKernel(f.name, FileLineColLoc::get(file, 0, 0));
-    KernelBody body(k, parser, opts.keepUnknown, errors);
+    Operation *owner =
+        isKernel ? rm.addKernel(f.name, FileLineColLoc::get(file, 0, 0)).getOperation()
+                 : rm.addDeviceFunction(f.name, FileLineColLoc::get(file, 0, 0), p2align)
+                       .getOperation();
+    KernelBody body(owner, parser, opts.keepUnknown, errors);
     auto labelName = [](uint64_t pc) {
       std::string s;
       llvm::raw_string_ostream os(s);
@@ -323,8 +333,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     }
     for (uint64_t tpc : targets)
       if (tpc < f.addr || tpc >= end)
-        errors.push_back(f.name + ": a branch leaves the kernel (to " + hexPc(tpc) + ")");
+        errors.push_back(f.name + ": a branch leaves the function (to " + hexPc(tpc) + ")");
     body.finish(f.name);
+    lastEnd = std::max(lastEnd, end);
+    if (!isKernel)
+      continue;
 
     // Descriptor.
     const Symbol &kd = kds[f.name];
@@ -349,7 +362,6 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     }
     if (!found)
       errors.push_back(f.name + ": its descriptor " + kd.name + " is not inside a section");
-    lastEnd = std::max(lastEnd, end);
   }
   // Code after the last kernel (the code-end padding).
   uint64_t alignedEnd = llvm::alignTo(lastEnd - textAddr, 4);

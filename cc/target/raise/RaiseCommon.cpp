@@ -26,6 +26,15 @@ KernelOp RaisedModule::addKernel(StringRef name, Location loc) {
   return k;
 }
 
+DeviceFunctionOp RaisedModule::addDeviceFunction(StringRef name, Location loc,
+                                                 unsigned p2align) {
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(&module.getBody().front());
+  auto f = DeviceFunctionOp::create(b, loc, name, b.getI32IntegerAttr(p2align));
+  f.getBody().push_back(new Block());
+  return f;
+}
+
 void RaisedModule::setDescriptor(StringRef kernel, DictionaryAttr d) {
   descriptors[kernel] = d;
 }

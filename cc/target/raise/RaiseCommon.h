@@ -28,6 +28,10 @@ public:
   RaisedModule(mlir::MLIRContext *ctx, llvm::StringRef target, mlir::Location loc);
 
   amdgcn::KernelOp addKernel(llvm::StringRef name, mlir::Location loc);
+  /// A non-kernel function (called through s_swappc_b64), after the
+  /// kernels and functions added so far; aligned to 2^p2align bytes.
+  amdgcn::DeviceFunctionOp addDeviceFunction(llvm::StringRef name, mlir::Location loc,
+                                             unsigned p2align);
   bool hasKernels() const { return !kernels.empty(); }
   void setDescriptor(llvm::StringRef kernel, mlir::DictionaryAttr d);
   void setCodeObjectVersion(int64_t v);
