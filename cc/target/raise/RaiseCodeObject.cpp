@@ -14,6 +14,7 @@
 #include "target/raise/Raise.h"
 #include "target/raise/RaiseCommon.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/MC/MCContext.h"
@@ -195,6 +196,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     }
   std::vector<Symbol> funcs;
   std::map<std::string, Symbol> kds;
+  std::vector<std::string> globals;
   for (const llvm::object::ELFSymbolRef &s : obj.symbols()) {
     auto name = s.getName();
     auto addr = s.getAddress();
@@ -211,6 +213,18 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       funcs.push_back({name->str(), *addr, s.getSize()});
     else if (name->ends_with(".kd"))
       kds[name->drop_back(3).str()] = {name->str(), *addr, s.getSize()};
+    else if (*type == llvm::object::SymbolRef::ST_Data &&
+             !name->starts_with("__hip_cuid_") &&
+             llvm::find(globals, *name) == globals.end())
+      globals.push_back(name->str());
+  }
+  // Global variables (their data sections and the relocations to them) are
+  // not raised: refuse rather than drop them. HIP's one-byte __hip_cuid_*
+  // marker is not a variable the code uses.
+  if (!globals.empty()) {
+    llvm::sort(globals);
+    return fail("global variables are not raised (" + llvm::join(globals, ", ") +
+                "): their data sections would be lost");
   }
   llvm::sort(funcs, [](const Symbol &a, const Symbol &b) { return a.addr < b.addr; });
   funcs.erase(std::unique(funcs.begin(), funcs.end(),
