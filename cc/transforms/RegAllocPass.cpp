@@ -1,6 +1,8 @@
 //===- RegAllocPass.cpp - the amdgcn-regalloc pass -----------------------===//
 #include "transforms/RegAlloc.h"
 
+#include "transforms/KernelList.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
@@ -60,15 +62,7 @@ struct RegAllocPass : PassWrapper<RegAllocPass, OperationPass<>> {
                             llvm::cl::init(256)};
 
   void runOnOperation() override {
-    SmallVector<KernelOp> kernels;
-    // Kernels hold no kernels: their bodies (most of the IR) are not walked.
-    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (auto k = dyn_cast<KernelOp>(op)) {
-        kernels.push_back(k);
-        return WalkResult::skip();
-      }
-      return WalkResult::advance();
-    });
+    SmallVector<KernelOp> kernels = kernelsUnder(getOperation());
     RegAllocOptions opts;
     opts.maxRegs[(int)RegKind::VGPR] = maxVgprs;
     opts.maxRegs[(int)RegKind::SGPR] = maxSgprs;

@@ -1,6 +1,8 @@
 //===- SchedulePass.cpp - the amdgcn-schedule pass -----------------------===//
 #include "transforms/Schedule.h"
 
+#include "transforms/KernelList.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/Pass.h"
 
@@ -75,14 +77,7 @@ struct SchedulePass : PassWrapper<SchedulePass, OperationPass<>> {
           << mode << "'";
       return signalPassFailure();
     }
-    SmallVector<KernelOp> kernels;
-    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (auto k = dyn_cast<KernelOp>(op)) {
-        kernels.push_back(k);
-        return WalkResult::skip();
-      }
-      return WalkResult::advance();
-    });
+    SmallVector<KernelOp> kernels = kernelsUnder(getOperation());
     ScheduleOptions opts;
     opts.pressureFirst = mode == "pressure";
     opts.seed = seed;

@@ -1,6 +1,8 @@
 //===- WaitcntPass.cpp - the amdgcn-waitcnt pass -------------------------===//
 #include "transforms/Waitcnt.h"
 
+#include "transforms/KernelList.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/Pass.h"
 
@@ -48,16 +50,7 @@ struct WaitcntPass : PassWrapper<WaitcntPass, OperationPass<>> {
   StringRef getDescription() const override { return kWaitcntDoc; }
 
   void runOnOperation() override {
-    SmallVector<KernelOp> kernels;
-    // Kernels are not searched inside (a walk of every op costs a cache miss
-    // per op on large kernels).
-    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (auto k = dyn_cast<KernelOp>(op)) {
-        kernels.push_back(k);
-        return WalkResult::skip();
-      }
-      return WalkResult::advance();
-    });
+    SmallVector<KernelOp> kernels = kernelsUnder(getOperation());
     bool ok = true;
     for (KernelOp k : kernels) {
       FailureOr<WaitcntStats> st = insertWaits(k);

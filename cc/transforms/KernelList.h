@@ -1,0 +1,29 @@
+//===- KernelList.h - the kernels a pass runs on --------------------------===//
+//
+// The kernels under a pass's root, in order. Kernels hold no kernels, so
+// their bodies (most of the IR) are not walked: a walk of every op costs a
+// cache miss per op on large kernels.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_TRANSFORMS_KERNELLIST_H
+#define ASTER_TRANSFORMS_KERNELLIST_H
+
+#include "dialect/Dialect.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace aster {
+inline llvm::SmallVector<amdgcn::KernelOp> kernelsUnder(mlir::Operation *root) {
+  llvm::SmallVector<amdgcn::KernelOp> kernels;
+  root->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    if (auto k = llvm::dyn_cast<amdgcn::KernelOp>(op)) {
+      kernels.push_back(k);
+      return mlir::WalkResult::skip();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return kernels;
+}
+} // namespace aster
+
+#endif
