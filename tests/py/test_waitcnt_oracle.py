@@ -7,10 +7,10 @@ placed is deleted, the pass puts its own back, and the corpus tests
 each kernel's meaning) run on the result, on the emulator in strict mode
 (which fails on any read of a register whose load is not known to have
 completed). A failure counts against the pass only if the same test passes
-on clang's code object and on the raised one with LLVM's waits. Code
-objects with device functions (calls.hip) are not covered: the pass places
-waits in kernels only. The number of
-waits aster places is compared with LLVM's (test_summary prints both).
+on clang's code object and on the raised one with LLVM's waits. Device
+functions (calls.hip: the pass runs on them too) and global variables
+(globals.hip) are covered. The number of waits aster places (in kernels and
+device functions) is compared with LLVM's (test_summary prints both).
 """
 import hashlib
 import inspect
