@@ -112,6 +112,8 @@ def test_edited_kernel_keeps_its_addresses(hip_hsaco):
     for arch in ARCHS:
         m = aster.raise_code_object(hip_hsaco(TABLE, arch=arch))
         k = m.kernels[0]
+        adds = [op.operands[1] for op in k.ops if op.name == "s_add_u32"]
+        assert "lut@rel32@lo+4" in adds and "scale@gotpcrel32@lo+4" in adds
         with k.insert_before(k.ops[0]):
             for _ in range(3):
                 k.s_nop(0)
@@ -201,3 +203,32 @@ def test_bad_globals_and_relocs():
     }"""
     with pytest.raises(aster.AsterError, match="names @nowhere, which is no global"):
         aster.parse(text).verify()
+
+
+def test_raise_asm_external_symbol_is_an_error():
+    """A relocation to a symbol the text does not define (an external one):
+    an error naming it, not a code object with an undefined symbol."""
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n"
+            "\ts_getpc_b64 s[4:5]\n\ts_add_u32 s4, s4, ext@rel32@lo+4\n"
+            "\ts_addc_u32 s5, s5, ext@rel32@hi+12\n\ts_endpgm\n")
+    with pytest.raises(aster.AsterError, match=r"k: ext@rel32@lo\+4 names a symbol the code "
+                                               r"defines nowhere"):
+        aster.raise_asm(text)
+
+
+def test_raise_asm_data_directives():
+    """Data directives of hand-written assembly: strings, zero fill, short
+    values, a pointer with an addend; the code object holds those bytes."""
+    text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\n\t.globl k\nk:\n"
+            "\ts_getpc_b64 s[4:5]\n\ts_add_u32 s4, s4, msg@rel32@lo+4\n"
+            "\ts_addc_u32 s5, s5, msg@rel32@hi+12\n\ts_endpgm\n"
+            "\t.section .rodata.str,\"a\",@progbits\n\t.protected msg\n\t.globl msg\nmsg:\n\t.asciz \"hi\\n\"\n"
+            "\t.short 0x1234\n\t.zero 3\n\t.size msg, 9\n"
+            "\t.data\n\t.p2align 3\n\t.globl p\np:\n\t.quad msg+2\n")
+    m = aster.raise_asm(text)
+    ir = m.mlir()
+    assert 'amdgcn.global @msg' in ir and 'section = ".rodata.str"' in ir
+    assert "{addend = 2 : i64, offset = 0 : i64, symbol = @msg}" in ir
+    h = aster.compile(m).hsaco
+    assert b"hi\n\x00\x34\x12\x00\x00\x00" in elf_facts.data_sections(h)[".rodata"]
+    assert any(r[1] == "R_AMDGPU_RELATIVE64" for r in elf_facts.dynamic_relocations(h))

@@ -131,6 +131,29 @@ llvm::Expected<OwningOpRef<ModuleOp>> RaisedModule::finish(std::vector<std::stri
     if (d == descriptors.end() && sawMetadata)
       errors.push_back("kernel '" + name.str() + "' has no kernel descriptor");
   }
+  // Globals and the symbols relocation operands name (instructions were
+  // verified as they were read).
+  {
+    ScopedDiagnosticHandler collect(ctx, [&](Diagnostic &d) {
+      errors.push_back(d.str());
+      return success();
+    });
+    SymbolTable symbols(module);
+    for (Operation &op : module.getBody().front()) {
+      if (auto g = dyn_cast<GlobalOp>(op)) {
+        (void)g.verify();
+        continue;
+      }
+      if (!isa<KernelOp, DeviceFunctionOp>(op) || op.getRegion(0).empty())
+        continue;
+      for (Operation &inner : op.getRegion(0).front())
+        if (auto r = dyn_cast<RelocOp>(inner))
+          if (!symbols.lookup(r.getSymbol()))
+            errors.push_back(SymbolTable::getSymbolName(&op).str() + ": " + r.asmText() +
+                             " names a symbol the code defines nowhere (external "
+                             "symbols are not raised)");
+    }
+  }
   if (!errors.empty()) {
     std::string msg;
     const size_t kMax = 20;
