@@ -23,10 +23,12 @@
 // is left only where it is text: the module's first lines (target and
 // code-object version, which set up LLVM's AMDGPU target streamer), the
 // assembler lines a raised module keeps, and the bodies of kernels that go
-// through text. A descriptor or metadata the assembler would reject sends
-// the whole module through text, which reports it; so does a module with
-// device functions (amdgcn.device_function), whose layout only the text
-// path writes.
+// through text. Device functions (amdgcn.device_function) are planned and
+// encoded like kernels; globals (amdgcn.global) are emitted as the
+// assembler makes their directives (GlobalData.h); a relocation operand
+// (amdgcn.reloc) is an expression operand of the learned form, rebuilt on
+// each op's symbol. A descriptor or metadata the assembler would reject
+// sends the whole module through text, which reports it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TARGET_DIRECTEMIT_H
