@@ -232,3 +232,13 @@ def test_raise_asm_data_directives():
     h = aster.compile(m).hsaco
     assert b"hi\n\x00\x34\x12\x00\x00\x00" in elf_facts.data_sections(h)[".rodata"]
     assert any(r[1] == "R_AMDGPU_RELATIVE64" for r in elf_facts.dynamic_relocations(h))
+
+
+def test_deep_metadata_yaml_is_an_error():
+    """Metadata YAML nested 50000 deep (which overflowed the stack of LLVM's
+    YAML reader, found by fuzzing raise_asm): an error, not a crash."""
+    for doc in ("[" * 50000 + "]" * 50000, "- " * 50000 + "x", " " * 600 + "a: 1"):
+        text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.amdgpu_metadata\n---\n"
+                "amdhsa.kernels: " + doc + "\n...\n\t.end_amdgpu_metadata\n")
+        with pytest.raises(aster.AsterError, match="nests too deep|cannot read|metadata"):
+            aster.raise_asm(text)

@@ -156,8 +156,12 @@ bool AsmData::directive(StringRef dir, StringRef args, std::string &error) {
   }
   if (dir == ".zero" || dir == ".space" || dir == ".skip") {
     int64_t n;
-    if (!parseAsmInteger(args.split(',').first.trim(), n) || n < 0 || n > (1ll << 32)) {
+    if (!parseAsmInteger(args.split(',').first.trim(), n) || n < 0) {
       error = "cannot read the size '" + args.str() + "'";
+      return false;
+    }
+    if (open->bytes.size() + (uint64_t)n > (1u << 28)) {
+      error = "global " + open->name + " would exceed 256 MiB (not raised)";
       return false;
     }
     open->bytes.resize(open->bytes.size() + n, 0);

@@ -71,7 +71,43 @@ static std::optional<std::string> checkKernelMetadata(DictionaryAttr d) {
   return std::nullopt;
 }
 
+/// An upper bound of the nesting of YAML text: per line, its indentation,
+/// its `- ` markers and the flow brackets open (outside quotes). LLVM's YAML reader recurses per level: deep input would
+/// overflow the stack.
+static size_t yamlNestingBound(StringRef yaml) {
+  size_t most = 0, brackets = 0;
+  SmallVector<StringRef> lines;
+  yaml.split(lines, '\n');
+  for (StringRef l : lines) {
+    size_t indent = l.find_first_not_of(" \t");
+    if (indent == StringRef::npos)
+      continue;
+    StringRef rest = l.drop_front(indent);
+    size_t dashes = 0;
+    char quote = 0;
+    for (size_t i = 0; i < rest.size(); ++i) {
+      char c = rest[i];
+      if (quote) {
+        quote = c == quote ? 0 : quote;
+        continue;
+      }
+      if (c == '"' || c == '\'')
+        quote = c;
+      else if (c == '-' && (i + 1 == rest.size() || rest[i + 1] == ' ' || rest[i + 1] == '\t'))
+        ++dashes; // a block sequence entry (or a lone minus: counted anyway)
+      else if (c == '[' || c == '{')
+        most = std::max(most, indent + dashes + ++brackets);
+      else if ((c == ']' || c == '}') && brackets)
+        --brackets;
+    }
+    most = std::max(most, indent + dashes + brackets);
+  }
+  return most;
+}
+
 llvm::Error RaisedModule::setMetadataYAML(StringRef yaml) {
+  if (yamlNestingBound(yaml) > 512)
+    return llvm::createStringError("the .amdgpu_metadata YAML nests too deep");
   llvm::msgpack::Document doc;
   if (!doc.fromYAML(yaml))
     return llvm::createStringError("cannot read the .amdgpu_metadata YAML");
