@@ -692,6 +692,7 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
   if (!yamlSafe(metadata.getRoot()))
     return llvm::createStringError("the metadata has a string its YAML text cannot carry");
   ObjectDirectives directives(plans, flatRegs, metadata, st.instructions);
+  st.assembler = needsText;
   if (!needsText)
     return streamObject(module.getTarget(), header->first, header->second,
                         [&](llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti) {
