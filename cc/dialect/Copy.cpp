@@ -25,14 +25,6 @@ struct AddressOrder : llvm::DenseMapInfo<Value> {
 class Copier {
 public:
   Operation *copy(Operation *op) {
-    size_t values = 0;
-    op->walk([&](Operation *o) {
-      values += o->getNumResults();
-      for (Region &r : o->getRegions())
-        for (Block &b : r)
-          values += b.getNumArguments();
-    });
-    map.reserve(values);
     Operation *root = copyOp(op);
     // Operands named before their definition (a block laid out before one
     // that dominates it, graph regions): set now that everything is copied.
