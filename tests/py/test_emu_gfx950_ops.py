@@ -128,13 +128,14 @@ def test_smfmac_16bit(code, kernel, mn, dtype, idx_set):
 
 
 def test_lds_dma_3_and_4_dwords(code):
-    """global_load_lds_dwordx3 and buffer_load_dwordx4 ... lds: lane l's
-    dwords at M0 + 16 * l; dwordx3 leaves the 4th dword of its slot
-    (CDNA4 ISA 9.1.9: "LOAD_DWORDX3 writes 3 dwords and skips the 4th")."""
-    x = np.arange(512, dtype=np.uint32) * np.uint32(2654435761)
-    out = np.zeros(512, np.uint32)
+    """global_load_lds_dwordx3, buffer_load_dwordx4 ... lds and
+    global_load_lds_dwordx4: lane l's dwords at M0 + 16 * l; dwordx3 leaves
+    the 4th dword of its slot (CDNA4 ISA 9.1.9: "LOAD_DWORDX3 writes 3 dwords
+    and skips the 4th")."""
+    x = np.arange(768, dtype=np.uint32) * np.uint32(2654435761)
+    out = np.zeros(768, np.uint32)
     launch(code, "lds_x3x4", 1, [x, out])
-    want = np.uint32(0xDEAD0000) + np.arange(512, dtype=np.uint32)
+    want = np.uint32(0xDEAD0000) + np.arange(768, dtype=np.uint32)
     slots = np.arange(256).reshape(64, 4)
     want[slots[:, :3]] = x[slots[:, :3]]
     want[256:] = x[256:]

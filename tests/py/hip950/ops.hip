@@ -32,14 +32,15 @@ SP(sp16_bf16, __builtin_amdgcn_smfmac_f32_16x16x64_bf16, v8b, v16b, v4f, 0, 0)
 SP(sp32_f16, __builtin_amdgcn_smfmac_f32_32x32x32_f16, v8h, v16h, v16f, 0, 0)
 SP(sp32_bf16_set1, __builtin_amdgcn_smfmac_f32_32x32x32_bf16, v8b, v16b, v16f, 0, 1)
 
-// Direct-to-LDS loads of 3 and 4 dwords per lane (16-byte lane stride):
-// global_load_lds_dwordx3 into the first half of a marked tile,
-// buffer_load_dwordx4 ... lds into the second; the tile read back.
+// Direct-to-LDS loads of 3 and 4 dwords per lane (16-byte lane stride) into
+// a marked tile: global_load_lds_dwordx3 into the first third,
+// buffer_load_dwordx4 ... lds into the second, global_load_lds_dwordx4 into
+// the last; the tile read back.
 KERNEL lds_x3x4(const uint *in, uint *out) {
-  __shared__ uint tile[512];
+  __shared__ uint tile[768];
   uint t = tid_x();
-  for (int i = 0; i < 8; ++i)
-    tile[8 * t + i] = 0xdead0000u + 8 * t + i;
+  for (int i = 0; i < 12; ++i)
+    tile[12 * t + i] = 0xdead0000u + 12 * t + i;
   syncthreads();
   __builtin_amdgcn_global_load_lds((void *)(in + 4 * t),
                                    (__attribute__((address_space(3))) void *)tile, 12, 0, 0);
@@ -47,8 +48,10 @@ KERNEL lds_x3x4(const uint *in, uint *out) {
                                                                0x00020000);
   __builtin_amdgcn_raw_ptr_buffer_load_lds(r, (__attribute__((address_space(3))) void *)(tile + 256),
                                            16, (256 + 4 * t) * 4, 0, 0, 0);
+  __builtin_amdgcn_global_load_lds((void *)(in + 512 + 4 * t),
+                                   (__attribute__((address_space(3))) void *)(tile + 512), 16, 0, 0);
   __builtin_amdgcn_s_waitcnt(0);
   syncthreads();
-  for (int i = 0; i < 8; ++i)
-    out[8 * t + i] = tile[8 * t + i];
+  for (int i = 0; i < 12; ++i)
+    out[12 * t + i] = tile[12 * t + i];
 }
