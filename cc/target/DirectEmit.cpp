@@ -444,6 +444,21 @@ public:
                    unsigned &count)
       : plans(plans), regs(regs), globals(globals), metadata(metadata), count(count) {}
 
+  /// The whole object with no skeleton text: every kernel and device
+  /// function (all direct), the globals and the metadata note. False if a
+  /// part is rejected.
+  bool emitAll(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti) {
+    for (KernelPlan &kp : plans) {
+      begin(out, sti, kp);
+      emitBody(out, sti, kp);
+      if (!end(out, kp))
+        return false;
+    }
+    for (GlobalOp g : globals)
+      emitGlobal(g, out);
+    return emitMetadataNote(out, metadata);
+  }
+
   void Initialize(llvm::MCAsmParser &p) override {
     MCAsmParserExtension::Initialize(p);
     for (const char *name : {".aster_kernel", ".aster_kernel_end", ".aster_function",
@@ -474,25 +489,33 @@ private:
       return true;
     KernelPlan &kp = plans[idx];
     if (name == ".aster_kernel_end")
-      return !kp.symbol || !endKernel(out, kp.symbol, kp.ordinal, kp.kd);
-    if (name == ".aster_function_end") {
-      endDeviceFunction(out, kp.symbol, kp.ordinal);
-      return false;
-    }
-    if (name == ".aster_function")
-      kp.symbol = beginDeviceFunction(out, sti, kp.function.getSymName(),
-                                      kp.function.getP2align().value_or(2));
-    else
-      kp.symbol = beginKernel(out, sti, kp.kernel.getSymName());
+      return !kp.symbol || !end(out, kp);
+    if (name == ".aster_function_end")
+      return !kp.symbol || !end(out, kp);
+    begin(out, sti, kp);
     if (kp.direct)
-      emitBody(kp);
+      emitBody(out, sti, kp);
     return false;
   }
 
-  void emitBody(KernelPlan &kp) {
-    llvm::MCContext &ctx = getContext();
-    llvm::MCStreamer &out = getStreamer();
-    const llvm::MCSubtargetInfo &sti = getParser().getTargetParser().getSTI();
+  /// A kernel's or device function's start: alignment, symbol.
+  void begin(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti, KernelPlan &kp) {
+    kp.symbol = kp.kernel ? beginKernel(out, sti, kp.kernel.getSymName())
+                          : beginDeviceFunction(out, sti, kp.function.getSymName(),
+                                                kp.function.getP2align().value_or(2));
+  }
+
+  /// Its end: size (and a kernel's descriptor).
+  bool end(llvm::MCStreamer &out, KernelPlan &kp) {
+    if (!kp.kernel) {
+      endDeviceFunction(out, kp.symbol, kp.ordinal);
+      return true;
+    }
+    return endKernel(out, kp.symbol, kp.ordinal, kp.kd);
+  }
+
+  void emitBody(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti, KernelPlan &kp) {
+    llvm::MCContext &ctx = out.getContext();
     std::vector<llvm::MCSymbol *> labels(kp.blockIds.size());
     std::string prefix = (kp.kernel ? ".LBB" : ".LDF") + std::to_string(kp.ordinal) + "_";
     for (unsigned b = 0; b < labels.size(); ++b)
@@ -678,13 +701,23 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
       st.textKernels.push_back(kp.kernel.getSymName().str());
   }
 
-  // The skeleton: module header, one directive per kernel part, the
-  // assembler lines a raised module keeps, the body of a kernel that goes
-  // through text.
+  // Text is needed only for a kernel body that goes through text or the
+  // assembler lines a raised module keeps; then the object is a skeleton
+  // text (module header, one directive per kernel part, those lines) that
+  // LLVM's assembler runs. Otherwise there is no text and no assembler.
+  auto codeTail = [](KernelPlan &kp) {
+    return kp.owner()->getAttrOfType<StringAttr>(raise::kCodeTailAttr);
+  };
+  auto textTail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr);
+  auto cov = module->getAttrOfType<IntegerAttr>(raise::kCodeObjectVersionAttr);
+  auto header = elfHeader(module.getTarget(), cov ? cov.getInt() : 5);
+  bool needsText = !header || textTail ||
+                   llvm::any_of(plans, [&](KernelPlan &kp) { return !kp.direct || codeTail(kp); });
   uint8_t target = module.getTargetBit();
   std::string text;
   llvm::raw_string_ostream os(text);
-  writeModuleHeader(module, os);
+  if (needsText)
+    writeModuleHeader(module, os);
   std::vector<KernelInfo> infos;
   for (unsigned i = 0; i < plans.size(); ++i) {
     KernelPlan &kp = plans[i];
@@ -693,17 +726,20 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
         return llvm::createStringError("device function name '" +
                                        kp.function.getSymName().str() +
                                        "' is not an assembler symbol");
+      if (!needsText)
+        continue;
       os << "\t.aster_function " << i << "\n";
       if (!kp.direct && failed(writeBody(kp.function.getBody(),
                                          ".LDF" + std::to_string(kp.ordinal) + "_", os)))
         return llvm::createStringError("device function " + kp.function.getSymName().str() +
                                        " cannot be translated");
-      if (auto tail = kp.function->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+      if (auto tail = codeTail(kp))
         os << tail.getValue();
       os << "\t.aster_function_end " << i << "\n";
       continue;
     }
-    // The text names the kernel's symbols unquoted.
+    // The text path (which must give the same object) names the kernel's
+    // symbols unquoted.
     if (!enc.mc->mai->isValidUnquotedName(kp.kernel.getSymName()))
       return llvm::createStringError("kernel name '" + kp.kernel.getSymName().str() +
                                      "' is not an assembler symbol");
@@ -715,31 +751,41 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
     if (!kd)
       return kd.takeError();
     kp.kd = *kd;
+    if (!needsText)
+      continue;
     os << "\t.aster_kernel " << i << "\n";
     if (!kp.direct && failed(writeKernelBody(kp.kernel, kp.ordinal, os)))
       return llvm::createStringError("kernel " + kp.kernel.getSymName().str() +
                                      " cannot be translated");
-    if (auto tail = kp.kernel->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+    if (auto tail = codeTail(kp))
       os << tail.getValue();
     os << "\t.aster_kernel_end " << i << "\n";
   }
-  if (auto tail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr))
-    os << tail.getValue();
+  if (textTail)
+    os << textTail.getValue();
   std::vector<GlobalOp> globals;
   for (auto g : module.getBody().front().getOps<GlobalOp>()) {
     if (!g.getSymName().starts_with(".L") &&
         !enc.mc->mai->isValidUnquotedName(g.getSymName()))
       return llvm::createStringError("global name '" + g.getSymName().str() +
                                      "' is not an assembler symbol");
-    os << "\t.aster_global " << globals.size() << "\n";
+    if (needsText)
+      os << "\t.aster_global " << globals.size() << "\n";
     globals.push_back(g);
   }
-  os << "\t.aster_metadata\n";
+  if (needsText)
+    os << "\t.aster_metadata\n";
   llvm::msgpack::Document metadata;
   buildMetadata(module, infos, metadata);
   if (!yamlSafe(metadata.getRoot()))
     return llvm::createStringError("the metadata has a string its YAML text cannot carry");
   ObjectDirectives directives(plans, flatRegs, globals, metadata, st.instructions);
+  st.assembler = needsText;
+  if (!needsText)
+    return streamObject(module.getTarget(), header->first, header->second,
+                        [&](llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti) {
+                          return directives.emitAll(out, sti);
+                        });
   return assembleObject(text, module.getTarget(), nullptr,
                         [&](llvm::MCAsmParser &p) { directives.Initialize(p); });
 }
