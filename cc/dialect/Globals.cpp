@@ -97,8 +97,8 @@ LogicalResult GlobalOp::verify() {
   if (align < 1 || align > (1 << 16) || !llvm::isPowerOf2_64(align))
     return emitOpError("alignment ") << align << " is not a power of two in [1, 65536]";
   int64_t n = (int64_t)getBytes();
-  if (n < 0 || n > (int64_t(1) << 32))
-    return emitOpError("bytes = ") << n << " is out of range [0, 2^32]";
+  if (n < 0 || n > (int64_t(1) << 28))
+    return emitOpError("bytes = ") << n << " is out of range [0, 2^28] (256 MiB)";
   if (auto d = getData()) {
     std::vector<uint8_t> raw;
     if (!denseBytes(*d, raw))

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/MCTarget.h"
+#include "recovery/Recovery.h"
 #include "target/raise/CodeObjectData.h"
 #include "target/raise/KernelBody.h"
 #include "target/raise/KernelRecord.h"
@@ -345,30 +346,37 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     // Decode once: instructions, and the branch targets that become labels.
     std::vector<Decoded> insts;
     std::set<uint64_t> targets;
-    for (uint64_t pc = f.addr; pc < end;) {
-      ArrayRef<uint8_t> at = code.slice(pc - textAddr, end - pc);
-      llvm::MCInst inst;
-      uint64_t size = 0;
-      auto st = dis->getInstruction(inst, size, at, pc, llvm::nulls());
-      Decoded d{pc, (unsigned)size, st == llvm::MCDisassembler::Success && size, ""};
-      if (!d.ok) {
-        d.size = std::min<uint64_t>(4, end - pc);
-      } else {
-        llvm::raw_string_ostream os(d.text);
-        ip->printInst(&inst, pc, "", *t.sti, os);
-        d.text = StringRef(d.text).trim().str();
-        StringRef mn = StringRef(d.text).split(' ').first;
-        if (parser.isBranch(mn)) {
-          StringRef last = StringRef(d.text).rsplit(' ').second;
-          int64_t v;
-          if (parseAsmInteger(last, v)) {
-            d.target = pc + 4 + 4 * (int64_t)(int16_t)(uint16_t)v;
-            targets.insert(d.target);
+    // LLVM's disassembler crashes on some words (llvm-objdump too): under
+    // crash recovery, that is an error naming the function.
+    if (llvm::Error e = runRecoverable("LLVM's disassembler failed", [&] {
+      for (uint64_t pc = f.addr; pc < end;) {
+        ArrayRef<uint8_t> at = code.slice(pc - textAddr, end - pc);
+        llvm::MCInst inst;
+        uint64_t size = 0;
+        auto st = dis->getInstruction(inst, size, at, pc, llvm::nulls());
+        Decoded d{pc, (unsigned)size, st == llvm::MCDisassembler::Success && size, ""};
+        if (!d.ok) {
+          d.size = std::min<uint64_t>(4, end - pc);
+        } else {
+          llvm::raw_string_ostream os(d.text);
+          ip->printInst(&inst, pc, "", *t.sti, os);
+          d.text = StringRef(d.text).trim().str();
+          StringRef mn = StringRef(d.text).split(' ').first;
+          if (parser.isBranch(mn)) {
+            StringRef last = StringRef(d.text).rsplit(' ').second;
+            int64_t v;
+            if (parseAsmInteger(last, v)) {
+              d.target = pc + 4 + 4 * (int64_t)(int16_t)(uint16_t)v;
+              targets.insert(d.target);
+            }
           }
         }
+        insts.push_back(std::move(d));
+        pc += insts.back().size;
       }
-      insts.push_back(std::move(d));
-      pc += insts.back().size;
+    })) {
+      errors.push_back(f.name + ": " + llvm::toString(std::move(e)));
+      continue;
     }
     nameAddresses(insts, code, textAddr, data, errors, f.name);
     Operation *owner =
