@@ -312,9 +312,8 @@ class _Gen:
         amdgcn-schedule orders each side. Each read and load is its own call
         (the pass moves whole instructions; one call per piece keeps the
         written order a reasonable start). Freezing the side after the
-        barrier in a Python interleave (one MFMA, two memory pieces) was
-        slower: the new order defeats the allocator's block-argument hints
-        (76 copies instead of 56 on 256x256x16, 79.6% instead of 82.5%)."""
+        barrier in a Python interleave (one MFMA, two memory pieces) or
+        fencing the reads before the loads was slower."""
         k, c = self.k, self.cfg
         order = [(s_, rm, rn) for s_ in range(self.bk // self.mk)
                  for rm in range(self.rm) for rn in range(self.rn)]
