@@ -57,12 +57,13 @@ def test_mfma_f16_bf16(code, kernel, m, n, k, dtype, with_c):
     assert r.mfma == 1
 
 
-def test_mfma_i8_16x16x64(code):
-    rng = np.random.default_rng(950)
-    a = rng.integers(-128, 128, (16, 64)).astype(np.int8)     # the full int8 range
-    b = rng.integers(-128, 128, (64, 16)).astype(np.int8)
-    d = np.zeros((16, 16), np.int32)
-    aster.launch(code, "mfma950_i8_16x16x64", *ONE, [a, b, d])
+@pytest.mark.parametrize("m,k", [(16, 64), (32, 32)])
+def test_mfma_i8(code, m, k):
+    rng = np.random.default_rng(950 + m)
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)     # the full int8 range
+    b = rng.integers(-128, 128, (k, m)).astype(np.int8)
+    d = np.zeros((m, m), np.int32)
+    aster.launch(code, f"mfma950_i8_{m}x{m}x{k}", *ONE, [a, b, d])
     np.testing.assert_array_equal(d, a.astype(np.int32) @ b.astype(np.int32))
 
 

@@ -21,6 +21,11 @@ STEPS = [("16x16x16_f16", "v_mfma_f32_16x16x16_f16"),
          ("16x16x16_bf16", "v_mfma_f32_16x16x16_bf16"),
          ("32x32x8_f16", "v_mfma_f32_32x32x8_f16"),
          ("32x32x8_bf16", "v_mfma_f32_32x32x8_bf16")]
+# gfx950's double-K steps (8 k per lane, A/B in VGPR x4).
+STEPS950 = [("16x16x32_f16", "v_mfma_f32_16x16x32_f16"),
+            ("16x16x32_bf16", "v_mfma_f32_16x16x32_bf16"),
+            ("32x32x16_f16", "v_mfma_f32_32x32x16_f16"),
+            ("32x32x16_bf16", "v_mfma_f32_32x32x16_bf16")]
 
 
 def small(rng, shape):
@@ -43,18 +48,21 @@ def zero_acc(k, n, acc_kind):
     return k.concat(*[k.v_mov_b32(VGPR(), 0) for _ in range(n)])
 
 
-@pytest.mark.parametrize("shape,name", STEPS)
+@pytest.mark.parametrize("shape,name,target",
+                         [s + ("gfx942",) for s in STEPS] + [s + ("gfx950",) for s in STEPS950])
 @pytest.mark.parametrize("acc_kind", ["agpr", "vgpr"])
-def test_mfma_step_two_calls(shape, name, acc_kind):
+def test_mfma_step_two_calls(shape, name, target, acc_kind):
     """D = A1 @ B1 + A2 @ B2 with two calls of the step on other registers."""
     sh = SHAPES[name]
     nc = sh.m * sh.n // 64
+    nab = mfma.SHAPES[shape][1]                       # VGPRs per lane of A (and B)
     step = mfma.mfma_step(shape, acc=acc_kind)
-    m = aster.Module()
+    m = aster.Module(target)
     k = m.kernel("k", args=[("a", U32), ("b", U32), ("d", aster.ptr(np.float32))], block=64)
     pa, pb, pd = k.load_arg("a"), k.load_arg("b"), k.load_arg("d")
-    off = k.v_lshlrev_b32(VGPR(), 3, v[0])            # 8 bytes (4 values) per lane
-    frags = [k.global_load_dwordx2(VGPR(2), off, p, offset=512 * i)
+    off = k.v_lshlrev_b32(VGPR(), nab.bit_length() + 1, v[0])   # 4 nab bytes per lane
+    load = k.global_load_dwordx2 if nab == 2 else k.global_load_dwordx4
+    frags = [load(VGPR(nab), off, p, offset=256 * nab * i)
              for i in range(2) for p in (pa, pb)]
     acc = zero_acc(k, nc, acc_kind)
     (acc,) = k.call(step, frags[0], frags[1], acc)

@@ -14,6 +14,10 @@ values per register, low half first):
       D register r (0..15) of lane l: D[8 (r // 4) + 4 (l // 32) + r % 4][l % 32]
 
 (For 32x32x8, registers 4q..4q+3 hold rows 8q + 4 (l // 32) + 0..3.)
+
+gfx950 only: the double-K shapes 16x16x32 and 32x32x16 (f16, bf16) take
+A and B in VGPR x4, 8 consecutive k per lane (j = 0..7): A[l % M][8 (l // M)
++ j], B[8 (l // M) + j][l % M]; C and D as for 16x16x16 / 32x32x8.
 store_result(shape) writes D to a row-major f32 matrix in global memory.
 
 So a lane's A fragment is 4 consecutive k of one row of A, and its B
@@ -37,6 +41,10 @@ SHAPES = {
     "16x16x16_bf16": ("v_mfma_f32_16x16x16_bf16", 2, 2, 4),
     "32x32x8_f16": ("v_mfma_f32_32x32x8_f16", 2, 2, 16),
     "32x32x8_bf16": ("v_mfma_f32_32x32x8_bf16", 2, 2, 16),
+    "16x16x32_f16": ("v_mfma_f32_16x16x32_f16", 4, 4, 4),       # gfx950
+    "16x16x32_bf16": ("v_mfma_f32_16x16x32_bf16", 4, 4, 4),     # gfx950
+    "32x32x16_f16": ("v_mfma_f32_32x32x16_f16", 4, 4, 16),      # gfx950
+    "32x32x16_bf16": ("v_mfma_f32_32x32x16_bf16", 4, 4, 16),    # gfx950
 }
 _CACHE = {}
 

@@ -36,23 +36,42 @@ KERNEL mfma950_bf16_32x32x16(const __bf16 *a, const __bf16 *b, float *d) {
     d[(8 * (r / 4) + 4 * (l / 32) + r % 4) * 32 + l % 32] = acc[r];
 }
 
-KERNEL mfma950_i8_16x16x64(const signed char *a, const signed char *b, int *d) {
+// Lane l's i8 fragments of A (M x K) and B (K x N = M): 16 consecutive k,
+// four per register.
+__attribute__((device)) static void i8_fragments(const signed char *a, const signed char *b,
+                                                 int M, int K, int4 &fa, int4 &fb) {
   uint l = tid_x();
-  int4 fa, fb;
   for (int w = 0; w < 4; ++w) {
     uint x = 0, y = 0;
     for (int j = 0; j < 4; ++j) {
-      int k = 16 * (l / 16) + 4 * w + j;
-      x |= uint((unsigned char)(a[(l % 16) * 64 + k])) << (8 * j);
-      y |= uint((unsigned char)(b[k * 16 + l % 16])) << (8 * j);
+      int k = 16 * (l / M) + 4 * w + j;
+      x |= uint((unsigned char)(a[(l % M) * K + k])) << (8 * j);
+      y |= uint((unsigned char)(b[k * M + l % M])) << (8 * j);
     }
     fa[w] = int(x);
     fb[w] = int(y);
   }
+}
+
+KERNEL mfma950_i8_16x16x64(const signed char *a, const signed char *b, int *d) {
+  uint l = tid_x();
+  int4 fa, fb;
+  i8_fragments(a, b, 16, 64, fa, fb);
   int4 acc = {};
   acc = __builtin_amdgcn_mfma_i32_16x16x64_i8(fa, fb, acc, 0, 0, 0);
   for (int r = 0; r < 4; ++r)
     d[(4 * (l / 16) + r) * 16 + l % 16] = acc[r];
+}
+
+typedef int int16 __attribute__((ext_vector_type(16)));
+KERNEL mfma950_i8_32x32x32(const signed char *a, const signed char *b, int *d) {
+  uint l = tid_x();
+  int4 fa, fb;
+  i8_fragments(a, b, 32, 32, fa, fb);
+  int16 acc = {};
+  acc = __builtin_amdgcn_mfma_i32_32x32x32_i8(fa, fb, acc, 0, 0, 0);
+  for (int r = 0; r < 16; ++r)
+    d[(8 * (r / 4) + 4 * (l / 32) + r % 4) * 32 + l % 32] = acc[r];
 }
 
 // Ordinary code compiled for gfx950: loads, VALU, stores.
