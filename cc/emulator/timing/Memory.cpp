@@ -49,8 +49,11 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
 void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
   ways_ = ways;
   sets_ = 1;  // a power of two, so that a line's set is a mask
-  while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes)
+  setBits_ = 0;
+  while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes) {
     sets_ *= 2;
+    ++setBits_;
+  }
   clear();
 }
 
@@ -62,7 +65,11 @@ void TagCache::clear() {
 }
 
 uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
-  size_t base = size_t(line & (sets_ - 1)) * ways_;
+  // The set from the line's address bits folded together: hardware hashes
+  // addresses over its channels and sets, so that power-of-two strides (the
+  // rows of a matrix) do not all land in a few sets.
+  uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
+  size_t base = size_t(h & (sets_ - 1)) * ways_;
   ++clock_;
   size_t victim = base;
   for (size_t i = base; i < base + ways_; ++i) {

@@ -32,7 +32,8 @@ namespace aster::emu::timing {
 std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per,
                                             uint64_t exec, unsigned banks);
 
-/// A set-associative cache of line tags with LRU replacement. Each line
+/// A set-associative cache of line tags with LRU replacement, the set a
+/// hash of the line's address ([model]: hardware hashes). Each line
 /// holds the cycle its data arrives (an access that finds a line still on
 /// its way waits for it, as a miss merged into the one in flight would).
 class TagCache {
@@ -45,7 +46,7 @@ public:
   uint64_t *access(uint64_t line, bool allocate, uint64_t **fill);
 
 private:
-  unsigned sets_ = 0, ways_ = 0;
+  unsigned sets_ = 0, ways_ = 0, setBits_ = 0;
   std::vector<uint64_t> tags_;   ///< line + 1, 0 = empty
   std::vector<uint64_t> ready_;  ///< arrival cycle of the line's data
   std::vector<uint32_t> stamp_;

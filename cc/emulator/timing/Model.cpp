@@ -421,10 +421,11 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   R->cusUsed = cus;
   R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 16));
   // All CUs advance together in epochs of global time: each runs its turns
-  // of the epoch in turn (starting one CU later every epoch, so that no CU
-  // is always first to the shared bandwidth), so the shared caches and
-  // bandwidth calendars see every CU's requests in time order up to an
-  // epoch. Deterministic: the order depends only on the launch.
+  // of the epoch in turn, so the shared caches and bandwidth calendars see
+  // every CU's requests in time order up to an epoch. The CUs run in a new
+  // order every epoch (a shuffle from a fixed seed: deterministic), so that
+  // when a bandwidth is oversubscribed no CU is first, or last, to it for
+  // long.
   GlobalMemory mem(P);
   Shared sh(*L.prog, L.opts, P);
   std::vector<std::unique_ptr<CUModel>> models;
@@ -435,7 +436,13 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     live.push_back(cu);
   }
   uint64_t T = 0;
-  size_t first = 0;
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  auto random = [&rng] {  // xorshift64: the same sequence everywhere
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
   while (!live.empty() && !sh.failed) {
     // Skip time no CU has anything in (all waiting, or run ahead).
     uint64_t soonest = kNever;
@@ -444,14 +451,14 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     T = std::max(T, soonest - soonest % P.epochCycles);
     mem.forget(T);
     T += P.epochCycles;
-    size_t n = live.size(), kept = 0;
-    for (size_t i = 0; i < n && !sh.failed; ++i)
-      models[live[(first + i) % n]]->runUntil(T);
+    for (size_t i = live.size(); i > 1; --i)
+      std::swap(live[i - 1], live[random() % i]);
     for (unsigned cu : live)
-      if (!models[cu]->finished())
-        live[kept++] = cu;
-    live.resize(kept);
-    first = kept ? (first + 1) % kept : 0;
+      if (!sh.failed)
+        models[cu]->runUntil(T);
+    live.erase(std::remove_if(live.begin(), live.end(),
+                              [&](unsigned cu) { return models[cu]->finished(); }),
+               live.end());
   }
   if (sh.failed)
     wk.errorGroup = 0;
