@@ -99,6 +99,7 @@ void registerGfx950Ocp(SemTable &t);      ///< gfx950 meanings of gfx942 mnemoni
 void registerGfx950OcpMFMA(SemTable &t);  ///< OCP fp8/bf8 conversions and MFMAs
 void registerF8F6F4(SemTable &t);         ///< gfx950 f8f6f4 MFMAs (both tables)
 void registerGprIdx(SemTable &t);         ///< VGPR index mode
+void registerScaleCvt(SemTable &t);       ///< gfx950 v_cvt_scalef32_*
 
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner
