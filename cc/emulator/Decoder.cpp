@@ -517,9 +517,12 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
     // unsupported() never under-reports.
     if (err.empty() && (in.flags & IF_TFE))
       err = "the tfe modifier is not emulated";
-    if (err.empty() && (in.flags & IF_LDS) &&
-        StringRef(texts[i]).ltrim().starts_with("buffer_load_dwordx"))
-      err = "buffer loads of 3 or 4 dwords with lds (direct to LDS) are not emulated";
+    // Buffer loads to LDS: 1, 2 or 4 bytes, and on gfx950 3 or 4 dwords.
+    StringRef mn = StringRef(texts[i]).ltrim();
+    if (err.empty() && (in.flags & IF_LDS) && mn.starts_with("buffer_load_dwordx") &&
+        (cpu != "gfx950" || mn.starts_with("buffer_load_dwordx2")))
+      err = "buffer loads of 2 dwords, or of 3 or 4 before gfx950, with lds (direct to "
+            "LDS) are not emulated";
     if (!err.empty()) {
       Inst bad;
       bad.pc = in.pc;

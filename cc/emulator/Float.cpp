@@ -116,4 +116,38 @@ uint8_t f32ToFp8SR(float f, uint32_t rnd, Fp8Kind k, bool saturate) {
   return encodeFp8(f, k, saturate, true, rnd);
 }
 
+double smallFloatToF64(unsigned v, unsigned eb, unsigned mb) {
+  unsigned e = (v >> mb) & ((1u << eb) - 1), m = v & ((1u << mb) - 1);
+  int bias = (1 << (eb - 1)) - 1;
+  double x = e ? std::ldexp(double(m | 1u << mb), int(e) - bias - int(mb))
+               : std::ldexp(double(m), 1 - bias - int(mb));
+  return (v >> (eb + mb)) & 1 ? -x : x;
+}
+
+unsigned f64ToSmallFloat(double d, unsigned eb, unsigned mb) {
+  unsigned sign = std::signbit(d) ? 1u << (eb + mb) : 0u;
+  int bias = (1 << (eb - 1)) - 1, emax = (1 << eb) - 1 - bias, emin = 1 - bias;
+  unsigned maxCode = (1u << (eb + mb)) - 1;
+  double a = std::fabs(d);
+  if (std::isinf(a))
+    return sign | maxCode;
+  if (a == 0)
+    return sign;
+  // The binade of `a` (at least the subnormal one) and `a` in units of that
+  // binade's last mantissa bit, rounded to nearest even (exact scaling).
+  int e = std::ilogb(a);
+  int te = e < emin ? emin : e;
+  double q = std::nearbyint(std::ldexp(a, int(mb) - te));
+  if (q >= double(2u << mb)) {  // rounded up into the next binade
+    q /= 2;
+    ++te;
+  }
+  if (te > emax)
+    return sign | maxCode;
+  unsigned uq = unsigned(q);
+  if (uq < (1u << mb))  // subnormal (te == emin) or zero
+    return sign | uq;
+  return sign | unsigned(te + bias) << mb | (uq - (1u << mb));
+}
+
 } // namespace aster::emu

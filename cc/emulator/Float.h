@@ -101,17 +101,21 @@ inline uint16_t f32ToF16RTZ(float f) {
   return uint16_t(sign | (mant >> (126 - e)));
 }
 
-/// f64 -> f16 with a single rounding (to nearest even): round to odd into
-/// f32 first, which keeps enough bits for the final rounding to be exact.
-inline uint16_t f64ToF16(double d) {
+/// f64 -> f32 rounded to odd (truncated, the last bit set when inexact):
+/// a second rounding of the result to a format of at most 22 significant
+/// bits (f16, bf16) is then the single rounding of `d`.
+inline float f64ToF32Odd(double d) {
   float f = float(d);
   if (double(f) != d && d == d) {
     if (__builtin_fabs(double(f)) > __builtin_fabs(d))
       f = __builtin_nextafterf(f, 0.0f);
     f = bitsf(fbits(f) | 1u);
   }
-  return f32ToF16(f);
+  return f;
 }
+
+/// f64 -> f16 with a single rounding (to nearest even).
+inline uint16_t f64ToF16(double d) { return f32ToF16(f64ToF32Odd(d)); }
 
 inline float bf16ToF32(uint16_t h) { return bitsf(uint32_t(h) << 16); }
 /// f32 -> bf16, round to nearest even; NaN quieted.
@@ -121,6 +125,8 @@ inline uint16_t f32ToBF16(float f) {
     return uint16_t((u >> 16) | 0x40u);
   return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
+/// f64 -> bf16 with a single rounding (to nearest even).
+inline uint16_t f64ToBF16(double d) { return f32ToBF16(f64ToF32Odd(d)); }
 
 /// fp8 formats. gfx942's FNUZ ones (bias 8 / 16): no infinities, no
 /// negative zero, NaN = 0x80. gfx950's OCP ones (OCP 8-bit floating point
@@ -138,6 +144,29 @@ float fp8ToF32(uint8_t v, Fp8Kind k);
 uint8_t f32ToFp8(float f, Fp8Kind k, bool saturate);
 /// f32 -> fp8 with stochastic rounding: `rnd` is added below the kept bits.
 uint8_t f32ToFp8SR(float f, uint32_t rnd, Fp8Kind k, bool saturate);
+
+/// The OCP 6- and 4-bit floats (OCP Microscaling Formats specification 1.0):
+/// FP6 E2M3, BF6 E3M2, FP4 E2M1 -- `eb` exponent bits with bias
+/// 2^(eb-1) - 1, `mb` mantissa bits, a sign, no infinities or NaN.
+double smallFloatToF64(unsigned v, unsigned eb, unsigned mb);
+/// Finite or infinite `d` -> the small float, round to nearest even;
+/// magnitudes beyond the largest finite value (infinities included) give
+/// the largest finite value of their sign, zero and underflow keep the sign.
+/// `d` must not be NaN (the formats have none).
+unsigned f64ToSmallFloat(double d, unsigned eb, unsigned mb);
+
+/// gfx950's element formats as the f8f6f4 MFMAs' cbsz/blgp number them:
+/// 0 fp8 (E4M3FN), 1 bf8 (E5M2), 2 fp6 (E2M3), 3 bf6 (E3M2), 4 fp4 (E2M1).
+inline unsigned ocpBits(unsigned fmt) { return fmt < 2 ? 8 : fmt < 4 ? 6 : 4; }
+inline double ocpToF64(unsigned fmt, unsigned v) {
+  switch (fmt) {
+  case 0: return fp8ToF32(uint8_t(v), Fp8Kind::E4M3FN);
+  case 1: return fp8ToF32(uint8_t(v), Fp8Kind::E5M2);
+  case 2: return smallFloatToF64(v, 2, 3);
+  case 3: return smallFloatToF64(v, 3, 2);
+  default: return smallFloatToF64(v, 2, 1);
+  }
+}
 
 } // namespace aster::emu
 

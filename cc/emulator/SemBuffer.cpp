@@ -77,13 +77,17 @@ EMU_INLINE bool inRange(const BufAddr &b, unsigned l, unsigned k, unsigned n) {
 }
 
 /// `lds`: lane l's data (sub-dword data zero- or sign-extended) goes to LDS
-/// at m0 + inst_offset + 4 * l instead of a VGPR; the operands are vaddr,
-/// srsrc, soffset. Out-of-range lanes write 0.
+/// at m0 + inst_offset + 4 * l instead of a VGPR; 3 or 4 dwords (gfx950) at
+/// m0 + inst_offset + 16 * l, dwordx3 writing 3 dwords and skipping the 4th
+/// (CDNA4 ISA, "Memory Buffer Load to LDS"); the operands are vaddr, srsrc,
+/// soffset. Out-of-range dwords write 0.
 template <uint8_t Bytes, bool Sext> void bufLoadLds(Wave &w, const Inst &in) {
-  if (Bytes > 4) {
-    w.fail(in, "buffer loads of 3 or 4 dwords with lds are not emulated");
+  if (Bytes == 8) {
+    w.fail(in, "buffer loads of 2 dwords with lds are not emulated");
     return;
   }
+  constexpr unsigned Lds = Bytes > 4 ? 16 : 4, Out = Bytes > 4 ? Bytes : 4;
+  constexpr unsigned chunk = Bytes >= 4 ? 4 : Bytes;
   BufAddr b;
   if (!bufAddrs(w, in, 0, b))
     return;
@@ -91,27 +95,32 @@ template <uint8_t Bytes, bool Sext> void bufLoadLds(Wave &w, const Inst &in) {
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok) return;
-    u32 v = 0;
-    if (inRange(b, l, 0, Bytes)) {
-      const uint8_t *p = xlate(w, b.addr[l], Bytes, false);
+    uint8_t buf[16] = {};
+    for (unsigned k = 0; k < Bytes; k += chunk) {
+      if (!inRange(b, l, k, chunk))
+        continue;
+      const uint8_t *p = xlate(w, b.addr[l] + k, chunk, false);
       if (!p) {
-        memFault(w, in, int(l), b.addr[l], Bytes, false, "buffer load");
+        memFault(w, in, int(l), b.addr[l] + k, chunk, false, "buffer load");
         ok = false;
         return;
       }
-      v = Bytes == 4 ? ld32(p)
-          : Bytes == 2 ? (Sext ? u32(i32(int16_t(p[0] | p[1] << 8))) : u32(p[0] | p[1] << 8))
-                       : (Sext ? u32(i32(int8_t(p[0]))) : u32(p[0]));
+      std::memcpy(buf + k, p, chunk);
     }
-    u64 a = u64(m0) + u32(in.offset) + 4 * l;
-    if (a + 4 > w.L->ldsSize) {
+    if (Bytes < 4) {
+      u32 v = Bytes == 2 ? (Sext ? u32(i32(int16_t(buf[0] | buf[1] << 8))) : u32(buf[0] | buf[1] << 8))
+                         : (Sext ? u32(i32(int8_t(buf[0]))) : u32(buf[0]));
+      std::memcpy(buf, &v, 4);
+    }
+    u64 a = u64(m0) + u32(in.offset) + u64(Lds) * l;
+    if (a + Out > w.L->ldsSize) {
       if (w.L->opts.strict) {
-        ldsFault(w, in, l, a, 4);
+        ldsFault(w, in, l, a, Out);
         ok = false;
       }
       return;
     }
-    st32(w.wg->lds.data() + a, v);
+    std::memcpy(w.wg->lds.data() + a, buf, Out);
   });
 }
 

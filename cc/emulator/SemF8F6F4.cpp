@@ -25,28 +25,6 @@ namespace aster::emu {
 
 namespace {
 
-unsigned formatBits(unsigned f) { return f < 2 ? 8 : f < 4 ? 6 : 4; }
-
-/// A small float with `eb` exponent bits (bias 2^(eb-1) - 1) and `mb`
-/// mantissa bits, no infinities or NaN (the fp6/fp4 formats).
-double smallFloat(unsigned v, unsigned eb, unsigned mb) {
-  unsigned e = (v >> mb) & ((1u << eb) - 1), m = v & ((1u << mb) - 1);
-  int bias = (1 << (eb - 1)) - 1;
-  double mant = double(m) / double(1u << mb);
-  double x = e ? std::ldexp(1.0 + mant, int(e) - bias) : std::ldexp(mant, 1 - bias);
-  return (v >> (eb + mb)) & 1 ? -x : x;
-}
-
-double decode(unsigned fmt, unsigned v) {
-  switch (fmt) {
-  case 0: return fp8ToF32(uint8_t(v), Fp8Kind::E4M3FN);
-  case 1: return fp8ToF32(uint8_t(v), Fp8Kind::E5M2);
-  case 2: return smallFloat(v, 2, 3);
-  case 3: return smallFloat(v, 3, 2);
-  default: return smallFloat(v, 2, 1);
-  }
-}
-
 /// Element e (of `w` bits) of lane l of a register operand.
 unsigned elementAt(Wave &w, const Opnd &o, unsigned l, unsigned e, unsigned bits) {
   unsigned bit = e * bits, word = bit / 32, sh = bit % 32;
@@ -63,13 +41,13 @@ double e8m0(unsigned s) {
 /// Unpacks A (or B) as out[r * K + k], r the row of A (column of B).
 void unpack(Wave &w, const Opnd &o, unsigned fmt, unsigned R, unsigned K, const Opnd *scale,
             unsigned byte, std::vector<double> &out) {
-  unsigned bits = formatBits(fmt);
+  unsigned bits = ocpBits(fmt);
   out.assign(R * K, 0.0);
   for (unsigned l = 0; l < 64; ++l) {
     unsigned r = l % R, k0 = 32 * (l / R);
     double s = scale ? e8m0((vdst(w, *scale)[l] >> (8 * byte)) & 0xff) : 1.0;
     for (unsigned e = 0; e < 32; ++e)
-      out[r * K + k0 + e] = decode(fmt, elementAt(w, o, l, e, bits)) * s;
+      out[r * K + k0 + e] = ocpToF64(fmt, elementAt(w, o, l, e, bits)) * s;
   }
 }
 
@@ -81,7 +59,7 @@ template <unsigned M> void mfmaF8F6F4(Wave &w, const Inst &in) {
   }
   bool scaled = in.nsrc() >= 5;
   const Opnd &A = in.src(0), &B = in.src(1), &C = in.src(2), &D = in.dst();
-  if (A.count < formatBits(in.cbsz) || B.count < formatBits(in.blgp)) {
+  if (A.count < ocpBits(in.cbsz) || B.count < ocpBits(in.blgp)) {
     w.fail(in, "source registers too few for the cbsz/blgp format");
     return;
   }

@@ -14,13 +14,19 @@
 //                         places with the lower 32 of vsrc
 //                         (both only with a full EXEC: which lanes take part
 //                         under a partial one is not established here)
+//   v_prng_b32            one step of the ISA document's LFSR:
+//                         (x << 1) ^ (x[31] ? 197 : 0)
+//   v_ashr_pk_i8_i32      src0 >> src2[4:0] and src1 >> src2[4:0]
+//   v_ashr_pk_u8_i32      (arithmetic), each saturated to [-128, 127] (i8) or
+//                         [0, 255] (u8), packed as two bytes into a 16-bit
+//                         result (the gfx9 16-bit rule: the low half with the
+//                         high half zeroed, or with op_sel[3] the high half
+//                         with the low half kept)
 // The new MFMA shapes are in SemMFMA.cpp, v_minimum3/v_maximum3_f32 in
 // SemVALUFloat.cpp, v_pk_minimum3/v_pk_maximum3_f16 in SemVOP3P.cpp, and the
 // OCP fp8/bf8 meanings of gfx942 mnemonics in SemVALUConvert.cpp /
 // SemMFMA.cpp (registerGfx950Ocp*), the f8f6f4 MFMAs (plain and scaled) in
-// SemF8F6F4.cpp. Other gfx950-only instructions (the scalef32 conversions,
-// transposing LDS loads, v_prng_b32, stochastic rounding to f16/bf16, ...)
-// have no semantics and fail when executed.
+// SemF8F6F4.cpp, the v_cvt_scalef32_* conversions in SemScaleCvt.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"
@@ -66,6 +72,27 @@ void v_bitop3_b32(Wave &w, const Inst &in) {
   });
 }
 
+void v_prng_b32(Wave &w, const Inst &in) {
+  u32 t0[64];
+  const u32 *A = vget(w, in.src(0), t0);
+  u32 *D = vdst(w, in.dst());
+  forLanes(w.exec(), [&](unsigned l) { D[l] = (A[l] << 1) ^ ((A[l] >> 31) ? 197u : 0u); });
+}
+
+template <int Lo, int Hi> void ashrPk8(Wave &w, const Inst &in) {
+  u32 t0[64], t1[64], t2[64];
+  const u32 *A = vget(w, in.src(0), t0), *B = vget(w, in.src(1), t1), *C = vget(w, in.src(2), t2);
+  u32 *D = vdst(w, in.dst());
+  bool hi = in.opsel & 8;
+  forLanes(w.exec(), [&](unsigned l) {
+    auto sat = [&](u32 x) {
+      i32 v = i32(x) >> (C[l] & 31);
+      return u32(v <= Lo ? Lo : v >= Hi ? Hi : v) & 0xffu;
+    };
+    write16(D[l], u16(sat(A[l]) | sat(B[l]) << 8), hi, false);
+  });
+}
+
 template <unsigned Row> void permlaneSwap(Wave &w, const Inst &in) {
   if (w.exec() != ~0ull) {
     w.fail(in, std::string(Row == 16 ? "v_permlane16_swap_b32" : "v_permlane32_swap_b32") +
@@ -92,6 +119,11 @@ void registerGfx950(SemTable &t) {
   t.push_back({"v_cvt_pk_bf16_f32", cvtPk16F32<f32ToBF16>, 1, ICls::VALU, SF_NO_CLAMP,
                tys(Ty::F32)});
   t.push_back({"v_bitop3_b32", v_bitop3_b32, 1, ICls::VALU, SF_NO_SDWA, tys(Ty::B32)});
+  t.push_back({"v_prng_b32", v_prng_b32, 1, ICls::VALU, 0, tys(Ty::B32)});
+  t.push_back({"v_ashr_pk_i8_i32", ashrPk8<-128, 127>, 1, ICls::VALU,
+               SF_NO_SDWA | SF_NO_CLAMP, tys(Ty::B32)});
+  t.push_back({"v_ashr_pk_u8_i32", ashrPk8<0, 255>, 1, ICls::VALU, SF_NO_SDWA | SF_NO_CLAMP,
+               tys(Ty::B32)});
 }
 
 } // namespace aster::emu

@@ -262,6 +262,34 @@ template <const Shape &S> void mfma(Wave &w, const Inst &in) {
   mfmaPlain<S>(w, in);
 }
 
+/// D += A * B for the sparse MFMAs, A (M x K) and B (K x N) unpacked to
+/// doubles; C/D in the dense single-block layout.
+template <const Shape &S>
+void smfmacAccumulate(Wave &w, const Opnd &D, const std::vector<double> &a,
+                      const std::vector<double> &bm) {
+  constexpr unsigned M = S.M, N = S.N, K = S.K;
+  uint32_t res[16][64];
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      unsigned reg, lane;
+      outPos(S, 0, i, j, reg, lane);
+      uint32_t c = vdst(w, D, reg)[lane];
+      if (S.out == Out::I32) {
+        int64_t acc = int32_t(c);
+        for (unsigned k = 0; k < K; ++k)
+          acc += int64_t(a[size_t(i) * K + k]) * int64_t(bm[size_t(k) * N + j]);
+        res[reg][lane] = uint32_t(acc);
+      } else {
+        double acc = 0;
+        for (unsigned k = 0; k < K; ++k)
+          acc += a[size_t(i) * K + k] * bm[size_t(k) * N + j];
+        res[reg][lane] = f2u(float(acc + double(u2f(c))));
+      }
+    }
+  for (unsigned r = 0; r < M * N / 64 && r < D.count; ++r)
+    std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
+}
+
 /// Sparse MFMA (v_smfmac_*): D += A * B where A (M x K) has 2 non-zeros in
 /// every 4 consecutive k; src0 holds the compressed A (K/2 values per row,
 /// laid out like a dense M x K/2 operand), src1 the dense B, and src2 one
@@ -291,27 +319,40 @@ template <const Shape &S> void smfmac(Wave &w, const Inst &in) {
   for (unsigned k = 0; k < K; ++k)
     for (unsigned j = 0; j < N; ++j)
       bm[size_t(k) * N + j] = readIn<S.b>(w, Bo, j + (k / eplB) * N, k % eplB);
-  uint32_t res[16][64];
-  unsigned regs = M * N / 64;
-  for (unsigned i = 0; i < M; ++i)
-    for (unsigned j = 0; j < N; ++j) {
-      unsigned reg, lane;
-      outPos(S, 0, i, j, reg, lane);
-      uint32_t c = vdst(w, D, reg)[lane];
-      if (S.out == Out::I32) {
-        int64_t acc = int32_t(c);
-        for (unsigned k = 0; k < K; ++k)
-          acc += int64_t(a[size_t(i) * K + k]) * int64_t(bm[size_t(k) * N + j]);
-        res[reg][lane] = uint32_t(acc);
-      } else {
-        double acc = 0;
-        for (unsigned k = 0; k < K; ++k)
-          acc += a[size_t(i) * K + k] * bm[size_t(k) * N + j];
-        res[reg][lane] = f2u(float(acc + double(u2f(c))));
-      }
+  smfmacAccumulate<S>(w, D, a, bm);
+}
+
+/// gfx950's 16-bit sparse MFMAs with doubled K (v_smfmac_f32_16x16x64_f16/
+/// bf16, 32x32x32_f16/bf16). With G = 64/N lane groups, lane l (g = l / N):
+///  * B (CDNA4 ISA document, "F16/BF16 Layout for Matrix B"): 16 values of
+///    column l % N, value e at k = (e / 8) * 8G + 8g + e % 8;
+///  * A: 8 compressed values of row l % M covering dense k 16g .. 16g + 15,
+///    two per group of 4, value e in the group from k = 16g + 4 * (e / 2)
+///    (the document does not tabulate A; this is how AMD's rocjitsu emulator
+///    lays it out, and it agrees with the document's B layout);
+///  * src2: value e's position in its group at bits [2e + 1, 2e] of a 16-bit
+///    set, the set abid[0] when cbsz is 0, else set 0 (the document's index
+///    layout and "Sparse Index Select");
+///  * C/D as the dense MFMAs.
+template <const Shape &S> void smfmac950(Wave &w, const Inst &in) {
+  constexpr unsigned M = S.M, N = S.N, K = S.K, G = 64 / N;
+  const Opnd &A = in.src(0), &Bo = in.src(1), &Idx = in.src(2), &D = in.dst();
+  static thread_local std::vector<double> a, bm;
+  a.assign(size_t(M) * K, 0);
+  bm.assign(size_t(K) * N, 0);
+  uint32_t tIdx[64];
+  const uint32_t *ix = vget(w, Idx, tIdx);
+  unsigned set = in.cbsz == 0 ? (in.abid & 1) : 0;
+  for (unsigned l = 0; l < 64; ++l) {
+    unsigned g = l / N;
+    for (unsigned e = 0; e < 8; ++e) {
+      unsigned pos = (ix[l] >> (16 * set + 2 * e)) & 3;
+      a[size_t(l % M) * K + 16 * (l / M) + 4 * (e / 2) + pos] += readIn<S.a>(w, A, l, e);
     }
-  for (unsigned r = 0; r < regs && r < D.count; ++r)
-    std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
+    for (unsigned e = 0; e < 16; ++e)
+      bm[size_t((e / 8) * 8 * G + 8 * g + e % 8) * N + l % N] = readIn<S.b>(w, Bo, l, e);
+  }
+  smfmacAccumulate<S>(w, D, a, bm);
 }
 
 #define SHAPE(NAME, M, N, K, B, A, BT, O)                                       \
@@ -378,6 +419,10 @@ SHAPE(sp32x32x32_fp8_fp8, 32, 32, 32, 1, FP8, FP8, F32)
 SHAPE(sp32x32x32_fp8_bf8, 32, 32, 32, 1, FP8, BF8, F32)
 SHAPE(sp32x32x32_bf8_fp8, 32, 32, 32, 1, BF8, FP8, F32)
 SHAPE(sp32x32x32_bf8_bf8, 32, 32, 32, 1, BF8, BF8, F32)
+SHAPE(sp16x16x64_f16, 16, 16, 64, 1, F16, F16, F32)
+SHAPE(sp32x32x32_f16, 32, 32, 32, 1, F16, F16, F32)
+SHAPE(sp16x16x64_bf16, 16, 16, 64, 1, BF16, BF16, F32)
+SHAPE(sp32x32x32_bf16, 32, 32, 32, 1, BF16, BF16, F32)
 #undef SHAPE
 
 } // namespace
@@ -410,6 +455,10 @@ void registerMFMA(SemTable &t) {
   SP(f32, 16x16x64_fp8_fp8) SP(f32, 16x16x64_fp8_bf8) SP(f32, 16x16x64_bf8_fp8)
   SP(f32, 16x16x64_bf8_bf8) SP(f32, 32x32x32_fp8_fp8) SP(f32, 32x32x32_fp8_bf8)
   SP(f32, 32x32x32_bf8_fp8) SP(f32, 32x32x32_bf8_bf8)
+#undef SP
+#define SP(P, SUF) sp("v_smfmac_" #P "_" #SUF, smfmac950<sp##SUF>);
+  SP(f32, 16x16x64_f16) SP(f32, 32x32x32_f16) SP(f32, 16x16x64_bf16)
+  SP(f32, 32x32x32_bf16)
 #undef SP
   add("v_mfma_f64_4x4x4_4b_f64", mfma<s4x4x4_4b_f64>, Ty::F64);
 }

@@ -37,6 +37,7 @@ static const SemTable &table() {
     registerGfx950(t);
     registerF8F6F4(t);
     registerGprIdx(t);
+    registerScaleCvt(t);
     return t;
   }();
   return t;
@@ -48,6 +49,7 @@ static const SemTable &gfx950Table() {
     registerGfx950Ocp(t);
     registerGfx950OcpMFMA(t);
     registerF8F6F4(t); // gfx950-only: a gfx950 meaning (not refused as OCP)
+    registerScaleCvt(t);
     return t;
   }();
   return t;

@@ -186,8 +186,12 @@ template <Fam F, AtomOp Op, uint8_t Bytes> void vmAtomic(Wave &w, const Inst &in
 }
 
 /// global_load_lds_*: global memory to LDS, one dword per lane at
-/// M0 + inst_offset + lane * 4 (sub-dword data zero- or sign-extended).
+/// M0 + inst_offset + lane * 4 (sub-dword data zero- or sign-extended);
+/// gfx950's dwordx3/x4: 12/16 bytes per lane at M0 + inst_offset + lane * 16
+/// (CDNA4 ISA: "Flat Memory Instructions", Addressing, for 4 dwords; "Memory
+/// Buffer Load to LDS" for 3: the 16-byte stride, the 4th dword skipped).
 template <uint8_t Bytes, bool Sext> void globalLoadLds(Wave &w, const Inst &in) {
+  constexpr unsigned Lds = Bytes > 4 ? 16 : 4;  // lane stride in LDS
   uint64_t addr[64];
   uint8_t space[64];
   laneAddrs<GLOBAL>(w, in, addr, space);
@@ -197,11 +201,15 @@ template <uint8_t Bytes, bool Sext> void globalLoadLds(Wave &w, const Inst &in) 
     if (!ok)
       return;
     const uint8_t *src = laneMem(w, in, l, SP_GLOBAL, addr[l], Bytes, false, "load");
-    uint8_t *dst = src ? laneMem(w, in, l, SP_LDS, uint64_t(m0) + uint32_t(in.offset) + l * 4,
-                                 4, true, "LDS store")
+    uint8_t *dst = src ? laneMem(w, in, l, SP_LDS, uint64_t(m0) + uint32_t(in.offset) + l * Lds,
+                                 Bytes < 4 ? 4 : Bytes, true, "LDS store")
                        : nullptr;
     if (!dst) {
       ok = false;
+      return;
+    }
+    if (Bytes > 4) {
+      std::memcpy(dst, src, Bytes);
       return;
     }
     uint32_t v;
@@ -278,6 +286,8 @@ void registerVMEM(SemTable &t) {
   add("global_load_lds_ushort", globalLoadLds<2, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
   add("global_load_lds_sshort", globalLoadLds<2, true>, 0, SF_READS_M0 | SF_WRITES_LDS);
   add("global_load_lds_dword", globalLoadLds<4, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
+  add("global_load_lds_dwordx3", globalLoadLds<12, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
+  add("global_load_lds_dwordx4", globalLoadLds<16, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
 }
 
 } // namespace aster::emu

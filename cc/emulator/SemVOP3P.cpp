@@ -223,18 +223,36 @@ EMU_INLINE float mixSrc(const Inst &in, unsigned i, u32 v, uint8_t mods) {
   if (mods & MOD_NEG) f = -f;
   return f;
 }
+/// a * b + c rounded once to f16 (a, b, c f32 or f16 values): the product
+/// is exact in f64; the f64 sum's rounding error (TwoSum, exact) turns it
+/// into the sum rounded to odd, whose rounding to f16 is then the single one.
+EMU_INLINE u16 fmaToF16(float a, float b, float c, bool clamp) {
+  double p = double(a) * double(b), s = p + double(c);
+  if (std::isfinite(s)) {
+    double bb = s - p, err = (p - (s - bb)) + (double(c) - bb);
+    if (err != 0 && !(d2u(s) & 1))
+      s = std::nextafter(s, err > 0 ? INFINITY : -INFINITY);
+  }
+  if (clamp) s = !(s >= 0.0) ? 0.0 : (s > 1.0 ? 1.0 : s);
+  return f64ToF16(s);
+}
 template <int Out> void fmaMix(Wave &w, const Inst &in) {
   u32 t0[64], t1[64], t2[64];
   const u32 *A = vget(w, in.src(0), t0), *B = vget(w, in.src(1), t1), *C = vget(w, in.src(2), t2);
   u32 *D = vdst(w, in.dst());
   bool clamp = in.flags & IF_CLAMP;
   forLanes(w.exec(), [&](unsigned l) {
-    float r = std::fma(mixSrc(in, 0, A[l], in.src(0).mods), mixSrc(in, 1, B[l], in.src(1).mods),
-                       mixSrc(in, 2, C[l], in.src(2).mods));
-    if (clamp) r = !(r >= 0.0f) ? 0.0f : (r > 1.0f ? 1.0f : r);
-    if (Out == 0) D[l] = f2u(r);
-    else if (Out == 1) D[l] = (D[l] & 0xffff0000u) | f32ToF16(r);
-    else D[l] = (D[l] & 0xffffu) | u32(f32ToF16(r)) << 16;
+    float a = mixSrc(in, 0, A[l], in.src(0).mods), b = mixSrc(in, 1, B[l], in.src(1).mods),
+          c = mixSrc(in, 2, C[l], in.src(2).mods);
+    if (Out == 0) {
+      float r = std::fma(a, b, c);
+      if (clamp) r = !(r >= 0.0f) ? 0.0f : (r > 1.0f ? 1.0f : r);
+      D[l] = f2u(r);
+    } else if (Out == 1) {
+      D[l] = (D[l] & 0xffff0000u) | fmaToF16(a, b, c, clamp);
+    } else {
+      D[l] = (D[l] & 0xffffu) | u32(fmaToF16(a, b, c, clamp)) << 16;
+    }
   });
 }
 

@@ -210,18 +210,20 @@ def test_v_pk_minimum3_maximum3_f16(mnemonic):
 
 
 def test_not_emulated_gfx950_instruction_fails_with_its_name():
-    """A gfx950-only instruction without semantics (v_prng_b32, on
-    aster-emu-isa-coverage's not-emulated list) is reported up front and
-    fails when executed, naming the instruction and its pc."""
+    """A gfx950-only instruction without semantics (v_cvt_sr_f16_f32, on
+    aster-emu-isa-coverage's not-emulated list: the ISA document leaves how
+    stochastic rounding uses the random bits undefined) is reported up front
+    and fails when executed, naming the instruction and its pc."""
     m = aster.Module("gfx950")
-    k = m.kernel("prng", block=(64, 1, 1))
+    k = m.kernel("sr", block=(64, 1, 1))
     k.v_mov_b32(v[2], 7)
-    k.v_prng_b32(v[3], v[2])
+    k.v_cvt_sr_f16_f32(v[3], v[2], v[2])
     k.s_endpgm()
     code = m.hsaco()
-    assert any("v_prng_b32" in u for u in aster.load_code_object(code).unsupported("prng"))
-    with pytest.raises(aster.EmulatorError, match=r"(?s)v_prng_b32.*pc 0x|pc 0x.*v_prng_b32"):
-        aster.launch(code, "prng", (1, 1, 1), (64, 1, 1))
+    assert any("v_cvt_sr_f16_f32" in u for u in aster.load_code_object(code).unsupported("sr"))
+    with pytest.raises(aster.EmulatorError,
+                       match=r"(?s)v_cvt_sr_f16_f32.*pc 0x|pc 0x.*v_cvt_sr_f16_f32"):
+        aster.launch(code, "sr", (1, 1, 1), (64, 1, 1))
 
 
 @pytest.mark.parametrize("row", [16, 32])

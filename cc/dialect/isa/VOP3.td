@@ -170,7 +170,7 @@ def V_CVT_SR_F16_F32 : VOP3<"v_cvt_sr_f16_f32", "f16", ["f32", "u32"], CDNA4, Sr
 def V_CVT_SR_BF16_F32 : VOP3<"v_cvt_sr_bf16_f32", "bf16", ["f32", "u32"], CDNA4, SrcMods>;
 foreach s = ["i8", "u8"] in
   def V_ASHR_PK_#s#_I32 : VOP3<"v_ashr_pk_"#s#"_i32", "b32", ["i32", "i32", "u32"],
-      CDNA4, []>;
+      CDNA4, [op_sel4]>;   // op_sel[3]: the high half of vdst
 foreach op = ["minimum3", "maximum3"] in
   def V_#op#_F32 : VOP3<"v_"#op#"_f32", "f32", ["f32", "f32", "f32"], [gfx950, gfx1201]>;
 def V_BITOP3_B32 : VOP3<"v_bitop3_b32", "b32", ["b32", "b32", "b32"], CDNA4, [bitop3]> {

@@ -1,0 +1,179 @@
+"""gfx950 instructions whose semantics come from the CDNA4 ISA document,
+checked on the emulator against NumPy references written here from the
+document (clang-22 kernels in hip950/ops.hip where clang emits them, aster's
+builder otherwise):
+
+* v_prng_b32: `D0.u32 = ((in << 1U) ^ (in[31] ? 197U : 0U))` (12.8, VOP1);
+* v_ashr_pk_i8_i32 / v_ashr_pk_u8_i32: src0 and src1 shifted right
+  (arithmetic) by src2[4:0], saturated to i8 / u8, packed into 16 bits
+  (12.11) -- written as the other gfx9 16-bit results (low half, high half
+  zeroed; op_sel[3]: high half, low half kept);
+* v_smfmac_f32_{16x16x64,32x32x32}_{f16,bf16}: the document's B layout and
+  index layout (7.5) with A laid out as AMD's rocjitsu emulator does (the
+  document does not tabulate A), C/D as the dense MFMAs (AMD's calculator,
+  mfma_layouts.py);
+* global_load_lds_dwordx4: 16 bytes per lane to LDS at M0 + offset +
+  lane * 16 (10.3);
+* v_fma_mixlo/mixhi_f16: a * b + c rounded once to f16 (exact reference),
+  including the cases a rounding to f32 first gets wrong."""
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import aster
+import mfma_layouts as ml
+from aster import v
+from exact import fma
+from lanes import run_lanes
+from test_emu_formats import convert
+
+HIP = Path(__file__).with_name("hip950") / "ops.hip"
+
+
+@pytest.fixture(scope="module")
+def code(hip_hsaco):
+    return hip_hsaco(HIP, arch="gfx950")
+
+
+def launch(code, name, grid, args):
+    assert aster.load_code_object(code).unsupported(name) == []
+    aster.launch(code, name, grid=grid, block=64, args=args)
+
+
+def test_prng_b32(code):
+    rng = np.random.default_rng(950)
+    n = 256
+    seed = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    seed[:3] = [0, 1, 0x80000000]
+    out = np.zeros((n, 3), np.uint32)
+    launch(code, "prng950", n // 64, [seed, out])
+    x = seed.astype(np.uint64)
+    for i in range(3):
+        x = ((x << np.uint64(1)) & np.uint64(0xFFFFFFFF)) ^ np.where(x >> np.uint64(31), 197, 0) \
+            .astype(np.uint64)
+        np.testing.assert_array_equal(out[:, i], x.astype(np.uint32))
+    assert (out[0] == 0).all()      # zero is a fixed point (period 1)
+
+
+@pytest.mark.parametrize("signed", [True, False])
+@pytest.mark.parametrize("hi", [False, True])
+def test_ashr_pk_8_i32(signed, hi):
+    rng = np.random.default_rng(int(signed) + 2 * int(hi))
+    n = 64 * 64
+    x = rng.integers(-2**31, 2**31, n).astype(np.int32)
+    r = rng.integers(-2**31, 2**31, n).astype(np.int32)
+    x[:64] = rng.integers(-300, 300, 64)      # small values: in range, and shift 0..31
+    r[:64] = rng.integers(-300, 300, 64)
+    mn = "v_ashr_pk_i8_i32" if signed else "v_ashr_pk_u8_i32"
+    sel = [0, 0, 0, 1] if hi else [0, 0, 0, 0]
+    got = convert(lambda k: getattr(k, mn)(v[3], v[2], v[4], v[2], op_sel=sel),
+                  x.view(np.uint32), r.view(np.uint32), arch="gfx950")
+    sh = x & 31
+    lo, top = (-128, 127) if signed else (0, 255)
+    pk = ((np.clip(x >> sh, lo, top) & 0xFF) | (np.clip(r >> sh, lo, top) & 0xFF) << 8) \
+        .astype(np.uint32)
+    want = (pk << np.uint32(16)) | np.uint32(0x5A5A) if hi else pk
+    np.testing.assert_array_equal(got, want)
+
+
+def sparse_indices(rng, n):
+    """Per lane 8 groups (two 16-bit sets of 4) of two distinct positions in
+    ascending order (index0 < index1, the document's rule), 2 bits each."""
+    pairs = np.array([(p, q) for p in range(4) for q in range(p + 1, 4)])
+    pick = pairs[rng.integers(0, len(pairs), (n, 8))]           # (n, 8, 2)
+    bits = (pick[..., 0] | pick[..., 1] << 2).astype(np.uint64)
+    return (bits << (4 * np.arange(8, dtype=np.uint64))).sum(axis=1).astype(np.uint32)
+
+
+@pytest.mark.parametrize("kernel,mn,dtype,idx_set", [
+    ("sp16_f16", 16, np.float16, 0), ("sp16_f16_set1", 16, np.float16, 1),
+    ("sp16_f16_cbsz", 16, np.float16, 0), ("sp16_bf16", 16, ml_dtypes.bfloat16, 0),
+    ("sp32_f16", 32, np.float16, 0), ("sp32_bf16_set1", 32, ml_dtypes.bfloat16, 1)])
+def test_smfmac_16bit(code, kernel, mn, dtype, idx_set):
+    """Lane l (g = l // N) holds 8 compressed values of A's row l % M,
+    value e at k = 16g + 4 * (e // 2) + its 2-bit position (bits [2e+1:2e]
+    of the 16-bit index set: abid[0] with cbsz 0, else set 0), and 16
+    values of B's column l % N, value e at k = (e // 8) * 8G + 8g + e % 8
+    (G = 64 // N)."""
+    M = N = mn
+    K = 64 if mn == 16 else 32
+    G = 64 // N
+    rng = np.random.default_rng(len(kernel) + mn)
+    a = (rng.integers(-8, 9, (64, 8)) / 4).astype(np.float64)
+    b = (rng.integers(-8, 9, (64, 16)) / 4).astype(np.float64)
+    idx = sparse_indices(rng, 64)
+    regs = M * N // 64
+    c = (rng.integers(-64, 65, (64, regs)) / 8).astype(np.float32)
+    A = np.zeros((M, K))
+    B = np.zeros((K, N))
+    for l in range(64):
+        g = l // N
+        for e in range(8):
+            pos = (int(idx[l]) >> (16 * idx_set + 2 * e)) & 3
+            A[l % M, 16 * g + 4 * (e // 2) + pos] += a[l, e]
+        for e in range(16):
+            B[(e // 8) * 8 * G + 8 * g + e % 8, l % N] = b[l, e]
+    sh = ml._s(M, N, 8, 1, "f16", "f32")          # the C/D layout of the one-block shapes
+    want = c.astype(np.float64).copy()
+    prod = A @ B
+    for i in range(M):
+        for j in range(N):
+            lane, slot = ml.output_place(sh, 0, i, j)
+            want[lane, slot] += prod[i, j]
+    out = c.copy()
+    launch(code, kernel, 1, [a.astype(dtype), b.astype(dtype), out, idx.view(np.int32)])
+    np.testing.assert_array_equal(out, want.astype(np.float32))   # exact: quarters
+
+
+def test_lds_dma_3_and_4_dwords(code):
+    """global_load_lds_dwordx3, buffer_load_dwordx4 ... lds and
+    global_load_lds_dwordx4: lane l's dwords at M0 + 16 * l; dwordx3 leaves
+    the 4th dword of its slot (CDNA4 ISA 9.1.9: "LOAD_DWORDX3 writes 3 dwords
+    and skips the 4th")."""
+    x = np.arange(768, dtype=np.uint32) * np.uint32(2654435761)
+    out = np.zeros(768, np.uint32)
+    launch(code, "lds_x3x4", 1, [x, out])
+    want = np.uint32(0xDEAD0000) + np.arange(768, dtype=np.uint32)
+    slots = np.arange(256).reshape(64, 4)
+    want[slots[:, :3]] = x[slots[:, :3]]
+    want[256:] = x[256:]
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
+@pytest.mark.parametrize("hi", [False, True])
+def test_fma_mix_f16_rounds_once(arch, hi):
+    """v_fma_mixlo/mixhi_f16 with f32 sources: the exact a * b + c rounded
+    once to f16 (exact.fma), the other half kept. Half of the cases put c on
+    an f16 rounding midpoint whose tie goes down and a * b a tiny positive
+    amount below f32's resolution there: one rounding goes up, rounding to
+    f32 first lands on the tie and goes down."""
+    rng = np.random.default_rng(17 + int(hi))
+    n = 64 * 64
+    h = rng.integers(0x0400, 0x7800, n).astype(np.uint16) & np.uint16(0xFFFE)  # even f16
+    lo_v = h.view(np.float16).astype(np.float64)
+    up_v = (h + np.uint16(1)).view(np.float16).astype(np.float64)
+    mid = ((lo_v + up_v) / 2) * rng.choice([-1, 1], n)
+    a = (1 + rng.random(n)).astype(np.float32)
+    b = (np.abs(mid) * 2.0 ** -30 * np.sign(mid)).astype(np.float32)
+    c = mid.astype(np.float32)
+    rand = rng.random(n) < 0.5
+    a[rand] = rng.standard_normal(rand.sum()).astype(np.float32) * 8
+    b[rand] = rng.standard_normal(rand.sum()).astype(np.float32) * 8
+    c[rand] = rng.standard_normal(rand.sum()).astype(np.float32) * 64
+    old = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    mn = "v_fma_mixhi_f16" if hi else "v_fma_mixlo_f16"
+    got = run_lanes(lambda k, r: getattr(k, mn)(r[3], r[0], r[1], r[2]),
+                    [a.view(np.uint32), b.view(np.uint32), c.view(np.uint32)], 1, old,
+                    arch=arch)[:, 0]
+    want = fma(a, b, c, np.float16).view(np.uint16).astype(np.uint32)
+    res = (got >> np.uint32(16)) if hi else (got & np.uint32(0xFFFF))
+    kept = (got & np.uint32(0xFFFF)) if hi else (got >> np.uint32(16))
+    np.testing.assert_array_equal(kept, (old & np.uint32(0xFFFF)) if hi else old >> np.uint32(16))
+    bad = np.nonzero(res != want)[0]
+    assert bad.size == 0, [(float(a[i]), float(b[i]), float(c[i]), hex(res[i]), hex(want[i]))
+                           for i in bad[:4]]
+    twice = np.float32(a.astype(np.float64) * b + c).astype(np.float16).view(np.uint16)
+    assert (twice[~rand] != want[~rand]).mean() > 0.5   # the cases that tell one rounding apart
