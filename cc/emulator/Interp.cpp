@@ -163,11 +163,14 @@ static uint64_t run(Wave &w, uint64_t slice, const uint8_t *stopAt = nullptr,
     }
     const Inst *inp = &prog[w.pc];
     if (__builtin_expect(w.gprIdxOn | w.vskip, 0)) {
-      // VSKIP: vector instructions are not issued (no effect, no counters).
+      // VSKIP: vector instructions are not issued (no effect, no counters;
+      // the timing model's log does not get them). Every loop has a branch,
+      // which is not skipped, so the slice still ends.
       if (w.vskip && (inp->cls == ICls::VALU || inp->cls == ICls::MFMA ||
                       inp->cls == ICls::VMEM || inp->cls == ICls::LDS)) {
         w.pc = inp->next;
-        ++n;
+        if constexpr (!Log)
+          ++n;
         continue;
       }
       if (w.gprIdxOn)
