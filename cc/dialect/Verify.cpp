@@ -3,11 +3,13 @@
 // Checks an instruction op against its table row: operand counts, register
 // class and width, alignment of allocated ranges, immediates (kind, range,
 // literal count), the constant-bus limit, modifiers and target validity.
+// Shapes that verified are remembered (VerifyMemo.h).
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/Dialect.h"
 #include "dialect/Immediates.h"
 #include "dialect/ModSpelling.h"
+#include "dialect/VerifyMemo.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SmallSet.h"
@@ -185,12 +187,11 @@ static LogicalResult verifyEncodingRules(Operation *op, const ISA::InstDesc &d,
   return success();
 }
 
-LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
-                                               const ISA::InstDesc &d) {
+/// verifyInstruction without the memo.
+static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelModuleOp mod,
+                                 uint8_t target) {
   // Target validity.
-  uint8_t target = 0;
-  if (auto mod = op->getParentOfType<KernelModuleOp>()) {
-    target = mod.getTargetBit();
+  if (mod) {
     if (target && !d.validOn(target)) {
       auto diag = op->emitOpError("is not valid on target '")
                   << mod.getTarget() << "' (valid on:";
@@ -352,4 +353,60 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
                failed(checkModifier(op, d, na)))
       return failure();
   return verifyEncodingRules(op, d, target, optPresent, literalBits.has_value());
+}
+
+LogicalResult aster::amdgcn::verifyInstruction(Operation *op, const ISA::InstDesc &d) {
+  auto mod = op->getParentOfType<KernelModuleOp>();
+  uint8_t target = mod ? mod.getTargetBit() : 0;
+  VerifyMemo *memo = verifyMemoOf(op);
+  VerifyMemo::Key key;
+  bool memoised = memo && VerifyMemo::key(op, d, target, key);
+  if (memoised && memo->contains(key))
+    return success();
+  if (failed(verifyShape(op, d, mod, target)))
+    return failure();
+  if (memoised)
+    memo->insert(key);
+  return success();
+}
+
+bool VerifyMemo::key(Operation *op, const ISA::InstDesc &d, uint8_t target, Key &k) {
+  if (op->getNumSuccessors())
+    return false;
+  k.clear();
+  k.push_back((const void *)(uintptr_t)((d.index() << 8) | target));
+  k.push_back(op->getAttrDictionary().getAsOpaquePointer());
+  k.push_back((const void *)(uintptr_t)((op->getNumOperands() << 16) | op->getNumResults()));
+  for (Type t : op->getResultTypes())
+    k.push_back(t.getAsOpaquePointer());
+  for (Value v : op->getOperands()) {
+    Type t = v.getType();
+    k.push_back(t.getAsOpaquePointer());
+    if (!isRegisterType(t)) {
+      auto c = v.getDefiningOp<arith::ConstantOp>();
+      if (!c)
+        return false;
+      k.push_back(c.getValue().getAsOpaquePointer());
+    } else if (auto r = dyn_cast<RegType>(t); r && r.isVirtual() && r.getKind() == RegKind::SGPR) {
+      unsigned first = 0;
+      while (op->getOperand(first) != v)
+        ++first;
+      k.push_back((const void *)(uintptr_t)first);
+    }
+  }
+  return true;
+}
+
+bool VerifyMemo::contains(ArrayRef<const void *> k) {
+  std::lock_guard<std::mutex> lock(mu);
+  return shapes.contains(k);
+}
+
+void VerifyMemo::insert(ArrayRef<const void *> k) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (shapes.size() >= kMaxShapes) {
+    shapes.clear();
+    arena.Reset();
+  }
+  shapes.insert(k.copy(arena));
 }

@@ -1,14 +1,15 @@
 //===- Builder.cpp - the fast path behind aster's Python kernel builder ---===//
 //
-// Python's generated methods (one per table row) call a kernel's `fast_emit`
-// function as `emit(index, frame, *dsts, *srcs, *mods[, label])`; this file
-// turns that into one instruction op, verifies it at once and raises
+// The builder's instruction methods (one per table row, InstMethods.inc; also
+// a kernel's `fast_emit` function) call `emit(index, frame, *dsts, *srcs,
+// *mods[, label])`; this file turns that into one instruction op, verifies it at once and raises
 // AsterError (or AsterTypeError for wrong Python types) at the user's line.
 // The user's line is the first frame, from `frame` outwards, whose file is
 // not inside the aster package; locations are cached per call site.
 //
 //===----------------------------------------------------------------------===//
 #include "python/Core.h"
+#include "dialect/Copy.h"
 #include "dialect/Immediates.h"
 #include "target/InstAsm.h"
 #include "target/Translate.h"
@@ -26,6 +27,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <frameobject.h>
+#include <structmember.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -606,6 +608,8 @@ static PyMethodDef emitDef = {
     "emit", (PyCFunction)(void (*)(void))emitTrampoline, METH_FASTCALL,
     "emit(index, frame, *dsts, *srcs, *mods[, label]): one instruction (internal)."};
 
+#include "python/InstMethods.inc"
+#include "python/VirtualSpecs.inc"
 #include "python/BuilderBindings.inc"
 #include "python/EditBindings.inc"
 #include "python/FunctionBindings.inc"

@@ -418,6 +418,19 @@ public:
                    llvm::msgpack::Document &metadata, unsigned &count)
       : plans(plans), regs(regs), metadata(metadata), count(count) {}
 
+  /// The whole object with no skeleton text: every kernel (all direct)
+  /// and the metadata note. False if a part is rejected.
+  bool emitAll(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti) {
+    for (unsigned i = 0; i < plans.size(); ++i) {
+      KernelPlan &kp = plans[i];
+      kp.symbol = beginKernel(out, sti, kp.kernel.getSymName());
+      emitBody(out, sti, kp, i);
+      if (!endKernel(out, kp.symbol, i, kp.kd))
+        return false;
+    }
+    return emitMetadataNote(out, metadata);
+  }
+
   void Initialize(llvm::MCAsmParser &p) override {
     MCAsmParserExtension::Initialize(p);
     for (const char *name : {".aster_kernel", ".aster_kernel_end", ".aster_metadata"})
@@ -440,17 +453,16 @@ private:
     KernelPlan &kp = plans[idx];
     if (name == ".aster_kernel_end")
       return !kp.symbol || !endKernel(out, kp.symbol, idx, kp.kd);
-    kp.symbol = beginKernel(out, getParser().getTargetParser().getSTI(),
-                            kp.kernel.getSymName());
+    const llvm::MCSubtargetInfo &sti = getParser().getTargetParser().getSTI();
+    kp.symbol = beginKernel(out, sti, kp.kernel.getSymName());
     if (kp.direct)
-      emitBody(kp, idx);
+      emitBody(out, sti, kp, idx);
     return false;
   }
 
-  void emitBody(KernelPlan &kp, unsigned idx) {
-    llvm::MCContext &ctx = getContext();
-    llvm::MCStreamer &out = getStreamer();
-    const llvm::MCSubtargetInfo &sti = getParser().getTargetParser().getSTI();
+  void emitBody(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti, KernelPlan &kp,
+                unsigned idx) {
+    llvm::MCContext &ctx = out.getContext();
     std::vector<llvm::MCSymbol *> labels(kp.blockIds.size());
     for (unsigned b = 0; b < labels.size(); ++b)
       labels[b] = ctx.getOrCreateSymbol(".LBB" + std::to_string(idx) + "_" +
@@ -628,17 +640,28 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
       st.textKernels.push_back(kp.kernel.getSymName().str());
   }
 
-  // The skeleton: module header, one directive per kernel part, the
-  // assembler lines a raised module keeps, the body of a kernel that goes
-  // through text.
+  // Text is needed only for a kernel body that goes through text or the
+  // assembler lines a raised module keeps; then the object is a skeleton
+  // text (module header, one directive per kernel part, those lines) that
+  // LLVM's assembler runs. Otherwise there is no text and no assembler.
+  auto codeTail = [](KernelPlan &kp) {
+    return kp.kernel->getAttrOfType<StringAttr>(raise::kCodeTailAttr);
+  };
+  auto textTail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr);
+  auto cov = module->getAttrOfType<IntegerAttr>(raise::kCodeObjectVersionAttr);
+  auto header = elfHeader(module.getTarget(), cov ? cov.getInt() : 5);
+  bool needsText = !header || textTail ||
+                   llvm::any_of(plans, [&](KernelPlan &kp) { return !kp.direct || codeTail(kp); });
   uint8_t target = module.getTargetBit();
   std::string text;
   llvm::raw_string_ostream os(text);
-  writeModuleHeader(module, os);
+  if (needsText)
+    writeModuleHeader(module, os);
   std::vector<KernelInfo> infos;
   for (unsigned i = 0; i < plans.size(); ++i) {
     KernelPlan &kp = plans[i];
-    // The text names the kernel's symbols unquoted.
+    // The text path (which must give the same object) names the kernel's
+    // symbols unquoted.
     if (!enc.mc->mai->isValidUnquotedName(kp.kernel.getSymName()))
       return llvm::createStringError("kernel name '" + kp.kernel.getSymName().str() +
                                      "' is not an assembler symbol");
@@ -650,22 +673,31 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
     if (!kd)
       return kd.takeError();
     kp.kd = *kd;
+    if (!needsText)
+      continue;
     os << "\t.aster_kernel " << i << "\n";
     if (!kp.direct && failed(writeKernelBody(kp.kernel, i, os)))
       return llvm::createStringError("kernel " + kp.kernel.getSymName().str() +
                                      " cannot be translated");
-    if (auto tail = kp.kernel->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+    if (auto tail = codeTail(kp))
       os << tail.getValue();
     os << "\t.aster_kernel_end " << i << "\n";
   }
-  if (auto tail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr))
-    os << tail.getValue();
-  os << "\t.aster_metadata\n";
+  if (textTail)
+    os << textTail.getValue();
+  if (needsText)
+    os << "\t.aster_metadata\n";
   llvm::msgpack::Document metadata;
   buildMetadata(module, infos, metadata);
   if (!yamlSafe(metadata.getRoot()))
     return llvm::createStringError("the metadata has a string its YAML text cannot carry");
   ObjectDirectives directives(plans, flatRegs, metadata, st.instructions);
+  st.assembler = needsText;
+  if (!needsText)
+    return streamObject(module.getTarget(), header->first, header->second,
+                        [&](llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti) {
+                          return directives.emitAll(out, sti);
+                        });
   return assembleObject(text, module.getTarget(), nullptr,
                         [&](llvm::MCAsmParser &p) { directives.Initialize(p); });
 }

@@ -8,6 +8,8 @@
 //                descriptor `K.kd` in .rodata (`.amdhsa_kernel`)
 //   emitMetadataNote  the `.note` record NT_AMDGPU_METADATA "AMDGPU" with
 //                the msgpack metadata (`.amdgpu_metadata`)
+//   elfHeader    the ELF header's e_flags and ABI version (what
+//                `.amdgcn_target` and `.amdhsa_code_object_version` set up)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TARGET_DIRECTOBJECT_H
@@ -16,6 +18,9 @@
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+
+#include <optional>
+#include <utility>
 
 namespace aster::target::direct {
 
@@ -32,6 +37,13 @@ bool endKernel(llvm::MCStreamer &out, llvm::MCSymbol *kernel, unsigned idx,
 /// The metadata note. `doc` is checked (and its string scalars given the
 /// types the metadata needs) as the assembler does; false if it is invalid.
 bool emitMetadataNote(llvm::MCStreamer &out, llvm::msgpack::Document &doc);
+
+/// The ELF header fields of target `cpu` and code object version `cov`:
+/// e_flags (its EF_AMDGPU_MACH_*, xnack and sramecc "any" where the target
+/// has them, as the target ID `amdgcn-amd-amdhsa--<cpu>` without feature
+/// suffixes states) and the ABI version. nullopt for a target or version
+/// this does not know (the caller takes the assembler's way).
+std::optional<std::pair<unsigned, uint8_t>> elfHeader(llvm::StringRef cpu, int64_t cov);
 
 } // namespace aster::target::direct
 
