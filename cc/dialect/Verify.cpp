@@ -259,6 +259,7 @@ static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelMo
   unsigned literals = 0;
   llvm::SmallSet<std::pair<int, int>, 4> sgprs; // (special?, index) on the constant bus
   std::optional<uint64_t> literalBits;
+  bool relocLiteral = false;
   bool isVector = d.has(ISA::PROP_VALU);
   for (unsigned i = 0, oi = 0; i < d.numSrcs; ++i) {
     const ISA::OperandDesc &o = d.srcs()[i];
@@ -294,6 +295,17 @@ static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelMo
       }
       continue;
     }
+    if (v.getDefiningOp<RelocOp>()) {
+      // A symbol's address the linker writes: a 32-bit literal.
+      if (!(o.cls & ISA::CLS_L) || ISA::valTyImmBits(o.ty) != 32)
+        return op->emitOpError("source '")
+               << o.name << "' cannot take a relocation (sym@kind): it is not a 32-bit literal";
+      if (literalBits || relocLiteral)
+        return op->emitOpError("uses two different literals; at most one 32-bit literal is encodable");
+      relocLiteral = true;
+      ++literals;
+      continue;
+    }
     if (!t.isIntOrFloat())
       return op->emitOpError("source '") << o.name << "' has type " << t
                                          << ", which is neither a register nor an immediate";
@@ -324,7 +336,7 @@ static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelMo
       return op->emitOpError("source '")
              << o.name << "': an f64 literal is the high 32 bits of the double; "
              << "the low 32 bits must be zero";
-    if (literalBits && *literalBits != *bits)
+    if (relocLiteral || (literalBits && *literalBits != *bits))
       return op->emitOpError("uses two different literals; at most one 32-bit literal is encodable");
     literalBits = bits;
     ++literals;
@@ -332,7 +344,7 @@ static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelMo
   if (isVector && !d.has(ISA::PROP_MFMA)) {
     if (d.implicitUses & ISA::IMP_VCC) // v_div_fmas reads vcc implicitly
       sgprs.insert({1, (int)SpecialReg::vcc});
-    unsigned bus = sgprs.size() + (literalBits ? 1 : 0);
+    unsigned bus = sgprs.size() + (literalBits || relocLiteral ? 1 : 0);
     unsigned limit = target == ISA::T_GFX1201 ? 2 : 1;
     if (bus > limit)
       return op->emitOpError("reads ")
@@ -352,7 +364,8 @@ static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelMo
     } else if (na.getName() != kSuccOperandSizesAttr && na.getName() != kSpillWaitAttr &&
                failed(checkModifier(op, d, na)))
       return failure();
-  return verifyEncodingRules(op, d, target, optPresent, literalBits.has_value());
+  return verifyEncodingRules(op, d, target, optPresent,
+                             literalBits.has_value() || relocLiteral);
 }
 
 LogicalResult aster::amdgcn::verifyInstruction(Operation *op, const ISA::InstDesc &d) {

@@ -24,10 +24,13 @@
 // written by MC's ELF object streamer alone, no assembler involved. Text is
 // left only where it is text: the assembler lines a raised module keeps and
 // the bodies of kernels that go through text; then LLVM's assembler runs a
-// skeleton (module header, one directive per kernel part, those lines). A descriptor or metadata the assembler would reject sends
-// the whole module through text, which reports it; so does a module with
-// device functions (amdgcn.device_function), whose layout only the text
-// path writes.
+// skeleton (module header, one directive per kernel part, those lines).
+// Device functions (amdgcn.device_function) are planned and encoded like
+// kernels; globals (amdgcn.global) are emitted as the assembler makes their
+// directives (GlobalData.h); a relocation operand (amdgcn.reloc) is an
+// expression operand of the learned form, rebuilt on each op's symbol. A
+// descriptor or metadata the assembler would reject sends the whole module
+// through text, which reports it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TARGET_DIRECTEMIT_H

@@ -38,11 +38,30 @@ MCSection *textSection(MCContext &ctx) {
 
 MCSymbol *beginKernel(MCStreamer &out, const MCSubtargetInfo &sti, StringRef name) {
   MCSymbol *sym = out.getContext().getOrCreateSymbol(name);
+  out.emitSymbolAttribute(sym, MCSA_Protected);
   out.emitSymbolAttribute(sym, MCSA_Global);
   out.emitCodeAlignment(Align(256), &sti);
   out.emitSymbolAttribute(sym, MCSA_ELF_TypeFunction);
   out.emitLabel(sym);
   return sym;
+}
+
+MCSymbol *beginDeviceFunction(MCStreamer &out, const MCSubtargetInfo &sti, StringRef name,
+                              unsigned p2align) {
+  out.emitCodeAlignment(Align(1ull << p2align), &sti);
+  MCSymbol *sym = out.getContext().getOrCreateSymbol(name);
+  out.emitSymbolAttribute(sym, MCSA_ELF_TypeFunction);
+  out.emitLabel(sym);
+  return sym;
+}
+
+void endDeviceFunction(MCStreamer &out, MCSymbol *function, unsigned idx) {
+  MCContext &ctx = out.getContext();
+  MCSymbol *end = ctx.getOrCreateSymbol(".Ldf_end" + Twine(idx));
+  out.emitLabel(end);
+  out.emitELFSize(function, MCBinaryExpr::createSub(MCSymbolRefExpr::create(end, ctx),
+                                                    MCSymbolRefExpr::create(function, ctx),
+                                                    ctx));
 }
 
 bool endKernel(MCStreamer &out, MCSymbol *kernel, unsigned idx, ArrayRef<uint8_t> kd) {

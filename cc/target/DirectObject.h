@@ -3,7 +3,7 @@
 // The parts of a code object around the instructions, emitted straight into
 // an MCStreamer (what the assembler makes of the text path's directives; the
 // AMDGPU target streamer that does it for text is not installed):
-//   beginKernel  `.globl K`, `.p2align 8`, `.type K,@function`, `K:`
+//   beginKernel  `.protected K`, `.globl K`, `.p2align 8`, `.type K,@function`, `K:`
 //   endKernel    `.Lfunc_endN:`, `.size K, .Lfunc_endN-K`, then the 64-byte
 //                descriptor `K.kd` in .rodata (`.amdhsa_kernel`)
 //   emitMetadataNote  the `.note` record NT_AMDGPU_METADATA "AMDGPU" with
@@ -27,6 +27,14 @@ namespace aster::target::direct {
 /// Starts kernel `name` in .text; returns its symbol.
 llvm::MCSymbol *beginKernel(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti,
                             llvm::StringRef name);
+
+/// Starts device function `name` in .text at 2^p2align bytes (`.p2align`,
+/// `.type NAME,@function`, `NAME:`); returns its symbol.
+llvm::MCSymbol *beginDeviceFunction(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti,
+                                    llvm::StringRef name, unsigned p2align);
+
+/// Ends device function number `idx`: `.Ldf_endN:`, `.size F, .Ldf_endN-F`.
+void endDeviceFunction(llvm::MCStreamer &out, llvm::MCSymbol *function, unsigned idx);
 
 /// Ends kernel number `idx` (its size) and emits its descriptor `kd` as
 /// `<name>.kd` in .rodata; .text is current again after. False (nothing

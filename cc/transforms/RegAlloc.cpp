@@ -38,7 +38,7 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
     } else if (isa<ConcatOp>(op)) {
       concatsAt.push_back(index);
     }
-    if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, ConcatOp, SchedBarrierOp, arith::ConstantOp, cf::BranchOp,
+    if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, ConcatOp, SchedBarrierOp, arith::ConstantOp, RelocOp, cf::BranchOp,
                                  SpillStoreOp, SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
       if (isa<CallOp>(op))
         op->emitOpError("is a call: run amdgcn-inline before amdgcn-regalloc");

@@ -499,7 +499,7 @@ FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &
       }
       st.cyclesAfter += after;
       Operation *anchor = r.nodes.back().op->getNextNode();
-      while (anchor && isa<RegOp, UndefOp, arith::ConstantOp>(anchor))
+      while (anchor && isa<RegOp, UndefOp, arith::ConstantOp, RelocOp>(anchor))
         anchor = anchor->getNextNode();
       for (uint32_t k = 0; k < order.size(); ++k) {
         st.moved += order[k] != k;
