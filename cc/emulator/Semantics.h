@@ -101,6 +101,10 @@ void registerF8F6F4(SemTable &t);         ///< gfx950 f8f6f4 MFMAs (both tables)
 void registerGprIdx(SemTable &t);         ///< VGPR index mode
 void registerScaleCvt(SemTable &t);       ///< gfx950 v_cvt_scalef32_*
 
+/// Why s_sendmsg / s_sendmsghalt with this sendmsg(...) field cannot run
+/// ("" when it can: MSG_INTERRUPT). The decoder reports it.
+std::string sendMsgProblem(unsigned imm);
+
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner
 void execDpp(Wave &w, const Inst &in);      ///< DPP lane moves around in.inner

@@ -39,6 +39,8 @@ for _a in ("fp8", "bf8"):
     for _b in ("fp8", "bf8"):
         CALCULATOR_CYCLES[f"v_mfma_f32_16x16x32_{_a}_{_b}"] = 16
         CALCULATOR_CYCLES[f"v_mfma_f32_32x32x16_{_a}_{_b}"] = 32
+        CALCULATOR_CYCLES[f"v_smfmac_f32_16x16x64_{_a}_{_b}"] = 16
+        CALCULATOR_CYCLES[f"v_smfmac_f32_32x32x32_{_a}_{_b}"] = 32
 
 # MI300X published peaks (AMD data sheet: 304 CUs, 2100 MHz), dense TFLOP/s.
 PEAKS = {"f16": 1307.4, "bf16": 1307.4, "i8": 2614.9, "fp8": 2614.9, "xf32": 653.7,
