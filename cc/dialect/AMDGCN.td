@@ -114,6 +114,73 @@ def AMDGCN_DeviceFunctionOp : AMDGCN_Op<"device_function", [
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
 }
 
+def AMDGCN_GlobalOp : AMDGCN_Op<"global", [Symbol, HasParent<"KernelModuleOp">]> {
+  let summary = "Module-level data: a global variable of the code object";
+  let description = [{
+    ```
+    amdgcn.global @table {section = ".data", alignment = 16, bytes = 32,
+        data = dense<[1.0, 2.0, ...]> : tensor<8xf32>, linkage = "protected"}
+    amdgcn.global @ptrs {section = ".data", alignment = 16, bytes = 24,
+        relocs = [{offset = 0, symbol = @a0, addend = 0}, ...]}
+    ```
+    `bytes` bytes in data section `section`, at an address aligned to
+    `alignment`: `data` (any integer/float elements, little-endian, at most
+    `bytes`), then zeros; `relocs` put the address of `symbol` (+ `addend`)
+    at byte `offset` (`width` 8, default, or 4: `.quad sym+addend`), which
+    the linker writes (a dynamic relocation of the code object). `constant`
+    globals live in a read-only section (`.rodata...`; HIP `__constant__`),
+    others in `.data...` or, without data, `.bss...` (NOBITS: no `data`).
+    `linkage`: "protected" (HIP's default), "hidden", "default" (all
+    `.globl`) or "local" (no `.globl`); a name starting with `.L` is an
+    assembler-local label with no symbol. `symbol_size` is the `.size` the
+    symbol states when it is not `bytes` (data raised with padding after it).
+    Kernels take its address with `amdgcn.reloc` operands
+    (`s_getpc_b64` / `s_add_u32 @g rel32@lo+4` / `s_addc_u32 @g rel32@hi+12`).
+    Written after the kernels, in module order.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$section, I64Attr:$alignment,
+                       I64Attr:$bytes, OptionalAttr<ElementsAttr>:$data,
+                       OptionalAttr<ArrayAttr>:$relocs, OptionalAttr<StrAttr>:$linkage,
+                       UnitAttr:$constant, OptionalAttr<I64Attr>:$symbol_size);
+  let assemblyFormat = "$sym_name attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The contents: `bytes` bytes (data, then zeros; relocation fields 0).
+    std::vector<uint8_t> contents();
+    /// "protected" unless set.
+    ::llvm::StringRef linkageOrDefault() {
+      return getLinkage() ? *getLinkage() : ::llvm::StringRef("protected");
+    }
+    bool isNoBits() { return getSection().starts_with(".bss"); }
+  }];
+}
+
+def AMDGCN_RelocOp : AMDGCN_Op<"reloc", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "An immediate operand the linker fills in: a symbol's address";
+  let description = [{
+    `%lo = amdgcn.reloc @table "rel32@lo" 4 : i32` is the 32-bit literal
+    `table@rel32@lo+4` of an instruction that reads it (a source taking a
+    literal): the low half of (address of @table + 4 - address of the
+    literal), written by the linker. Kinds as LLVM's AMDGPU assembler spells
+    them: `rel32@lo`, `rel32@hi` (PC-relative), `gotpcrel32@lo`,
+    `gotpcrel32@hi` (PC-relative to the symbol's GOT entry, which holds its
+    address), `abs32@lo`, `abs32@hi`. `@table` is an amdgcn.global, a
+    kernel or an amdgcn.device_function of the module. The address of a
+    global in s[4:5]: `s_getpc_b64 s[4:5]`, `s_add_u32 s4, s4, rel32@lo+4`,
+    `s_addc_u32 s5, s5, rel32@hi+12` (the getpc value is the address of
+    the add; its literal is 4 bytes after it, the addc's 12).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$symbol, StrAttr:$kind, I64Attr:$addend);
+  let results = (outs I32:$value);
+  let assemblyFormat = "$symbol $kind $addend attr-dict `:` type($value)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `sym@kind+addend` as the assembler reads it.
+    std::string asmText();
+  }];
+}
+
 def AMDGCN_RegOp : AMDGCN_Op<"reg", [Pure]> {
   let summary = "Names an allocated or special register";
   let description = [{

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/Dialect.h"
+#include "dialect/VerifyMemo.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -100,6 +101,7 @@ struct SpreadTypeIDInfo : llvm::DenseMapInfo<TypeID> {
 
 struct InstRegistry {
   TypeIDAllocator ids;
+  VerifyMemo verified; // shapes that verified (VerifyMemo.h)
   llvm::DenseMap<TypeID, const ISA::InstDesc *, SpreadTypeIDInfo> byId;
   std::vector<OperationName> names;  // by table index
 };
@@ -136,6 +138,13 @@ const ISA::InstDesc *aster::amdgcn::getInstDesc(Operation *op) {
   InstRegistry &reg = registryOf(d);
   auto it = reg.byId.find(name.getTypeID());
   return it == reg.byId.end() ? nullptr : it->second;
+}
+
+VerifyMemo *aster::amdgcn::verifyMemoOf(Operation *op) {
+  Dialect *d = op->getName().getDialect();
+  if (!d || !isa<AMDGCNDialect>(d))
+    return nullptr;
+  return &registryOf(d).verified;
 }
 
 OperationName aster::amdgcn::getInstOpName(MLIRContext *ctx,

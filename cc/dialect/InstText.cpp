@@ -105,6 +105,29 @@ static bool isIdentifier(StringRef t) {
   return true;
 }
 
+bool parseRelocText(StringRef t, StringRef &symbol, StringRef &kind, int64_t &addend) {
+  size_t at = t.find('@');
+  if (at == StringRef::npos || !isIdentifier(t.take_front(at)))
+    return false;
+  symbol = t.take_front(at);
+  StringRef rest = t.drop_front(at + 1);
+  size_t sign = rest.find_first_of("+-");
+  kind = rest.take_front(sign);
+  if (!llvm::is_contained({"rel32@lo", "rel32@hi", "gotpcrel32@lo", "gotpcrel32@hi",
+                           "abs32@lo", "abs32@hi"},
+                          kind))
+    return false;
+  addend = 0;
+  if (sign == StringRef::npos)
+    return true;
+  StringRef num = rest.drop_front(sign + 1);
+  if (num.empty() || num[0] == '-' || !parseAsmInteger(num, addend))
+    return false;
+  if (rest[sign] == '-')
+    addend = -addend;
+  return true;
+}
+
 bool parseTextOperand(StringRef t, TextOperand &op) {
   // Source modifiers: -x, |x|, neg(x), abs(x), sext(x), lit(x)/lit64(x).
   struct Wrap { const char *open; bool TextOperand::*flag; };
@@ -146,7 +169,9 @@ bool parseTextOperand(StringRef t, TextOperand &op) {
     op.kind = TextOperand::Off;
     return true;
   }
-  if (isIdentifier(t)) {
+  StringRef sym, kind;
+  int64_t addend;
+  if (isIdentifier(t) || parseRelocText(t, sym, kind, addend)) {
     op.kind = TextOperand::Name;
     return true;
   }

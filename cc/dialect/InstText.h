@@ -108,6 +108,12 @@ bool parseTextOperand(llvm::StringRef t, TextOperand &op);
 void tokenizeOperands(llvm::StringRef s, llvm::SmallVectorImpl<llvm::StringRef> &toks,
                       llvm::SmallVectorImpl<bool> &comma);
 
+/// A relocation operand `sym@kind`, `sym@kind+N` or `sym@kind-N` (kind one
+/// of rel32@lo, rel32@hi, gotpcrel32@lo, gotpcrel32@hi, abs32@lo,
+/// abs32@hi): its parts. parseTextOperand reads it as a Name.
+bool parseRelocText(llvm::StringRef t, llvm::StringRef &symbol, llvm::StringRef &kind,
+                    int64_t &addend);
+
 /// Parses a decimal or 0x-hex integer with an optional '-'.
 bool parseAsmInteger(llvm::StringRef v, int64_t &out);
 /// The value of an integer modifier: an integer or, for ds_swizzle_b32's

@@ -3,11 +3,13 @@
 // Checks an instruction op against its table row: operand counts, register
 // class and width, alignment of allocated ranges, immediates (kind, range,
 // literal count), the constant-bus limit, modifiers and target validity.
+// Shapes that verified are remembered (VerifyMemo.h).
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/Dialect.h"
 #include "dialect/Immediates.h"
 #include "dialect/ModSpelling.h"
+#include "dialect/VerifyMemo.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SmallSet.h"
@@ -185,12 +187,11 @@ static LogicalResult verifyEncodingRules(Operation *op, const ISA::InstDesc &d,
   return success();
 }
 
-LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
-                                               const ISA::InstDesc &d) {
+/// verifyInstruction without the memo.
+static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelModuleOp mod,
+                                 uint8_t target) {
   // Target validity.
-  uint8_t target = 0;
-  if (auto mod = op->getParentOfType<KernelModuleOp>()) {
-    target = mod.getTargetBit();
+  if (mod) {
     if (target && !d.validOn(target)) {
       auto diag = op->emitOpError("is not valid on target '")
                   << mod.getTarget() << "' (valid on:";
@@ -258,6 +259,7 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
   unsigned literals = 0;
   llvm::SmallSet<std::pair<int, int>, 4> sgprs; // (special?, index) on the constant bus
   std::optional<uint64_t> literalBits;
+  bool relocLiteral = false;
   bool isVector = d.has(ISA::PROP_VALU);
   for (unsigned i = 0, oi = 0; i < d.numSrcs; ++i) {
     const ISA::OperandDesc &o = d.srcs()[i];
@@ -293,6 +295,17 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
       }
       continue;
     }
+    if (v.getDefiningOp<RelocOp>()) {
+      // A symbol's address the linker writes: a 32-bit literal.
+      if (!(o.cls & ISA::CLS_L) || ISA::valTyImmBits(o.ty) != 32)
+        return op->emitOpError("source '")
+               << o.name << "' cannot take a relocation (sym@kind): it is not a 32-bit literal";
+      if (literalBits || relocLiteral)
+        return op->emitOpError("uses two different literals; at most one 32-bit literal is encodable");
+      relocLiteral = true;
+      ++literals;
+      continue;
+    }
     if (!t.isIntOrFloat())
       return op->emitOpError("source '") << o.name << "' has type " << t
                                          << ", which is neither a register nor an immediate";
@@ -323,7 +336,7 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
       return op->emitOpError("source '")
              << o.name << "': an f64 literal is the high 32 bits of the double; "
              << "the low 32 bits must be zero";
-    if (literalBits && *literalBits != *bits)
+    if (relocLiteral || (literalBits && *literalBits != *bits))
       return op->emitOpError("uses two different literals; at most one 32-bit literal is encodable");
     literalBits = bits;
     ++literals;
@@ -331,7 +344,7 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
   if (isVector && !d.has(ISA::PROP_MFMA)) {
     if (d.implicitUses & ISA::IMP_VCC) // v_div_fmas reads vcc implicitly
       sgprs.insert({1, (int)SpecialReg::vcc});
-    unsigned bus = sgprs.size() + (literalBits ? 1 : 0);
+    unsigned bus = sgprs.size() + (literalBits || relocLiteral ? 1 : 0);
     unsigned limit = target == ISA::T_GFX1201 ? 2 : 1;
     if (bus > limit)
       return op->emitOpError("reads ")
@@ -351,5 +364,62 @@ LogicalResult aster::amdgcn::verifyInstruction(Operation *op,
     } else if (na.getName() != kSuccOperandSizesAttr && na.getName() != kSpillWaitAttr &&
                failed(checkModifier(op, d, na)))
       return failure();
-  return verifyEncodingRules(op, d, target, optPresent, literalBits.has_value());
+  return verifyEncodingRules(op, d, target, optPresent,
+                             literalBits.has_value() || relocLiteral);
+}
+
+LogicalResult aster::amdgcn::verifyInstruction(Operation *op, const ISA::InstDesc &d) {
+  auto mod = op->getParentOfType<KernelModuleOp>();
+  uint8_t target = mod ? mod.getTargetBit() : 0;
+  VerifyMemo *memo = verifyMemoOf(op);
+  VerifyMemo::Key key;
+  bool memoised = memo && VerifyMemo::key(op, d, target, key);
+  if (memoised && memo->contains(key))
+    return success();
+  if (failed(verifyShape(op, d, mod, target)))
+    return failure();
+  if (memoised)
+    memo->insert(key);
+  return success();
+}
+
+bool VerifyMemo::key(Operation *op, const ISA::InstDesc &d, uint8_t target, Key &k) {
+  if (op->getNumSuccessors())
+    return false;
+  k.clear();
+  k.push_back((const void *)(uintptr_t)((d.index() << 8) | target));
+  k.push_back(op->getAttrDictionary().getAsOpaquePointer());
+  k.push_back((const void *)(uintptr_t)((op->getNumOperands() << 16) | op->getNumResults()));
+  for (Type t : op->getResultTypes())
+    k.push_back(t.getAsOpaquePointer());
+  for (Value v : op->getOperands()) {
+    Type t = v.getType();
+    k.push_back(t.getAsOpaquePointer());
+    if (!isRegisterType(t)) {
+      auto c = v.getDefiningOp<arith::ConstantOp>();
+      if (!c)
+        return false;
+      k.push_back(c.getValue().getAsOpaquePointer());
+    } else if (auto r = dyn_cast<RegType>(t); r && r.isVirtual() && r.getKind() == RegKind::SGPR) {
+      unsigned first = 0;
+      while (op->getOperand(first) != v)
+        ++first;
+      k.push_back((const void *)(uintptr_t)first);
+    }
+  }
+  return true;
+}
+
+bool VerifyMemo::contains(ArrayRef<const void *> k) {
+  std::lock_guard<std::mutex> lock(mu);
+  return shapes.contains(k);
+}
+
+void VerifyMemo::insert(ArrayRef<const void *> k) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (shapes.size() >= kMaxShapes) {
+    shapes.clear();
+    arena.Reset();
+  }
+  shapes.insert(k.copy(arena));
 }

@@ -1,15 +1,17 @@
 //===- Builder.cpp - the fast path behind aster's Python kernel builder ---===//
 //
-// Python's generated methods (one per table row) call a kernel's `fast_emit`
-// function as `emit(index, frame, *dsts, *srcs, *mods[, label])`; this file
-// turns that into one instruction op, verifies it at once and raises
+// The builder's instruction methods (one per table row, InstMethods.inc; also
+// a kernel's `fast_emit` function) call `emit(index, frame, *dsts, *srcs,
+// *mods[, label])`; this file turns that into one instruction op, verifies it at once and raises
 // AsterError (or AsterTypeError for wrong Python types) at the user's line.
 // The user's line is the first frame, from `frame` outwards, whose file is
 // not inside the aster package; locations are cached per call site.
 //
 //===----------------------------------------------------------------------===//
 #include "python/Core.h"
+#include "dialect/Copy.h"
 #include "dialect/Immediates.h"
+#include "dialect/InstText.h"
 #include "target/InstAsm.h"
 #include "target/Translate.h"
 #include "transforms/Inline.h"
@@ -26,6 +28,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <frameobject.h>
+#include <structmember.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -135,6 +138,7 @@ struct PyKernel {
   Operation *entryLast = nullptr; // last register/constant op at entry
   SmallVector<Value> branchArgs; // for the next branch's target block arguments
   llvm::DenseMap<std::pair<Type, uint64_t>, Value> constants;
+  llvm::StringMap<Value> relocs;
   std::vector<std::unique_ptr<PyLabel>> labels;
   std::vector<std::optional<OperationName>> opNames;
   // Call-site cache: code object (held) -> facts; last (code, lasti) -> loc.
@@ -306,6 +310,27 @@ struct PyKernel {
     constants[key] = v;
     return v;
   }
+
+  /// An amdgcn.reloc `symbol@kind+addend`, created once at entry.
+  Value reloc(const std::string &symbol, const std::string &kind, int64_t addend) {
+    std::string key = symbol + "@" + kind + "@" + std::to_string(addend);
+    auto it = relocs.find(key);
+    if (it != relocs.end())
+      return it->second;
+    OpBuilder b = entryBuilder();
+    Value v = RelocOp::create(b, loc(), b.getI32Type(),
+                              FlatSymbolRefAttr::get(b.getContext(), symbol),
+                              b.getStringAttr(kind), b.getI64IntegerAttr(addend))
+                  .getResult();
+    entryLast = v.getDefiningOp();
+    return relocs[key] = v;
+  }
+};
+
+/// A relocation operand from Python: `aster.Reloc("table", "rel32@lo", 4)`.
+struct PyReloc {
+  std::string symbol, kind;
+  int64_t addend;
 };
 
 std::string pyTypeName(PyObject *h) { return Py_TYPE(h)->tp_name; }
@@ -522,6 +547,9 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
                "' is a Value of " + v.kernelName() + ", not of this " +
                (k.isFunction() ? "function" : "kernel"));
       st.operands.push_back(v.value);
+    } else if (nb::isinstance<PyReloc>(nb::handle(h))) {
+      PyReloc &r = nb::cast<PyReloc &>(nb::handle(h));
+      st.operands.push_back(k.reloc(r.symbol, r.kind, r.addend));
     } else if (PyBool_Check(h) || !(PyLong_Check(h) || PyFloat_Check(h))) {
       k.fail(std::string(d.mnemonic) + ": source '" + o.name +
                  "' must be a register, a Value or a number, got " + pyTypeName(h),
@@ -606,7 +634,10 @@ static PyMethodDef emitDef = {
     "emit", (PyCFunction)(void (*)(void))emitTrampoline, METH_FASTCALL,
     "emit(index, frame, *dsts, *srcs, *mods[, label]): one instruction (internal)."};
 
+#include "python/InstMethods.inc"
+#include "python/VirtualSpecs.inc"
 #include "python/BuilderBindings.inc"
+#include "python/GlobalBindings.inc"
 #include "python/EditBindings.inc"
 #include "python/FunctionBindings.inc"
 #include "python/ScheduleBindings.inc"

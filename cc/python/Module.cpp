@@ -172,8 +172,9 @@ static nb::bytes moduleHsaco(PyModule &m, bool direct) {
 }
 
 /// What the direct encoder does with the module (tests and benchmarks):
-/// {kernels, text_kernels: [names], forms_learned, instructions, object (the
-/// relocatable object, or error)}.
+/// {kernels, text_kernels: [names], forms_learned, instructions, assembler
+/// (whether LLVM's assembler ran: some text), object (the relocatable
+/// object, or error)}.
 static nb::dict directStats(PyModule &m, std::vector<std::string> textMnemonics) {
   DiagnosticCollector d(m.ctx.get());
   auto km = kernelModule(m, d);
@@ -189,6 +190,7 @@ static nb::dict directStats(PyModule &m, std::vector<std::string> textMnemonics)
   out["text_kernels"] = st.textKernels;
   out["forms_learned"] = st.formsLearned;
   out["instructions"] = st.instructions;
+  out["assembler"] = st.assembler;
   if (obj)
     out["object"] = nb::bytes(obj->data(), obj->size());
   else

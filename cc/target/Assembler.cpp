@@ -9,6 +9,8 @@
 #include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCELFObjectWriter.h"
+#include "llvm/MC/MCELFStreamer.h"
 #include "llvm/MC/MCObjectFileInfo.h"
 #include "llvm/MC/MCObjectWriter.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
@@ -27,6 +29,37 @@ LLD_HAS_DRIVER(elf)
 using namespace llvm;
 
 namespace aster::target {
+
+namespace {
+/// An ELF object being written by LLVM MC: its bytes, object file info and
+/// object streamer.
+struct ObjectSink {
+  SmallVector<char, 0> buffer;
+  raw_svector_ostream os{buffer};
+  std::unique_ptr<MCObjectFileInfo> mofi;
+  std::unique_ptr<MCStreamer> streamer;
+
+  /// Sets up `ctx` and the streamer. With `targetStreamer`, the AMDGPU
+  /// target streamer is attached (what the assembler's directives use; it
+  /// sets the ELF header flags when the object is finished).
+  Error open(MCTarget &t, MCContext &ctx, bool targetStreamer) {
+    mofi.reset(t.target->createMCObjectFileInfo(ctx, /*PIC=*/true));
+    ctx.setObjectFileInfo(mofi.get());
+    std::unique_ptr<MCCodeEmitter> ce(t.target->createMCCodeEmitter(*t.mii, ctx));
+    std::unique_ptr<MCAsmBackend> mab(
+        t.target->createMCAsmBackend(*t.sti, *t.mri, t.options));
+    if (!ce || !mab)
+      return createStringError("cannot create the AMDGPU code emitter");
+    auto ow = mab->createObjectWriter(os);
+    if (targetStreamer)
+      streamer.reset(t.target->createMCObjectStreamer(
+          t.triple, ctx, std::move(mab), std::move(ow), std::move(ce), *t.sti));
+    else
+      streamer.reset(createELFStreamer(ctx, std::move(mab), std::move(ow), std::move(ce)));
+    return Error::success();
+  }
+};
+} // namespace
 
 static Expected<std::vector<char>>
 assembleObjectUnguarded(StringRef text, MCTarget &t,
@@ -55,20 +88,10 @@ assembleObjectUnguarded(StringRef text, MCTarget &t,
       [&](const SMDiagnostic &d, bool, const SourceMgr &, std::vector<const MDNode *> &) {
         handler(d);
       });
-  std::unique_ptr<MCObjectFileInfo> mofi(
-      t.target->createMCObjectFileInfo(ctx, /*PIC=*/true));
-  ctx.setObjectFileInfo(mofi.get());
-
-  SmallVector<char, 0> buffer;
-  auto os = std::make_unique<raw_svector_ostream>(buffer);
-  std::unique_ptr<MCCodeEmitter> ce(t.target->createMCCodeEmitter(*t.mii, ctx));
-  std::unique_ptr<MCAsmBackend> mab(
-      t.target->createMCAsmBackend(*t.sti, *t.mri, t.options));
-  if (!ce || !mab)
-    return createStringError("cannot create the AMDGPU code emitter");
-  auto ow = mab->createObjectWriter(*os);
-  std::unique_ptr<MCStreamer> streamer(t.target->createMCObjectStreamer(
-      t.triple, ctx, std::move(mab), std::move(ow), std::move(ce), *t.sti));
+  ObjectSink sink;
+  if (Error e = sink.open(t, ctx, /*targetStreamer=*/true))
+    return std::move(e);
+  MCStreamer *streamer = sink.streamer.get();
   std::unique_ptr<MCAsmParser> parser(
       createMCAsmParser(srcMgr, ctx, *streamer, *t.mai));
   std::unique_ptr<MCTargetAsmParser> tap(
@@ -87,7 +110,7 @@ assembleObjectUnguarded(StringRef text, MCTarget &t,
       *diags = std::move(errors);
     return createStringError(msg);
   }
-  return std::vector<char>(buffer.begin(), buffer.end());
+  return std::vector<char>(sink.buffer.begin(), sink.buffer.end());
 }
 
 Expected<std::vector<char>>
@@ -107,6 +130,47 @@ assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
   std::optional<Expected<std::vector<char>>> result;
   if (Error e = runRecoverable("assembly failed", [&] {
         result.emplace(assembleObjectUnguarded(text, t, diags, prepare));
+      }))
+    return std::move(e);
+  return std::move(*result);
+}
+
+Expected<std::vector<char>>
+streamObject(StringRef cpu, unsigned eflags, uint8_t abiVersion,
+             function_ref<bool(MCStreamer &, const MCSubtargetInfo &)> emit) {
+  auto tOr = MCTarget::create(cpu);
+  if (!tOr)
+    return tOr.takeError();
+  MCTarget &t = **tOr;
+  std::optional<Expected<std::vector<char>>> result;
+  if (Error e = runRecoverable("writing the object failed", [&] {
+        std::string firstError;
+        MCContext ctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get(), nullptr, &t.options);
+        ctx.setDiagnosticHandler([&](const SMDiagnostic &d, bool, const SourceMgr &,
+                                     std::vector<const MDNode *> &) {
+          if (d.getKind() == SourceMgr::DK_Error && firstError.empty())
+            firstError = d.getMessage().str();
+        });
+        ObjectSink sink;
+        if (Error e = sink.open(t, ctx, /*targetStreamer=*/false)) {
+          result.emplace(std::move(e));
+          return;
+        }
+        MCStreamer &out = *sink.streamer;
+        out.initSections(/*NoExecStack=*/false, *t.sti);
+        if (!emit(out, *t.sti)) {
+          result.emplace(createStringError("the object's contents were rejected"));
+          return;
+        }
+        ELFObjectWriter &w = static_cast<MCELFStreamer &>(out).getWriter();
+        w.setELFHeaderEFlags(eflags);
+        w.setOverrideABIVersion(abiVersion);
+        out.finish();
+        if (ctx.hadError())
+          result.emplace(createStringError(firstError.empty() ? "writing the object failed"
+                                                              : firstError));
+        else
+          result.emplace(std::vector<char>(sink.buffer.begin(), sink.buffer.end()));
       }))
     return std::move(e);
   return std::move(*result);

@@ -12,6 +12,8 @@
 
 namespace llvm {
 class MCAsmParser;
+class MCStreamer;
+class MCSubtargetInfo;
 }
 
 namespace aster::target {
@@ -29,6 +31,15 @@ llvm::Expected<std::vector<char>>
 assembleObject(llvm::StringRef text, llvm::StringRef cpu,
                std::vector<AsmDiagnostic> *diags = nullptr,
                llvm::function_ref<void(llvm::MCAsmParser &)> prepare = nullptr);
+
+/// An ELF relocatable object for `cpu` written straight into LLVM MC's ELF
+/// object streamer, no assembly text and no parser: `emit` fills the
+/// sections (false: it failed); the ELF header gets `eflags` and the ABI
+/// version `abiVersion` (what the assembler's `.amdgcn_target` and
+/// `.amdhsa_code_object_version` set up).
+llvm::Expected<std::vector<char>>
+streamObject(llvm::StringRef cpu, unsigned eflags, uint8_t abiVersion,
+             llvm::function_ref<bool(llvm::MCStreamer &, const llvm::MCSubtargetInfo &)> emit);
 
 /// Links a relocatable object into a shared code object (hsaco) with lld's
 /// ELF driver, in process. Thread-safe (serialised internally).

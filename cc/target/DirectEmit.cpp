@@ -2,6 +2,7 @@
 #include "target/DirectEmit.h"
 #include "target/DirectForms.h"
 #include "target/DirectObject.h"
+#include "target/GlobalData.h"
 #include "target/KernelMetadata.h"
 #include "target/raise/KernelRecord.h"
 #include "target/AsmLexCheck.h"
@@ -167,6 +168,13 @@ bool formKey(Operation *op, const ISA::InstDesc *d, llvm::SmallString<64> &key,
         return false;
       continue;
     }
+    if (auto r = v.getDefiningOp<RelocOp>()) {
+      // The symbol is the op's own (TOp::Sym); kind and addend are the form's.
+      llvm::raw_svector_ostream ks(key);
+      ks << "S" << r.getKind() << '\0';
+      put<int64_t>(key, r.getAddend());
+      continue;
+    }
     std::optional<uint64_t> bits = getImmediateBits(v);
     if (!bits || !t.isIntOrFloat())
       return false;
@@ -201,6 +209,15 @@ bool formKey(Operation *op, const ISA::InstDesc *d, llvm::SmallString<64> &key,
     put<uint8_t>(key, same);
   }
   return true;
+}
+
+/// The symbol of the `k`-th amdgcn.reloc source of `op`.
+StringRef relocOperand(Operation *op, unsigned k) {
+  for (Value v : op->getOperands())
+    if (auto r = v.getDefiningOp<RelocOp>())
+      if (k-- == 0)
+        return r.getSymbol();
+  return "";
 }
 
 /// A form met in this call; `form` is set once known or learned.
@@ -292,8 +309,12 @@ struct Item {
 };
 
 struct KernelPlan {
-  KernelOp kernel;
+  KernelOp kernel;                   ///< null for a device function
+  DeviceFunctionOp function;         ///< null for a kernel
+  Region &body() { return (kernel ? kernel.getBody() : function.getBody()); }
+  Operation *owner() { return kernel ? kernel.getOperation() : function.getOperation(); }
   bool direct = true;                ///< instructions as MCInsts (else text)
+  unsigned ordinal = 0;              ///< among the module's kernels (or functions)
   std::array<uint8_t, 64> kd{};      ///< its descriptor
   llvm::MCSymbol *symbol = nullptr;  ///< set by `.aster_kernel`
   std::vector<Item> items;
@@ -344,18 +365,18 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
                 std::vector<unsigned> &flatRegs, RegCache &rc, OpMemo &memo,
                 ArrayRef<std::string> textMnemonics) {
   const ISA::InstDesc *branch = ISA::lookup("s_branch");
-  for (Block &b : kp.kernel.getBody())
+  for (Block &b : kp.body())
     kp.blockIds[&b] = kp.blockIds.size();
   llvm::SmallString<64> key;
   llvm::SmallVector<RegRef, 8> regs;
   OpMemo::Key memoKey;
-  for (Block &b : kp.kernel.getBody()) {
-    if (&b != &kp.kernel.getBody().front())
+  for (Block &b : kp.body()) {
+    if (&b != &kp.body().front())
       kp.items.push_back({nullptr, nullptr, 0, kp.blockIds[&b]});
     for (Operation &op : b) {
       const ISA::InstDesc *d = getInstDesc(&op);
       if (!d) {
-        if (isa<RegOp, UndefOp, SchedBarrierOp, arith::ConstantOp>(op))
+        if (isa<RegOp, UndefOp, SchedBarrierOp, arith::ConstantOp, RelocOp>(op))
           continue;
         if (auto data = dyn_cast<DataOp>(op)) {
           // Words are written as they are; a verbatim line needs text.
@@ -411,16 +432,37 @@ bool planKernel(KernelPlan &kp, EntryMap &entries,
 /// object needs no text):
 ///   `.aster_kernel N`      kernel N's symbol and, if direct, instructions
 ///   `.aster_kernel_end N`  its size and descriptor
+///   `.aster_function N`    device function N (also a plan): its alignment,
+///                          symbol and, if direct, instructions
+///   `.aster_function_end N` its size
+///   `.aster_global N`      global N (GlobalData.h)
 ///   `.aster_metadata`      the metadata note
 class ObjectDirectives : public llvm::MCAsmParserExtension {
 public:
   ObjectDirectives(std::vector<KernelPlan> &plans, const std::vector<unsigned> &regs,
-                   llvm::msgpack::Document &metadata, unsigned &count)
-      : plans(plans), regs(regs), metadata(metadata), count(count) {}
+                   ArrayRef<GlobalOp> globals, llvm::msgpack::Document &metadata,
+                   unsigned &count)
+      : plans(plans), regs(regs), globals(globals), metadata(metadata), count(count) {}
+
+  /// The whole object with no skeleton text: every kernel and device
+  /// function (all direct), the globals and the metadata note. False if a
+  /// part is rejected.
+  bool emitAll(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti) {
+    for (KernelPlan &kp : plans) {
+      begin(out, sti, kp);
+      emitBody(out, sti, kp);
+      if (!end(out, kp))
+        return false;
+    }
+    for (GlobalOp g : globals)
+      emitGlobal(g, out);
+    return emitMetadataNote(out, metadata);
+  }
 
   void Initialize(llvm::MCAsmParser &p) override {
     MCAsmParserExtension::Initialize(p);
-    for (const char *name : {".aster_kernel", ".aster_kernel_end", ".aster_metadata"})
+    for (const char *name : {".aster_kernel", ".aster_kernel_end", ".aster_function",
+                             ".aster_function_end", ".aster_global", ".aster_metadata"})
       p.addDirectiveHandler(name, {this, &ObjectDirectives::handle});
   }
 
@@ -434,27 +476,50 @@ private:
     if (name == ".aster_metadata")
       return getParser().parseEOL() || !emitMetadataNote(out, metadata);
     int64_t idx;
-    if (getParser().parseAbsoluteExpression(idx) || getParser().parseEOL() || idx < 0 ||
-        idx >= (int64_t)plans.size())
+    if (getParser().parseAbsoluteExpression(idx) || getParser().parseEOL() || idx < 0)
+      return true;
+    const llvm::MCSubtargetInfo &sti = getParser().getTargetParser().getSTI();
+    if (name == ".aster_global") {
+      if (idx >= (int64_t)globals.size())
+        return true;
+      emitGlobal(globals[idx], out);
+      return false;
+    }
+    if (idx >= (int64_t)plans.size())
       return true;
     KernelPlan &kp = plans[idx];
     if (name == ".aster_kernel_end")
-      return !kp.symbol || !endKernel(out, kp.symbol, idx, kp.kd);
-    kp.symbol = beginKernel(out, getParser().getTargetParser().getSTI(),
-                            kp.kernel.getSymName());
+      return !kp.symbol || !end(out, kp);
+    if (name == ".aster_function_end")
+      return !kp.symbol || !end(out, kp);
+    begin(out, sti, kp);
     if (kp.direct)
-      emitBody(kp, idx);
+      emitBody(out, sti, kp);
     return false;
   }
 
-  void emitBody(KernelPlan &kp, unsigned idx) {
-    llvm::MCContext &ctx = getContext();
-    llvm::MCStreamer &out = getStreamer();
-    const llvm::MCSubtargetInfo &sti = getParser().getTargetParser().getSTI();
+  /// A kernel's or device function's start: alignment, symbol.
+  void begin(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti, KernelPlan &kp) {
+    kp.symbol = kp.kernel ? beginKernel(out, sti, kp.kernel.getSymName())
+                          : beginDeviceFunction(out, sti, kp.function.getSymName(),
+                                                kp.function.getP2align().value_or(2));
+  }
+
+  /// Its end: size (and a kernel's descriptor).
+  bool end(llvm::MCStreamer &out, KernelPlan &kp) {
+    if (!kp.kernel) {
+      endDeviceFunction(out, kp.symbol, kp.ordinal);
+      return true;
+    }
+    return endKernel(out, kp.symbol, kp.ordinal, kp.kd);
+  }
+
+  void emitBody(llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti, KernelPlan &kp) {
+    llvm::MCContext &ctx = out.getContext();
     std::vector<llvm::MCSymbol *> labels(kp.blockIds.size());
+    std::string prefix = (kp.kernel ? ".LBB" : ".LDF") + std::to_string(kp.ordinal) + "_";
     for (unsigned b = 0; b < labels.size(); ++b)
-      labels[b] = ctx.getOrCreateSymbol(".LBB" + std::to_string(idx) + "_" +
-                                        std::to_string(b));
+      labels[b] = ctx.getOrCreateSymbol(prefix + std::to_string(b));
     auto &obj = static_cast<llvm::MCObjectStreamer &>(out);
     llvm::MCCodeEmitter &emitter = obj.getAssembler().getEmitter();
     llvm::MCAsmBackend &backend = obj.getAssembler().getBackend();
@@ -512,6 +577,9 @@ private:
               llvm::MCSymbolRefExpr::create(labels[kp.blockIds.lookup(dest)], ctx)));
           break;
         }
+        case TOp::Sym:
+          mi.addOperand(MCOperand::createExpr(symbolExpr(t, relocOperand(it.op, t.index), ctx)));
+          break;
         }
       }
       out.emitInstruction(mi, sti);
@@ -550,6 +618,7 @@ private:
 
   std::vector<KernelPlan> &plans;
   const std::vector<unsigned> &regs;
+  ArrayRef<GlobalOp> globals;
   llvm::msgpack::Document &metadata;
   unsigned &count;
 };
@@ -579,14 +648,6 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
                                              ArrayRef<std::string> textMnemonics) {
   DirectStats local;
   DirectStats &st = stats ? *stats : local;
-  // Device functions (raised from code objects) are laid out by the text
-  // path only: the whole module goes through text.
-  auto deviceFunctions = module.getBody().front().getOps<DeviceFunctionOp>();
-  if (!deviceFunctions.empty())
-    return llvm::createStringError("device function " +
-                                   (*deviceFunctions.begin()).getSymName().str() +
-                                   ": a module with device functions goes through "
-                                   "assembly text");
   // Diagnostics are the text path's to report (the caller's fallback).
   ScopedDiagnosticHandler quiet(module.getContext(),
                                 [](Diagnostic &) { return success(); });
@@ -602,9 +663,16 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
   std::vector<unsigned> flatRegs;
   EntryMap entries;
   std::vector<llvm::StringMapEntry<Entry> *> pending;
-  for (auto k : module.getBody().front().getOps<KernelOp>()) {
+  unsigned numKernels = 0, numFunctions = 0;
+  for (Operation &op : module.getBody().front()) {
+    auto k = dyn_cast<KernelOp>(op);
+    auto f = dyn_cast<DeviceFunctionOp>(op);
+    if (!k && !f)
+      continue;
     plans.emplace_back();
     plans.back().kernel = k;
+    plans.back().function = f;
+    plans.back().ordinal = k ? numKernels++ : numFunctions++;
     plans.back().direct =
         planKernel(plans.back(), entries, pending, flatRegs, rc, memo, textMnemonics);
   }
@@ -623,22 +691,55 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
   for (KernelPlan &kp : plans) {
     for (const Item &it : kp.items)
       kp.direct &= !it.entry || (it.entry->form && it.entry->form->ok);
+    if (!kp.kernel) {
+      if (!kp.direct)
+        st.textKernels.push_back(kp.function.getSymName().str());
+      continue;
+    }
     ++st.kernels;
     if (!kp.direct)
       st.textKernels.push_back(kp.kernel.getSymName().str());
   }
 
-  // The skeleton: module header, one directive per kernel part, the
-  // assembler lines a raised module keeps, the body of a kernel that goes
-  // through text.
+  // Text is needed only for a kernel body that goes through text or the
+  // assembler lines a raised module keeps; then the object is a skeleton
+  // text (module header, one directive per kernel part, those lines) that
+  // LLVM's assembler runs. Otherwise there is no text and no assembler.
+  auto codeTail = [](KernelPlan &kp) {
+    return kp.owner()->getAttrOfType<StringAttr>(raise::kCodeTailAttr);
+  };
+  auto textTail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr);
+  auto cov = module->getAttrOfType<IntegerAttr>(raise::kCodeObjectVersionAttr);
+  auto header = elfHeader(module.getTarget(), cov ? cov.getInt() : 5);
+  bool needsText = !header || textTail ||
+                   llvm::any_of(plans, [&](KernelPlan &kp) { return !kp.direct || codeTail(kp); });
   uint8_t target = module.getTargetBit();
   std::string text;
   llvm::raw_string_ostream os(text);
-  writeModuleHeader(module, os);
+  if (needsText)
+    writeModuleHeader(module, os);
   std::vector<KernelInfo> infos;
   for (unsigned i = 0; i < plans.size(); ++i) {
     KernelPlan &kp = plans[i];
-    // The text names the kernel's symbols unquoted.
+    if (kp.function) {
+      if (!enc.mc->mai->isValidUnquotedName(kp.function.getSymName()))
+        return llvm::createStringError("device function name '" +
+                                       kp.function.getSymName().str() +
+                                       "' is not an assembler symbol");
+      if (!needsText)
+        continue;
+      os << "\t.aster_function " << i << "\n";
+      if (!kp.direct && failed(writeBody(kp.function.getBody(),
+                                         ".LDF" + std::to_string(kp.ordinal) + "_", os)))
+        return llvm::createStringError("device function " + kp.function.getSymName().str() +
+                                       " cannot be translated");
+      if (auto tail = codeTail(kp))
+        os << tail.getValue();
+      os << "\t.aster_function_end " << i << "\n";
+      continue;
+    }
+    // The text path (which must give the same object) names the kernel's
+    // symbols unquoted.
     if (!enc.mc->mai->isValidUnquotedName(kp.kernel.getSymName()))
       return llvm::createStringError("kernel name '" + kp.kernel.getSymName().str() +
                                      "' is not an assembler symbol");
@@ -650,22 +751,41 @@ llvm::Expected<std::vector<char>> emitObject(KernelModuleOp module,
     if (!kd)
       return kd.takeError();
     kp.kd = *kd;
+    if (!needsText)
+      continue;
     os << "\t.aster_kernel " << i << "\n";
-    if (!kp.direct && failed(writeKernelBody(kp.kernel, i, os)))
+    if (!kp.direct && failed(writeKernelBody(kp.kernel, kp.ordinal, os)))
       return llvm::createStringError("kernel " + kp.kernel.getSymName().str() +
                                      " cannot be translated");
-    if (auto tail = kp.kernel->getAttrOfType<StringAttr>(raise::kCodeTailAttr))
+    if (auto tail = codeTail(kp))
       os << tail.getValue();
     os << "\t.aster_kernel_end " << i << "\n";
   }
-  if (auto tail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr))
-    os << tail.getValue();
-  os << "\t.aster_metadata\n";
+  if (textTail)
+    os << textTail.getValue();
+  std::vector<GlobalOp> globals;
+  for (auto g : module.getBody().front().getOps<GlobalOp>()) {
+    if (!g.getSymName().starts_with(".L") &&
+        !enc.mc->mai->isValidUnquotedName(g.getSymName()))
+      return llvm::createStringError("global name '" + g.getSymName().str() +
+                                     "' is not an assembler symbol");
+    if (needsText)
+      os << "\t.aster_global " << globals.size() << "\n";
+    globals.push_back(g);
+  }
+  if (needsText)
+    os << "\t.aster_metadata\n";
   llvm::msgpack::Document metadata;
   buildMetadata(module, infos, metadata);
   if (!yamlSafe(metadata.getRoot()))
     return llvm::createStringError("the metadata has a string its YAML text cannot carry");
-  ObjectDirectives directives(plans, flatRegs, metadata, st.instructions);
+  ObjectDirectives directives(plans, flatRegs, globals, metadata, st.instructions);
+  st.assembler = needsText;
+  if (!needsText)
+    return streamObject(module.getTarget(), header->first, header->second,
+                        [&](llvm::MCStreamer &out, const llvm::MCSubtargetInfo &sti) {
+                          return directives.emitAll(out, sti);
+                        });
   return assembleObject(text, module.getTarget(), nullptr,
                         [&](llvm::MCAsmParser &p) { directives.Initialize(p); });
 }

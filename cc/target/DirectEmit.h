@@ -19,14 +19,18 @@
 // both roads give the same bytes (tests/py/test_direct_emit.py checks that).
 //
 // The rest of the object (kernel symbols, the kernel descriptors, the
-// code-object metadata note) is emitted directly too (DirectObject.h). Text
-// is left only where it is text: the module's first lines (target and
-// code-object version, which set up LLVM's AMDGPU target streamer), the
-// assembler lines a raised module keeps, and the bodies of kernels that go
-// through text. A descriptor or metadata the assembler would reject sends
-// the whole module through text, which reports it; so does a module with
-// device functions (amdgcn.device_function), whose layout only the text
-// path writes.
+// code-object metadata note, the ELF header's flags and ABI version) is
+// emitted directly too (DirectObject.h): a module with no text left is
+// written by MC's ELF object streamer alone, no assembler involved. Text is
+// left only where it is text: the assembler lines a raised module keeps and
+// the bodies of kernels that go through text; then LLVM's assembler runs a
+// skeleton (module header, one directive per kernel part, those lines).
+// Device functions (amdgcn.device_function) are planned and encoded like
+// kernels; globals (amdgcn.global) are emitted as the assembler makes their
+// directives (GlobalData.h); a relocation operand (amdgcn.reloc) is an
+// expression operand of the learned form, rebuilt on each op's symbol. A
+// descriptor or metadata the assembler would reject sends the whole module
+// through text, which reports it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TARGET_DIRECTEMIT_H
@@ -47,6 +51,7 @@ struct DirectStats {
   std::vector<std::string> textKernels; ///< kernels that went through text
   unsigned formsLearned = 0;           ///< forms new to this process
   unsigned instructions = 0;           ///< MCInsts emitted directly
+  bool assembler = false;              ///< LLVM's assembler ran (some text)
 };
 
 /// The module as an ELF relocatable object (what assembleObject makes of

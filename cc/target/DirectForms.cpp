@@ -69,6 +69,31 @@ int labelIndex(const MCOperand &o) {
   return i;
 }
 
+/// A `sym@kind[+-c]` operand: its shape; false for anything else.
+bool symbolShape(const MCOperand &o, TOp &t, StringRef &symbol) {
+  if (!o.isExpr())
+    return false;
+  const llvm::MCExpr *e = o.getExpr();
+  t.shape = TOp::SymOnly;
+  t.addend = 0;
+  if (auto *b = llvm::dyn_cast<llvm::MCBinaryExpr>(e)) {
+    auto *c = llvm::dyn_cast<llvm::MCConstantExpr>(b->getRHS());
+    if (!c || (b->getOpcode() != llvm::MCBinaryExpr::Add &&
+               b->getOpcode() != llvm::MCBinaryExpr::Sub))
+      return false;
+    t.shape = b->getOpcode() == llvm::MCBinaryExpr::Add ? TOp::SymPlus : TOp::SymMinus;
+    t.addend = c->getValue();
+    e = b->getLHS();
+  }
+  auto *s = llvm::dyn_cast<llvm::MCSymbolRefExpr>(e);
+  if (!s || !s->getSpecifier())
+    return false;
+  t.kind = TOp::Sym;
+  t.value = s->getSpecifier();
+  symbol = s->getSymbol().getName();
+  return true;
+}
+
 /// The form learned from sample `a` (registers `ra`), checked against sample
 /// `b` (registers `rb`).
 Form formFrom(const MCInst &a, ArrayRef<unsigned> ra, const MCInst &b,
@@ -102,6 +127,8 @@ Form formFrom(const MCInst &a, ArrayRef<unsigned> ra, const MCInst &b,
     } else if (int l = labelIndex(o); l >= 0) {
       t.kind = TOp::Label;
       t.index = l;
+    } else if (StringRef sym; symbolShape(o, t, sym)) {
+      t.index = llvm::count_if(f.ops, [](const TOp &x) { return x.kind == TOp::Sym; });
     } else {
       return Form();
     }
@@ -126,17 +153,36 @@ Form formFrom(const MCInst &a, ArrayRef<unsigned> ra, const MCInst &b,
     case TOp::SFPImm: same = o.isSFPImm() && o.getSFPImm() == (uint32_t)t.value; break;
     case TOp::DFPImm: same = o.isDFPImm() && o.getDFPImm() == (uint64_t)t.value; break;
     case TOp::Label: same = labelIndex(o) == (int)t.index; break;
+    case TOp::Sym: {
+      TOp u;
+      StringRef sym;
+      same = symbolShape(o, u, sym) && u.value == t.value && u.shape == t.shape &&
+             u.addend == t.addend;
+      break;
+    }
     }
     if (!same)
       return Form();
   }
   f.ok = true;
   f.numSlots = ra.size();
-  f.hasLabel = llvm::any_of(f.ops, [](const TOp &t) { return t.kind == TOp::Label; });
+  f.hasLabel = llvm::any_of(f.ops, [](const TOp &t) {
+    return t.kind == TOp::Label || t.kind == TOp::Sym;
+  });
   return f;
 }
 
 } // namespace
+
+const llvm::MCExpr *symbolExpr(const TOp &t, StringRef symbol, llvm::MCContext &ctx) {
+  const llvm::MCExpr *e =
+      llvm::MCSymbolRefExpr::create(ctx.getOrCreateSymbol(symbol), (uint16_t)t.value, ctx);
+  if (t.shape == TOp::SymOnly)
+    return e;
+  const llvm::MCExpr *c = llvm::MCConstantExpr::create(t.addend, ctx);
+  return t.shape == TOp::SymPlus ? llvm::MCBinaryExpr::createAdd(e, c, ctx)
+                                 : llvm::MCBinaryExpr::createSub(e, c, ctx);
+}
 
 std::vector<Form> parseSamples(const MCTarget &t, const std::string &text,
                                ArrayRef<std::vector<unsigned>> sampleMC,

@@ -21,22 +21,34 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class MCContext;
+class MCExpr;
+} // namespace llvm
+
 namespace aster::target::direct {
 
 using amdgcn::RegKind;
 
 /// One operand of a learned MCInst: a constant, or the place of one of the
-/// op's registers (Slot) or successors (Label).
+/// op's registers (Slot), successors (Label) or relocation operands (Sym:
+/// `sym@kind+addend` of an amdgcn.reloc, the symbol the op's own).
 struct TOp {
-  enum Kind : uint8_t { Reg, Imm, SFPImm, DFPImm, Slot, Label } kind;
-  uint32_t index = 0; ///< Slot: register operand; Label: successor
-  int64_t value = 0;  ///< Reg, Imm, SFPImm, DFPImm
+  enum Kind : uint8_t { Reg, Imm, SFPImm, DFPImm, Slot, Label, Sym } kind;
+  enum ExprShape : uint8_t { SymOnly, SymPlus, SymMinus };
+  uint32_t index = 0; ///< Slot: register operand; Label: successor; Sym: reloc operand
+  int64_t value = 0;  ///< Reg, Imm, SFPImm, DFPImm; Sym: the MC specifier
+  ExprShape shape = SymOnly; ///< Sym: how the addend is written
+  int64_t addend = 0;        ///< Sym: its magnitude
 };
+
+/// The expression of a Sym operand for `symbol`.
+const llvm::MCExpr *symbolExpr(const TOp &t, llvm::StringRef symbol, llvm::MCContext &ctx);
 
 /// What every op of one form becomes.
 struct Form {
   bool ok = false;
-  bool hasLabel = false;
+  bool hasLabel = false; ///< a label or a symbol operand (not cached as bytes)
   unsigned opcode = 0, flags = 0;
   unsigned numSlots = 0; ///< registers of the op (its RegRefs)
   llvm::SmallVector<TOp, 8> ops;

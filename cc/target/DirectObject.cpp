@@ -19,7 +19,9 @@
 #include "llvm/MC/MCSectionELF.h"
 #include "llvm/MC/MCSymbolELF.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
+#include "llvm/TargetParser/TargetParser.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Casting.h"
 
 #include <cstddef>
@@ -36,11 +38,30 @@ MCSection *textSection(MCContext &ctx) {
 
 MCSymbol *beginKernel(MCStreamer &out, const MCSubtargetInfo &sti, StringRef name) {
   MCSymbol *sym = out.getContext().getOrCreateSymbol(name);
+  out.emitSymbolAttribute(sym, MCSA_Protected);
   out.emitSymbolAttribute(sym, MCSA_Global);
   out.emitCodeAlignment(Align(256), &sti);
   out.emitSymbolAttribute(sym, MCSA_ELF_TypeFunction);
   out.emitLabel(sym);
   return sym;
+}
+
+MCSymbol *beginDeviceFunction(MCStreamer &out, const MCSubtargetInfo &sti, StringRef name,
+                              unsigned p2align) {
+  out.emitCodeAlignment(Align(1ull << p2align), &sti);
+  MCSymbol *sym = out.getContext().getOrCreateSymbol(name);
+  out.emitSymbolAttribute(sym, MCSA_ELF_TypeFunction);
+  out.emitLabel(sym);
+  return sym;
+}
+
+void endDeviceFunction(MCStreamer &out, MCSymbol *function, unsigned idx) {
+  MCContext &ctx = out.getContext();
+  MCSymbol *end = ctx.getOrCreateSymbol(".Ldf_end" + Twine(idx));
+  out.emitLabel(end);
+  out.emitELFSize(function, MCBinaryExpr::createSub(MCSymbolRefExpr::create(end, ctx),
+                                                    MCSymbolRefExpr::create(function, ctx),
+                                                    ctx));
 }
 
 bool endKernel(MCStreamer &out, MCSymbol *kernel, unsigned idx, ArrayRef<uint8_t> kd) {
@@ -97,6 +118,33 @@ bool emitMetadataNote(MCStreamer &out, msgpack::Document &doc) {
   out.emitValueToAlignment(Align(4));
   out.popSection();
   return true;
+}
+
+std::optional<std::pair<unsigned, uint8_t>> elfHeader(StringRef cpu, int64_t cov) {
+  // ELF.h: the machine numbers; AMDGPUUsage "ELF Header": code object v4+
+  // (ABI versions V4-V6) state xnack and sramecc as unsupported/any/off/on.
+  unsigned mach = llvm::StringSwitch<unsigned>(cpu)
+                      .Case("gfx942", ELF::EF_AMDGPU_MACH_AMDGCN_GFX942)
+                      .Case("gfx950", ELF::EF_AMDGPU_MACH_AMDGCN_GFX950)
+                      .Case("gfx1201", ELF::EF_AMDGPU_MACH_AMDGCN_GFX1201)
+                      .Default(0);
+  uint8_t abi;
+  switch (cov) {
+  case 4: abi = ELF::ELFABIVERSION_AMDGPU_HSA_V4; break;
+  case 5: abi = ELF::ELFABIVERSION_AMDGPU_HSA_V5; break;
+  case 6: abi = ELF::ELFABIVERSION_AMDGPU_HSA_V6; break;
+  default: return std::nullopt;
+  }
+  AMDGPU::GPUKind kind = AMDGPU::parseArchAMDGCN(cpu);
+  if (!mach || kind == AMDGPU::GK_NONE)
+    return std::nullopt;
+  unsigned attrs = AMDGPU::getArchAttrAMDGCN(kind);
+  unsigned flags = mach;
+  flags |= (attrs & AMDGPU::FEATURE_XNACK) ? ELF::EF_AMDGPU_FEATURE_XNACK_ANY_V4
+                                           : ELF::EF_AMDGPU_FEATURE_XNACK_UNSUPPORTED_V4;
+  flags |= (attrs & AMDGPU::FEATURE_SRAMECC) ? ELF::EF_AMDGPU_FEATURE_SRAMECC_ANY_V4
+                                             : ELF::EF_AMDGPU_FEATURE_SRAMECC_UNSUPPORTED_V4;
+  return std::make_pair(flags, abi);
 }
 
 } // namespace aster::target::direct

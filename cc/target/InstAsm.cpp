@@ -205,6 +205,10 @@ LogicalResult printInstAsm(Operation *op, const ISA::InstDesc &d,
     Type t = v.getType();
     if (o.tiedTo >= 0)
       continue; // same register as its destination; not written
+    if (auto r = v.getDefiningOp<RelocOp>()) {
+      operands.push_back({r.asmText()});
+      continue;
+    }
     if (o.cls & ISA::CLS_O && !isRegisterType(t)) {
       std::optional<uint64_t> bits = getImmediateBits(v);
       if (!bits)

@@ -2,6 +2,7 @@
 #include "target/Translate.h"
 #include "target/Assembler.h"
 #include "target/DirectEmit.h"
+#include "target/GlobalData.h"
 #include "target/InstAsm.h"
 #include "target/KernelMetadata.h"
 #include "target/MCTarget.h"
@@ -91,7 +92,7 @@ static LogicalResult emitBody(Region &body, const std::string &labelPrefix,
         out.write(line, op.getLoc());
         continue;
       }
-      if (isa<RegOp, UndefOp, SchedBarrierOp, arith::ConstantOp>(op))
+      if (isa<RegOp, UndefOp, SchedBarrierOp, arith::ConstantOp, RelocOp>(op))
         continue;
       if (auto data = dyn_cast<DataOp>(op)) {
         std::string line;
@@ -139,6 +140,11 @@ static LogicalResult emitKernelBody(KernelOp k, unsigned kernelIdx, LineTracker 
 LogicalResult writeKernelBody(KernelOp k, unsigned kernelIdx, raw_ostream &os) {
   LineTracker out(os, nullptr, k.getLoc());
   return emitKernelBody(k, kernelIdx, out);
+}
+
+LogicalResult writeBody(Region &body, const std::string &labelPrefix, raw_ostream &os) {
+  LineTracker out(os, nullptr, body.getParentOp()->getLoc());
+  return emitBody(body, labelPrefix, out);
 }
 
 /// A device function: a local function symbol at its alignment, its body,
@@ -198,7 +204,10 @@ LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
     KernelInfo info = analyzeKernel(k, target);
     std::string pre;
     llvm::raw_string_ostream ps(pre);
-    ps << "\t.globl\t" << info.name << "\n\t.p2align\t8\n\t.type\t" << info.name
+    // Protected, as clang's HIP kernels (the descriptor symbol takes the
+    // kernel's visibility).
+    ps << "\t.protected\t" << info.name << "\n\t.globl\t" << info.name
+       << "\n\t.p2align\t8\n\t.type\t" << info.name
        << ",@function\n" << info.name << ":\n";
     out.write(pre, k.getLoc());
     if (failed(emitKernelBody(k, idx, out)))
@@ -219,6 +228,12 @@ LogicalResult translateToAsm(KernelModuleOp module, raw_ostream &os,
   }
   if (auto tail = module->getAttrOfType<StringAttr>(raise::kTextTailAttr))
     out.write(tail.getValue().str());
+  for (auto g : module.getBody().front().getOps<GlobalOp>()) {
+    std::string text;
+    llvm::raw_string_ostream gs(text);
+    writeGlobal(g, gs);
+    out.write(text, g.getLoc());
+  }
   std::string md;
   llvm::raw_string_ostream ms(md);
   if (raise::hasRecordedMetadata(module)) {

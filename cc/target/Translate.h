@@ -47,6 +47,11 @@ void writeModuleHeader(KernelModuleOp module, llvm::raw_ostream &os);
 /// of its module: labels are `.LBB<kernelIdx>_<block>`).
 mlir::LogicalResult writeKernelBody(KernelOp k, unsigned kernelIdx, llvm::raw_ostream &os);
 
+/// The instructions and block labels (`labelPrefix` N) of a kernel's or a
+/// device function's body as assembly.
+mlir::LogicalResult writeBody(mlir::Region &body, const std::string &labelPrefix,
+                              llvm::raw_ostream &os);
+
 /// The module's code-object metadata (`infos`: its kernels' analyzeKernel);
 /// raised kernels keep their recorded metadata.
 void buildMetadata(KernelModuleOp module, llvm::ArrayRef<KernelInfo> infos,

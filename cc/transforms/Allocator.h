@@ -110,6 +110,7 @@ private:
   bool concatInPlace(ArrayRef<int> opIds, ArrayRef<unsigned> kills, unsigned id);
   LogicalResult resolveRangeOps();
   int pick(unsigned id, int hint, int startOverride);
+  int pickIn(unsigned id, int hint, int startOverride, bool keepReserved);
   void assign(unsigned id, unsigned r);
   /// Registers used: counts a pinned register type (others are ignored), or
   /// units of `k` up to `end`.
@@ -170,6 +171,13 @@ private:
   SmallVector<SpillVictim> victims;
   /// Per class and unit: the value id holding it, or -1.
   std::vector<int> owner[3];
+  /// Per class and unit: the block argument whose register it was, kept
+  /// for the values passed to that argument (not yet allocated) after the
+  /// argument died in this block, or -1. Other values take such a unit
+  /// only when nothing else is free, so a value carried around a loop
+  /// (a load in flight on the back edge) gets its argument's register
+  /// instead of a copy on the edge.
+  std::vector<int> reserved[3];
 };
 
 

@@ -24,6 +24,19 @@ inline llvm::SmallVector<amdgcn::KernelOp> kernelsUnder(mlir::Operation *root) {
   });
   return kernels;
 }
+/// The kernels and device functions under `root`, in order (the code a
+/// pass that looks at every instruction runs on).
+inline llvm::SmallVector<mlir::Operation *> codeUnder(mlir::Operation *root) {
+  llvm::SmallVector<mlir::Operation *> code;
+  root->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    if (llvm::isa<amdgcn::KernelOp, amdgcn::DeviceFunctionOp>(op)) {
+      code.push_back(op);
+      return mlir::WalkResult::skip();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return code;
+}
 } // namespace aster
 
 #endif

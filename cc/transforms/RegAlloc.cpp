@@ -5,7 +5,8 @@
 // freed, then each result takes the lowest free register, a range the free
 // aligned place in the smallest partly taken aligned block (or a hinted
 // one: the source of a move, the register of the block argument it is passed
-// to). SSA interference graphs are chordal and this order is a perfect
+// to; a block argument that died before the value passed back to it is
+// written keeps its register for that value, see Allocator::reserved). SSA interference graphs are chordal and this order is a perfect
 // elimination order reversed, so without ranges, pinned registers or
 // early-clobber results it uses exactly MaxLive registers. Occupancy is a
 // bit set per class; no interference edges are built.
@@ -38,7 +39,7 @@ FailureOr<BlockNumbering> Allocator::checkInput() {
     } else if (isa<ConcatOp>(op)) {
       concatsAt.push_back(index);
     }
-    if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, ConcatOp, SchedBarrierOp, arith::ConstantOp, cf::BranchOp,
+    if (!getInstDesc(op) && !isa<RegOp, UndefOp, PartOp, ConcatOp, SchedBarrierOp, arith::ConstantOp, RelocOp, cf::BranchOp,
                                  SpillStoreOp, SpillLoadOp, SpillToLanesOp, SpillFromLanesOp>(op)) {
       if (isa<CallOp>(op))
         op->emitOpError("is a call: run amdgcn-inline before amdgcn-regalloc");
@@ -151,6 +152,11 @@ void Allocator::computeOrder(SmallVectorImpl<unsigned> &order) {
 }
 
 int Allocator::pick(unsigned id, int hint, int startOverride) {
+  int r = pickIn(id, hint, startOverride, true);
+  return r >= 0 ? r : pickIn(id, -1, startOverride, false);
+}
+
+int Allocator::pickIn(unsigned id, int hint, int startOverride, bool keepReserved) {
   RegType t = cast<RegType>(lv->type(id));
   unsigned k = (unsigned)t.getKind(), w = t.getWidth(), a = alignOf(t);
   bool segsReady = false;
@@ -165,14 +171,23 @@ int Allocator::pick(unsigned id, int hint, int startOverride) {
     }
     return segBuf;
   };
-  auto ok = [&](unsigned r) {
+  // A hint may take a reserved unit; the search does not (keepReserved).
+  auto fits = [&](unsigned r) {
     if (r % a || r + w > limit[k] || !occ[k].isFree(r, w))
       return false;
     if (!pinned->anyAtOrAbove(t.getKind(), r))
       return true;
     return !pinned->conflicts(t.getKind(), r, w, segs());
   };
-  if (hint >= 0 && ok(hint))
+  auto ok = [&](unsigned r) {
+    if (keepReserved && !reserved[k].empty() && r + w <= reserved[k].size())
+      for (unsigned u = r; u < r + w; ++u)
+        if (reserved[k][u] >= 0 &&
+            !llvm::is_contained(incoming.lookup((unsigned)reserved[k][u]), id))
+          return false;
+    return fits(r);
+  };
+  if (hint >= 0 && fits(hint))
     return hint;
   if (w == 1) { // the lowest: then no register above MaxLive is used
     for (unsigned r = 0; r + w <= limit[k]; r += a)
@@ -229,8 +244,11 @@ void Allocator::assign(unsigned id, unsigned r) {
   RegType t = cast<RegType>(lv->type(id));
   reg[id] = r;
   occ[(int)t.getKind()].set(r, t.getWidth());
-  for (unsigned u = r; u < r + t.getWidth(); ++u)
+  for (unsigned u = r; u < r + t.getWidth(); ++u) {
     owner[(int)t.getKind()][u] = id;
+    if (!reserved[(int)t.getKind()].empty())
+      reserved[(int)t.getKind()][u] = -1;
+  }
 }
 
 void Allocator::release(unsigned id) {
@@ -240,6 +258,13 @@ void Allocator::release(unsigned id) {
   occ[(int)t.getKind()].clear(reg[id], t.getWidth());
   for (unsigned u = reg[id]; u < reg[id] + t.getWidth(); ++u)
     owner[(int)t.getKind()][u] = -1;
+  // A block argument whose passed values are still to come keeps its
+  // register for them (see `reserved`).
+  auto in = incoming.find(id);
+  if (in != incoming.end() && !reserved[(int)t.getKind()].empty() &&
+      llvm::any_of(in->second, [&](unsigned v) { return reg[v] < 0; }))
+    for (unsigned u = reg[id]; u < reg[id] + t.getWidth(); ++u)
+      reserved[(int)t.getKind()][u] = id;
 }
 
 /// MaxLive is the program's: registers of values live (SSA) after each write
@@ -265,6 +290,7 @@ LogicalResult Allocator::colourBlock(unsigned b) {
   for (int c = 0; c < 3; ++c) {
     occ[c].reset();
     owner[c].assign(Occupancy::kUnits, -1);
+    reserved[c].assign(Occupancy::kUnits, -1);
   }
   for (unsigned id : lv->liveIn(b))
     if (reg[id] >= 0 && virtualReg(lv->type(id)))

@@ -6,8 +6,8 @@
 // cycles, a reader waiting for its producers' latencies (Costs.h, the timing
 // model's facts). At each step the candidates are the best ready op of each
 // unit group (MFMA, transcendental, the rest: a few of these): latency first
-// takes the one issuing earliest, then the longest path to the region's end
-// (its height), unless it would take the live registers of a class past its
+// takes the one issuing earliest, then an MFMA (the matrix core is free: keep
+// it busy), then the longest path to the region's end (its height), unless it would take the live registers of a class past its
 // limit while another does not; pressure first takes the one adding the
 // fewest live registers, then as latency first.
 //
@@ -315,6 +315,11 @@ struct RegionScheduler {
           take = sum < bestSum;
         } else if (std::max(start, m.now) != std::max(bestStart, m.now)) {
           take = start < bestStart;
+        } else if ((groupOf(i) == 0) != (groupOf(cand[best]) == 0)) {
+          // Both can issue now and one is an MFMA: the matrix core is free,
+          // feed it (the others fill its busy cycles after), so a chain of
+          // VALU work does not leave it idle.
+          take = groupOf(i) == 0;
         } else {
           take = better(i, cand[best]);
         }
@@ -499,7 +504,7 @@ FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &
       }
       st.cyclesAfter += after;
       Operation *anchor = r.nodes.back().op->getNextNode();
-      while (anchor && isa<RegOp, UndefOp, arith::ConstantOp>(anchor))
+      while (anchor && isa<RegOp, UndefOp, arith::ConstantOp, RelocOp>(anchor))
         anchor = anchor->getNextNode();
       for (uint32_t k = 0; k < order.size(); ++k) {
         st.moved += order[k] != k;

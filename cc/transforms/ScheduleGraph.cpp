@@ -15,7 +15,7 @@ namespace aster::sched {
 namespace {
 
 bool isPureValueOp(Operation *op) {
-  return isa<RegOp, UndefOp, PartOp, ConcatOp, arith::ConstantOp>(op);
+  return isa<RegOp, UndefOp, PartOp, ConcatOp, arith::ConstantOp, RelocOp>(op);
 }
 
 /// An op nothing may cross (see ScheduleGraph.h).
@@ -168,7 +168,7 @@ void splitRegions(Block &block, std::vector<Region> &out) {
     }
     // Registers, undef and constants have no operands: they stay, before the
     // region's ops (which go after them).
-    if (isa<RegOp, UndefOp, arith::ConstantOp>(op))
+    if (isa<RegOp, UndefOp, arith::ConstantOp, RelocOp>(op))
       continue;
     if (isFence(&op)) {
       // A fence inside a frozen region keeps it frozen after it.

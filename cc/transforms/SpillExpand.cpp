@@ -229,7 +229,7 @@ static void dropRepeatedBases(KernelOp kernel, llvm::DenseSet<Operation *> &spil
         holds[r] = *c;
         continue;
       }
-      if (!d && !isa<RegOp, arith::ConstantOp>(op)) {
+      if (!d && !isa<RegOp, arith::ConstantOp, RelocOp>(op)) {
         holds.clear();
         continue;
       }

@@ -344,7 +344,7 @@ void readWait(Operation *op, const ISA::InstDesc &d, const Model &m, uint8_t *w)
 }
 } // namespace
 
-FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
+FailureOr<WaitcntStats> insertWaits(Operation *kernel) {
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   uint8_t target = mod ? mod.getTargetBit() : 0;
   Model m = Model::get(target);
@@ -353,7 +353,11 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
     stats.perCounter.push_back({m.name[c], 0});
   if (!m.numCounters)
     return stats;
-  Region &body = kernel.getBody();
+  Region &body = kernel->getRegion(0);
+  // Calls and returns (s_swappc_b64, s_setpc_b64): nothing stays in flight
+  // across them (the callee's code is not seen here).
+  const ISA::InstDesc *swappc = ISA::lookup("s_swappc_b64"),
+                      *setpc = ISA::lookup("s_setpc_b64");
 
 
   Analysis an(m);
@@ -441,6 +445,8 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
           o.kind = Kind::Barrier;
         } else if (d->has(ISA::PROP_TERMINATOR) && !d->successors) {
           o.kind = Kind::End;
+        } else if (d == swappc || d == setpc) {
+          o.kind = Kind::Opaque;
         }
       }
       // Reads: an instruction's sources in registers (its branch operands
@@ -544,7 +550,7 @@ FailureOr<WaitcntStats> insertWaits(KernelOp kernel) {
 
   // Insertion of the recorded waits (unreachable blocks have none: nothing
   // is known to be in flight there).
-  MLIRContext *ctx = kernel.getContext();
+  MLIRContext *ctx = kernel->getContext();
   OpBuilder builder(ctx);
   const ISA::InstDesc *gfx9Wait = ISA::lookup("s_waitcnt");
   SmallVector<OperationName, kMaxCounters> splitWait;

@@ -25,10 +25,11 @@ struct WaitcntStats {
   llvm::SmallVector<std::pair<std::string, unsigned>, 4> perCounter;
 };
 
-/// Inserts the waits `kernel` needs (see kWaitcntDoc). Fails with a
-/// diagnostic at the op when an instruction counts on a counter the target
-/// has no wait instruction for in the table.
-mlir::FailureOr<WaitcntStats> insertWaits(amdgcn::KernelOp kernel);
+/// Inserts the waits `code` (an amdgcn.kernel or amdgcn.device_function)
+/// needs (see kWaitcntDoc). Fails with a diagnostic at the op when an
+/// instruction counts on a counter the target has no wait instruction for
+/// in the table.
+mlir::FailureOr<WaitcntStats> insertWaits(mlir::Operation *code);
 
 /// The pass documentation (what it needs before, what it guarantees after).
 extern const char *const kWaitcntDoc;

@@ -13,7 +13,8 @@ namespace aster {
 
 const char *const kWaitcntDoc =
     "Inserts the waits for memory results (s_waitcnt on gfx942/gfx950, "
-    "s_wait_loadcnt/storecnt/kmcnt/dscnt on gfx1201) in every amdgcn.kernel.\n"
+    "s_wait_loadcnt/storecnt/kmcnt/dscnt on gfx1201) in every amdgcn.kernel "
+    "and amdgcn.device_function.\n"
     "Needs before: nothing; it runs before or after amdgcn-regalloc. On "
     "allocated registers it tracks hardware registers (a register is pending "
     "from a memory instruction writing it until a wait covers it); on virtual "
@@ -35,10 +36,13 @@ const char *const kWaitcntDoc =
     "are never removed or changed), and merges all predecessors at a block "
     "start (to a fixpoint around loops). s_barrier waits for LDS accesses in "
     "flight (lgkmcnt(0)) so LDS data written before it is seen by the other "
-    "waves; s_endpgm needs no wait. An amdgcn.data op kept by raising is read "
+    "waves; s_endpgm needs no wait. Calls and returns (s_swappc_b64, "
+    "s_setpc_b64) wait for everything in flight, so nothing is in flight "
+    "across a call (in the caller, at a device function's entry). An "
+    "amdgcn.data op kept by raising is read "
     "from its text (the table row of its mnemonic: counters, destinations, "
     "sources); one whose mnemonic no row names waits for everything in flight. Records `waitcnt = {inserted, replaced, "
-    "author, <counter>...}` on each kernel (waits inserted, regalloc spill "
+    "author, <counter>...}` on each kernel and device function (waits inserted, regalloc spill "
     "waits replaced, waits already there, inserted waits naming each counter).\n"
     "A gfx1201 instruction that counts on a counter without a wait instruction "
     "in the table is an error at the op.";
@@ -50,15 +54,15 @@ struct WaitcntPass : PassWrapper<WaitcntPass, OperationPass<>> {
   StringRef getDescription() const override { return kWaitcntDoc; }
 
   void runOnOperation() override {
-    SmallVector<KernelOp> kernels = kernelsUnder(getOperation());
+    SmallVector<Operation *> code = codeUnder(getOperation());
     bool ok = true;
-    for (KernelOp k : kernels) {
+    for (Operation *k : code) {
       FailureOr<WaitcntStats> st = insertWaits(k);
       if (failed(st)) {
         ok = false;
         continue;
       }
-      Builder b(k.getContext());
+      Builder b(k->getContext());
       SmallVector<NamedAttribute> fields;
       auto add = [&](StringRef n, unsigned v) {
         fields.push_back(b.getNamedAttr(n, b.getI32IntegerAttr(v)));

@@ -85,6 +85,7 @@ from .editing import RaisedKernel  # noqa: E402
 from ._aster import Op  # noqa: E402
 from . import schedule  # noqa: E402
 from .equivalence import check_equivalent, NotEquivalent  # noqa: E402
+from .globals import Global, Reloc  # noqa: E402
 
 __all__ = [
     "AsterError", "AsterTypeError", "Module", "Kernel", "Loop", "parse", "compile",
@@ -94,7 +95,7 @@ __all__ = [
     "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
     "LaunchResult", "EmulatorError", "load_code_object", "raise_asm", "raise_code_object",
     "RaisedKernel", "Op", "timing", "Function", "FunctionRef", "function", "load_library",
-    "schedule", "check_equivalent", "NotEquivalent",
+    "schedule", "check_equivalent", "NotEquivalent", "Global", "Reloc",
 ]
 
 

@@ -244,6 +244,13 @@ class Builder(InstructionBuilder):
         from . import schedule
         return schedule.pipeline_loop(self, counter, n, stages, state, advance, late_first)
 
+    def global_address(self, pair, g, offset=0):
+        """The address of global `g` (an aster.Global or a symbol name) plus
+        `offset` into the allocated SGPR pair `pair` (s_getpc_b64, s_add_u32
+        g@rel32@lo, s_addc_u32 g@rel32@hi; see aster.globals)."""
+        from .globals import global_address
+        global_address(self, pair, g, offset)
+
     def no_reorder(self):
         """`with k.no_reorder():` its instructions stay as written under
         amdgcn-schedule (amdgcn.sched_barrier {freeze} ... sched_barrier)."""

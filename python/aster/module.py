@@ -122,6 +122,16 @@ class Module:
         self.functions[name] = f
         return f
 
+    def global_data(self, name, data=None, *, nbytes=None, constant=False, align=None,
+                    section=None, linkage="protected"):
+        """Adds a global variable holding `data` (a NumPy array's bytes) or
+        `nbytes` zero bytes and returns it (`aster.Global`); kernels take its
+        address with `k.global_address(s[i:i+2], g)`. `constant` puts it in
+        `.rodata` (HIP `__constant__`); see aster.globals."""
+        from .globals import global_data
+        return global_data(self, name, data, nbytes=nbytes, constant=constant, align=align,
+                           section=section, linkage=linkage)
+
     def include(self, other):
         """Copies the functions of `other` (a Module, e.g. from
         aster.load_library) into this module; a name already used here is an

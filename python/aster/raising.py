@@ -13,7 +13,10 @@ instead as an opaque `amdgcn.data` op (its text or encoding), which passes do
 not look into. A code object's functions without a kernel descriptor (HIP
 device functions clang did not inline, called with s_swappc_b64) become
 `amdgcn.device_function` ops at their place, written back at the same
-addresses; such a module goes through assembly text, not the direct encoder.
+addresses. Global variables (data sections) become `amdgcn.global` ops, and
+the addresses code computes from the PC (`s_getpc_b64` / `s_add_u32` /
+`s_addc_u32`, for globals and calls) symbolic `sym@rel32@lo+4` operands
+(`amdgcn.reloc`), so that edited code still finds them (see aster.globals).
 """
 from . import _aster
 from .editing import attach_kernels

@@ -5,7 +5,7 @@
 `v[4:8][0:2]` is v[4:5]. `VGPR(4)` is a new virtual range to pass as a
 destination; the instruction returns a Value to use as a source later.
 """
-from ._aster import Reg, Value, special_index
+from ._aster import Reg, Value, special_index, virtual_spec_functions
 
 __all__ = ["Reg", "Value", "RegisterFile", "v", "s", "a", "VGPR", "SGPR", "AGPR",
            "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc",
@@ -89,19 +89,11 @@ def _virtual(kind, width, align):
     return r
 
 
-def VGPR(width=1, align=1):
-    """A new virtual VGPR range as a destination (allocated by register allocation)."""
-    return _virtual(0, width, align)
-
-
-def SGPR(width=1, align=1):
-    """A new virtual SGPR range as a destination."""
-    return _virtual(1, width, align)
-
-
-def AGPR(width=1, align=1):
-    """A new virtual AGPR range as a destination."""
-    return _virtual(2, width, align)
+# VGPR(width=1, align=1), SGPR(...), AGPR(...): a new virtual VGPR / SGPR /
+# AGPR range as a destination (allocated by register allocation). C
+# functions (cc/python/VirtualSpecs.inc) that return the spec of a known
+# shape at once and call _virtual otherwise.
+VGPR, SGPR, AGPR = virtual_spec_functions(_virtual, __name__)
 
 
 def _special(name):

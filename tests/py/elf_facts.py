@@ -70,3 +70,42 @@ def metadata(data):
     text = _readelf(data, "--notes")
     m = re.search(r"AMDGPU Metadata:\n(.*?)\n\s*\.\.\.", text, re.S)
     return m.group(1) if m else None
+
+
+def data_sections(data):
+    """{name: bytes} of the data sections (.data*, .bss*, .rodata*); a NOBITS
+    section as its size in zero bytes."""
+    out = {}
+    text = _readelf(data, "-S")
+    for m in re.finditer(r"\]\s+(\S+)\s+(\S+)\s+([0-9a-f]{16})\s+([0-9a-f]+)\s+([0-9a-f]+)",
+                         text):
+        name, kind = m.group(1), m.group(2)
+        off, size = int(m.group(4), 16), int(m.group(5), 16)
+        if not name.startswith((".data", ".bss", ".rodata")):
+            continue
+        out[name] = bytes(size) if kind == "NOBITS" else data[off:off + size]
+    return out
+
+
+def dynamic_symbols(data):
+    """{name: (value, size, type, bind, visibility, section index)} from .dynsym."""
+    out = {}
+    for line in _readelf(data, "--dyn-syms").splitlines():
+        parts = line.split()
+        if len(parts) == 8 and parts[0].endswith(":") and parts[0][:-1].isdigit():
+            out[parts[7]] = (int(parts[1], 16), int(parts[2], 0), *parts[3:7])
+    return out
+
+
+def dynamic_relocations(data):
+    """Sorted (offset, type, symbol, addend) of the dynamic relocations."""
+    out = []
+    for line in _readelf(data, "-r").splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and re.fullmatch(r"[0-9a-f]{16}", parts[0]):
+            if len(parts) == 4:      # R_AMDGPU_RELATIVE64: no symbol, the addend
+                out.append((int(parts[0], 16), parts[2], "", int(parts[3], 16)))
+            else:                    # symbol value, name, + addend
+                out.append((int(parts[0], 16), parts[2], parts[4],
+                            int(parts[-1], 16) if parts[-2] in "+-" else 0))
+    return sorted(out)

@@ -166,10 +166,39 @@ def test_kernels_through_text_share_the_object():
         k.s_endpgm()
     m._finish()
     st = _aster.direct_stats(m._m, text_mnemonics=["v_add_u32"])
-    assert st["kernels"] == 3 and st["text_kernels"] == ["b"]
+    assert st["kernels"] == 3 and st["text_kernels"] == ["b"] and st["assembler"]
     assert st["object"] == aster.assemble(m.asm(), "gfx942", link=False)
     all_direct = _aster.direct_stats(m._m)
     assert all_direct["text_kernels"] == [] and all_direct["object"] == st["object"]
+    assert not all_direct["assembler"]
+
+
+@pytest.mark.parametrize("target", aster.TARGETS)
+@pytest.mark.parametrize("cov", [4, 5, 6])
+def test_no_text_no_assembler(target, cov):
+    # With nothing left as text the object is written by MC's object
+    # streamer alone; the ELF header (e_flags: machine, xnack, sramecc; ABI
+    # version) it sets by itself must be what LLVM's assembler sets from
+    # `.amdgcn_target` and `.amdhsa_code_object_version`.
+    ir = (f'module {{ amdgcn.module @m target("{target}") attributes '
+          f'{{code_object_version = {cov} : i64}} {{\n'
+          '  amdgcn.kernel @k() attributes {block = array<i32: 64, 1, 1>} {\n'
+          '    amdgcn.s_endpgm\n  }\n} }')
+    m = aster.parse(ir)
+    st = _aster.direct_stats(m._m)
+    assert not st["assembler"] and st["text_kernels"] == []
+    assert f".amdhsa_code_object_version {cov}" in m.asm()
+    assert st["object"] == aster.assemble(m.asm(), target, link=False)
+    assert m._m.hsaco(True) == m._m.hsaco(False)
+
+
+def test_unknown_code_object_version_goes_to_the_assembler():
+    ir = ('module { amdgcn.module @m target("gfx942") attributes '
+          '{code_object_version = 3 : i64} {\n'
+          '  amdgcn.kernel @k() attributes {block = array<i32: 64, 1, 1>} {\n'
+          '    amdgcn.s_endpgm\n  }\n} }')
+    with pytest.raises(aster.AsterError, match="Unsupported AMDHSA Code Object Version 3"):
+        aster.parse(ir)._m.hsaco(True)
 
 
 def test_mc_error_is_reported_at_its_op():

@@ -58,6 +58,20 @@ Value EntryValues::constant(Type t, uint64_t bits) {
   return constants[key] = v;
 }
 
+Value EntryValues::reloc(StringRef symbol, StringRef kind, int64_t addend) {
+  std::string key = (symbol + "@" + kind + "@" + Twine(addend)).str();
+  auto it = relocs.find(key);
+  if (it != relocs.end())
+    return it->second;
+  OpBuilder b = entryBuilder();
+  Value v = RelocOp::create(b, body->getParentOp()->getLoc(), b.getI32Type(),
+                            FlatSymbolRefAttr::get(b.getContext(), symbol),
+                            b.getStringAttr(kind), b.getI64IntegerAttr(addend))
+                .getResult();
+  last = v.getDefiningOp();
+  return relocs[key] = v;
+}
+
 /// A register operand (`v3`, `s[4:7]`, `vcc`, ...) as a register type; null
 /// for anything else (ttmp registers have no type in aster).
 static Type registerType(MLIRContext *ctx, const ISA::TextOperand &t) {
@@ -167,6 +181,12 @@ struct Attempt {
       return true; // an absent optional operand (checked by the match)
     if (Type r = registerType(ctx, t)) {
       st.operands.push_back(values.reg(r));
+      return true;
+    }
+    StringRef sym, kind;
+    int64_t addend;
+    if (t.kind == ISA::TextOperand::Name && ISA::parseRelocText(t.text, sym, kind, addend)) {
+      st.operands.push_back(values.reloc(sym, kind, addend));
       return true;
     }
     Type ct = immediateType(ctx, o.ty);

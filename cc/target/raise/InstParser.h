@@ -27,6 +27,8 @@ public:
   explicit EntryValues(mlir::Region &body);
   mlir::Value reg(mlir::Type t);
   mlir::Value constant(mlir::Type t, uint64_t bits);
+  /// An amdgcn.reloc `symbol@kind+addend`.
+  mlir::Value reloc(llvm::StringRef symbol, llvm::StringRef kind, int64_t addend);
 
 private:
   mlir::OpBuilder entryBuilder();
@@ -34,6 +36,7 @@ private:
   mlir::Operation *last = nullptr;
   llvm::DenseMap<mlir::Type, mlir::Value> regs;
   llvm::DenseMap<std::pair<mlir::Type, uint64_t>, mlir::Value> constants;
+  llvm::StringMap<mlir::Value> relocs;
 };
 
 class InstParser {

@@ -9,7 +9,11 @@
 // registers (one block per label, branches with successors), `.long` data as
 // amdgcn.data, and the descriptor and metadata as attributes
 // (KernelRecord.h), so that translating the module back gives the same code
-// bytes, descriptors and metadata. An instruction the table does not know is
+// bytes, descriptors and metadata. Functions without a descriptor are
+// amdgcn.device_function ops; data sections amdgcn.global ops
+// (DataSections.h, CodeObjectData.h); symbol references of the code
+// (`sym@rel32@lo+4`, or PC-relative address literals of a code object)
+// amdgcn.reloc operands. An instruction the table does not know is
 // an error naming its line (or pc) and text; with `keepUnknown` it is kept
 // as amdgcn.data (its text, or its encoding words) instead.
 //

@@ -8,6 +8,7 @@
 // alignment inside code are kept as amdgcn.data.
 //
 //===----------------------------------------------------------------------===//
+#include "target/raise/DataSections.h"
 #include "target/raise/KernelBody.h"
 #include "target/raise/KernelRecord.h"
 #include "target/raise/Raise.h"
@@ -77,18 +78,24 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
 
   RaisedModule rm(ctx, tgt, FileLineColLoc::get(file, 1, 1));
   InstParser parser(ctx, bit);
-  llvm::StringSet<> functions;
+  // Functions, and which of them are kernels (those with a descriptor);
+  // with no descriptor at all, every function is a kernel.
+  llvm::StringSet<> functions, kernelNames;
   for (StringRef l : lines) {
     StringRef t = stripComment(l).trim();
     if (t.consume_front(".type")) {
       auto [name, kind] = t.split(',');
       if (kind.trim() == "@function")
         functions.insert(name.trim());
+    } else if (t.consume_front(".amdhsa_kernel")) {
+      kernelNames.insert(t.trim());
     }
   }
+  AsmData data(ctx);
+  unsigned functionP2align = 2; // the last `.p2align` between functions
 
   std::unique_ptr<KernelBody> body;
-  KernelOp kernel;
+  Operation *kernel = nullptr;
   unsigned kernelLine = 0;
   bool inText = true;
   std::string descName, yaml;
@@ -97,7 +104,9 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
   std::string tail;
   auto endKernel = [&]() {
     if (body)
-      body->finish(where(kernelLine) + " (kernel " + kernel.getSymName().str() + ")");
+      body->finish(where(kernelLine) + " (" +
+                   (isa<KernelOp>(kernel) ? "kernel " : "device function ") +
+                   SymbolTable::getSymbolName(kernel).str() + ")");
     body.reset();
   };
 
@@ -137,9 +146,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
     // Labels (a line may hold only the label).
     if (t.ends_with(":") && !t.contains(' ') && !t.contains('\t')) {
       StringRef name = t.drop_back();
-      if (!inText)
+      if (!inText) {
+        data.label(name, locOf(i));
         continue;
-      if (name.starts_with(".Lfunc_end")) {
+      }
+      if (name.starts_with(".Lfunc_end") || name.starts_with(".Ldf_end")) {
         endKernel();
         continue;
       }
@@ -147,7 +158,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
       if (isFunction) {
         endKernel();
         tail.clear(); // alignment before a kernel: translation writes its own
-        kernel = rm.addKernel(name, locOf(i));
+        if (kernelNames.empty() || kernelNames.contains(name))
+          kernel = rm.addKernel(name, locOf(i));
+        else
+          kernel = rm.addDeviceFunction(name, locOf(i), functionP2align);
+        functionP2align = 2;
         kernelLine = i;
         body = std::make_unique<KernelBody>(kernel, parser, opts.keepUnknown, errors);
         continue;
@@ -160,14 +175,24 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
       auto [dir, args] = t.split(' ');
       std::tie(dir, std::ignore) = dir.split('\t');
       args = t.drop_front(dir.size()).trim();
+      if (dir == ".globl" || dir == ".protected" || dir == ".hidden" || dir == ".size") {
+        data.symbolDirective(dir, args);
+        continue;
+      }
+      if (dir == ".type" || dir == ".set" || dir == ".ident" || dir == ".addrsig" ||
+          dir == ".addrsig_sym")
+        continue;
       if (dir == ".amdhsa_code_object_version") {
         int64_t v;
         if (parseAsmInteger(args, v))
           rm.setCodeObjectVersion(v);
       } else if (dir == ".text") {
         inText = true;
+        data.section("");
       } else if (dir == ".section" || dir == ".rodata" || dir == ".data" || dir == ".bss") {
-        inText = dir == ".section" && args.split(',').first.trim() == ".text";
+        StringRef sec = dir == ".section" ? args.split(',').first.trim() : dir;
+        inText = sec == ".text";
+        data.section(inText ? "" : sec);
       } else if (dir == ".amdhsa_kernel") {
         inDesc = true;
         descName = args.str();
@@ -191,7 +216,16 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
           body->data({}, t, locOf(i));
       } else if (inText && body && isLayoutDirective(dir)) {
         body->data({}, t, locOf(i));
+      } else if (!inText) {
+        std::string err;
+        if (!data.directive(dir, args, err))
+          errors.push_back(where(i) + ": " + err);
       } else if (inText && !body && (isLayoutDirective(dir) || isDataDirective(dir))) {
+        if (dir == ".p2align") {
+          int64_t p;
+          if (parseAsmInteger(args.split(',').first.trim(), p) && p >= 0 && p <= 8)
+            functionP2align = p;
+        }
         // Code-end padding after the kernels (`.p2alignl`, `.fill`).
         if (!rm.hasKernels())
           continue; // alignment before the first kernel: translation writes its own
@@ -215,6 +249,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
     errors.push_back(opts.sourceName + ": .amdgpu_metadata has no .end_amdgpu_metadata");
   if (!tail.empty())
     rm.setTextTail(tail);
+  data.finish(rm);
   return rm.finish(errors);
 }
 

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/MCTarget.h"
+#include "recovery/Recovery.h"
+#include "target/raise/CodeObjectData.h"
 #include "target/raise/KernelBody.h"
 #include "target/raise/KernelRecord.h"
 #include "target/raise/Raise.h"
@@ -65,6 +67,82 @@ std::string fillLines(ArrayRef<uint8_t> bytes) {
   for (size_t i = n * 4; i < bytes.size(); ++i)
     os << "\t.byte " << (unsigned)bytes[i] << "\n";
   return out;
+}
+} // namespace
+
+namespace {
+struct Decoded {
+  uint64_t pc;
+  unsigned size;
+  bool ok;
+  std::string text;
+  int64_t target = -1;
+};
+
+/// The SGPR of `tok` ("s4"), or -1.
+int sgprOf(StringRef tok) {
+  unsigned n;
+  if (!tok.consume_front("s") || tok.getAsInteger(10, n))
+    return -1;
+  return n;
+}
+
+/// An address computed from the PC, `s_getpc_b64 s[a:a+1]` then
+/// `s_add_u32 sa, sa, LO` and `s_addc_u32 sa+1, sa+1, HI` (32-bit literals;
+/// how LLVM takes a symbol's address): the literals become the symbolic
+/// operands they were assembled from, `sym@rel32@lo+N` / `@hi+N+8` (or
+/// `@gotpcrel32` for a GOT slot), so the code stays right wherever the
+/// symbol lands.
+void nameAddresses(std::vector<Decoded> &insts, ArrayRef<uint8_t> code, uint64_t textAddr,
+                   const CodeObjectData &data, std::vector<std::string> &errors,
+                   StringRef fname) {
+  auto operands = [](StringRef text, SmallVectorImpl<StringRef> &ops) {
+    auto [mn, rest] = text.split(' ');
+    rest.split(ops, ',');
+    for (StringRef &o : ops)
+      o = o.trim();
+    return mn;
+  };
+  for (size_t i = 0; i + 2 < insts.size(); ++i) {
+    Decoded &get = insts[i], &add = insts[i + 1], &addc = insts[i + 2];
+    if (!get.ok || !add.ok || !addc.ok || add.size != 8 || addc.size != 8)
+      continue;
+    SmallVector<StringRef, 3> g, a, c;
+    if (operands(get.text, g) != "s_getpc_b64" || operands(add.text, a) != "s_add_u32" ||
+        operands(addc.text, c) != "s_addc_u32" || g.size() != 1 || a.size() != 3 ||
+        c.size() != 3)
+      continue;
+    StringRef pair = g[0];
+    unsigned lo;
+    if (!pair.consume_front("s[") || pair.split(':').first.getAsInteger(10, lo))
+      continue;
+    if (sgprOf(a[0]) != (int)lo || sgprOf(a[1]) != (int)lo || sgprOf(c[0]) != (int)lo + 1 ||
+        sgprOf(c[1]) != (int)lo + 1)
+      continue;
+    uint32_t litLo = llvm::support::endian::read32le(code.data() + add.pc - textAddr + 4);
+    uint32_t litHi = llvm::support::endian::read32le(code.data() + addc.pc - textAddr + 4);
+    uint64_t target = get.pc + 4 + (((uint64_t)litHi << 32) | litLo);
+    std::string sym;
+    int64_t off;
+    bool got;
+    if (!data.name(target, sym, off, got)) {
+      errors.push_back(fname.str() + " " + hexPc(get.pc) + ": the address computed from the "
+                       "PC (" + hexPc(target).substr(3) + ") is in no function or data");
+      continue;
+    }
+    std::string kind = got ? "gotpcrel32" : "rel32";
+    auto operand = [&](StringRef half, int64_t addend) {
+      std::string s = sym + "@" + kind + "@" + half.str();
+      if (addend > 0)
+        s += "+" + std::to_string(addend);
+      else if (addend < 0)
+        s += std::to_string(addend);
+      return s;
+    };
+    add.text = ("s_add_u32 " + a[0] + ", " + a[1] + ", ").str() + operand("lo", off + 4);
+    addc.text = ("s_addc_u32 " + c[0] + ", " + c[1] + ", ").str() + operand("hi", off + 12);
+    i += 2;
+  }
 }
 } // namespace
 
@@ -196,7 +274,6 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     }
   std::vector<Symbol> funcs;
   std::map<std::string, Symbol> kds;
-  std::vector<std::string> globals;
   for (const llvm::object::ELFSymbolRef &s : obj.symbols()) {
     auto name = s.getName();
     auto addr = s.getAddress();
@@ -213,19 +290,10 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       funcs.push_back({name->str(), *addr, s.getSize()});
     else if (name->ends_with(".kd"))
       kds[name->drop_back(3).str()] = {name->str(), *addr, s.getSize()};
-    else if (*type == llvm::object::SymbolRef::ST_Data &&
-             !name->starts_with("__hip_cuid_") &&
-             llvm::find(globals, *name) == globals.end())
-      globals.push_back(name->str());
   }
-  // Global variables (their data sections and the relocations to them) are
-  // not raised: refuse rather than drop them. HIP's one-byte __hip_cuid_*
-  // marker is not a variable the code uses.
-  if (!globals.empty()) {
-    llvm::sort(globals);
-    return fail("global variables are not raised (" + llvm::join(globals, ", ") +
-                "): their data sections would be lost");
-  }
+  // Data sections (global variables) and what the code's addresses name.
+  CodeObjectData data(obj, FileLineColLoc::get(StringAttr::get(ctx, opts.sourceName), 0, 0),
+                      errors);
   llvm::sort(funcs, [](const Symbol &a, const Symbol &b) { return a.addr < b.addr; });
   funcs.erase(std::unique(funcs.begin(), funcs.end(),
                           [](const Symbol &a, const Symbol &b) { return a.addr == b.addr; }),
@@ -276,40 +344,41 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     if (f.size == 0 && fi + 1 < funcs.size())
       end = funcs[fi + 1].addr;
     // Decode once: instructions, and the branch targets that become labels.
-    struct Decoded {
-      uint64_t pc;
-      unsigned size;
-      bool ok;
-      std::string text;
-      int64_t target = -1;
-    };
     std::vector<Decoded> insts;
     std::set<uint64_t> targets;
-    for (uint64_t pc = f.addr; pc < end;) {
-      ArrayRef<uint8_t> at = code.slice(pc - textAddr, end - pc);
-      llvm::MCInst inst;
-      uint64_t size = 0;
-      auto st = dis->getInstruction(inst, size, at, pc, llvm::nulls());
-      Decoded d{pc, (unsigned)size, st == llvm::MCDisassembler::Success && size, ""};
-      if (!d.ok) {
-        d.size = std::min<uint64_t>(4, end - pc);
-      } else {
-        llvm::raw_string_ostream os(d.text);
-        ip->printInst(&inst, pc, "", *t.sti, os);
-        d.text = StringRef(d.text).trim().str();
-        StringRef mn = StringRef(d.text).split(' ').first;
-        if (parser.isBranch(mn)) {
-          StringRef last = StringRef(d.text).rsplit(' ').second;
-          int64_t v;
-          if (parseAsmInteger(last, v)) {
-            d.target = pc + 4 + 4 * (int64_t)(int16_t)(uint16_t)v;
-            targets.insert(d.target);
+    // LLVM's disassembler crashes on some words (llvm-objdump too): under
+    // crash recovery, that is an error naming the function.
+    if (llvm::Error e = runRecoverable("LLVM's disassembler failed", [&] {
+      for (uint64_t pc = f.addr; pc < end;) {
+        ArrayRef<uint8_t> at = code.slice(pc - textAddr, end - pc);
+        llvm::MCInst inst;
+        uint64_t size = 0;
+        auto st = dis->getInstruction(inst, size, at, pc, llvm::nulls());
+        Decoded d{pc, (unsigned)size, st == llvm::MCDisassembler::Success && size, ""};
+        if (!d.ok) {
+          d.size = std::min<uint64_t>(4, end - pc);
+        } else {
+          llvm::raw_string_ostream os(d.text);
+          ip->printInst(&inst, pc, "", *t.sti, os);
+          d.text = StringRef(d.text).trim().str();
+          StringRef mn = StringRef(d.text).split(' ').first;
+          if (parser.isBranch(mn)) {
+            StringRef last = StringRef(d.text).rsplit(' ').second;
+            int64_t v;
+            if (parseAsmInteger(last, v)) {
+              d.target = pc + 4 + 4 * (int64_t)(int16_t)(uint16_t)v;
+              targets.insert(d.target);
+            }
           }
         }
+        insts.push_back(std::move(d));
+        pc += insts.back().size;
       }
-      insts.push_back(std::move(d));
-      pc += insts.back().size;
+    })) {
+      errors.push_back(f.name + ": " + llvm::toString(std::move(e)));
+      continue;
     }
+    nameAddresses(insts, code, textAddr, data, errors, f.name);
     Operation *owner =
         isKernel ? rm.addKernel(f.name, FileLineColLoc::get(file, 0, 0)).getOperation()
                  : rm.addDeviceFunction(f.name, FileLineColLoc::get(file, 0, 0), p2align)
@@ -377,6 +446,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     if (!found)
       errors.push_back(f.name + ": its descriptor " + kd.name + " is not inside a section");
   }
+  data.addGlobals(rm);
   // Code after the last kernel (the code-end padding).
   uint64_t alignedEnd = llvm::alignTo(lastEnd - textAddr, 4);
   if (alignedEnd < code.size())

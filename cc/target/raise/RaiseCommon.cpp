@@ -71,7 +71,43 @@ static std::optional<std::string> checkKernelMetadata(DictionaryAttr d) {
   return std::nullopt;
 }
 
+/// An upper bound of the nesting of YAML text: per line, its indentation,
+/// its `- ` markers and the flow brackets open (outside quotes). LLVM's YAML reader recurses per level: deep input would
+/// overflow the stack.
+static size_t yamlNestingBound(StringRef yaml) {
+  size_t most = 0, brackets = 0;
+  SmallVector<StringRef> lines;
+  yaml.split(lines, '\n');
+  for (StringRef l : lines) {
+    size_t indent = l.find_first_not_of(" \t");
+    if (indent == StringRef::npos)
+      continue;
+    StringRef rest = l.drop_front(indent);
+    size_t dashes = 0;
+    char quote = 0;
+    for (size_t i = 0; i < rest.size(); ++i) {
+      char c = rest[i];
+      if (quote) {
+        quote = c == quote ? 0 : quote;
+        continue;
+      }
+      if (c == '"' || c == '\'')
+        quote = c;
+      else if (c == '-' && (i + 1 == rest.size() || rest[i + 1] == ' ' || rest[i + 1] == '\t'))
+        ++dashes; // a block sequence entry (or a lone minus: counted anyway)
+      else if (c == '[' || c == '{')
+        most = std::max(most, indent + dashes + ++brackets);
+      else if ((c == ']' || c == '}') && brackets)
+        --brackets;
+    }
+    most = std::max(most, indent + dashes + brackets);
+  }
+  return most;
+}
+
 llvm::Error RaisedModule::setMetadataYAML(StringRef yaml) {
+  if (yamlNestingBound(yaml) > 512)
+    return llvm::createStringError("the .amdgpu_metadata YAML nests too deep");
   llvm::msgpack::Document doc;
   if (!doc.fromYAML(yaml))
     return llvm::createStringError("cannot read the .amdgpu_metadata YAML");
@@ -130,6 +166,29 @@ llvm::Expected<OwningOpRef<ModuleOp>> RaisedModule::finish(std::vector<std::stri
       errors.push_back("kernel '" + name.str() + "' has no entry in the metadata");
     if (d == descriptors.end() && sawMetadata)
       errors.push_back("kernel '" + name.str() + "' has no kernel descriptor");
+  }
+  // Globals and the symbols relocation operands name (instructions were
+  // verified as they were read).
+  {
+    ScopedDiagnosticHandler collect(ctx, [&](Diagnostic &d) {
+      errors.push_back(d.str());
+      return success();
+    });
+    SymbolTable symbols(module);
+    for (Operation &op : module.getBody().front()) {
+      if (auto g = dyn_cast<GlobalOp>(op)) {
+        (void)g.verify();
+        continue;
+      }
+      if (!isa<KernelOp, DeviceFunctionOp>(op) || op.getRegion(0).empty())
+        continue;
+      for (Operation &inner : op.getRegion(0).front())
+        if (auto r = dyn_cast<RelocOp>(inner))
+          if (!symbols.lookup(r.getSymbol()))
+            errors.push_back(SymbolTable::getSymbolName(&op).str() + ": " + r.asmText() +
+                             " names a symbol the code defines nowhere (external "
+                             "symbols are not raised)");
+    }
   }
   if (!errors.empty()) {
     std::string msg;

@@ -33,6 +33,9 @@ public:
   amdgcn::DeviceFunctionOp addDeviceFunction(llvm::StringRef name, mlir::Location loc,
                                              unsigned p2align);
   bool hasKernels() const { return !kernels.empty(); }
+  mlir::MLIRContext *context() const { return ctx; }
+  /// The amdgcn.module's block (globals are appended to it).
+  mlir::Block *body() { return &module.getBody().front(); }
   void setDescriptor(llvm::StringRef kernel, mlir::DictionaryAttr d);
   void setCodeObjectVersion(int64_t v);
   void setTextTail(llvm::StringRef lines);

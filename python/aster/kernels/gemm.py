@@ -7,9 +7,15 @@ A (M x K, row-major, f16 or bf16), B (K x N row-major, or N x K with
     aster.launch(out, cfg.name, grid=cfg.grid(M, N), block=cfg.block, args=[a, b, c, M, N, K])
 
 The kernel (one workgroup per tile_m x tile_n tile of C, grid (tiles along
-N, tiles along M)) is a Python metaprogram on aster's builder: virtual
-registers (allocated by `amdgcn-regalloc`), no waits (`amdgcn-waitcnt`), no
-nops (`amdgcn-hazards`); Python decides the instruction order.
+N, tiles along M)) is a Python metaprogram on aster's builder that moves
+data and multiplies with aster.library functions (`tiles`, `lds`, `mfma`;
+`k.call`, inlined by `amdgcn-inline`). Every register is virtual but the
+loop counter (allocated by `amdgcn-regalloc`), no waits (`amdgcn-waitcnt`),
+no nops (`amdgcn-hazards`); `amdgcn-schedule` orders the instructions of
+each region between two barriers. Python only places the barrier of each K
+step (which MFMAs come before it) and the software pipeline's stages (which
+step's loads, LDS writes and reads go into which step), which cross the
+loop's back edge where the pass does not reach.
 
 Data path per K step of `tile_k`:
   * A (and B with trans_b) tiles are read from global memory in 16-byte
@@ -37,19 +43,21 @@ are redirected out of range at the store; elements of A (and B with
 trans_b) past K are zeroed in registers before they reach LDS (a per-lane
 mask from K, so a K step reaching past K contributes exactly 0). The K loop
 runs ceil(K / tile_k) steps rounded up to a multiple of its unroll
-(2 * prefetch): the extra steps multiply zeros. Matrices must be smaller
-than 2 GiB.
+(`K_UNROLL` = 2 steps): the extra steps multiply zeros. Matrices must be
+smaller than 2 GiB.
 """
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import DTYPES, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
 
-__all__ = ["GemmConfig", "build", "compile_config", "reference", "PIPELINE", "DTYPES",
+__all__ = ["GemmConfig", "K_UNROLL", "build", "compile_config", "reference", "PIPELINE",
+           "DTYPES",
            "MFMA_SHAPES"]
 
-PIPELINE = "amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
+PIPELINE = ("amdgcn-inline,amdgcn-schedule{max-vgprs=256},amdgcn-regalloc,amdgcn-waitcnt,"
+            "amdgcn-hazards")
 
 
 def _pow2(x):
@@ -162,7 +170,8 @@ def build(cfg):
 
 
 def compile_config(cfg, pipeline=PIPELINE):
-    """aster.Compiled of one config after regalloc, waitcnt and hazards."""
+    """aster.Compiled of one config after inline, schedule, regalloc, waitcnt
+    and hazards."""
     from ..compiler import compile
     return compile(build(cfg), pipeline)
 

@@ -10,7 +10,7 @@ dtype, trans_b):
      rounds   = ceil(tiles / 304): waves of workgroups over MI300X's 304 CUs
                 (one workgroup per CU: the tiles' LDS), tiles = ceil(M/tm) ceil(N/tn)
      compute  = 2 tm tn Kp / (2048 flop/clk x u), Kp = K rounded up to the
-                kernel's K unroll (2 prefetch tile_k): the padded edge work of
+                kernel's K unroll (K_UNROLL tile_k): the padded edge work of
                 M, N and K is paid for; u the kernel's simulated matrix-core
                 utilisation (configs.csv ref_utilisation, 0.75 without)
      memory   = 2 (tm + tn) Kp bytes / (HBM bytes per clock / CUs busy):
@@ -24,7 +24,7 @@ import os
 
 import numpy as np
 
-from ..kernels.gemm import DTYPES
+from ..kernels.gemm import DTYPES, K_UNROLL
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
 __all__ = ["gemm", "choose", "estimate", "default_library", "cache_dir"]
@@ -39,7 +39,7 @@ def estimate(cfg, m, n, k, utilisation=None):
     gx, gy, _ = cfg.grid(m, n)
     tiles = gx * gy
     rounds = -(-tiles // CUS)
-    unroll = 2 * cfg.prefetch * cfg.tile_k
+    unroll = K_UNROLL * cfg.tile_k
     kp = -(-k // unroll) * unroll
     u = utilisation or DEFAULT_UTILISATION
     compute = 2 * cfg.tile_m * cfg.tile_n * kp / (PEAK_FLOP_PER_CLK_CU * u)

@@ -169,3 +169,66 @@ amdgcn.module @m target("gfx942") {
     amdgcn.s_endpgm
   }
 }
+
+// -----
+
+amdgcn.module @m target("gfx942") {
+  // expected-error @below {{is constant but its section '.data' is writable}}
+  amdgcn.global @g {section = ".data", alignment = 4 : i64, bytes = 4 : i64, constant}
+}
+
+// -----
+
+amdgcn.module @m target("gfx942") {
+  // expected-error @below {{data holds 8 bytes but the global has 4}}
+  amdgcn.global @g {section = ".data", alignment = 4 : i64, bytes = 4 : i64,
+                    data = dense<[1, 2]> : tensor<2xi32>}
+}
+
+// -----
+
+amdgcn.module @m target("gfx942") {
+  // expected-error @below {{relocation at offset 0 names @nothing, which is no global, kernel or device function of the module}}
+  amdgcn.global @g {section = ".data", alignment = 8 : i64, bytes = 8 : i64,
+                    relocs = [{offset = 0 : i64, symbol = @nothing}]}
+}
+
+// -----
+
+amdgcn.module @m target("gfx942") {
+  // expected-error @below {{is in the NOBITS section '.bss' but has non-zero data}}
+  amdgcn.global @g {section = ".bss", alignment = 4 : i64, bytes = 4 : i64,
+                    data = dense<[1]> : tensor<1xi32>}
+}
+
+// -----
+
+amdgcn.module @m target("gfx942") {
+  amdgcn.kernel @k() {
+    // expected-error @below {{names @nowhere, which is no global, kernel or device function of the module}}
+    %lo = amdgcn.reloc @nowhere "rel32@lo" 4 : i32
+    amdgcn.s_endpgm
+  }
+}
+
+// -----
+
+amdgcn.module @m target("gfx942") {
+  amdgcn.kernel @k() {
+    // expected-error @below {{kind "rel64" is not one of rel32@lo}}
+    %lo = amdgcn.reloc @k "rel64" 4 : i32
+    amdgcn.s_endpgm
+  }
+}
+
+// -----
+
+amdgcn.module @m target("gfx942") {
+  amdgcn.kernel @k() {
+    %v = amdgcn.reg : !amdgcn.vgpr<0>
+    %lo = amdgcn.reloc @k "rel32@lo" 4 : i32
+    // expected-error @below {{source 'src1' cannot take a relocation (sym@kind): it is not a 32-bit literal}}
+    %0 = amdgcn.v_add_u32 %v, %lo : (!amdgcn.vgpr<0>, i32) -> !amdgcn.vgpr<1>
+    amdgcn.s_endpgm
+  }
+}
