@@ -94,6 +94,7 @@ void registerSMEM(SemTable &t);
 void registerVMEM(SemTable &t);
 void registerBuffer(SemTable &t);
 void registerDS(SemTable &t);
+void registerDSTranspose(SemTable &t);  ///< gfx950 ds_read_b64_tr_* / b96_tr_b6
 void registerGfx950(SemTable &t);
 void registerGfx950Ocp(SemTable &t);      ///< gfx950 meanings of gfx942 mnemonics:
 void registerGfx950OcpMFMA(SemTable &t);  ///< OCP fp8/bf8 conversions and MFMAs

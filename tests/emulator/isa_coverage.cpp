@@ -41,15 +41,11 @@ static const char *const kNoRowYet[][2] = {
 
 /// gfx950-only instructions without emulator semantics, each with the reason.
 static const char *const kGfx950NotEmulated[] = {
-    // Transposing LDS loads: the CDNA4 ISA document (11.4, "MFMA Transpose
-    // Load from LDS") names the K values each loads but not which lane reads
-    // which address.
-    "ds_read_b64_tr_b16", "ds_read_b64_tr_b4", "ds_read_b64_tr_b8", "ds_read_b96_tr_b6",
-
     // Stochastic rounding: the CDNA4 ISA document gives the random source
     // (src1, then v_prng_b32 of it for each further element) but leaves
     // f32_to_f16_sr, f32_to_fp8_sr_scale, ... (how the random bits round)
-    // undefined.
+    // undefined (v_cvt_sr_fp8/bf8_f32 spell their rule out and are
+    // emulated; only AMD's rocjitsu extends it to f16/bf16).
     "v_cvt_sr_bf16_f32", "v_cvt_sr_f16_f32", "v_cvt_scalef32_sr_bf8_bf16",
     "v_cvt_scalef32_sr_bf8_f16", "v_cvt_scalef32_sr_bf8_f32", "v_cvt_scalef32_sr_fp8_bf16",
     "v_cvt_scalef32_sr_fp8_f16", "v_cvt_scalef32_sr_fp8_f32", "v_cvt_scalef32_sr_pk32_bf6_bf16",
