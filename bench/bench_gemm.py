@@ -3,6 +3,7 @@ and the emulator's cost of running them.
 
     python bench/bench_gemm.py                 # 1024^3: full simulation, every config
     python bench/bench_gemm.py --big           # also 4096^3 (full: ~1 min per config)
+    python bench/bench_gemm.py --big --config 256x256x16   # configs whose name has it
 
 Utilisation = flops / (cycles x 2048 flop/clk/CU x CUs busy), CUs busy =
 min(tiles, 304). Two estimates per shape:
@@ -60,7 +61,11 @@ def main():
     print("| config | M x N x K | CUs busy | one CU | cycles (full) | full | "
           "emulation s (timing / plain) |")
     print("|---|---|---|---|---|---|---|")
+    args = sys.argv[1:]
+    only = args[args.index("--config") + 1] if "--config" in args else ""
     for cfg in default_configs(archs=("gfx942",), dtypes=("f16",)):
+        if only not in cfg.name:
+            continue
         out = compile_config(cfg)
         row(cfg, out, (1024, 1024, 1024))
         if big:

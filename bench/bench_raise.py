@@ -6,8 +6,11 @@ MFMA instructions in a loop body), assembled and linked by LLVM into a code
 object, then raised and compiled back; the round trip is checked (same code
 bytes). Prints min of `--runs` runs, in process CPU time (robust on a
 shared machine; raising and compiling run on the calling thread). A raise
-includes making its MLIR context (about 1 ms: the instruction table's ops
-are registered in every new context), which weighs on the 1k size.
+includes making its MLIR context (about 1.4 ms: the instruction table's
+ops are registered in every new context), which weighs on the 1k size.
+The body repeats 10 instruction texts, which raising copies from their first
+op; `--distinct` varies registers and offsets instead (about 3 of 4 texts
+distinct), the cost when nearly every instruction is new.
 """
 import argparse
 import time
@@ -24,14 +27,26 @@ BODY = [
 ]
 
 
-def kernel_text(n):
+def distinct_line(i):
+    a, b, c = i % 97, (i // 97) % 89 + 100, (i // 7) % 50 + 190
+    return [f"v_add_f32_e32 v{a}, v{b}, v{c}",
+            f"v_mul_f32_e32 v{a}, 0x{(0x40490fdb + i) & 0xffffffff:x}, v{b}",
+            f"s_add_u32 s{a % 90}, s{(a + 1) % 90}, {i % 60}",
+            f"global_load_dword v{c}, v[{2 * (a % 40)}:{2 * (a % 40) + 1}], off "
+            f"offset:{4 * (i % 1000)}",
+            f"v_fma_f32 v{a}, v{b}, v{c}, v{(a + b) % 240}",
+            f"ds_write_b32 v{a}, v{b} offset:{4 * (i % 4000)}"][i % 6]
+
+
+def kernel_text(n, distinct=False):
     lines = ['\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', "\t.text", "\t.globl k",
              "\t.p2align 8", "\t.type k,@function", "k:"]
     for i in range(n - 1):
-        lines.append("\t" + BODY[i % len(BODY)])
+        lines.append("\t" + (distinct_line(i) if distinct else BODY[i % len(BODY)]))
+    regs = (256, 96, 256) if distinct else (16, 16, 16)
     lines += ["\ts_endpgm", ".Lend:", "\t.size k, .Lend-k", "\t.rodata", "\t.p2align 6",
-              "\t.amdhsa_kernel k", "\t\t.amdhsa_next_free_vgpr 16",
-              "\t\t.amdhsa_next_free_sgpr 16", "\t\t.amdhsa_accum_offset 16",
+              "\t.amdhsa_kernel k", f"\t\t.amdhsa_next_free_vgpr {regs[0]}",
+              f"\t\t.amdhsa_next_free_sgpr {regs[1]}", f"\t\t.amdhsa_accum_offset {regs[2]}",
               "\t.end_amdhsa_kernel", "\t.amdgpu_metadata", "---", "amdhsa.kernels:",
               "  - .name: k", "    .symbol: k.kd", "    .kernarg_segment_size: 0",
               "    .kernarg_segment_align: 8", "    .group_segment_fixed_size: 0",
@@ -46,11 +61,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--distinct", action="store_true",
+                    help="vary registers/offsets: most instruction texts distinct")
     a = ap.parse_args()
     print(f"{'instructions':>12} {'raise µs/inst':>14} {'compile µs/inst':>16} "
           f"{'raise_asm µs/inst':>18}")
     for n in map(int, a.sizes.split(",")):
-        text = kernel_text(n)
+        text = kernel_text(n, a.distinct)
         h = aster.assemble(text, "gfx942")
         tr = tc = ta = float("inf")
         for _ in range(a.runs):

@@ -360,6 +360,12 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
     in.target = uint32_t(idx);
   }
 
+  if (mn.starts_with("s_sendmsg") && in.nsrc() >= 1) {
+    std::string p = sendMsgProblem(unsigned(in.src(0).imm));
+    if (!p.empty())
+      return p;
+  }
+
   // Registers read and written, for strict mode.
   auto addRange = [](RegRange *list, uint8_t &n, unsigned cap, const Opnd &o) {
     unsigned t = trackIndex(o);

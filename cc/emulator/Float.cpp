@@ -70,19 +70,21 @@ static uint8_t encodeFp8(float f, Fp8Kind k, bool saturate, bool stochastic,
   // Bits of `mant` (value mant * 2^(e32-23)) below the target's last bit.
   int drop = (te - fm.mbits) - (e32 - 23);
   uint32_t q;
-  if (drop >= 32) {
-    q = 0;
-    if (stochastic)
-      return zero;
-    // Value < 2^-1 ulp: rounds to zero.
+  if (stochastic) {
+    // The random word's top 23 - mbits bits (S1[31:12] for E4M3, S1[31:11]
+    // for E5M2) are added below the kept bits of the 24-bit significand,
+    // aligned first to the format's smallest normal exponent (the bits
+    // shifted out there do not count), and the sum is truncated; a carry
+    // moves up the exponent (see f32ToFp8SR in Float.h for the sources).
+    int align = te - e32;
+    uint32_t m = align < 32 ? mant >> align : 0;
+    q = (m + (rnd >> (9 + fm.mbits))) >> (23 - fm.mbits);
+  } else if (drop >= 32) {
+    q = 0;  // Value < 2^-1 ulp: rounds to zero.
   } else {
     q = mant >> drop;
     uint32_t rem = drop ? mant & ((1u << drop) - 1) : 0;
-    if (stochastic) {
-      uint32_t r = drop ? (rnd & ((1u << drop) - 1)) : 0;
-      if (rem + r >= (1u << drop) && drop)
-        ++q;
-    } else if (drop) {
+    if (drop) {
       uint32_t half = 1u << (drop - 1);
       if (rem > half || (rem == half && (q & 1u)))
         ++q;

@@ -142,7 +142,18 @@ float fp8ToF32(uint8_t v, Fp8Kind k);
 /// E5M2; `saturate` clamps them to the largest finite value of their sign.
 /// Zero and underflow keep the sign in the OCP formats.
 uint8_t f32ToFp8(float f, Fp8Kind k, bool saturate);
-/// f32 -> fp8 with stochastic rounding: `rnd` is added below the kept bits.
+/// f32 -> fp8 with stochastic rounding (v_cvt_sr_fp8_f32 / _bf8_f32): the
+/// random word's bits [31:9+m] (m the mantissa bits: S1[31:12] for fp8,
+/// S1[31:11] for bf8, as the CDNA4 ISA pseudo-code selects them) are added
+/// to the 24-bit significand just below the bits the format keeps (after
+/// aligning it to the format's smallest normal exponent, dropping the bits
+/// shifted out), and the sum is truncated; a carry raises the exponent.
+/// This is AMD's rocjitsu emulator's f32_to_binary_float_sr. The ISA
+/// pseudo-code instead wraps the mantissa sum and then rounds to nearest
+/// even, which would change values fp8 represents exactly and bias the
+/// mean by half an ulp; AMD's hardware test of v_cvt_sr_fp8_f32 on gfx950
+/// (quack, test_sr_exact_grid_values_unchanged / _brackets_value /
+/// _unbiased) asserts neither happens, so the rocjitsu reading is used.
 uint8_t f32ToFp8SR(float f, uint32_t rnd, Fp8Kind k, bool saturate);
 
 /// The OCP 6- and 4-bit floats (OCP Microscaling Formats specification 1.0):

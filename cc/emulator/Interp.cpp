@@ -161,7 +161,22 @@ static uint64_t run(Wave &w, uint64_t slice, const uint8_t *stopAt = nullptr,
         break;
       log[n] = w.pc;
     }
-    const Inst &in = w.gprIdxOn ? gprIndexed(w, prog[w.pc]) : prog[w.pc];
+    const Inst *inp = &prog[w.pc];
+    if (__builtin_expect(w.gprIdxOn | w.vskip, 0)) {
+      // VSKIP: vector instructions are not issued (no effect, no counters;
+      // the timing model's log does not get them). Every loop has a branch,
+      // which is not skipped, so the slice still ends.
+      if (w.vskip && (inp->cls == ICls::VALU || inp->cls == ICls::MFMA ||
+                      inp->cls == ICls::VMEM || inp->cls == ICls::LDS)) {
+        w.pc = inp->next;
+        if constexpr (!Log)
+          ++n;
+        continue;
+      }
+      if (w.gprIdxOn)
+        inp = &gprIndexed(w, *inp);
+    }
+    const Inst &in = *inp;
     if constexpr (Trace) {
       if (w.trace->size() < w.L->opts.traceLimit)
         w.trace->push_back("wg (" + std::to_string(w.wg->id[0]) + "," +

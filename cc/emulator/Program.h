@@ -28,6 +28,8 @@ enum SReg : uint16_t {
 /// Registers in the VGPR array: 256 architectural + scratch ones used by
 /// the SDWA/DPP wrappers.
 constexpr unsigned kNumVgprs = 256, kScratchVgpr = 256, kNumVgprSlots = 264;
+/// MODE register bit of VSKIP (gfx9 SQ_WAVE_MODE).
+constexpr unsigned kModeVskipBit = 28;
 constexpr unsigned kNumAgprs = 256;
 
 enum class OpKind : uint8_t { None, S, V, A, Imm };

@@ -249,9 +249,9 @@ void registerBuffer(SemTable &t) {
   add("buffer_store_dwordx2", bufStore<8, false>, 0, 0);
   add("buffer_store_dwordx3", bufStore<12, false>, 0, 0);
   add("buffer_store_dwordx4", bufStore<16, false>, 0, 0);
-#define BA(N, OP, B)                                                           \
-  add("buffer_atomic_" N, bufAtomic<AtomOp::OP, B>, 0, SF_BUF_ATOMIC);         \
-  add("buffer_atomic_" N "_rtn", bufAtomic<AtomOp::OP, B>, 0, SF_BUF_ATOMIC);
+// The returning table rows (buffer_atomic_*_rtn) print and run as their
+// plain mnemonic with sc0.
+#define BA(N, OP, B) add("buffer_atomic_" N, bufAtomic<AtomOp::OP, B>, 0, SF_BUF_ATOMIC);
   BA("swap", Swap, 4) BA("cmpswap", CmpSwap, 4) BA("add", Add, 4) BA("sub", Sub, 4)
   BA("smin", SMin, 4) BA("umin", UMin, 4) BA("smax", SMax, 4) BA("umax", UMax, 4)
   BA("and", And, 4) BA("or", Or, 4) BA("xor", Xor, 4) BA("inc", Inc, 4) BA("dec", Dec, 4)

@@ -34,6 +34,7 @@ static const SemTable &table() {
     registerVMEM(t);
     registerBuffer(t);
     registerDS(t);
+    registerDSTranspose(t);
     registerGfx950(t);
     registerF8F6F4(t);
     registerGprIdx(t);

@@ -1,6 +1,8 @@
 //===- SemSOPP.cpp - program control: branches, waits, barriers, pc -------===//
 #include "emulator/Semantics.h"
 
+#include "dialect/ModSpelling.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 namespace aster::emu {
@@ -113,7 +115,7 @@ void setreg(Wave &w, const Inst &in, uint32_t imm, uint32_t value) {
     return;
   }
   // Only the denormal and clamp/IEEE bits are accepted: the emulator keeps
-  // denormals and rounds to nearest even.
+  // denormals and rounds to nearest even. Bit 28 is VSKIP (s_setvskip).
   uint32_t nm = (w.mode & ~mask) | ((value << off) & mask);
   if (nm & 0xf) {
     w.fail(in, "setting a floating-point rounding mode other than round-to-nearest-even "
@@ -121,6 +123,7 @@ void setreg(Wave &w, const Inst &in, uint32_t imm, uint32_t value) {
     return;
   }
   w.mode = nm;
+  w.vskip = (nm >> kModeVskipBit) & 1;
 }
 void s_setreg_b32(Wave &w, const Inst &in) {
   setreg(w, in, uint32_t(in.src(0).imm), sget(w, in.src(1)));
@@ -129,20 +132,66 @@ void s_setreg_imm32_b32(Wave &w, const Inst &in) {
   setreg(w, in, uint32_t(in.src(0).imm), uint32_t(in.src(1).imm));
 }
 
-/// Table instructions without semantics (SF_NOT_EMULATED: the decoder
-/// reports them, so this never runs): host messages and vector skip (which
-/// turns later VALU instructions off).
-void notEmulated(Wave &w, const Inst &in) { w.fail(in, "this instruction is not emulated"); }
+/// s_setvskip ssrc0, ssrc1: VSKIP = ssrc0[ssrc1[4:0]] (MODE bit 28). While
+/// it is set, vector instructions (VALU, MFMA, VMEM, DS) are not issued and
+/// count on no memory counter (AMD CDNA3/CDNA4 ISA, S_SETVSKIP; the
+/// interpreter skips them, Interp.cpp).
+void s_setvskip(Wave &w, const Inst &in) {
+  bool on = (sget(w, in.src(0)) >> (sget(w, in.src(1)) & 31)) & 1;
+  w.vskip = on;
+  w.mode = (w.mode & ~(1u << kModeVskipBit)) | uint32_t(on) << kModeVskipBit;
+}
+
+/// s_sendmsg / s_sendmsghalt: only MSG_INTERRUPT (a host interrupt with
+/// m0[23:0] as payload) passes (sendMsgProblem refuses the rest when
+/// decoding); it changes nothing in the wave. s_sendmsghalt then halts the
+/// wave until the host resumes it, which no host does here.
+void s_sendmsg(Wave &, const Inst &) {}
+void s_sendmsghalt(Wave &w, const Inst &in) {
+  w.fail(in, "s_sendmsghalt " + ISA::formatSymbolic(ISA::ModKind::SendMsg,
+                                                  unsigned(in.src(0).imm)) +
+                 " halts the wave until the host resumes it (a debugger or trap "
+                 "handler's message; no host resumes it in the emulator)");
+}
+
+/// s_setkill imm: imm[0] = 1 kills the wave (a debugging aid for the host's
+/// kill command).
+void s_setkill(Wave &w, const Inst &in) {
+  if (in.src(0).imm & 1)
+    w.fail(in, "the kernel executed s_setkill 1, which kills the wave");
+}
 
 } // namespace
+
+std::string sendMsgProblem(unsigned imm) {
+  unsigned msg = imm & 0xf;
+  std::string name = ISA::formatSymbolic(ISA::ModKind::SendMsg, imm);
+  switch (msg) {
+  case 1: // MSG_INTERRUPT
+    return "";
+  case 2: case 3: case 7: case 8: case 9:
+    return name + " is a graphics (geometry/pixel shader) message, not meaningful in a "
+                  "compute kernel";
+  case 4: case 5: case 6: case 15:
+    return name + " is meant for trap handlers and context switching (it saves or halts "
+                  "waves, stops wave launch, or talks to the system); not emulated";
+  case 10:
+    return name + " returns the queue's doorbell id in exec, which the emulator has no "
+                  "value for";
+  default:
+    return name + " is not a gfx9 message (illegal)";
+  }
+}
 
 void registerSOPP(SemTable &t) {
   auto add = [&](const char *n, SemFn f, ICls c = ICls::OTHER, uint16_t flags = 0,
                  uint8_t ndst = 0) { t.push_back({n, f, ndst, c, flags, tys(Ty::B32)}); };
+  // Priority, sleep, caches, performance counters and thread trace change
+  // nothing the emulator models.
   for (const char *n : {"s_nop", "s_setprio", "s_sleep", "s_icache_inv", "s_incperflevel",
-                        "s_decperflevel", "s_ttracedata", "s_ttracedata_imm", "s_setkill",
-                        "s_wakeup"})
+                        "s_decperflevel", "s_ttracedata", "s_wakeup"})
     add(n, s_nop);
+  add("s_setkill", s_setkill);
   add("s_endpgm", s_endpgm);
   t.push_back({"v_nop", s_nop, 0, ICls::VALU, 0, tys(Ty::B32)});
   add("s_branch", s_branch, ICls::BRANCH, SF_BRANCH);
@@ -155,8 +204,9 @@ void registerSOPP(SemTable &t) {
   add("s_barrier", s_barrier);
   add("s_waitcnt", s_waitcnt);
   add("s_trap", s_trap);
-  for (const char *n : {"s_sendmsg", "s_sendmsghalt", "s_setvskip"})
-    add(n, notEmulated, ICls::SALU, SF_NOT_EMULATED);
+  add("s_sendmsg", s_sendmsg, ICls::SALU, SF_READS_M0);
+  add("s_sendmsghalt", s_sendmsghalt, ICls::SALU, SF_READS_M0);
+  add("s_setvskip", s_setvskip, ICls::SALU);
   t.push_back({"s_getpc_b64", s_getpc_b64, 1, ICls::SALU, 0, tys(Ty::B64)});
   t.push_back({"s_setpc_b64", s_setpc_b64, 0, ICls::BRANCH, 0, tys(Ty::B64)});
   t.push_back({"s_swappc_b64", s_swappc_b64, 1, ICls::BRANCH, 0, tys(Ty::B64)});

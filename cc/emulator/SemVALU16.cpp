@@ -129,15 +129,10 @@ void v_ldexp_f16(Wave &w, const Inst &in) {
     return f2h(std::ldexp(h2f(x), int(i16(y))));
   });
 }
-/// v_mac_f16 / v_fmac_f16: D.lo = S0 * S1 + D.lo; the high half is kept.
+/// v_mac_f16: D.lo = S0 * S1 + D.lo; the high half is kept.
 void v_mac_f16(Wave &w, const Inst &in) {
   h2<true, true>(w, in, [](u16 x, u16 y, u32 d) -> u16 {
     return f2h(h2f(x) * h2f(y) + h2f(u16(d)));
-  });
-}
-void v_fmac_f16(Wave &w, const Inst &in) {
-  h2<true, true>(w, in, [](u16 x, u16 y, u32 d) -> u16 {
-    return f64ToF16(std::fma(double(h2f(x)), double(h2f(y)), double(h2f(u16(d)))));
   });
 }
 void v_div_fixup_f16(Wave &w, const Inst &in) {
@@ -239,7 +234,6 @@ void registerVALU16(SemTable &t) {
 #undef F
   v("v_ldexp_f16", v_ldexp_f16, tys(Ty::F16, Ty::B16));
   v("v_mac_f16", v_mac_f16, F16, SF_READS_DST);
-  v("v_fmac_f16", v_fmac_f16, F16, SF_READS_DST);
 #define I(N) v(#N, N, B16, llvm::StringRef(#N).contains("add") || llvm::StringRef(#N).contains("sub") ? 0 : SF_NO_CLAMP);
   I(v_add_u16) I(v_sub_u16) I(v_subrev_u16) I(v_add_i16) I(v_sub_i16) I(v_mul_lo_u16)
   I(v_lshlrev_b16) I(v_lshrrev_b16) I(v_ashrrev_i16) I(v_max_u16) I(v_min_u16) I(v_max_i16)

@@ -113,19 +113,6 @@ void v_fmac_f32(Wave &w, const Inst &in) {
   if (in.omod || (in.flags & IF_CLAMP))
     finishF32(in, D, e);
 }
-/// v_mac_f32: D = S0 * S1 + D, rounded twice.
-void v_mac_f32(Wave &w, const Inst &in) {
-  u32 t0[64], t1[64];
-  const u32 *A = vgetF32(w, in.src(0), t0), *B = vgetF32(w, in.src(1), t1);
-  u32 *D = vdst(w, in.dst());
-  u64 e = w.exec();
-  forLanes(e, [&](unsigned l) {
-    float p = u2f(A[l]) * u2f(B[l]);
-    D[l] = f2u(p + u2f(D[l]));
-  });
-  if (in.omod || (in.flags & IF_CLAMP))
-    finishF32(in, D, e);
-}
 
 #define F1(N, E) void N(Wave &w, const Inst &in) { f1(w, in, [](float a) -> float { return E; }); }
 #define F2(N, E)                                                               \
@@ -164,8 +151,6 @@ template <bool Max> void minmaxF32(Wave &w, const Inst &in) {
 }
 void v_min_f32(Wave &w, const Inst &in) { minmaxF32<false>(w, in); }
 void v_max_f32(Wave &w, const Inst &in) { minmaxF32<true>(w, in); }
-F3(v_mad_f32, a * b + c)
-F3(v_mad_legacy_f32, ((a == 0.0f || b == 0.0f) ? 0.0f : a * b) + c)
 F3(v_min3_f32, fmin_(fmin_(a, b), c))
 F3(v_max3_f32, fmax_(fmax_(a, b), c))
 F3(v_med3_f32, fmed3_(a, b, c))
@@ -498,7 +483,7 @@ void registerVALUFloat(SemTable &t) {
   };
 #define R(N) v(#N, N, F32);
   R(v_add_f32) R(v_sub_f32) R(v_subrev_f32) R(v_mul_f32) R(v_mul_legacy_f32) R(v_min_f32)
-  R(v_max_f32) R(v_mad_f32) R(v_mad_legacy_f32) R(v_min3_f32) R(v_max3_f32) R(v_med3_f32)
+  R(v_max_f32) R(v_min3_f32) R(v_max3_f32) R(v_med3_f32)
   R(v_minimum3_f32) R(v_maximum3_f32)
   R(v_fma_f32) R(v_fract_f32) R(v_trunc_f32) R(v_ceil_f32) R(v_rndne_f32) R(v_floor_f32)
   R(v_exp_f32) R(v_log_f32) R(v_rcp_f32) R(v_rcp_iflag_f32) R(v_rsq_f32) R(v_sqrt_f32)
@@ -509,7 +494,6 @@ void registerVALUFloat(SemTable &t) {
   // fmamk: D = S0 * K + S1, fmaak: D = S0 * S1 + K; printed in fma order.
   v("v_fmamk_f32", v_fma_f32, F32);
   v("v_fmaak_f32", v_fma_f32, F32);
-  v("v_mac_f32", v_mac_f32, F32, 1, SF_READS_DST);
   v("v_ldexp_f32", v_ldexp_f32, tys(Ty::F32, Ty::B32));
   v("v_div_scale_f32", v_div_scale_f32, F32, 2);
   v("v_div_fmas_f32", v_div_fmas_f32, F32, 1, SF_READS_VCC);

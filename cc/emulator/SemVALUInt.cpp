@@ -249,22 +249,6 @@ void v_swap_b32(Wave &w, const Inst &in) {
   u32 *A = vdst(w, in.op[0]), *B = vdst(w, in.op[1]);
   forLanes(w.exec(), [&](unsigned l) { std::swap(A[l], B[l]); });
 }
-void v_movrels_b32(Wave &w, const Inst &in) {
-  const u32 *S = w.v[(in.src(0).reg + w.s[SR_M0]) & 255];
-  u32 *D = vdst(w, in.dst());
-  forLanes(w.exec(), [&](unsigned l) { D[l] = S[l]; });
-}
-void v_movreld_b32(Wave &w, const Inst &in) {
-  u32 t0[64];
-  const u32 *S = vget(w, in.src(0), t0);
-  u32 *D = w.v[(in.dst().reg + w.s[SR_M0]) & 255];
-  forLanes(w.exec(), [&](unsigned l) { D[l] = S[l]; });
-}
-void v_movrelsd_b32(Wave &w, const Inst &in) {
-  const u32 *S = w.v[(in.src(0).reg + w.s[SR_M0]) & 255];
-  u32 *D = w.v[(in.dst().reg + w.s[SR_M0]) & 255];
-  forLanes(w.exec(), [&](unsigned l) { D[l] = S[l]; });
-}
 
 // 64-bit shifts and address math.
 template <int Kind> void shift64(Wave &w, const Inst &in) {
@@ -337,8 +321,7 @@ void registerVALUInt(SemTable &t) {
   R(v_med3_u32) R(v_perm_b32) R(v_sad_u8) R(v_sad_hi_u8) R(v_sad_u16) R(v_sad_u32)
   R(v_msad_u8) R(v_lerp_u8) R(v_add_u32) R(v_sub_u32) R(v_subrev_u32) R(v_add_i32)
   R(v_sub_i32) R(v_mbcnt_lo_u32_b32) R(v_mbcnt_hi_u32_b32) R(v_readlane_b32)
-  R(v_readfirstlane_b32) R(v_writelane_b32) R(v_movrels_b32) R(v_movreld_b32)
-  R(v_movrelsd_b32)
+  R(v_readfirstlane_b32) R(v_writelane_b32)
 #undef R
   v("v_cndmask_b32", v_cndmask_b32, 1, tys(Ty::F32));
   v("v_add_co_u32", carryOp<0, false>, 2, B32);

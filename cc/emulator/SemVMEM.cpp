@@ -280,10 +280,6 @@ void registerVMEM(SemTable &t) {
   for (const AtomDef &d : kAtomics) {
     add(std::string("global_atomic_") + d.suffix, d.g, 1, SF_ATOMIC | SF_LOAD);
     add(std::string("flat_atomic_") + d.suffix, d.f, 1, SF_ATOMIC | SF_LOAD);
-    // The instruction table's names of the returning forms (printed by LLVM
-    // as the plain mnemonic with sc0).
-    add(std::string("global_atomic_") + d.suffix + "_rtn", d.g, 1, SF_LOAD);
-    add(std::string("flat_atomic_") + d.suffix + "_rtn", d.f, 1, SF_LOAD);
   }
   add("global_load_lds_ubyte", globalLoadLds<1, false>, 0, SF_READS_M0 | SF_WRITES_LDS);
   add("global_load_lds_sbyte", globalLoadLds<1, true>, 0, SF_READS_M0 | SF_WRITES_LDS);

@@ -296,9 +296,6 @@ void registerVOP3P(SemTable &t) {
   v("v_fma_mix_f32", fmaMix<0>, tys(Ty::F32), SF_MIX);
   v("v_fma_mixlo_f16", fmaMix<1>, tys(Ty::F32), SF_MIX);
   v("v_fma_mixhi_f16", fmaMix<2>, tys(Ty::F32), SF_MIX);
-  v("v_mad_mix_f32", fmaMix<0>, tys(Ty::F32), SF_MIX);
-  v("v_mad_mixlo_f16", fmaMix<1>, tys(Ty::F32), SF_MIX);
-  v("v_mad_mixhi_f16", fmaMix<2>, tys(Ty::F32), SF_MIX);
 }
 
 } // namespace aster::emu

@@ -94,12 +94,17 @@ void registerSMEM(SemTable &t);
 void registerVMEM(SemTable &t);
 void registerBuffer(SemTable &t);
 void registerDS(SemTable &t);
+void registerDSTranspose(SemTable &t);  ///< gfx950 ds_read_b64_tr_* / b96_tr_b6
 void registerGfx950(SemTable &t);
 void registerGfx950Ocp(SemTable &t);      ///< gfx950 meanings of gfx942 mnemonics:
 void registerGfx950OcpMFMA(SemTable &t);  ///< OCP fp8/bf8 conversions and MFMAs
 void registerF8F6F4(SemTable &t);         ///< gfx950 f8f6f4 MFMAs (both tables)
 void registerGprIdx(SemTable &t);         ///< VGPR index mode
 void registerScaleCvt(SemTable &t);       ///< gfx950 v_cvt_scalef32_*
+
+/// Why s_sendmsg / s_sendmsghalt with this sendmsg(...) field cannot run
+/// ("" when it can: MSG_INTERRUPT). The decoder reports it.
+std::string sendMsgProblem(unsigned imm);
 
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner

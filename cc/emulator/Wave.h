@@ -52,6 +52,9 @@ struct alignas(64) Wave {
   /// the VGPR operands of VALU instructions m0[15:12] selects (1 SRC0, 2
   /// SRC1, 4 SRC2, 8 DST) are offset by m0[7:0] (gprIndexed, SemSOPP.cpp).
   bool gprIdxOn = false;
+  /// MODE.VSKIP (s_setvskip, s_setreg of MODE bit 28): vector instructions
+  /// are not issued while it is set (Interp.cpp).
+  bool vskip = false;
   Inst idxInst;  ///< the current instruction with the offsets applied
   uint32_t pc = 0;  ///< index of the next instruction
   WaveStatus status = WaveStatus::Running;

@@ -7,13 +7,20 @@
 //           v_writelane lane select 4; VALU writes VCC then v_div_fmas 4;
 //           SALU writes M0 then LDS add-TID / LDS DMA / s_movrel /
 //           s_sendmsg 1; VMEM store of more than 64 bits then a VALU write
-//           of its data).
+//           of its data; S_SETREG then S_GETREG or S_SETREG of the same
+//           register 2; S_SETVSKIP then S_GETREG MODE 2; S_SETREG
+//           MODE.vskip then any vector instruction 2). The table has no
+//           entry for VGPR index mode: s_set_gpr_idx_on/_mode/_idx need no
+//           wait states before the VALU they index (nor does LLVM's
+//           GCNHazardRecognizer add any); they write m0, so the m0 rules
+//           apply to them as SALU writes.
 //  [CDNA3]  AMD CDNA3 ISA guide, section 7.6 "Dependency Resolution:
 //           Required Independent Instructions" (MFMA / XDL tables, by
 //           number of passes).
 //  [LLVM]   LLVM 22 GCNHazardRecognizer.cpp (checkMAIHazards90A,
 //           checkMAIVALUHazards, checkVALUHazards, checkVMEMHazards,
-//           checkRWLaneHazards, checkDivFMasHazards, checkReadM0Hazards) and
+//           checkRWLaneHazards, checkDivFMasHazards, checkReadM0Hazards,
+//           checkGetRegHazards, checkSetRegHazards: 2 on gfx9) and
 //           SISchedule.td (SIDPGFX942FullSpeedModel /
 //           SIDPGFX950FullSpeedModel: MFMA passes), read for the numbers;
 //           checkSoftClauseHazards for the XNACK soft-clause rule.
@@ -93,6 +100,8 @@ static std::optional<RegRange> specialRange(SpecialReg r) {
   return std::nullopt;
 }
 static const RegRange kVcc{RegFile::Special, 0, 1};
+/// hwreg id of MODE (gfx9 HW_REG_MODE).
+static constexpr int8_t kHwregMode = 1;
 static const RegRange kExec{RegFile::Special, 2, 3};
 static const RegRange kM0{RegFile::Special, 4, 4};
 
@@ -226,6 +235,8 @@ RowFacts rowFacts(const ISA::InstDesc &d, uint8_t targetBit) {
   f.rwLane = mn == "v_readlane_b32" || mn == "v_writelane_b32";
   f.lanes = f.rwLane || mn == "v_readfirstlane_b32";
   f.dpp = d.enc == ISA::Enc::DPP;
+  f.setvskip = mn == "s_setvskip";
+  f.setsVskip = f.setvskip;
   int srcC = -1;
   if (f.mfma)
     for (unsigned s = 0; s < d.numSrcs; ++s)
@@ -276,6 +287,21 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
       f.waitStates = imm.getInt() + 1;
     return f;
   }
+  if (d->enc == ISA::Enc::SOPK && StringRef(d->mnemonic).contains("etreg_")) {
+    // hwreg(id, offset, size): id[5:0], offset[10:6], size - 1 [15:11];
+    // an absent attribute is the whole MODE register.
+    uint32_t hw = 0xf801;
+    if (auto a = op->getAttrOfType<IntegerAttr>("hwreg"))
+      hw = uint32_t(a.getInt());
+    int8_t id = int8_t(hw & 63);
+    unsigned off = (hw >> 6) & 31, size = ((hw >> 11) & 31) + 1;
+    if (StringRef(d->mnemonic).starts_with("s_getreg")) {
+      f.getHwreg = id;
+    } else {
+      f.setHwreg = id;
+      f.setsVskip = id == kHwregMode && off <= 28 && off + size > 28;
+    }
+  }
 
   // Sources: slot s of the row for each operand (an absent optional source
   // is left out of the operands; branch operands are not sources).
@@ -299,14 +325,15 @@ InstFacts describe(Operation *op, uint8_t targetBit) {
       f.writes.push_back(*r);
   addImplicit(d->implicitDefs, [&](RegRange r) { f.writes.push_back(r); });
   f.producer = f.mfma || ((f.valu || f.salu) && !f.writes.empty()) ||
-               f.wideStoreData.has_value();
+               f.wideStoreData.has_value() || f.setHwreg >= 0 || f.setsVskip;
   // The largest number the rules below ask for after `f`: an MFMA's (its
   // largest MfmaWaits, set by rowFacts), a VALU's 5 (SGPR write then VMEM
   // read, exec write then DPP), a wide store's 2, an SALU's 1 (m0).
   if (!f.mfma)
     f.reach = std::max({f.valu && !f.writes.empty() ? 5u : 0u,
                         f.wideStoreData ? 2u : 0u,
-                        f.salu && !f.writes.empty() ? 1u : 0u});
+                        f.salu && !f.writes.empty() ? 1u : 0u,
+                        f.setHwreg >= 0 || f.setsVskip ? 2u : 0u});
   auto sig = [](const RegRange &r) {
     uint64_t bits = 0;
     for (unsigned i = r.lo; i <= r.hi; ++i)
@@ -435,6 +462,17 @@ unsigned requiredWaitStates(const InstFacts &p, const InstFacts &c,
   // s_sendmsg: 1.
   if (p.salu && c.readsM0Late && overlapsAny(p.writes, kM0))
     req(1);
+  // [ISA9] / [LLVM] checkGetRegHazards, checkSetRegHazards: s_setreg, then
+  // an s_getreg or s_setreg of the same hardware register: 2.
+  if (p.setHwreg >= 0 && (c.getHwreg == p.setHwreg || c.setHwreg == p.setHwreg))
+    req(2);
+  // [ISA9] s_setvskip, then s_getreg of MODE (which holds VSKIP): 2.
+  if (p.setvskip && c.getHwreg == kHwregMode)
+    req(2);
+  // [ISA9] MODE.vskip set (s_setreg of that bit; s_setvskip writes the same
+  // bit, so it is given the same rule), then any vector instruction: 2.
+  if (p.setsVskip && (c.valu || c.mfma || c.vmem || c.lds))
+    req(2);
   // [ISA9] a VMEM store of more than 64 bits of data, then a VALU writes
   // those registers: 2 on gfx940 and later ([LLVM] checkVALUHazardsHelper).
   if (p.wideStoreData && (c.valu || c.mfma) &&

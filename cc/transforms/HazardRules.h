@@ -73,6 +73,11 @@ struct InstFacts {
   bool rwLane = false;      ///< v_readlane_b32 / v_writelane_b32
   bool lanes = false;       ///< rwLane or v_readfirstlane_b32
   bool dpp = false;         ///< a DPP form (src0 read across lanes)
+  /// Hardware registers: the hwreg id an s_setreg writes / an s_getreg
+  /// reads (-1: none); MODE.VSKIP set by s_setvskip or an s_setreg of MODE
+  /// covering bit 28; s_setvskip itself.
+  int8_t setHwreg = -1, getHwreg = -1;
+  bool setsVskip = false, setvskip = false;
   /// Could be the first instruction of some rule (worth keeping in history).
   bool producer = false;
   /// Its hazards are to be padded (set by insertHazardNops from mayPad).
@@ -107,7 +112,8 @@ unsigned mfmaPasses(llvm::StringRef mnemonic, uint8_t targetBit);
 /// False only if requiredWaitStates(first, second) is 0 for sure (a quick
 /// test on the signatures).
 inline bool mayInteract(const InstFacts &first, const InstFacts &second) {
-  return first.writesSpecial || (first.sigOut & second.sigIn);
+  return first.writesSpecial || first.setHwreg >= 0 || first.setsVskip ||
+         (first.sigOut & second.sigIn);
 }
 
 /// Wait states that must separate `first` from a later `second` on

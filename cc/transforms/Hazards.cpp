@@ -95,18 +95,26 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
     return 0;
   Region &body = kernel.getBody();
 
-  // The facts of every op, computed once (stable addresses: events point
-  // at them).
-  // (In op order; every loop below walks the ops in that order.)
-  std::deque<InstFacts> facts;
   bool branches = false;
-  for (Block &b : body) {
-    for (Operation &op : b) {
-      facts.push_back(describe(&op, target));
-      facts.back().pad = facts.back().waitStates && mayPad(&op);
-    }
+  for (Block &b : body)
     branches |= b.getNumSuccessors() > 0;
-  }
+  auto factsOf = [&](Operation &op) {
+    InstFacts f = describe(&op, target);
+    f.pad = f.waitStates && mayPad(&op);
+    return f;
+  };
+
+  // With branches, the facts of every op, computed once (block tails reach
+  // any block, and the fixpoint walks the ops several times). Without, they
+  // are computed as the walk below reaches each op and dropped once no
+  // recent event points at them, so the memory held stays bounded by the
+  // rules' reach, not by the kernel's size. std::deque: stable addresses
+  // (events point at the facts) under push_back and pop_front.
+  std::deque<InstFacts> facts;
+  if (branches)
+    for (Block &b : body)
+      for (Operation &op : b)
+        facts.push_back(factsOf(op));
 
   // Block entry states: the worst case over the predecessors' tails, to a
   // fixpoint (distances only shrink and events only join, so it ends).
@@ -133,7 +141,9 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
   for (Block &b : body) {
     History h = branches ? entry[&b] : History();
     for (Operation &op : b) {
-      const InstFacts &f = facts[next++];
+      if (!branches)
+        facts.push_back(factsOf(op));
+      const InstFacts &f = branches ? facts[next++] : facts.back();
       unsigned need = f.waitStates ? missing(h, f, target) : 0;
       if (need) {
         builder.setInsertionPoint(&op);
@@ -149,6 +159,12 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
         }
       }
       issue(h, f);
+      // Events are kept oldest first: the facts before the oldest one are
+      // referenced no more.
+      if (!branches)
+        while (!facts.empty() &&
+               (h.events.empty() || &facts.front() != h.events.front().facts))
+          facts.pop_front();
     }
   }
   return inserted;

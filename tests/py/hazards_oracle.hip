@@ -65,3 +65,19 @@ KERNEL lanes(const int *p, int *d) {
   int w = __builtin_amdgcn_readlane(v, lane);
   d[l] = w + p[__builtin_amdgcn_readlane(v, 1)];
 }
+// s_setreg then s_getreg / s_setreg of the same hardware register (MODE).
+KERNEL setreg_getreg(int *d, int x) {
+  __builtin_amdgcn_s_setreg(1 | 0 << 6 | 3 << 11, x);
+  d[0] = __builtin_amdgcn_s_getreg(1 | 0 << 6 | 3 << 11);
+}
+KERNEL setreg_setreg(int *d, int x) {
+  __builtin_amdgcn_s_setreg(1 | 0 << 6 | 3 << 11, x);
+  __builtin_amdgcn_s_setreg(1 | 0 << 6 | 3 << 11, x + 1);
+  d[0] = 1;
+}
+// An SALU write of m0 (the message payload), then s_sendmsg / s_sendmsghalt.
+KERNEL sendmsg_m0(int *d, int x) {
+  __builtin_amdgcn_s_sendmsg(1, x);
+  __builtin_amdgcn_s_sendmsghalt(1, x + 1);
+  d[0] = 2;
+}

@@ -31,7 +31,8 @@ ACCEPTED_UNCLAIMED = {
     ("v_pk_fmac_f16", "gfx1201"): "gfx12 takes only a VGPR src1 and reads inline constants "
                                   "as 32-bit values (1.0 is not 0x3c00)",
 }
-for _mn in ("buffer_atomic_add_f32", "buffer_atomic_pk_add_f16", "flat_atomic_add_f32",
+for _mn in ("buffer_atomic_add_f32", "buffer_atomic_pk_add_f16", "buffer_atomic_pk_add_bf16",
+            "flat_atomic_add_f32", "flat_atomic_pk_add_f16", "flat_atomic_pk_add_bf16",
             "global_atomic_add_f32", "global_atomic_pk_add_f16", "global_atomic_pk_add_bf16"):
     ACCEPTED_UNCLAIMED[(_mn, "gfx1201")] = _CPOL
 _HWREG = "gfx12 numbers and names the hardware registers differently (HW_REG_WAVE_MODE, ...)"

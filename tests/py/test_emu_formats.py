@@ -243,6 +243,54 @@ def test_v_cvt_sr_fp8_bf8_f32_rounds_to_a_neighbour(arch, mnemonic, dtype):
     assert (got[inexact] == lo[inexact]).any() and (got[inexact] == hi[inexact]).any()
 
 
+def sr_fp8_reference(x, r, dtype):
+    """v_cvt_sr_fp8_f32 / _bf8_f32 of finite f32 bits x with random words r,
+    as AMD's rocjitsu emulator defines it (f32_to_binary_float_sr): the
+    random word's bits [31:9+m] (the CDNA4 ISA's S1[31:12] for fp8, S1[31:11]
+    for bf8) are added to the 24-bit significand just below the m mantissa
+    bits the format keeps, after aligning the significand to the format's
+    smallest normal exponent (bits shifted out are dropped), then truncated
+    (a carry raises the exponent). Beyond the largest finite value: the
+    non-saturating result (ml_dtypes' overflow conversion)."""
+    fi = ml_dtypes.finfo(dtype)
+    mb, emin = int(fi.nmant), int(fi.minexp)
+    a = (x & np.uint32(0x7FFFFFFF)).astype(np.int64)
+    e32 = (a >> 23) - 127
+    mant = (a & 0x7FFFFF) | 0x800000
+    te = np.maximum(e32, emin)
+    align = te - e32
+    m = np.where(align < 32, mant >> np.minimum(align, 31), 0)
+    m = np.where(a >> 23 == 0, 0, m)                   # f32 denormals: far below
+    q = (m + (r.astype(np.int64) >> (9 + mb))) >> (23 - mb)
+    val = q.astype(np.float64) * np.exp2((te - mb).astype(np.float64))
+    val = np.where(x >> np.uint32(31) == 1, -val, val)
+    return val.astype(np.float32).astype(dtype).view(np.uint8)
+
+
+@pytest.mark.parametrize("arch,mnemonic,dtype",
+                         fp8_cases("v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32"))
+def test_v_cvt_sr_fp8_bf8_f32_exact_bits(arch, mnemonic, dtype):
+    """Every result bit for chosen random words: none, all ones, only the top
+    bit (half an ulp), only the low 12 bits (below what the instruction
+    reads: truncation), the top bits just short of one ulp, and random words;
+    over every rounding boundary of the format, underflow and overflow."""
+    x = f32_inputs(dtype)
+    f = x.view(np.float32)
+    x = x[np.isfinite(f) & (np.abs(f) <= 2 * float(ml_dtypes.finfo(dtype).max))]
+    words = [0, 0xFFFFFFFF, 0x80000000, 0x00000FFF, 0xFFFFF000, 0x7FFFFFFF]
+    xs = np.tile(x, len(words) + 1)
+    r = np.concatenate([np.full(x.size, w, np.uint32) for w in words] + [
+        np.random.default_rng(7).integers(0, 2**32, x.size, dtype=np.uint64).astype(np.uint32)])
+    got = (convert(lambda k: getattr(k, mnemonic)(v[3], v[2], v[4]), xs, r, arch=arch)
+           & np.uint32(0xFF)).astype(np.uint8)
+    want = sr_fp8_reference(xs, r, dtype)
+    nan = np.isnan(want.view(dtype).astype(np.float32))
+    assert np.isnan(got[nan].view(dtype).astype(np.float32)).all()
+    bad = np.nonzero((got != want) & ~nan)[0]
+    assert bad.size == 0, [f"x={xs[i]:#010x} r={r[i]:#010x}: {got[i]:#04x} (want {want[i]:#04x})"
+                           for i in bad[:6]]
+
+
 def test_f32_to_bf16_round_to_nearest_even_sequence():
     """f32 -> bf16 as compilers emit it for gfx942 (no conversion instruction):
     add 0x7fff plus the kept lsb, keep the high half; NaNs are quieted."""

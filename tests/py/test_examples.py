@@ -58,7 +58,7 @@ def test_mfma_10_keeps_all_ten():
 def test_schedule_demo():
     out = run("schedule_demo.py", "--run")
     m = re.search(r"simulated cycles: (\d+) -> (\d+) \(([\d.]+)x\); equivalent in 3", out)
-    assert m and int(m.group(2)) * 2 < int(m.group(1)), out
+    assert m and int(m.group(2)) * 1.4 < int(m.group(1)), out
     assert "vmcnt(14)" in out.split("with amdgcn-schedule")[1]
 
 

@@ -109,19 +109,19 @@ def test_raised_ir_holds_the_kernel(hip_hsaco):
 
 def test_unknown_instruction_names_line_and_text():
     text = ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n"
-            "\tv_mov_b32 v0, 1\n\ts_ttracedata\n"
+            "\tv_mov_b32 v0, 1\n\ts_sethalt 0\n"
             "\ts_endpgm\n")
-    with pytest.raises(aster.AsterError, match=r"k\.s:5: s_ttracedata: 's_ttracedata' is not in"):
+    with pytest.raises(aster.AsterError, match=r"k\.s:5: s_sethalt 0: 's_sethalt' is not in"):
         aster.raise_asm(text, name="k.s")
     m = aster.raise_asm(text, name="k.s", unknown="keep")
     assert "amdgcn.data" in m.mlir()
-    assert "s_ttracedata" in aster.compile(m).asm
+    assert "s_sethalt 0" in aster.compile(m).asm
 
 
 def test_unknown_in_code_object_names_pc(hip_hsaco):
     src = ('extern "C" __attribute__((global)) void trace(int *p) {\n'
-           '  __builtin_amdgcn_s_ttracedata(p[0]);\n}\n')
-    with pytest.raises(aster.AsterError, match=r"trace pc 0x[0-9a-f]+: s_ttracedata"):
+           '  asm volatile("s_sethalt 0");\n}\n')
+    with pytest.raises(aster.AsterError, match=r"trace pc 0x[0-9a-f]+: s_sethalt"):
         aster.raise_code_object(hip_hsaco(src, "trace"))
 
 

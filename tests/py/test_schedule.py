@@ -66,8 +66,10 @@ def test_kloop_scheduled_is_faster_and_right():
         want = reference(a.transpose(1, 0, 2), b.transpose(1, 0, 2))
         np.testing.assert_array_equal(d, want)
     # The loads of a step are issued ahead of the MFMAs: the memory latency
-    # overlaps instead of adding up step after step.
-    assert cycles["scheduled"] * 2 < cycles["naive"], cycles
+    # overlaps instead of adding up step after step. (Each load touches 64
+    # lines, one per lane: the CU's vector memory pipeline, 2 clocks a line,
+    # then bounds the scheduled loop.)
+    assert cycles["scheduled"] * 1.4 < cycles["naive"], cycles
     st = sched.metadata["kloop"].schedule
     assert st["cycles_after"] * 2 < st["cycles_before"]
     assert aster.check_equivalent(naive, sched, "kloop", schedule_demo.args, 3) == 3

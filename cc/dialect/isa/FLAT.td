@@ -33,6 +33,25 @@ foreach s = StoreSizes in {
       [FAddr, Opd<"vdata", "va", s.N>], !listconcat([FlatOffset], CPol), ["MAYSTORE"]>;
 }
 
+// 16-bit loads into one half of vdst (d16: the low half, d16_hi: the high
+// half; ubyte/sbyte zero/sign-extend a byte to 16 bits); the other half is
+// kept, so the old vdst is read. Stores of a register's high half.
+defvar D16Loads = ["ubyte_d16", "ubyte_d16_hi", "sbyte_d16", "sbyte_d16_hi",
+                   "short_d16", "short_d16_hi"];
+defvar D16Stores = ["byte_d16_hi", "short_d16_hi"];
+foreach s = D16Loads in {
+  def GLOBAL_LOAD_#s : VMem<"global_load_"#s, "GLOBAL", [Opd<"vdst", "v">],
+      [GVAddr, GSAddr, Tied<"vdst", "v">], !listconcat([GlobalOffset], CPol), ["MAYLOAD"]>;
+  def FLAT_LOAD_#s : VMem<"flat_load_"#s, "FLAT", [Opd<"vdst", "v">],
+      [FAddr, Tied<"vdst", "v">], !listconcat([FlatOffset], CPol), ["MAYLOAD"]>;
+}
+foreach s = D16Stores in {
+  def GLOBAL_STORE_#s : VMem<"global_store_"#s, "GLOBAL", [],
+      [GVAddr, Opd<"vdata", "v">, GSAddr], !listconcat([GlobalOffset], CPol), ["MAYSTORE"]>;
+  def FLAT_STORE_#s : VMem<"flat_store_"#s, "FLAT", [],
+      [FAddr, Opd<"vdata", "v">], !listconcat([FlatOffset], CPol), ["MAYSTORE"]>;
+}
+
 // Scratch (private, per work-item) memory: address = vaddr (a 32-bit byte
 // offset, `off` when absent) + saddr + offset within the work-item's private
 // segment (architected flat scratch on gfx940/gfx950).
@@ -45,6 +64,24 @@ foreach s = StoreSizes in
   def SCRATCH_STORE_#s.S : VMem<"scratch_store_"#s.S, "GLOBAL", [],
       [SVAddr, Opd<"vdata", "va", s.N>, SSAddr], !listconcat([GlobalOffset], CPol),
       ["MAYSTORE"]>;
+
+foreach s = D16Loads in {
+  def SCRATCH_LOAD_#s : VMem<"scratch_load_"#s, "GLOBAL", [Opd<"vdst", "v">],
+      [SVAddr, SSAddr, Tied<"vdst", "v">], !listconcat([GlobalOffset], CPol), ["MAYLOAD"]>;
+  def SCRATCH_LOAD_#s#_NOSADDR : VMem<"scratch_load_"#s#"_nosaddr", "GLOBAL",
+      [Opd<"vdst", "v">], [SVAddr, Tied<"vdst", "v">],
+      !listconcat([off_saddr, GlobalOffset], CPol), ["MAYLOAD"]> {
+    let AsmName = "scratch_load_"#s;
+  }
+}
+foreach s = D16Stores in {
+  def SCRATCH_STORE_#s : VMem<"scratch_store_"#s, "GLOBAL", [],
+      [SVAddr, Opd<"vdata", "v">, SSAddr], !listconcat([GlobalOffset], CPol), ["MAYSTORE"]>;
+  def SCRATCH_STORE_#s#_NOSADDR : VMem<"scratch_store_"#s#"_nosaddr", "GLOBAL", [],
+      [SVAddr, Opd<"vdata", "v">], !listconcat([off_saddr, GlobalOffset], CPol), ["MAYSTORE"]> {
+    let AsmName = "scratch_store_"#s;
+  }
+}
 
 // The same without saddr (`scratch_load_dword v1, v2, off`,
 // `scratch_store_dword off, v1, off offset:16`): address = vaddr (or 0) +
@@ -104,7 +141,7 @@ foreach a = Atomics in {
   def GLOBAL_ATOMIC_#a.S : GAtomic<a.S, a.N, 0>;
   def GLOBAL_ATOMIC_#a.S#_RTN : GAtomic<a.S, a.N, 1>;
 }
-foreach a = [P<"add", 1>, P<"cmpswap", 2>, P<"add_f32", 1>, P<"add_x2", 2>] in {
+foreach a = Atomics in {
   def FLAT_ATOMIC_#a.S : FAtomic<a.S, a.N, 0>;
   def FLAT_ATOMIC_#a.S#_RTN : FAtomic<a.S, a.N, 1>;
 }

@@ -102,5 +102,11 @@ foreach ty = ["f16", "bf16"] in {
 }
 def : SMFMAC<"v_smfmac_i32_16x16x64_i8", 4, 2, 4, "i32">;
 def : SMFMAC<"v_smfmac_i32_32x32x32_i8", 16, 2, 4, "i32">;
+// fp8/bf8 inputs (gfx942 FNUZ; gfx950 reads them as the OCP formats).
+foreach fa = ["fp8", "bf8"] in
+  foreach fb = ["fp8", "bf8"] in {
+    def : SMFMAC<"v_smfmac_f32_16x16x64_"#fa#"_"#fb, 4, 2, 4>;
+    def : SMFMAC<"v_smfmac_f32_32x32x32_"#fa#"_"#fb, 16, 2, 4>;
+  }
 def : SMFMAC<"v_smfmac_i32_16x16x128_i8", 4, 4, 8, "i32", CDNA4>;
 def : SMFMAC<"v_smfmac_i32_32x32x64_i8", 16, 4, 8, "i32", CDNA4>;

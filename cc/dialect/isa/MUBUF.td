@@ -21,19 +21,32 @@ foreach s = StoreSizes in
   def BUFFER_STORE_#s.S : MUBUF<"buffer_store_"#s.S, [],
       [Opd<"vdata", "v", s.N>, BVAddr, BRsrc, BSOffset], CPol, ["MAYSTORE"]>;
 
+// 16-bit loads into one half of vdata (the other half is kept: vdata is
+// read too) and stores of a register's high half.
+foreach s = D16Loads in
+  def BUFFER_LOAD_#s : MUBUF<"buffer_load_"#s, [Opd<"vdata", "v">],
+      [BVAddr, BRsrc, BSOffset, Tied<"vdata", "v">], CPol, ["MAYLOAD"]>;
+foreach s = D16Stores in
+  def BUFFER_STORE_#s : MUBUF<"buffer_store_"#s, [],
+      [Opd<"vdata", "v">, BVAddr, BRsrc, BSOffset], CPol, ["MAYSTORE"]>;
+
 // Atomics. The returning form (sc0) overwrites vdata with the pre-op value
 // (for cmpswap, its low half), so vdata is read and written.
 foreach a = [P<"add", 1>, P<"sub", 1>, P<"swap", 1>, P<"cmpswap", 2>,
              P<"smin", 1>, P<"umin", 1>, P<"smax", 1>, P<"umax", 1>,
              P<"and", 1>, P<"or", 1>, P<"xor", 1>, P<"inc", 1>, P<"dec", 1>,
              P<"add_x2", 2>, P<"cmpswap_x2", 4>, P<"add_f32", 1>,
-             P<"pk_add_f16", 1>] in {
+             P<"pk_add_f16", 1>, P<"swap_x2", 2>, P<"sub_x2", 2>, P<"smin_x2", 2>,
+             P<"umin_x2", 2>, P<"smax_x2", 2>, P<"umax_x2", 2>, P<"and_x2", 2>,
+             P<"or_x2", 2>, P<"xor_x2", 2>, P<"inc_x2", 2>, P<"dec_x2", 2>,
+             P<"add_f64", 2>, P<"min_f64", 2>, P<"max_f64", 2>,
+             P<"pk_add_bf16", 1, CDNA4>] in {
   def BUFFER_ATOMIC_#a.S : MUBUF<"buffer_atomic_"#a.S, [],
       [Opd<"vdata", "v", a.N>, BVAddr, BRsrc, BSOffset], CPolNoRtn,
-      ["MAYLOAD", "MAYSTORE", "ATOMIC"]>;
+      ["MAYLOAD", "MAYSTORE", "ATOMIC"], a.T>;
   def BUFFER_ATOMIC_#a.S#_RTN : MUBUF<"buffer_atomic_"#a.S#"_rtn",
       [Opd<"vdata", "v", a.N>], [BVAddr, BRsrc, BSOffset, Tied<"vdata", "v", a.N>],
-      CPolRtn, ["MAYLOAD", "MAYSTORE", "ATOMIC", "RETURNS"]> {
+      CPolRtn, ["MAYLOAD", "MAYSTORE", "ATOMIC", "RETURNS"], a.T> {
     let AsmName = "buffer_atomic_"#a.S;
   }
 }

@@ -100,6 +100,8 @@ def prio   : Mod<"imm", "pos", 2, 0, 3>;
 def sleep  : Mod<"imm", "pos", 7, 0, 127>;
 def nopcnt : Mod<"imm", "pos", 4, 0, 15>;
 def trapid : Mod<"imm", "pos", 8, 0, 255>;
+def perfcnt : Mod<"imm", "pos", 4, 0, 15>;
+def killbit : Mod<"imm", "pos", 1, 0, 1>;
 // Symbolic operands of gfx9 program control (see ModSpelling.h for the
 // spellings): hwreg(...) (id | offset << 6 | (size - 1) << 11; default the
 // whole MODE register), sendmsg(...) (default MSG_INTERRUPT), gpr_idx(...)

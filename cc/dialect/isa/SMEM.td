@@ -24,6 +24,8 @@ def S_STORE_DWORD : SStore<"s_store_dword", 1, 2>;
 def S_STORE_DWORDX2 : SStore<"s_store_dwordx2", 2, 2>;
 def S_STORE_DWORDX4 : SStore<"s_store_dwordx4", 4, 2>;
 def S_BUFFER_STORE_DWORD : SStore<"s_buffer_store_dword", 1, 4>;
+def S_BUFFER_STORE_DWORDX2 : SStore<"s_buffer_store_dwordx2", 2, 4>;
+def S_BUFFER_STORE_DWORDX4 : SStore<"s_buffer_store_dwordx4", 4, 4>;
 
 // Counters: 64-bit clock (s_memtime) and constant-rate clock (s_memrealtime).
 foreach mn = ["s_memtime", "s_memrealtime"] in
@@ -32,3 +34,6 @@ foreach mn = ["s_memtime", "s_memrealtime"] in
 // Scalar data cache maintenance.
 def : Inst<"s_dcache_inv", "SMEM", [], [], [], ALL, ["SMEM", "LGKMCNT", "SIDE_EFFECT"]>;
 def : Inst<"s_dcache_wb", "SMEM", [], [], [], CDNA3, ["SMEM", "LGKMCNT", "SIDE_EFFECT"]>;
+// The same for volatile lines only.
+foreach mn = ["s_dcache_inv_vol", "s_dcache_wb_vol"] in
+  def : Inst<mn, "SMEM", [], [], [], CDNA3, ["SMEM", "LGKMCNT", "SIDE_EFFECT"]>;

@@ -37,6 +37,8 @@ def S_FF1_I32_B64 : SOP1<"s_ff1_i32_b64", 1, 2, CDNA3>;
 def S_FLBIT_I32_B32 : SOP1<"s_flbit_i32_b32", 1, 1, CDNA3>;
 def S_FLBIT_I32_B64 : SOP1<"s_flbit_i32_b64", 1, 2, CDNA3>;
 def S_FLBIT_I32 : SOP1<"s_flbit_i32", 1, 1, CDNA3>;
+def S_FF0_I32_B64 : SOP1<"s_ff0_i32_b64", 1, 2, CDNA3>;
+def S_FLBIT_I32_I64 : SOP1<"s_flbit_i32_i64", 1, 2, CDNA3>;
 def S_SEXT_I32_I8 : SOP1<"s_sext_i32_i8">;
 def S_SEXT_I32_I16 : SOP1<"s_sext_i32_i16">;
 def S_ABS_I32 : SOP1Scc<"s_abs_i32">;
@@ -47,6 +49,12 @@ foreach b = ["0", "1"] in
   def S_BITSET#b#_B32 : SOP1<"s_bitset"#b#"_b32"> {
     let Srcs = [Opd<"ssrc0", "sil">, Tied<"sdst", "s">];
   }
+foreach b = ["0", "1"] in
+  def S_BITSET#b#_B64 : SOP1<"s_bitset"#b#"_b64", 2, 1> {
+    let Srcs = [Opd<"ssrc0", "sil">, Tied<"sdst", "s", 2, "b64">];
+  }
+// Each bit of ssrc0 twice: sdst[2i] = sdst[2i+1] = ssrc0[i].
+def S_BITREPLICATE_B64_B32 : SOP1<"s_bitreplicate_b64_b32", 2, 1>;
 
 // Program counter.
 def S_GETPC_B64 : Inst<"s_getpc_b64", "SOP1", [Opd<"sdst", "s", 2, "b64">], [],

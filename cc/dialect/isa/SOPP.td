@@ -16,6 +16,16 @@ def S_SLEEP : Inst<"s_sleep", "SOPP", [], [], [sleep], ALL, ["SALU", "SIDE_EFFEC
 def S_TRAP : Inst<"s_trap", "SOPP", [], [], [trapid], ALL, ["SIDE_EFFECT"]>;
 def S_ICACHE_INV : Inst<"s_icache_inv", "SOPP", [], [], [], ALL, ["SIDE_EFFECT"]>;
 def S_WAKEUP : Inst<"s_wakeup", "SOPP", [], [], [], ALL, ["SIDE_EFFECT"]>;
+// Performance counters and thread trace (no effect on the wave's state);
+// s_ttracedata sends m0 to the trace stream.
+foreach mn = ["s_incperflevel", "s_decperflevel"] in
+  def : Inst<mn, "SOPP", [], [], [perfcnt], ALL, ["SIDE_EFFECT"]>;
+def S_TTRACEDATA : Inst<"s_ttracedata", "SOPP", [], [], [], ALL, ["SIDE_EFFECT"]> {
+  let ImplicitUses = ["m0"];
+}
+def S_SETKILL : Inst<"s_setkill", "SOPP", [], [], [killbit], ALL, ["SIDE_EFFECT"]> {
+  let Doc = "Kill the wave when imm[0] is 1 (debugging the host's kill command).";
+}
 
 // Branches to a label. Conditional ones fall through to the next block.
 def S_BRANCH : Inst<"s_branch", "SOPP", [], [], [], ALL, ["BRANCH", "TERMINATOR"]> {

@@ -30,6 +30,8 @@ def V_LDEXP_F16 : VOP2<"v_ldexp_f16", "f16", ALL> {
 def V_FMAC_F32 : VOP2Acc<"v_fmac_f32", "f32", "f32", ALL>;
 def V_FMAC_F64 : VOP2Acc<"v_fmac_f64", "f64", "f64", CDNA3, VMods<"f64", ["f64"]>.r, 2>;
 def V_PK_FMAC_F16 : VOP2Acc<"v_pk_fmac_f16", "v2f16", "v2f16", CDNA3, []>;
+// f16 multiply-add into vdst's low half, rounded twice (the high half is kept).
+def V_MAC_F16 : VOP2Acc<"v_mac_f16", "f16", "f16">;
 // Dot products accumulating into vdst (the c suffix).
 def V_DOT2C_F32_F16 : VOP2Acc<"v_dot2c_f32_f16", "v2f16", "f32", CDNA3, []>;
 def V_DOT2C_I32_I16 : VOP2Acc<"v_dot2c_i32_i16", "v2i16", "i32", CDNA3, []>;
@@ -49,7 +51,7 @@ foreach op = ["min", "max"] in
     def V_#op#_#ty : VOP2<"v_"#op#"_"#ty, ty, ALL, []>;
 
 // Bitwise; shifts take the amount in src0 (the rev forms).
-foreach op = ["and", "or", "xor", "lshlrev", "lshrrev"] in
+foreach op = ["and", "or", "xor", "xnor", "lshlrev", "lshrrev"] in
   def V_#op#_B32 : VOP2<"v_"#op#"_b32", "b32", ALL, []>;
 def V_ASHRREV_I32 : VOP2<"v_ashrrev_i32", "i32", ALL, []>;
 

@@ -52,6 +52,31 @@ def V_MUL_HI_I32 : VOP3<"v_mul_hi_i32", "i32", ["i32", "i32"], ALL, []>;
 def V_MAD_U32_U24 : VOP3<"v_mad_u32_u24", "u32", ["u32", "u32", "u32"], ALL, [clamp]>;
 def V_MAD_I32_I24 : VOP3<"v_mad_i32_i24", "i32", ["i32", "i32", "i32"], ALL, [clamp]>;
 def V_MAD_U32_U16 : VOP3<"v_mad_u32_u16", "u32", ["u16", "u16", "u32"], ALL, [clamp]>;
+def V_MAD_I32_I16 : VOP3<"v_mad_i32_i16", "i32", ["i16", "i16", "i32"], ALL, []>;
+// 16-bit multiply-add and three-way min/max/median (the result in the low
+// half, the high half zeroed). The emulator does not saturate these (no
+// clamp forms here).
+foreach ty = ["u16", "i16"] in {
+  def V_MAD_#ty : VOP3<"v_mad_"#ty, ty, [ty, ty, ty], ALL, []>;
+  foreach op = ["min3", "max3", "med3"] in
+    def V_#op#_#ty : VOP3<"v_"#op#"_"#ty, ty, [ty, ty, ty], ALL, []>;
+}
+// Signed 16-bit add/sub (clamp saturates).
+foreach op = ["add", "sub"] in
+  def V_#op#_I16 : VOP3<"v_"#op#"_i16", "i16", ["i16", "i16"], CDNA3, [clamp]>;
+def V_MAD_F16 : VOP3<"v_mad_f16", "f16", ["f16", "f16", "f16"]> {
+  let Doc = "vdst = src0 * src1 + src2, rounded after the multiply and after the add.";
+}
+foreach op = ["min3", "max3", "med3"] in
+  def V_#op#_F16 : VOP3<"v_"#op#"_f16", "f16", ["f16", "f16", "f16"]>;
+// Sums of absolute differences plus src2: per byte (sad_u8; sad_hi_u8 shifts
+// the sum left 16; msad_u8 skips bytes of src1 that are 0), per low word, per
+// dword; lerp_u8 averages bytes rounding by src2's bits.
+foreach op = ["sad_u8", "sad_hi_u8", "sad_u16", "sad_u32", "msad_u8", "lerp_u8"] in
+  def V_#op : VOP3<"v_"#op, "u32", ["u32", "u32", "u32"], ALL, []>;
+def V_TRIG_PREOP_F64 : VOP3<"v_trig_preop_f64", "f64", ["f64", "u32"], ALL> {
+  let Doc = "53 bits of 2/pi from bit src1[4:0] * 53, scaled for src0's exponent.";
+}
 foreach s = ["u64_u32", "i64_i32"] in
   def V_MAD_#s : VOP3<"v_mad_"#s, "u64", ["u32", "u32", "u64"], CDNA3, [clamp]> {
     let Dsts = [Opd<"vdst", "v", 2, "u64">, Opd<"sdst", "s", 2, "b64">];
@@ -92,6 +117,10 @@ def V_CVT_PKRTZ_F16_F32 : VOP3<"v_cvt_pkrtz_f16_f32", "v2f16", ["f32", "f32"]> {
 foreach ty = ["i16", "u16"] in
   def V_CVT_PKNORM_#ty#_F32 : VOP3<"v_cvt_pknorm_"#ty#"_f32", "b32", ["f32", "f32"]> {
     let Mods = [clamp, neg, abs];
+  }
+foreach ty = ["i16", "u16"] in
+  def V_CVT_PKNORM_#ty#_F16 : VOP3<"v_cvt_pknorm_"#ty#"_f16", "b32", ["f16", "f16"]> {
+    let Mods = SrcMods;
   }
 def V_CVT_PK_U16_U32 : VOP3<"v_cvt_pk_u16_u32", "b32", ["u32", "u32"], ALL, []>;
 def V_CVT_PK_I16_I32 : VOP3<"v_cvt_pk_i16_i32", "b32", ["i32", "i32"], ALL, []>;

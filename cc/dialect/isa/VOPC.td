@@ -12,26 +12,26 @@ class VOPC<string mn, string ty, bit x = 0>
   let ImplicitDefs = !if(x, ["exec"], []);
 }
 
-// Integer compares.
-foreach ty = ["i32", "u32", "i64", "u64", "i16", "u16"] in
-  foreach op = ["eq", "ne", "lt", "le", "gt", "ge"] in
-    def V_CMP_#op#_#ty : VOPC<"v_cmp_"#op#"_"#ty, ty>;
-// Float compares: o/u are ordered/unordered, n* are the negations (true on NaN).
-foreach ty = ["f32", "f64", "f16"] in
-  foreach op = ["eq", "lg", "lt", "le", "gt", "ge", "o", "u",
-                "neq", "nlg", "nlt", "nle", "ngt", "nge"] in
-    def V_CMP_#op#_#ty : VOPC<"v_cmp_"#op#"_"#ty, ty>;
-// src1 is a mask of IEEE classes (signaling nan, quiet nan, -inf, ...).
-foreach ty = ["f32", "f64", "f16"] in
-  def V_CMP_CLASS_#ty : VOPC<"v_cmp_class_"#ty, ty> {
-    let Srcs = [Opd<"src0", !if(!eq(W<ty>.r, 1), "vsil", "vsi"), W<ty>.r, ty>,
-                Opd<"src1", "vsi", 1, "u32">];
-    let Mods = SrcMods;
-    let Doc = "sdst[lane] = src0 is in one of the classes set in src1.";
+// Integer compares (f: always 0, t: always 1).
+defvar IntCmps = ["f", "eq", "ne", "lt", "le", "gt", "ge", "t"];
+// Float compares: o/u are ordered/unordered, n* are the negations (true on
+// NaN); f is always 0, tru always 1.
+defvar FloatCmps = ["f", "eq", "lg", "lt", "le", "gt", "ge", "o", "u",
+                    "neq", "nlg", "nlt", "nle", "ngt", "nge", "tru"];
+// v_cmp_* writes sdst; v_cmpx_* writes exec too.
+foreach x = [P<"cmp", 0>, P<"cmpx", 1>] in {
+  foreach ty = ["i32", "u32", "i64", "u64", "i16", "u16"] in
+    foreach op = IntCmps in
+      def V_#x.S#_#op#_#ty : VOPC<"v_"#x.S#"_"#op#"_"#ty, ty, x.N>;
+  foreach ty = ["f32", "f64", "f16"] in {
+    foreach op = FloatCmps in
+      def V_#x.S#_#op#_#ty : VOPC<"v_"#x.S#"_"#op#"_"#ty, ty, x.N>;
+    // src1 is a mask of IEEE classes (signaling nan, quiet nan, -inf, ...).
+    def V_#x.S#_CLASS_#ty : VOPC<"v_"#x.S#"_class_"#ty, ty, x.N> {
+      let Srcs = [Opd<"src0", !if(!eq(W<ty>.r, 1), "vsil", "vsi"), W<ty>.r, ty>,
+                  Opd<"src1", "vsi", 1, "u32">];
+      let Mods = SrcMods;
+      let Doc = "sdst[lane] = src0 is in one of the classes set in src1.";
+    }
   }
-// Compares that also write exec.
-foreach ty = ["i32", "u32"] in
-  foreach op = ["eq", "ne", "lt", "le", "gt", "ge"] in
-    def V_CMPX_#op#_#ty : VOPC<"v_cmpx_"#op#"_"#ty, ty, 1>;
-foreach op = ["eq", "lt", "le", "gt", "ge", "neq"] in
-  def V_CMPX_#op#_F32 : VOPC<"v_cmpx_"#op#"_f32", "f32", 1>;
+}

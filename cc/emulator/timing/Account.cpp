@@ -129,9 +129,10 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     std::sort(lines, lines + n);
     n = unsigned(std::unique(lines, lines + n) - lines);
   }
-  unsigned pipe = mem.pipeCycles(n);
+  unsigned pipe = 0;
+  uint64_t done = mem.access(cmem, lines, n, ti.store, c, pipe, R.memLines);
   busy = uint16_t(std::min(pipe, 65535u));
-  return mem.access(lines, n, ti.store, c + pipe, R.memLines);
+  return done;
 }
 
 bool CUModel::overBudget(Wave &w, const Inst &in) {

@@ -86,24 +86,57 @@ struct Occupancy {
 Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
                     uint32_t lds);
 
-class CUModel {
-public:
-  CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
-          GlobalMemory &mem)
-      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem),
-        prog(L.prog->insts.data()), info(classify(*L.prog)) {
+/// What the CU models of a launch share: the program's timing facts, the
+/// pools of wave and workgroup state (a workgroup that ends on one CU leaves
+/// its memory to the next one started anywhere), the instruction budget.
+struct Shared {
+  Shared(const Program &prog, const LaunchOptions &opts, const Params &P)
+      : info(classify(prog)) {
     for (const InstInfo &ti : info)
       stopAhead.push_back(!local(ti));
     // The instruction trace lists instructions as they execute: keep it in
     // issue order (no batches, no run-ahead).
-    batching = !L.opts.traceLimit;
+    batching = !opts.traceLimit;
     while ((2u << lineShift) <= P.lineBytes)
       ++lineShift;
   }
+  std::vector<InstInfo> info;
+  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
+  bool batching = true;            ///< execute SIMD-local instructions in batches
+                                   ///< and let SIMDs run ahead
+  unsigned lineShift = 0;          ///< log2(P.lineBytes)
+  std::vector<std::unique_ptr<TWave>> twavesFree;
+  std::vector<std::unique_ptr<Wave>> wavesFree;
+  std::vector<std::unique_ptr<Group>> groupsFree;
+  uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
+  bool failed = false;   ///< a kernel fault or the budget ended the launch
+};
 
-  /// Runs the workgroups of CU `cu`; returns its last cycle, or kNever
-  /// after a kernel fault (in wk.error).
-  uint64_t run(unsigned cu, uint64_t numGroups);
+/// One CU: its SIMDs, resident workgroups and waves, LDS and vector memory
+/// pipeline. It runs in steps (runUntil) so that all CUs of a launch
+/// advance together in global time (Model.cpp).
+class CUModel {
+public:
+  CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
+          GlobalMemory &mem, Shared &sh)
+      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()),
+        info(sh.info), stopAhead(sh.stopAhead), batching(sh.batching),
+        lineShift(sh.lineShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
+        groupsFree(sh.groupsFree), executed(sh.executed), failed(sh.failed) {}
+
+  /// Makes this CU `cu` of a launch of `numGroups` workgroups and starts
+  /// its first ones at cycle 0.
+  void start(unsigned cu, uint64_t numGroups);
+  /// Runs its turns before cycle `limit`; false once it has nothing left to
+  /// run (or the launch failed: Shared::failed, the fault in wk.error).
+  bool runUntil(uint64_t limit);
+  /// The cycle of its next turn.
+  uint64_t now() const { return c; }
+  /// All its workgroups ended.
+  bool finished() const { return !resident; }
+  /// Its last cycle: the last wave's end or the last result or memory
+  /// access completing.
+  uint64_t end() const { return std::max(lastEnd, drained); }
 
 private:
   Launcher &LN;
@@ -114,23 +147,25 @@ private:
   const Occupancy &occ;
   GlobalMemory &mem;
   const Inst *prog;
-  std::vector<InstInfo> info;
-  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
-  bool batching = true;            ///< execute SIMD-local instructions in batches
-                                   ///< and let SIMDs run ahead
-  unsigned lineShift = 0;          ///< log2(P.lineBytes)
+  const std::vector<InstInfo> &info;
+  const std::vector<uint8_t> &stopAhead;
+  const bool batching;
+  const unsigned lineShift;
+  std::vector<std::unique_ptr<TWave>> &twavesFree;
+  std::vector<std::unique_ptr<Wave>> &wavesFree;
+  std::vector<std::unique_ptr<Group>> &groupsFree;
+  uint64_t &executed;
+  bool &failed;
   Simd simd[4];
   std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
-  std::vector<std::unique_ptr<TWave>> twavesFree;
-  std::vector<std::unique_ptr<Wave>> wavesFree;
-  std::vector<std::unique_ptr<Group>> groupsFree;
+  CUMemory cmem;         ///< its L1 and vector memory pipeline
   unsigned cu = 0, resident = 0;
   uint32_t ldsUsed = 0;
+  uint64_t numGroups = 0, nextGroup = 0;
+  uint64_t c = 0;        ///< the cycle of its next turn
   uint64_t drained = 0;  ///< the last completion (results, memory) so far
   uint64_t lastEnd = 0;
   uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
-  uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
-  bool failed = false;
 
   bool dispatch(uint64_t g, uint64_t now);
   void finishGroup(Group *grp);

@@ -49,97 +49,179 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
 void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
   ways_ = ways;
   sets_ = 1;  // a power of two, so that a line's set is a mask
-  while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes)
+  setBits_ = 0;
+  while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes) {
     sets_ *= 2;
+    ++setBits_;
+  }
   clear();
 }
 
 void TagCache::clear() {
   tags_.assign(size_t(sets_) * ways_, 0);
+  ready_.assign(tags_.size(), 0);
   stamp_.assign(tags_.size(), 0);
   clock_ = 0;
 }
 
-bool TagCache::access(uint64_t line, bool allocate) {
-  size_t base = size_t(line & (sets_ - 1)) * ways_;
+uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
+  // The set from the line's address bits folded together: hardware hashes
+  // addresses over its channels and sets, so that power-of-two strides (the
+  // rows of a matrix) do not all land in a few sets.
+  uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
+  size_t base = size_t(h & (sets_ - 1)) * ways_;
   ++clock_;
   size_t victim = base;
   for (size_t i = base; i < base + ways_; ++i) {
     if (tags_[i] == line + 1) {
       stamp_[i] = clock_;
-      return true;
+      return &ready_[i];
     }
     if (stamp_[i] < stamp_[victim])
       victim = i;
   }
+  *fill = nullptr;
   if (allocate) {
     tags_[victim] = line + 1;
     stamp_[victim] = clock_;
+    *fill = &ready_[victim];
   }
-  return false;
+  return nullptr;
 }
 
-GlobalMemory::GlobalMemory(const Params &p, unsigned cusUsed) : P(p) {
-  l1_.init(P.l1Bytes, P.lineBytes, P.l1Ways);
+void Calendar::init(double linesPerCycle, unsigned width) {
+  width_ = std::max(1u, width);
+  cap_ = std::max(1.0, linesPerCycle * width_);
+  base_ = 0;
+  used_.clear();
+  next_.clear();
+}
+
+void Calendar::grow(uint64_t b) {
+  while (base_ + used_.size() <= b) {
+    next_.push_back(base_ + used_.size());
+    used_.push_back(0);
+  }
+}
+
+uint64_t Calendar::find(uint64_t b) {
+  uint64_t r = b;
+  for (;;) {
+    grow(r);
+    uint64_t n = next_[r - base_];
+    if (n == r)
+      break;
+    r = n;
+  }
+  while (b != r) {  // path compression
+    uint64_t n = next_[b - base_];
+    next_[b - base_] = r;
+    b = n;
+  }
+  return r;
+}
+
+uint64_t Calendar::take(uint64_t t) {
+  uint64_t b = find(std::max(t / width_, base_));
+  float &u = used_[b - base_];
+  // Served in its bucket after the lines reserved there before it.
+  uint64_t at = b * width_ + uint64_t(u / cap_ * width_);
+  u += 1;
+  if (u + 1 > cap_)
+    next_[b - base_] = b + 1;  // full
+  return std::max(t, at);
+}
+
+void Calendar::forget(uint64_t t) {
+  uint64_t b = t / width_;
+  // Drop in large steps (the vectors shift).
+  if (b < base_ + 4096 || b - base_ > used_.size())
+    return;
+  size_t k = size_t(b - base_);
+  used_.erase(used_.begin(), used_.begin() + k);
+  next_.erase(next_.begin(), next_.begin() + k);
+  base_ = b;
+}
+
+GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   unsigned xcds = (P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd;
   l2_.resize(xcds);
-  for (TagCache &c : l2_)
-    c.init(P.l2Bytes, P.lineBytes, P.l2Ways);
-  // Shared bandwidth, evenly divided among the CUs in use: cycles per line.
-  unsigned active = std::max(1u, cusUsed);
-  unsigned perXcd = std::max(1u, std::min(active, P.cusPerXcd));
-  l2Share_ = double(P.lineBytes) * perXcd / P.l2BytesPerClkPerXcd;
-  mallShare_ = double(P.lineBytes) * active / P.mallBytesPerClk;
-  hbmShare_ = double(P.lineBytes) * active / P.hbmBytesPerClk;
+  l2Bw_.resize(xcds);
+  double line = P.lineBytes;
+  for (unsigned x = 0; x < xcds; ++x) {
+    l2_[x].init(P.l2Bytes, P.lineBytes, P.l2Ways);
+    l2Bw_[x].init(P.l2BytesPerClkPerXcd / line, P.bandwidthWindow);
+  }
+  mallBw_.init(P.mallBytesPerClk / line, P.bandwidthWindow);
+  hbmBw_.init(P.hbmBytesPerClk / line, P.bandwidthWindow);
 }
 
-void GlobalMemory::beginCU(unsigned cu) {
-  l1_.clear();
-  xcd_ = (cu / P.cusPerXcd) % unsigned(l2_.size());
-  l2Free_ = mallFree_ = hbmFree_ = 0;
+void GlobalMemory::initCU(CUMemory &m, unsigned cu) const {
+  m.l1.init(P.l1Bytes, P.lineBytes, P.l1Ways);
+  m.pipeFree = 0;
+  m.xcd = (cu / P.cusPerXcd) % unsigned(l2_.size());
+}
+
+void GlobalMemory::forget(uint64_t t) {
+  for (Calendar &c : l2Bw_)
+    c.forget(t);
+  mallBw_.forget(t);
+  hbmBw_.forget(t);
 }
 
 unsigned GlobalMemory::pipeCycles(unsigned n) const {
   return std::max(1u, (n * P.lineBytes + P.l1BytesPerClk - 1) / P.l1BytesPerClk);
 }
 
-uint64_t GlobalMemory::access(const uint64_t *lines, unsigned n, bool store, uint64_t start,
-                              uint64_t *lineCount) {
-  double done = double(start);
+uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bool store,
+                              uint64_t start, unsigned &pipe, uint64_t *lineCount) {
+  // The CU's pipeline takes the instruction's lines in turn, then each
+  // line goes as far as it must.
+  pipe = pipeCycles(n);
+  uint64_t begin = std::max(start, m.pipeFree);
+  m.pipeFree = begin + pipe;
+  uint64_t issued = begin + pipe;
+  uint64_t done = issued;
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];
+    uint64_t *fill1 = nullptr, *fill2 = nullptr, *r;
+    uint64_t arrive;
     Level lv;
-    if (!store && l1_.access(line, true))
+    if (!store && (r = m.l1.access(line, true, &fill1))) {
       lv = L1;
-    else if (l2_[xcd_].access(line, true))
-      lv = L2;
-    else if (!mall_.insert(line).second)
-      lv = MALL;
-    else
-      lv = HBM;
+      arrive = std::max(issued + P.l1Latency, *r);
+    } else {
+      // Beyond L1: the XCD's L2 bandwidth, then MALL and HBM for lines it
+      // does not hold.
+      uint64_t t = l2Bw_[m.xcd].take(issued);
+      if ((r = l2_[m.xcd].access(line, true, &fill2))) {
+        lv = L2;
+        arrive = std::max(t + P.l2Latency, store ? 0 : *r);
+      } else {
+        t = mallBw_.take(t);
+        auto [it, fresh] = mall_.try_emplace(line, 0);
+        if (!fresh) {
+          lv = MALL;
+          arrive = std::max(t + P.mallLatency, store ? 0 : it->second);
+        } else {
+          lv = HBM;
+          t = hbmBw_.take(t);
+          arrive = t + P.hbmLatency;
+          it->second = store ? t : arrive;
+        }
+        if (store)
+          arrive = t;
+        *fill2 = arrive;
+      }
+      if (store)
+        arrive = t + P.storeAckLatency;
+    }
+    if (fill1)
+      *fill1 = arrive;
     ++lineCount[lv];
-    double t = double(start);
-    // Lines from beyond L1 queue on the CU's share of each level they cross.
-    if (lv >= L2) {
-      l2Free_ = std::max(l2Free_, t) + l2Share_;
-      t = l2Free_;
-    }
-    if (lv >= MALL) {
-      mallFree_ = std::max(mallFree_, t) + mallShare_;
-      t = mallFree_;
-    }
-    if (lv == HBM) {
-      hbmFree_ = std::max(hbmFree_, t) + hbmShare_;
-      t = hbmFree_;
-    }
-    unsigned lat = store ? P.storeAckLatency
-                   : lv == L1 ? P.l1Latency
-                   : lv == L2 ? P.l2Latency
-                   : lv == MALL ? P.mallLatency
-                                : P.hbmLatency;
-    done = std::max(done, t + lat);
+    done = std::max(done, arrive);
   }
-  return uint64_t(done);
+  return done;
 }
 
 } // namespace aster::emu::timing

@@ -6,11 +6,13 @@
 // distinct dwords any bank holds in it (lanes reading the same dword share
 // it: broadcast). The ideal is one clock per group.
 //
-// Global memory: unique 128-byte lines per instruction go through the CU's
-// vector L1 (32 KiB), its XCD's L2 (4 MiB), the Infinity Cache (MALL, any
-// line touched before in the launch) or HBM. Each level has a latency and a
-// bandwidth; the shared levels' bandwidth is divided evenly among the CUs
-// in use (Params.h). Stores write through to L2 without allocating in L1.
+// Global memory: unique 128-byte lines per instruction pass the CU's vector
+// memory pipeline (64 bytes per clock), then its vector L1 (32 KiB), its
+// XCD's L2 (4 MiB), the Infinity Cache (MALL, any line touched before in the
+// launch) or HBM. Each level has a latency; the shared levels (L2 per XCD,
+// MALL, HBM) have a bandwidth shared in time by all CUs (Calendar): a CU
+// alone gets all of it, many CUs at once queue. Stores write through to L2
+// without allocating in L1.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_EMULATOR_TIMING_MEMORY_H
@@ -19,7 +21,7 @@
 #include "emulator/timing/Params.h"
 
 #include <cstdint>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace aster::emu::timing {
@@ -30,45 +32,89 @@ namespace aster::emu::timing {
 std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per,
                                             uint64_t exec, unsigned banks);
 
-/// A set-associative cache of line tags with LRU replacement.
+/// A set-associative cache of line tags with LRU replacement, the set a
+/// hash of the line's address ([model]: hardware hashes). Each line
+/// holds the cycle its data arrives (an access that finds a line still on
+/// its way waits for it, as a miss merged into the one in flight would).
 class TagCache {
 public:
   void init(uint64_t bytes, unsigned lineBytes, unsigned ways);
   void clear();
-  /// True on a hit; a miss allocates the line when `allocate`.
-  bool access(uint64_t line, bool allocate);
+  /// The arrival cycle of `line` if present (LRU updated), else nullptr; a
+  /// miss allocates the line when `allocate` and returns its arrival slot
+  /// through `fill` (the caller writes it).
+  uint64_t *access(uint64_t line, bool allocate, uint64_t **fill);
 
 private:
-  unsigned sets_ = 0, ways_ = 0;
+  unsigned sets_ = 0, ways_ = 0, setBits_ = 0;
   std::vector<uint64_t> tags_;   ///< line + 1, 0 = empty
+  std::vector<uint64_t> ready_;  ///< arrival cycle of the line's data
   std::vector<uint32_t> stamp_;
   uint32_t clock_ = 0;
+};
+
+/// Bandwidth shared in time: `width`-cycle buckets of `linesPerCycle x
+/// width` lines. A line wanted at cycle t is served in the first bucket
+/// from t on with room left, so what a requester pays depends on what the
+/// others asked for at the same time, not on the order they were simulated
+/// in (as long as the buckets are not full). Full buckets point on to a
+/// later candidate (union-find with path compression), so a long backlog
+/// costs no scan.
+class Calendar {
+public:
+  void init(double linesPerCycle, unsigned width);
+  /// Reserves one line's transfer at or after cycle t; returns the cycle
+  /// the transfer starts.
+  uint64_t take(uint64_t t);
+  /// No request will come before cycle t again: drops older buckets.
+  void forget(uint64_t t);
+
+private:
+  unsigned width_ = 64;
+  double cap_ = 1;               ///< lines per bucket
+  uint64_t base_ = 0;            ///< bucket number of used_[0]
+  std::vector<float> used_;      ///< lines reserved per bucket
+  std::vector<uint64_t> next_;   ///< a full bucket: a later candidate; else itself
+  uint64_t find(uint64_t b);
+  void grow(uint64_t b);
 };
 
 /// Where a line was found.
 enum Level : uint8_t { L1, L2, MALL, HBM };
 
+/// What a CU has of its own: its vector L1, its vector memory pipeline
+/// (lines pass at l1BytesPerClk, hits and misses alike) and its XCD.
+struct CUMemory {
+  TagCache l1;
+  uint64_t pipeFree = 0;  ///< the pipeline is busy until then
+  unsigned xcd = 0;
+};
+
+/// The memory hierarchy of a launch, shared by all its CUs. The CUs are
+/// simulated in epochs of global time (Model.cpp), so the shared caches and
+/// the bandwidth calendars see the requests of all CUs in time order, up
+/// to the length of an epoch.
 class GlobalMemory {
 public:
-  GlobalMemory(const Params &p, unsigned cusUsed);
-  /// Starts CU `cu` (its L1 empty, its bandwidth cursors at 0).
-  void beginCU(unsigned cu);
-  /// An access of `lines` (unique line numbers) issued at `start` by the
-  /// current CU; returns its completion cycle. `lineCount` gets the lines
-  /// per level (for the summary).
-  uint64_t access(const uint64_t *lines, unsigned n, bool store, uint64_t start,
-                  uint64_t *lineCount);
-  /// Cycles the CU's vector memory pipeline spends on n lines.
-  unsigned pipeCycles(unsigned n) const;
+  explicit GlobalMemory(const Params &p);
+  /// CU `cu`'s memory state at the start of the launch.
+  void initCU(CUMemory &m, unsigned cu) const;
+  /// An access of `lines` (unique line numbers) issued at `start` by the CU
+  /// owning `m`; returns its completion cycle. `pipe` gets the cycles it
+  /// occupies the CU's pipeline, `lineCount` the lines per level.
+  uint64_t access(CUMemory &m, const uint64_t *lines, unsigned n, bool store, uint64_t start,
+                  unsigned &pipe, uint64_t *lineCount);
+  /// No request will be issued before cycle t again (the epoch start).
+  void forget(uint64_t t);
 
 private:
   const Params &P;
-  TagCache l1_;
-  std::vector<TagCache> l2_;  ///< one per XCD
-  std::unordered_set<uint64_t> mall_;
-  unsigned xcd_ = 0;
-  double l2Share_, mallShare_, hbmShare_;  ///< cycles per line for this CU
-  double l2Free_ = 0, mallFree_ = 0, hbmFree_ = 0;
+  std::vector<TagCache> l2_;      ///< one per XCD
+  std::vector<Calendar> l2Bw_;    ///< one per XCD
+  std::unordered_map<uint64_t, uint64_t> mall_;  ///< line -> arrival cycle
+  Calendar mallBw_, hbmBw_;
+  /// Cycles the CU's vector memory pipeline spends on n lines.
+  unsigned pipeCycles(unsigned n) const;
 };
 
 } // namespace aster::emu::timing

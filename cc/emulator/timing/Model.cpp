@@ -3,9 +3,10 @@
 // The timing model (parameters and their sources: Params.h):
 //  * workgroup g runs on CU g mod numCUs; a CU keeps as many workgroups
 //    resident as occupancy allows (waves per SIMD, VGPRs, SGPRs, LDS,
-//    workgroups) and starts the next when one ends. CUs are simulated one
-//    after another; they share only the L2/MALL/HBM bandwidth, divided
-//    evenly among the CUs in use (Memory.h).
+//    workgroups) and starts the next when one ends. The CUs advance
+//    together in epochs of global time (Params::epochCycles, runTimed):
+//    they share the L2s, the Infinity Cache and the L2/MALL/HBM bandwidth,
+//    which serve requests by demand in time (Memory.h).
 //  * a workgroup's waves go to the SIMDs with the fewest waves. The CU
 //    serves SIMD (cycle mod 4) each cycle: among its waves that are ready,
 //    oldest first, it issues at most one instruction per wave and one per
@@ -91,8 +92,9 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
   grp->atBarrier = 0;
   grp->barrierLast = 0;
   for (unsigned i = 0; i < n; ++i) {
-    if (wavesFree.empty())
-      wavesFree.push_back(std::make_unique<Wave>());
+    if (wavesFree.empty())  // not value-initialized: the CUs of a launch keep
+      wavesFree.push_back(std::unique_ptr<Wave>(new Wave));  // many waves alive, and
+                                    // initWave clears the registers the kernel has
     Wave *w = wavesFree.back().release();
     wavesFree.pop_back();
     LN.initWave(*w, grp->ctx, wk, i);
@@ -329,26 +331,27 @@ bool CUModel::simdLocal(unsigned s) const {
   return any;
 }
 
-uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
+void CUModel::start(unsigned cuIdx, uint64_t groups) {
   cu = cuIdx;
-  mem.beginCU(cu);
-  for (Simd &S : simd)
-    S = Simd();
-  ldsFree = 0;
-  drained = lastEnd = 0;
-  uint64_t nextGroup = cu;
-  uint64_t c = 0;
+  numGroups = groups;
+  mem.initCU(cmem, cu);
+  nextGroup = cu;
+  c = 0;
   while (nextGroup < numGroups && dispatch(nextGroup, c))
     nextGroup += P.numCUs;
-  while (resident) {
+}
+
+bool CUModel::runUntil(uint64_t limit) {
+  while (resident && c < limit && !failed) {
     unsigned s = unsigned(c % 4);
     Simd &S = simd[s];
     bool ended = false;
     // Run ahead: with no workgroup left to start on the CU, a SIMD whose
     // waves all execute SIMD-local instructions (VALU, MFMA, SALU,
-    // branches, s_nop, s_waitcnt) depends on nothing the other SIMDs do:
-    // it goes on turn by turn on its own (a wave alone on its SIMD, in one
-    // loop: runAhead), with the same cycles as in the CU's turn loop.
+    // branches, s_nop, s_waitcnt) depends on nothing the other SIMDs (or
+    // CUs) do: it goes on turn by turn on its own (a wave alone on its
+    // SIMD, in one loop: runAhead), with the same cycles as in the CU's
+    // turn loop, also past `limit`.
     bool alone = nextGroup >= numGroups && batching;  // (an instruction trace:
                                                       // execution in issue order)
     S.next = kNever;  // barrier releases during this turn may lower it
@@ -359,7 +362,7 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       S.next = std::min(S.next, turn(s, cs, ended, alone));
     }
     if (failed)
-      return kNever;
+      return false;
     if (ended) {
       // Workgroups whose waves all ended leave; start the next ones.
       for (size_t i = 0; i < wavePool.size();) {
@@ -384,11 +387,12 @@ uint64_t CUModel::run(unsigned cuIdx, uint64_t numGroups) {
       wk.error = "kernel " + L.kernel->name +
                  ": timing model: no wave of CU " + std::to_string(cu) +
                  " can issue (internal error)";
-      return kNever;
+      failed = true;
+      return false;
     }
     c = nc;
   }
-  return std::max(lastEnd, drained);
+  return resident && !failed;
 }
 
 } // namespace detail
@@ -416,16 +420,50 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
   R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 16));
-  GlobalMemory mem(P, cus);
-  CUModel model(LN, wk, P, *R, occ, mem);
+  // All CUs advance together in epochs of global time: each runs its turns
+  // of the epoch in turn, so the shared caches and bandwidth calendars see
+  // every CU's requests in time order up to an epoch. The CUs run in a new
+  // order every epoch (a shuffle from a fixed seed: deterministic), so that
+  // when a bandwidth is oversubscribed no CU is first, or last, to it for
+  // long.
+  GlobalMemory mem(P);
+  Shared sh(*L.prog, L.opts, P);
+  std::vector<std::unique_ptr<CUModel>> models;
+  std::vector<unsigned> live;
   for (unsigned cu = 0; cu < cus; ++cu) {
-    uint64_t end = model.run(cu, groups);
-    if (end == kNever) {
-      wk.errorGroup = 0;
-      break;
-    }
-    R->cycles = std::max(R->cycles, end);
+    models.push_back(std::make_unique<CUModel>(LN, wk, P, *R, occ, mem, sh));
+    models.back()->start(cu, groups);
+    live.push_back(cu);
   }
+  uint64_t T = 0;
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  auto random = [&rng] {  // xorshift64: the same sequence everywhere
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  while (!live.empty() && !sh.failed) {
+    // Skip time no CU has anything in (all waiting, or run ahead).
+    uint64_t soonest = kNever;
+    for (unsigned cu : live)
+      soonest = std::min(soonest, models[cu]->now());
+    T = std::max(T, soonest - soonest % P.epochCycles);
+    mem.forget(T);
+    T += P.epochCycles;
+    for (size_t i = live.size(); i > 1; --i)
+      std::swap(live[i - 1], live[random() % i]);
+    for (unsigned cu : live)
+      if (!sh.failed)
+        models[cu]->runUntil(T);
+    live.erase(std::remove_if(live.begin(), live.end(),
+                              [&](unsigned cu) { return models[cu]->finished(); }),
+               live.end());
+  }
+  if (sh.failed)
+    wk.errorGroup = 0;
+  for (auto &m : models)
+    R->cycles = std::max(R->cycles, m->end());
   return R;
 }
 

@@ -83,6 +83,19 @@ struct Params {
   double hbmBytesPerClk = 2524;     ///< [WP] 5.3 TB/s / 2.1 GHz
   unsigned hbmLatency = 760;        ///< [C&C] ~360 ns
   unsigned storeAckLatency = 250;   ///< [model] a store counts in vmcnt until L2 acks
+  unsigned bandwidthWindow = 64;    ///< [model] the shared levels' bandwidth is
+                                    ///< accounted in buckets of this many cycles
+                                    ///< (Calendar in Memory.h)
+
+  // ---- simulation ----
+  unsigned epochCycles = 1024;      ///< [model] the CUs are simulated in turn for
+                                    ///< this many cycles of global time each
+                                    ///< (Model.cpp): the shared caches and
+                                    ///< bandwidth see requests in time order up
+                                    ///< to this (about one HBM latency). Shorter
+                                    ///< epochs cost host cache locality (4096^3
+                                    ///< GEMM: 256 cycles 1.1x the CPU time of
+                                    ///< 1024, same cycles within 0.3%)
 
   /// MI300X for gfx942 (everything above). gfx950 code runs on an MI355X
   /// ([MI355X] AMD Instinct MI355X data sheet: 256 CUs in 8 XCDs, 2400 MHz,

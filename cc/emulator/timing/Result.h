@@ -76,7 +76,8 @@ struct Result {
   unsigned wavesPerSimd = 0;             ///< occupancy limit per SIMD
   std::string occupancyLimit;            ///< what limits it: waves, vgprs, sgprs, lds, workgroups
   std::vector<WaveRecord> waves;
-  std::vector<Event> events;             ///< in issue order per CU
+  std::vector<Event> events;             ///< per CU in issue order, the CUs
+                                         ///< interleaved by epoch (Model.cpp)
   bool eventsTruncated = false;
   std::vector<std::string> text;         ///< instruction text by index
   uint64_t unitBusy[unsigned(Unit::Count)] = {};   ///< summed over SIMDs/CUs

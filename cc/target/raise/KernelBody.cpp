@@ -99,6 +99,21 @@ void KernelBody::startBlockIfNeeded() {
 void KernelBody::inst(StringRef text, Location loc, llvm::function_ref<std::string()> where,
                       ArrayRef<int32_t> encoding) {
   startBlockIfNeeded();
+  // The same text (and code words) again in this body: a copy of the op its
+  // first occurrence made, which the table matched, verified and printed
+  // back as this text already; its operands are this body's entry values.
+  std::string key;
+  if (text.size() < 200) {
+    key.reserve(text.size() + 4 * encoding.size() + 1);
+    key.append(text.data(), text.size());
+    key.push_back('\0');
+    key.append(reinterpret_cast<const char *>(encoding.data()), 4 * encoding.size());
+    auto it = made.find(key);
+    if (it != made.end()) {
+      builder.clone(*it->second)->setLoc(loc);
+      return;
+    }
+  }
   std::string err;
   auto labelFn = [&](StringRef name) -> Block * {
     if (name.empty()) {
@@ -120,6 +135,8 @@ void KernelBody::inst(StringRef text, Location loc, llvm::function_ref<std::stri
   }
   if ((*op)->hasTrait<OpTrait::IsTerminator>() && (*op)->getNumSuccessors() != 2)
     needNew = true;
+  else if (!key.empty() && (*op)->getNumSuccessors() == 0)
+    made[key] = *op;
 }
 
 void KernelBody::data(ArrayRef<int32_t> words, StringRef text, Location loc) {

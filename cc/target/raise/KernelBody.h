@@ -51,6 +51,8 @@ private:
   mlir::Block *fallthrough = nullptr; ///< made by a conditional branch
   llvm::StringMap<mlir::Block *> labels;
   llvm::DenseSet<mlir::Block *> bound;
+  /// Ops made from each text (and code words) seen, to copy for repeats.
+  llvm::StringMap<mlir::Operation *> made;
 };
 
 } // namespace aster::raise

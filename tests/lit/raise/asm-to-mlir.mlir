@@ -26,5 +26,5 @@
 // CHECK: amdgcn.s_endpgm
 // CHECK-NEXT: }
 
-// UNKNOWN: unknown.s:6: s_ttracedata: 's_ttracedata' is not in aster's instruction table for gfx942
-// KEEP: amdgcn.data {text = "s_ttracedata"}
+// UNKNOWN: unknown.s:6: s_sethalt 0: 's_sethalt' is not in aster's instruction table for gfx942
+// KEEP: amdgcn.data {text = "s_sethalt 0"}

@@ -13,11 +13,11 @@ amdgcn.module @m target("gfx942") {
   // CHECK-NEXT: scratch_load_dword v3, v2, off
   // CHECK-NEXT: s_waitcnt vmcnt(0)
   // CHECK-NEXT: v_add_u32_sdwa v6, v3, sext(v3) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:BYTE_2
-  // CHECK-NEXT: v_xnor_b32 v7, v8, v9
+  // CHECK-NEXT: v_screen_partition_4se_b32 v7, v8
   // CHECK-NEXT: ds_read_b32 v10, v2
   // CHECK-NEXT: .long 0x12345678
   // CHECK-NEXT: s_waitcnt lgkmcnt(0)
-  // CHECK-NEXT: s_ttracedata
+  // CHECK-NEXT: s_sethalt 0
   // CHECK-NEXT: v_mov_b32 v12, v1
   amdgcn.kernel @raised() {
     %v45 = amdgcn.reg : !amdgcn.vgpr<[4:5]>
@@ -25,10 +25,10 @@ amdgcn.module @m target("gfx942") {
     %a = amdgcn.global_load_dword %v45 : (!amdgcn.vgpr<[4:5]>) -> !amdgcn.vgpr<1>
     amdgcn.data {text = "scratch_load_dword v3, v2, off"}
     amdgcn.data {text = "v_add_u32_sdwa v6, v3, sext(v3) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:BYTE_2"}
-    amdgcn.data {text = "v_xnor_b32 v7, v8, v9"}
+    amdgcn.data {text = "v_screen_partition_4se_b32 v7, v8"}
     %b = amdgcn.ds_read_b32 %v2 : (!amdgcn.vgpr<2>) -> !amdgcn.vgpr<10>
     amdgcn.data {words = array<i32: 305419896>}
-    amdgcn.data {text = "s_ttracedata"}
+    amdgcn.data {text = "s_sethalt 0"}
     %x = amdgcn.v_mov_b32 %a : (!amdgcn.vgpr<1>) -> !amdgcn.vgpr<12>
     amdgcn.s_endpgm
   }

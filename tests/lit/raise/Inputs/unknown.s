@@ -3,5 +3,5 @@
 	.type	k,@function
 k:
 	v_mov_b32_e32 v0, 1
-	s_ttracedata
+	s_sethalt 0
 	s_endpgm
