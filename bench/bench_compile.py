@@ -106,7 +106,7 @@ def run_peer(ns):
     # The peer harness sits next to the checkout (../shared) or, from a
     # worktree under wt/, next to its parent.
     cands = [os.path.join(ROOT, *up, "shared", "peers", "aster", "run.sh")
-             for up in ((".."), ("..", ".."))]
+             for up in (("..",), ("..", ".."))]
     script = next((c for c in cands if os.path.exists(c)), cands[0])
     p = subprocess.run(["bash", script], env=env, capture_output=True, text=True)
     if p.returncode != 0:
