@@ -76,6 +76,24 @@ EMU_INLINE bool inRange(const BufAddr &b, unsigned l, unsigned k, unsigned n) {
   return b.index[l] < b.numRecords;
 }
 
+/// Lane l's `bytes` of a buffer load into `buf` in dword (or smaller)
+/// pieces; pieces out of range stay 0. False after reporting a fault.
+static bool readLane(Wave &w, const Inst &in, const BufAddr &b, unsigned l, unsigned bytes,
+                     uint8_t *buf) {
+  unsigned chunk = bytes >= 4 ? 4 : bytes;
+  for (unsigned k = 0; k < bytes; k += chunk) {
+    if (!inRange(b, l, k, chunk))
+      continue;
+    const uint8_t *p = xlate(w, b.addr[l] + k, chunk, false);
+    if (!p) {
+      memFault(w, in, int(l), b.addr[l] + k, chunk, false, "buffer load");
+      return false;
+    }
+    std::memcpy(buf + k, p, chunk);
+  }
+  return true;
+}
+
 /// `lds`: lane l's data (sub-dword data zero- or sign-extended) goes to LDS
 /// at m0 + inst_offset + 4 * l instead of a VGPR; 3 or 4 dwords (gfx950) at
 /// m0 + inst_offset + 16 * l, dwordx3 writing 3 dwords and skipping the 4th
@@ -87,7 +105,6 @@ template <uint8_t Bytes, bool Sext> void bufLoadLds(Wave &w, const Inst &in) {
     return;
   }
   constexpr unsigned Lds = Bytes > 4 ? 16 : 4, Out = Bytes > 4 ? Bytes : 4;
-  constexpr unsigned chunk = Bytes >= 4 ? 4 : Bytes;
   BufAddr b;
   if (!bufAddrs(w, in, 0, b))
     return;
@@ -96,17 +113,8 @@ template <uint8_t Bytes, bool Sext> void bufLoadLds(Wave &w, const Inst &in) {
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok) return;
     uint8_t buf[16] = {};
-    for (unsigned k = 0; k < Bytes; k += chunk) {
-      if (!inRange(b, l, k, chunk))
-        continue;
-      const uint8_t *p = xlate(w, b.addr[l] + k, chunk, false);
-      if (!p) {
-        memFault(w, in, int(l), b.addr[l] + k, chunk, false, "buffer load");
-        ok = false;
-        return;
-      }
-      std::memcpy(buf + k, p, chunk);
-    }
+    if (!(ok = readLane(w, in, b, l, Bytes, buf)))
+      return;
     if (Bytes < 4) {
       u32 v = Bytes == 2 ? (Sext ? u32(i32(int16_t(buf[0] | buf[1] << 8))) : u32(buf[0] | buf[1] << 8))
                          : (Sext ? u32(i32(int8_t(buf[0]))) : u32(buf[0]));
@@ -137,21 +145,11 @@ template <uint8_t Bytes, bool Sext, uint8_t D16> void bufLoad(Wave &w, const Ins
   if (!bufAddrs(w, in, 0, b))
     return;
   bool ok = true;
-  unsigned chunk = Bytes >= 4 ? 4 : Bytes;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok) return;
     uint8_t buf[16] = {};
-    for (unsigned k = 0; k < Bytes; k += chunk) {
-      if (!inRange(b, l, k, chunk))
-        continue;
-      const uint8_t *p = xlate(w, b.addr[l] + k, chunk, false);
-      if (!p) {
-        memFault(w, in, int(l), b.addr[l] + k, chunk, false, "buffer load");
-        ok = false;
-        return;
-      }
-      std::memcpy(buf + k, p, chunk);
-    }
+    if (!(ok = readLane(w, in, b, l, Bytes, buf)))
+      return;
     loadToRegs(w, in.dst(), l, buf, LoadKind{Bytes, Sext, D16});
   });
 }
