@@ -142,16 +142,20 @@ void s_setvskip(Wave &w, const Inst &in) {
   w.mode = (w.mode & ~(1u << kModeVskipBit)) | uint32_t(on) << kModeVskipBit;
 }
 
+const char *const kHaltReason =
+    " halts the wave until the host resumes it (a debugger or trap handler's message; no "
+    "host resumes it in the emulator)";
+
 /// s_sendmsg / s_sendmsghalt: only MSG_INTERRUPT (a host interrupt with
 /// m0[23:0] as payload) passes (sendMsgProblem refuses the rest when
 /// decoding); it changes nothing in the wave. s_sendmsghalt then halts the
-/// wave until the host resumes it, which no host does here.
+/// wave until the host resumes it, which no host does here: decoding
+/// reports it too (unsupported() never under-reports), the semantic fails.
 void s_sendmsg(Wave &, const Inst &) {}
 void s_sendmsghalt(Wave &w, const Inst &in) {
   w.fail(in, "s_sendmsghalt " + ISA::formatSymbolic(ISA::ModKind::SendMsg,
                                                   unsigned(in.src(0).imm)) +
-                 " halts the wave until the host resumes it (a debugger or trap "
-                 "handler's message; no host resumes it in the emulator)");
+                 kHaltReason);
 }
 
 /// s_setkill imm: imm[0] = 1 kills the wave (a debugging aid for the host's
@@ -163,11 +167,13 @@ void s_setkill(Wave &w, const Inst &in) {
 
 } // namespace
 
-std::string sendMsgProblem(unsigned imm) {
+std::string sendMsgProblem(unsigned imm, bool halt) {
   unsigned msg = imm & 0xf;
   std::string name = ISA::formatSymbolic(ISA::ModKind::SendMsg, imm);
   switch (msg) {
   case 1: // MSG_INTERRUPT
+    if (halt)
+      return "s_sendmsghalt " + name + kHaltReason;
     return "";
   case 2: case 3: case 7: case 8: case 9:
     return name + " is a graphics (geometry/pixel shader) message, not meaningful in a "
