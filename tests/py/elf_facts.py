@@ -109,3 +109,30 @@ def dynamic_relocations(data):
                 out.append((int(parts[0], 16), parts[2], parts[4],
                             int(parts[-1], 16) if parts[-2] in "+-" else 0))
     return sorted(out)
+
+
+def _cuid(symbols):
+    """HIP's one-byte `__hip_cuid_<hash>` marker under one name: its hash is
+    of the compile (clang -S and clang -c of one file differ)."""
+    return {("__hip_cuid" if k.startswith("__hip_cuid_") else k): v for k, v in symbols.items()}
+
+
+def differences(h, h2, image=False):
+    """Which of the code bytes, descriptors and metadata of two code objects
+    differ; with `image`, also their data sections, dynamic symbols and
+    dynamic relocations (llvm-readelf-22)."""
+    diff = []
+    if text_bytes(h) != text_bytes(h2):
+        diff.append("code bytes")
+    if image:
+        if data_sections(h) != data_sections(h2):
+            diff.append("data sections")
+        if _cuid(dynamic_symbols(h)) != _cuid(dynamic_symbols(h2)):
+            diff.append("dynamic symbols")
+        if dynamic_relocations(h) != dynamic_relocations(h2):
+            diff.append("relocations")
+    if descriptors(h) != descriptors(h2):
+        diff.append("descriptors")
+    if metadata(h) != metadata(h2):
+        diff.append("metadata")
+    return diff

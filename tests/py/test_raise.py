@@ -41,18 +41,6 @@ def corpus(hip_hsaco):
     return out
 
 
-def same_code_object(h, h2):
-    """Which of (code bytes, descriptors, metadata) differ."""
-    diff = []
-    if elf_facts.text_bytes(h) != elf_facts.text_bytes(h2):
-        diff.append("code bytes")
-    if elf_facts.descriptors(h) != elf_facts.descriptors(h2):
-        diff.append("descriptors")
-    if elf_facts.metadata(h) != elf_facts.metadata(h2):
-        diff.append("metadata")
-    return diff
-
-
 def _roundtrip(corpus, summary, raise_fn, not_raised, what):
     exact, kept, known = [], [], []
     for name, arch, h, s in corpus:
@@ -70,7 +58,7 @@ def _roundtrip(corpus, summary, raise_fn, not_raised, what):
             assert re.match(r"\S+ pc 0x[0-9a-f]+: \w|\S+:\d+: \w", str(e)), f"{where}: {e}"
             m = raise_fn(h, s, "keep")
             kept.append(where)
-        diff = same_code_object(h, aster.compile(m).hsaco)
+        diff = elf_facts.differences(h, aster.compile(m).hsaco)
         assert not diff, f"{where}: {what} round trip changed the {', '.join(diff)}"
     summary.append(f"{what}: {len(exact) + len(kept)}/{len(corpus)} clang-22 code objects "
                    f"round-trip exactly ({len(exact)} entirely in the table, {len(kept)} with "
@@ -215,7 +203,7 @@ def test_roundtrip_lit_modules(summary):
         # keeps what the table lacks) raises back only keeping them.
         keep = "keep" if "amdgcn.data {text" in chunk else "error"
         m = aster.raise_asm(out.asm, name=where, unknown=keep)
-        diff = same_code_object(out.hsaco, aster.compile(m).hsaco)
+        diff = elf_facts.differences(out.hsaco, aster.compile(m).hsaco)
         assert not diff, f"{where}: raise_asm round trip changed the {', '.join(diff)}"
         done += 1
     assert done >= 10

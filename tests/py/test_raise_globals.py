@@ -28,31 +28,6 @@ LUT = np.array([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5,
 SCALE = np.array([1, 2, 3, 4], np.int32)
 
 
-def cuid(symbols):
-    """HIP's one-byte `__hip_cuid_<hash>` marker under one name: its hash is
-    of the compile (clang -S and clang -c of one file differ)."""
-    return {("__hip_cuid" if k.startswith("__hip_cuid_") else k): v for k, v in symbols.items()}
-
-
-def same_image(h, h2):
-    """Which of the code bytes, data sections, dynamic symbols and dynamic
-    relocations differ (llvm-readelf-22)."""
-    diff = []
-    if elf_facts.text_bytes(h) != elf_facts.text_bytes(h2):
-        diff.append("code bytes")
-    if elf_facts.data_sections(h) != elf_facts.data_sections(h2):
-        diff.append("data sections")
-    if cuid(elf_facts.dynamic_symbols(h)) != cuid(elf_facts.dynamic_symbols(h2)):
-        diff.append("dynamic symbols")
-    if elf_facts.dynamic_relocations(h) != elf_facts.dynamic_relocations(h2):
-        diff.append("relocations")
-    if elf_facts.descriptors(h) != elf_facts.descriptors(h2):
-        diff.append("descriptors")
-    if elf_facts.metadata(h) != elf_facts.metadata(h2):
-        diff.append("metadata")
-    return diff
-
-
 def run_lookup(code, n=64):
     idx = np.random.default_rng(5).integers(0, 1000, 64).astype(np.int32)
     out, counts = np.zeros(64, np.float32), np.zeros(9, np.int32)
@@ -85,7 +60,7 @@ def test_raised_globals_round_trip_and_run(hip_hsaco, src, arch):
         text = m.mlir()
         assert "amdgcn.global @" in text and "amdgcn.reloc @" in text, how
         out = aster.compile(m)
-        diff = same_image(h, out.hsaco)
+        diff = elf_facts.differences(h, out.hsaco, image=True)
         assert not diff, f"{src.stem} ({arch}) {how}: the round trip changed the {', '.join(diff)}"
         run(out.hsaco)
 
