@@ -361,7 +361,7 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
   }
 
   if (mn.starts_with("s_sendmsg") && in.nsrc() >= 1) {
-    std::string p = sendMsgProblem(unsigned(in.src(0).imm), mn == "s_sendmsghalt");
+    std::string p = sendMsgProblem(unsigned(in.src(0).imm));
     if (!p.empty())
       return p;
   }

@@ -142,20 +142,17 @@ void s_setvskip(Wave &w, const Inst &in) {
   w.mode = (w.mode & ~(1u << kModeVskipBit)) | uint32_t(on) << kModeVskipBit;
 }
 
-const char *const kHaltReason =
-    " halts the wave until the host resumes it (a debugger or trap handler's message; no "
-    "host resumes it in the emulator)";
-
 /// s_sendmsg / s_sendmsghalt: only MSG_INTERRUPT (a host interrupt with
 /// m0[23:0] as payload) passes (sendMsgProblem refuses the rest when
 /// decoding); it changes nothing in the wave. s_sendmsghalt then halts the
-/// wave until the host resumes it, which no host does here: decoding
-/// reports it too (unsupported() never under-reports), the semantic fails.
+/// wave until the host resumes it, which no host does here: it is
+/// SF_NOT_EMULATED (decoding reports it; the semantic only guards).
 void s_sendmsg(Wave &, const Inst &) {}
 void s_sendmsghalt(Wave &w, const Inst &in) {
   w.fail(in, "s_sendmsghalt " + ISA::formatSymbolic(ISA::ModKind::SendMsg,
                                                   unsigned(in.src(0).imm)) +
-                 kHaltReason);
+                 " halts the wave until the host resumes it (a debugger or trap "
+                 "handler's message; no host resumes it in the emulator)");
 }
 
 /// s_setkill imm: imm[0] = 1 kills the wave (a debugging aid for the host's
@@ -167,13 +164,11 @@ void s_setkill(Wave &w, const Inst &in) {
 
 } // namespace
 
-std::string sendMsgProblem(unsigned imm, bool halt) {
+std::string sendMsgProblem(unsigned imm) {
   unsigned msg = imm & 0xf;
   std::string name = ISA::formatSymbolic(ISA::ModKind::SendMsg, imm);
   switch (msg) {
   case 1: // MSG_INTERRUPT
-    if (halt)
-      return "s_sendmsghalt " + name + kHaltReason;
     return "";
   case 2: case 3: case 7: case 8: case 9:
     return name + " is a graphics (geometry/pixel shader) message, not meaningful in a "
@@ -211,7 +206,7 @@ void registerSOPP(SemTable &t) {
   add("s_waitcnt", s_waitcnt);
   add("s_trap", s_trap);
   add("s_sendmsg", s_sendmsg, ICls::SALU, SF_READS_M0);
-  add("s_sendmsghalt", s_sendmsghalt, ICls::SALU, SF_READS_M0);
+  add("s_sendmsghalt", s_sendmsghalt, ICls::SALU, SF_READS_M0 | SF_NOT_EMULATED);
   add("s_setvskip", s_setvskip, ICls::SALU);
   t.push_back({"s_getpc_b64", s_getpc_b64, 1, ICls::SALU, 0, tys(Ty::B64)});
   t.push_back({"s_setpc_b64", s_setpc_b64, 0, ICls::BRANCH, 0, tys(Ty::B64)});

@@ -104,7 +104,7 @@ void registerScaleCvt(SemTable &t);       ///< gfx950 v_cvt_scalef32_*
 
 /// Why s_sendmsg / s_sendmsghalt with this sendmsg(...) field cannot run
 /// ("" when it can: MSG_INTERRUPT). The decoder reports it.
-std::string sendMsgProblem(unsigned imm, bool halt);
+std::string sendMsgProblem(unsigned imm);
 
 /// Wrappers installed by the decoder.
 void execSdwa(Wave &w, const Inst &in);     ///< SDWA selects around in.inner

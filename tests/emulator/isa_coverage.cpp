@@ -29,10 +29,10 @@ using namespace aster;
 
 /// gfx942 instructions the emulator does not run: their semantic would be
 /// marked SF_NOT_EMULATED, so decoding reports them (unsupported()) and a
-/// launch refuses them. None at present (s_sendmsg runs MSG_INTERRUPT and
-/// reports the other messages when decoding; s_setvskip skips vector
-/// instructions).
-static const std::vector<const char *> kGfx942NotEmulated = {};
+/// launch refuses them. s_sendmsghalt halts the wave until the host resumes
+/// it, which no host does here. (s_sendmsg runs MSG_INTERRUPT and reports
+/// the other messages when decoding; s_setvskip skips vector instructions.)
+static const std::vector<const char *> kGfx942NotEmulated = {"s_sendmsghalt"};
 
 /// Registered semantics without a table row, and why.
 static const char *const kNoRowYet[][2] = {
