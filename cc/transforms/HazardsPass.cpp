@@ -1,6 +1,8 @@
 //===- HazardsPass.cpp - the amdgcn-hazards pass -------------------------===//
 #include "transforms/Hazards.h"
 
+#include "transforms/KernelList.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/Pass.h"
 
@@ -11,8 +13,12 @@ namespace aster {
 
 const char *const kHazardsDoc =
     "Inserts s_nop wait states between dependent instructions the hardware "
-    "does not interlock, in every amdgcn.kernel of a gfx942 or gfx950 module "
-    "(gfx1201 kernels are left unchanged: no rules yet).\n"
+    "does not interlock, in every amdgcn.kernel and amdgcn.device_function "
+    "of a gfx942 or gfx950 module (gfx1201 code is left unchanged: no rules "
+    "yet). As LLVM's GCNHazardRecognizer: nothing is known before a device "
+    "function's entry (a block without predecessors), and a call "
+    "(s_swappc_b64) or return (s_setpc_b64) is one wait state like any "
+    "instruction, the code on its other side not seen.\n"
     "Needs before: allocated kernels (every register physical, e.g. after "
     "amdgcn-regalloc); a virtual register is an error at its op.\n"
     "Guarantees after: every covered hazard has its wait states (MFMA result "
@@ -27,35 +33,11 @@ const char *const kHazardsDoc =
     "instructions and s_nops already between them and, at a block start, "
     "the worst case over its predecessors; instruction order is otherwise "
     "unchanged (only s_nop ops are added). Records `hazard_nops` (s_nop ops "
-    "inserted) on each kernel.\n"
+    "inserted) on each kernel and device function.\n"
     "Options: only (mnemonics; default all): pad only the hazards one of "
     "whose two instructions has one of these mnemonics.";
 
 namespace {
-/// The first op of `k` that names a virtual register, or nullptr.
-Operation *firstVirtual(KernelOp k) {
-  auto isVirtual = [](Type t) {
-    auto r = dyn_cast<RegType>(t);
-    return r && r.isVirtual();
-  };
-  Operation *found = nullptr;
-  k.walk([&](Operation *op) {
-    if (llvm::any_of(op->getResultTypes(), isVirtual) ||
-        llvm::any_of(op->getOperandTypes(), isVirtual)) {
-      found = op;
-      return WalkResult::interrupt();
-    }
-    for (Region &r : op->getRegions())
-      for (Block &b : r)
-        if (llvm::any_of(b.getArgumentTypes(), isVirtual)) {
-          found = op;
-          return WalkResult::interrupt();
-        }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(HazardsPass)
   HazardsPass() = default;
@@ -68,13 +50,12 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
       llvm::cl::desc("pad only hazards involving these mnemonics (default: all)")};
 
   void runOnOperation() override {
-    SmallVector<KernelOp> kernels;
-    getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    SmallVector<Operation *> code = codeUnder(getOperation());
     bool ok = true;
-    for (KernelOp k : kernels) {
-      if (Operation *op = firstVirtual(k)) {
-        op->emitOpError("names a virtual register: amdgcn-hazards needs an "
-                        "allocated kernel (run amdgcn-regalloc first)");
+    for (Operation *k : code) {
+      if (Operation *op = firstVirtualOp(k)) {
+        op->emitOpError("names a virtual register: amdgcn-hazards needs "
+                        "allocated code (run amdgcn-regalloc first)");
         ok = false;
         continue;
       }
@@ -85,7 +66,7 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
         return d && llvm::is_contained(only, StringRef(d->mnemonic));
       };
       unsigned n = insertHazardNops(k, mayPad);
-      k->setAttr("hazard_nops", Builder(k.getContext()).getI32IntegerAttr(n));
+      k->setAttr("hazard_nops", Builder(k->getContext()).getI32IntegerAttr(n));
     }
     if (!ok)
       signalPassFailure();

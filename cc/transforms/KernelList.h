@@ -1,6 +1,6 @@
 //===- KernelList.h - the kernels a pass runs on --------------------------===//
 //
-// The kernels under a pass's root, in order. Kernels hold no kernels, so
+// The kernels (and device functions) under a pass's root, in order. Kernels hold no kernels, so
 // their bodies (most of the IR) are not walked: a walk of every op costs a
 // cache miss per op on large kernels.
 //
@@ -36,6 +36,27 @@ inline llvm::SmallVector<mlir::Operation *> codeUnder(mlir::Operation *root) {
     return mlir::WalkResult::advance();
   });
   return code;
+}
+/// The first op under `code` that names a virtual register (in a result,
+/// an operand or a block argument), or nullptr.
+inline mlir::Operation *firstVirtualOp(mlir::Operation *code) {
+  auto isVirtual = [](mlir::Type t) {
+    auto r = llvm::dyn_cast<amdgcn::RegType>(t);
+    return r && r.isVirtual();
+  };
+  mlir::Operation *found = nullptr;
+  code->walk([&](mlir::Operation *op) {
+    bool hit = llvm::any_of(op->getResultTypes(), isVirtual) ||
+               llvm::any_of(op->getOperandTypes(), isVirtual);
+    for (mlir::Region &r : op->getRegions())
+      for (mlir::Block &b : r)
+        hit |= llvm::any_of(b.getArgumentTypes(), isVirtual);
+    if (!hit)
+      return mlir::WalkResult::advance();
+    found = op;
+    return mlir::WalkResult::interrupt();
+  });
+  return found;
 }
 } // namespace aster
 

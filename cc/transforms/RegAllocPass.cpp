@@ -5,6 +5,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
@@ -13,7 +14,10 @@ using namespace aster::amdgcn;
 namespace aster {
 
 const char *const kRegAllocDoc =
-    "Allocates the virtual registers of every amdgcn.kernel.\n"
+    "Allocates the virtual registers of every amdgcn.kernel. An "
+    "amdgcn.device_function is not allocated (its registers follow the "
+    "calling convention): one that names a virtual register is an error at "
+    "that op; allocated ones (as raised) are left as they are.\n"
     "Needs before: SSA instruction ops (amdgcn instructions, amdgcn.reg/undef/"
     "part/concat, constants, cf.br) on virtual (!amdgcn.vgpr<?>, !amdgcn.sgpr<?x2, align 4>, "
     "...) and/or pinned (allocated-type) registers inside amdgcn.kernel; blocks "
@@ -63,6 +67,21 @@ struct RegAllocPass : PassWrapper<RegAllocPass, OperationPass<>> {
 
   void runOnOperation() override {
     SmallVector<KernelOp> kernels = kernelsUnder(getOperation());
+    // Device functions: their registers are the calling convention's (and
+    // raised ones are allocated); one with a virtual register is an error.
+    bool functionsOk = true;
+    for (Operation *code : codeUnder(getOperation()))
+      if (isa<DeviceFunctionOp>(code))
+        if (Operation *op = firstVirtualOp(code)) {
+          op->emitOpError("names a virtual register in amdgcn.device_function '")
+              << SymbolTable::getSymbolName(code).getValue()
+              << "': amdgcn-regalloc allocates kernels only (a device function's "
+                 "registers follow the calling convention: write it on physical "
+                 "registers, or as an amdgcn.func that is inlined)";
+          functionsOk = false;
+        }
+    if (!functionsOk)
+      signalPassFailure();
     RegAllocOptions opts;
     opts.maxRegs[(int)RegKind::VGPR] = maxVgprs;
     opts.maxRegs[(int)RegKind::SGPR] = maxSgprs;

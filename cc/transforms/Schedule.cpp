@@ -436,12 +436,12 @@ void blockPressure(Block &b, const llvm::DenseSet<Value> &liveOut, unsigned maxL
 
 } // namespace
 
-FailureOr<ScheduleStats> scheduleKernel(KernelOp kernel, const ScheduleOptions &opts) {
+FailureOr<ScheduleStats> scheduleKernel(Operation *kernel, const ScheduleOptions &opts) {
   ScheduleStats st;
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   uint8_t target = mod ? mod.getTargetBit() : ISA::T_GFX942;
   Params P = Params::forProcessor(ISA::targetName(target).str());
-  mlir::Region &body = kernel.getBody();
+  mlir::Region &body = kernel->getRegion(0);
 
   // Live-out virtual values of every block (unchanged by reordering
   // inside blocks).

@@ -43,7 +43,7 @@ struct ScheduleStats {
 };
 
 /// Schedules every block of `kernel` (see kScheduleDoc).
-mlir::FailureOr<ScheduleStats> scheduleKernel(amdgcn::KernelOp kernel,
+mlir::FailureOr<ScheduleStats> scheduleKernel(mlir::Operation *kernel,
                                               const ScheduleOptions &opts);
 
 /// The pass documentation (what it needs before, what it guarantees after).

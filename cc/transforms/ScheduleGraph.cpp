@@ -29,6 +29,12 @@ bool isFence(Operation *op) {
   if (d->successors)
     return true;
   StringRef mn = d->mnemonic;
+  // A PC-relative address (s_getpc_b64, then `sym@rel32@lo+4` /
+  // `@hi+12` literals, as clang writes calls and global addresses) counts its
+  // addend from the s_getpc_b64: nothing may come between them.
+  if (mn == "s_getpc_b64" ||
+      llvm::any_of(op->getOperands(), [](Value v) { return (bool)v.getDefiningOp<RelocOp>(); }))
+    return true;
   return mn == "s_nop" || mn == "s_sleep";
 }
 

@@ -13,7 +13,7 @@ namespace aster {
 
 const char *const kScheduleDoc =
     "Reorders the instructions inside each basic block of every "
-    "amdgcn.kernel by list scheduling on the timing model's machine facts "
+    "amdgcn.kernel and amdgcn.device_function by list scheduling on the timing model's machine facts "
     "(emulator/timing/Costs.h and Params.h: one instruction per 4-cycle issue "
     "turn, VALU 4 cycles, transcendentals 16, MFMA passes x 4 on the matrix "
     "core with results 4 cycles later and srcC forwarding, SMEM 64, LDS 65, "
@@ -26,8 +26,10 @@ const char *const kScheduleDoc =
     "amdgcn-waitcnt,amdgcn-hazards.\n"
     "Guarantees after: each block holds the same ops; only ops of one region "
     "(between fences: s_waitcnt, s_barrier, s_nop, s_sleep, instructions with "
-    "side effects, branches, amdgcn.sched_barrier, amdgcn.data, the "
-    "terminator) change places, and each stays after every op it depends "
+    "side effects, branches (calls s_swappc_b64 and returns s_setpc_b64 "
+    "too), s_getpc_b64 and the instructions with a PC-relative relocation "
+    "literal (its addend counts from the s_getpc_b64), "
+    "amdgcn.sched_barrier, amdgcn.data, the terminator) change places, and each stays after every op it depends "
     "on: SSA definitions, readers of a value before its in-place (tied) "
     "overwrite, hardware registers (read after write, write after read, "
     "write after write; implicit scc/vcc/exec/m0 of the table, exec for "
@@ -42,7 +44,8 @@ const char *const kScheduleDoc =
     "estimate finds slower than the written one is left as written. "
     "sched_barrier ops stay (they emit nothing). Records `schedule = "
     "{cycles_before, cycles_after, vgpr_maxlive_before, vgpr_maxlive_after, "
-    "sgpr_..., agpr_..., regions, frozen, moved}` on each kernel: the "
+    "sgpr_..., agpr_..., regions, frozen, moved}` on each kernel and device "
+    "function: the "
     "estimated cycles of one wave issuing every block once (each region "
     "alone, fences one turn each), MaxLive of virtual registers per class.\n"
     "Options: mode=latency (default: critical path first, register pressure "
@@ -77,7 +80,7 @@ struct SchedulePass : PassWrapper<SchedulePass, OperationPass<>> {
           << mode << "'";
       return signalPassFailure();
     }
-    SmallVector<KernelOp> kernels = kernelsUnder(getOperation());
+    SmallVector<Operation *> kernels = codeUnder(getOperation());
     ScheduleOptions opts;
     opts.pressureFirst = mode == "pressure";
     opts.seed = seed;
@@ -85,13 +88,13 @@ struct SchedulePass : PassWrapper<SchedulePass, OperationPass<>> {
     opts.maxLive[1] = maxSgprs;
     opts.maxLive[2] = maxAgprs;
     bool ok = true;
-    for (KernelOp k : kernels) {
+    for (Operation *k : kernels) {
       FailureOr<ScheduleStats> st = scheduleKernel(k, opts);
       if (failed(st)) {
         ok = false;
         continue;
       }
-      Builder b(k.getContext());
+      Builder b(k->getContext());
       SmallVector<NamedAttribute> fields;
       auto add = [&](StringRef n, uint64_t v) {
         fields.push_back(b.getNamedAttr(n, b.getI64IntegerAttr(v)));

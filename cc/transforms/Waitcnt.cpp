@@ -63,7 +63,8 @@ enum class Kind : uint8_t {
   Plain,
   Wait,
   Barrier,
-  Opaque, ///< amdgcn.data text no table row names: waits for all in flight
+  Opaque, ///< amdgcn.data text no table row names, or a return: waits for all in flight
+  Call,   ///< s_swappc_b64: the callee waits at its entry and before returning
   End     ///< s_endpgm: nothing is in flight after it (for code after it)
 };
 
@@ -94,6 +95,7 @@ struct BlockState {
   uint8_t pend[kMaxCounters] = {}; ///< ordered instructions possibly in flight
   uint8_t anyUnord = 0;            ///< counters with an unordered one in flight
   bool flatLds = false;            ///< a FLAT access in flight
+  uint8_t unknown = 0;             ///< counters with accesses of a caller in flight
   std::vector<Entry> entries;      ///< sorted by unit
 };
 
@@ -111,9 +113,11 @@ bool merge(BlockState &into, const BlockState &from, std::vector<Entry> &out) {
       into.pend[c] = from.pend[c];
       changed = true;
     }
-  if ((into.anyUnord | from.anyUnord) != into.anyUnord || (from.flatLds && !into.flatLds))
+  if ((into.anyUnord | from.anyUnord) != into.anyUnord || (from.flatLds && !into.flatLds) ||
+      (into.unknown | from.unknown) != into.unknown)
     changed = true;
   into.anyUnord |= from.anyUnord;
+  into.unknown |= from.unknown;
   into.flatLds |= from.flatLds;
   out.clear();
   auto a = into.entries.begin(), ae = into.entries.end();
@@ -154,8 +158,21 @@ struct Analysis {
   std::vector<uint32_t> touchedList, unordList, deadPending;
   uint8_t anyUnord = 0;
   bool flatLds = false;
+  uint8_t unknown = 0; ///< BlockState::unknown
 
-  explicit Analysis(const Model &m) : m(m) {}
+  /// What a callee waits for at its entry and before it returns: 0 on every
+  /// counter but storecnt (a wait per counter, kNone for the others).
+  uint8_t callWait[kMaxCounters];
+  uint8_t callMask = 0;
+
+  explicit Analysis(const Model &m) : m(m) {
+    std::fill_n(callWait, kMaxCounters, kNone);
+    for (unsigned c = 0; c < m.numCounters; ++c)
+      if (m.name[c] != "storecnt") {
+        callWait[c] = 0;
+        callMask |= 1u << c;
+      }
+  }
 
   void touch(uint32_t u) {
     if (!touched[u]) {
@@ -179,6 +196,7 @@ struct Analysis {
     }
     anyUnord = s.anyUnord;
     flatLds = s.flatLds;
+    unknown = s.unknown;
     for (const Entry &e : s.entries) {
       touch(e.unit);
       for (unsigned c = 0; c < kMaxCounters; ++c)
@@ -196,6 +214,7 @@ struct Analysis {
       s.pend[c] = std::min<uint32_t>(ub[c] - lb[c], m.max[c]);
     s.anyUnord = anyUnord;
     s.flatLds = flatLds;
+    s.unknown = unknown;
     for (uint32_t u : touchedList) {
       Entry e{u, {kNone, kNone, kNone, kNone}, unord[u]};
       bool any = e.unord;
@@ -240,6 +259,7 @@ struct Analysis {
       if (w[c] == 0) {
         zero = true;
         anyUnord &= ~(1u << c);
+        unknown &= ~(1u << c);
         if ((int)c == m.lds)
           flatLds = false;
         for (uint32_t u : unordList)
@@ -296,6 +316,7 @@ struct Analysis {
         unordList.clear();
         anyUnord = 0;
         flatLds = false;
+        unknown = 0;
         continue;
       }
       uint8_t need[kMaxCounters] = {kNone, kNone, kNone, kNone};
@@ -314,11 +335,19 @@ struct Analysis {
         for (unsigned c = 0; c < m.numCounters; ++c)
           if (ub[c] > lb[c] || (anyUnord >> c & 1))
             need[c] = 0;
+      // A caller's accesses may be in flight: the first instruction that
+      // touches a register or counts waits for them.
+      if (unknown && (o.nReads || o.nWrites || o.ev.any() || o.kind != Kind::Plain))
+        for (unsigned c = 0; c < m.numCounters; ++c)
+          if (unknown >> c & 1)
+            need[c] = 0;
       if (std::any_of(need, need + kMaxCounters, [](uint8_t n) { return n != kNone; })) {
         insert(i, need);
         apply(need);
       }
       issue(o);
+      if (o.kind == Kind::Call)
+        apply(callWait); // the callee waited before returning
     }
     tail(out);
   }
@@ -354,8 +383,15 @@ FailureOr<WaitcntStats> insertWaits(Operation *kernel) {
   if (!m.numCounters)
     return stats;
   Region &body = kernel->getRegion(0);
-  // Calls and returns (s_swappc_b64, s_setpc_b64): nothing stays in flight
-  // across them (the callee's code is not seen here).
+  // The AMDGPU calling convention as LLVM's SIInsertWaitcnts implements it
+  // (LLVM 22, gfx942: clang-22 puts `s_waitcnt vmcnt(0) expcnt(0)
+  // lgkmcnt(0)` first in every non-kernel function): a callee waits at its
+  // entry for everything its caller may have in flight and, before it
+  // returns (s_setpc_b64), for everything it has in flight; a caller waits
+  // before s_swappc_b64 only for the registers the call reads or writes
+  // (target and return address), and nothing is in flight after it. On
+  // gfx1201 storecnt is not waited for at a function's entry nor assumed
+  // zero after a call (LLVM leaves STORE_CNT out of both).
   const ISA::InstDesc *swappc = ISA::lookup("s_swappc_b64"),
                       *setpc = ISA::lookup("s_setpc_b64");
 
@@ -445,8 +481,10 @@ FailureOr<WaitcntStats> insertWaits(Operation *kernel) {
           o.kind = Kind::Barrier;
         } else if (d->has(ISA::PROP_TERMINATOR) && !d->successors) {
           o.kind = Kind::End;
-        } else if (d == swappc || d == setpc) {
+        } else if (d == setpc) {
           o.kind = Kind::Opaque;
+        } else if (d == swappc) {
+          o.kind = Kind::Call;
         }
       }
       // Reads: an instruction's sources in registers (its branch operands
@@ -522,6 +560,8 @@ FailureOr<WaitcntStats> insertWaits(Operation *kernel) {
   std::vector<Entry> scratch;
   if (numBlocks) {
     entry[0].reached = true;
+    if (isa<DeviceFunctionOp>(kernel))
+      entry[0].unknown = an.callMask;
     dirty[0] = 1;
   }
   for (bool again = numBlocks > 0; again;) {
