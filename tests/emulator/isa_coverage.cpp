@@ -41,18 +41,6 @@ static const char *const kNoRowYet[][2] = {
 
 /// gfx950-only instructions without emulator semantics, each with the reason.
 static const char *const kGfx950NotEmulated[] = {
-    // Stochastic rounding: the CDNA4 ISA document gives the random source
-    // (src1, then v_prng_b32 of it for each further element) but leaves
-    // f32_to_f16_sr, f32_to_fp8_sr_scale, ... (how the random bits round)
-    // undefined (v_cvt_sr_fp8/bf8_f32 spell their rule out and are
-    // emulated; only AMD's rocjitsu extends it to f16/bf16).
-    "v_cvt_sr_bf16_f32", "v_cvt_sr_f16_f32", "v_cvt_scalef32_sr_bf8_bf16",
-    "v_cvt_scalef32_sr_bf8_f16", "v_cvt_scalef32_sr_bf8_f32", "v_cvt_scalef32_sr_fp8_bf16",
-    "v_cvt_scalef32_sr_fp8_f16", "v_cvt_scalef32_sr_fp8_f32", "v_cvt_scalef32_sr_pk32_bf6_bf16",
-    "v_cvt_scalef32_sr_pk32_bf6_f16", "v_cvt_scalef32_sr_pk32_bf6_f32",
-    "v_cvt_scalef32_sr_pk32_fp6_bf16", "v_cvt_scalef32_sr_pk32_fp6_f16",
-    "v_cvt_scalef32_sr_pk32_fp6_f32", "v_cvt_scalef32_sr_pk_fp4_bf16",
-    "v_cvt_scalef32_sr_pk_fp4_f16", "v_cvt_scalef32_sr_pk_fp4_f32",
     // 8-bit sparse MFMAs of gfx950: the CDNA4 ISA document's B layout (lane
     // group g holds k 16g..16g+15 and 64+16g..) and AMD's rocjitsu emulator
     // (8g..8g+7, 32+8g.., ...) disagree; no hardware here to decide.
