@@ -237,6 +237,7 @@ RowFacts rowFacts(const ISA::InstDesc &d, uint8_t targetBit) {
   f.dpp = d.enc == ISA::Enc::DPP;
   f.setvskip = mn == "s_setvskip";
   f.setsVskip = f.setvskip;
+  f.boundary = mn == "s_swappc_b64" || mn == "s_setpc_b64";
   int srcC = -1;
   if (f.mfma)
     for (unsigned s = 0; s < d.numSrcs; ++s)

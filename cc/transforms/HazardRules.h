@@ -80,6 +80,10 @@ struct InstFacts {
   bool setsVskip = false, setvskip = false;
   /// Could be the first instruction of some rule (worth keeping in history).
   bool producer = false;
+  /// Passes control to code this analysis does not see (s_swappc_b64 calls,
+  /// s_setpc_b64 returns and jumps): every pending hazard is resolved before
+  /// it, so the code on the other side may start from an empty history.
+  bool boundary = false;
   /// Its hazards are to be padded (set by insertHazardNops from mayPad).
   bool pad = false;
   /// No rule asks for more wait states after it than this (reachOf).

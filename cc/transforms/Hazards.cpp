@@ -53,6 +53,11 @@ void issue(History &h, const InstFacts &f) {
 unsigned missing(const History &h, const InstFacts &f, uint8_t target) {
   unsigned need = f.pad || h.clause.pad ? clauseWaitStates(h.clause, f) : 0;
   for (const Event &e : h.events) {
+    // A call or return: whatever the other side does first is covered.
+    if (f.boundary && (f.pad || e.facts->pad) && e.facts->reach > e.dist) {
+      need = std::max(need, unsigned(e.facts->reach) - e.dist);
+      continue;
+    }
     if ((!f.pad && !e.facts->pad) || !mayInteract(*e.facts, f))
       continue;
     unsigned r = requiredWaitStates(*e.facts, f, target);
@@ -88,12 +93,12 @@ bool merge(History &into, const History &tail) {
 }
 } // namespace
 
-unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPad) {
+unsigned insertHazardNops(Operation *kernel, function_ref<bool(Operation *)> mayPad) {
   auto mod = kernel->getParentOfType<KernelModuleOp>();
   uint8_t target = mod ? mod.getTargetBit() : 0;
   if (target != ISA::T_GFX942 && target != ISA::T_GFX950)
     return 0;
-  Region &body = kernel.getBody();
+  Region &body = kernel->getRegion(0);
 
   bool branches = false;
   for (Block &b : body)
@@ -134,7 +139,7 @@ unsigned insertHazardNops(KernelOp kernel, function_ref<bool(Operation *)> mayPa
   // Insertion, block by block from its entry state. Inserted nops only add
   // distance, so the tails used above stay a worst case.
   unsigned inserted = 0;
-  MLIRContext *ctx = kernel.getContext();
+  MLIRContext *ctx = kernel->getContext();
   OperationName nopName = getInstOpName(ctx, *ISA::lookup("s_nop"));
   OpBuilder builder(ctx);
   size_t next = 0;

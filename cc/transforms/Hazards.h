@@ -31,7 +31,13 @@ namespace aster {
 /// before its second instruction. Nothing else changes: no op is moved or
 /// removed, and a hazard between two instructions without `mayPad` keeps
 /// whatever distance it had. Returns the number of `s_nop` ops inserted.
-unsigned insertHazardNops(amdgcn::KernelOp kernel,
+///
+/// `kernel` is an amdgcn.kernel or an amdgcn.device_function. Across calls
+/// and returns (s_swappc_b64, s_setpc_b64) nothing is tracked: before one,
+/// every pending hazard gets the wait states any later instruction could
+/// need, so a function's entry and the code after a call start from an
+/// empty history.
+unsigned insertHazardNops(mlir::Operation *kernel,
                           llvm::function_ref<bool(mlir::Operation *)> mayPad);
 
 /// The pass documentation (what it needs before, what it guarantees after).

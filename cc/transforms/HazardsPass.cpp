@@ -11,10 +11,12 @@ namespace aster {
 
 const char *const kHazardsDoc =
     "Inserts s_nop wait states between dependent instructions the hardware "
-    "does not interlock, in every amdgcn.kernel of a gfx942 or gfx950 module "
+    "does not interlock, in every amdgcn.kernel and amdgcn.device_function "
+    "of a gfx942 or gfx950 module "
     "(gfx1201 kernels are left unchanged: no rules yet).\n"
     "Needs before: allocated kernels (every register physical, e.g. after "
-    "amdgcn-regalloc); a virtual register is an error at its op.\n"
+    "amdgcn-regalloc); a virtual register is an error at its op (a device "
+    "function with one is skipped: it is to be inlined or allocated).\n"
     "Guarantees after: every covered hazard has its wait states (MFMA result "
     "then VALU / v_accvgpr_read / memory read, MFMA srcA/B/srcC read, "
     "overwrite of an MFMA result or srcC; VALU write of a VGPR/AGPR or exec "
@@ -23,23 +25,25 @@ const char *const kHazardsDoc =
     "v_readlane/v_readfirstlane/v_writelane, of a VGPR then v_readlane/"
     "v_readfirstlane; SALU write of m0 then LDS add-TID/"
     "LDS DMA; wide VMEM store then overwrite of its data; a VMEM/SMEM soft "
-    "clause reading a register it writes), counting the "
+    "clause reading a register it writes; before a call or return "
+    "(s_swappc_b64, s_setpc_b64) every pending hazard, so functions start "
+    "and calls return with none), counting the "
     "instructions and s_nops already between them and, at a block start, "
     "the worst case over its predecessors; instruction order is otherwise "
     "unchanged (only s_nop ops are added). Records `hazard_nops` (s_nop ops "
-    "inserted) on each kernel.\n"
+    "inserted) on each kernel and device function.\n"
     "Options: only (mnemonics; default all): pad only the hazards one of "
     "whose two instructions has one of these mnemonics.";
 
 namespace {
 /// The first op of `k` that names a virtual register, or nullptr.
-Operation *firstVirtual(KernelOp k) {
+Operation *firstVirtual(Operation *k) {
   auto isVirtual = [](Type t) {
     auto r = dyn_cast<RegType>(t);
     return r && r.isVirtual();
   };
   Operation *found = nullptr;
-  k.walk([&](Operation *op) {
+  k->walk([&](Operation *op) {
     if (llvm::any_of(op->getResultTypes(), isVirtual) ||
         llvm::any_of(op->getOperandTypes(), isVirtual)) {
       found = op;
@@ -68,11 +72,18 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
       llvm::cl::desc("pad only hazards involving these mnemonics (default: all)")};
 
   void runOnOperation() override {
-    SmallVector<KernelOp> kernels;
-    getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    SmallVector<Operation *> kernels;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<KernelOp, DeviceFunctionOp>(op))
+        kernels.push_back(op);
+    });
     bool ok = true;
-    for (KernelOp k : kernels) {
+    for (Operation *k : kernels) {
       if (Operation *op = firstVirtual(k)) {
+        // A device function not allocated yet (one the builder made, to be
+        // inlined) is left for later; a kernel must be allocated.
+        if (isa<DeviceFunctionOp>(k))
+          continue;
         op->emitOpError("names a virtual register: amdgcn-hazards needs an "
                         "allocated kernel (run amdgcn-regalloc first)");
         ok = false;
@@ -85,7 +96,7 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
         return d && llvm::is_contained(only, StringRef(d->mnemonic));
       };
       unsigned n = insertHazardNops(k, mayPad);
-      k->setAttr("hazard_nops", Builder(k.getContext()).getI32IntegerAttr(n));
+      k->setAttr("hazard_nops", Builder(k->getContext()).getI32IntegerAttr(n));
     }
     if (!ok)
       signalPassFailure();
