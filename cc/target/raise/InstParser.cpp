@@ -92,8 +92,16 @@ static Type registerType(MLIRContext *ctx, const ISA::TextOperand &t) {
   return RegType::get(ctx, kind, (int)t.first, t.count);
 }
 
-/// The constant type of an immediate operand of value type `ty`.
+static bool isPacked16(ISA::ValTy ty) {
+  return ty == ISA::ValTy::v2f16 || ty == ISA::ValTy::v2bf16 || ty == ISA::ValTy::v2i16 ||
+         ty == ISA::ValTy::v2u16;
+}
+
+/// The constant type of an immediate operand of value type `ty` (a packed
+/// 16-bit operand: 32 bits, as a literal holds both halves).
 static Type immediateType(MLIRContext *ctx, ISA::ValTy ty) {
+  if (isPacked16(ty))
+    return IntegerType::get(ctx, 32);
   unsigned w = ISA::valTyImmBits(ty);
   if (ISA::valTyIsFloat(ty)) {
     if (w == 16)
@@ -121,6 +129,10 @@ static bool immediateBits(const ISA::TextOperand &t, ISA::ValTy ty, Type ct, uin
   const llvm::fltSemantics *sem;
   if (auto ft = dyn_cast<FloatType>(ct))
     sem = &ft.getFloatSemantics();
+  else if (ty == ISA::ValTy::v2f16)
+    sem = &APFloat::IEEEhalf();          // the low half's inline constant
+  else if (ty == ISA::ValTy::v2bf16)
+    sem = &APFloat::BFloat();
   else
     sem = ISA::valTyImmBits(ty) == 64 ? &APFloat::IEEEdouble() : &APFloat::IEEEsingle();
   APFloat f(t.fval);
