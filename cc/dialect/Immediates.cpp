@@ -103,8 +103,29 @@ bool fitsImmediate(uint64_t bits, ISA::ValTy ty) {
   return (bits >> lim) == 0 || (s < 0 && s >= -(int64_t)(1ull << (lim - 1)));
 }
 
+/// A packed 16-bit operand (v2f16, ...) whose 32-bit value is no 16-bit
+/// pattern zero- or sign-extended: a literal of both halves (VOP2's
+/// v_dot2c_*, v_pk_fmac_f16 take one; LLVM prints it as 32-bit hex).
+static bool packedLiteral(uint64_t bits, ISA::ValTy ty) {
+  switch (ty) {
+  case ISA::ValTy::v2f16: case ISA::ValTy::v2bf16: case ISA::ValTy::v2i16:
+  case ISA::ValTy::v2u16:
+    break;
+  default:
+    return false;
+  }
+  uint32_t hi = uint32_t(bits) >> 16;
+  return !(hi == 0 || (hi == 0xffff && (bits & 0x8000)));
+}
+
 std::string formatImmediate(uint64_t bits, ISA::ValTy ty) {
   unsigned w = ISA::valTyImmBits(ty);
+  if (packedLiteral(bits, ty)) {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    os << llvm::format_hex(uint32_t(bits), 2);
+    return out;
+  }
   int64_t s = signExtend(bits, w);
   if (s >= -16 && s <= 64)
     return std::to_string(s);

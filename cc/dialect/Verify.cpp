@@ -67,7 +67,10 @@ static LogicalResult checkRegister(Operation *op, const ISA::OperandDesc &o,
       return role() << "cannot name scc explicitly";
     if (!(o.cls & ISA::CLS_S))
       return role() << "expects " << describeClass(o) << ", got " << t;
-    if (s.getWidth() != width)
+    if (s.getWidth() == 0 && isDst)
+      return role() << "cannot write " << specialRegName(s.getReg())
+                    << ": it is a read-only aperture constant";
+    if (s.getWidth() != width && (s.getWidth() != 0 || width > 2))
       return role() << "expects " << width << " register"
                     << (width > 1 ? "s" : "") << ", got " << t << " of "
                     << s.getWidth();

@@ -322,35 +322,47 @@ template <const Shape &S> void smfmac(Wave &w, const Inst &in) {
   smfmacAccumulate<S>(w, D, a, bm);
 }
 
-/// gfx950's 16-bit sparse MFMAs with doubled K (v_smfmac_f32_16x16x64_f16/
-/// bf16, 32x32x32_f16/bf16). With G = 64/N lane groups, lane l (g = l / N):
-///  * B (CDNA4 ISA document, "F16/BF16 Layout for Matrix B"): 16 values of
-///    column l % N, value e at k = (e / 8) * 8G + 8g + e % 8;
-///  * A: 8 compressed values of row l % M covering dense k 16g .. 16g + 15,
-///    two per group of 4, value e in the group from k = 16g + 4 * (e / 2)
-///    (the document does not tabulate A; this is how AMD's rocjitsu emulator
-///    lays it out, and it agrees with the document's B layout);
-///  * src2: value e's position in its group at bits [2e + 1, 2e] of a 16-bit
-///    set, the set abid[0] when cbsz is 0, else set 0 (the document's index
-///    layout and "Sparse Index Select");
+/// gfx950's sparse MFMAs with doubled K: 16-bit (v_smfmac_f32_16x16x64_f16/
+/// bf16, 32x32x32_f16/bf16) and 8-bit (v_smfmac_i32_16x16x128_i8,
+/// 32x32x64_i8, v_smfmac_f32_16x16x128/32x32x64 with OCP fp8/bf8). With
+/// G = 64/N lane groups, lane l (g = l / N), c = 8 values of 16 bits or 16
+/// of 8 bits (16 bytes):
+///  * B (CDNA4 ISA document, "F16/BF16 Layout for Matrix B" and the 8-bit
+///    layout: group g holds k 16g..16g+15 and 64+16g.. for 16x16x128): 2c
+///    values of column l % N, value e at k = (e / c) * cG + cg + e % c --
+///    per lane two 16-byte runs, as the dense double-K MFMAs read one
+///    (mfma_layouts.py);
+///  * A: c compressed values of row l % M covering dense k (K/G)g ..
+///    (K/G)(g+1) - 1, two per group of 4, value e from k = (K/G)g +
+///    4 * (e / 2) (the document does not tabulate A; AMD's rocjitsu emulator
+///    lays out the 16-bit A so, and it agrees with the document's B);
+///  * src2: value e's position in its group at bits [2e + 1, 2e]; 16-bit:
+///    of the 16-bit set abid[0] when cbsz is 0, else set 0 (the document's
+///    "Sparse Index Select"); 8-bit: the whole register, cbsz/abid ignored
+///    (one index set: 16 values x 2 bits);
 ///  * C/D as the dense MFMAs.
+/// (rocjitsu's fp8 sparse MFMAs read B in 8-byte runs, 8g..8g+7, 32+8g..;
+/// its i8 ones are not implemented. The document's 16-byte runs are used:
+/// they are what its 16-bit layout and the dense double-K MFMAs read.)
 template <const Shape &S> void smfmac950(Wave &w, const Inst &in) {
   constexpr unsigned M = S.M, N = S.N, K = S.K, G = 64 / N;
+  constexpr bool byte = S.a == In::I8 || S.a == In::OFP8 || S.a == In::OBF8;
+  constexpr unsigned C = byte ? 16 : 8, span = K / G;
   const Opnd &A = in.src(0), &Bo = in.src(1), &Idx = in.src(2), &D = in.dst();
   static thread_local std::vector<double> a, bm;
   a.assign(size_t(M) * K, 0);
   bm.assign(size_t(K) * N, 0);
   uint32_t tIdx[64];
   const uint32_t *ix = vget(w, Idx, tIdx);
-  unsigned set = in.cbsz == 0 ? (in.abid & 1) : 0;
+  unsigned set = byte || in.cbsz != 0 ? 0 : (in.abid & 1);
   for (unsigned l = 0; l < 64; ++l) {
     unsigned g = l / N;
-    for (unsigned e = 0; e < 8; ++e) {
+    for (unsigned e = 0; e < C; ++e) {
       unsigned pos = (ix[l] >> (16 * set + 2 * e)) & 3;
-      a[size_t(l % M) * K + 16 * (l / M) + 4 * (e / 2) + pos] += readIn<S.a>(w, A, l, e);
+      a[size_t(l % M) * K + span * (l / M) + 4 * (e / 2) + pos] += readIn<S.a>(w, A, l, e);
     }
-    for (unsigned e = 0; e < 16; ++e)
-      bm[size_t((e / 8) * 8 * G + 8 * g + e % 8) * N + l % N] = readIn<S.b>(w, Bo, l, e);
+    for (unsigned e = 0; e < 2 * C; ++e)
+      bm[size_t((e / C) * C * G + C * g + e % C) * N + l % N] = readIn<S.b>(w, Bo, l, e);
   }
   smfmacAccumulate<S>(w, D, a, bm);
 }
@@ -423,6 +435,16 @@ SHAPE(sp16x16x64_f16, 16, 16, 64, 1, F16, F16, F32)
 SHAPE(sp32x32x32_f16, 32, 32, 32, 1, F16, F16, F32)
 SHAPE(sp16x16x64_bf16, 16, 16, 64, 1, BF16, BF16, F32)
 SHAPE(sp32x32x32_bf16, 32, 32, 32, 1, BF16, BF16, F32)
+SHAPE(sp16x16x128_i8, 16, 16, 128, 1, I8, I8, I32)
+SHAPE(sp32x32x64_i8, 32, 32, 64, 1, I8, I8, I32)
+SHAPE(sp16x16x128_fp8_fp8, 16, 16, 128, 1, OFP8, OFP8, F32)
+SHAPE(sp16x16x128_fp8_bf8, 16, 16, 128, 1, OFP8, OBF8, F32)
+SHAPE(sp16x16x128_bf8_fp8, 16, 16, 128, 1, OBF8, OFP8, F32)
+SHAPE(sp16x16x128_bf8_bf8, 16, 16, 128, 1, OBF8, OBF8, F32)
+SHAPE(sp32x32x64_fp8_fp8, 32, 32, 64, 1, OFP8, OFP8, F32)
+SHAPE(sp32x32x64_fp8_bf8, 32, 32, 64, 1, OFP8, OBF8, F32)
+SHAPE(sp32x32x64_bf8_fp8, 32, 32, 64, 1, OBF8, OFP8, F32)
+SHAPE(sp32x32x64_bf8_bf8, 32, 32, 64, 1, OBF8, OBF8, F32)
 #undef SHAPE
 
 } // namespace
@@ -458,7 +480,7 @@ void registerMFMA(SemTable &t) {
 #undef SP
 #define SP(P, SUF) sp("v_smfmac_" #P "_" #SUF, smfmac950<sp##SUF>);
   SP(f32, 16x16x64_f16) SP(f32, 32x32x32_f16) SP(f32, 16x16x64_bf16)
-  SP(f32, 32x32x32_bf16)
+  SP(f32, 32x32x32_bf16) SP(i32, 16x16x128_i8) SP(i32, 32x32x64_i8)
 #undef SP
   add("v_mfma_f64_4x4x4_4b_f64", mfma<s4x4x4_4b_f64>, Ty::F64);
 }
@@ -472,6 +494,13 @@ void registerGfx950OcpMFMA(SemTable &t) {
   O(16x16x32_fp8_fp8) O(16x16x32_fp8_bf8) O(16x16x32_bf8_fp8) O(16x16x32_bf8_bf8)
   O(32x32x16_fp8_fp8) O(32x32x16_fp8_bf8) O(32x32x16_bf8_fp8) O(32x32x16_bf8_bf8)
 #undef O
+  // gfx950-only, OCP inputs (smfmac950).
+#define SP(SUF)                                                                   \
+  t.push_back({"v_smfmac_f32_" #SUF, smfmac950<sp##SUF>, 1, ICls::MFMA,             \
+               SF_NO_SDWA | SF_READS_DST, tys(Ty::B32)});
+  SP(16x16x128_fp8_fp8) SP(16x16x128_fp8_bf8) SP(16x16x128_bf8_fp8) SP(16x16x128_bf8_bf8)
+  SP(32x32x64_fp8_fp8) SP(32x32x64_fp8_bf8) SP(32x32x64_bf8_fp8) SP(32x32x64_bf8_bf8)
+#undef SP
 }
 
 } // namespace aster::emu

@@ -39,6 +39,7 @@ static const SemTable &table() {
     registerF8F6F4(t);
     registerGprIdx(t);
     registerScaleCvt(t);
+    registerScaleCvtSR(t);
     return t;
   }();
   return t;
@@ -51,6 +52,7 @@ static const SemTable &gfx950Table() {
     registerGfx950OcpMFMA(t);
     registerF8F6F4(t); // gfx950-only: a gfx950 meaning (not refused as OCP)
     registerScaleCvt(t);
+    registerScaleCvtSR(t);
     return t;
   }();
   return t;

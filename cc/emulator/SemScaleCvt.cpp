@@ -22,23 +22,18 @@
 //    interleave: element 2p from src0[p], 2p+1 from src1[p].
 // No input modifiers on small-format sources (the document) and none on
 // 16-bit packed sources here; clamp/omod are refused at decode.
-// The stochastic-rounding forms (v_cvt_scalef32_sr_*) are not emulated: the
-// document defines their random source (src1, then v_prng_b32 of it per
-// element) but not how the random bits round (f32_to_fp8_sr_scale, ...).
+// The stochastic-rounding forms (v_cvt_scalef32_sr_*) are in
+// SemScaleCvtSR.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "emulator/Semantics.h"
+#include "emulator/ScaleCvt.h"
 
 #include <cmath>
 #include <string>
 
 namespace aster::emu {
 
-namespace {
-
-// Wide formats.
-enum Wide : unsigned { W_F32, W_F16, W_BF16 };
-constexpr unsigned wideBits(unsigned w) { return w == W_F32 ? 32 : 16; }
+namespace scalecvt {
 
 double wideToF64(unsigned w, u32 v) {
   return w == W_F32 ? double(u2f(v)) : w == W_F16 ? double(f16ToF32(u16(v)))
@@ -48,7 +43,6 @@ u32 f64ToWide(unsigned w, double d) {
   return w == W_F32 ? f2u(float(d)) : w == W_F16 ? f64ToF16(d) : f64ToBF16(d);
 }
 
-/// Small-format encoding of x / scale; false for a NaN into fp6/bf6/fp4.
 bool toSmall(unsigned fmt, double x, int k, unsigned &out) {
   double d = std::ldexp(x, -k);  // exact: |k| <= 127, x from at most 24 bits
   if (fmt < 2) {
@@ -64,7 +58,6 @@ bool toSmall(unsigned fmt, double x, int k, unsigned &out) {
   return true;
 }
 
-/// Per-lane scale exponents (e - 127) of source `o`; fails on e = 255.
 bool scaleExponents(Wave &w, const Inst &in, const Opnd &o, int *k) {
   u32 t[64];
   const u32 *S = vget(w, o, t);
@@ -88,7 +81,6 @@ bool noSourceMods(Wave &w, const Inst &in, unsigned n) {
   return true;
 }
 
-/// Bits [bit, bit + n) of lane l of the register tuple `o` (n <= 32).
 u32 bitsAt(Wave &w, const Opnd &o, unsigned l, unsigned bit, unsigned n) {
   unsigned word = bit / 32, sh = bit % 32;
   u64 v = vdst(w, o, word)[l];
@@ -105,6 +97,12 @@ void setBits(u32 *words, unsigned bit, unsigned n, u32 v) {
   if (sh + n > 32)
     words[word + 1] = u32(cur >> 32);
 }
+
+} // namespace scalecvt
+
+using namespace scalecvt;
+
+namespace {
 
 // ---- small format -> wide ---------------------------------------------------
 

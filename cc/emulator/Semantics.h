@@ -101,6 +101,7 @@ void registerGfx950OcpMFMA(SemTable &t);  ///< OCP fp8/bf8 conversions and MFMAs
 void registerF8F6F4(SemTable &t);         ///< gfx950 f8f6f4 MFMAs (both tables)
 void registerGprIdx(SemTable &t);         ///< VGPR index mode
 void registerScaleCvt(SemTable &t);       ///< gfx950 v_cvt_scalef32_*
+void registerScaleCvtSR(SemTable &t);     ///< gfx950 stochastic-rounding conversions
 
 /// Why s_sendmsg / s_sendmsghalt with this sendmsg(...) field cannot run
 /// ("" when it can: MSG_INTERRUPT). The decoder reports it.

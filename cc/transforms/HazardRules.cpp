@@ -96,6 +96,9 @@ static std::optional<RegRange> specialRange(SpecialReg r) {
   case SpecialReg::flat_scratch: return rr(6, 7);
   case SpecialReg::flat_scratch_lo: return rr(6, 6);
   case SpecialReg::flat_scratch_hi: return rr(7, 7);
+  case SpecialReg::src_shared_base: case SpecialReg::src_shared_limit:
+  case SpecialReg::src_private_base: case SpecialReg::src_private_limit:
+    return std::nullopt; // constants: nothing writes them
   }
   return std::nullopt;
 }
@@ -237,8 +240,11 @@ RowFacts rowFacts(const ISA::InstDesc &d, uint8_t targetBit) {
   f.dpp = d.enc == ISA::Enc::DPP;
   f.setvskip = mn == "s_setvskip";
   f.setsVskip = f.setvskip;
+  f.boundary = mn == "s_swappc_b64" || mn == "s_setpc_b64";
+  f.dot = mn.starts_with("v_dot");
+  f.row = uint16_t(d.index());
   int srcC = -1;
-  if (f.mfma)
+  if (f.mfma || f.dot)
     for (unsigned s = 0; s < d.numSrcs; ++s)
       if (d.srcs()[s].tiedTo >= 0 || (srcC < 0 && StringRef(d.srcs()[s].name) == "src2"))
         srcC = s;
@@ -458,6 +464,14 @@ unsigned requiredWaitStates(const InstFacts &p, const InstFacts &c,
       if (r.role == ReadRole::LaneSource && overlapsAny(p.writes, r.reg))
         req(1);
   }
+  // [LLVM] checkMAIVALUHazards (gfx90a and later): a v_dot* writes a VGPR,
+  // then a VALU or memory instruction reads it: 3, but 0 when the same
+  // instruction reads it as its accumulator (srcC).
+  if (p.dot && (c.valu || c.mfma || c.vmem || c.lds))
+    for (const Read &r : c.reads)
+      if (r.role != ReadRole::Implicit && !isScalarFile(r.reg) &&
+          overlapsAny(p.writes, r.reg) && !(c.row == p.row && r.role == ReadRole::SrcC))
+        req(3);
   // [ISA9] SALU writes m0, then LDS add-TID / LDS DMA / s_movrel /
   // s_sendmsg: 1.
   if (p.salu && c.readsM0Late && overlapsAny(p.writes, kM0))

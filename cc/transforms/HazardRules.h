@@ -43,7 +43,7 @@ void addImplicit(uint8_t bits, llvm::function_ref<void(RegRange)> add);
 /// How a source is read, where a rule depends on it.
 enum class ReadRole : uint8_t {
   Plain,
-  SrcC,       ///< the accumulator of an MFMA (src2; SMFMAC: the tied vdst)
+  SrcC,       ///< the accumulator of an MFMA or v_dot* (src2, or the tied vdst)
   LaneSelect, ///< the lane operand of v_readlane_b32 / v_writelane_b32
   LaneSource, ///< the VGPR read by v_readlane_b32 / v_readfirstlane_b32
   Implicit,   ///< read without being an operand (exec, vcc, m0 of the row)
@@ -73,6 +73,8 @@ struct InstFacts {
   bool rwLane = false;      ///< v_readlane_b32 / v_writelane_b32
   bool lanes = false;       ///< rwLane or v_readfirstlane_b32
   bool dpp = false;         ///< a DPP form (src0 read across lanes)
+  bool dot = false;         ///< v_dot* (LLVM's isDOT)
+  uint16_t row = 0;         ///< the table row (same instruction: same row)
   /// Hardware registers: the hwreg id an s_setreg writes / an s_getreg
   /// reads (-1: none); MODE.VSKIP set by s_setvskip or an s_setreg of MODE
   /// covering bit 28; s_setvskip itself.
@@ -80,6 +82,10 @@ struct InstFacts {
   bool setsVskip = false, setvskip = false;
   /// Could be the first instruction of some rule (worth keeping in history).
   bool producer = false;
+  /// Passes control to code this analysis does not see (s_swappc_b64 calls,
+  /// s_setpc_b64 returns and jumps): every pending hazard is resolved before
+  /// it, so the code on the other side may start from an empty history.
+  bool boundary = false;
   /// Its hazards are to be padded (set by insertHazardNops from mayPad).
   bool pad = false;
   /// No rule asks for more wait states after it than this (reachOf).

@@ -53,6 +53,11 @@ void issue(History &h, const InstFacts &f) {
 unsigned missing(const History &h, const InstFacts &f, uint8_t target) {
   unsigned need = f.pad || h.clause.pad ? clauseWaitStates(h.clause, f) : 0;
   for (const Event &e : h.events) {
+    // A call or return: whatever the other side does first is covered.
+    if (f.boundary && (f.pad || e.facts->pad) && e.facts->reach > e.dist) {
+      need = std::max(need, unsigned(e.facts->reach) - e.dist);
+      continue;
+    }
     if ((!f.pad && !e.facts->pad) || !mayInteract(*e.facts, f))
       continue;
     unsigned r = requiredWaitStates(*e.facts, f, target);

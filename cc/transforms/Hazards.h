@@ -12,13 +12,6 @@ namespace aster {
 /// does not interlock (the rules and their sources: HazardRules.cpp), on
 /// gfx942 and gfx950. A gfx1201 kernel is left unchanged (no rules).
 ///
-/// `code` is an amdgcn.kernel or amdgcn.device_function. At its entry no
-/// earlier instruction is known, and calls (s_swappc_b64) and returns
-/// (s_setpc_b64) count as one wait state like any instruction, the code on
-/// the other side of them not seen: LLVM's GCNHazardRecognizer does the same
-/// (its getWaitStatesSince takes the minimum over a block's predecessors, none
-/// at a function's entry, and does not look into callees).
-///
 /// Needs: an allocated kernel (every register physical, as after
 /// amdgcn-regalloc, which marks it `allocated`). Registers are tracked by
 /// file and index from the operand and result types, not by SSA value (a
@@ -38,7 +31,13 @@ namespace aster {
 /// before its second instruction. Nothing else changes: no op is moved or
 /// removed, and a hazard between two instructions without `mayPad` keeps
 /// whatever distance it had. Returns the number of `s_nop` ops inserted.
-unsigned insertHazardNops(mlir::Operation *code,
+///
+/// `kernel` is an amdgcn.kernel or an amdgcn.device_function. Across calls
+/// and returns (s_swappc_b64, s_setpc_b64) nothing is tracked: before one,
+/// every pending hazard gets the wait states any later instruction could
+/// need, so a function's entry and the code after a call start from an
+/// empty history.
+unsigned insertHazardNops(mlir::Operation *kernel,
                           llvm::function_ref<bool(mlir::Operation *)> mayPad);
 
 /// The pass documentation (what it needs before, what it guarantees after).

@@ -14,13 +14,11 @@ namespace aster {
 const char *const kHazardsDoc =
     "Inserts s_nop wait states between dependent instructions the hardware "
     "does not interlock, in every amdgcn.kernel and amdgcn.device_function "
-    "of a gfx942 or gfx950 module (gfx1201 code is left unchanged: no rules "
-    "yet). As LLVM's GCNHazardRecognizer: nothing is known before a device "
-    "function's entry (a block without predecessors), and a call "
-    "(s_swappc_b64) or return (s_setpc_b64) is one wait state like any "
-    "instruction, the code on its other side not seen.\n"
+    "of a gfx942 or gfx950 module "
+    "(gfx1201 kernels are left unchanged: no rules yet).\n"
     "Needs before: allocated kernels (every register physical, e.g. after "
-    "amdgcn-regalloc); a virtual register is an error at its op.\n"
+    "amdgcn-regalloc); a virtual register is an error at its op (a device "
+    "function with one is skipped: it is to be inlined or allocated).\n"
     "Guarantees after: every covered hazard has its wait states (MFMA result "
     "then VALU / v_accvgpr_read / memory read, MFMA srcA/B/srcC read, "
     "overwrite of an MFMA result or srcC; VALU write of a VGPR/AGPR or exec "
@@ -29,7 +27,9 @@ const char *const kHazardsDoc =
     "v_readlane/v_readfirstlane/v_writelane, of a VGPR then v_readlane/"
     "v_readfirstlane; SALU write of m0 then LDS add-TID/"
     "LDS DMA; wide VMEM store then overwrite of its data; a VMEM/SMEM soft "
-    "clause reading a register it writes), counting the "
+    "clause reading a register it writes; before a call or return "
+    "(s_swappc_b64, s_setpc_b64) every pending hazard, so functions start "
+    "and calls return with none), counting the "
     "instructions and s_nops already between them and, at a block start, "
     "the worst case over its predecessors; instruction order is otherwise "
     "unchanged (only s_nop ops are added). Records `hazard_nops` (s_nop ops "
@@ -50,12 +50,20 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
       llvm::cl::desc("pad only hazards involving these mnemonics (default: all)")};
 
   void runOnOperation() override {
-    SmallVector<Operation *> code = codeUnder(getOperation());
+    SmallVector<Operation *> kernels;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<KernelOp, DeviceFunctionOp>(op))
+        kernels.push_back(op);
+    });
     bool ok = true;
-    for (Operation *k : code) {
+    for (Operation *k : kernels) {
       if (Operation *op = firstVirtualOp(k)) {
-        op->emitOpError("names a virtual register: amdgcn-hazards needs "
-                        "allocated code (run amdgcn-regalloc first)");
+        // A device function not allocated yet (one the builder made, to be
+        // inlined) is left for later; a kernel must be allocated.
+        if (isa<DeviceFunctionOp>(k))
+          continue;
+        op->emitOpError("names a virtual register: amdgcn-hazards needs an "
+                        "allocated kernel (run amdgcn-regalloc first)");
         ok = false;
         continue;
       }

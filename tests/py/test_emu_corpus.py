@@ -380,3 +380,4 @@ def test_f64_math(hip):
     fused = np.array([float(Fraction(x) * Fraction(y) + Fraction(x)) for x, y in zip(a, b)])
     assert ((out[:, 0] == want[:, 0]) | (out[:, 0] == fused)).all()
     bits_equal(out[:, 1:], want[:, 1:])
+

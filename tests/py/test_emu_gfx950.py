@@ -211,20 +211,19 @@ def test_v_pk_minimum3_maximum3_f16(mnemonic):
 
 
 def test_not_emulated_gfx950_instruction_fails_with_its_name():
-    """A gfx950-only instruction without semantics (v_cvt_sr_f16_f32, on
-    aster-emu-isa-coverage's not-emulated list: the ISA document leaves how
-    stochastic rounding uses the random bits undefined) is reported up front
-    and fails when executed, naming the instruction and its pc."""
+    """An instruction gfx950 code may hold but the emulator does not run (a
+    gfx942 fp8 sparse MFMA, whose gfx950 OCP meaning is not implemented) is
+    reported up front and fails when executed, naming the instruction and
+    its pc."""
     m = aster.Module("gfx950")
-    k = m.kernel("sr", block=(64, 1, 1))
-    k.v_mov_b32(v[2], 7)
-    k.v_cvt_sr_f16_f32(v[3], v[2], v[2])
+    k = m.kernel("sp", block=(64, 1, 1))
+    k.v_smfmac_f32_16x16x64_fp8_fp8(v[2:6], v[6:8], v[8:12], v[12])
     k.s_endpgm()
     code = m.hsaco()
-    assert any("v_cvt_sr_f16_f32" in u for u in aster.load_code_object(code).unsupported("sr"))
-    with pytest.raises(aster.EmulatorError,
-                       match=r"(?s)v_cvt_sr_f16_f32.*pc 0x|pc 0x.*v_cvt_sr_f16_f32"):
-        aster.launch(code, "sr", (1, 1, 1), (64, 1, 1))
+    mn = "v_smfmac_f32_16x16x64_fp8_fp8"
+    assert any(mn in u for u in aster.load_code_object(code).unsupported("sp"))
+    with pytest.raises(aster.EmulatorError, match=rf"(?s){mn}.*pc 0x|pc 0x.*{mn}"):
+        aster.launch(code, "sp", (1, 1, 1), (64, 1, 1))
 
 
 @pytest.mark.parametrize("row", [16, 32])

@@ -11,7 +11,10 @@ builder otherwise):
 * v_smfmac_f32_{16x16x64,32x32x32}_{f16,bf16}: the document's B layout and
   index layout (7.5) with A laid out as AMD's rocjitsu emulator does (the
   document does not tabulate A), C/D as the dense MFMAs (AMD's calculator,
-  mfma_layouts.py);
+  mfma_layouts.py); the 8-bit ones (v_smfmac_i32_16x16x128_i8, 32x32x64_i8,
+  v_smfmac_f32_16x16x128/32x32x64 with fp8/bf8) with the document's 8-bit
+  B layout (two 16-byte runs per lane), A the same way with 16 values, one
+  32-bit index set;
 * global_load_lds_dwordx4: 16 bytes per lane to LDS at M0 + offset +
   lane * 16 (10.3);
 * v_fma_mixlo/mixhi_f16: a * b + c rounded once to f16 (exact reference),
@@ -78,52 +81,79 @@ def test_ashr_pk_8_i32(signed, hi):
     np.testing.assert_array_equal(got, want)
 
 
-def sparse_indices(rng, n):
-    """Per lane 8 groups (two 16-bit sets of 4) of two distinct positions in
-    ascending order (index0 < index1, the document's rule), 2 bits each."""
+def sparse_indices(rng, n, groups=8):
+    """Per lane `groups` groups of two distinct positions in ascending order
+    (index0 < index1, the document's rule), 2 bits each."""
     pairs = np.array([(p, q) for p in range(4) for q in range(p + 1, 4)])
-    pick = pairs[rng.integers(0, len(pairs), (n, 8))]           # (n, 8, 2)
+    pick = pairs[rng.integers(0, len(pairs), (n, groups))]      # (n, groups, 2)
     bits = (pick[..., 0] | pick[..., 1] << 2).astype(np.uint64)
-    return (bits << (4 * np.arange(8, dtype=np.uint64))).sum(axis=1).astype(np.uint32)
+    return (bits << (4 * np.arange(groups, dtype=np.uint64))).sum(axis=1).astype(np.uint32)
 
 
-@pytest.mark.parametrize("kernel,mn,dtype,idx_set", [
-    ("sp16_f16", 16, np.float16, 0), ("sp16_f16_set1", 16, np.float16, 1),
-    ("sp16_f16_cbsz", 16, np.float16, 0), ("sp16_bf16", 16, ml_dtypes.bfloat16, 0),
-    ("sp32_f16", 32, np.float16, 0), ("sp32_bf16_set1", 32, ml_dtypes.bfloat16, 1)])
-def test_smfmac_16bit(code, kernel, mn, dtype, idx_set):
-    """Lane l (g = l // N) holds 8 compressed values of A's row l % M,
-    value e at k = 16g + 4 * (e // 2) + its 2-bit position (bits [2e+1:2e]
-    of the 16-bit index set: abid[0] with cbsz 0, else set 0), and 16
-    values of B's column l % N, value e at k = (e // 8) * 8G + 8g + e % 8
-    (G = 64 // N)."""
-    M = N = mn
-    K = 64 if mn == 16 else 32
+def sparse_reference(a, b, c, idx, M, N, K, idx_set, out_type):
+    """D = C + A @ B for lane data a (64 x cv compressed values), b (64 x 2cv)
+    per the layouts of the docstring of test_smfmac."""
+    cv = a.shape[1]
     G = 64 // N
-    rng = np.random.default_rng(len(kernel) + mn)
-    a = (rng.integers(-8, 9, (64, 8)) / 4).astype(np.float64)
-    b = (rng.integers(-8, 9, (64, 16)) / 4).astype(np.float64)
-    idx = sparse_indices(rng, 64)
-    regs = M * N // 64
-    c = (rng.integers(-64, 65, (64, regs)) / 8).astype(np.float32)
     A = np.zeros((M, K))
     B = np.zeros((K, N))
     for l in range(64):
         g = l // N
-        for e in range(8):
+        for e in range(cv):
             pos = (int(idx[l]) >> (16 * idx_set + 2 * e)) & 3
-            A[l % M, 16 * g + 4 * (e // 2) + pos] += a[l, e]
-        for e in range(16):
-            B[(e // 8) * 8 * G + 8 * g + e % 8, l % N] = b[l, e]
-    sh = ml._s(M, N, 8, 1, "f16", "f32")          # the C/D layout of the one-block shapes
+            A[l % M, (K // G) * g + 4 * (e // 2) + pos] += a[l, e]
+        for e in range(2 * cv):
+            B[(e // cv) * cv * G + cv * g + e % cv, l % N] = b[l, e]
+    sh = ml._s(M, N, 8, 1, "f16", out_type)        # the C/D layout of the one-block shapes
     want = c.astype(np.float64).copy()
     prod = A @ B
     for i in range(M):
         for j in range(N):
             lane, slot = ml.output_place(sh, 0, i, j)
             want[lane, slot] += prod[i, j]
+    return want
+
+
+@pytest.mark.parametrize("kernel,mn,dtype,idx_set", [
+    ("sp16_f16", 16, np.float16, 0), ("sp16_f16_set1", 16, np.float16, 1),
+    ("sp16_f16_cbsz", 16, np.float16, 0), ("sp16_bf16", 16, ml_dtypes.bfloat16, 0),
+    ("sp32_f16", 32, np.float16, 0), ("sp32_bf16_set1", 32, ml_dtypes.bfloat16, 1),
+    ("sp16_i8", 16, np.int8, 0), ("sp16_i8_abid", 16, np.int8, 0),
+    ("sp32_i8", 32, np.int8, 0),
+    ("sp16_fp8_bf8", 16, (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2), 0),
+    ("sp32_bf8_fp8", 32, (ml_dtypes.float8_e5m2, ml_dtypes.float8_e4m3fn), 0)])
+def test_smfmac(code, kernel, mn, dtype, idx_set):
+    """Lane l (g = l // N, G = 64 // N) holds cv compressed values of A's row
+    l % M (cv = 8 of 16 bits, 16 of 8 bits), value e at k = (K/G) g +
+    4 * (e // 2) + its 2-bit position (bits [2e+1:2e] of the index: for
+    16-bit the 16-bit set abid[0] with cbsz 0, else set 0; for 8-bit the
+    whole register, whatever cbsz/abid), and 2cv values of B's column l % N,
+    value e at k = (e // cv) * cv G + cv g + e % cv (two 16-byte runs)."""
+    M = N = mn
+    byte = dtype is np.int8 or isinstance(dtype, tuple)
+    cv = 16 if byte else 8
+    K = (128 if mn == 16 else 64) if byte else (64 if mn == 16 else 32)
+    rng = np.random.default_rng(len(kernel) + mn)
+    if dtype is np.int8:
+        a = rng.integers(-128, 128, (64, cv)).astype(np.float64)
+        b = rng.integers(-128, 128, (64, 2 * cv)).astype(np.float64)
+    else:
+        a = (rng.integers(-8, 9, (64, cv)) / 4).astype(np.float64)
+        b = (rng.integers(-8, 9, (64, 2 * cv)) / 4).astype(np.float64)
+    idx = sparse_indices(rng, 64, cv) if byte else sparse_indices(rng, 64)
+    regs = M * N // 64
+    if dtype is np.int8:
+        c = rng.integers(-2**20, 2**20, (64, regs)).astype(np.int32)
+        want = sparse_reference(a, b, c, idx, M, N, K, idx_set, "i32").astype(np.int64)
+        out = c.copy()
+        launch(code, kernel, 1, [a.astype(np.int8), b.astype(np.int8), out, idx.view(np.int32)])
+        np.testing.assert_array_equal(out, want.astype(np.int32))
+        return
+    c = (rng.integers(-64, 65, (64, regs)) / 8).astype(np.float32)
+    want = sparse_reference(a, b, c, idx, M, N, K, idx_set, "f32")
+    da, db = dtype if isinstance(dtype, tuple) else (dtype, dtype)
     out = c.copy()
-    launch(code, kernel, 1, [a.astype(dtype), b.astype(dtype), out, idx.view(np.int32)])
+    launch(code, kernel, 1, [a.astype(da), b.astype(db), out, idx.view(np.int32)])
     np.testing.assert_array_equal(out, want.astype(np.float32))   # exact: quarters
 
 

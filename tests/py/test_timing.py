@@ -616,6 +616,12 @@ def mca_block_rthroughput(block, cpu):
 GFX950_DENSE = ["v_mfma_f32_16x16x32_f16", "v_mfma_f32_32x32x16_f16",
                 "v_mfma_f32_16x16x32_bf16", "v_mfma_f32_32x32x16_bf16",
                 "v_mfma_i32_16x16x64_i8", "v_mfma_i32_32x32x32_i8"]
+# Its sparse MFMAs with doubled K (mai-gfx950.s).
+GFX950_SPARSE = [f"v_smfmac_{t}_{s}" for t, s in (
+    ("f32", "16x16x64_f16"), ("f32", "32x32x32_f16"), ("f32", "16x16x64_bf16"),
+    ("f32", "32x32x32_bf16"), ("i32", "16x16x128_i8"), ("i32", "32x32x64_i8"),
+    *[("f32", f"{mk}_{a}_{b}") for mk in ("16x16x128", "32x32x64")
+      for a in ("fp8", "bf8") for b in ("fp8", "bf8")])]
 
 
 def test_gfx950_dense_mfmas_are_the_tables_gfx950_only_dense_rows():
@@ -625,11 +631,18 @@ def test_gfx950_dense_mfmas_are_the_tables_gfx950_only_dense_rows():
     assert table == set(GFX950_DENSE)
 
 
-@pytest.mark.parametrize("mn", GFX950_DENSE)
+def test_gfx950_sparse_mfmas_are_the_tables_gfx950_only_sparse_rows():
+    table = {mn for mn in _isa_gen.MNEMONICS if mn.startswith("v_smfmac_")
+             and "targets: gfx950" in getattr(_isa_gen.InstructionBuilder, mn).__doc__}
+    assert table == set(GFX950_SPARSE)
+
+
+@pytest.mark.parametrize("mn", GFX950_DENSE + GFX950_SPARSE)
 def test_gfx950_mfma_block_vs_llvm_mca(mn):
-    """llvm-mca-22's gfx950 model: independent double-K MFMAs of one wave
-    issue 4 x its resource cycles apart (16x16 shapes 16 cycles, 32x32 32:
-    the same time as the gfx942 half-K forms, twice the flops)."""
+    """llvm-mca-22's gfx950 model: independent double-K MFMAs (dense and
+    sparse) of one wave issue 4 x its resource cycles apart (16x16 shapes 16
+    cycles, 32x32 32: the same time as the gfx942 half-K forms, twice the
+    flops)."""
     n = 3
     m = mfma_stream(mn, n, arch="gfx950")
     asm = aster.compile(m).asm

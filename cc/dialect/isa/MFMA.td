@@ -110,3 +110,9 @@ foreach fa = ["fp8", "bf8"] in
   }
 def : SMFMAC<"v_smfmac_i32_16x16x128_i8", 4, 4, 8, "i32", CDNA4>;
 def : SMFMAC<"v_smfmac_i32_32x32x64_i8", 16, 4, 8, "i32", CDNA4>;
+// gfx950's 8-bit float sparse MFMAs with doubled K (OCP fp8/bf8).
+foreach fa = ["fp8", "bf8"] in
+  foreach fb = ["fp8", "bf8"] in {
+    def : SMFMAC<"v_smfmac_f32_16x16x128_"#fa#"_"#fb, 4, 4, 8, "f32", CDNA4>;
+    def : SMFMAC<"v_smfmac_f32_32x32x64_"#fa#"_"#fb, 16, 4, 8, "f32", CDNA4>;
+  }

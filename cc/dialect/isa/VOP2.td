@@ -5,7 +5,8 @@
 class VOP2<string mn, string ty, list<Target> t = CDNA3, list<Mod> mods = VMods<ty, [ty]>.r,
            int w = 1>
     : Inst<mn, "VOP2", [Opd<"vdst", "v", w, ty>],
-           [Opd<"src0", !if(!eq(w, 1), "vsil", "vsi"), w, ty>, Opd<"src1", "vsi", w, ty>],
+           [Opd<"src0", !if(!or(!eq(w, 1), !eq(ty, "f64")), "vsil", "vsi"), w, ty>,
+            Opd<"src1", "vsi", w, ty>],
            mods, t, ["VALU"]> {
   let ImplicitUses = ["exec"];
 }
@@ -13,8 +14,9 @@ class VOP2<string mn, string ty, list<Target> t = CDNA3, list<Mod> mods = VMods<
 class VOP2Acc<string mn, string ty, string accty, list<Target> t = CDNA3,
               list<Mod> mods = VMods<accty, [ty]>.r, int w = 1>
     : VOP2<mn, accty, t, mods, w> {
-  let Srcs = [Opd<"src0", !if(!eq(w, 1), "vsil", "vsi"), w, ty>, Opd<"src1", "vsi", w, ty>,
-              Tied<"vdst", "v", w, accty>];
+  // A 64-bit float literal is the high half of the double (src0 of e32).
+  let Srcs = [Opd<"src0", !if(!or(!eq(w, 1), !eq(ty, "f64")), "vsil", "vsi"), w, ty>,
+              Opd<"src1", "vsi", w, ty>, Tied<"vdst", "v", w, accty>];
 }
 
 // f32 / f16 arithmetic (gfx12 renames min/max to v_min_num_*/v_max_num_*).

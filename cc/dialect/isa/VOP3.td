@@ -166,8 +166,11 @@ def V_CVT_PK_F16_F32 : VOP3<"v_cvt_pk_f16_f32", "v2f16", ["f32", "f32"], CDNA4> 
 def V_CVT_PK_BF16_F32 : VOP3<"v_cvt_pk_bf16_f32", "v2bf16", ["f32", "f32"], CDNA4> {
   let Mods = [clamp, neg, abs];
 }
-def V_CVT_SR_F16_F32 : VOP3<"v_cvt_sr_f16_f32", "f16", ["f32", "u32"], CDNA4, SrcMods>;
-def V_CVT_SR_BF16_F32 : VOP3<"v_cvt_sr_bf16_f32", "bf16", ["f32", "u32"], CDNA4, SrcMods>;
+// op_sel[3]: the half of vdst written (the other is kept).
+def V_CVT_SR_F16_F32 : VOP3<"v_cvt_sr_f16_f32", "f16", ["f32", "u32"], CDNA4,
+                            !listconcat(SrcMods, [op_sel3])>;
+def V_CVT_SR_BF16_F32 : VOP3<"v_cvt_sr_bf16_f32", "bf16", ["f32", "u32"], CDNA4,
+                             !listconcat(SrcMods, [op_sel3])>;
 foreach s = ["i8", "u8"] in
   def V_ASHR_PK_#s#_I32 : VOP3<"v_ashr_pk_"#s#"_i32", "b32", ["i32", "i32", "u32"],
       CDNA4, [op_sel4]>;   // op_sel[3]: the high half of vdst

@@ -92,8 +92,16 @@ static Type registerType(MLIRContext *ctx, const ISA::TextOperand &t) {
   return RegType::get(ctx, kind, (int)t.first, t.count);
 }
 
-/// The constant type of an immediate operand of value type `ty`.
+static bool isPacked16(ISA::ValTy ty) {
+  return ty == ISA::ValTy::v2f16 || ty == ISA::ValTy::v2bf16 || ty == ISA::ValTy::v2i16 ||
+         ty == ISA::ValTy::v2u16;
+}
+
+/// The constant type of an immediate operand of value type `ty` (a packed
+/// 16-bit operand: 32 bits, as a literal holds both halves).
 static Type immediateType(MLIRContext *ctx, ISA::ValTy ty) {
+  if (isPacked16(ty))
+    return IntegerType::get(ctx, 32);
   unsigned w = ISA::valTyImmBits(ty);
   if (ISA::valTyIsFloat(ty)) {
     if (w == 16)
@@ -121,6 +129,10 @@ static bool immediateBits(const ISA::TextOperand &t, ISA::ValTy ty, Type ct, uin
   const llvm::fltSemantics *sem;
   if (auto ft = dyn_cast<FloatType>(ct))
     sem = &ft.getFloatSemantics();
+  else if (ty == ISA::ValTy::v2f16)
+    sem = &APFloat::IEEEhalf();          // the low half's inline constant
+  else if (ty == ISA::ValTy::v2bf16)
+    sem = &APFloat::BFloat();
   else
     sem = ISA::valTyImmBits(ty) == 64 ? &APFloat::IEEEdouble() : &APFloat::IEEEsingle();
   APFloat f(t.fval);
@@ -367,6 +379,93 @@ static bool sameInstruction(StringRef printed, StringRef source) {
   return true;
 }
 
+static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+static bool isWordChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+}
+
+void textShape(StringRef text, std::string &out) {
+  // One scan over the characters: a token starts after a blank, ',' or the
+  // start; `[`/`]`/`:` split a token into parts but only the forms listed
+  // in the header are masked.
+  size_t n = text.size(), i = 0;
+  out.reserve(out.size() + n);
+  auto tokenEnd = [&](size_t j) { return j >= n || text[j] == ',' || text[j] == ' ' ||
+                                         text[j] == '\t'; };
+  while (i < n) {
+    char c = text[i];
+    bool start = i == 0 || text[i - 1] == ' ' || text[i - 1] == ',' || text[i - 1] == '\t';
+    bool afterColon = i > 0 && text[i - 1] == ':';
+    if (start || afterColon) {
+      size_t j = i;
+      bool neg = j < n && text[j] == '-';
+      j += neg;
+      // hex literal
+      if (j + 2 < n && text[j] == '0' && (text[j + 1] == 'x' || text[j + 1] == 'X')) {
+        size_t k = j + 2;
+        while (k < n && llvm::isHexDigit(text[k]))
+          ++k;
+        if (k > j + 2 && tokenEnd(k)) {
+          out += neg ? "-0x#" : "0x#";
+          i = k;
+          continue;
+        }
+      }
+      // plain integer
+      size_t k = j;
+      while (k < n && isDigit(text[k]))
+        ++k;
+      if (k > j && tokenEnd(k)) {
+        out += neg ? "-#" : "#";
+        i = k;
+        continue;
+      }
+      // register: v12, s[4:7]
+      if (start && (c == 'v' || c == 's' || c == 'a') && i + 1 < n) {
+        k = i + 1;
+        while (k < n && isDigit(text[k]))
+          ++k;
+        if (k > i + 1 && tokenEnd(k)) {
+          out.push_back(c);
+          out.push_back('#');
+          i = k;
+          continue;
+        }
+        if (text[i + 1] == '[') {
+          k = i + 2;
+          size_t d1 = k;
+          while (k < n && isDigit(text[k]))
+            ++k;
+          if (k > d1 && k < n && text[k] == ':') {
+            size_t d2 = ++k;
+            while (k < n && isDigit(text[k]))
+              ++k;
+            if (k > d2 && k < n && text[k] == ']' && tokenEnd(k + 1)) {
+              out.push_back(c);
+              out += "[#]";
+              i = k + 1;
+              continue;
+            }
+          }
+        }
+      }
+    }
+    // Anything else: copy the rest of this word (so `row_shr:1` keeps its
+    // value unless it stands as `name:N`).
+    if (isWordChar(c)) {
+      size_t k = i;
+      while (k < n && isWordChar(text[k]))
+        ++k;
+      out.append(text.data() + i, k - i);
+      i = k;
+      continue;
+    }
+    out.push_back(c);
+    ++i;
+  }
+}
+
 /// The op as the table prints it (leading blanks dropped).
 static std::string printedBack(Operation *op, const ISA::InstDesc &d,
                                const llvm::DenseMap<Block *, StringRef> &labels) {
@@ -405,9 +504,16 @@ FailureOr<Operation *> InstParser::parse(StringRef text, OpBuilder &b, Location 
         // Exact: the op must print back as the text it came from, else it
         // would not assemble to the same encoding.
         // (Mostly the very same characters: compared first, tokens only if
-        // not.)
+        // not.) Known shapes are not compared again.
+        std::string shape(reinterpret_cast<const char *>(&m.row), sizeof(m.row));
+        textShape(text, shape);
+        if (exactShapes.contains(shape)) {
+          result = op;
+          return true;
+        }
         std::string back = printedBack(op, d, a.labelTokens);
         if (back == text || sameInstruction(normalized(back), text)) {
+          exactShapes.insert(shape);
           result = op;
           return true;
         }

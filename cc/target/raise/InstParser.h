@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/FunctionExtras.h"
 
 namespace aster::raise {
@@ -71,7 +72,19 @@ private:
   /// the parser's life: registering one per instruction costs).
   std::string *diagSink = nullptr;
   mlir::DiagnosticEngine::HandlerID diagHandler;
+  /// Shapes (a row and the text with register numbers, hex literals and
+  /// plain integers as '#', see textShape) whose op printed back as its text:
+  /// an instruction of a known shape on the same row prints back alike, so
+  /// the comparison is skipped (its op is still verified).
+  llvm::StringSet<> exactShapes;
 };
+
+/// `text` with the numbers that do not change how the table prints an
+/// instruction made '#': register numbers (`v12`, `s[4:7]`), hex literals,
+/// and integers standing alone or as `name:N`; everything else (floats,
+/// symbolic fields such as `vmcnt(0)`, `hwreg(...)`, DPP/SDWA selectors,
+/// `lit(...)`) is kept. Appended to `out`.
+void textShape(llvm::StringRef text, std::string &out);
 
 using ISA::parseAsmInteger;
 using ISA::tokenizeOperands;

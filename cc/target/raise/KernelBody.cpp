@@ -102,12 +102,12 @@ void KernelBody::inst(StringRef text, Location loc, llvm::function_ref<std::stri
   // The same text (and code words) again in this body: a copy of the op its
   // first occurrence made, which the table matched, verified and printed
   // back as this text already; its operands are this body's entry values.
-  std::string key;
+  llvm::SmallString<256> key;
   if (text.size() < 200) {
-    key.reserve(text.size() + 4 * encoding.size() + 1);
-    key.append(text.data(), text.size());
+    key.append(text.begin(), text.end());
     key.push_back('\0');
-    key.append(reinterpret_cast<const char *>(encoding.data()), 4 * encoding.size());
+    key.append(reinterpret_cast<const char *>(encoding.data()),
+               reinterpret_cast<const char *>(encoding.data() + encoding.size()));
     auto it = made.find(key);
     if (it != made.end()) {
       builder.clone(*it->second)->setLoc(loc);

@@ -52,7 +52,7 @@ private:
   llvm::StringMap<mlir::Block *> labels;
   llvm::DenseSet<mlir::Block *> bound;
   /// Ops made from each text (and code words) seen, to copy for repeats.
-  llvm::StringMap<mlir::Operation *> made;
+  llvm::StringMap<mlir::Operation *, llvm::BumpPtrAllocator> made;
 };
 
 } // namespace aster::raise

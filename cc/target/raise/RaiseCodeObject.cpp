@@ -345,9 +345,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       end = funcs[fi + 1].addr;
     // Decode once: instructions, and the branch targets that become labels.
     std::vector<Decoded> insts;
+    insts.reserve((end - f.addr) / 6);
     std::set<uint64_t> targets;
     // LLVM's disassembler crashes on some words (llvm-objdump too): under
     // crash recovery, that is an error naming the function.
+    llvm::SmallString<128> printed;
     if (llvm::Error e = runRecoverable("LLVM's disassembler failed", [&] {
       for (uint64_t pc = f.addr; pc < end;) {
         ArrayRef<uint8_t> at = code.slice(pc - textAddr, end - pc);
@@ -358,9 +360,10 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
         if (!d.ok) {
           d.size = std::min<uint64_t>(4, end - pc);
         } else {
-          llvm::raw_string_ostream os(d.text);
+          printed.clear();
+          llvm::raw_svector_ostream os(printed);
           ip->printInst(&inst, pc, "", *t.sti, os);
-          d.text = StringRef(d.text).trim().str();
+          d.text = StringRef(printed).trim().str();
           StringRef mn = StringRef(d.text).split(' ').first;
           if (parser.isBranch(mn)) {
             StringRef last = StringRef(d.text).rsplit(' ').second;
@@ -390,8 +393,15 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       os << ".L_" << llvm::format_hex_no_prefix(pc, 1);
       return s;
     };
-    for (const Decoded &d : insts) {
-      Location loc = pcLocation(file, d.pc);
+    // The locations first, in one run (interleaved with making ops, each
+    // costs about twice as much: the uniquer's table is out of cache).
+    std::vector<Location> locs;
+    locs.reserve(insts.size());
+    for (const Decoded &d : insts)
+      locs.push_back(pcLocation(file, d.pc));
+    for (size_t ii = 0; ii < insts.size(); ++ii) {
+      const Decoded &d = insts[ii];
+      Location loc = locs[ii];
       if (targets.count(d.pc))
         body.label(labelName(d.pc), loc);
       SmallVector<int32_t> words;
