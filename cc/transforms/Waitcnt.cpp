@@ -479,12 +479,12 @@ FailureOr<WaitcntStats> insertWaits(Operation *kernel) {
           ++stats.author;
         } else if (d->has(ISA::PROP_BARRIER)) {
           o.kind = Kind::Barrier;
-        } else if (d->has(ISA::PROP_TERMINATOR) && !d->successors) {
-          o.kind = Kind::End;
-        } else if (d == setpc) {
+        } else if (d == setpc) { // a return (a terminator, but not the end)
           o.kind = Kind::Opaque;
         } else if (d == swappc) {
           o.kind = Kind::Call;
+        } else if (d->has(ISA::PROP_TERMINATOR) && !d->successors) {
+          o.kind = Kind::End;
         }
       }
       // Reads: an instruction's sources in registers (its branch operands
