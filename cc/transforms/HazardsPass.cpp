@@ -17,8 +17,8 @@ const char *const kHazardsDoc =
     "of a gfx942 or gfx950 module "
     "(gfx1201 kernels are left unchanged: no rules yet).\n"
     "Needs before: allocated kernels (every register physical, e.g. after "
-    "amdgcn-regalloc); a virtual register is an error at its op (a device "
-    "function with one is skipped: it is to be inlined or allocated).\n"
+    "amdgcn-regalloc); a virtual register is an error at its op (in a "
+    "device function too: amdgcn-regalloc does not allocate those).\n"
     "Guarantees after: every covered hazard has its wait states (MFMA result "
     "then VALU / v_accvgpr_read / memory read, MFMA srcA/B/srcC read, "
     "overwrite of an MFMA result or srcC; VALU write of a VGPR/AGPR or exec "
@@ -58,12 +58,16 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
     bool ok = true;
     for (Operation *k : kernels) {
       if (Operation *op = firstVirtualOp(k)) {
-        // A device function not allocated yet (one the builder made, to be
-        // inlined) is left for later; a kernel must be allocated.
+        // Device functions are not allocated by amdgcn-regalloc (their
+        // registers are the calling convention's): one on virtual registers
+        // is an error too, not skipped.
         if (isa<DeviceFunctionOp>(k))
-          continue;
-        op->emitOpError("names a virtual register: amdgcn-hazards needs an "
-                        "allocated kernel (run amdgcn-regalloc first)");
+          op->emitOpError("names a virtual register: amdgcn-hazards needs an "
+                          "allocated kernel or device function (a device "
+                          "function is written on physical registers)");
+        else
+          op->emitOpError("names a virtual register: amdgcn-hazards needs an "
+                          "allocated kernel (run amdgcn-regalloc first)");
         ok = false;
         continue;
       }
