@@ -12,7 +12,9 @@ placed in the same code:
 - s_nops: wherever LLVM put s_nops in a device function, aster has at least
   as many wait states right there; totals printed;
 - the rebuilt kernels run on the emulator (strict: a read of a register
-  whose load is not known complete fails) against NumPy, as do clang's.
+  whose load is not known complete fails) against NumPy, as do clang's and
+  the ones amdgcn-schedule reordered first (device functions and calling
+  kernels: calls, returns, s_getpc_b64 and relocated literals are fences).
 """
 import re
 from pathlib import Path
@@ -60,7 +62,7 @@ def placements(mlir):
 @pytest.fixture(scope="module")
 def rebuilt(hip_hsaco):
     """[(source, clang's hsaco, LLVM's placements, aster's placements,
-    aster's hsaco)]."""
+    aster's hsaco, aster's hsaco scheduled, ops the scheduler moved)]."""
     res = []
     for src in SOURCES:
         h = hip_hsaco(src)
@@ -68,14 +70,19 @@ def rebuilt(hip_hsaco):
         stripped = STRIP.sub("", text)
         assert "s_waitcnt" not in stripped and "s_nop" not in stripped
         out = aster.compile(stripped, pipeline="amdgcn-waitcnt,amdgcn-hazards")
-        res.append((src.name, h, placements(text), placements(out.mlir), out.hsaco))
+        # amdgcn-schedule on the same code (device functions and the kernels
+        # calling them) first.
+        sched = aster.compile(stripped, pipeline="amdgcn-schedule,amdgcn-waitcnt,amdgcn-hazards")
+        moved = sum(int(n) for n in re.findall(r"moved = (\d+)", sched.mlir))
+        res.append((src.name, h, placements(text), placements(out.mlir), out.hsaco,
+                    sched.hsaco, moved))
     return res
 
 
 def test_waits_in_device_functions_are_llvms(rebuilt, summary):
     totals = {"device_function": [0, 0], "kernel": [0, 0]}
     functions, bad = 0, []
-    for src, _, llvm, ours, _ in rebuilt:
+    for src, _, llvm, ours, *_ in rebuilt:
         assert llvm.keys() == ours.keys()
         for (kind, name), (lw, _) in llvm.items():
             ow = ours[(kind, name)][0]
@@ -99,7 +106,7 @@ def test_waits_in_device_functions_are_llvms(rebuilt, summary):
 def test_nops_in_device_functions_cover_llvms(rebuilt, summary):
     places = llvm_states = our_states = 0
     bad = []
-    for src, _, llvm, ours, _ in rebuilt:
+    for src, _, llvm, ours, *_ in rebuilt:
         for (kind, name), (_, ln) in llvm.items():
             if kind != "device_function":
                 continue
@@ -143,10 +150,12 @@ def run_all(code):
     return got, want
 
 
-@pytest.mark.parametrize("which", ["clang", "aster"])
+@pytest.mark.parametrize("which", ["clang", "aster", "aster-scheduled"])
 def test_rebuilt_kernels_match_numpy(rebuilt, which):
-    src, clang, _, _, ours = rebuilt[0]
+    src, clang, _, _, ours, scheduled, moved = rebuilt[0]
     assert src == "device_functions.hip"
-    got, want = run_all(clang if which == "clang" else ours)
+    if which == "aster-scheduled":
+        assert moved > 0  # the scheduler changed something
+    got, want = run_all({"clang": clang, "aster": ours, "aster-scheduled": scheduled}[which])
     for k in want:
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
