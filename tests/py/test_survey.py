@@ -1,0 +1,110 @@
+"""aster.survey (python -m aster.survey) on the test corpus.
+
+Every HIP file the tests build (tests/emulator/hip, tests/py/*.hip,
+tests/py/raise_corpus, tests/py/hip950), compiled by clang-22 for gfx942 and
+gfx950 as a code object and as -S assembly, must raise, round-trip exactly
+and be fully runnable on the emulator, except kernels that use an
+instruction listed as not emulated (NOT_RUNNABLE, with the instruction: the
+test fails if the list is stale either way). The survey's own ELF reading is
+checked against llvm-readelf-22 (elf_facts.py).
+"""
+from pathlib import Path
+
+import pytest
+
+import aster
+import elf_facts
+from aster import survey
+from conftest import HIP_INCLUDE
+
+HERE = Path(__file__).parent
+SOURCES = [*sorted(Path(HIP_INCLUDE).glob("*.hip")), *sorted(HERE.glob("*.hip")),
+           *sorted((HERE / "raise_corpus").glob("*.hip")),
+           *sorted((HERE / "hip950").glob("*.hip"))]
+ARCHS = ("gfx942", "gfx950")
+# kernel -> the instruction it uses that the emulator lists as not emulated
+NOT_RUNNABLE = {
+    "sendmsg_gs": "s_sendmsg sendmsg(MSG_GS",      # graphics message (emu_rows.hip)
+    "sendmsg_m0": "s_sendmsghalt",                 # halts the wave (hazards_oracle.hip)
+}
+
+
+def _only950(src):
+    return src.parent.name == "hip950" or src.stem.startswith("gfx950")
+
+
+@pytest.fixture(scope="module")
+def corpus_files(hip_hsaco, tmp_path_factory):
+    d = tmp_path_factory.mktemp("survey")
+    for src in SOURCES:
+        for arch in ARCHS:
+            if _only950(src) and arch != "gfx950":
+                continue
+            stem = f"{src.parent.name}_{src.stem}.{arch}"
+            (d / f"{stem}.hsaco").write_bytes(hip_hsaco(src, arch=arch))
+            (d / f"{stem}.s").write_bytes(hip_hsaco(src, arch=arch, flags=("-S",)))
+    return d
+
+
+@pytest.fixture(scope="module")
+def rows(corpus_files):
+    return survey.survey([str(corpus_files)])
+
+
+def test_corpus_round_trips_and_runs(rows, summary):
+    t = survey.totals(rows)
+    summary.append(f"survey of the test corpus: files={t['files']} kernels={t['kernels']} "
+                   f"raised={t['raised']} exact={t['exact']} runnable={t['runnable']}")
+    assert t["files"] == 2 * (2 * len(SOURCES) - sum(map(_only950, SOURCES)))
+    for r in rows:
+        assert r["raised"] and r["exact"], (r["file"], r["error"])
+        assert r["kernels"] >= 1, r["file"]
+    seen = {}
+    for r in rows:
+        for k, missing in r["unsupported"].items():
+            assert k in NOT_RUNNABLE, (r["file"], k, missing)
+            assert any(NOT_RUNNABLE[k] in m for m in missing), (k, missing)
+            seen[k] = True
+    assert set(seen) == set(NOT_RUNNABLE)
+    assert t["runnable"] == t["kernels"] - sum(len(r["unsupported"]) for r in rows)
+
+
+def test_elf_reading_matches_llvm_readelf(corpus_files):
+    for path in sorted(corpus_files.glob("*.hsaco"))[:12]:
+        data = path.read_bytes()
+        text, kds = survey.code_facts(data)
+        assert text == elf_facts.text_bytes(data)
+        want = elf_facts.descriptors(data)
+        assert set(kds) == set(want)
+        for k, kd in kds.items():
+            assert kd == want[k][:16] + want[k][24:]
+
+
+def test_a_changed_byte_is_reported(corpus_files):
+    path = sorted(corpus_files.glob("*.hsaco"))[0]
+    data = bytearray(path.read_bytes())
+    text, _ = survey.code_facts(bytes(data))
+    assert survey._first_diff(text, text[:4] + bytes([text[4] ^ 1]) + text[5:]) == " at pc 0x4"
+
+
+def test_bad_files_give_a_row_with_the_error(tmp_path, capsys):
+    bad = tmp_path / "bad.s"
+    bad.write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nk:\n  v_bogus_op v0, v1\n')
+    corrupt = tmp_path / "corrupt.hsaco"
+    corrupt.write_bytes(b"\x7fELF\x02\x01" + bytes(20))
+    rc = survey.main([str(bad), str(corrupt)])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "v_bogus_op" in out and "line 4" in out
+    assert "corrupt.hsaco" in out and "raised=no" in out
+    assert "total: files=2 kernels=0 raised=0 exact=0" in out
+
+
+def test_cli_module(corpus_files):
+    import subprocess
+    import sys
+    one = sorted(corpus_files.glob("*vadd.gfx942.hsaco"))[0]
+    p = subprocess.run([sys.executable, "-m", "aster.survey", str(one)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "total: files=1 kernels=1 raised=1 exact=1 runnable=1/1" in p.stdout
