@@ -95,7 +95,7 @@ def test_bad_files_give_a_row_with_the_error(tmp_path, capsys):
     rc = survey.main([str(bad), str(corrupt)])
     out = capsys.readouterr().out
     assert rc == 1
-    assert "v_bogus_op" in out and "line 4" in out
+    assert "bad.s:4: v_bogus_op v0, v1" in out
     assert "corrupt.hsaco" in out and "raised=no" in out
     assert "total: files=2 kernels=0 raised=0 exact=0" in out
 
