@@ -85,42 +85,72 @@ def _target_of(text, default):
 
 
 def _first_line(err):
-    return str(err).strip().splitlines()[0][:160] if str(err).strip() else type(err).__name__
+    return str(err).strip().splitlines()[0][:400] if str(err).strip() else type(err).__name__
+
+
+def _original(path, target, row):
+    """The file as a code object (assembly: LLVM MC + lld) and its text."""
+    if path.endswith(ASM_EXT):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        tgt = _target_of(text, target)
+        row["kind"] = "asm"
+        try:
+            return aster.assemble(text, tgt), text, tgt
+        except Exception as e:
+            mc = "LLVM MC rejects the original: " + _first_line(e)
+            try:
+                aster.raise_asm(text, tgt, name=path)
+            except Exception as e2:     # aster names the line and its text
+                raise ValueError(f"{_first_line(e2)}; {mc}") from None
+            raise ValueError(mc) from None
+    row["kind"] = "code object"
+    return open(path, "rb").read(), None, None
+
+
+def _raise(path, original, text, tgt, row):
+    if text is None:
+        return aster.raise_code_object(original, name=path)
+    try:
+        return aster.raise_asm(text, tgt, name=path)
+    except aster.AsterError as e:
+        # Text raise_asm does not take (macros, .set symbols as register
+        # numbers, non-canonical spellings): the code object LLVM MC made of it
+        # is raised instead; the row keeps the text's error.
+        row["asm_error"] = _first_line(e)
+        row["via"] = "code object"
+        try:
+            return aster.raise_code_object(original, name=path)
+        except Exception as e2:
+            raise ValueError(f"{row['asm_error']}; then {_first_line(e2)}") from None
+
+
+def _emulator(original, row):
+    co = aster.load_code_object(original)
+    names = [k.name if hasattr(k, "name") else str(k) for k in co.kernels]
+    row["kernels"] = len(names)
+    for k in names:
+        missing = co.unsupported(k)
+        if missing:
+            row["unsupported"][k] = missing
+        else:
+            row["runnable"] += 1
 
 
 def survey_one(path, target="gfx942"):
-    """One row: file, kind, kernels, raised, exact, runnable, unsupported, error."""
-    row = {"file": path, "kernels": 0, "raised": False, "exact": False, "runnable": 0,
-           "unsupported": {}, "error": None, "via": None, "asm_error": None}
+    """One row: file, kind, kernels, raised, exact, runnable, unsupported, error
+    (the first error: raising, round trip, else the first not-emulated
+    instruction), via ("code object" when assembly was raised through it)."""
+    row = {"file": path, "kind": "?", "kernels": 0, "raised": False, "exact": False,
+           "runnable": 0, "unsupported": {}, "error": None, "via": None, "asm_error": None}
     try:
-        if path.endswith(ASM_EXT):
-            text = open(path, encoding="utf-8", errors="replace").read()
-            tgt = _target_of(text, target)
-            row["kind"] = "asm"
-            try:
-                module = aster.raise_asm(text, tgt, name=path)
-            except aster.AsterError as e:
-                # Text raise_asm does not take (macros, .set symbols as register
-                # numbers, non-canonical spellings): LLVM MC assembles it, and the
-                # code object is raised instead; the row keeps the text's error.
-                row["asm_error"] = _first_line(e)
-                original = aster.assemble(text, tgt)
-                module = aster.raise_code_object(original, name=path)
-                row["via"] = "code object"
-            else:
-                try:
-                    original = aster.assemble(text, tgt)
-                except Exception as e:
-                    row["error"] = "LLVM MC rejects the original: " + _first_line(e)
-                    row["raised"] = True
-                    return row
-        else:
-            original = open(path, "rb").read()
-            row["kind"] = "code object"
-            module = aster.raise_code_object(original, name=path)
+        original, text, tgt = _original(path, target, row)
+    except Exception as e:
+        row["error"] = _first_line(e)
+        return row
+    try:
+        module = _raise(path, original, text, tgt, row)
         row["raised"] = True
-        again = aster.compile(module).hsaco
-        a, b = code_facts(original), code_facts(again)
+        a, b = code_facts(original), code_facts(aster.compile(module).hsaco)
         if a[0] != b[0]:
             row["error"] = "round trip: .text bytes differ" + _first_diff(a[0], b[0])
         elif a[1] != b[1]:
@@ -128,23 +158,16 @@ def survey_one(path, target="gfx942"):
             row["error"] = "round trip: descriptors differ: " + ", ".join(bad)
         else:
             row["exact"] = True
-        co = aster.load_code_object(original)
-        names = [k.name if hasattr(k, "name") else str(k) for k in co.kernels]
-        row["kernels"] = len(names)
-        for k in names:
-            missing = co.unsupported(k)
-            if missing:
-                row["unsupported"][k] = missing
-            else:
-                row["runnable"] += 1
-        if row["unsupported"] and row["error"] is None:
-            k, missing = next(iter(row["unsupported"].items()))
-            first = missing[0] if isinstance(missing, (list, tuple)) else missing
-            row["error"] = f"not emulated in {k}: {_first_line(first)}"
     except Exception as e:                  # a row per file: the first error, never a stop
-        first = row.get("asm_error")
-        row["error"] = (first + "; then " if first and not row["raised"] else "") + \
-            (row["error"] + "; " if row["error"] else "") + _first_line(e)
+        row["error"] = _first_line(e)
+    try:
+        _emulator(original, row)
+    except Exception as e:
+        row["error"] = row["error"] or "emulator: " + _first_line(e)
+    if row["unsupported"] and row["error"] is None:
+        k, missing = next(iter(row["unsupported"].items()))
+        first = missing[0] if isinstance(missing, (list, tuple)) else missing
+        row["error"] = f"not emulated in {k}: {_first_line(first)}"
     return row
 
 
