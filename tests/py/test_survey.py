@@ -184,8 +184,9 @@ def test_generated_assembly_is_raised_through_its_code_object(tmp_path):
 
 def test_kernel_symbol_without_size_is_a_named_failure(tmp_path):
     """Not handled yet (asserted so the note stays honest): a kernel symbol
-    without `.size` (Tensile's kernels have none) gives a size-0 symbol, and
-    raise_code_object does not find the kernel's code."""
+    without `.size` (Tensile's kernels have none) gives a size-0 symbol:
+    raise_code_object takes the last function's extent as empty (another's
+    would run over the padding to the next function)."""
     path = tmp_path / "nosize.s"
     path.write_text(GENERATED.replace(".size gen, .Lgen_end-gen", ""))
     (row,) = survey.survey([str(path)])
