@@ -343,7 +343,13 @@ template <const Shape &S> void smfmac(Wave &w, const Inst &in) {
 ///  * C/D as the dense MFMAs.
 /// (rocjitsu's fp8 sparse MFMAs read B in 8-byte runs, 8g..8g+7, 32+8g..;
 /// its i8 ones are not implemented. The document's 16-byte runs are used:
-/// they are what its 16-bit layout and the dense double-K MFMAs read.)
+/// they are what its 16-bit layout and the dense double-K MFMAs read.
+/// AMD's composable_kernel agrees: ck_tile's gfx950 sparse amdgcn_mma
+/// gives both widths kBKNumAccess 2 with kABKPerLane 16 / 32, i.e. B's k in
+/// two runs of 8 / 16 values (16 bytes), and kAKNumAccess 1, A one
+/// contiguous k run per lane. LLVM's MLIR smfmac verifier fix,
+/// llvm-project #193541 (AMD), gives the index sets: 8 / 16 non-zeros per
+/// lane, two 16-bit sets / one 32-bit set.)
 template <const Shape &S> void smfmac950(Wave &w, const Inst &in) {
   constexpr unsigned M = S.M, N = S.N, K = S.K, G = 64 / N;
   constexpr bool byte = S.a == In::I8 || S.a == In::OFP8 || S.a == In::OBF8;
