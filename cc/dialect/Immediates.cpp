@@ -106,14 +106,14 @@ bool fitsImmediate(uint64_t bits, ISA::ValTy ty) {
 /// A packed 16-bit operand (v2f16, ...) whose 32-bit value is no 16-bit
 /// pattern zero- or sign-extended: a literal of both halves (VOP2's
 /// v_dot2c_*, v_pk_fmac_f16 take one; LLVM prints it as 32-bit hex).
+bool isPacked16(ISA::ValTy ty) {
+  return ty == ISA::ValTy::v2f16 || ty == ISA::ValTy::v2bf16 || ty == ISA::ValTy::v2i16 ||
+         ty == ISA::ValTy::v2u16;
+}
+
 static bool packedLiteral(uint64_t bits, ISA::ValTy ty) {
-  switch (ty) {
-  case ISA::ValTy::v2f16: case ISA::ValTy::v2bf16: case ISA::ValTy::v2i16:
-  case ISA::ValTy::v2u16:
-    break;
-  default:
+  if (!isPacked16(ty))
     return false;
-  }
   uint32_t hi = uint32_t(bits) >> 16;
   return !(hi == 0 || (hi == 0xffff && (bits & 0x8000)));
 }

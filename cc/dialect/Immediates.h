@@ -16,6 +16,8 @@ std::string formatImmediate(uint64_t bits, ISA::ValTy ty);
 /// for: itself, except a 32-bit literal for an f64 operand, which is the
 /// double's high half (AMD ISA: 64-bit float literals keep 32 bits).
 uint64_t integerImmediateBits(int64_t v, ISA::ValTy ty);
+/// v2f16, v2bf16, v2i16, v2u16: a literal holds both halves.
+bool isPacked16(ISA::ValTy ty);
 /// An instruction-encoded byte offset (operand class `o`): hex, signed.
 std::string formatOffset(int64_t v);
 } // namespace aster::amdgcn

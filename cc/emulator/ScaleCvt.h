@@ -27,6 +27,12 @@ bool noSourceMods(Wave &w, const Inst &in, unsigned n);
 u32 bitsAt(Wave &w, const Opnd &o, unsigned l, unsigned bit, unsigned n);
 /// Sets bits [bit, bit + n) of the word array `words` to v.
 void setBits(u32 *words, unsigned bit, unsigned n, u32 v);
+/// Registers a conversion (VALU, no SDWA, no clamp/omod; `readsDst` when it
+/// writes part of vdst).
+inline void addConversion(SemTable &t, const char *name, SemFn f, uint16_t ty, bool readsDst) {
+  t.push_back({name, f, 1, ICls::VALU,
+               uint16_t(SF_NO_SDWA | SF_NO_CLAMP | (readsDst ? SF_READS_DST : 0)), ty});
+}
 
 } // namespace aster::emu::scalecvt
 

@@ -212,8 +212,7 @@ template <unsigned From, unsigned Fmt> void down32(Wave &w, const Inst &in) {
 
 void registerScaleCvt(SemTable &t) {
   auto v = [&](const char *n, SemFn f, uint16_t ty, bool readsDst) {
-    t.push_back({n, f, 1, ICls::VALU,
-                 uint16_t(SF_NO_SDWA | SF_NO_CLAMP | (readsDst ? SF_READS_DST : 0)), ty});
+    addConversion(t, n, f, ty, readsDst);
   };
   const uint16_t up = tys(Ty::B32, Ty::F32), pk = tys(Ty::B32, Ty::F32),
                  f32 = tys(Ty::F32, Ty::F32, Ty::F32);

@@ -22,8 +22,8 @@
 //  * f16/bf16: infinities and overflow give infinity (rocjitsu).
 // Not emulated (the sources do not agree or say): NaN into f16/bf16 (the
 // payload) or fp6/bf6/fp4 (no NaN encoding), an f32 denormal into bf16
-// (rocjitsu gives it a normal exponent), op_sel[1:0] on a 16-bit source and
-// neg/abs except on f32 sources.
+// (rocjitsu gives it a normal exponent), op_sel on a source and neg/abs
+// except on a single f32 source.
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/ScaleCvt.h"
@@ -131,15 +131,16 @@ bool toSmallSR(unsigned fmt, u32 x, u32 rnd, unsigned &out) {
   return true;
 }
 
-/// The checks every form makes: no op_sel on a 16-bit source, no neg/abs
-/// but on an f32 source 0, none on the random word.
-bool sourcesOk(Wave &w, const Inst &in, bool f32Source0, unsigned random) {
-  if (!f32Source0 && (in.opsel & 3)) {
-    w.fail(in, "op_sel[1:0] on the 16-bit source is not emulated");
+/// The checks every form makes: no op_sel on the sources (op_sel[3:2]
+/// select the destination), no neg/abs but on a single f32 source 0, none
+/// on the random word.
+bool sourcesOk(Wave &w, const Inst &in, bool f32Source0) {
+  if (in.opsel & 3) {
+    w.fail(in, "op_sel on a source is not emulated");
     return false;
   }
   if ((!f32Source0 && (in.src(0).mods & (MOD_NEG | MOD_ABS))) ||
-      (in.src(random).mods & (MOD_NEG | MOD_ABS))) {
+      (in.src(1).mods & (MOD_NEG | MOD_ABS))) {
     w.fail(in, "neg/abs on this source are not emulated");
     return false;
   }
@@ -148,11 +149,7 @@ bool sourcesOk(Wave &w, const Inst &in, bool f32Source0, unsigned random) {
 
 /// v_cvt_sr_{f16,bf16}_f32: src0 rounded with random src1 into half op_sel[3].
 template <bool BF> void cvtSrHalf(Wave &w, const Inst &in) {
-  if (in.opsel & 3) {
-    w.fail(in, "op_sel on the f32 source or the random word is not emulated");
-    return;
-  }
-  if (!sourcesOk(w, in, true, 1))
+  if (!sourcesOk(w, in, true))
     return;
   u32 t0[64], t1[64];
   const u32 *A = vgetF32(w, in.src(0), t0), *R = vget(w, in.src(1), t1);
@@ -176,7 +173,7 @@ template <bool BF> void cvtSrHalf(Wave &w, const Inst &in) {
 /// op_sel[3:2].
 template <unsigned From, unsigned Fmt> void srOne(Wave &w, const Inst &in) {
   int k[64];
-  if (!sourcesOk(w, in, From == W_F32, 1) || !scaleExponents(w, in, in.src(2), k))
+  if (!sourcesOk(w, in, From == W_F32) || !scaleExponents(w, in, in.src(2), k))
     return;
   u32 t0[64], t1[64];
   const u32 *A = From == W_F32 ? vgetF32(w, in.src(0), t0) : vget(w, in.src(0), t0);
@@ -195,8 +192,7 @@ template <unsigned From, unsigned Fmt> void srOne(Wave &w, const Inst &in) {
 /// prng(src1).
 template <unsigned From> void srPkFp4(Wave &w, const Inst &in) {
   int k[64];
-  if (!noSourceMods(w, in, 1) || !sourcesOk(w, in, From == W_F32, 1) ||
-      !scaleExponents(w, in, in.src(2), k))
+  if (!sourcesOk(w, in, false) || !scaleExponents(w, in, in.src(2), k))
     return;
   u32 t1[64];
   const u32 *R = vget(w, in.src(1), t1);
@@ -221,8 +217,7 @@ template <unsigned From> void srPkFp4(Wave &w, const Inst &in) {
 /// tuple into six registers, element i rounded with prng^i(src1).
 template <unsigned From, unsigned Fmt> void srPk32(Wave &w, const Inst &in) {
   int k[64];
-  if (!noSourceMods(w, in, 2) || !sourcesOk(w, in, From == W_F32, 1) ||
-      !scaleExponents(w, in, in.src(2), k))
+  if (!sourcesOk(w, in, false) || !scaleExponents(w, in, in.src(2), k))
     return;
   u32 t1[64];
   const u32 *R = vget(w, in.src(1), t1);
@@ -247,8 +242,7 @@ template <unsigned From, unsigned Fmt> void srPk32(Wave &w, const Inst &in) {
 
 void registerScaleCvtSR(SemTable &t) {
   auto v = [&](const char *n, SemFn f, uint16_t ty, bool readsDst) {
-    t.push_back({n, f, 1, ICls::VALU,
-                 uint16_t(SF_NO_SDWA | SF_NO_CLAMP | (readsDst ? SF_READS_DST : 0)), ty});
+    addConversion(t, n, f, ty, readsDst);
   };
   enum : unsigned { FP8, BF8, FP6, BF6, FP4 };
   const uint16_t f32 = tys(Ty::F32, Ty::B32, Ty::F32), f16 = tys(Ty::F16, Ty::B32, Ty::F32),

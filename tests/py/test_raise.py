@@ -283,6 +283,18 @@ def _waits(lines):
     return out
 
 
+def _repadded(before, after, where):
+    """Asserts the same instructions in order and at least LLVM's wait states
+    before each one LLVM padded; returns how many such places there were."""
+    assert [t for t, _ in before] == [t for t, _ in after], where
+    checked = 0
+    for (text, want), (_, got) in zip(before, after):
+        if want:
+            checked += 1
+            assert got >= want, f"{where}: {text}: {got} < LLVM's {want}"
+    return checked
+
+
 HAZARD_SOURCES = [Path(HIP_INCLUDE) / "mfma.hip", Path(HIP_INCLUDE) / "waveops.hip",
                   Path(HIP_INCLUDE) / "misc.hip",
                   Path(__file__).with_name("raise_corpus") / "dpp_reduce.hip"]
@@ -306,12 +318,7 @@ def test_hazards_pass_on_raised_code(hip_hsaco, summary):
             body = after_asm.split(f"\n{k.name}:\n", 1)[1].split(".Lfunc_end", 1)[0]
             lines = [x.strip() for x in body.splitlines()
                      if x.startswith("\t") and not x.strip().startswith(".")]
-            after = _waits(lines)
-            assert [t for t, _ in before] == [t for t, _ in after], k.name
-            for (text, want), (_, got) in zip(before, after):
-                if want:
-                    checked += 1
-                    assert got >= want, f"{k.name} ({arch}): {text}: {got} < LLVM's {want}"
+            checked += _repadded(before, _waits(lines), f"{k.name} ({arch})")
     assert checked >= 20
     summary.append(f"amdgcn-hazards on raised clang MFMA/DPP kernels: {checked} LLVM s_nop "
                    "runs re-padded at least as much")
@@ -336,12 +343,7 @@ def test_hazards_pass_on_raised_device_functions(hip_hsaco, summary):
                 b = re.split(r"\n\.L\w*end\d*:", asm.split(f"\n{name}:", 1)[1], maxsplit=1)[0]
                 return [x.split(";")[0].strip() for x in b.splitlines()[1:]
                         if x.startswith("\t") and not x.strip().startswith(".")]
-            before, after = _waits(body(text)), _waits(body(out))
-            assert [t for t, _ in before] == [t for t, _ in after], name
-            for (t, want), (_, got) in zip(before, after):
-                if want:
-                    checked += 1
-                    assert got >= want, f"{name} ({arch}): {t}: {got} < LLVM's {want}"
+            checked += _repadded(_waits(body(text)), _waits(body(out)), f"{name} ({arch})")
     assert checked >= 4
     summary.append(f"amdgcn-hazards on raised device functions: {checked} LLVM s_nop runs "
                    "re-padded at least as much")

@@ -92,11 +92,6 @@ static Type registerType(MLIRContext *ctx, const ISA::TextOperand &t) {
   return RegType::get(ctx, kind, (int)t.first, t.count);
 }
 
-static bool isPacked16(ISA::ValTy ty) {
-  return ty == ISA::ValTy::v2f16 || ty == ISA::ValTy::v2bf16 || ty == ISA::ValTy::v2i16 ||
-         ty == ISA::ValTy::v2u16;
-}
-
 /// The constant type of an immediate operand of value type `ty` (a packed
 /// 16-bit operand: 32 bits, as a literal holds both halves).
 static Type immediateType(MLIRContext *ctx, ISA::ValTy ty) {
