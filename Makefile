@@ -9,6 +9,7 @@ PYTHON ?= python3
 BUILD ?= build
 JOBS ?= $(shell nproc)
 LLVM_PKGS := llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev clang-22 llvm-22-tools libclang-rt-22-dev
+AITER_WHEEL := amd-aiter==0.1.7.post2.dev18
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
@@ -22,6 +23,9 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 	$(PYTHON) -m pip install -q -r requirements-dev.txt
+	@# AMD's code objects and interface code for the aiter tests (data only:
+	@# no torch, nothing imported from it).
+	$(PYTHON) -m pip install -q --no-deps $(AITER_WHEEL)
 
 build: deps
 	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$$(command -v $(PYTHON)) >/dev/null
