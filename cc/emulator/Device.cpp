@@ -23,17 +23,22 @@ static constexpr uint64_t kMaxBuffer = 1ull << 36;      // 64 GiB
 Device::Device() : nextAddr_(kBufferBase) {}
 Device::~Device() = default;
 
-Expected<uint64_t> Device::allocate(uint64_t bytes, StringRef name) {
+Expected<uint64_t> Device::allocate(uint64_t bytes, StringRef name, uint64_t slack) {
   if (bytes > kMaxBuffer)
     return createStringError("cannot allocate " + Twine(bytes).str() +
                              " bytes: the emulator's limit per buffer is 64 GiB");
+  if (slack > kMaxBuffer - bytes)
+    return createStringError("cannot allocate " + Twine(bytes).str() + " bytes with " +
+                             Twine(slack).str() +
+                             " bytes of slack: the emulator's limit per buffer is 64 GiB");
   uint64_t addr = nextAddr_;
   Buffer b;
   b.addr = addr;
   b.name = name.str();
   b.data.assign(bytes, 0);
+  b.slack = slack;
   buffers_.emplace(addr, std::move(b));
-  nextAddr_ += (bytes + 4095) / 4096 * 4096 + kGuard;
+  nextAddr_ += (bytes + slack + 4095) / 4096 * 4096 + kGuard;
   return addr;
 }
 

@@ -200,7 +200,12 @@ public:
 
   /// Allocates a zero-filled buffer; returns its device address (aligned to
   /// 4096). Buffers are separated by unmapped guard gaps.
-  llvm::Expected<uint64_t> allocate(uint64_t bytes, llvm::StringRef name = "");
+  /// `slack`: bytes after the buffer's end that kernels may read (as zeros)
+  /// but not write, as a caching allocator's rounding leaves readable memory
+  /// after a tensor (AMD's asm kernels read whole tiles past the last row).
+  /// Host reads, writes and `contents` see only the `bytes` of the buffer.
+  llvm::Expected<uint64_t> allocate(uint64_t bytes, llvm::StringRef name = "",
+                                    uint64_t slack = 0);
   /// Frees the buffer that starts at `addr`.
   llvm::Error release(uint64_t addr);
   /// Copies into / out of device memory; the range must lie in one buffer.
@@ -224,6 +229,7 @@ public:
     uint64_t addr = 0;
     std::string name;
     std::vector<uint8_t> data;
+    uint64_t slack = 0;  ///< readable, zero, unwritable bytes after data
   };
   const std::map<uint64_t, Buffer> &buffers() const { return buffers_; }
 

@@ -324,7 +324,10 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
 
   // Address space: working copies of the buffers, then the system regions.
   std::vector<std::pair<Buffer *, std::vector<uint8_t>>> work;
-  auto bindBuffer = [&](Buffer &b) { work.emplace_back(&b, b.data); };
+  auto bindBuffer = [&](Buffer &b) {
+    work.emplace_back(&b, b.data);
+    work.back().second.resize(b.data.size() + b.slack, 0);  // the slack reads as zeros
+  };
   if (opts.buffers.empty()) {
     for (auto &kv : buffers_)
       bindBuffer(kv.second);
@@ -343,6 +346,7 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
     r.size = wb.second.size();
     r.data = wb.second.data();
     r.name = wb.first->name;
+    r.slack = wb.first->slack;
     L.mem.add(r);
   }
   SysRegions &sys = LN.sys;
@@ -431,8 +435,10 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
     return createStringError(bad->error);
 
   // Success: copy the buffers back.
-  for (auto &wb : work)
+  for (auto &wb : work) {
+    wb.second.resize(wb.second.size() - wb.first->slack);  // never written: still zeros
     wb.first->data = std::move(wb.second);
+  }
   LaunchStats st;
   uint64_t cls[8] = {};
   for (const Worker &wk : workers) {

@@ -18,7 +18,7 @@ EMU_INLINE uint8_t *xlate(Wave &w, uint64_t addr, unsigned n, bool write) {
       return nullptr;
     w.lastRegion = r;
   }
-  if (write && !r->writable)
+  if (write && !r->canWrite(addr, n))
     return nullptr;
   return r->data + (addr - r->base);
 }

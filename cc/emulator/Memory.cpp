@@ -37,10 +37,13 @@ std::string AddressSpace::describe(uint64_t addr, uint64_t n) const {
   auto name = [](const Region &r) {
     return r.name.empty() ? std::string("buffer") : "'" + r.name + "'";
   };
+  auto slack = [](const Region &r) {
+    return r.slack ? " (with " + std::to_string(r.slack) + " bytes of slack)" : std::string();
+  };
   if (below && addr < below->base + below->size) {
     os << "the access of " << n << " bytes runs past the end of " << name(*below)
        << " [" << llvm::format_hex(below->base, 0) << ", "
-       << llvm::format_hex(below->base + below->size, 0) << ") by "
+       << llvm::format_hex(below->base + below->size, 0) << ")" << slack(*below) << " by "
        << (addr + n - below->base - below->size) << " bytes";
     return s;
   }
@@ -48,7 +51,7 @@ std::string AddressSpace::describe(uint64_t addr, uint64_t n) const {
   if (below) {
     os << (addr - below->base - below->size) << " bytes after the end of "
        << name(*below) << " [" << llvm::format_hex(below->base, 0) << ", "
-       << llvm::format_hex(below->base + below->size, 0) << ")";
+       << llvm::format_hex(below->base + below->size, 0) << ")" << slack(*below);
     any = true;
   }
   if (above) {

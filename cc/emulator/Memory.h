@@ -2,7 +2,9 @@
 //
 // During a launch, device memory is a sorted set of regions (buffers, the
 // kernarg segment, the dispatch packet, the code object image). An access
-// is valid only when it lies entirely inside one region.
+// is valid only when it lies entirely inside one region. A buffer's region
+// may end in `slack` bytes (Device::allocate's slack): readable zeros that
+// a write may not touch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_EMULATOR_MEMORY_H
@@ -27,8 +29,13 @@ struct Region {
   uint8_t *data = nullptr;
   bool writable = true;
   std::string name;
+  uint64_t slack = 0;  ///< the last `slack` of the `size` bytes are read-only
   bool contains(uint64_t addr, uint64_t n) const {
     return addr >= base && addr - base <= size && n <= size - (addr - base);
+  }
+  /// True when [addr, addr + n), inside the region, may be written.
+  bool canWrite(uint64_t addr, uint64_t n) const {
+    return writable && addr - base + n <= size - slack;
   }
 };
 

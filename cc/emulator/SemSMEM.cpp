@@ -15,6 +15,12 @@ void memFault(Wave &w, const Inst &in, int lane, uint64_t addr, unsigned n, bool
   if (r && write && !r->writable)
     os << what << " of " << n << " bytes at " << llvm::format_hex(addr, 0)
        << " writes the read-only " << r->name;
+  else if (r && write)
+    os << "out-of-bounds " << what << " of " << n << " bytes at address "
+       << llvm::format_hex(addr, 0) << " writes " << (addr + n - (r->base + r->size - r->slack))
+       << " bytes past the end of '" << r->name << "' [" << llvm::format_hex(r->base, 0)
+       << ", " << llvm::format_hex(r->base + r->size - r->slack, 0)
+       << ") into its slack (readable only: launch(slack=))";
   else
     os << "out-of-bounds " << what << " of " << n << " bytes at address "
        << llvm::format_hex(addr, 0) << ": " << w.L->mem.describe(addr, n);

@@ -204,9 +204,11 @@ NB_MODULE(_emu, m) {
 
   nb::class_<Device>(m, "Device", "An emulated device: separate buffers with guard gaps.")
       .def(nb::init<>())
-      .def("allocate", [](Device &d, uint64_t size, const std::string &name) {
-        return check(d.allocate(size, name));
-      }, nb::arg("size"), nb::arg("name") = "", "A zero-filled buffer; its device address.")
+      .def("allocate", [](Device &d, uint64_t size, const std::string &name, uint64_t slack) {
+        return check(d.allocate(size, name, slack));
+      }, nb::arg("size"), nb::arg("name") = "", nb::arg("slack") = 0,
+         "A zero-filled buffer; its device address. `slack` bytes after it read as zeros "
+         "during a launch and may not be written.")
       .def("release", [](Device &d, uint64_t addr) { check(d.release(addr)); },
            nb::arg("addr"))
       .def("write", [](Device &d, uint64_t addr, Bytes data) {

@@ -82,15 +82,17 @@ def _address(p):
         return int(p.__cuda_array_interface__["data"][0])
 
 
-def launch(hsaco, kernel, grid, block, args, dynamic_lds=0):
-    """Runs `kernel` of `hsaco` on HIP device 0; see aster.launch."""
-    from .kernargs import pack
+def launch(hsaco, kernel, grid, block, args, dynamic_lds=0, slack=0):
+    """Runs `kernel` of `hsaco` on HIP device 0; see aster.launch (`slack`:
+    each array's allocation is that many bytes longer, zero-filled; the GPU
+    does not fault on writes there)."""
+    from .kernargs import Packed, pack
     from .runtime import LaunchResult, _distinct_arrays, load_code_object
     hip = _hip()
     if device_count() == 0:
         raise HipError("backend='hip': no ROCm device (hip-python reports 0 devices)")
     info = load_code_object(hsaco).kernel(kernel)   # metadata: the kernarg layout
-    packed = pack(kernel, info.args, args)
+    packed = args if isinstance(args, Packed) else pack(kernel, info.args, args)
     arrays, where = _distinct_arrays(packed.buffers)
     module = start = stop = None
     dptrs = []
@@ -100,7 +102,9 @@ def launch(hsaco, kernel, grid, block, args, dynamic_lds=0):
         h2d = hip.hipMemcpyKind.hipMemcpyHostToDevice
         d2h = hip.hipMemcpyKind.hipMemcpyDeviceToHost
         for arr in arrays:
-            dptrs.append(_call(hip, "hipMalloc", max(arr.nbytes, 1)))
+            dptrs.append(_call(hip, "hipMalloc", max(arr.nbytes + slack, 1)))
+            if slack:
+                _call(hip, "hipMemset", dptrs[-1], 0, arr.nbytes + slack)
             if arr.nbytes:
                 _call(hip, "hipMemcpy", dptrs[-1], arr, arr.nbytes, h2d)
         addrs = [0 if w is None else _address(dptrs[w]) for w in where]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["pack", "Packed", "BufferArg"]
+__all__ = ["pack", "raw", "Packed", "BufferArg"]
 
 _INT_FMT = {1: "b", 2: "h", 4: "i", 8: "q"}
 _FLOAT_DTYPE = {2: np.float16, 4: np.float32, 8: np.float64}
@@ -187,3 +187,34 @@ def pack(kernel, arg_meta, values):
             raise TypeError(f"{_where(kernel, i, m)}: value kind '{m.value_kind}' is not "
                             "supported by aster.launch (only global_buffer and by_value)")
     return Packed(data, buffers)
+
+
+def raw(data, pointers, names=None):
+    """A kernarg blob built by the caller (e.g. a packed C struct, as AMD's
+    interface code passes with HIP_LAUNCH_PARAM_BUFFER_POINTER), with the
+    arrays whose device addresses go at byte offsets: `pointers` maps an
+    offset to a NumPy array or None (a null pointer); `names` (offset ->
+    str, optional) names them in error messages. `aster.launch` takes the
+    result as its `args` and uses the bytes as they are, without the code
+    object's metadata."""
+    data = bytes(data)
+    names = names or {}
+    buffers = []
+    for i, (offset, array) in enumerate(sorted(pointers.items(), key=lambda kv: kv[0])):
+        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) \
+                or not 0 <= offset <= len(data) - 8:
+            raise ValueError(f"pointer offset {offset!r} is not inside the {len(data)}-byte "
+                             "kernarg blob")
+        if buffers and offset < buffers[-1].offset + 8:
+            raise ValueError(f"pointer slots at {buffers[-1].offset} and {offset} overlap")
+        name = str(names.get(offset, f"@{offset}"))
+        meta = _RawPointer(name)
+        buffers.append(BufferArg(i, name, int(offset), _check_array("raw kernargs", i, meta, array)))
+    return Packed(data, buffers)
+
+
+@dataclass(frozen=True)
+class _RawPointer:
+    """What _check_array reports about a pointer slot of a raw blob."""
+    name: str
+    type_name: str = "pointer"

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _emu
 from ._emu import EmulatorError
-from .kernargs import pack
+from .kernargs import Packed, pack
 
 __all__ = ["launch", "LaunchResult", "EmulatorError", "load_code_object", "BACKENDS"]
 
@@ -134,16 +134,16 @@ def _bytes_view(arr):
 
 
 def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
-                threads, dynamic_lds, trace_limit, timing):
+                threads, dynamic_lds, trace_limit, timing, slack):
     co = _load(hsaco)
     info = co.kernel(kernel)
-    packed = pack(kernel, info.args, args)
+    packed = args if isinstance(args, Packed) else pack(kernel, info.args, args)
     arrays, where = _distinct_arrays(packed.buffers)
     dev = _emu.Device()
     addrs = []
     for i, arr in enumerate(arrays):
         name = next(b.name for b, w in zip(packed.buffers, where) if w == i)
-        addrs.append(dev.allocate(arr.nbytes, name))
+        addrs.append(dev.allocate(arr.nbytes, name, slack))
         if arr.nbytes:
             dev.write(addrs[-1], _bytes_view(arr))
     kernargs = packed.bytes_with([0 if w is None else addrs[w] for w in where])
@@ -178,7 +178,7 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
 
 def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
            uninitialized="error", budget=2_000_000_000, threads=1, dynamic_lds=0,
-           trace_limit=0, timing=False):
+           trace_limit=0, timing=False, slack=0):
     """Runs `kernel` of `code` over `grid` workgroups of `block` work-items.
 
     code      hsaco bytes, an aster.Compiled, or an aster.Module
@@ -187,7 +187,10 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     args      the kernel's explicit arguments in order: C-contiguous, writeable
               NumPy arrays for pointer arguments (copied in, copied back after
               a successful run; None is a null pointer), Python/NumPy scalars
-              for by-value arguments (checked against the metadata's type)
+              for by-value arguments (checked against the metadata's type);
+              or an aster.kernargs.Packed (aster.kernargs.raw: a kernarg
+              blob packed by the caller, e.g. AMD's packed KernelArgs
+              structs, used as it is with the arrays at its pointer offsets)
     backend   "emu" (aster's emulator), "hip" (a ROCm GPU through hip-python),
               "auto" (hip when it imports and sees a device, else emu)
     Emulator options: strict (waitcnt/OOB/uninitialized-register checks),
@@ -196,7 +199,10 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     (bytes, also used by hip), trace_limit (record the first N instructions),
     timing (run the timing model: the result's `cycles` and `trace`, an
     aster.timing.Trace; s_memtime/s_memrealtime return simulated time; one
-    worker thread).
+    worker thread), slack (bytes after each array that the kernel may read,
+    as zeros, but not write, as a framework's caching allocator leaves
+    readable memory after a tensor; 0 = reads past an array's end are
+    errors. AMD's asm kernels read whole tiles past the last row).
 
     Returns a LaunchResult. Raises EmulatorError (a RuntimeError) when the
     emulator rejects the code object or the kernel faults, TypeError /
@@ -215,6 +221,9 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
             raise ValueError(f"{name} must be a non-negative int, got {val!r}")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
+    if isinstance(slack, bool) or not isinstance(slack, (int, np.integer)) or not \
+            0 <= slack <= 1 << 32:
+        raise ValueError(f"slack must be an int in [0, 2**32] (bytes), got {slack!r}")
     hsaco = _hsaco(code)
     if backend == "auto":
         from . import hip_backend
@@ -223,7 +232,7 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
         if timing:
             raise ValueError("timing=True needs the emulator (backend='emu')")
         from . import hip_backend
-        return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds)
+        return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds, slack)
     return _launch_emu(hsaco, kernel, grid, block, args, bool(strict), uninitialized,
                        int(budget), int(threads), int(dynamic_lds), int(trace_limit),
-                       bool(timing))
+                       bool(timing), int(slack))
