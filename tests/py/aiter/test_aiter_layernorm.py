@@ -19,8 +19,9 @@ def test_layernorm_matches_definition():
     x, res, w, b = _inputs(2)
     out, res_out, r = layernorm.run(x, res, w, b, 1e-5)
     s = f64(x) + f64(res)
-    # residual_out: the bf16 sum (one rounding of an exact sum).
-    assert_close(res_out, s, rel_ulps=0.5, what="residual_out")
+    # residual_out: the sum in bf16. AMD's kernel packs bf16 by keeping the high
+    # halves of the f32 results (v_perm_b32: truncation), so within 1 ulp, not 0.5.
+    assert_close(res_out, s, rel_ulps=1, what="residual_out")
     mean = s.mean(axis=1, keepdims=True)
     var = ((s - mean) ** 2).mean(axis=1, keepdims=True)
     ref = (s - mean) / np.sqrt(var + 1e-5) * f64(w) + f64(b)

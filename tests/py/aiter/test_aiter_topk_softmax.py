@@ -29,7 +29,8 @@ def test_topk_softmax_matches_definition(experts, k, renormalize):
     order = np.argsort(indices, axis=1)
     np.testing.assert_array_equal(np.take_along_axis(indices, order, 1), np.sort(i_ref, axis=1))
     ref_by_index = np.take_along_axis(w_ref, np.argsort(i_ref, axis=1), 1)
-    assert_close(np.take_along_axis(weights, order, 1), ref_by_index, rel_ulps=4,
+    # f32 ulps: exp and reciprocal (1 ulp each on the hardware) and a sum of E terms.
+    assert_close(np.take_along_axis(weights, order, 1), ref_by_index, rel_ulps=16,
                  dtype=np.float32, what="weights")
     assert r.workgroups == tokens // 4
 
