@@ -92,7 +92,7 @@ def launch(hsaco, kernel, grid, block, args, dynamic_lds=0, slack=0):
     if device_count() == 0:
         raise HipError("backend='hip': no ROCm device (hip-python reports 0 devices)")
     info = load_code_object(hsaco).kernel(kernel)   # metadata: the kernarg layout
-    packed = args if isinstance(args, Packed) else pack(kernel, info.args, args)
+    packed = args.for_kernel(info) if isinstance(args, Packed) else pack(kernel, info.args, args)
     arrays, where = _distinct_arrays(packed.buffers)
     module = start = stop = None
     dptrs = []

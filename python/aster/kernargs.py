@@ -45,6 +45,19 @@ class Packed:
         self.data = bytes(data)
         self.buffers = list(buffers)
 
+    def for_kernel(self, info):
+        """What a HIP launch with HIP_LAUNCH_PARAM_BUFFER_POINTER passes to
+        the kernel `info` (a loaded kernel's facts): HIP copies each argument
+        the metadata declares from the blob, so bytes past the declared
+        arguments (and pointers there) do not reach the kernel. A blob
+        within the declared size, or a kernel without argument metadata,
+        is passed whole."""
+        declared = max((m.offset + m.size for m in info.args), default=0)
+        if not info.args or len(self.data) <= declared:
+            return self
+        return Packed(self.data[:declared],
+                      [b for b in self.buffers if b.offset + 8 <= declared])
+
     def bytes_with(self, addresses):
         """The kernarg bytes with buffer i's pointer slot set to addresses[i]
         (in the order of `self.buffers`)."""

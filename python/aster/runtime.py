@@ -137,7 +137,7 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
                 threads, dynamic_lds, trace_limit, timing, slack):
     co = _load(hsaco)
     info = co.kernel(kernel)
-    packed = args if isinstance(args, Packed) else pack(kernel, info.args, args)
+    packed = args.for_kernel(info) if isinstance(args, Packed) else pack(kernel, info.args, args)
     arrays, where = _distinct_arrays(packed.buffers)
     dev = _emu.Device()
     addrs = []

@@ -75,3 +75,15 @@ def test_slack_is_checked(code, bad):
     with pytest.raises(ValueError, match="slack"):
         aster.launch(code, "peek", 1, 64, [np.zeros(64, np.float32), np.zeros(64, np.float32), 0],
                      slack=bad)
+
+
+def test_raw_blob_longer_than_the_declared_arguments(code):
+    """HIP copies the arguments the metadata declares out of a
+    HIP_LAUNCH_PARAM_BUFFER_POINTER blob: bytes (and pointers) past them do
+    not reach the kernel (AMD's MLA interface passes a 304-byte struct to a
+    kernel that declares 208)."""
+    a = np.arange(64, dtype=np.float32)
+    out, unused = np.zeros(64, np.float32), np.zeros(4, np.float32)
+    blob = bytearray(4096)
+    aster.launch(code, "peek", 1, 64, raw(blob, {0: a, 8: out, 2048: unused}))
+    np.testing.assert_array_equal(out, a)
