@@ -50,10 +50,18 @@ class Packed:
         the kernel `info` (a loaded kernel's facts): HIP copies each argument
         the metadata declares from the blob, so bytes past the declared
         arguments (and pointers there) do not reach the kernel. A blob
-        within the declared size, or a kernel without argument metadata,
-        is passed whole."""
+        shorter than the declared explicit arguments is padded with zeros
+        (HIP would read past the caller's struct: AMD's fmha_v3_bwd kernels
+        declare 352 bytes for a 336-byte struct). A kernel without argument
+        metadata gets the blob whole."""
+        if not info.args:
+            return self
         declared = max((m.offset + m.size for m in info.args), default=0)
-        if not info.args or len(self.data) <= declared:
+        explicit = max((m.offset + m.size for m in info.args
+                        if not m.value_kind.startswith("hidden_")), default=0)
+        if len(self.data) < explicit:
+            return Packed(self.data + bytes(explicit - len(self.data)), self.buffers)
+        if len(self.data) <= declared:
             return self
         return Packed(self.data[:declared],
                       [b for b in self.buffers if b.offset + 8 <= declared])
