@@ -131,6 +131,13 @@ struct LaunchOptions {
   UninitPolicy uninitialized = UninitPolicy::Error;
   /// Total wave-instructions the launch may execute; 0 means no limit.
   uint64_t instructionBudget = 2000000000ull;
+  /// Instructions a wave runs before the next wave of its workgroup takes a
+  /// turn (or until it reaches s_barrier or ends); 1 interleaves the waves
+  /// instruction by instruction, as the hardware issues them. Kernels that
+  /// order LDS accesses of different waves between barriers by timing alone
+  /// need a small value (AMD's gfx950 causal fmha_v3_fwd); larger is faster.
+  /// Ignored by the timing model, which interleaves by cycle.
+  uint64_t sliceInstructions = 4096;
   /// Worker threads for workgroups (1: everything on the calling thread).
   /// Results do not depend on it, except for the order of atomics between
   /// workgroups.

@@ -27,7 +27,6 @@ namespace aster::emu {
 
 namespace {
 
-constexpr uint64_t kSliceInstructions = 4096;
 constexpr uint64_t kFlushInstructions = 1 << 16;
 
 void put(std::vector<uint8_t> &v, uint32_t off, const void *p, size_t n) {
@@ -202,7 +201,7 @@ bool Launcher::runGroup(Worker &wk, uint64_t g) {
     for (unsigned i = 0; i < numWaves; ++i) {
       Wave &w = *wk.waves[i];
       if (w.status == WaveStatus::Running) {
-        uint64_t n = runWave(w, kSliceInstructions);
+        uint64_t n = runWave(w, std::max<uint64_t>(1, L.opts.sliceInstructions));
         // The launch-wide count is shared by the worker threads: add to it
         // in large steps, not per slice (slices between barriers are short).
         wk.unflushed += n;

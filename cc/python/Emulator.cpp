@@ -229,7 +229,7 @@ NB_MODULE(_emu, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> block, nb::bytes kernargs,
              bool strict, const std::string &uninitialized, uint64_t budget,
              unsigned threads, uint32_t dynamicLds, unsigned traceLimit,
-             std::vector<uint64_t> buffers, bool timed) {
+             std::vector<uint64_t> buffers, bool timed, uint64_t slice) {
             LaunchOptions o;
             o.strict = strict;
             o.uninitialized = policy(uninitialized);
@@ -239,6 +239,7 @@ NB_MODULE(_emu, m) {
             o.traceLimit = traceLimit;
             o.buffers = std::move(buffers);
             o.timing = timed;
+            o.sliceInstructions = slice;
             const auto *p = static_cast<const uint8_t *>(kernargs.data());
             std::vector<uint8_t> args(p, p + kernargs.size());
             std::optional<llvm::Expected<LaunchStats>> st;
@@ -253,6 +254,7 @@ NB_MODULE(_emu, m) {
           nb::arg("uninitialized") = "error", nb::arg("instruction_budget") = 2000000000ull,
           nb::arg("threads") = 1, nb::arg("dynamic_lds") = 0, nb::arg("trace_limit") = 0,
           nb::arg("buffers") = std::vector<uint64_t>(), nb::arg("timing") = false,
+          nb::arg("slice_instructions") = 4096,
           "Runs `kernel` over `grid` workgroups of `block` work-items; `kernargs` holds "
           "the explicit arguments. Buffers change only when the launch succeeds.");
 }

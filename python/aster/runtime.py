@@ -134,7 +134,7 @@ def _bytes_view(arr):
 
 
 def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
-                threads, dynamic_lds, trace_limit, timing, slack):
+                threads, dynamic_lds, trace_limit, timing, slack, interleave):
     co = _load(hsaco)
     info = co.kernel(kernel)
     packed = args.for_kernel(info) if isinstance(args, Packed) else pack(kernel, info.args, args)
@@ -151,7 +151,7 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
         st = dev.launch(co, kernel, grid, block, kernargs, strict=strict,
                         uninitialized=uninitialized, instruction_budget=budget,
                         threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit,
-                        timing=timing)
+                        timing=timing, slice_instructions=interleave)
     except EmulatorError as e:      # name the Python option, not the C++ one
         msg = str(e)
         if "LaunchOptions::instructionBudget" in msg:
@@ -178,7 +178,7 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
 
 def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
            uninitialized="error", budget=2_000_000_000, threads=1, dynamic_lds=0,
-           trace_limit=0, timing=False, slack=0):
+           trace_limit=0, timing=False, slack=0, interleave=4096):
     """Runs `kernel` of `code` over `grid` workgroups of `block` work-items.
 
     code      hsaco bytes, an aster.Compiled, or an aster.Module
@@ -202,7 +202,11 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     worker thread), slack (bytes after each array that the kernel may read,
     as zeros, but not write, as a framework's caching allocator leaves
     readable memory after a tensor; 0 = reads past an array's end are
-    errors. AMD's asm kernels read whole tiles past the last row).
+    errors. AMD's asm kernels read whole tiles past the last row),
+    interleave (instructions a wave runs before the next wave of its
+    workgroup takes a turn, up to its next s_barrier; 1 = instruction by
+    instruction as the hardware issues, slower; kernels that order LDS
+    accesses of different waves between barriers by timing need it small).
 
     Returns a LaunchResult. Raises EmulatorError (a RuntimeError) when the
     emulator rejects the code object or the kernel faults, TypeError /
@@ -216,11 +220,11 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     if uninitialized not in _UNINIT:
         raise ValueError(f"uninitialized must be one of {', '.join(_UNINIT)}; got {uninitialized!r}")
     for name, val in (("budget", budget), ("threads", threads), ("dynamic_lds", dynamic_lds),
-                      ("trace_limit", trace_limit)):
+                      ("trace_limit", trace_limit), ("interleave", interleave)):
         if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 0:
             raise ValueError(f"{name} must be a non-negative int, got {val!r}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
+    if threads < 1 or interleave < 1:
+        raise ValueError(f"threads and interleave must be at least 1, got {threads}, {interleave}")
     if isinstance(slack, bool) or not isinstance(slack, (int, np.integer)) or not \
             0 <= slack <= 1 << 32:
         raise ValueError(f"slack must be an int in [0, 2**32] (bytes), got {slack!r}")
@@ -235,4 +239,4 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
         return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds, slack)
     return _launch_emu(hsaco, kernel, grid, block, args, bool(strict), uninitialized,
                        int(budget), int(threads), int(dynamic_lds), int(trace_limit),
-                       bool(timing), int(slack))
+                       bool(timing), int(slack), int(interleave))

@@ -17,6 +17,12 @@ grid (ceil(ceil(S_q / ts_qo) / tg), H, b) with tg = 2 when masked, else 1.
 Kernel choice (codegen.py): gfx942 uses the ``MI300/`` folder (a 304-CU
 device) and the bf16 conversion variant `bf16_cvt` (0 rtne, 1 rtna, 2 rtz),
 ts_qo 256; gfx950 has one variant, ts_qo 256.
+
+On aster's emulator the waves of a workgroup interleave instruction by
+instruction (``aster.launch(interleave=1)``), as the hardware issues them:
+the gfx950 causal kernel with two 256-row tiles per workgroup (S_q > 256)
+orders LDS accesses of different waves between barriers by timing alone, and
+coarser turns give rows 192-255 of the first tile wrong.
 """
 from __future__ import annotations
 
@@ -84,5 +90,5 @@ def run(q, k, v, *, causal=False, softmax_scale=None, lse=False, bf16_cvt=1, arc
     tg = 2 if causal else 1
     grid = (((sq + TS_QO - 1) // TS_QO + tg - 1) // tg, h, b)
     r = launch(arch, co, sym, grid, (512, 1, 1), packed, timing=timing, device=device,
-               slack=slack)
+               slack=slack, **({"interleave": 1} if device == "emu" else {}))
     return out, lse_arr, r

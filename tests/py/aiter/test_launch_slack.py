@@ -87,3 +87,17 @@ def test_raw_blob_longer_than_the_declared_arguments(code):
     blob = bytearray(4096)
     aster.launch(code, "peek", 1, 64, raw(blob, {0: a, 8: out, 2048: unused}))
     np.testing.assert_array_equal(out, a)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5])
+def test_interleave_is_checked(code, bad):
+    with pytest.raises(ValueError, match="interleave"):
+        aster.launch(code, "peek", 1, 64, [np.zeros(64, np.float32), np.zeros(64, np.float32), 0],
+                     interleave=bad)
+
+
+def test_interleave_one_gives_the_same_result(code):
+    a = np.arange(128, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    aster.launch(code, "peek", 1, 256, [np.r_[a, a], out, 0], interleave=1)
+    np.testing.assert_array_equal(out, np.r_[a, a])
