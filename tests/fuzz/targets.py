@@ -11,6 +11,8 @@ with atheris.instrument_imports(include=["aster"]):
 
 import numpy as np
 
+from mutators import text_mutator
+
 TARGETS = ("gfx942", "gfx950", "gfx1201")
 EXPECTED = (aster.AsterError, aster.EmulatorError, TypeError, ValueError, IndexError,
             OverflowError, KeyError)
@@ -233,5 +235,9 @@ def fuzz_raise(data):
     except EXPECTED:
         pass
 
+
+# Text targets also get number mutations (mutators.py): the first argument is
+# how many choice bytes come before the text.
+MUTATORS = {"asm": text_mutator(2), "raise": text_mutator(2), "mlir": text_mutator(1)}
 
 ALL = {name[len("fuzz_"):]: fn for name, fn in globals().items() if name.startswith("fuzz_")}
