@@ -4,7 +4,7 @@ An instruction's text as nvdisasm prints it, e.g.
     @!P0 IMAD.WIDE R2, R5, 0x4, R2.reuse
 splits into a guard (predicate index, negation), an opcode with its modifiers
 (`IMAD.WIDE`), and operands.  Each operand becomes a *kind* (its text with every
-register index and number replaced by a class letter: `R`, `UR`, `P`, `UP`, `B`,
+register index and number replaced by `%` and a class name: `R`, `UR`, `P`, `UP`, `B`,
 `SB` registers; `I` hex integers; `D` decimal numbers (integers, or
 integral floats in float instructions); `F` floating-point literals; `L` branch targets)
 and a list of field values in order.  The key `OPCODE kind,kind,...` names one
@@ -74,7 +74,7 @@ def tokenize(text, pc=None, labels=None):
         idx = 7 if m.group(3) == 'T' else int(m.group(3))
         fields += [('G' if cls == 'P' else 'UG', idx), ('Gn', 1 if m.group(1) else 0)]
         t = t[m.end():]
-        gkind = ['@' + cls]
+        gkind = ['@%' + cls]
     else:
         fields += [('G', 7), ('Gn', 0)]
         gkind = []
@@ -96,23 +96,23 @@ def tokenize(text, pc=None, labels=None):
                 name = mt.group('label')
                 if labels is None or name not in labels or pc is None:
                     raise SassError(f'branch target {name!r} of {text!r} is not a known label')
-                kind += 'L'
+                kind += '%L'
                 fields.append(('L', labels[name] - (pc + 16)))
             elif mt.group('reg'):
                 cls, idx = mt.group('reg'), mt.group('idx')
                 v = _NAMED.get((cls, idx)) if not idx.isdigit() else int(idx)
                 if v is None:
                     raise SassError(f'unknown register {cls}{idx} in {text!r}')
-                kind += cls
+                kind += '%' + cls
                 fields.append((cls, v))
             elif mt.group('hex'):
-                kind += 'I'
+                kind += '%I'
                 fields.append(('I', int(mt.group('hex'), 16)))
             elif mt.group('flt'):
-                kind += 'F'
+                kind += '%F'
                 fields.append(('F', mt.group('flt')))
             else:
-                kind += 'D'
+                kind += '%D'
                 fields.append(('D', int(mt.group('dec'))))
         kind += op[pos:]
         kinds.append(kind)

@@ -13,6 +13,7 @@ the table could not place (that is an error too).
 import json
 import math
 import os
+import re
 import struct
 
 from .errors import SassError
@@ -99,3 +100,138 @@ def encode(text, pc=0, labels=None, ctrl=None):
     inst = syntax.tokenize(text, pc, labels)
     word = encode_fields(inst.key, inst.values(), text)
     return word | (ctrl or control.Control()).pack()
+
+
+# ------------------------------------------------------------------ decoding
+_INDEX = None
+_FORMAT = {'R': {255: 'RZ'}, 'UR': {63: 'URZ'}, 'P': {7: 'PT'}, 'UP': {7: 'UPT'}}
+
+
+def _field_mask(f):
+    cls, shift, width, conv, *pairs = f
+    if shift == 'split':
+        m = 0
+        for _, b in pairs[0]:
+            m |= 1 << b
+        return m
+    return ((1 << width) - 1) << shift
+
+
+def _index():
+    global _INDEX
+    if _INDEX is None:
+        by_op, wild = {}, []
+        for key, row in table().items():
+            fm = 0
+            for f in row['fields']:
+                fm |= _field_mask(f)
+            ent = (row['n'], key, int(row['base'], 16), fm, row)
+            if fm & 0xfff:
+                wild.append(ent)
+            else:
+                by_op.setdefault(int(row['base'], 16) & 0xfff, []).append(ent)
+        for v in by_op.values():
+            v.sort(reverse=True)
+        _INDEX = (by_op, sorted(wild, reverse=True))
+    return _INDEX
+
+
+def _extract(f, low):
+    cls, shift, width, conv, *pairs = f
+    if shift == 'split':
+        x, top = 0, 0
+        for k, b in pairs[0]:
+            x |= (low >> b & 1) << k
+            top = max(top, k)
+        # branch offsets sign-extend from their top bit (where the corpus showed
+        # negative offsets, the pairs reach past bit 31; else they are unsigned)
+        if cls == 'L' and top >= 31 and x >> top & 1:
+            x -= 1 << (top + 1)
+        return x
+    x = low >> shift & ((1 << width) - 1)
+    if cls == 'L' and x >> (width - 1) & 1:
+        x -= 1 << width
+    return x
+
+
+def _float_text(conv, x):
+    import numpy as np
+    if conv == 'f32':
+        if x == 0x7fc00000:
+            return '+QNAN'
+        if x == 0xffc00000:
+            return '-QNAN'
+        f = float(np.array([x], np.uint32).view(np.float32)[0])
+    elif conv == 'f64':
+        if x == 0x7ff80000:
+            return '+QNAN'
+        if x == 0xfff80000:
+            return '-QNAN'
+        f = float(np.array([x << 32], np.uint64).view(np.float64)[0])
+    else:
+        f = float(np.array([x], np.uint16).view(np.float16)[0])
+    if math.isinf(f):
+        return '+INF' if f > 0 else '-INF'
+    if math.isnan(f):
+        return None
+    return repr(f)
+
+
+def _format(cls, conv, x, label_of):
+    if cls in _FORMAT or cls in ('B', 'SB'):
+        return _FORMAT.get(cls, {}).get(x, f'{cls}{x}')
+    if cls == 'I':
+        return hex(x) if x >= 0 else '-' + hex(-x)
+    if cls == 'L':
+        return f'`({label_of(x)})'
+    if cls == 'D':
+        if conv == 'int':
+            return str(x)
+        t = _float_text(conv, x)
+        if t is None or not t.endswith('.0'):
+            return None
+        return t[:-2]
+    if cls == 'F':
+        t = _float_text(conv, x)
+        if t is not None and re.fullmatch(r'[-+]?\d+', t):
+            return None
+        return t
+    return None
+
+
+def decode(word, pc=0, label_of=None):
+    """Text of one 128-bit instruction (nvdisasm syntax, control bits aside), or None
+    when no table row explains the bits.  `label_of(rel)` names a branch target
+    rel bytes after pc + 16 (default `.L_<hex target>`)."""
+    from . import control, syntax
+    low = word & control.LOW_MASK
+    label_of = label_of or (lambda rel: f'.L_{pc + 16 + rel:x}')
+    by_op, wild = _index()
+    for n, key, base, fm, row in by_op.get(low & 0xfff, []) + wild:
+        if low & ~fm != base:
+            continue
+        opcode, _, rest = key.partition(' ')
+        kinds = syntax.split_operands(rest) if rest else []
+        vals = [_extract(f, low) for f in row['fields']]
+        guarded = bool(kinds) and kinds[0].startswith('@')
+        g, gn = vals[0], vals[1]
+        gcls = row['fields'][0][0]
+        if guarded != (g != 7 or gn != 0):
+            continue
+        texts = []
+        ok = True
+        for f, x in zip(row['fields'][2:], vals[2:]):
+            t = _format(f[0], f[3], x, label_of)
+            if t is None:
+                ok = False
+                break
+            texts.append(t)
+        if not ok:
+            continue
+        it = iter(texts)
+        ops = []
+        for kd in (kinds[1:] if guarded else kinds):
+            ops.append(re.sub(r'%(UR|UP|SB|R|P|B|I|D|F|L)', lambda m: next(it), kd))
+        pre = ('@' + ('!' if gn else '') + _FORMAT['UP' if gcls == 'UG' else 'P'].get(g, ('UP' if gcls == 'UG' else 'P') + str(g)) + ' ') if guarded else ''
+        return pre + opcode + (' ' + ', '.join(ops) if ops else '')
+    return None
