@@ -2,6 +2,8 @@
 the bits each operand field controls; our own code).
 
 usage: gen_table.py OUT.json SASS_FILE...   (files of `nvdisasm -hex X.cubin`)
+Also writes control_stats.json beside OUT: per opcode family, how many corpus
+instructions ptxas gave a write / read scoreboard barrier.
 
 For each key (opcode with modifiers + operand kinds, aster/sass/syntax.py), the
 corpus gives instructions that differ in their field values.  For each field
@@ -33,6 +35,9 @@ CAPS, convert = sass.table.CAPS, sass.table.convert
 LOW = control.LOW_MASK
 
 
+STATS = collections.defaultdict(lambda: [0, 0, 0])  # opcode family -> [n, with wrbar, with rdbar]
+
+
 def read_corpus(files):
     samples = collections.defaultdict(list)
     reuse = collections.defaultdict(collections.Counter)
@@ -41,7 +46,12 @@ def read_corpus(files):
             for off, txt, word in sec['insts']:
                 inst = syntax.tokenize(txt, off, sec['labels'])
                 samples[inst.key].append((inst.values(), [c for c, _ in inst.fields], word & LOW))
-                r = control.unpack(word).reuse
+                c = control.unpack(word)
+                st = STATS[inst.opcode.split('.')[0]]
+                st[0] += 1
+                st[1] += c.wrbar != 7
+                st[2] += c.rdbar != 7
+                r = c.reuse
                 for op in inst.reuse:
                     reuse[inst.key][(op, r)] += 1
     return samples, reuse
@@ -72,13 +82,25 @@ def shift_candidates(vals, words, cap):
     return out, need
 
 
-def split_bits(cls, best, words, taken):
+def split_bits(cls, best, words, taken, hint=None):
     """A field in pieces: map each value bit that varies to the word bit that copies it
-    (increasing word bits, so sign extensions map in order)."""
+    (increasing word bits, so sign extensions map in order).  Bits that never vary
+    in this key's samples take the hint's word bit (the layout of the same class in
+    the key where it is most complete) when the samples agree with it."""
     _, conv, raw = best
     vals = [convert(conv, x) for x in raw]
     cap = CAPS.get(cls, CAPS[conv])
     pairs, last = [], -1
+    if hint:
+        for k, b in hint:
+            if not taken >> b & 1 and all((w >> b & 1) == (v >> k & 1) for w, v in zip(words, vals)):
+                pairs.append([k, b])
+                taken |= 1 << b
+        if len(pairs) == len(hint):
+            return pairs, taken
+        for k, b in pairs:
+            taken &= ~(1 << b)
+        pairs = []
     for k in range(cap):
         col = [v >> k & 1 for v in vals]
         if len(set(col)) < 2:
@@ -98,7 +120,7 @@ def family(key):
     return key.split(' ')[0].split('.')[0]
 
 
-def learn(samples):
+def learn(samples, hints=None):
     """Two passes: identified fields give the priors, then every key is solved."""
     table, prior_fam, prior_slot = {}, collections.defaultdict(collections.Counter), collections.defaultdict(collections.Counter)
     solved = {}
@@ -166,7 +188,7 @@ def learn(samples):
             c = chosen[j]
             if c is None:
                 if fields[j][2] and fields[j][2][0] == 'split':
-                    pairs, taken = split_bits(fields[j][0], fields[j][2], words, taken)
+                    pairs, taken = split_bits(fields[j][0], fields[j][2], words, taken, (hints or {}).get(fields[j][0]))
                     out.append([fields[j][0], 'split', 0, fields[j][2][1], pairs])
                 else:
                     out.append([fields[j][0], None, 0, 'int'])
@@ -192,10 +214,19 @@ def learn(samples):
 def main():
     out, files = sys.argv[1], sys.argv[2:]
     samples, reuse = read_corpus(files)
-    table = learn(samples)
+    first = learn(samples)
+    hints = {}   # per class, the most complete split layout (branch offsets)
+    for row in first.values():
+        for f in row['fields']:
+            if f[1] == 'split' and len(f[4]) > len(hints.get(f[0], [])):
+                hints[f[0]] = f[4]
+    table = learn(samples, hints)
     for key, r in reuse.items():
         table[key]['reuse'] = {str(op): bit for (op, bit), _ in sorted(r.items())}
     json.dump(dict(sorted(table.items())), open(out, 'w'), indent=None, separators=(',', ':'))
+    # ptxas's scoreboard use per opcode family (aster/sass/barriers.py reads it)
+    with open(os.path.join(os.path.dirname(out), 'control_stats.json'), 'w') as f:
+        json.dump(dict(sorted(STATS.items())), f, indent=0)
     n = sum(t['n'] for t in table.values())
     bad = sum(t['bad'] for t in table.values())
     unsolved = sum(1 for t in table.values() if any(f[1] is None for f in t['fields']))

@@ -10,3 +10,5 @@ The instruction table (table.json) is learned from nvdisasm's output on a corpus
 of nvcc- and PyTorch-built cubins by tools/sass/gen_table.py.
 """
 from .errors import SassError  # noqa: F401
+from .cubin import Instruction, Kernel, Module, raise_cubin  # noqa: F401,E402
+from .control import Control  # noqa: F401,E402
