@@ -22,6 +22,7 @@ Needs: nvdisasm text (the corpus).  Guarantees: OUT.json = {key: {base, fields:
 """
 import collections
 import json
+import re
 import os
 import struct
 import sys
@@ -35,16 +36,51 @@ CAPS, convert = sass.table.CAPS, sass.table.convert
 LOW = control.LOW_MASK
 
 
-STATS = collections.defaultdict(lambda: [0, 0, 0])  # opcode family -> [n, with wrbar, with rdbar]
+STATS = collections.defaultdict(lambda: [0, 0, 0])
+WORDS = collections.Counter()  # (word, nvdisasm's key)
+LATENCY = collections.defaultdict(collections.Counter)  # family -> {cycles ptxas left before a reader: count}
+
+
+def _dst_src(text):
+    """Registers of the first operand (written, for ALU instructions) and of the others."""
+    t = text.split(None, 2 if text.startswith('@') else 1)
+    ops = syntax.split_operands(t[-1]) if len(t) > (2 if text.startswith('@') else 1) else []
+    regs = lambda s: set(re.findall(r'(?<![\w.])(?:R|UR|P|UP)\d+', s))
+    return (regs(ops[0]) if ops else set()), set().union(*[regs(o) for o in ops[1:]]) if len(ops) > 1 else set()
+
+
+def record_latencies(insts):
+    """For each fixed-latency instruction (no write barrier), the cycles ptxas let pass
+    (sum of stalls) before the first later instruction that reads its result."""
+    for i, (off, txt, word) in enumerate(insts):
+        c = control.unpack(word)
+        if c.wrbar != 7:
+            continue
+        dst, _ = _dst_src(txt)
+        if not dst:
+            continue
+        cyc = c.stall
+        for off2, txt2, word2 in insts[i + 1:i + 12]:
+            _, src = _dst_src(txt2)
+            if src & dst:
+                fam = txt.split()[1 if txt.startswith('@') else 0].split('.')[0]
+                LATENCY[fam][min(cyc, 31)] += 1
+                break
+            if txt2.split()[-1] in ('EXIT',) or 'BRA' in txt2:
+                break
+            cyc += control.unpack(word2).stall  # opcode family -> [n, with wrbar, with rdbar]
 
 
 def read_corpus(files):
     samples = collections.defaultdict(list)
+    WORDS.clear()
     reuse = collections.defaultdict(collections.Counter)
     for f in files:
         for sec in nvdisasm_text.parse(open(f).read()).values():
+            record_latencies(sec['insts'])
             for off, txt, word in sec['insts']:
                 inst = syntax.tokenize(txt, off, sec['labels'])
+                WORDS[(word, inst.key)] += 1
                 samples[inst.key].append((inst.values(), [c for c, _ in inst.fields], word & LOW))
                 c = control.unpack(word)
                 st = STATS[inst.opcode.split('.')[0]]
@@ -221,12 +257,21 @@ def main():
             if f[1] == 'split' and len(f[4]) > len(hints.get(f[0], [])):
                 hints[f[0]] = f[4]
     table = learn(samples, hints)
+    # Rank rows by how often nvdisasm chose them over another row that fits the
+    # same bits (the decoder tries rows in rank order): text as nvdisasm prints it.
+    sass.table._TABLE, sass.table._INDEX = table, None
+    for (word, true), cnt in WORDS.items():
+        keys = [k for k, *_ in sass.table.candidates(word)]
+        if len(keys) > 1 and keys[0] != true:
+            table[true]['rank'] = table[true].get('rank', 0) + cnt
+            sass.table._INDEX = None
     for key, r in reuse.items():
         table[key]['reuse'] = {str(op): bit for (op, bit), _ in sorted(r.items())}
     json.dump(dict(sorted(table.items())), open(out, 'w'), indent=None, separators=(',', ':'))
     # ptxas's scoreboard use per opcode family (aster/sass/barriers.py reads it)
     with open(os.path.join(os.path.dirname(out), 'control_stats.json'), 'w') as f:
-        json.dump(dict(sorted(STATS.items())), f, indent=0)
+        json.dump({'families': dict(sorted(STATS.items())),
+                   'read_after': {k: dict(sorted(v.items())) for k, v in sorted(LATENCY.items())}}, f, indent=0)
     n = sum(t['n'] for t in table.values())
     bad = sum(t['bad'] for t in table.values())
     unsolved = sum(1 for t in table.values() if any(f[1] is None for f in t['fields']))

@@ -5,8 +5,8 @@ Each CUBIN_DIR/<name>.cubin holds kernel <name> of tools/sass/corpus_kernels.py;
 a file <name>__<edit>.cubin is an edited kernel whose reference is the edit's
 NumPy expression in EDITS_JSON ({file stem: python expression of the original
 reference's result `r` and inputs `x`, `y`}).  Writes {stem: {ok, err, msg}}.
-Needs: CuPy, a CUDA device.  Guarantees: one kernel's fault is recorded, not raised
-(a sticky CUDA error stops the run and is recorded for all remaining kernels).
+Needs: CuPy, a CUDA device.  Guarantees: one kernel's fault is recorded, not raised;
+after a sticky CUDA error the process exits 3 and a rerun resumes (run_all.sh).
 """
 import json
 import os
@@ -61,29 +61,36 @@ def main():
     d, out = sys.argv[1], sys.argv[2]
     edits = json.load(open(sys.argv[3])) if len(sys.argv) > 3 else {}
     by_name = {k['name']: k for k in ck.KERNELS}
-    res = {}
-    sticky = None
+    # Resumable: a run killed by a sticky CUDA error or a hang restarts here and
+    # records the kernel it was running as failed.
+    res = json.load(open(out)) if os.path.exists(out) else {}
+    cur = out + '.current'
+    if os.path.exists(cur):
+        stem = open(cur).read().strip()
+        if stem and stem not in res:
+            res[stem] = dict(ok=False, msg='crashed or hung the process')
     for f in sorted(os.listdir(d)):
         if not f.endswith('.cubin'):
             continue
         stem = f[:-6]
         name = stem.split('__')[0]
-        if name not in by_name or by_name[name]['ref'] is None:
+        if stem in res or name not in by_name or by_name[name]['ref'] is None:
             continue
-        if sticky:
-            res[stem] = dict(ok=False, msg='not run: ' + sticky)
-            continue
+        open(cur, 'w').write(stem)
         try:
             res[stem] = run_one(cp, os.path.join(d, f), by_name[name], edits.get(stem))
         except Exception as e:  # recorded per kernel
             res[stem] = dict(ok=False, msg=f'{type(e).__name__}: {e}'[:300])
-            try:
-                cp.cuda.runtime.deviceSynchronize()
-            except Exception as e2:
-                sticky = f'{type(e2).__name__} after {stem}'
-    json.dump(res, open(out, 'w'), indent=0, sort_keys=True)
+        json.dump(res, open(out, 'w'), indent=0, sort_keys=True)
+        try:
+            cp.cuda.runtime.deviceSynchronize()
+        except Exception:
+            os.remove(cur)
+            sys.exit(3)   # sticky error: the context is lost, restart the process
+    if os.path.exists(cur):
+        os.remove(cur)
     ok = sum(v['ok'] for v in res.values())
-    print(f'{ok}/{len(res)} NumPy-correct; failing: {[k for k, v in res.items() if not v["ok"]][:40]}')
+    print(f'{d}: {ok}/{len(res)} NumPy-correct; failing: {[k for k, v in res.items() if not v["ok"]][:40]}')
 
 
 if __name__ == '__main__':

@@ -12,5 +12,5 @@ _spec = importlib.util.spec_from_file_location('aster_sass', os.path.join(_DIR, 
 sass = importlib.util.module_from_spec(_spec)
 sys.modules['aster_sass'] = sass
 _spec.loader.exec_module(sass)
-for _m in ('control', 'nvdisasm_text', 'syntax', 'table'):
+for _m in ('control', 'nvdisasm_text', 'syntax', 'table', 'cubin', 'barriers', 'builder', 'nvinfo'):
     setattr(sass, _m, importlib.import_module('aster_sass.' + _m))

@@ -12,3 +12,5 @@ of nvcc- and PyTorch-built cubins by tools/sass/gen_table.py.
 from .errors import SassError  # noqa: F401
 from .cubin import Instruction, Kernel, Module, raise_cubin  # noqa: F401,E402
 from .control import Control  # noqa: F401,E402
+from .builder import KernelBuilder  # noqa: F401,E402
+from . import barriers  # noqa: F401,E402

@@ -16,11 +16,16 @@ Algorithm (one forward walk, conservative):
     (wait mask) and freed; at labels, branches, EXIT, BAR and SYNCS all are;
   * a variable-latency instruction takes a free barrier (0-5) as wrbar, a
     late-reading one another as rdbar; with none free the oldest is waited for;
-  * stall: FIXED_LATENCY cycles when one of the next instructions names a
-    register of a fixed-latency producer (PRED_LATENCY before a guarded or
-    control instruction reading its predicate), else 1.
-The latencies are this pass's conservative choice, not measurements: ptxas's
-stalls in the corpus are at most 15 and most are 1-6 (tests compare).
+  * stalls: each fixed-latency instruction makes its registers ready `latency`
+    cycles after it issues; an instruction naming a register not yet ready
+    raises the stall of the instruction before it (cycles are the sum of stalls).
+    latency(family) = the 5th percentile of the cycles ptxas left between an
+    instruction of that family and the first reader of its result in the corpus
+    (control_stats.json 'read_after'; e.g. FFMA 4, DFMA 8, R2UR 13), or
+    DEFAULT_LATENCY; PRED_LATENCY before a guarded or control instruction;
+  * yield bit as ptxas sets it in the corpus (own kernels, 10,800 instructions):
+    1 on variable-latency and control-flow instructions and on stalls of 1-2,
+    0 on other stalls (0 and 3-15), which ptxas follows in over 95% of cases.
 Needs: instructions with text.  Guarantees: every control field is set; a
 register written by a variable-latency instruction is never named before the
 barrier is waited for (in straight-line order; at labels everything is waited).
@@ -31,8 +36,8 @@ import re
 
 from .control import Control
 
-FIXED_LATENCY = 6   # cycles; conservative for Hopper's ALU pipes
-PRED_LATENCY = 13   # cycles; ptxas's own stall between ISETP and a dependent EXIT/BRA (corpus)
+DEFAULT_LATENCY = 6  # cycles, for fixed-latency families the corpus shows fewer than 20 times
+PRED_LATENCY = 13    # cycles; ptxas's own stall between ISETP and a dependent EXIT/BRA (corpus)
 _REG = re.compile(r'(?<![\w.])(UR|UP|R|P)(\d+)(\.64|\.128)?')
 _CONTROL_FLOW = ('BRA', 'EXIT', 'RET', 'CALL', 'BAR', 'SYNCS', 'BSYNC', 'BSSY', 'WARPSYNC', 'JMP',
                  'BRX', 'DEPBAR', 'WARPGROUP', 'MEMBAR', 'FENCE', 'ERRBAR', 'CCTL', 'NANOSLEEP')
@@ -47,9 +52,15 @@ def classes():
     if _CLASSES is None:
         with open(os.path.join(os.path.dirname(__file__), 'control_stats.json')) as f:
             st = json.load(f)
-        wr = {k for k, (n, w, r) in st.items() if w * 2 > n} | {'LDS'}
-        rd = {k for k, (n, w, r) in st.items() if r * 2 > n} | set(_STORE_LIKE)
-        _CLASSES = (wr, rd)
+        fam = st['families']
+        wr = {k for k, (n, w, r) in fam.items() if w * 2 > n} | {'LDS'}
+        rd = {k for k, (n, w, r) in fam.items() if r * 2 > n} | set(_STORE_LIKE)
+        lat = {}
+        for k, hist in st['read_after'].items():
+            xs = sorted(int(c) for c, n in hist.items() for _ in range(n))
+            if len(xs) >= 20:
+                lat[k] = min(max(xs[len(xs) // 20], 1), 15)
+        _CLASSES = (wr, rd, lat)
     return _CLASSES
 
 
@@ -68,20 +79,33 @@ def _regs(text):
         for j in range(n):
             out.add((cls, i + j))
     op = text.split()[1 if text.startswith('@') else 0]
-    if re.search(r'\.(64|128)\b', op):  # wide results (LDG.E.64 R4, ...): widen R operands
-        w = 4 if '.128' in op else 2
+    # Register tuples the text names by their first register (conservatively widened):
+    # 64/128-bit data, FP64 (D*) and 64-bit conversions, IMAD.WIDE, matrix fragments.
+    w = 1
+    if re.search(r'\.(64|WIDE|F64|S64|U64)\b', op) or op.startswith('D'):
+        w = 2
+    if re.search(r'\.(128|4)\b', op) or op.split('.')[0] in ('HMMA', 'IMMA', 'HGMMA', 'LDSM', 'MOVM'):
+        w = 4
+    if w > 1:
         out |= {('R', i + j) for cls, i in list(out) if cls == 'R' for j in range(w)}
     return out
+
+
+def _yield(op, stall, wrbar):
+    return 1 if (wrbar != 7 or op in _CONTROL_FLOW or 1 <= stall <= 2) else 0
 
 
 def set_control(insts, labels=()):
     """Compute control bits for `insts` (objects with .text and .ctrl) in place.
 
     `labels`: instructions that are branch targets (all barriers are waited there)."""
-    wr_set, rd_set = classes()
+    wr_set, rd_set, lat = classes()
     targets = {id(x) for x in labels if x is not None}
     pending = {}            # barrier -> (registers, age)
+    ready = {}              # register -> cycle its fixed-latency value is ready
     age = 0
+    t = 0                   # issue cycle of the current instruction
+    prev = prev_op = None
     for i, x in enumerate(insts):
         if x.text is None:
             continue
@@ -93,6 +117,16 @@ def set_control(insts, labels=()):
             if flush or rs & regs:
                 wait |= 1 << b
                 del pending[b]
+        # fixed-latency results: make sure enough cycles passed since the producer
+        need = max([ready.get(r, 0) for r in regs] + [0])
+        if flush:
+            need = max([need] + list(ready.values()))
+        if prev is not None and need > t:
+            extra = min(need - t, 15 - prev.ctrl.stall)
+            st = prev.ctrl.stall + extra
+            prev.ctrl = Control(stall=st, yield_=_yield(prev_op, st, prev.ctrl.wrbar),
+                                wrbar=prev.ctrl.wrbar, rdbar=prev.ctrl.rdbar, wait=prev.ctrl.wait, reuse=0)
+            t += extra
         wrbar = rdbar = 7
 
         def take():
@@ -111,17 +145,20 @@ def set_control(insts, labels=()):
             rdbar = take()
             pending[rdbar] = (set(regs), age)
         age += 1
-        stall = 1
         if wrbar == 7:
-            for d, y in enumerate(insts[i + 1:i + 3], 1):
-                if y.text is None:
-                    continue
-                if regs & _regs(y.text):
-                    need = PRED_LATENCY if (_opcode(y.text) in _CONTROL_FLOW or y.text.startswith('@')) and any(c in ('P', 'UP') for c, _ in regs & _regs(y.text)) else FIXED_LATENCY
-                    stall = max(stall, need - (d - 1))
-                    break
-        if op in _CONTROL_FLOW:
-            stall = max(stall, 5)
-        x.ctrl = Control(stall=min(stall, 15), yield_=0, wrbar=wrbar, rdbar=rdbar, wait=wait,
-                         reuse=0)
+            L = lat.get(op, DEFAULT_LATENCY)
+            for r in regs:
+                ready[r] = t + (PRED_LATENCY if r[0] in ('P', 'UP') else L)
+        stall = 5 if op in _CONTROL_FLOW else 1
+        x.ctrl = Control(stall=stall, yield_=_yield(op, stall, wrbar), wrbar=wrbar, rdbar=rdbar,
+                         wait=wait, reuse=0)
+        t += stall
+        prev, prev_op = x, op
     return insts
+
+
+def conservative():
+    """Control bits for one instruction inserted into ptxas's code: wait for every
+    barrier before issuing, and stall the most cycles after (no barrier set, so it
+    must be a fixed-latency instruction; a variable-latency one needs set_control)."""
+    return Control(stall=15, yield_=0, wrbar=7, rdbar=7, wait=0x3f, reuse=0)

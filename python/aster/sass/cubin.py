@@ -203,6 +203,12 @@ class Module:
         rc = nvinfo.regcounts(nvinfo.parse(self._bytes(info)))
         return rc.get(sym, (None,))[0]
 
+    def set_regcount(self, kernel, n):
+        """Force REGCOUNT of `kernel` (written by cubin()); default: raised as needed."""
+        self._forced_regs = getattr(self, '_forced_regs', {})
+        self._forced_regs[kernel] = n
+        self.kernels[kernel].edited = True
+
     def _symbol_index(self, name):
         for i, (n, *_rest) in enumerate(self.symbols):
             if n == name and _rest[3] == 'STT_FUNC':
@@ -285,8 +291,8 @@ class Module:
             rc = nvinfo.regcounts(nvinfo.parse(self._bytes(info)))
             if sym in rc:
                 n, pos = rc[sym]
-                need = k.registers_needed()
-                if need > n:
+                need = getattr(self, '_forced_regs', {}).get(k.name) or max(n, k.registers_needed())
+                if need != n:
                     struct.pack_into('<I', out, info['offset'] + pos, need)
 
 

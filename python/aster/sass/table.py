@@ -125,7 +125,7 @@ def _index():
             fm = 0
             for f in row['fields']:
                 fm |= _field_mask(f)
-            ent = (row['n'], key, int(row['base'], 16), fm, row)
+            ent = ((row.get('rank', 0), row['n']), key, int(row['base'], 16), fm, row)
             if fm & 0xfff:
                 wild.append(ent)
             else:
@@ -199,25 +199,34 @@ def _format(cls, conv, x, label_of):
     return None
 
 
+def candidates(word):
+    """Rows whose base and guard agree with the word, preferred first (the
+    generator's `rank`: how often nvdisasm chose the row over another that also
+    fits, then the row's sample count).  Yields (key, row, kinds, values, guarded)."""
+    from . import control, syntax
+    low = word & control.LOW_MASK
+    by_op, wild = _index()
+    for _, key, base, fm, row in sorted(by_op.get(low & 0xfff, []) + wild, key=lambda e: e[0], reverse=True):
+        if low & ~fm != base:
+            continue
+        rest = key.partition(' ')[2]
+        kinds = syntax.split_operands(rest) if rest else []
+        vals = [_extract(f, low) for f in row['fields']]
+        guarded = bool(kinds) and kinds[0].startswith('@')
+        if guarded != (vals[0] != 7 or vals[1] != 0):
+            continue
+        yield key, row, kinds, vals, guarded
+
+
 def decode(word, pc=0, label_of=None):
     """Text of one 128-bit instruction (nvdisasm syntax, control bits aside), or None
     when no table row explains the bits.  `label_of(rel)` names a branch target
     rel bytes after pc + 16 (default `.L_<hex target>`)."""
-    from . import control, syntax
-    low = word & control.LOW_MASK
     label_of = label_of or (lambda rel: f'.L_{pc + 16 + rel:x}')
-    by_op, wild = _index()
-    for n, key, base, fm, row in by_op.get(low & 0xfff, []) + wild:
-        if low & ~fm != base:
-            continue
-        opcode, _, rest = key.partition(' ')
-        kinds = syntax.split_operands(rest) if rest else []
-        vals = [_extract(f, low) for f in row['fields']]
-        guarded = bool(kinds) and kinds[0].startswith('@')
+    for key, row, kinds, vals, guarded in candidates(word):
+        opcode = key.partition(' ')[0]
         g, gn = vals[0], vals[1]
         gcls = row['fields'][0][0]
-        if guarded != (g != 7 or gn != 0):
-            continue
         texts = []
         ok = True
         for f, x in zip(row['fields'][2:], vals[2:]):
