@@ -7,7 +7,8 @@ Module.cubin() re-encodes every instruction from its text and control bits
 (table.py, control.py) into the original ELF image and fixes the attributes that
 depend on the code: EXIT_INSTR_OFFSETS and the other instruction-offset lists of
 `.nv.info.<name>`, relocation offsets into the code, and REGCOUNT of `.nv.info`
-(raised, never lowered, to cover the registers an edited kernel names).
+(raised, never lowered, to a multiple of 8 covering the registers an edited
+kernel names, with 2 to spare).
 The ELF is read with pyelftools (read-only); writing patches bytes at the offsets
 it reports, so section sizes stay as they are: an edit that inserts instructions
 consumes the kernel's trailing NOP padding, a deletion appends NOPs.
@@ -291,7 +292,11 @@ class Module:
             rc = nvinfo.regcounts(nvinfo.parse(self._bytes(info)))
             if sym in rc:
                 n, pos = rc[sym]
-                need = getattr(self, '_forced_regs', {}).get(k.name) or max(n, k.registers_needed())
+                # Raised to a multiple of 8 with 2 to spare: on an H100 a kernel naming
+                # R40 with REGCOUNT 41 raised an illegal-instruction error, with 48 it ran.
+                top = k.registers_needed()
+                grown = n if top <= n else -(-(top + 2) // 8) * 8
+                need = getattr(self, '_forced_regs', {}).get(k.name) or grown
                 if need != n:
                     struct.pack_into('<I', out, info['offset'] + pos, need)
 
