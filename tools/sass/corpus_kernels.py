@@ -132,7 +132,9 @@ U32_EXPRS = [
     ('funnel', '__funnelshift_l(x, y, 5)', lambda x, y: ((y << 5) | (x >> 27)).astype(np.uint32)),
     ('minu', 'min(x, y)', np.minimum),
     ('bfe', '(x >> 4) & 0xff', lambda x, y: (x >> 4) & 0xff),
-    ('sad', '__sad(x, y, 3u)', lambda x, y: (np.maximum(x, y) - np.minimum(x, y) + 3).astype(np.uint32)),
+    # __sad takes ints: |x - y| of the signed values (the unsigned-difference reference
+    # failed on the H100 run of 2026-11-27; this one was not re-run)
+    ('sad', '__sad(x, y, 3u)', lambda x, y: (np.abs(x.view(np.int32).astype(np.int64) - y.view(np.int32).astype(np.int64)) + 3).astype(np.uint32)),
 ]
 for nm, e, r in U32_EXPRS:
     _ew(f'u32_{nm}', 'u32', e, r, tol=0)
