@@ -257,14 +257,22 @@ def main():
             if f[1] == 'split' and len(f[4]) > len(hints.get(f[0], [])):
                 hints[f[0]] = f[4]
     table = learn(samples, hints)
-    # Rank rows by how often nvdisasm chose them over another row that fits the
-    # same bits (the decoder tries rows in rank order): text as nvdisasm prints it.
+    # Where several rows fit the same bits, the row nvdisasm printed is preferred
+    # over the others ('over': keys this row is tried before; decode follows it),
+    # so decoded text reads like nvdisasm's.
     sass.table._TABLE, sass.table._INDEX = table, None
+    prefer = collections.Counter()
     for (word, true), cnt in WORDS.items():
-        keys = [k for k, *_ in sass.table.candidates(word)]
-        if len(keys) > 1 and keys[0] != true:
-            table[true]['rank'] = table[true].get('rank', 0) + cnt
-            sass.table._INDEX = None
+        for k, *_ in sass.table.candidates(word):
+            if k != true:
+                prefer[(true, k)] += cnt
+    for (a, b), cnt in prefer.items():
+        if cnt > prefer.get((b, a), 0):
+            table[a].setdefault('over', []).append(b)
+    for row in table.values():
+        if 'over' in row:
+            row['over'].sort()
+    sass.table._INDEX = None
     for key, r in reuse.items():
         table[key]['reuse'] = {str(op): bit for (op, bit), _ in sorted(r.items())}
     json.dump(dict(sorted(table.items())), open(out, 'w'), indent=None, separators=(',', ':'))

@@ -125,7 +125,7 @@ def _index():
             fm = 0
             for f in row['fields']:
                 fm |= _field_mask(f)
-            ent = ((row.get('rank', 0), row['n']), key, int(row['base'], 16), fm, row)
+            ent = (row['n'], key, int(row['base'], 16), fm, row)
             if fm & 0xfff:
                 wild.append(ent)
             else:
@@ -200,12 +200,14 @@ def _format(cls, conv, x, label_of):
 
 
 def candidates(word):
-    """Rows whose base and guard agree with the word, preferred first (the
-    generator's `rank`: how often nvdisasm chose the row over another that also
-    fits, then the row's sample count).  Yields (key, row, kinds, values, guarded)."""
+    """Rows whose base and guard agree with the word, preferred first: a row that
+    another fitting row is listed `over` (nvdisasm printed that one for such
+    bits in the corpus) comes after it; then by sample count.
+    Returns [(key, row, kinds, values, guarded)]."""
     from . import control, syntax
     low = word & control.LOW_MASK
     by_op, wild = _index()
+    out = []
     for _, key, base, fm, row in sorted(by_op.get(low & 0xfff, []) + wild, key=lambda e: e[0], reverse=True):
         if low & ~fm != base:
             continue
@@ -215,7 +217,12 @@ def candidates(word):
         guarded = bool(kinds) and kinds[0].startswith('@')
         if guarded != (vals[0] != 7 or vals[1] != 0):
             continue
-        yield key, row, kinds, vals, guarded
+        out.append((key, row, kinds, vals, guarded))
+    if len(out) > 1:
+        keys = {c[0] for c in out}
+        beaten = {b for c in out for b in c[1].get('over', ()) if b in keys}
+        out.sort(key=lambda c: c[0] in beaten)   # stable: sample count order otherwise
+    return out
 
 
 def decode(word, pc=0, label_of=None):

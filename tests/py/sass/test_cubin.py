@@ -1,6 +1,6 @@
 """raise_cubin / Module.cubin: byte-exact round trips of the corpus cubins, .nv.info
 records named as nvdisasm names them, and edits that re-encode and fix the ELF.
-Oracles: the cubins ptxas wrote and nvdisasm's annotated text of them (corpus.py);
+Oracles: the cubins ptxas wrote and nvdisasm's annotated text of them (sass_corpus.py);
 the edits are the ones that ran NumPy-correct on an H100 (tools/sass/device_edits.py)."""
 import os
 import re
@@ -12,13 +12,13 @@ import pytest
 from aster import sass
 from aster.sass import nvinfo
 
-from corpus import files, sample
+from sass_corpus import files, sample
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools', 'sass'))
 import device_edits  # noqa: E402
 
 
-@pytest.mark.parametrize('which,step', [('own', 2), ('torch', 12)])
+@pytest.mark.parametrize('which,step', [('own', 4), ('torch', 24)])
 def test_corpus_cubins_round_trip_byte_exact(which, step):
     stems = sample(which, step)
     for s in stems:
