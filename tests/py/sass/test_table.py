@@ -40,7 +40,7 @@ def test_decode_then_encode_is_exact_and_reads_like_nvdisasm(which, step):
         assert d is not None, txt
         assert table.encode(d, off, sec['labels'], control.unpack(word)) == word, (txt, d)
         same += re.sub(r'\s+', ' ', txt.replace('.reuse', '')) == d
-    assert same / n > 0.9, f'only {same}/{n} decode to nvdisasm\'s own text'
+    assert same / n > 0.95, f'only {same}/{n} decode to nvdisasm\'s own text'
 
 
 def test_fields_are_placed_and_bases_consistent():
