@@ -96,3 +96,38 @@ def test_insert_past_padding_and_bad_input_raise():
         sass.raise_cubin(b'\x7fELF' + b'\0' * 60)
     with pytest.raises(sass.SassError):
         sass.raise_cubin('not bytes')
+
+
+def _nvdisasm_of_edits():
+    """nvdisasm 13.0's text and low 64 bits of the edited cubins of the H100 run
+    (corpus/edits_nvdisasm.txt, from tools/sass/run_all.sh)."""
+    out, cur = {}, None
+    path = os.path.join(os.path.dirname(__file__), 'corpus', 'edits_nvdisasm.txt')
+    for line in open(path):
+        if line.startswith('== '):
+            cur = out.setdefault(line[3:].strip()[:-6], [])
+            continue
+        m = re.match(r'\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;?\s*/\* 0x([0-9a-f]{16}) \*/', line)
+        if m:
+            cur.append((int(m.group(1), 16), m.group(2).rstrip(' ;'), int(m.group(3), 16)))
+    return out
+
+
+@pytest.mark.parametrize('stem', sorted(device_edits.EDITS))
+def test_nvdisasm_reads_our_edits_as_written(stem):
+    """The bits aster writes for each edit are what nvdisasm disassembled in the H100 run,
+    and nvdisasm's text of them is the text the edit asked for."""
+    fn, base, _ = device_edits.EDITS[stem]
+    m = sass.raise_cubin(files('own')[base]['cubin'])
+    fn(m, sass)
+    k = sass.raise_cubin(m.cubin()).kernels[base]
+    theirs = _nvdisasm_of_edits()[stem]
+    assert len(theirs) == len(k.insts)
+    for (off, txt, lo), x in zip(theirs, k.insts):
+        assert lo == x.word & ((1 << 64) - 1), (off, txt, x.text)
+    wanted = {'imm_int': 'IADD3 R7, R2, 0x1234, RZ', 'imm_float': 'FFMA R9, R2, -2.25, R5',
+              'opcode': 'FMUL R9, R4, R3', 'shift_loop': 'IMAD.MOV.U32 R14, RZ, RZ, 0x7',
+              'more_registers': 'IMAD.MOV.U32 R9, RZ, RZ, R40'}
+    for tag, text in wanted.items():
+        if stem.endswith('__' + tag):
+            assert text in [t for _, t, _ in theirs]
