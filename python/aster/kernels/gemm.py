@@ -45,6 +45,12 @@ mask from K, so a K step reaching past K contributes exactly 0). The K loop
 runs ceil(K / tile_k) steps rounded up to a multiple of its unroll
 (`K_UNROLL` = 2 steps): the extra steps multiply zeros. Matrices must be
 smaller than 2 GiB.
+
+Split-K (`split_k`): one more argument, kchunk; workgroup z multiplies K
+elements [z kchunk, min((z + 1) kchunk, K)) (rows stay K apart, the K mask
+and the trip count use the split's length) and adds its partial tile into C
+with buffer_atomic_add_f32, so C must be zero before the launch and the
+grid's z is ceil(K / kchunk).
 """
 from dataclasses import asdict, dataclass, fields
 
@@ -68,7 +74,8 @@ def _pow2(x):
 class GemmConfig:
     """One GEMM kernel. Tile sizes are per workgroup; waves_m x waves_n waves
     (64 lanes each) split the tile; mfma is 32 (v_mfma_f32_32x32x8) or 16
-    (v_mfma_f32_16x16x16)."""
+    (v_mfma_f32_16x16x16); split_k adds partial sums over K splits into C
+    (the module doc)."""
     dtype: str = "f16"
     tile_m: int = 128
     tile_n: int = 128
@@ -80,12 +87,14 @@ class GemmConfig:
     b_direct: bool = False
     prefetch: int = 1
     arch: str = "gfx942"
+    split_k: bool = False
 
     @property
     def name(self):
         return (f"gemm_{self.dtype}_{self.tile_m}x{self.tile_n}x{self.tile_k}_"
                 f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
-                f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}")
+                f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}"
+                f"{'_sk' if self.split_k else ''}")
 
     @property
     def waves(self):
@@ -95,9 +104,9 @@ class GemmConfig:
     def block(self):
         return (64 * self.waves, 1, 1)
 
-    def grid(self, m, n):
-        """Workgroups (along N, along M) for an M x N result."""
-        return (-(-n // self.tile_n), -(-m // self.tile_m), 1)
+    def grid(self, m, n, splits=1):
+        """Workgroups (along N, along M, along K) for an M x N result."""
+        return (-(-n // self.tile_n), -(-m // self.tile_m), splits)
 
     @property
     def lds_bytes(self):

@@ -49,10 +49,13 @@ class _Gen:
         m = Module(c.arch, name=c.name)
         el = ptr(DTYPES[c.dtype])
         self.m = m
-        self.k = m.kernel(c.name, args=[("a", el), ("b", el), ("c", ptr(np.float32)),
-                                        ("M", np.int32), ("N", np.int32), ("K", np.int32)],
-                          block=c.block, lds=c.lds_bytes,
-                          sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"])
+        args = [("a", el), ("b", el), ("c", ptr(np.float32)),
+                ("M", np.int32), ("N", np.int32), ("K", np.int32)]
+        setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
+        if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
+            args.append(("kchunk", np.int32))
+            setup.append("workgroup_id_z")
+        self.k = m.kernel(c.name, args=args, block=c.block, lds=c.lds_bytes, sgpr_setup=setup)
         # MFMAs of a step before its barrier, after the LDS writes of the
         # next step (the writes must land before the barrier; the MFMAs cover
         # their latency)
@@ -79,6 +82,14 @@ class _Gen:
         pa, pb, pc = k.load_arg("a"), k.load_arg("b"), k.load_arg("c")
         M, N, K = k.load_arg("M"), k.load_arg("N"), k.load_arg("K")
         self.M, self.N, self.K = M, N, K
+        # k0: this workgroup's first K element; Kh: how many it multiplies
+        # (rows stay K elements apart; the K mask and the trip count use Kh)
+        self.k0, self.Kh = None, K
+        if c.split_k:
+            kc = k.load_arg("kchunk")
+            self.k0 = k.s_mul_i32(SGPR(), kc, k.workgroup_id("z"))
+            kend = k.s_min_u32(SGPR(), k.s_add_u32(SGPR(), self.k0, kc), K)
+            self.Kh = k.s_sub_u32(SGPR(), kend, self.k0)
         wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
         self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
@@ -99,7 +110,7 @@ class _Gen:
         self.rpp = self.lanes // cpr
         # The K mask (tiles module doc) of the step held in registers: the
         # lane's chunk starts at k0 = 8 kc.
-        k16 = k.s_lshl_b32(SGPR(), K, 4)
+        k16 = k.s_lshl_b32(SGPR(), self.Kh, 4)
         x0 = k.v_sub_u32(VGPR(), k16, k.v_lshlrev_b32(VGPR(), 7, self.kc))
         self.x = [x0] + [k.v_subrev_u32(VGPR(), 32 * j, x0) if 32 * j <= 64 else
                          k.v_subrev_u32(VGPR(), self.smov(32 * j), x0) for j in range(1, 4)]
@@ -121,6 +132,8 @@ class _Gen:
         k = self.k
         rowg = k.v_add_u32(VGPR(), row0, self.krow)
         off = k.v_mul_lo_u32(VGPR(), rowg, self.K)
+        if self.k0 is not None:
+            off = k.v_add_u32(VGPR(), self.k0, off)
         off = k.v_lshl_add_u32(VGPR(), self.kc, 3, off)
         off = k.v_lshlrev_b32(VGPR(), 1, off)
         voffs = [off]
@@ -138,6 +151,8 @@ class _Gen:
         kq_step = self.lanes // gpr
         self.b_groups = (self.bk // 4) // kq_step
         r4 = k.v_lshlrev_b32(VGPR(), 2, kq)
+        if self.k0 is not None:
+            r4 = k.v_add_u32(VGPR(), self.k0, r4)
         off = k.v_mul_lo_u32(VGPR(), r4, self.N)
         col = k.v_lshl_add_u32(VGPR(), nq, 2, self.n0)
         off = k.v_add_u32(VGPR(), off, col)
@@ -167,13 +182,15 @@ class _Gen:
             r = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wtn, self.wn), self.n0)
             n = k.v_add_u32(VGPR(), r, k.v_and_b32(VGPR(), self.mt - 1, self.lane))
             off = k.v_mul_lo_u32(VGPR(), n, self.K)
+            if self.k0 is not None:
+                off = k.v_add_u32(VGPR(), self.k0, off)
             off = k.v_lshl_add_u32(VGPR(), lg, 2, off)
             off = k.v_lshlrev_b32(VGPR(), 1, off)
             self.bd_voffs = [off] + [
                 k.v_add_u32(VGPR(), k.s_mul_i32(SGPR(), self.K, 2 * rn * self.mt), off)
                 for rn in range(1, self.rn)]
             # the K mask of the B operand: the lane's K start 4 (l // mt)
-            y0 = k.v_sub_u32(VGPR(), k.s_lshl_b32(SGPR(), self.K, 4),
+            y0 = k.v_sub_u32(VGPR(), k.s_lshl_b32(SGPR(), self.Kh, 4),
                              k.v_lshlrev_b32(VGPR(), 6, lg))
             self.y = [y0, k.v_subrev_u32(VGPR(), 32, y0)]
         else:
@@ -361,7 +378,7 @@ class _Gen:
         n4 = k.s_lshl_b32(SGPR(), self.N, 2)
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
         cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
-        store = tiles.store_result_buffer(self.mt)
+        store = tiles.store_result_buffer(self.mt, atomic=self.cfg.split_k)
         for rn in range(self.rn):
             col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)
             (off,) = self.call(tiles.store_offset(self.mt), self.lane, rbase, col0, self.N, n4)
@@ -424,7 +441,7 @@ class _Gen:
         # arguments, which amdgcn-regalloc gives the registers of the values
         # passed to them (no copies)
         unroll = K_UNROLL
-        trips = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.K, unroll * self.bk - 1),
+        trips = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.Kh, unroll * self.bk - 1),
                              _log2(unroll * self.bk))
         k.s_mov_b32(s[48], trips)
         flat, rebuild = self._flatten(st)

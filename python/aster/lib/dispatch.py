@@ -1,68 +1,111 @@
 """`aster.lib.gemm`: C = A @ B (or A @ B.T) in f32 through a library kernel
 chosen by a heuristic (or tuning results), on the emulator or a GPU.
 
-The heuristic (`choose`), for each kernel of the library matching (arch,
-dtype, trans_b):
+The heuristic (`plan`; `choose` is its kernel), for each kernel of the
+library matching (arch, dtype, trans_b) and, for a split-K kernel
+(`GemmConfig.split_k`: workgroup z adds K elements [z kchunk, (z+1) kchunk)
+into a zeroed C with buffer_atomic_add_f32), each split factor of SPLITS:
 
-  1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it.
-  2. Otherwise the estimated time is
-        rounds x max(compute, memory) per tile
-     rounds   = ceil(tiles / 304): waves of workgroups over MI300X's 304 CUs
-                (one workgroup per CU: the tiles' LDS), tiles = ceil(M/tm) ceil(N/tn)
-     compute  = 2 tm tn Kp / (2048 flop/clk x u), Kp = K rounded up to the
-                kernel's K unroll (K_UNROLL tile_k): the padded edge work of
+  1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
+     (a split-K winner with its best estimated split).
+  2. Otherwise the estimated whole-device time is
+        rounds x (WG_CYCLES + max(compute, memory)) per workgroup
+     kchunk   = ceil(K / splits) rounded up to the kernel's K unroll
+                (K_UNROLL tile_k); splits = ceil(K / kchunk) workgroups along K
+     rounds   = ceil(tiles / CUs): waves of workgroups over the device's CUs
+                (`devices.CUS`; one workgroup per CU: the tiles' LDS),
+                tiles = ceil(M/tm) ceil(N/tn) splits
+     compute  = 2 tm tn kchunk / (2048 flop/clk x u): the padded edge work of
                 M, N and K is paid for; u the kernel's simulated matrix-core
                 utilisation (configs.csv ref_utilisation, 0.75 without)
-     memory   = 2 (tm + tn) Kp bytes / (HBM bytes per clock / CUs busy):
+     memory   = 2 (tm + tn) kchunk bytes / (HBM bytes per clock / CUs busy):
                 the compute/memory ratio of the tile (tm tn / (tm + tn)
                 flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
+     WG_CYCLES a workgroup's fixed cost (setup, the pipeline's fill from
+                memory, the stores), measured on the timing model
      and the smallest estimate wins (ties: fewer wasted edge flops, then the
      larger tile).
 """
 import hashlib
 import os
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..kernels.gemm import DTYPES, K_UNROLL
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
-__all__ = ["gemm", "choose", "estimate", "default_library", "cache_dir"]
+__all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
+           "cache_dir", "SPLITS"]
 
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
 DEFAULT_UTILISATION = 0.75
+SPLITS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
+WG_CYCLES = 2500    # [model] measured: see bench/bench_gemm_vs_aiter.py --overhead
 
 
-def estimate(cfg, m, n, k, utilisation=None):
-    """(estimated cycles, wasted fraction of the computed flops) of one kernel
-    on an M x N x K problem (see the module doc)."""
-    gx, gy, _ = cfg.grid(m, n)
-    tiles = gx * gy
-    rounds = -(-tiles // CUS)
+def kchunk(cfg, k, splits):
+    """(K elements per split, splits actually launched): ceil(K / splits)
+    rounded up to the kernel's K unroll."""
     unroll = K_UNROLL * cfg.tile_k
-    kp = -(-k // unroll) * unroll
+    kc = -(-(-(-k // splits)) // unroll) * unroll
+    return kc, -(-k // kc)
+
+
+def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
+    """(estimated whole-device cycles, wasted fraction of the computed flops)
+    of one kernel on an M x N x K problem with `splits` K splits (see the
+    module doc)."""
+    gx, gy, _ = cfg.grid(m, n)
+    kc, sk = kchunk(cfg, k, splits)
+    tiles = gx * gy * sk
+    rounds = -(-tiles // cus)
     u = utilisation or DEFAULT_UTILISATION
-    compute = 2 * cfg.tile_m * cfg.tile_n * kp / (PEAK_FLOP_PER_CLK_CU * u)
-    busy = min(tiles, CUS)
-    memory = 2 * (cfg.tile_m + cfg.tile_n) * kp / (HBM_BYTES_PER_CLK / busy)
-    done = tiles * cfg.tile_m * cfg.tile_n * kp
-    return rounds * max(compute, memory), 1 - (m * n * k) / done
+    compute = 2 * cfg.tile_m * cfg.tile_n * kc / (PEAK_FLOP_PER_CLK_CU * u)
+    busy = min(tiles, cus)
+    memory = 2 * (cfg.tile_m + cfg.tile_n) * kc / (HBM_BYTES_PER_CLK / busy)
+    done = tiles * cfg.tile_m * cfg.tile_n * kc
+    return rounds * (WG_CYCLES + max(compute, memory)), 1 - (m * n * k) / done
 
 
-def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942"):
-    """The library Entry the heuristic picks for an M x N x K GEMM."""
+@dataclass(frozen=True)
+class Plan:
+    """What `gemm` launches: a library Entry, its K split (1 for a plain
+    kernel), the K elements per split, and the estimated cycles."""
+    entry: object
+    splits: int
+    kchunk: int
+    cycles: float
+
+    @property
+    def name(self):
+        return self.entry.name + (f"/sk{self.splits}" if self.entry.config.split_k else "")
+
+
+def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None):
+    """The Plan the heuristic picks for an M x N x K GEMM (module doc)."""
+    from .devices import cus as _cus
+    ncu = cus or _cus(arch)
     cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b)
     if not cands:
         raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
                          f"with trans_b={trans_b}")
-    for e in cands:
-        if (m, n, k) in e.tuned_for:
-            return e
+    tuned = [e for e in cands if (m, n, k) in e.tuned_for]
+    opts = []
+    for e in tuned or cands:
+        for s in (SPLITS if e.config.split_k else (1,)):
+            kc, sk = kchunk(e.config, k, s)
+            if e.config.split_k and s > 1 and sk != s:
+                continue                # the same launch as a smaller split
+            t, waste = estimate(e.config, m, n, k, e.ref_utilisation, s, ncu)
+            opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
+                         Plan(e, sk, kc, t)))
+    return min(opts, key=lambda o: o[0])[1]
 
-    def key(e):
-        t, waste = estimate(e.config, m, n, k, e.ref_utilisation)
-        return (t, waste, -e.config.tile_m * e.config.tile_n)
-    return min(cands, key=key)
+
+def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942"):
+    """The library Entry the heuristic picks for an M x N x K GEMM."""
+    return plan(library, m, n, k, dtype=dtype, trans_b=trans_b, arch=arch).entry
 
 
 def cache_dir():
@@ -129,13 +172,14 @@ def _padded(x):
 
 
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
-         library=None, arch="gfx942"):
+         library=None, arch="gfx942", splits=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
     A, B: float16 or bfloat16 NumPy arrays (the same dtype). out: an optional
     float32 C-contiguous M x N array to write into. config: a kernel name
     (or Entry) of the library to use instead of the heuristic (`choose`).
-    library: an aster.lib.Library (default: `default_library()`).
+    library: an aster.lib.Library (default: `default_library()`). splits: the
+    K split of a split-K `config` (default 1). With timing, r.plan is the Plan.
     backend: "emu" (aster's emulator) or "hip" (a ROCm GPU: the same code
     object and argument buffer). timing=True (emulator) returns (C,
     LaunchResult) with the simulated cycles."""
@@ -159,15 +203,27 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
                              f"shape {(m, n)}")
     lib = library if library is not None else default_library()
     if config is None:
-        entry = choose(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch)
+        p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch)
     else:
         entry = config if not isinstance(config, str) else lib.entry(config, arch)
         c = entry.config
         if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch):
             raise ValueError(f"gemm: kernel {entry.name} is for {c.dtype}, trans_b={c.trans_b}, "
                              f"{c.arch}; this call needs {da}, trans_b={trans_b}, {arch}")
-    cfg = entry.config
+        s = splits or 1
+        if s < 1 or (s > 1 and not c.split_k):
+            raise ValueError(f"gemm: splits={splits} needs a split-K kernel (not {entry.name})")
+        kc, sk = kchunk(c, k, s)
+        p = Plan(entry, sk, kc, 0.0)
+    cfg = p.entry.config
     c_arr = out if out is not None else np.empty((m, n), np.float32)
-    r = launch(lib.code(entry), cfg.name, grid=cfg.grid(m, n), block=cfg.block,
-               args=[_padded(A), _padded(B), c_arr, m, n, k], backend=backend, timing=timing)
-    return (c_arr, r) if timing else c_arr
+    args = [_padded(A), _padded(B), c_arr, m, n, k]
+    if cfg.split_k:         # the splits add into C: it starts at zero
+        c_arr[...] = 0
+        args.append(p.kchunk)
+    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
+               args=args, backend=backend, timing=timing)
+    if timing:
+        r.plan = p
+        return c_arr, r
+    return c_arr

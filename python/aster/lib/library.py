@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..kernels.gemm import GemmConfig, compile_config
+from .devices import CUS as _CUS
 
 __all__ = ["build_library", "Library", "Entry", "default_configs", "REF_SHAPES", "CSV_FIELDS",
            "kernel_args_header", "args_dtype", "explicit_args"]
@@ -32,10 +33,10 @@ DEFAULT_TILES = (
     dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
 )
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
-              "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "lds_bytes", "vgprs",
+              "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "tuned_for"]
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
-CUS = 304
+CUS = _CUS["gfx942"]
 
 
 def default_configs(archs=ARCHS, dtypes=DTYPES):
@@ -124,8 +125,8 @@ def simulate(hsaco, cfg, shape):
     a = np.zeros(m * k + 1, NP[cfg.dtype])
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32)
-    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=[a, b, c, m, n, k],
-               timing=True)
+    args = [a, b, c, m, n, k] + ([k] if cfg.split_k else [])     # split-K: one split
+    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args, timing=True)
     return r.cycles
 
 

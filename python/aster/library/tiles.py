@@ -244,10 +244,12 @@ def store_offset(mt):
     return _cached(("so", mt), make)
 
 
-def store_result_buffer(mt, acc="agpr"):
+def store_result_buffer(mt, acc="agpr", atomic=False):
     """A function (d: AGPR (or VGPR) x 4 / x16, desc: SGPR x4, pitch: SGPR,
     off: VGPR) -> (): stores a 16x16 (mt=16, 4 registers) or 32x32 (mt=32,
-    16 registers) f32 MFMA result through the raw buffer `desc`: register r
+    16 registers) f32 MFMA result through the raw buffer `desc` (with
+    `atomic`, adds it to what is there: buffer_atomic_add_f32, split-K's
+    partial sums): register r
     of the lane at off + rows(r) * pitch, rows(r) = r (16x16) or
     8 (r // 4) + r % 4 (32x32), the MFMA's D layout (lane l holds column
     l % mt of rows 4 (l // mt) + rows(r)); `off` from store_offset. Rows past
@@ -268,8 +270,11 @@ def store_result_buffer(mt, acc="agpr"):
                 o = off if rows == 0 else f.v_add_u32(
                     VGPR(), f.s_mul_i32(SGPR(), pitch, rows), off)
                 val = f.v_accvgpr_read_b32(VGPR(), d[r]) if acc == "agpr" else d[r]
-                f.buffer_store_dword(val, o, desc, 0, offen=True)
+                if atomic:
+                    f.buffer_atomic_add_f32(val, o, desc, 0, offen=True)
+                else:
+                    f.buffer_store_dword(val, o, desc, 0, offen=True)
         body.__doc__ = store_result_buffer.__doc__
         return function(params=[Acc(nc), SGPR(4), SGPR(), VGPR()], results=[],
-                        name=f"tile_store_result_buffer_{mt}_{acc}")(body)
-    return _cached(("st", mt, acc), make)
+                        name=f"tile_store_result_buffer_{mt}_{acc}{'_add' if atomic else ''}")(body)
+    return _cached(("st", mt, acc, atomic), make)

@@ -1,0 +1,190 @@
+"""AMD's hand-written asm bf16 GEMM (``aiter_meta/hsa/<arch>/bf16gemm``) launched
+the way aiter's interface code launches it (``csrc/py_itfs_cu/asm_gemm_a16w16.cu``,
+``gemm_a16w16_asm``), on aster's emulator.
+
+    D, r = aster.aiter.gemm.bf16(A, B, timing=True)   # A: M x K bf16, B: N x K bf16
+    r.cycles, r.kernel, r.splitk                       # D: M x N float32 = A @ B.T
+    aster.aiter.gemm.bf16_choice(M, N, K)              # (table row, split-K) aiter picks
+
+What the interface does, and this module does the same:
+  * KernelArgs: every field in a 16-byte slot (a pointer + 8 pad bytes, a
+    32-bit value + 12 pad bytes; ``p2``/``p3`` of ``aiter_hip_common.h``),
+    packed: D, C (null: no bias), A, B, alpha = 1, beta = 0, stride_D0,
+    stride_D1, stride_C0, stride_C1, stride_A0, stride_A1, stride_B0,
+    stride_B1, M, N, K, splitk; 284 bytes. The interface sets only stride_C0
+    = 4 N, stride_A0 = stride_B0 = 2 K (bytes); the struct's other strides are
+    uninitialised stack memory there and zero here.
+  * The kernel: the table ``bf16gemm_outf32.csv`` next to the code objects
+    (its rows become a ``std::unordered_map``; `TABLE_ORDER` is the order
+    libstdc++ iterates it, which decides ties) walked by
+    ``get_heuristic_kernel`` (`bf16_choice`): for each kernel with N % tileN
+    == 0, split-K = min(CUs // output tiles, 64) when there are fewer output
+    tiles than CUs (K must be a multiple of 64), then the fewest rounds of
+    workgroups over the CUs, then fewer idle CUs or less M overhang, then
+    the higher tileM tileN / (tileM + tileN) (integer division, as in C++).
+  * grid (ceil(N / tileN), ceil(M / tileM), split-K), block 256; with
+    split-K > 1 the output is zeroed first (``out.zero_()``; the kernel adds
+    its partial sums into D). The zero fill is a separate memset on a GPU;
+    it is not simulated, so `cycles` is the GEMM kernel alone.
+"""
+from __future__ import annotations
+
+import csv
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from .wheel import hsa_dir
+
+__all__ = ["Bf16Kernel", "bf16", "bf16_choice", "bf16_kernels", "TABLE_ORDER"]
+
+# libstdc++ iterates the interface's unordered_map of the four bf16gemm rows
+# in this order (checked by compiling the same initializer list with clang-22
+# against libstdc++: tests/py/test_gemm_aiter.py); the heuristic keeps the
+# first of equal candidates, so the order is part of its choice.
+TABLE_ORDER = ("96x64", "64x64", "48x64", "32x64")
+ARGS_BYTES = 284
+
+
+@dataclass(frozen=True)
+class Bf16Kernel:
+    """One row of AMD's bf16gemm_outf32.csv."""
+    name: str           # the kernel symbol
+    file: str           # the code object's file name
+    tile_m: int
+    tile_n: int
+    prefetch: int
+
+    @property
+    def tile(self):
+        return f"{self.tile_m}x{self.tile_n}"
+
+
+def bf16_kernels(arch="gfx942"):
+    """AMD's bf16 GEMM kernels of `arch` in the interface's iteration order."""
+    path = hsa_dir(arch) / "bf16gemm" / "bf16gemm_outf32.csv"
+    with open(path, newline="") as f:
+        rows = [Bf16Kernel(r["knl_name"], r["knl_file"], int(r["tileM"]), int(r["tileN"]),
+                           int(r["pf"])) for r in csv.DictReader(f)]
+    rank = {t: i for i, t in enumerate(TABLE_ORDER)}
+    return sorted(rows, key=lambda r: rank.get(r.tile, len(rank)))
+
+
+def bf16_choice(m, n, k, *, cus=None, arch="gfx942", splitk=None):
+    """(Bf16Kernel, split-K) that aiter's ``get_heuristic_kernel`` picks."""
+    from ..lib.devices import cus as _cus
+    from .. import AsterError
+    num_cu = cus or _cus(arch)
+    empty_cu, rnd, effi, oob = num_cu, 0xFFFFFFFF, 1.0, m
+    best, best_split = None, 1
+    pure = 0
+    for cfg in bf16_kernels(arch):
+        tm, tn = cfg.tile_m, cfg.tile_n
+        if n % tn:
+            continue
+        split = 1
+        if splitk is not None:
+            split = splitk
+        else:
+            pure = -(-m // tm) * (n // tn)
+            if pure < num_cu:
+                if k % 64:
+                    raise AsterError(f"AMD's bf16 asm GEMM: K ({k}) must be a multiple of 64")
+                split = min(num_cu // pure, 64)
+        tg = pure * split
+        local_round = -(-tg // num_cu)
+        local_effi = float(tm * tn // (tm + tn))
+        idle = local_round * num_cu - tg
+        earlier = local_round < rnd
+        same = local_round == rnd
+        less_oob = (oob > 0) if m % tm == 0 else (tm - m % tm < oob)
+        same_oob = (tm - m % tm) == oob
+        if earlier or (same and (empty_cu > idle or less_oob)) or \
+                (same and empty_cu == idle and same_oob and local_effi > effi):
+            rnd, empty_cu, effi = local_round, idle, local_effi
+            oob = 0 if m % tm == 0 else tm - m % tm
+            best, best_split = cfg, split
+    if best is None:
+        raise AsterError(f"AMD's bf16 asm GEMM has no kernel for N = {n} "
+                         f"(N must be a multiple of 64)")
+    return best, best_split
+
+
+def pack_args(d, a, b, m, n, k, splitk):
+    """The 284 bytes of the interface's KernelArgs (addresses as ints)."""
+    slot = struct.Struct("<Q8x")
+    val = struct.Struct("<I12x")
+    out = b"".join(slot.pack(p) for p in (d, 0, a, b))
+    out += struct.pack("<f12x", 1.0) + struct.pack("<f12x", 0.0)
+    strides = (0, 0, 4 * n, 0, 2 * k, 0, 2 * k, 0)   # D0 D1 C0 C1 A0 A1 B0 B1
+    out += b"".join(val.pack(s) for s in strides)
+    out += b"".join(val.pack(x) for x in (m, n, k))
+    out += struct.pack("<I8x", splitk)
+    assert len(out) == ARGS_BYTES
+    return out
+
+
+@dataclass
+class Bf16Result:
+    """What one launch of AMD's kernel did."""
+    kernel: Bf16Kernel
+    splitk: int
+    grid: tuple
+    cycles: int | None
+    stats: object
+
+
+def _check(x, what):
+    import ml_dtypes
+    from .. import AsterError
+    if not isinstance(x, np.ndarray) or x.ndim != 2 or x.dtype != ml_dtypes.bfloat16:
+        raise AsterError(f"aster.aiter.gemm.bf16: {what} must be a 2-D bfloat16 NumPy array")
+    return np.ascontiguousarray(x)
+
+
+def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=False,
+         strict=False):
+    """D = A @ B.T in float32 by AMD's asm kernel, on the emulator.
+
+    A: M x K bfloat16, B: N x K bfloat16 (aiter's layout). kernel: a tile
+    ("64x64") or a kernel symbol instead of the heuristic; splitk: as
+    aiter's `splitK` argument. Returns D, or (D, Bf16Result) with timing."""
+    from .. import AsterError, _emu
+    from ..runtime import _load
+    from .wheel import code_object
+    A, B = _check(A, "A"), _check(B, "B")
+    m, k = A.shape
+    n, kb = B.shape
+    if kb != k:
+        raise AsterError(f"aster.aiter.gemm.bf16: A is {A.shape}, B is {B.shape} (B is N x K)")
+    if kernel is None:
+        cfg, split = bf16_choice(m, n, k, arch=arch, splitk=splitk)
+    else:
+        cfgs = [c for c in bf16_kernels(arch) if kernel in (c.tile, c.name)]
+        if not cfgs:
+            raise AsterError(f"aster.aiter.gemm.bf16: no kernel {kernel!r}")
+        cfg, split = cfgs[0], splitk or 1
+    if n % cfg.tile_n or k % 64:
+        raise AsterError(f"aster.aiter.gemm.bf16: N ({n}) must be a multiple of {cfg.tile_n} "
+                         f"and K ({k}) of 64")
+    d = out if out is not None else np.empty((m, n), np.float32)
+    dev = _emu.Device()
+    pa = dev.allocate(A.nbytes, "A")
+    dev.write(pa, A.reshape(-1).view(np.uint8))
+    pb = dev.allocate(B.nbytes, "B")
+    dev.write(pb, B.reshape(-1).view(np.uint8))
+    pd = dev.allocate(d.nbytes, "D")      # zero-filled: aiter's out.zero_() for split-K
+    grid = (-(-n // cfg.tile_n), -(-m // cfg.tile_m), split)
+    co = _load(code_object(arch, f"bf16gemm/{cfg.file}"))
+    args = pack_args(pd, pa, pb, m, n, k, split)
+    # the code object declares its argument segment rounded up (288 bytes);
+    # the bytes past the struct are never read
+    args += bytes(max(0, co.kernel(cfg.name).explicit_args_size - len(args)))
+    st = dev.launch(co, cfg.name, grid, (256, 1, 1), args,
+                    strict=strict, uninitialized="ignore", timing=timing)
+    d[...] = np.frombuffer(dev.read(pd, d.nbytes), np.float32).reshape(m, n)
+    if not timing:
+        return d
+    from ..timing import Trace
+    return d, Bf16Result(cfg, split, grid, Trace(st.timing, cfg.name).cycles, st)
