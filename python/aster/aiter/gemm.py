@@ -22,6 +22,12 @@ What the interface does, and this module does the same:
     tiles than CUs (K must be a multiple of 64), then the fewest rounds of
     workgroups over the CUs, then fewer idle CUs or less M overhang, then
     the higher tileM tileN / (tileM + tileN) (integer division, as in C++).
+  * D is allocated to whole M tiles (the kernel stores rows past M:
+    `stores_past_m` says whether it wrote nonzero values there, which on a
+    GPU land in whatever follows the output tensor).
+  * A is allocated to whole M tiles and A and B are followed by `SLACK`
+    zero bytes: the kernel reads the last tile's rows past M and prefetches
+    past its K range (on a GPU, torch's allocations have memory there).
   * grid (ceil(N / tileN), ceil(M / tileM), split-K), block 256; with
     split-K > 1 the output is zeroed first (``out.zero_()``; the kernel adds
     its partial sums into D). The zero fill is a separate memset on a GPU;
@@ -45,6 +51,7 @@ __all__ = ["Bf16Kernel", "bf16", "bf16_choice", "bf16_kernels", "TABLE_ORDER"]
 # first of equal candidates, so the order is part of its choice.
 TABLE_ORDER = ("96x64", "64x64", "48x64", "32x64")
 ARGS_BYTES = 284
+SLACK = 65536       # readable bytes after A and B (the kernel prefetches past K)
 
 
 @dataclass(frozen=True)
@@ -133,6 +140,7 @@ class Bf16Result:
     grid: tuple
     cycles: int | None
     stats: object
+    stores_past_m: bool     # nonzero values stored in D's rows past M
 
 
 def _check(x, what):
@@ -170,11 +178,19 @@ def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=Fals
                          f"and K ({k}) of 64")
     d = out if out is not None else np.empty((m, n), np.float32)
     dev = _emu.Device()
-    pa = dev.allocate(A.nbytes, "A")
+    # The kernel reads A's rows of its last M tile in full (rows past M only
+    # feed C rows it does not store) and prefetches past the end of its K
+    # range (reads it never uses); on a GPU that memory is whatever follows A
+    # and B in torch's allocations, here zeros.
+    pa = dev.allocate(-(-m // cfg.tile_m) * cfg.tile_m * k * 2 + SLACK, "A")
     dev.write(pa, A.reshape(-1).view(np.uint8))
-    pb = dev.allocate(B.nbytes, "B")
+    pb = dev.allocate(B.nbytes + SLACK, "B")
     dev.write(pb, B.reshape(-1).view(np.uint8))
-    pd = dev.allocate(d.nbytes, "D")      # zero-filled: aiter's out.zero_() for split-K
+    # D, zero-filled (aiter's out.zero_() before split-K), to whole M tiles:
+    # the kernel stores the last tile's rows past M (past the end of a torch
+    # tensor there: what lies after it is overwritten on a GPU)
+    mp = -(-m // cfg.tile_m) * cfg.tile_m
+    pd = dev.allocate(mp * n * 4, "D")
     grid = (-(-n // cfg.tile_n), -(-m // cfg.tile_m), split)
     co = _load(code_object(arch, f"bf16gemm/{cfg.file}"))
     args = pack_args(pd, pa, pb, m, n, k, split)
@@ -184,7 +200,9 @@ def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=Fals
     st = dev.launch(co, cfg.name, grid, (256, 1, 1), args,
                     strict=strict, uninitialized="ignore", timing=timing)
     d[...] = np.frombuffer(dev.read(pd, d.nbytes), np.float32).reshape(m, n)
+    rest = np.frombuffer(dev.read(pd + d.nbytes, (mp - m) * n * 4), np.float32)
+    stray = bool(rest.any())
     if not timing:
         return d
     from ..timing import Trace
-    return d, Bf16Result(cfg, split, grid, Trace(st.timing, cfg.name).cycles, st)
+    return d, Bf16Result(cfg, split, grid, Trace(st.timing, cfg.name).cycles, st, stray)

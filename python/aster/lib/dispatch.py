@@ -9,7 +9,7 @@ into a zeroed C with buffer_atomic_add_f32), each split factor of SPLITS:
   1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
      (a split-K winner with its best estimated split).
   2. Otherwise the estimated whole-device time is
-        rounds x (WG_CYCLES + max(compute, memory)) per workgroup
+        rounds x (wg_cycles + max(compute, memory)) per workgroup
      kchunk   = ceil(K / splits) rounded up to the kernel's K unroll
                 (K_UNROLL tile_k); splits = ceil(K / kchunk) workgroups along K
      rounds   = ceil(tiles / CUs): waves of workgroups over the device's CUs
@@ -21,7 +21,7 @@ into a zeroed C with buffer_atomic_add_f32), each split factor of SPLITS:
      memory   = 2 (tm + tn) kchunk bytes / (HBM bytes per clock / CUs busy):
                 the compute/memory ratio of the tile (tm tn / (tm + tn)
                 flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
-     WG_CYCLES a workgroup's fixed cost (setup, the pipeline's fill from
+     wg_cycles a workgroup's fixed cost (setup, the pipeline's fill from
                 memory, the stores), measured on the timing model
      and the smallest estimate wins (ties: fewer wasted edge flops, then the
      larger tile).
@@ -41,7 +41,17 @@ __all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_libr
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
 DEFAULT_UTILISATION = 0.75
 SPLITS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
-WG_CYCLES = 2500    # [model] measured: see bench/bench_gemm_vs_aiter.py --overhead
+# A workgroup's fixed cost, WG_BASE + its C tile's bytes / WG_STORE_BYTES_PER_CLK:
+# [model] fitted to the timing model (gfx942, bf16, trans_b split-K kernels run
+# as one workgroup, K = 128..2048: 64x64 tiles 3.0k cycles + 1.22k per 128 of
+# K, 128x128 tiles 4.7k + 3.1k per 128 of K)
+WG_BASE = 2400
+WG_STORE_BYTES_PER_CLK = 28
+
+
+def wg_cycles(cfg):
+    """The fixed cycles of one workgroup of `cfg` (setup, pipeline fill, stores)."""
+    return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK
 
 
 def kchunk(cfg, k, splits):
@@ -65,7 +75,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
     busy = min(tiles, cus)
     memory = 2 * (cfg.tile_m + cfg.tile_n) * kc / (HBM_BYTES_PER_CLK / busy)
     done = tiles * cfg.tile_m * cfg.tile_n * kc
-    return rounds * (WG_CYCLES + max(compute, memory)), 1 - (m * n * k) / done
+    return rounds * (wg_cycles(cfg) + max(compute, memory)), 1 - (m * n * k) / done
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,16 @@ DEFAULT_TILES = (
     dict(tile_m=256, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
     dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
     dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
+    # split-K kernels (partial sums added into C): K-heavy and skinny problems
+    # spread over the CUs along K; 16- and 32-row tiles for decode (M <= 32)
+    dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2,
+         split_k=True),
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
+    dict(tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
+    dict(tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
 )
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "lds_bytes", "vgprs",
