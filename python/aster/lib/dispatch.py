@@ -4,7 +4,8 @@ chosen by a heuristic (or tuning results), on the emulator or a GPU.
 The heuristic (`plan`; `choose` is its kernel), for each kernel of the
 library matching (arch, dtype, trans_b) and, for a split-K kernel
 (`GemmConfig.split_k`: workgroup z adds K elements [z kchunk, (z+1) kchunk)
-into a zeroed C with buffer_atomic_add_f32), each split factor of SPLITS:
+into a zeroed C with buffer_atomic_add_f32), each split factor up to
+MAX_SPLITS that gives a distinct K chunk (`split_factors`):
 
   1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
      (a split-K winner with its best estimated split).
@@ -36,11 +37,11 @@ from ..kernels.gemm import DTYPES, K_UNROLL
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
 __all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
-           "cache_dir", "SPLITS"]
+           "cache_dir", "split_factors", "MAX_SPLITS"]
 
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
 DEFAULT_UTILISATION = 0.75
-SPLITS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
+MAX_SPLITS = 64
 # A workgroup's fixed cost, WG_BASE + its C tile's bytes / WG_STORE_BYTES_PER_CLK:
 # [model] fitted to the timing model (gfx942, bf16, trans_b split-K kernels run
 # as one workgroup, K = 128..2048: 64x64 tiles 3.0k cycles + 1.22k per 128 of
@@ -52,6 +53,18 @@ WG_STORE_BYTES_PER_CLK = 28
 def wg_cycles(cfg):
     """The fixed cycles of one workgroup of `cfg` (setup, pipeline fill, stores)."""
     return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK
+
+
+def split_factors(cfg, k):
+    """The distinct split factors (1 to MAX_SPLITS) of a split-K kernel on K:
+    one per K chunk length (a multiple of the kernel's K unroll)."""
+    unroll = K_UNROLL * cfg.tile_k
+    out = []
+    for kc in range(unroll, -(-k // unroll) * unroll + 1, unroll):
+        sk = -(-k // kc)
+        if sk <= MAX_SPLITS and (not out or sk != out[-1]):
+            out.append(sk)
+    return out
 
 
 def kchunk(cfg, k, splits):
@@ -103,10 +116,8 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
     tuned = [e for e in cands if (m, n, k) in e.tuned_for]
     opts = []
     for e in tuned or cands:
-        for s in (SPLITS if e.config.split_k else (1,)):
+        for s in (split_factors(e.config, k) if e.config.split_k else (1,)):
             kc, sk = kchunk(e.config, k, s)
-            if e.config.split_k and s > 1 and sk != s:
-                continue                # the same launch as a smaller split
             t, waste = estimate(e.config, m, n, k, e.ref_utilisation, s, ncu)
             opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
                          Plan(e, sk, kc, t)))
