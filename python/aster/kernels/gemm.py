@@ -108,6 +108,13 @@ class GemmConfig:
         """Workgroups (along N, along M, along K) for an M x N result."""
         return (-(-n // self.tile_n), -(-m // self.tile_m), splits)
 
+    def kchunk(self, k, splits=1):
+        """(K elements per split, splits launched) of a split-K launch:
+        ceil(K / splits) rounded up to the K loop's unroll (K_UNROLL tile_k)."""
+        unroll = K_UNROLL * self.tile_k
+        kc = -(-(-(-k // splits)) // unroll) * unroll
+        return kc, -(-k // kc)
+
     @property
     def lds_bytes(self):
         rows = self.tile_m + (0 if self.b_direct else self.tile_n)

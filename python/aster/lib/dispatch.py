@@ -68,11 +68,8 @@ def split_factors(cfg, k):
 
 
 def kchunk(cfg, k, splits):
-    """(K elements per split, splits actually launched): ceil(K / splits)
-    rounded up to the kernel's K unroll."""
-    unroll = K_UNROLL * cfg.tile_k
-    kc = -(-(-(-k // splits)) // unroll) * unroll
-    return kc, -(-k // kc)
+    """(K elements per split, splits actually launched): GemmConfig.kchunk."""
+    return cfg.kchunk(k, splits)
 
 
 def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
@@ -116,7 +113,9 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
     tuned = [e for e in cands if (m, n, k) in e.tuned_for]
     opts = []
     for e in tuned or cands:
-        for s in (split_factors(e.config, k) if e.config.split_k else (1,)):
+        fixed = e.tuned_splits.get((m, n, k)) if tuned else None
+        for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
+                  else (1,)):
             kc, sk = kchunk(e.config, k, s)
             t, waste = estimate(e.config, m, n, k, e.ref_utilisation, s, ncu)
             opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),

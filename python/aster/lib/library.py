@@ -126,17 +126,19 @@ def kernel_args_header(kernels):
     return "\n".join(out) + "\n"
 
 
-def simulate(hsaco, cfg, shape):
+def simulate(hsaco, cfg, shape, splits=1):
     """Simulated cycles of the kernel on an M x N x K problem (zero inputs:
-    the timing model does not depend on values)."""
+    the timing model does not depend on values); a split-K kernel with
+    `splits` K splits (GemmConfig.kchunk)."""
     from ..runtime import launch
     from ..kernels.gemm import DTYPES as NP
     m, n, k = shape
     a = np.zeros(m * k + 1, NP[cfg.dtype])
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32)
-    args = [a, b, c, m, n, k] + ([k] if cfg.split_k else [])     # split-K: one split
-    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args, timing=True)
+    kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
+    args = [a, b, c, m, n, k] + ([kc] if cfg.split_k else [])
+    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True)
     return r.cycles
 
 
@@ -238,9 +240,16 @@ class Entry:
     @property
     def tuned_for(self):
         """[(M, N, K)] shapes tuning found this config best for."""
-        out = []
+        return list(self.tuned_splits)
+
+    @property
+    def tuned_splits(self):
+        """{(M, N, K): K splits} of the tuned shapes (`tuned_for` entries
+        "MxNxK" or, for a split-K winner, "MxNxK@splits")."""
+        out = {}
         for s in filter(None, (self.row.get("tuned_for") or "").split(";")):
-            out.append(tuple(int(x) for x in s.split("x")))
+            shape, _, sk = s.partition("@")
+            out[tuple(int(x) for x in shape.split("x"))] = int(sk or 1)
         return out
 
     @property
