@@ -75,7 +75,8 @@ class GemmConfig:
     """One GEMM kernel. Tile sizes are per workgroup; waves_m x waves_n waves
     (64 lanes each) split the tile; mfma is 32 (v_mfma_f32_32x32x8) or 16
     (v_mfma_f32_16x16x16); split_k adds partial sums over K splits into C
-    (the module doc)."""
+    (the module doc); double_k (gfx950) multiplies with the double-K MFMAs
+    (v_mfma_f32_32x32x16 / 16x16x32), one per two K steps of the other."""
     dtype: str = "f16"
     tile_m: int = 128
     tile_n: int = 128
@@ -88,13 +89,14 @@ class GemmConfig:
     prefetch: int = 1
     arch: str = "gfx942"
     split_k: bool = False
+    double_k: bool = False
 
     @property
     def name(self):
         return (f"gemm_{self.dtype}_{self.tile_m}x{self.tile_n}x{self.tile_k}_"
                 f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
                 f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}"
-                f"{'_sk' if self.split_k else ''}")
+                f"{'_sk' if self.split_k else ''}{'_dk' if self.double_k else ''}")
 
     @property
     def waves(self):
@@ -164,6 +166,8 @@ class GemmConfig:
         lanes = 64 * self.waves
         if self.tile_m * self.tile_k < 8 * lanes:
             bad("tile_m * tile_k must be at least 8 elements per lane")
+        if self.double_k and (self.arch != "gfx950" or (self.tile_k // mk) % 2):
+            bad("double_k needs gfx950 and an even number of MFMA K steps per tile_k")
         if self.b_direct and not self.trans_b:
             bad("b_direct needs trans_b (K-contiguous B rows)")
         if not self.b_direct:

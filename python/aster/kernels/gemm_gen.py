@@ -46,6 +46,13 @@ class _Gen:
         self.wtm, self.wtn = c.tile_m // c.waves_m, c.tile_n // c.waves_n
         self.rm, self.rn = self.wtm // self.mt, self.wtn // self.mt
         self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{self.mk}_{c.dtype}")
+        # double_k (gfx950): one 16x16x32 / 32x32x16 MFMA per two K steps of
+        # the single-K layout. Its lane holds 8 k (registers of two
+        # fragments: k 4g..4g+3 of step s and of step s+1); A and B hold the
+        # same k in the same places, so the sum over K is unchanged.
+        self.kpair = 2 if c.double_k else 1
+        if c.double_k:
+            self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{2 * self.mk}_{c.dtype}")
         m = Module(c.arch, name=c.name)
         el = ptr(DTYPES[c.dtype])
         self.m = m
@@ -275,11 +282,16 @@ class _Gen:
         return out
 
     def mfmas(self, acc, ops, bops, which):
+        """The MFMAs of `which` [(k step (a pair of them with double_k), rm, rn)]."""
+        k = self.k
         for s_, rm, rn in which:
-            A = ops[s_][0][rm]
-            B = bops[s_][rn] if bops is not None else ops[s_][1][rn]
+            ss = range(s_ * self.kpair, (s_ + 1) * self.kpair)
+            A = [ops[t][0][rm] for t in ss]
+            B = [bops[t][rn] if bops is not None else ops[t][1][rn] for t in ss]
+            if self.kpair > 1:
+                A, B = [k.concat(*A)], [k.concat(*B)]
             i = rm * self.rn + rn
-            (acc[i],) = self.call(self.step_fn, A, B, acc[i])
+            (acc[i],) = self.call(self.step_fn, A[0], B[0], acc[i])
 
     def load_items(self, da, db, out):
         """The global loads of one K step as separate pieces (closures
@@ -332,7 +344,7 @@ class _Gen:
         barrier in a Python interleave (one MFMA, two memory pieces) or
         fencing the reads before the loads was slower."""
         k, c = self.k, self.cfg
-        order = [(s_, rm, rn) for s_ in range(self.bk // self.mk)
+        order = [(s_, rm, rn) for s_ in range(self.bk // self.mk // self.kpair)
                  for rm in range(self.rm) for rn in range(self.rn)]
         nw = len(self.a_voffs) + (0 if c.b_direct else len(self.b_voffs))
         split = min(len(order) - 3, nw + self.barrier_gap)
