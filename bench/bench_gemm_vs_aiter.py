@@ -71,10 +71,12 @@ def inputs(m, n, k, seed=0):
     return a, b
 
 
-def run_shape(shape):
-    """Both GEMMs of one shape: a dict of what was measured."""
+def run_shape(job):
+    """Both GEMMs of one shape (with the library in `libdir`): a dict of
+    what was measured."""
     import aster.aiter.gemm as agemm
     import aster.lib
+    shape, libdir = job
     cls, m, n, k = shape
     a, b = inputs(m, n, k)
     ref = a.astype(np.float64) @ b.astype(np.float64).T
@@ -82,7 +84,7 @@ def run_shape(shape):
     d, ra = agemm.bf16(a, b, timing=True)
     ta = time.perf_counter() - t
     t = time.perf_counter()
-    c, rs = aster.lib.gemm(a, b, trans_b=True, timing=True)
+    c, rs = aster.lib.gemm(a, b, trans_b=True, timing=True, library=aster.lib.Library(libdir))
     ts = time.perf_counter() - t
     return dict(cls=cls, shape=(m, n, k), aiter=ra.cycles,
                 aiter_kernel=f"{ra.kernel.tile} sk{ra.splitk}", aster=rs.cycles,
@@ -127,12 +129,13 @@ def main():
     args = p.parse_args()
     shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else SHAPES
     import aster.lib
-    aster.lib.default_library()          # build once before the workers start
+    libdir = aster.lib.default_library().directory     # built once, before the workers
+    jobs = [(s, libdir) for s in shapes]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as ex:
-            rows = list(ex.map(run_shape, shapes))
+            rows = list(ex.map(run_shape, jobs))
     else:
-        rows = [run_shape(s) for s in shapes]
+        rows = [run_shape(j) for j in jobs]
     report(rows, args.markdown)
 
 
