@@ -4,6 +4,7 @@ run on aster's emulator with its timing model (MI300X, gfx942).
     python bench/bench_gemm_vs_aiter.py                  # every shape, 2 processes
     python bench/bench_gemm_vs_aiter.py --shapes 64x256x5120,1024x1024x1024
     python bench/bench_gemm_vs_aiter.py --jobs 1 --markdown
+    python bench/bench_gemm_vs_aiter.py --arch gfx950      # MI355X: AMD's gfx950 code objects
 
 AMD's side: `aster.aiter.gemm.bf16` (the code objects of the amd-aiter wheel,
 launched as aiter's asm_gemm_a16w16.cu does: its KernelArgs, grid, block, its
@@ -14,7 +15,7 @@ checked against NumPy (inputs are multiples of 1/4 in [-2, 2], so every sum
 is exact in f32 and the check is equality).
 
 Printed per shape: both kernels' simulated cycles and microseconds (at the
-device clock, `CLOCK_GHZ`), whole-device TFLOP/s (2 M N K / time; the whole
+device clock, `aster.lib.devices.CLOCK_GHZ`), whole-device TFLOP/s (2 M N K / time; the whole
 device, not the CUs that were busy) and aiter/aster (the speed-up of aster).
 The zero fill before a split-K launch is a separate memset on a GPU; neither
 side's fill is simulated.
@@ -24,14 +25,13 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
 import _path  # noqa: E402,F401  (finds aster in a source checkout)
 
-CLOCK_GHZ = 2.1          # MI300X peak engine clock (AMD Instinct MI300X data sheet)
 
 # (class, M, N, K): AMD's bf16 kernels need N % 64 == 0 and K % 64 == 0 (its
 # interface checks K; N selects the tiles); M is free (odd and prime M here).
@@ -76,25 +76,27 @@ def run_shape(job):
     what was measured."""
     import aster.aiter.gemm as agemm
     import aster.lib
-    shape, libdir = job
+    shape, libdir, arch = job
     cls, m, n, k = shape
     a, b = inputs(m, n, k)
     ref = a.astype(np.float64) @ b.astype(np.float64).T
     t = time.perf_counter()
-    d, ra = agemm.bf16(a, b, timing=True)
+    d, ra = agemm.bf16(a, b, timing=True, arch=arch)
     ta = time.perf_counter() - t
     t = time.perf_counter()
-    c, rs = aster.lib.gemm(a, b, trans_b=True, timing=True, library=aster.lib.Library(libdir))
+    c, rs = aster.lib.gemm(a, b, trans_b=True, timing=True, library=aster.lib.Library(libdir),
+                           arch=arch)
     ts = time.perf_counter() - t
-    return dict(cls=cls, shape=(m, n, k), aiter=ra.cycles,
+    return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
                 aiter_kernel=f"{ra.kernel.tile} sk{ra.splitk}", aster=rs.cycles,
                 aster_kernel=rs.plan.name.replace("gemm_bf16_", ""),
                 aiter_ok=bool(np.array_equal(d, ref)), aster_ok=bool(np.array_equal(c, ref)),
                 emu_s=(ta, ts))
 
 
-def tflops(m, n, k, cycles):
-    return 2 * m * n * k / (cycles / (CLOCK_GHZ * 1e9)) / 1e12
+def tflops(m, n, k, cycles, arch):
+    from aster.lib.devices import CLOCK_GHZ
+    return 2 * m * n * k / (cycles / (CLOCK_GHZ[arch] * 1e9)) / 1e12
 
 
 def report(rows, markdown):
@@ -103,16 +105,18 @@ def report(rows, markdown):
     print(hdr)
     print("|" + "---|" * 10)
     logs = []
+    from aster.lib.devices import CLOCK_GHZ
     for r in rows:
         m, n, k = r["shape"]
+        ghz = CLOCK_GHZ[r["arch"]]
         ratio = r["aiter"] / r["aster"]
         logs.append(math.log(ratio))
         ok = "ok" if r["aiter_ok"] and r["aster_ok"] else \
             f"MISMATCH (aiter {r['aiter_ok']}, aster {r['aster_ok']})"
         print(f"| {r['cls']} | {m}x{n}x{k} | {r['aiter_kernel']} | {r['aiter']} "
-              f"({r['aiter'] / CLOCK_GHZ / 1e3:.2f}) | {tflops(m, n, k, r['aiter']):.1f} | "
-              f"{r['aster_kernel']} | {r['aster']} ({r['aster'] / CLOCK_GHZ / 1e3:.2f}) | "
-              f"{tflops(m, n, k, r['aster']):.1f} | {ratio:.2f} | {ok} |")
+              f"({r['aiter'] / ghz / 1e3:.2f}) | {tflops(m, n, k, r['aiter'], r['arch']):.1f} | "
+              f"{r['aster_kernel']} | {r['aster']} ({r['aster'] / ghz / 1e3:.2f}) | "
+              f"{tflops(m, n, k, r['aster'], r['arch']):.1f} | {ratio:.2f} | {ok} |")
     if logs:
         print(f"\ngeometric-mean speed-up of aster over aiter: {math.exp(sum(logs) / len(logs)):.2f}"
               f" over {len(logs)} shapes; lowest {min(math.exp(x) for x in logs):.2f}")
@@ -126,16 +130,28 @@ def main():
     p.add_argument("--shapes", help="comma-separated MxNxK (default: the built-in set)")
     p.add_argument("--jobs", type=int, default=2, help="processes (at most 2 on a shared box)")
     p.add_argument("--markdown", action="store_true", help="only the table")
+    p.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"))
     args = p.parse_args()
     shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else SHAPES
     import aster.lib
     libdir = aster.lib.default_library().directory     # built once, before the workers
-    jobs = [(s, libdir) for s in shapes]
+    jobs = [(s, libdir, args.arch) for s in shapes]
+    rows = []
+
+    def done(r):
+        rows.append(r)
+        print(f"# {'x'.join(map(str, r['shape']))}: aiter {r['aiter']} aster {r['aster']} "
+              f"({r['aster_kernel']}) ratio {r['aiter'] / r['aster']:.2f}", file=sys.stderr,
+              flush=True)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as ex:
-            rows = list(ex.map(run_shape, jobs))
+            for f in as_completed([ex.submit(run_shape, j) for j in jobs]):
+                done(f.result())
     else:
-        rows = [run_shape(j) for j in jobs]
+        for j in jobs:
+            done(run_shape(j))
+    order = {s[1:]: i for i, s in enumerate(shapes)}
+    rows.sort(key=lambda r: order[r["shape"]])
     report(rows, args.markdown)
 
 
