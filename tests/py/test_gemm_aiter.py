@@ -27,6 +27,7 @@ STUBS = r"""
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 #define TORCH_CHECK(c, ...) do { if (!(c)) { printf("error\n"); return {}; } } while (0)
 #define HIP_CALL(x) (x)
 typedef int hipDevice_t;
@@ -122,3 +123,64 @@ def test_bad_input_raises():
         g.bf16(np.zeros((4, 64), np.float32), np.zeros((64, 64), ml_dtypes.bfloat16))
     with pytest.raises(AsterError):
         g.bf16_choice(4, 100, 64)                                  # N not a multiple of 64
+
+
+# ---- a8w8 ----
+
+I8_STUBS = STUBS.replace(
+    "struct BF16GemmConfig { std::string name, co_name; int tn, tileM, tileN, pf; };\n"
+    "using CFG = std::unordered_map<std::string, BF16GemmConfig>;",
+    "struct I8GemmConfig { std::string name, co_name; int tile_M, tile_N, splitK, bpreshuffle; };\n"
+    "using CFG = std::unordered_map<std::string, I8GemmConfig>;")
+I8_SHAPES = [(1, 4096, 4096), (64, 1280, 8192), (300, 4096, 1024), (2000, 8192, 1024),
+             (4096, 4096, 512), (1000, 1024, 2048), (512, 128, 256)]
+
+
+def test_a8w8_choice_matches_amds_heuristic(tmp_path):
+    """aiter's a8w8 get_heuristic_kernel, compiled with the CSV's rows in
+    order (as its codegen.py writes them), picks what a8w8_choice picks."""
+    if shutil.which("clang++-22") is None:
+        pytest.skip("clang++-22 is needed")
+    import csv
+    import aster.aiter.gemm as g
+    text = wheel_file("aiter_meta/csrc/py_itfs_cu/asm_gemm_a8w8.cu").read_text()
+    m = re.search(r"std::tuple<std::string, int> get_heuristic_kernel\(.*?\n}\n", text, re.S)
+    assert m, "get_heuristic_kernel not found in asm_gemm_a8w8.cu"
+    path = wheel_file("aiter_meta/hsa/gfx942/i8gemm/i8gemm_bf16_perTokenI8.csv")
+    rows = list(csv.DictReader(open(path)))
+    table = ",\n".join(f'{{"{r["knl_name"]}", {{"{r["knl_name"]}", "{r["co_name"]}", '
+                       f'{r["tile_m"]}, {r["tile_n"]}, {r["splitK"]}, {r["bpreshuffle"]}}}}}'
+                       for r in rows)
+    calls = "\n".join(f"  {{ auto t = get_heuristic_kernel({a}, {b}, {c}, std::nullopt, "
+                      f"std::nullopt, &cfg); printf(\"%s\\n\", std::get<0>(t).c_str()); }}"
+                      for a, b, c in I8_SHAPES)
+    src = I8_STUBS + m.group(0) + f"\nstatic CFG cfg = {{\n{table}\n}};\nint main() {{\n{calls}\n}}\n"
+    (tmp_path / "h.cc").write_text(src)
+    subprocess.run(["clang++-22", "-std=c++17", "-O0", "-w", "-o", str(tmp_path / "h"),
+                    str(tmp_path / "h.cc")], check=True)
+    out = subprocess.run([str(tmp_path / "h")], check=True, capture_output=True,
+                         text=True).stdout.split()
+    assert [g.a8w8_choice(*s).name for s in I8_SHAPES] == out
+
+
+@pytest.mark.parametrize("shape", [(37, 128, 256), (200, 384, 1024)])
+def test_amd_a8w8_matches_numpy(shape):
+    """AMD's kernel (B shuffled by shuffle_weight: a wrong order gives wrong
+    sums) equals bf16(A @ B.T * sa * sb + bias) within one bf16 ulp (the
+    kernel rounds its f32 steps in its own order)."""
+    import ml_dtypes
+    import aster.aiter.gemm as g
+    m, n, k = shape
+    rng = np.random.default_rng(4)
+    a = rng.integers(-8, 9, (m, k)).astype(np.int8)
+    b = rng.integers(-8, 9, (n, k)).astype(np.int8)
+    sa = (rng.integers(1, 5, m) / 4).astype(np.float32)
+    sb = (rng.integers(1, 5, n) / 8).astype(np.float32)
+    bias = (rng.integers(-4, 5, n) / 2).astype(np.float32)
+    c = g.a8w8(a, b, sa, sb, bias)
+    assert c.dtype == ml_dtypes.bfloat16 and c.shape == (m, n)
+    ref = (a.astype(np.float64) @ b.astype(np.float64).T) * sa[:, None] * sb[None, :] + bias
+    rne = ref.astype(np.float32).astype(ml_dtypes.bfloat16)
+    ulp = np.spacing(np.abs(rne)).astype(np.float64)
+    assert (np.abs(c.astype(np.float64) - ref) <= ulp).all()
+    assert (c == rne).mean() > 0.8

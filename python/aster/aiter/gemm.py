@@ -1,6 +1,8 @@
-"""AMD's hand-written asm bf16 GEMM (``aiter_meta/hsa/<arch>/bf16gemm``) launched
-the way aiter's interface code launches it (``csrc/py_itfs_cu/asm_gemm_a16w16.cu``,
-``gemm_a16w16_asm``), on aster's emulator.
+"""AMD's hand-written asm GEMMs launched the way aiter's interface code launches
+them, on aster's emulator: bf16 (``aiter_meta/hsa/<arch>/bf16gemm``,
+``csrc/py_itfs_cu/asm_gemm_a16w16.cu``, ``gemm_a16w16_asm``) and a8w8
+(``hsa/<arch>/i8gemm``, ``asm_gemm_a8w8.cu``, ``gemm_a8w8_asm``; `a8w8`
+below).
 
     D, r = aster.aiter.gemm.bf16(A, B, timing=True)   # A: M x K bf16, B: N x K bf16
     r.cycles, r.kernel, r.splitk                       # D: M x N float32 = A @ B.T
@@ -43,7 +45,8 @@ import numpy as np
 
 from .wheel import hsa_dir
 
-__all__ = ["Bf16Kernel", "bf16", "bf16_choice", "bf16_kernels", "TABLE_ORDER"]
+__all__ = ["Bf16Kernel", "bf16", "bf16_choice", "bf16_kernels", "TABLE_ORDER", "a8w8",
+           "a8w8_choice", "a8w8_kernels", "shuffle_weight", "I8_TABLE_ORDER"]
 
 # libstdc++ iterates the interface's unordered_map of the four bf16gemm rows
 # in this order (checked by compiling the same initializer list with clang-22
@@ -206,3 +209,136 @@ def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=Fals
         return d
     from ..timing import Trace
     return d, Bf16Result(cfg, split, grid, Trace(st.timing, cfg.name).cycles, st, stray)
+
+
+# ---- a8w8: int8 A and B, per-token and per-channel f32 scales, f32 bias, bf16 out ----
+#
+# asm_gemm_a8w8.cu: KernelArgs of 16-byte slots (C, A, B, SA, SB, BIAS, then
+# M, N, K, lda = K, ldb = K, ldc = 2 N bytes, ks = 1: 208 bytes, as the code
+# object's metadata names them); B is N x K, pre-shuffled with aiter's
+# ``shuffle_weight(B, layout=(32, 16))`` (`shuffle_weight`). The heuristic
+# (``get_heuristic_kernel``): ``k_split = k_split.value_or(0) ?: 1`` leaves
+# the optional set, so every table row (all have splitK = 1) is tried with
+# split-K 1 only; for each row with N % tile_N == 0 (libstdc++'s order,
+# `I8_TABLE_ORDER`) a row wins on fewer rounds, or on the same rounds with
+# fewer idle CUs or a tile_M tile_N / (tile_M + tile_N) above the initial
+# 1.0 (never updated, so a later row of the same rounds always wins). Grid
+# (N / tile_N, ceil(M / tile_M), 1), block 256; out = C = bf16
+# (A @ B.T * SA[m] * SB[n] + BIAS[n]).
+
+I8_TABLE_ORDER = ("192x128", "128x128")   # libstdc++'s unordered_map order (tests)
+
+
+def a8w8_kernels(arch="gfx942"):
+    """AMD's i8 GEMM kernels of `arch` (i8gemm_bf16_perTokenI8.csv) in the
+    interface's iteration order."""
+    path = hsa_dir(arch) / "i8gemm" / "i8gemm_bf16_perTokenI8.csv"
+    with open(path, newline="") as f:
+        rows = [Bf16Kernel(r["knl_name"], r["co_name"], int(r["tile_m"]), int(r["tile_n"]), 0)
+                for r in csv.DictReader(f) if int(r["bpreshuffle"]) == 1]
+    rank = {t: i for i, t in enumerate(I8_TABLE_ORDER)}
+    return sorted(rows, key=lambda r: rank.get(r.tile, len(rank)))
+
+
+def a8w8_choice(m, n, k, *, cus=None, arch="gfx942"):
+    """The kernel aiter's a8w8 ``get_heuristic_kernel`` picks (split-K 1)."""
+    from ..lib.devices import cus as _cus
+    from .. import AsterError
+    num_cu = cus or _cus(arch)
+    empty_cu, rnd, best = num_cu, 0xFFFFFFFF, None
+    for cfg in a8w8_kernels(arch):
+        if n % cfg.tile_n:
+            continue
+        tg = -(-m // cfg.tile_m) * -(-n // cfg.tile_n)
+        local_round = -(-tg // num_cu)
+        idle = local_round * num_cu - tg
+        better_effi = float(cfg.tile_m * cfg.tile_n // (cfg.tile_m + cfg.tile_n)) > 1.0
+        if local_round < rnd or (local_round == rnd and (empty_cu > idle or better_effi)):
+            rnd, empty_cu, best = local_round, idle, cfg
+    if best is None:
+        raise AsterError(f"AMD's a8w8 asm GEMM has no kernel for N = {n} "
+                         f"(N must be a multiple of 128)")
+    return best
+
+
+def shuffle_weight(b, layout=(32, 16)):
+    """B (N x K, 1-byte elements) in the order aiter's shuffle_weight puts it:
+    blocks of layout[0] rows x 2 layout[1] bytes, each stored as 2 groups of
+    16-byte row pieces (N % layout[0] == 0, K % (2 layout[1]) == 0)."""
+    from .. import AsterError
+    n, k = b.shape
+    bn, bk = layout[0], 2 * layout[1]
+    if n % bn or k % bk or b.itemsize != 1:
+        raise AsterError(f"shuffle_weight: B must be 1-byte elements with N % {bn} == 0 and "
+                         f"K % {bk} == 0, got {b.shape} {b.dtype}")
+    x = np.ascontiguousarray(b).reshape(n // bn, bn, k // bk, bk // 16, 16)
+    return np.ascontiguousarray(x.transpose(0, 2, 3, 1, 4)).reshape(n, k)
+
+
+def pack_a8w8_args(c, a, b, sa, sb, bias, m, n, k):
+    """The 208 bytes of asm_gemm_a8w8.cu's KernelArgs (addresses as ints)."""
+    slot = struct.Struct("<Q8x")
+    val = struct.Struct("<I12x")
+    out = b"".join(slot.pack(p) for p in (c, a, b, sa, sb, bias))
+    out += b"".join(val.pack(x) for x in (m, n, k, k, k, 2 * n, 1))
+    return out
+
+
+def a8w8(A, B, scale_a, scale_b, bias=None, *, arch="gfx942", timing=False, kernel=None,
+         strict=False):
+    """C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]) by AMD's asm
+    kernel on the emulator. A: M x K int8, B: N x K int8 (unshuffled: this
+    shuffles it as aiter's users must), scale_a: M float32, scale_b: N
+    float32, bias: N float32 (zeros when None, as aiter's wrapper asks).
+    Returns C (bfloat16), or (C, Bf16Result) with timing."""
+    import ml_dtypes
+    from .. import AsterError, _emu
+    from ..runtime import _load
+    from .wheel import code_object
+    for x, what in ((A, "A"), (B, "B")):
+        if not isinstance(x, np.ndarray) or x.ndim != 2 or x.dtype != np.int8:
+            raise AsterError(f"aster.aiter.gemm.a8w8: {what} must be a 2-D int8 NumPy array")
+    m, k = A.shape
+    n, kb = B.shape
+    if kb != k:
+        raise AsterError(f"aster.aiter.gemm.a8w8: A is {A.shape}, B is {B.shape} (B is N x K)")
+    sa = np.ascontiguousarray(scale_a, np.float32).reshape(-1)
+    sb = np.ascontiguousarray(scale_b, np.float32).reshape(-1)
+    bi = np.zeros(n, np.float32) if bias is None else \
+        np.ascontiguousarray(bias, np.float32).reshape(-1)
+    if sa.size != m or sb.size != n or bi.size != n:
+        raise AsterError("aster.aiter.gemm.a8w8: scale_a needs M values, scale_b and bias N")
+    if kernel is None:
+        cfg = a8w8_choice(m, n, k, arch=arch)
+    else:
+        cfgs = [c for c in a8w8_kernels(arch) if kernel in (c.tile, c.name)]
+        if not cfgs:
+            raise AsterError(f"aster.aiter.gemm.a8w8: no kernel {kernel!r}")
+        cfg = cfgs[0]
+    if n % cfg.tile_n:
+        raise AsterError(f"aster.aiter.gemm.a8w8: N ({n}) must be a multiple of {cfg.tile_n}")
+    bs = shuffle_weight(B)
+    dev = _emu.Device()
+    mp = -(-m // cfg.tile_m) * cfg.tile_m
+
+    def put(arr, name, nbytes=None):
+        addr = dev.allocate((nbytes or arr.nbytes) + SLACK, name)
+        dev.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
+        return addr
+    pa = put(A, "A", mp * k)
+    pb = put(bs, "B")
+    psa = put(sa, "SA", mp * 4)
+    psb, pbias = put(sb, "SB"), put(bi, "BIAS")
+    pc = dev.allocate(mp * n * 2 + SLACK, "C")
+    grid = (n // cfg.tile_n, -(-m // cfg.tile_m), 1)
+    co = _load(code_object(arch, f"i8gemm/{cfg.file}"))
+    args = pack_a8w8_args(pc, pa, pb, psa, psb, pbias, m, n, k)
+    args += bytes(max(0, co.kernel(cfg.name).explicit_args_size - len(args)))
+    st = dev.launch(co, cfg.name, grid, (256, 1, 1), args, strict=strict,
+                    uninitialized="ignore", timing=timing)
+    c = np.frombuffer(dev.read(pc, m * n * 2), np.uint16).reshape(m, n).view(ml_dtypes.bfloat16)
+    c = c.copy()
+    if not timing:
+        return c
+    from ..timing import Trace
+    return c, Bf16Result(cfg, 1, grid, Trace(st.timing, cfg.name).cycles, st, False)
