@@ -50,7 +50,7 @@ def compiled():
     return get
 
 
-LIBRARY = default_configs()
+LIBRARY = [c for c in default_configs() if c.dtype != "i8"]    # i8: test_gemm_a8w8.py
 
 
 @pytest.mark.parametrize("cfg", LIBRARY, ids=lambda c: f"{c.arch}-{c.name}")

@@ -168,6 +168,8 @@ class GemmConfig:
             bad("tile_m * tile_k must be at least 8 elements per lane")
         if self.double_k and (self.arch != "gfx950" or (self.tile_k // mk) % 2):
             bad("double_k needs gfx950 and an even number of MFMA K steps per tile_k")
+        if self.dtype == "i8" and (not self.trans_b or self.split_k or self.double_k):
+            bad("i8 (a8w8) needs trans_b and no split_k or double_k")
         if self.b_direct and not self.trans_b:
             bad("b_direct needs trans_b (K-contiguous B rows)")
         if not self.b_direct:

@@ -13,7 +13,8 @@ from ..registers import AGPR, SGPR, VGPR, s, v
 
 def _dtypes():
     import ml_dtypes
-    return {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
+    return {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
+            "i8": np.dtype(np.int8)}
 
 
 DTYPES = _dtypes()
@@ -45,7 +46,12 @@ class _Gen:
         self.buf = self.a_bytes + (0 if c.b_direct else c.tile_n * self.rs)
         self.wtm, self.wtn = c.tile_m // c.waves_m, c.tile_n // c.waves_n
         self.rm, self.rn = self.wtm // self.mt, self.wtn // self.mt
-        self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{self.mk}_{c.dtype}")
+        # i8 (a8w8): the data path moves pairs of int8 along K as its 16-bit
+        # elements (K, the argument, counts pairs); the int MFMA's lane takes
+        # 8 int8 where the 16-bit one takes 4 elements: the same bytes
+        self.i8 = c.dtype == "i8"
+        self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{self.mk}_{c.dtype}" if not self.i8
+                                      else f"{self.mt}x{self.mt}x{2 * self.mk}_i8")
         # double_k (gfx950): one 16x16x32 / 32x32x16 MFMA per two K steps of
         # the single-K layout. Its lane holds 8 k (registers of two
         # fragments: k 4g..4g+3 of step s and of step s+1); A and B hold the
@@ -56,8 +62,11 @@ class _Gen:
         m = Module(c.arch, name=c.name)
         el = ptr(DTYPES[c.dtype])
         self.m = m
-        args = [("a", el), ("b", el), ("c", ptr(np.float32)),
+        args = [("a", el), ("b", el), ("c", ptr(np.uint16 if c.dtype == "i8" else np.float32)),
                 ("M", np.int32), ("N", np.int32), ("K", np.int32)]
+        if c.dtype == "i8":     # a8w8: C = bf16(A B^T sa[m] sb[n] + bias[n])
+            args += [("sa", ptr(np.float32)), ("sb", ptr(np.float32)),
+                     ("bias", ptr(np.float32))]
         setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
         if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
             args.append(("kchunk", np.int32))
@@ -102,8 +111,13 @@ class _Gen:
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
         (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
         (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
-        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 2)
+        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c.dtype == "i8" else 2)
         (self.dc,) = self.call(tiles.raw_buffer, pc, mn4)
+        if c.dtype == "i8":
+            m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
+            (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), m4)
+            (self.dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), n4)
+            (self.dbias,) = self.call(tiles.raw_buffer, k.load_arg("bias"), n4)
         tid = v[0]
         self.tid = tid
         wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
@@ -385,7 +399,31 @@ class _Gen:
         return out
 
     # ---- epilogue -----------------------------------------------------------------
+    def store_scaled(self, acc):
+        """The a8w8 epilogue: bf16(acc sa[row] sb[col] + bias[col])."""
+        k = self.k
+        n2 = k.s_lshl_b32(SGPR(), self.N, 1)
+        rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
+        cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
+        store = tiles.store_scaled_bf16(self.mt)
+        lrow = k.v_lshlrev_b32(VGPR(), 2, k.v_lshrrev_b32(VGPR(), _log2(self.mt), self.lane))
+        lcol = k.v_and_b32(VGPR(), self.mt - 1, self.lane)
+        row4 = k.v_lshlrev_b32(VGPR(), 2, k.v_add_u32(VGPR(), rbase, lrow))
+        col4 = k.v_lshlrev_b32(VGPR(), 2, k.v_add_u32(VGPR(), cbase, lcol))
+        for rn in range(self.rn):
+            col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)
+            (off,) = self.call(tiles.store_offset(self.mt, 2), self.lane, rbase, col0, self.N, n2)
+            c4 = col4 if rn == 0 else k.v_add_u32(VGPR(), 4 * rn * self.mt, col4)
+            for rm in range(self.rm):
+                o = off if rm == 0 else k.v_add_u32(
+                    VGPR(), k.s_mul_i32(SGPR(), n2, rm * self.mt), off)
+                r4 = row4 if rm == 0 else k.v_add_u32(VGPR(), 4 * rm * self.mt, row4)
+                self.call(store, acc[rm * self.rn + rn], self.dc, n2, o, self.dsa, self.dsb,
+                          self.dbias, r4, c4)
+
     def store(self, acc):
+        if self.i8:
+            return self.store_scaled(acc)
         k = self.k
         n4 = k.s_lshl_b32(SGPR(), self.N, 2)
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))

@@ -180,7 +180,28 @@ def _operand(x, what):
     for name, dt in DTYPES.items():
         if x.dtype == dt:
             return name
-    raise TypeError(f"gemm: {what} must be float16 or bfloat16, got {x.dtype}")
+    raise TypeError(f"gemm: {what} must be float16, bfloat16 or int8, got {x.dtype}")
+
+
+def _i8_pairs(x):
+    """An int8 matrix with K padded to even, flattened, 2 zero bytes after it:
+    the i8 kernels move K in pairs (aster.kernels.gemm)."""
+    rows, k = x.shape
+    kp = -(-k // 2)
+    out = np.zeros(rows * 2 * kp + 2, np.int8)
+    out[:rows * 2 * kp].reshape(rows, 2 * kp)[:, :k] = x
+    return out
+
+
+def _vector(v, size, what, default):
+    if v is None:
+        if default is None:
+            raise ValueError(f"gemm: int8 operands need {what} ({size} float32 values)")
+        return np.full(size, default, np.float32)
+    v = np.ascontiguousarray(v, np.float32).reshape(-1)
+    if v.size != size:
+        raise ValueError(f"gemm: {what} must hold {size} values, got {v.size}")
+    return v
 
 
 def _padded(x):
@@ -192,10 +213,12 @@ def _padded(x):
 
 
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
-         library=None, arch="gfx942", splits=None):
+         library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
-    A, B: float16 or bfloat16 NumPy arrays (the same dtype). out: an optional
+    A, B: float16 or bfloat16 NumPy arrays (the same dtype), or int8 (a8w8,
+    trans_b only: C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]),
+    scale_a (M values) and scale_b (N) float32, bias (N) optional). out: an optional
     float32 C-contiguous M x N array to write into. config: a kernel name
     (or Entry) of the library to use instead of the heuristic (`choose`).
     library: an aster.lib.Library (default: `default_library()`). splits: the
@@ -216,10 +239,16 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         raise ValueError(f"gemm: empty operands (A {A.shape}, B {B.shape})")
     if max(m * k, n * k, m * n * 2) * 2 >= 2**31:
         raise ValueError("gemm: each matrix must be smaller than 2 GiB")
+    i8 = da == "i8"
+    if i8 and not trans_b:
+        raise ValueError("gemm: int8 (a8w8) operands need trans_b=True (B is N x K)")
+    if not i8 and (scale_a is not None or scale_b is not None or bias is not None):
+        raise ValueError("gemm: scale_a, scale_b and bias are for int8 operands")
+    out_dt = np.dtype(DTYPES["bf16"]) if i8 else np.dtype(np.float32)
     if out is not None:
-        if not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (m, n) \
+        if not isinstance(out, np.ndarray) or out.dtype != out_dt or out.shape != (m, n) \
                 or not out.flags.c_contiguous or not out.flags.writeable:
-            raise ValueError(f"gemm: out must be a writeable C-contiguous float32 array of "
+            raise ValueError(f"gemm: out must be a writeable C-contiguous {out_dt} array of "
                              f"shape {(m, n)}")
     lib = library if library is not None else default_library()
     if config is None:
@@ -236,8 +265,13 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         kc, sk = kchunk(c, k, s)
         p = Plan(entry, sk, kc, 0.0)
     cfg = p.entry.config
-    c_arr = out if out is not None else np.empty((m, n), np.float32)
-    args = [_padded(A), _padded(B), c_arr, m, n, k]
+    c_arr = out if out is not None else np.empty((m, n), out_dt)
+    if i8:
+        args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2),
+                _vector(scale_a, m, "scale_a", None), _vector(scale_b, n, "scale_b", None),
+                _vector(bias, n, "bias", 0.0)]
+    else:
+        args = [_padded(A), _padded(B), c_arr, m, n, k]
     if cfg.split_k:         # the splits add into C: it starts at zero
         c_arr[...] = 0
         args.append(p.kchunk)

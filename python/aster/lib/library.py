@@ -49,10 +49,15 @@ PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per
 CUS = _CUS["gfx942"]
 
 
-def default_configs(archs=ARCHS, dtypes=DTYPES):
-    """The default library: DEFAULT_TILES x trans_b for each arch and dtype."""
-    return [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
-            for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
+    """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
+    and (a8w8) the plain tiles for int8 with trans_b on gfx942."""
+    out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
+           for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+    if a8w8 and "gfx942" in archs:
+        out += [GemmConfig(dtype="i8", arch="gfx942", trans_b=True, **t)
+                for t in DEFAULT_TILES if not t.get("split_k")]
+    return out
 
 
 def explicit_args(hsaco, kernel):
@@ -133,6 +138,13 @@ def simulate(hsaco, cfg, shape, splits=1):
     from ..runtime import launch
     from ..kernels.gemm import DTYPES as NP
     m, n, k = shape
+    if cfg.dtype == "i8":       # K pairs of int8, scales and bias, bf16 C
+        kp = -(-k // 2)
+        args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
+                np.zeros(m * n, np.uint16), m, n, kp, np.zeros(m, np.float32),
+                np.zeros(n, np.float32), np.zeros(n, np.float32)]
+        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args, timing=True)
+        return r.cycles
     a = np.zeros(m * k + 1, NP[cfg.dtype])
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32)

@@ -27,7 +27,7 @@ from ..registers import AGPR, SGPR, VGPR
 
 __all__ = ["raw_buffer", "advance_buffer", "buffer_loads", "write_kmajor",
            "write_transposed", "read_fragments", "mask_fragments", "store_offset",
-           "store_result_buffer", "RAW_BUFFER_WORD3", "OUT_OF_RANGE", "SEL_LO", "SEL_HI"]
+           "store_result_buffer", "store_scaled_bf16", "RAW_BUFFER_WORD3", "OUT_OF_RANGE", "SEL_LO", "SEL_HI"]
 
 RAW_BUFFER_WORD3 = 0x00020000   # word 3 of a raw (stride 0) gfx9 buffer resource:
 #                                 DATA_FORMAT 32 bits, no swizzle, bounds = num_records
@@ -217,9 +217,10 @@ def _log2(x):
     return x.bit_length() - 1
 
 
-def store_offset(mt):
+def store_offset(mt, elem_bytes=4):
     """A function (lane: VGPR, row0: SGPR, col0: SGPR, ncols: SGPR, pitch:
-    SGPR) -> VGPR: the byte offset, in a row-major f32 matrix with rows
+    SGPR) -> VGPR: the byte offset, in a row-major f32 (or `elem_bytes`
+    wide) matrix with rows
     `pitch` bytes apart, of the first element the lane stores of an
     mt x mt (16 or 32) MFMA result whose top left is (row0, col0): row
     row0 + 4 (lane // mt), column col0 + lane % mt; OUT_OF_RANGE when that
@@ -235,13 +236,51 @@ def store_offset(mt):
             rowoff = f.v_mul_lo_u32(VGPR(), row, pitch)
             col = f.v_add_u32(VGPR(), col0, f.v_and_b32(VGPR(), mt - 1, l64))
             ok = f.v_cmp_gt_i32(SGPR(2, align=2), ncols, col)
-            off = f.v_lshl_add_u32(VGPR(), col, 2, rowoff)
+            off = f.v_lshl_add_u32(VGPR(), col, _log2(elem_bytes), rowoff)
             oob = f.v_mov_b32(VGPR(), OUT_OF_RANGE)
             return f.v_cndmask_b32(VGPR(), oob, off, ok)
         body.__doc__ = store_offset.__doc__
+        sfx = "" if elem_bytes == 4 else f"_e{elem_bytes}"
         return function(params=[VGPR(), SGPR(), SGPR(), SGPR(), SGPR()], results=[VGPR()],
-                        name=f"tile_store_offset_{mt}")(body)
-    return _cached(("so", mt), make)
+                        name=f"tile_store_offset_{mt}{sfx}")(body)
+    return _cached(("so", mt, elem_bytes), make)
+
+
+def store_scaled_bf16(mt):
+    """A function (d: AGPR x 4 / x16 (i32), desc: SGPR x4, pitch: SGPR, off:
+    VGPR, sa: SGPR x4, sb: SGPR x4, bias: SGPR x4, row4: VGPR, col4: VGPR)
+    -> (): the a8w8 epilogue of an int MFMA result (layout as
+    store_result_buffer): register r of the lane, in row R = (its row) and
+    column C, becomes bf16(f32(d) * sa[R] * sb[C] + bias[C]) (f32 steps,
+    rounded to nearest even: + 0x7fff + bit 16, the high half stored) at off
+    + rows(r) * pitch of the bf16 buffer `desc`. row4 / col4 are 4 x the
+    lane's first row and its column (f32 offsets into the raw buffers sa, sb,
+    bias; past their end they read 0). Rows past `desc`'s end and lanes with
+    off = OUT_OF_RANGE write nothing."""
+    if mt not in (16, 32):
+        raise ValueError(f"mt must be 16 or 32, got {mt}")
+    nc = 4 if mt == 16 else 16
+
+    def make():
+        def body(f, d, desc, pitch, off, sa, sb, bias, row4, col4):
+            vsb = f.buffer_load_dword(VGPR(), col4, sb, 0, offen=True)
+            vbias = f.buffer_load_dword(VGPR(), col4, bias, 0, offen=True)
+            for r in range(nc):
+                rows = r if mt == 16 else 8 * (r // 4) + r % 4
+                vsa = f.buffer_load_dword(VGPR(), row4, sa, 0, offen=True, offset=4 * rows)
+                x = f.v_cvt_f32_i32(VGPR(), f.v_accvgpr_read_b32(VGPR(), d[r]))
+                x = f.v_mul_f32(VGPR(), x, vsa)
+                x = f.v_fma_f32(VGPR(), x, vsb, vbias)
+                lsb = f.v_bfe_u32(VGPR(), x, 16, 1)
+                x = f.v_add3_u32(VGPR(), x, f.s_mov_b32(SGPR(), 0x7FFF), lsb)
+                o = off if rows == 0 else f.v_add_u32(
+                    VGPR(), f.s_mul_i32(SGPR(), pitch, rows), off)
+                f.buffer_store_short_d16_hi(x, o, desc, 0, offen=True)
+        body.__doc__ = store_scaled_bf16.__doc__
+        return function(params=[AGPR(nc), SGPR(4), SGPR(), VGPR(), SGPR(4), SGPR(4), SGPR(4),
+                                VGPR(), VGPR()], results=[],
+                        name=f"tile_store_scaled_bf16_{mt}")(body)
+    return _cached(("ssb", mt), make)
 
 
 def store_result_buffer(mt, acc="agpr", atomic=False):
