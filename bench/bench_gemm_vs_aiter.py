@@ -5,6 +5,14 @@ run on aster's emulator with its timing model (MI300X, gfx942).
     python bench/bench_gemm_vs_aiter.py --shapes 64x256x5120,1024x1024x1024
     python bench/bench_gemm_vs_aiter.py --jobs 1 --markdown
     python bench/bench_gemm_vs_aiter.py --arch gfx950      # MI355X: AMD's gfx950 code objects
+    python bench/bench_gemm_vs_aiter.py --a8w8             # int8 A, B, scales, bias, bf16 out
+
+--a8w8: AMD's i8gemm code objects (`aster.aiter.gemm.a8w8`, asm_gemm_a8w8.cu's
+launch) against `aster.lib.gemm(A, B, trans_b=True, scale_a=, scale_b=,
+bias=)`; int8 inputs in [-8, 8], scales multiples of 1/8: aster's bf16
+result must equal NumPy's (exact, then f32, then bf16 round to nearest
+even); AMD's, which rounds its f32 steps in its own order, within one bf16
+ulp of the exact value.
 
 AMD's side: `aster.aiter.gemm.bf16` (the code objects of the amd-aiter wheel,
 launched as aiter's asm_gemm_a16w16.cu does: its KernelArgs, grid, block, its
@@ -71,12 +79,42 @@ def inputs(m, n, k, seed=0):
     return a, b
 
 
+def run_a8w8(shape, libdir, arch):
+    import ml_dtypes
+    import aster.aiter.gemm as agemm
+    import aster.lib
+    cls, m, n, k = shape
+    rng = np.random.default_rng(0)
+    a = rng.integers(-8, 9, (m, k)).astype(np.int8)
+    b = rng.integers(-8, 9, (n, k)).astype(np.int8)
+    sa = (rng.integers(1, 5, m) / 4).astype(np.float32)
+    sb = (rng.integers(1, 5, n) / 8).astype(np.float32)
+    bias = (rng.integers(-4, 5, n) / 2).astype(np.float32)
+    ref = (a.astype(np.float64) @ b.astype(np.float64).T) * sa[:, None] * sb[None, :] + bias
+    rne = ref.astype(np.float32).astype(ml_dtypes.bfloat16)
+    ulp = np.spacing(np.abs(rne)).astype(np.float64)
+    t = time.perf_counter()
+    d, ra = agemm.a8w8(a, b, sa, sb, bias, timing=True, arch=arch)
+    ta = time.perf_counter() - t
+    t = time.perf_counter()
+    c, rs = aster.lib.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb, bias=bias, timing=True,
+                           library=aster.lib.Library(libdir), arch=arch)
+    ts = time.perf_counter() - t
+    return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
+                aiter_kernel=f"{ra.kernel.tile}", aster=rs.cycles,
+                aster_kernel=rs.plan.name.replace("gemm_i8_", ""),
+                aiter_ok=bool((np.abs(d.astype(np.float64) - ref) <= ulp).all()),
+                aster_ok=bool(np.array_equal(c, rne)), emu_s=(ta, ts))
+
+
 def run_shape(job):
     """Both GEMMs of one shape (with the library in `libdir`): a dict of
     what was measured."""
     import aster.aiter.gemm as agemm
     import aster.lib
-    shape, libdir, arch = job
+    shape, libdir, arch, a8w8 = job
+    if a8w8:
+        return run_a8w8(shape, libdir, arch)
     cls, m, n, k = shape
     a, b = inputs(m, n, k)
     ref = a.astype(np.float64) @ b.astype(np.float64).T
@@ -131,11 +169,12 @@ def main():
     p.add_argument("--jobs", type=int, default=2, help="processes (at most 2 on a shared box)")
     p.add_argument("--markdown", action="store_true", help="only the table")
     p.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"))
+    p.add_argument("--a8w8", action="store_true", help="int8 GEMMs with scales and bias")
     args = p.parse_args()
     shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else SHAPES
     import aster.lib
     libdir = aster.lib.default_library().directory     # built once, before the workers
-    jobs = [(s, libdir, args.arch) for s in shapes]
+    jobs = [(s, libdir, args.arch, args.a8w8) for s in shapes]
     rows = []
 
     def done(r):
