@@ -180,7 +180,7 @@ def _operand(x, what):
     for name, dt in DTYPES.items():
         if x.dtype == dt:
             return name
-    raise TypeError(f"gemm: {what} must be float16, bfloat16 or int8, got {x.dtype}")
+    raise TypeError(f"gemm: {what} must be float16 or bfloat16 (or int8: a8w8), got {x.dtype}")
 
 
 def _i8_pairs(x):
