@@ -46,6 +46,13 @@ runs ceil(K / tile_k) steps rounded up to a multiple of its unroll
 (`K_UNROLL` = 2 steps): the extra steps multiply zeros. Matrices must be
 smaller than 2 GiB.
 
+a8w8 (`dtype="i8"`, trans_b only): A and B int8 with K padded to even and
+passed as pairs (the K argument counts pairs; the 16-bit data path moves
+pairs as its elements and v_mfma_i32_16x16x32_i8 / 32x32x16_i8 take a lane's
+8 int8 where the 16-bit MFMAs take 4 elements); three more arguments, sa
+(M f32), sb (N f32), bias (N f32); C is bf16: round to nearest even of
+f32(sum) * sa[m] * sb[n] + bias[n] (`tiles.store_scaled_bf16`).
+
 Split-K (`split_k`): one more argument, kchunk; workgroup z multiplies K
 elements [z kchunk, min((z + 1) kchunk, K)) (rows stay K apart, the K mask
 and the trip count use the split's length) and adds its partial tile into C
