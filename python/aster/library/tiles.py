@@ -252,7 +252,8 @@ def store_scaled_bf16(mt):
     -> (): the a8w8 epilogue of an int MFMA result (layout as
     store_result_buffer): register r of the lane, in row R = (its row) and
     column C, becomes bf16(f32(d) * sa[R] * sb[C] + bias[C]) (f32 steps,
-    rounded to nearest even: + 0x7fff + bit 16, the high half stored) at off
+    rounded to nearest even: + 0x7fff + bit 16, the high half stored; a NaN
+    from NaN scales may come out as another NaN or inf) at off
     + rows(r) * pitch of the bf16 buffer `desc`. row4 / col4 are 4 x the
     lane's first row and its column (f32 offsets into the raw buffers sa, sb,
     bias; past their end they read 0). Rows past `desc`'s end and lanes with
