@@ -27,10 +27,20 @@ def reference(a, b, sa, sb, bias):
     return ref.astype(np.float32).astype(ml_dtypes.bfloat16)
 
 
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    """A small library: the default library's 64x64 and 128x128 int8 tiles."""
+    cfgs = [c for c in L.default_configs(archs=("gfx942",), dtypes=())
+            if c.dtype == "i8" and c.tile_m <= 128]
+    return L.build_library(str(tmp_path_factory.mktemp("a8lib")), cfgs, ref_shapes=(),
+                           workers=2)
+
+
 @pytest.mark.parametrize("shape", [(1, 1, 1), (37, 70, 333), (130, 257, 96), (5, 300, 1001)])
-def test_library_a8w8_matches_numpy(shape):
+def test_library_a8w8_matches_numpy(lib, shape):
     a, b, sa, sb, bias = operands(*shape)
-    c, r = L.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb, bias=bias, timing=True)
+    c, r = L.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb, bias=bias, timing=True,
+                  library=lib)
     assert c.dtype == ml_dtypes.bfloat16 and r.cycles > 0
     np.testing.assert_array_equal(c, reference(a, b, sa, sb, bias))
 
@@ -53,15 +63,16 @@ def test_every_tile_matches_numpy(tile):
     np.testing.assert_array_equal(c, reference(a, b, sa, sb, bias))
 
 
-def test_a8w8_bad_input():
+def test_a8w8_bad_input(lib):
     a, b, sa, sb, bias = operands(4, 8, 16)
     with pytest.raises(ValueError, match="trans_b"):
-        L.gemm(a, b.T.copy(), scale_a=sa, scale_b=sb)
+        L.gemm(a, b.T.copy(), scale_a=sa, scale_b=sb, library=lib)
     with pytest.raises(ValueError, match="scale_a"):
-        L.gemm(a, b, trans_b=True, scale_b=sb)
+        L.gemm(a, b, trans_b=True, scale_b=sb, library=lib)
     with pytest.raises(ValueError, match="scale_b"):
-        L.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb[:3])
+        L.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb[:3], library=lib)
     with pytest.raises(ValueError, match="int8"):
-        L.gemm(a.astype(np.float16), b.astype(np.float16), trans_b=True, scale_a=sa)
+        L.gemm(a.astype(np.float16), b.astype(np.float16), trans_b=True, scale_a=sa,
+               library=lib)
     with pytest.raises(ValueError, match="split-K|i8"):
         GemmConfig(dtype="i8", trans_b=True, split_k=True).check()
