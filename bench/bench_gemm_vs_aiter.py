@@ -156,7 +156,8 @@ def report(rows, markdown):
               f"{r['aster_kernel']} | {r['aster']} ({r['aster'] / ghz / 1e3:.2f}) | "
               f"{tflops(m, n, k, r['aster'], r['arch']):.1f} | {ratio:.2f} | {ok} |")
     if logs:
-        print(f"\ngeometric-mean speed-up of aster over aiter: {math.exp(sum(logs) / len(logs)):.2f}"
+        gm = math.exp(sum(logs) / len(logs))
+        print(f"\ngeometric-mean speed-up of aster over aiter: {gm:.2f}"
               f" over {len(logs)} shapes; lowest {min(math.exp(x) for x in logs):.2f}")
     if not markdown:
         for r in rows:

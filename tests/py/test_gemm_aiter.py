@@ -154,7 +154,8 @@ def test_a8w8_choice_matches_amds_heuristic(tmp_path):
     calls = "\n".join(f"  {{ auto t = get_heuristic_kernel({a}, {b}, {c}, std::nullopt, "
                       f"std::nullopt, &cfg); printf(\"%s\\n\", std::get<0>(t).c_str()); }}"
                       for a, b, c in I8_SHAPES)
-    src = I8_STUBS + m.group(0) + f"\nstatic CFG cfg = {{\n{table}\n}};\nint main() {{\n{calls}\n}}\n"
+    src = (I8_STUBS + m.group(0) + f"\nstatic CFG cfg = {{\n{table}\n}};\n"
+           f"int main() {{\n{calls}\n}}\n")
     (tmp_path / "h.cc").write_text(src)
     subprocess.run(["clang++-22", "-std=c++17", "-O0", "-w", "-o", str(tmp_path / "h"),
                     str(tmp_path / "h.cc")], check=True)

@@ -27,7 +27,8 @@ from ..registers import AGPR, SGPR, VGPR
 
 __all__ = ["raw_buffer", "advance_buffer", "buffer_loads", "write_kmajor",
            "write_transposed", "read_fragments", "mask_fragments", "store_offset",
-           "store_result_buffer", "store_scaled_bf16", "RAW_BUFFER_WORD3", "OUT_OF_RANGE", "SEL_LO", "SEL_HI"]
+           "store_result_buffer", "store_scaled_bf16", "RAW_BUFFER_WORD3", "OUT_OF_RANGE",
+           "SEL_LO", "SEL_HI"]
 
 RAW_BUFFER_WORD3 = 0x00020000   # word 3 of a raw (stride 0) gfx9 buffer resource:
 #                                 DATA_FORMAT 32 bits, no swizzle, bounds = num_records
