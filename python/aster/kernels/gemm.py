@@ -83,7 +83,8 @@ class GemmConfig:
     (64 lanes each) split the tile; mfma is 32 (v_mfma_f32_32x32x8) or 16
     (v_mfma_f32_16x16x16); split_k adds partial sums over K splits into C
     (the module doc); double_k (gfx950) multiplies with the double-K MFMAs
-    (v_mfma_f32_32x32x16 / 16x16x32), one per two K steps of the other."""
+    (v_mfma_f32_32x32x16 / 16x16x32), one per two K steps of the other;
+    out "bf16" / "f16" rounds C to that format (round to nearest even)."""
     dtype: str = "f16"
     tile_m: int = 128
     tile_n: int = 128
@@ -97,13 +98,15 @@ class GemmConfig:
     arch: str = "gfx942"
     split_k: bool = False
     double_k: bool = False
+    out: str = "f32"
 
     @property
     def name(self):
         return (f"gemm_{self.dtype}_{self.tile_m}x{self.tile_n}x{self.tile_k}_"
                 f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
                 f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}"
-                f"{'_sk' if self.split_k else ''}{'_dk' if self.double_k else ''}")
+                f"{'_sk' if self.split_k else ''}{'_dk' if self.double_k else ''}"
+                f"{'' if self.out == 'f32' else '_o' + self.out}")
 
     @property
     def waves(self):
@@ -175,6 +178,9 @@ class GemmConfig:
             bad("tile_m * tile_k must be at least 8 elements per lane")
         if self.double_k and (self.arch != "gfx950" or (self.tile_k // mk) % 2):
             bad("double_k needs gfx950 and an even number of MFMA K steps per tile_k")
+        if self.out not in ("f32", "bf16", "f16") or (self.out != "f32" and (
+                self.split_k or self.dtype == "i8")):
+            bad("out must be f32, bf16 or f16 (16-bit C: no split_k, not with i8)")
         if self.dtype == "i8" and (not self.trans_b or self.split_k or self.double_k):
             bad("i8 (a8w8) needs trans_b and no split_k or double_k")
         if self.b_direct and not self.trans_b:

@@ -62,7 +62,8 @@ class _Gen:
         m = Module(c.arch, name=c.name)
         el = ptr(DTYPES[c.dtype])
         self.m = m
-        args = [("a", el), ("b", el), ("c", ptr(np.uint16 if c.dtype == "i8" else np.float32)),
+        c16 = c.dtype == "i8" or c.out != "f32"
+        args = [("a", el), ("b", el), ("c", ptr(np.uint16 if c16 else np.float32)),
                 ("M", np.int32), ("N", np.int32), ("K", np.int32)]
         if c.dtype == "i8":     # a8w8: C = bf16(A B^T sa[m] sb[n] + bias[n])
             args += [("sa", ptr(np.float32)), ("sb", ptr(np.float32)),
@@ -111,7 +112,8 @@ class _Gen:
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
         (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
         (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
-        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c.dtype == "i8" else 2)
+        c16 = c.dtype == "i8" or c.out != "f32"
+        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c16 else 2)
         (self.dc,) = self.call(tiles.raw_buffer, pc, mn4)
         if c.dtype == "i8":
             m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
@@ -425,13 +427,16 @@ class _Gen:
         if self.i8:
             return self.store_scaled(acc)
         k = self.k
-        n4 = k.s_lshl_b32(SGPR(), self.N, 2)
+        eb = 4 if self.cfg.out == "f32" else 2          # bytes per element of C
+        n4 = k.s_lshl_b32(SGPR(), self.N, _log2(eb))
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
         cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
-        store = tiles.store_result_buffer(self.mt, atomic=self.cfg.split_k)
+        store = tiles.store_result_buffer(self.mt, atomic=self.cfg.split_k) if eb == 4 else \
+            tiles.store_result_16(self.mt, self.cfg.out)
         for rn in range(self.rn):
             col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)
-            (off,) = self.call(tiles.store_offset(self.mt), self.lane, rbase, col0, self.N, n4)
+            (off,) = self.call(tiles.store_offset(self.mt, eb), self.lane, rbase, col0, self.N,
+                               n4)
             for rm in range(self.rm):
                 o = off if rm == 0 else k.v_add_u32(
                     VGPR(), k.s_mul_i32(SGPR(), n4, rm * self.mt), off)

@@ -102,14 +102,18 @@ class Plan:
         return self.entry.name + (f"/sk{self.splits}" if self.entry.config.split_k else "")
 
 
-def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None):
-    """The Plan the heuristic picks for an M x N x K GEMM (module doc)."""
+def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
+         out=None):
+    """The Plan the heuristic picks for an M x N x K GEMM (module doc); out:
+    C's format ("f32", "bf16", "f16"; default f32, bf16 for i8)."""
     from .devices import cus as _cus
     ncu = cus or _cus(arch)
-    cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b)
+    out = out or ("bf16" if dtype == "i8" else "f32")
+    cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
+                         out=None if dtype == "i8" else out)
     if not cands:
         raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
-                         f"with trans_b={trans_b}")
+                         f"with trans_b={trans_b} and {out} out")
     tuned = [e for e in cands if (m, n, k) in e.tuned_for]
     opts = []
     for e in tuned or cands:
@@ -212,13 +216,21 @@ def _padded(x):
     return out
 
 
+_OUT = {"f32": np.dtype(np.float32), "bf16": np.dtype(DTYPES["bf16"]),
+        "f16": np.dtype(np.float16)}
+
+
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
-         library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None):
+         library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None,
+         out_dtype=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
     A, B: float16 or bfloat16 NumPy arrays (the same dtype), or int8 (a8w8,
     trans_b only: C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]),
-    scale_a (M values) and scale_b (N) float32, bias (N) optional). out: an optional
+    scale_a (M values) and scale_b (N) float32, bias (N) optional).
+    out_dtype: C's dtype for 16-bit inputs: float32 (default) or the
+    inputs' own (bfloat16 / float16: rounded to nearest even; no split-K).
+    out: an optional
     float32 C-contiguous M x N array to write into. config: a kernel name
     (or Entry) of the library to use instead of the heuristic (`choose`).
     library: an aster.lib.Library (default: `default_library()`). splits: the
@@ -244,7 +256,14 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         raise ValueError("gemm: int8 (a8w8) operands need trans_b=True (B is N x K)")
     if not i8 and (scale_a is not None or scale_b is not None or bias is not None):
         raise ValueError("gemm: scale_a, scale_b and bias are for int8 operands")
-    out_dt = np.dtype(DTYPES["bf16"]) if i8 else np.dtype(np.float32)
+    names = {v: key for key, v in _OUT.items()}
+    want = np.dtype(out_dtype) if out_dtype is not None else \
+        (_OUT["bf16"] if i8 else _OUT["f32"])
+    if want not in names or (i8 and want != _OUT["bf16"]) or \
+            (not i8 and names[want] not in ("f32", da)):
+        raise ValueError(f"gemm: out_dtype {out_dtype} is not available for {da} inputs "
+                         f"(float32 or {da}{'; int8: bfloat16' if i8 else ''})")
+    out_dt = want
     if out is not None:
         if not isinstance(out, np.ndarray) or out.dtype != out_dt or out.shape != (m, n) \
                 or not out.flags.c_contiguous or not out.flags.writeable:
@@ -252,11 +271,12 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
                              f"shape {(m, n)}")
     lib = library if library is not None else default_library()
     if config is None:
-        p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch)
+        p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch, out=names[want])
     else:
         entry = config if not isinstance(config, str) else lib.entry(config, arch)
         c = entry.config
-        if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch):
+        if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch) or \
+                (not i8 and c.out != names[want]):
             raise ValueError(f"gemm: kernel {entry.name} is for {c.dtype}, trans_b={c.trans_b}, "
                              f"{c.arch}; this call needs {da}, trans_b={trans_b}, {arch}")
         s = splits or 1
@@ -271,7 +291,8 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
                 _vector(scale_a, m, "scale_a", None), _vector(scale_b, n, "scale_b", None),
                 _vector(bias, n, "bias", 0.0)]
     else:
-        args = [_padded(A), _padded(B), c_arr, m, n, k]
+        args = [_padded(A), _padded(B), c_arr if out_dt == _OUT["f32"] else c_arr.view(np.uint16),
+                m, n, k]
     if cfg.split_k:         # the splits add into C: it starts at zero
         c_arr[...] = 0
         args.append(p.kchunk)

@@ -43,7 +43,8 @@ DEFAULT_TILES = (
          split_k=True),
 )
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
-              "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "lds_bytes", "vgprs",
+              "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
+              "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "tuned_for"]
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
 CUS = _CUS["gfx942"]
@@ -51,9 +52,13 @@ CUS = _CUS["gfx942"]
 
 def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
     """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
-    and (a8w8) the plain tiles for int8 with trans_b on gfx942."""
+    the plain tiles again with C in the inputs' 16-bit format (`out`), and
+    (a8w8) the plain tiles for int8 with trans_b on gfx942."""
     out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
            for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+    out += [GemmConfig(dtype=d, arch=a, trans_b=tb, out=d, **t)
+            for a in archs for d in dtypes for t in DEFAULT_TILES if not t.get("split_k")
+            for tb in (False, True)]
     if a8w8 and "gfx942" in archs:
         out += [GemmConfig(dtype="i8", arch="gfx942", trans_b=True, **t)
                 for t in DEFAULT_TILES if not t.get("split_k")]
@@ -138,6 +143,11 @@ def simulate(hsaco, cfg, shape, splits=1):
     from ..runtime import launch
     from ..kernels.gemm import DTYPES as NP
     m, n, k = shape
+    if cfg.out != "f32":
+        a, b = np.zeros(m * k + 1, NP[cfg.dtype]), np.zeros(n * k + 1, NP[cfg.dtype])
+        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
+                   args=[a, b, np.zeros(m * n, np.uint16), m, n, k], timing=True)
+        return r.cycles
     if cfg.dtype == "i8":       # K pairs of int8, scales and bias, bf16 C
         kp = -(-k // 2)
         args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
@@ -289,11 +299,12 @@ class Library:
     def __repr__(self):
         return f"<aster.lib.Library {self.directory}: {len(self.entries)} kernels>"
 
-    def find(self, arch=None, dtype=None, trans_b=None):
+    def find(self, arch=None, dtype=None, trans_b=None, out=None):
         return [e for e in self.entries
                 if (arch is None or e.config.arch == arch)
                 and (dtype is None or e.config.dtype == dtype)
-                and (trans_b is None or e.config.trans_b == trans_b)]
+                and (trans_b is None or e.config.trans_b == trans_b)
+                and (out is None or e.config.out == out)]
 
     def entry(self, name, arch="gfx942"):
         for e in self.entries:

@@ -27,7 +27,8 @@ from ..registers import AGPR, SGPR, VGPR
 
 __all__ = ["raw_buffer", "advance_buffer", "buffer_loads", "write_kmajor",
            "write_transposed", "read_fragments", "mask_fragments", "store_offset",
-           "store_result_buffer", "store_scaled_bf16", "RAW_BUFFER_WORD3", "OUT_OF_RANGE",
+           "store_result_buffer", "store_result_16", "store_scaled_bf16", "RAW_BUFFER_WORD3",
+           "OUT_OF_RANGE",
            "SEL_LO", "SEL_HI"]
 
 RAW_BUFFER_WORD3 = 0x00020000   # word 3 of a raw (stride 0) gfx9 buffer resource:
@@ -245,6 +246,35 @@ def store_offset(mt, elem_bytes=4):
         return function(params=[VGPR(), SGPR(), SGPR(), SGPR(), SGPR()], results=[VGPR()],
                         name=f"tile_store_offset_{mt}{sfx}")(body)
     return _cached(("so", mt, elem_bytes), make)
+
+
+def store_result_16(mt, fmt):
+    """A function (d: AGPR x 4 / x16 (f32), desc: SGPR x4, pitch: SGPR, off:
+    VGPR) -> (): store_result_buffer's stores with each value rounded to a
+    16-bit `fmt` first: "bf16" (round to nearest even: + 0x7fff + bit 16,
+    the high half stored) or "f16" (v_cvt_f16_f32, the low half stored);
+    `off` from store_offset(mt, 2)."""
+    if mt not in (16, 32) or fmt not in ("bf16", "f16"):
+        raise ValueError(f"mt must be 16 or 32 and fmt bf16 or f16, got {mt}, {fmt!r}")
+    nc = 4 if mt == 16 else 16
+
+    def make():
+        def body(f, d, desc, pitch, off):
+            for r in range(nc):
+                rows = r if mt == 16 else 8 * (r // 4) + r % 4
+                x = f.v_accvgpr_read_b32(VGPR(), d[r])
+                o = off if rows == 0 else f.v_add_u32(
+                    VGPR(), f.s_mul_i32(SGPR(), pitch, rows), off)
+                if fmt == "bf16":
+                    lsb = f.v_bfe_u32(VGPR(), x, 16, 1)
+                    x = f.v_add3_u32(VGPR(), x, f.s_mov_b32(SGPR(), 0x7FFF), lsb)
+                    f.buffer_store_short_d16_hi(x, o, desc, 0, offen=True)
+                else:
+                    f.buffer_store_short(f.v_cvt_f16_f32(VGPR(), x), o, desc, 0, offen=True)
+        body.__doc__ = store_result_16.__doc__
+        return function(params=[AGPR(nc), SGPR(4), SGPR(), VGPR()], results=[],
+                        name=f"tile_store_result_{fmt}_{mt}")(body)
+    return _cached(("s16", mt, fmt), make)
 
 
 def store_scaled_bf16(mt):
