@@ -31,7 +31,7 @@ def reference(a, b, sa, sb, bias):
 def lib(tmp_path_factory):
     """A small library: the default library's 64x64 and 128x128 int8 tiles."""
     cfgs = [c for c in L.default_configs(archs=("gfx942",), dtypes=())
-            if c.dtype == "i8" and c.tile_m <= 128]
+            if (c.dtype == "i8" and c.tile_m <= 128) or (c.dtype == "fp8" and c.tile_m == 64)]
     return L.build_library(str(tmp_path_factory.mktemp("a8lib")), cfgs, ref_shapes=(),
                            workers=2)
 
@@ -76,3 +76,41 @@ def test_a8w8_bad_input(lib):
                library=lib)
     with pytest.raises(ValueError, match="split-K|i8"):
         GemmConfig(dtype="i8", trans_b=True, split_k=True).check()
+
+
+@pytest.mark.parametrize("dtype,arch,np_dtype", [
+    ("fp8", "gfx942", ml_dtypes.float8_e4m3fnuz),     # gfx942's FNUZ E4M3
+    ("ofp8", "gfx950", ml_dtypes.float8_e4m3fn)])     # gfx950's OCP E4M3
+def test_fp8_matches_numpy(dtype, arch, np_dtype):
+    """fp8 A and B (integers -8..8: exact in E4M3) through v_mfma_f32_*_fp8_fp8
+    and the scaled bf16 epilogue, against NumPy on ml_dtypes' fp8 values."""
+    m, n, k = 97, 131, 113
+    a8, b8, sa, sb, bias = operands(m, n, k, seed=2)
+    a, b = a8.astype(np_dtype), b8.astype(np_dtype)
+    cfg = GemmConfig(dtype=dtype, arch=arch, trans_b=True, prefetch=2, tile_m=64, tile_n=64,
+                     tile_k=64, mfma=16).check()
+    out = compile_config(cfg)
+    assert "v_mfma_f32_16x16x32_fp8_fp8" in out.asm
+    from aster.lib.dispatch import _i8_pairs
+    c = np.zeros((m, n), ml_dtypes.bfloat16)
+    aster.launch(out, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
+                 args=[_i8_pairs(a), _i8_pairs(b), c.view(np.uint16), m, n, -(-k // 2),
+                       sa, sb, bias])
+    ref = (a.astype(np.float64) @ b.astype(np.float64).T) * sa[:, None] * sb[None, :] + bias
+    np.testing.assert_array_equal(c, ref.astype(np.float32).astype(ml_dtypes.bfloat16))
+
+
+def test_fp8_arch_checked():
+    with pytest.raises(ValueError, match="FNUZ"):
+        GemmConfig(dtype="fp8", arch="gfx950", trans_b=True).check()
+
+
+def test_library_fp8_dispatch(lib):
+    """gemm() recognises FNUZ fp8 arrays and launches the fp8 kernel."""
+    a8, b8, sa, sb, bias = operands(33, 65, 77, seed=5)
+    a, b = a8.astype(ml_dtypes.float8_e4m3fnuz), b8.astype(ml_dtypes.float8_e4m3fnuz)
+    c, r = L.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb, bias=bias, library=lib,
+                  timing=True)
+    assert r.plan.entry.config.dtype == "fp8"
+    ref = (a.astype(np.float64) @ b.astype(np.float64).T) * sa[:, None] * sb[None, :] + bias
+    np.testing.assert_array_equal(c, ref.astype(np.float32).astype(ml_dtypes.bfloat16))

@@ -46,7 +46,8 @@ runs ceil(K / tile_k) steps rounded up to a multiple of its unroll
 (`K_UNROLL` = 2 steps): the extra steps multiply zeros. Matrices must be
 smaller than 2 GiB.
 
-a8w8 (`dtype="i8"`, trans_b only): A and B int8 with K padded to even and
+a8w8 (`dtype="i8"`, or "fp8" (gfx942, FNUZ E4M3) / "ofp8" (gfx950, OCP
+E4M3) with v_mfma_f32_*_fp8_fp8; trans_b only): A and B int8 with K padded to even and
 passed as pairs (the K argument counts pairs; the 16-bit data path moves
 pairs as its elements and v_mfma_i32_16x16x32_i8 / 32x32x16_i8 take a lane's
 8 int8 where the 16-bit MFMAs take 4 elements); three more arguments, sa
@@ -63,9 +64,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import BYTE_DTYPES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
 
-__all__ = ["GemmConfig", "K_UNROLL", "build", "compile_config", "reference", "PIPELINE",
+__all__ = ["GemmConfig", "K_UNROLL", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
            "DTYPES",
            "MFMA_SHAPES"]
 
@@ -179,10 +180,12 @@ class GemmConfig:
         if self.double_k and (self.arch != "gfx950" or (self.tile_k // mk) % 2):
             bad("double_k needs gfx950 and an even number of MFMA K steps per tile_k")
         if self.out not in ("f32", "bf16", "f16") or (self.out != "f32" and (
-                self.split_k or self.dtype == "i8")):
+                self.split_k or self.dtype in BYTE_DTYPES)):
             bad("out must be f32, bf16 or f16 (16-bit C: no split_k, not with i8)")
-        if self.dtype == "i8" and (not self.trans_b or self.split_k or self.double_k):
-            bad("i8 (a8w8) needs trans_b and no split_k or double_k")
+        if self.dtype in BYTE_DTYPES and (not self.trans_b or self.split_k or self.double_k):
+            bad("i8 / fp8 (a8w8) needs trans_b and no split_k or double_k")
+        if (self.dtype, self.arch) in (("fp8", "gfx950"), ("ofp8", "gfx942")):
+            bad("fp8 is gfx942's FNUZ E4M3, ofp8 gfx950's OCP E4M3")
         if self.b_direct and not self.trans_b:
             bad("b_direct needs trans_b (K-contiguous B rows)")
         if not self.b_direct:

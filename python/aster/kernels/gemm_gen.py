@@ -14,7 +14,12 @@ from ..registers import AGPR, SGPR, VGPR, s, v
 def _dtypes():
     import ml_dtypes
     return {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
-            "i8": np.dtype(np.int8)}
+            "i8": np.dtype(np.int8),
+            "fp8": np.dtype(ml_dtypes.float8_e4m3fnuz),   # gfx942's FNUZ E4M3
+            "ofp8": np.dtype(ml_dtypes.float8_e4m3fn)}     # gfx950's OCP E4M3
+
+
+BYTE_DTYPES = ("i8", "fp8", "ofp8")     # a8w8: 1-byte inputs, scaled bf16 C
 
 
 DTYPES = _dtypes()
@@ -49,9 +54,10 @@ class _Gen:
         # i8 (a8w8): the data path moves pairs of int8 along K as its 16-bit
         # elements (K, the argument, counts pairs); the int MFMA's lane takes
         # 8 int8 where the 16-bit one takes 4 elements: the same bytes
-        self.i8 = c.dtype == "i8"
+        self.i8 = c.dtype in BYTE_DTYPES
+        kind = "i8" if c.dtype == "i8" else "fp8"     # fp8: FNUZ on gfx942, OCP on gfx950
         self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{self.mk}_{c.dtype}" if not self.i8
-                                      else f"{self.mt}x{self.mt}x{2 * self.mk}_i8")
+                                      else f"{self.mt}x{self.mt}x{2 * self.mk}_{kind}")
         # double_k (gfx950): one 16x16x32 / 32x32x16 MFMA per two K steps of
         # the single-K layout. Its lane holds 8 k (registers of two
         # fragments: k 4g..4g+3 of step s and of step s+1); A and B hold the
@@ -60,12 +66,12 @@ class _Gen:
         if c.double_k:
             self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{2 * self.mk}_{c.dtype}")
         m = Module(c.arch, name=c.name)
-        el = ptr(DTYPES[c.dtype])
+        el = ptr(np.int8 if c.dtype in BYTE_DTYPES else DTYPES[c.dtype])
         self.m = m
-        c16 = c.dtype == "i8" or c.out != "f32"
+        c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
         args = [("a", el), ("b", el), ("c", ptr(np.uint16 if c16 else np.float32)),
                 ("M", np.int32), ("N", np.int32), ("K", np.int32)]
-        if c.dtype == "i8":     # a8w8: C = bf16(A B^T sa[m] sb[n] + bias[n])
+        if c.dtype in BYTE_DTYPES:  # a8w8: C = bf16(A B^T sa[m] sb[n] + bias[n])
             args += [("sa", ptr(np.float32)), ("sb", ptr(np.float32)),
                      ("bias", ptr(np.float32))]
         setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
@@ -112,10 +118,10 @@ class _Gen:
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
         (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
         (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
-        c16 = c.dtype == "i8" or c.out != "f32"
+        c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
         mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c16 else 2)
         (self.dc,) = self.call(tiles.raw_buffer, pc, mn4)
-        if c.dtype == "i8":
+        if c.dtype in BYTE_DTYPES:
             m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
             (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), m4)
             (self.dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), n4)
@@ -407,7 +413,7 @@ class _Gen:
         n2 = k.s_lshl_b32(SGPR(), self.N, 1)
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
         cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
-        store = tiles.store_scaled_bf16(self.mt)
+        store = tiles.store_scaled_bf16(self.mt, int_acc=self.cfg.dtype == "i8")
         lrow = k.v_lshlrev_b32(VGPR(), 2, k.v_lshrrev_b32(VGPR(), _log2(self.mt), self.lane))
         lcol = k.v_and_b32(VGPR(), self.mt - 1, self.lane)
         row4 = k.v_lshlrev_b32(VGPR(), 2, k.v_add_u32(VGPR(), rbase, lrow))

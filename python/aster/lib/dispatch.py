@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels.gemm import DTYPES, K_UNROLL
+from ..kernels.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
 __all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
@@ -108,9 +108,10 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
     C's format ("f32", "bf16", "f16"; default f32, bf16 for i8)."""
     from .devices import cus as _cus
     ncu = cus or _cus(arch)
-    out = out or ("bf16" if dtype == "i8" else "f32")
+    byte8 = dtype in BYTE_DTYPES
+    out = out or ("bf16" if byte8 else "f32")
     cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
-                         out=None if dtype == "i8" else out)
+                         out=None if byte8 else out)
     if not cands:
         raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
                          f"with trans_b={trans_b} and {out} out")
@@ -184,16 +185,17 @@ def _operand(x, what):
     for name, dt in DTYPES.items():
         if x.dtype == dt:
             return name
-    raise TypeError(f"gemm: {what} must be float16 or bfloat16 (or int8: a8w8), got {x.dtype}")
+    raise TypeError(f"gemm: {what} must be float16 or bfloat16 (or int8 / fp8: a8w8), got {x.dtype}")
 
 
 def _i8_pairs(x):
-    """An int8 matrix with K padded to even, flattened, 2 zero bytes after it:
-    the i8 kernels move K in pairs (aster.kernels.gemm)."""
+    """A 1-byte matrix (int8, fp8) with K padded to even (zero bytes: 0 in
+    every format), flattened as int8, 2 zero bytes after it: the a8w8
+    kernels move K in pairs (aster.kernels.gemm)."""
     rows, k = x.shape
     kp = -(-k // 2)
     out = np.zeros(rows * 2 * kp + 2, np.int8)
-    out[:rows * 2 * kp].reshape(rows, 2 * kp)[:, :k] = x
+    out[:rows * 2 * kp].reshape(rows, 2 * kp)[:, :k] = x.view(np.int8)
     return out
 
 
@@ -251,7 +253,7 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         raise ValueError(f"gemm: empty operands (A {A.shape}, B {B.shape})")
     if max(m * k, n * k, m * n * 2) * 2 >= 2**31:
         raise ValueError("gemm: each matrix must be smaller than 2 GiB")
-    i8 = da == "i8"
+    i8 = da in BYTE_DTYPES
     if i8 and not trans_b:
         raise ValueError("gemm: int8 (a8w8) operands need trans_b=True (B is N x K)")
     if not i8 and (scale_a is not None or scale_b is not None or bias is not None):

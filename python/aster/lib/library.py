@@ -53,15 +53,17 @@ CUS = _CUS["gfx942"]
 def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
     """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
     the plain tiles again with C in the inputs' 16-bit format (`out`), and
-    (a8w8) the plain tiles for int8 with trans_b on gfx942."""
+    (a8w8) the plain tiles with trans_b for int8 and FNUZ fp8 on gfx942 and
+    OCP fp8 (ofp8) on gfx950."""
     out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
            for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
     out += [GemmConfig(dtype=d, arch=a, trans_b=tb, out=d, **t)
             for a in archs for d in dtypes for t in DEFAULT_TILES if not t.get("split_k")
             for tb in (False, True)]
-    if a8w8 and "gfx942" in archs:
-        out += [GemmConfig(dtype="i8", arch="gfx942", trans_b=True, **t)
-                for t in DEFAULT_TILES if not t.get("split_k")]
+    for d, a in (("i8", "gfx942"), ("fp8", "gfx942"), ("ofp8", "gfx950")):
+        if a8w8 and a in archs:
+            out += [GemmConfig(dtype=d, arch=a, trans_b=True, **t)
+                    for t in DEFAULT_TILES if not t.get("split_k")]
     return out
 
 
@@ -148,7 +150,7 @@ def simulate(hsaco, cfg, shape, splits=1):
         r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
                    args=[a, b, np.zeros(m * n, np.uint16), m, n, k], timing=True)
         return r.cycles
-    if cfg.dtype == "i8":       # K pairs of int8, scales and bias, bf16 C
+    if cfg.dtype in ("i8", "fp8", "ofp8"):      # K byte pairs, scales and bias, bf16 C
         kp = -(-k // 2)
         args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
                 np.zeros(m * n, np.uint16), m, n, kp, np.zeros(m, np.float32),

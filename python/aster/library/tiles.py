@@ -277,10 +277,10 @@ def store_result_16(mt, fmt):
     return _cached(("s16", mt, fmt), make)
 
 
-def store_scaled_bf16(mt):
+def store_scaled_bf16(mt, int_acc=True):
     """A function (d: AGPR x 4 / x16 (i32), desc: SGPR x4, pitch: SGPR, off:
     VGPR, sa: SGPR x4, sb: SGPR x4, bias: SGPR x4, row4: VGPR, col4: VGPR)
-    -> (): the a8w8 epilogue of an int MFMA result (layout as
+    -> (): the a8w8 epilogue of an int (or, without int_acc, f32) MFMA result (layout as
     store_result_buffer): register r of the lane, in row R = (its row) and
     column C, becomes bf16(f32(d) * sa[R] * sb[C] + bias[C]) (f32 steps,
     rounded to nearest even: + 0x7fff + bit 16, the high half stored; a NaN
@@ -300,7 +300,9 @@ def store_scaled_bf16(mt):
             for r in range(nc):
                 rows = r if mt == 16 else 8 * (r // 4) + r % 4
                 vsa = f.buffer_load_dword(VGPR(), row4, sa, 0, offen=True, offset=4 * rows)
-                x = f.v_cvt_f32_i32(VGPR(), f.v_accvgpr_read_b32(VGPR(), d[r]))
+                x = f.v_accvgpr_read_b32(VGPR(), d[r])
+                if int_acc:
+                    x = f.v_cvt_f32_i32(VGPR(), x)
                 x = f.v_mul_f32(VGPR(), x, vsa)
                 x = f.v_fma_f32(VGPR(), x, vsb, vbias)
                 lsb = f.v_bfe_u32(VGPR(), x, 16, 1)
@@ -311,8 +313,8 @@ def store_scaled_bf16(mt):
         body.__doc__ = store_scaled_bf16.__doc__
         return function(params=[AGPR(nc), SGPR(4), SGPR(), VGPR(), SGPR(4), SGPR(4), SGPR(4),
                                 VGPR(), VGPR()], results=[],
-                        name=f"tile_store_scaled_bf16_{mt}")(body)
-    return _cached(("ssb", mt), make)
+                        name=f"tile_store_scaled_bf16_{mt}{'' if int_acc else '_f32'}")(body)
+    return _cached(("ssb", mt, int_acc), make)
 
 
 def store_result_buffer(mt, acc="agpr", atomic=False):
