@@ -70,3 +70,23 @@ def test_tune_bad_input():
         L.tune(SHAPES, [dict(tile_m=64)])
     assert L.tune.__module__ == "aster.lib.tune"
     assert GemmConfig(**{k: v[0] for k, v in SPACE.items()}).check()
+
+
+def test_tune_split_k_records_splits(tmp_path):
+    """A split-K config is simulated at each split asked for; the fastest
+    split is recorded ("MxNxK@splits") and dispatch launches it."""
+    shape = (64, 64, 1024)
+    space = [GemmConfig(tile_m=64, tile_n=64, tile_k=64, mfma=16, split_k=True)]
+    res = L.tune([shape], space, workers=1, library=str(tmp_path), progress=False,
+                 splits=(1, 4))
+    assert sorted(r["splits"] for r in res.results) == [1, 4]
+    best = min(res.results, key=lambda r: r["cycles"])
+    assert res.splits[shape] == best["splits"]
+    p = L.plan(L.Library(str(tmp_path)), *shape)
+    assert (p.entry.name, p.splits) == (best["config"], best["splits"])
+    rng = np.random.default_rng(2)
+    a = (rng.integers(-4, 5, shape[::2]) / 4).astype(np.float16)
+    b = (rng.integers(-4, 5, shape[:0:-1]) / 4).astype(np.float16)
+    c, r = L.gemm(a, b, library=L.Library(str(tmp_path)), timing=True)
+    np.testing.assert_array_equal(c, reference(a, b))
+    assert r.grid[2] == best["splits"]

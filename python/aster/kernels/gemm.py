@@ -45,14 +45,28 @@ mask from K, so a K step reaching past K contributes exactly 0). The K loop
 runs ceil(K / tile_k) steps rounded up to a multiple of its unroll
 (`K_UNROLL` = 2 steps): the extra steps multiply zeros. Matrices must be
 smaller than 2 GiB.
+
+a8w8 (`dtype="i8"`, or "fp8" (gfx942, FNUZ E4M3) / "ofp8" (gfx950, OCP
+E4M3) with v_mfma_f32_*_fp8_fp8; trans_b only): A and B int8 with K padded to even and
+passed as pairs (the K argument counts pairs; the 16-bit data path moves
+pairs as its elements and v_mfma_i32_16x16x32_i8 / 32x32x16_i8 take a lane's
+8 int8 where the 16-bit MFMAs take 4 elements); three more arguments, sa
+(M f32), sb (N f32), bias (N f32); C is bf16: round to nearest even of
+f32(sum) * sa[m] * sb[n] + bias[n] (`tiles.store_scaled_bf16`).
+
+Split-K (`split_k`): one more argument, kchunk; workgroup z multiplies K
+elements [z kchunk, min((z + 1) kchunk, K)) (rows stay K apart, the K mask
+and the trip count use the split's length) and adds its partial tile into C
+with buffer_atomic_add_f32, so C must be zero before the launch and the
+grid's z is ceil(K / kchunk).
 """
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import BYTE_DTYPES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
 
-__all__ = ["GemmConfig", "K_UNROLL", "build", "compile_config", "reference", "PIPELINE",
+__all__ = ["GemmConfig", "K_UNROLL", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
            "DTYPES",
            "MFMA_SHAPES"]
 
@@ -68,7 +82,10 @@ def _pow2(x):
 class GemmConfig:
     """One GEMM kernel. Tile sizes are per workgroup; waves_m x waves_n waves
     (64 lanes each) split the tile; mfma is 32 (v_mfma_f32_32x32x8) or 16
-    (v_mfma_f32_16x16x16)."""
+    (v_mfma_f32_16x16x16); split_k adds partial sums over K splits into C
+    (the module doc); double_k (gfx950) multiplies with the double-K MFMAs
+    (v_mfma_f32_32x32x16 / 16x16x32), one per two K steps of the other;
+    out "bf16" / "f16" rounds C to that format (round to nearest even)."""
     dtype: str = "f16"
     tile_m: int = 128
     tile_n: int = 128
@@ -80,12 +97,17 @@ class GemmConfig:
     b_direct: bool = False
     prefetch: int = 1
     arch: str = "gfx942"
+    split_k: bool = False
+    double_k: bool = False
+    out: str = "f32"
 
     @property
     def name(self):
         return (f"gemm_{self.dtype}_{self.tile_m}x{self.tile_n}x{self.tile_k}_"
                 f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
-                f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}")
+                f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}"
+                f"{'_sk' if self.split_k else ''}{'_dk' if self.double_k else ''}"
+                f"{'' if self.out == 'f32' else '_o' + self.out}")
 
     @property
     def waves(self):
@@ -95,9 +117,16 @@ class GemmConfig:
     def block(self):
         return (64 * self.waves, 1, 1)
 
-    def grid(self, m, n):
-        """Workgroups (along N, along M) for an M x N result."""
-        return (-(-n // self.tile_n), -(-m // self.tile_m), 1)
+    def grid(self, m, n, splits=1):
+        """Workgroups (along N, along M, along K) for an M x N result."""
+        return (-(-n // self.tile_n), -(-m // self.tile_m), splits)
+
+    def kchunk(self, k, splits=1):
+        """(K elements per split, splits launched) of a split-K launch:
+        ceil(K / splits) rounded up to the K loop's unroll (K_UNROLL tile_k)."""
+        unroll = K_UNROLL * self.tile_k
+        kc = -(-(-(-k // splits)) // unroll) * unroll
+        return kc, -(-k // kc)
 
     @property
     def lds_bytes(self):
@@ -148,6 +177,15 @@ class GemmConfig:
         lanes = 64 * self.waves
         if self.tile_m * self.tile_k < 8 * lanes:
             bad("tile_m * tile_k must be at least 8 elements per lane")
+        if self.double_k and (self.arch != "gfx950" or (self.tile_k // mk) % 2):
+            bad("double_k needs gfx950 and an even number of MFMA K steps per tile_k")
+        if self.out not in ("f32", "bf16", "f16") or (self.out != "f32" and (
+                self.split_k or self.dtype in BYTE_DTYPES)):
+            bad("out must be f32, bf16 or f16 (16-bit C: no split_k, not with i8)")
+        if self.dtype in BYTE_DTYPES and (not self.trans_b or self.split_k or self.double_k):
+            bad("i8 / fp8 (a8w8) needs trans_b and no split_k or double_k")
+        if (self.dtype, self.arch) in (("fp8", "gfx950"), ("ofp8", "gfx942")):
+            bad("fp8 is gfx942's FNUZ E4M3, ofp8 gfx950's OCP E4M3")
         if self.b_direct and not self.trans_b:
             bad("b_direct needs trans_b (K-contiguous B rows)")
         if not self.b_direct:

@@ -13,7 +13,13 @@ from ..registers import AGPR, SGPR, VGPR, s, v
 
 def _dtypes():
     import ml_dtypes
-    return {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
+    return {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
+            "i8": np.dtype(np.int8),
+            "fp8": np.dtype(ml_dtypes.float8_e4m3fnuz),   # gfx942's FNUZ E4M3
+            "ofp8": np.dtype(ml_dtypes.float8_e4m3fn)}     # gfx950's OCP E4M3
+
+
+BYTE_DTYPES = ("i8", "fp8", "ofp8")     # a8w8: 1-byte inputs, scaled bf16 C
 
 
 DTYPES = _dtypes()
@@ -45,14 +51,34 @@ class _Gen:
         self.buf = self.a_bytes + (0 if c.b_direct else c.tile_n * self.rs)
         self.wtm, self.wtn = c.tile_m // c.waves_m, c.tile_n // c.waves_n
         self.rm, self.rn = self.wtm // self.mt, self.wtn // self.mt
-        self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{self.mk}_{c.dtype}")
+        # i8 (a8w8): the data path moves pairs of int8 along K as its 16-bit
+        # elements (K, the argument, counts pairs); the int MFMA's lane takes
+        # 8 int8 where the 16-bit one takes 4 elements: the same bytes
+        self.i8 = c.dtype in BYTE_DTYPES
+        kind = "i8" if c.dtype == "i8" else "fp8"     # fp8: FNUZ on gfx942, OCP on gfx950
+        self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{self.mk}_{c.dtype}" if not self.i8
+                                      else f"{self.mt}x{self.mt}x{2 * self.mk}_{kind}")
+        # double_k (gfx950): one 16x16x32 / 32x32x16 MFMA per two K steps of
+        # the single-K layout. Its lane holds 8 k (registers of two
+        # fragments: k 4g..4g+3 of step s and of step s+1); A and B hold the
+        # same k in the same places, so the sum over K is unchanged.
+        self.kpair = 2 if c.double_k else 1
+        if c.double_k:
+            self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{2 * self.mk}_{c.dtype}")
         m = Module(c.arch, name=c.name)
-        el = ptr(DTYPES[c.dtype])
+        el = ptr(np.int8 if c.dtype in BYTE_DTYPES else DTYPES[c.dtype])
         self.m = m
-        self.k = m.kernel(c.name, args=[("a", el), ("b", el), ("c", ptr(np.float32)),
-                                        ("M", np.int32), ("N", np.int32), ("K", np.int32)],
-                          block=c.block, lds=c.lds_bytes,
-                          sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"])
+        c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
+        args = [("a", el), ("b", el), ("c", ptr(np.uint16 if c16 else np.float32)),
+                ("M", np.int32), ("N", np.int32), ("K", np.int32)]
+        if c.dtype in BYTE_DTYPES:  # a8w8: C = bf16(A B^T sa[m] sb[n] + bias[n])
+            args += [("sa", ptr(np.float32)), ("sb", ptr(np.float32)),
+                     ("bias", ptr(np.float32))]
+        setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
+        if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
+            args.append(("kchunk", np.int32))
+            setup.append("workgroup_id_z")
+        self.k = m.kernel(c.name, args=args, block=c.block, lds=c.lds_bytes, sgpr_setup=setup)
         # MFMAs of a step before its barrier, after the LDS writes of the
         # next step (the writes must land before the barrier; the MFMAs cover
         # their latency)
@@ -79,13 +105,27 @@ class _Gen:
         pa, pb, pc = k.load_arg("a"), k.load_arg("b"), k.load_arg("c")
         M, N, K = k.load_arg("M"), k.load_arg("N"), k.load_arg("K")
         self.M, self.N, self.K = M, N, K
+        # k0: this workgroup's first K element; Kh: how many it multiplies
+        # (rows stay K elements apart; the K mask and the trip count use Kh)
+        self.k0, self.Kh = None, K
+        if c.split_k:
+            kc = k.load_arg("kchunk")
+            self.k0 = k.s_mul_i32(SGPR(), kc, k.workgroup_id("z"))
+            kend = k.s_min_u32(SGPR(), k.s_add_u32(SGPR(), self.k0, kc), K)
+            self.Kh = k.s_sub_u32(SGPR(), kend, self.k0)
         wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
         self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
         (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
         (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
-        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 2)
+        c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
+        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c16 else 2)
         (self.dc,) = self.call(tiles.raw_buffer, pc, mn4)
+        if c.dtype in BYTE_DTYPES:
+            m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
+            (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), m4)
+            (self.dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), n4)
+            (self.dbias,) = self.call(tiles.raw_buffer, k.load_arg("bias"), n4)
         tid = v[0]
         self.tid = tid
         wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
@@ -99,7 +139,7 @@ class _Gen:
         self.rpp = self.lanes // cpr
         # The K mask (tiles module doc) of the step held in registers: the
         # lane's chunk starts at k0 = 8 kc.
-        k16 = k.s_lshl_b32(SGPR(), K, 4)
+        k16 = k.s_lshl_b32(SGPR(), self.Kh, 4)
         x0 = k.v_sub_u32(VGPR(), k16, k.v_lshlrev_b32(VGPR(), 7, self.kc))
         self.x = [x0] + [k.v_subrev_u32(VGPR(), 32 * j, x0) if 32 * j <= 64 else
                          k.v_subrev_u32(VGPR(), self.smov(32 * j), x0) for j in range(1, 4)]
@@ -121,6 +161,8 @@ class _Gen:
         k = self.k
         rowg = k.v_add_u32(VGPR(), row0, self.krow)
         off = k.v_mul_lo_u32(VGPR(), rowg, self.K)
+        if self.k0 is not None:
+            off = k.v_add_u32(VGPR(), self.k0, off)
         off = k.v_lshl_add_u32(VGPR(), self.kc, 3, off)
         off = k.v_lshlrev_b32(VGPR(), 1, off)
         voffs = [off]
@@ -138,6 +180,8 @@ class _Gen:
         kq_step = self.lanes // gpr
         self.b_groups = (self.bk // 4) // kq_step
         r4 = k.v_lshlrev_b32(VGPR(), 2, kq)
+        if self.k0 is not None:
+            r4 = k.v_add_u32(VGPR(), self.k0, r4)
         off = k.v_mul_lo_u32(VGPR(), r4, self.N)
         col = k.v_lshl_add_u32(VGPR(), nq, 2, self.n0)
         off = k.v_add_u32(VGPR(), off, col)
@@ -167,13 +211,15 @@ class _Gen:
             r = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wtn, self.wn), self.n0)
             n = k.v_add_u32(VGPR(), r, k.v_and_b32(VGPR(), self.mt - 1, self.lane))
             off = k.v_mul_lo_u32(VGPR(), n, self.K)
+            if self.k0 is not None:
+                off = k.v_add_u32(VGPR(), self.k0, off)
             off = k.v_lshl_add_u32(VGPR(), lg, 2, off)
             off = k.v_lshlrev_b32(VGPR(), 1, off)
             self.bd_voffs = [off] + [
                 k.v_add_u32(VGPR(), k.s_mul_i32(SGPR(), self.K, 2 * rn * self.mt), off)
                 for rn in range(1, self.rn)]
             # the K mask of the B operand: the lane's K start 4 (l // mt)
-            y0 = k.v_sub_u32(VGPR(), k.s_lshl_b32(SGPR(), self.K, 4),
+            y0 = k.v_sub_u32(VGPR(), k.s_lshl_b32(SGPR(), self.Kh, 4),
                              k.v_lshlrev_b32(VGPR(), 6, lg))
             self.y = [y0, k.v_subrev_u32(VGPR(), 32, y0)]
         else:
@@ -258,11 +304,16 @@ class _Gen:
         return out
 
     def mfmas(self, acc, ops, bops, which):
+        """The MFMAs of `which` [(k step (a pair of them with double_k), rm, rn)]."""
+        k = self.k
         for s_, rm, rn in which:
-            A = ops[s_][0][rm]
-            B = bops[s_][rn] if bops is not None else ops[s_][1][rn]
+            ss = range(s_ * self.kpair, (s_ + 1) * self.kpair)
+            A = [ops[t][0][rm] for t in ss]
+            B = [bops[t][rn] if bops is not None else ops[t][1][rn] for t in ss]
+            if self.kpair > 1:
+                A, B = [k.concat(*A)], [k.concat(*B)]
             i = rm * self.rn + rn
-            (acc[i],) = self.call(self.step_fn, A, B, acc[i])
+            (acc[i],) = self.call(self.step_fn, A[0], B[0], acc[i])
 
     def load_items(self, da, db, out):
         """The global loads of one K step as separate pieces (closures
@@ -315,7 +366,7 @@ class _Gen:
         barrier in a Python interleave (one MFMA, two memory pieces) or
         fencing the reads before the loads was slower."""
         k, c = self.k, self.cfg
-        order = [(s_, rm, rn) for s_ in range(self.bk // self.mk)
+        order = [(s_, rm, rn) for s_ in range(self.bk // self.mk // self.kpair)
                  for rm in range(self.rm) for rn in range(self.rn)]
         nw = len(self.a_voffs) + (0 if c.b_direct else len(self.b_voffs))
         split = min(len(order) - 3, nw + self.barrier_gap)
@@ -356,15 +407,42 @@ class _Gen:
         return out
 
     # ---- epilogue -----------------------------------------------------------------
-    def store(self, acc):
+    def store_scaled(self, acc):
+        """The a8w8 epilogue: bf16(acc sa[row] sb[col] + bias[col])."""
         k = self.k
-        n4 = k.s_lshl_b32(SGPR(), self.N, 2)
+        n2 = k.s_lshl_b32(SGPR(), self.N, 1)
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
         cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
-        store = tiles.store_result_buffer(self.mt)
+        store = tiles.store_scaled_bf16(self.mt, int_acc=self.cfg.dtype == "i8")
+        lrow = k.v_lshlrev_b32(VGPR(), 2, k.v_lshrrev_b32(VGPR(), _log2(self.mt), self.lane))
+        lcol = k.v_and_b32(VGPR(), self.mt - 1, self.lane)
+        row4 = k.v_lshlrev_b32(VGPR(), 2, k.v_add_u32(VGPR(), rbase, lrow))
+        col4 = k.v_lshlrev_b32(VGPR(), 2, k.v_add_u32(VGPR(), cbase, lcol))
         for rn in range(self.rn):
             col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)
-            (off,) = self.call(tiles.store_offset(self.mt), self.lane, rbase, col0, self.N, n4)
+            (off,) = self.call(tiles.store_offset(self.mt, 2), self.lane, rbase, col0, self.N, n2)
+            c4 = col4 if rn == 0 else k.v_add_u32(VGPR(), 4 * rn * self.mt, col4)
+            for rm in range(self.rm):
+                o = off if rm == 0 else k.v_add_u32(
+                    VGPR(), k.s_mul_i32(SGPR(), n2, rm * self.mt), off)
+                r4 = row4 if rm == 0 else k.v_add_u32(VGPR(), 4 * rm * self.mt, row4)
+                self.call(store, acc[rm * self.rn + rn], self.dc, n2, o, self.dsa, self.dsb,
+                          self.dbias, r4, c4)
+
+    def store(self, acc):
+        if self.i8:
+            return self.store_scaled(acc)
+        k = self.k
+        eb = 4 if self.cfg.out == "f32" else 2          # bytes per element of C
+        n4 = k.s_lshl_b32(SGPR(), self.N, _log2(eb))
+        rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
+        cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
+        store = tiles.store_result_buffer(self.mt, atomic=self.cfg.split_k) if eb == 4 else \
+            tiles.store_result_16(self.mt, self.cfg.out)
+        for rn in range(self.rn):
+            col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)
+            (off,) = self.call(tiles.store_offset(self.mt, eb), self.lane, rbase, col0, self.N,
+                               n4)
             for rm in range(self.rm):
                 o = off if rm == 0 else k.v_add_u32(
                     VGPR(), k.s_mul_i32(SGPR(), n4, rm * self.mt), off)
@@ -424,7 +502,7 @@ class _Gen:
         # arguments, which amdgcn-regalloc gives the registers of the values
         # passed to them (no copies)
         unroll = K_UNROLL
-        trips = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.K, unroll * self.bk - 1),
+        trips = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.Kh, unroll * self.bk - 1),
                              _log2(unroll * self.bk))
         k.s_mov_b32(s[48], trips)
         flat, rebuild = self._flatten(st)

@@ -1,68 +1,136 @@
 """`aster.lib.gemm`: C = A @ B (or A @ B.T) in f32 through a library kernel
 chosen by a heuristic (or tuning results), on the emulator or a GPU.
 
-The heuristic (`choose`), for each kernel of the library matching (arch,
-dtype, trans_b):
+The heuristic (`plan`; `choose` is its kernel), for each kernel of the
+library matching (arch, dtype, trans_b) and, for a split-K kernel
+(`GemmConfig.split_k`: workgroup z adds K elements [z kchunk, (z+1) kchunk)
+into a zeroed C with buffer_atomic_add_f32), each split factor up to
+MAX_SPLITS that gives a distinct K chunk (`split_factors`):
 
-  1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it.
-  2. Otherwise the estimated time is
-        rounds x max(compute, memory) per tile
-     rounds   = ceil(tiles / 304): waves of workgroups over MI300X's 304 CUs
-                (one workgroup per CU: the tiles' LDS), tiles = ceil(M/tm) ceil(N/tn)
-     compute  = 2 tm tn Kp / (2048 flop/clk x u), Kp = K rounded up to the
-                kernel's K unroll (K_UNROLL tile_k): the padded edge work of
+  1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
+     (a split-K winner with its best estimated split).
+  2. Otherwise the estimated whole-device time is
+        rounds x (wg_cycles + max(compute, memory)) per workgroup
+     kchunk   = ceil(K / splits) rounded up to the kernel's K unroll
+                (K_UNROLL tile_k); splits = ceil(K / kchunk) workgroups along K
+     rounds   = ceil(tiles / CUs): waves of workgroups over the device's CUs
+                (`devices.CUS`; one workgroup per CU: the tiles' LDS),
+                tiles = ceil(M/tm) ceil(N/tn) splits
+     compute  = 2 tm tn kchunk / (2048 flop/clk x u): the padded edge work of
                 M, N and K is paid for; u the kernel's simulated matrix-core
                 utilisation (configs.csv ref_utilisation, 0.75 without)
-     memory   = 2 (tm + tn) Kp bytes / (HBM bytes per clock / CUs busy):
+     memory   = 2 (tm + tn) kchunk bytes / (HBM bytes per clock / CUs busy):
                 the compute/memory ratio of the tile (tm tn / (tm + tn)
                 flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
+     wg_cycles a workgroup's fixed cost (setup, the pipeline's fill from
+                memory, the stores), measured on the timing model
      and the smallest estimate wins (ties: fewer wasted edge flops, then the
      larger tile).
 """
 import hashlib
 import os
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels.gemm import DTYPES, K_UNROLL
+from ..kernels.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
-__all__ = ["gemm", "choose", "estimate", "default_library", "cache_dir"]
+__all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
+           "cache_dir", "split_factors", "MAX_SPLITS"]
 
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
 DEFAULT_UTILISATION = 0.75
+MAX_SPLITS = 64
+# A workgroup's fixed cost, WG_BASE + its C tile's bytes / WG_STORE_BYTES_PER_CLK:
+# [model] fitted to the timing model (gfx942, bf16, trans_b split-K kernels run
+# as one workgroup, K = 128..2048: 64x64 tiles 3.0k cycles + 1.22k per 128 of
+# K, 128x128 tiles 4.7k + 3.1k per 128 of K)
+WG_BASE = 2400
+WG_STORE_BYTES_PER_CLK = 28
 
 
-def estimate(cfg, m, n, k, utilisation=None):
-    """(estimated cycles, wasted fraction of the computed flops) of one kernel
-    on an M x N x K problem (see the module doc)."""
-    gx, gy, _ = cfg.grid(m, n)
-    tiles = gx * gy
-    rounds = -(-tiles // CUS)
+def wg_cycles(cfg):
+    """The fixed cycles of one workgroup of `cfg` (setup, pipeline fill, stores)."""
+    return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK
+
+
+def split_factors(cfg, k):
+    """The distinct split factors (1 to MAX_SPLITS) of a split-K kernel on K:
+    one per K chunk length (a multiple of the kernel's K unroll)."""
     unroll = K_UNROLL * cfg.tile_k
-    kp = -(-k // unroll) * unroll
+    out = []
+    for kc in range(unroll, -(-k // unroll) * unroll + 1, unroll):
+        sk = -(-k // kc)
+        if sk <= MAX_SPLITS and (not out or sk != out[-1]):
+            out.append(sk)
+    return out
+
+
+def kchunk(cfg, k, splits):
+    """(K elements per split, splits actually launched): GemmConfig.kchunk."""
+    return cfg.kchunk(k, splits)
+
+
+def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
+    """(estimated whole-device cycles, wasted fraction of the computed flops)
+    of one kernel on an M x N x K problem with `splits` K splits (see the
+    module doc)."""
+    gx, gy, _ = cfg.grid(m, n)
+    kc, sk = kchunk(cfg, k, splits)
+    tiles = gx * gy * sk
+    rounds = -(-tiles // cus)
     u = utilisation or DEFAULT_UTILISATION
-    compute = 2 * cfg.tile_m * cfg.tile_n * kp / (PEAK_FLOP_PER_CLK_CU * u)
-    busy = min(tiles, CUS)
-    memory = 2 * (cfg.tile_m + cfg.tile_n) * kp / (HBM_BYTES_PER_CLK / busy)
-    done = tiles * cfg.tile_m * cfg.tile_n * kp
-    return rounds * max(compute, memory), 1 - (m * n * k) / done
+    compute = 2 * cfg.tile_m * cfg.tile_n * kc / (PEAK_FLOP_PER_CLK_CU * u)
+    busy = min(tiles, cus)
+    memory = 2 * (cfg.tile_m + cfg.tile_n) * kc / (HBM_BYTES_PER_CLK / busy)
+    done = tiles * cfg.tile_m * cfg.tile_n * kc
+    return rounds * (wg_cycles(cfg) + max(compute, memory)), 1 - (m * n * k) / done
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What `gemm` launches: a library Entry, its K split (1 for a plain
+    kernel), the K elements per split, and the estimated cycles."""
+    entry: object
+    splits: int
+    kchunk: int
+    cycles: float
+
+    @property
+    def name(self):
+        return self.entry.name + (f"/sk{self.splits}" if self.entry.config.split_k else "")
+
+
+def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
+         out=None):
+    """The Plan the heuristic picks for an M x N x K GEMM (module doc); out:
+    C's format ("f32", "bf16", "f16"; default f32, bf16 for i8)."""
+    from .devices import cus as _cus
+    ncu = cus or _cus(arch)
+    byte8 = dtype in BYTE_DTYPES
+    out = out or ("bf16" if byte8 else "f32")
+    cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
+                         out=None if byte8 else out)
+    if not cands:
+        raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
+                         f"with trans_b={trans_b} and {out} out")
+    tuned = [e for e in cands if (m, n, k) in e.tuned_for]
+    opts = []
+    for e in tuned or cands:
+        fixed = e.tuned_splits.get((m, n, k)) if tuned else None
+        for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
+                  else (1,)):
+            kc, sk = kchunk(e.config, k, s)
+            t, waste = estimate(e.config, m, n, k, e.ref_utilisation, s, ncu)
+            opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
+                         Plan(e, sk, kc, t)))
+    return min(opts, key=lambda o: o[0])[1]
 
 
 def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942"):
     """The library Entry the heuristic picks for an M x N x K GEMM."""
-    cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b)
-    if not cands:
-        raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
-                         f"with trans_b={trans_b}")
-    for e in cands:
-        if (m, n, k) in e.tuned_for:
-            return e
-
-    def key(e):
-        t, waste = estimate(e.config, m, n, k, e.ref_utilisation)
-        return (t, waste, -e.config.tile_m * e.config.tile_n)
-    return min(cands, key=key)
+    return plan(library, m, n, k, dtype=dtype, trans_b=trans_b, arch=arch).entry
 
 
 def cache_dir():
@@ -117,7 +185,29 @@ def _operand(x, what):
     for name, dt in DTYPES.items():
         if x.dtype == dt:
             return name
-    raise TypeError(f"gemm: {what} must be float16 or bfloat16, got {x.dtype}")
+    raise TypeError(f"gemm: {what} must be float16 or bfloat16 (or int8 / fp8: a8w8), got {x.dtype}")
+
+
+def _i8_pairs(x):
+    """A 1-byte matrix (int8, fp8) with K padded to even (zero bytes: 0 in
+    every format), flattened as int8, 2 zero bytes after it: the a8w8
+    kernels move K in pairs (aster.kernels.gemm)."""
+    rows, k = x.shape
+    kp = -(-k // 2)
+    out = np.zeros(rows * 2 * kp + 2, np.int8)
+    out[:rows * 2 * kp].reshape(rows, 2 * kp)[:, :k] = x.view(np.int8)
+    return out
+
+
+def _vector(v, size, what, default):
+    if v is None:
+        if default is None:
+            raise ValueError(f"gemm: int8 operands need {what} ({size} float32 values)")
+        return np.full(size, default, np.float32)
+    v = np.ascontiguousarray(v, np.float32).reshape(-1)
+    if v.size != size:
+        raise ValueError(f"gemm: {what} must hold {size} values, got {v.size}")
+    return v
 
 
 def _padded(x):
@@ -128,14 +218,25 @@ def _padded(x):
     return out
 
 
+_OUT = {"f32": np.dtype(np.float32), "bf16": np.dtype(DTYPES["bf16"]),
+        "f16": np.dtype(np.float16)}
+
+
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
-         library=None, arch="gfx942"):
+         library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None,
+         out_dtype=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
-    A, B: float16 or bfloat16 NumPy arrays (the same dtype). out: an optional
+    A, B: float16 or bfloat16 NumPy arrays (the same dtype), or int8 (a8w8,
+    trans_b only: C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]),
+    scale_a (M values) and scale_b (N) float32, bias (N) optional).
+    out_dtype: C's dtype for 16-bit inputs: float32 (default) or the
+    inputs' own (bfloat16 / float16: rounded to nearest even; no split-K).
+    out: an optional
     float32 C-contiguous M x N array to write into. config: a kernel name
     (or Entry) of the library to use instead of the heuristic (`choose`).
-    library: an aster.lib.Library (default: `default_library()`).
+    library: an aster.lib.Library (default: `default_library()`). splits: the
+    K split of a split-K `config` (default 1). With timing, r.plan is the Plan.
     backend: "emu" (aster's emulator) or "hip" (a ROCm GPU: the same code
     object and argument buffer). timing=True (emulator) returns (C,
     LaunchResult) with the simulated cycles."""
@@ -152,22 +253,54 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         raise ValueError(f"gemm: empty operands (A {A.shape}, B {B.shape})")
     if max(m * k, n * k, m * n * 2) * 2 >= 2**31:
         raise ValueError("gemm: each matrix must be smaller than 2 GiB")
+    i8 = da in BYTE_DTYPES
+    if i8 and not trans_b:
+        raise ValueError("gemm: int8 (a8w8) operands need trans_b=True (B is N x K)")
+    if not i8 and (scale_a is not None or scale_b is not None or bias is not None):
+        raise ValueError("gemm: scale_a, scale_b and bias are for int8 operands")
+    names = {v: key for key, v in _OUT.items()}
+    want = np.dtype(out_dtype) if out_dtype is not None else \
+        (_OUT["bf16"] if i8 else _OUT["f32"])
+    if want not in names or (i8 and want != _OUT["bf16"]) or \
+            (not i8 and names[want] not in ("f32", da)):
+        raise ValueError(f"gemm: out_dtype {out_dtype} is not available for {da} inputs "
+                         f"(float32 or {da}{'; int8: bfloat16' if i8 else ''})")
+    out_dt = want
     if out is not None:
-        if not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (m, n) \
+        if not isinstance(out, np.ndarray) or out.dtype != out_dt or out.shape != (m, n) \
                 or not out.flags.c_contiguous or not out.flags.writeable:
-            raise ValueError(f"gemm: out must be a writeable C-contiguous float32 array of "
+            raise ValueError(f"gemm: out must be a writeable C-contiguous {out_dt} array of "
                              f"shape {(m, n)}")
     lib = library if library is not None else default_library()
     if config is None:
-        entry = choose(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch)
+        p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch, out=names[want])
     else:
         entry = config if not isinstance(config, str) else lib.entry(config, arch)
         c = entry.config
-        if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch):
+        if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch) or \
+                (not i8 and c.out != names[want]):
             raise ValueError(f"gemm: kernel {entry.name} is for {c.dtype}, trans_b={c.trans_b}, "
                              f"{c.arch}; this call needs {da}, trans_b={trans_b}, {arch}")
-    cfg = entry.config
-    c_arr = out if out is not None else np.empty((m, n), np.float32)
-    r = launch(lib.code(entry), cfg.name, grid=cfg.grid(m, n), block=cfg.block,
-               args=[_padded(A), _padded(B), c_arr, m, n, k], backend=backend, timing=timing)
-    return (c_arr, r) if timing else c_arr
+        s = splits or 1
+        if s < 1 or (s > 1 and not c.split_k):
+            raise ValueError(f"gemm: splits={splits} needs a split-K kernel (not {entry.name})")
+        kc, sk = kchunk(c, k, s)
+        p = Plan(entry, sk, kc, 0.0)
+    cfg = p.entry.config
+    c_arr = out if out is not None else np.empty((m, n), out_dt)
+    if i8:
+        args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2),
+                _vector(scale_a, m, "scale_a", None), _vector(scale_b, n, "scale_b", None),
+                _vector(bias, n, "bias", 0.0)]
+    else:
+        args = [_padded(A), _padded(B), c_arr if out_dt == _OUT["f32"] else c_arr.view(np.uint16),
+                m, n, k]
+    if cfg.split_k:         # the splits add into C: it starts at zero
+        c_arr[...] = 0
+        args.append(p.kchunk)
+    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
+               args=args, backend=backend, timing=timing)
+    if timing:
+        r.plan = p
+        return c_arr, r
+    return c_arr

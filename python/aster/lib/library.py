@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..kernels.gemm import GemmConfig, compile_config
+from .devices import CUS as _CUS
 
 __all__ = ["build_library", "Library", "Entry", "default_configs", "REF_SHAPES", "CSV_FIELDS",
            "kernel_args_header", "args_dtype", "explicit_args"]
@@ -30,18 +31,40 @@ DEFAULT_TILES = (
     dict(tile_m=256, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
     dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
     dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
+    # split-K kernels (partial sums added into C): K-heavy and skinny problems
+    # spread over the CUs along K; 16- and 32-row tiles for decode (M <= 32)
+    dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2,
+         split_k=True),
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
+    dict(tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
+    dict(tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
 )
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
-              "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "lds_bytes", "vgprs",
+              "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
+              "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "tuned_for"]
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
-CUS = 304
+CUS = _CUS["gfx942"]
 
 
-def default_configs(archs=ARCHS, dtypes=DTYPES):
-    """The default library: DEFAULT_TILES x trans_b for each arch and dtype."""
-    return [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
-            for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
+    """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
+    the plain tiles again with C in the inputs' 16-bit format (`out`), and
+    (a8w8) the plain tiles with trans_b for int8 and FNUZ fp8 on gfx942 and
+    OCP fp8 (ofp8) on gfx950."""
+    out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
+           for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+    out += [GemmConfig(dtype=d, arch=a, trans_b=tb, out=d, **t)
+            for a in archs for d in dtypes for t in DEFAULT_TILES if not t.get("split_k")
+            for tb in (False, True)]
+    for d, a in (("i8", "gfx942"), ("fp8", "gfx942"), ("ofp8", "gfx950")):
+        if a8w8 and a in archs:
+            out += [GemmConfig(dtype=d, arch=a, trans_b=True, **t)
+                    for t in DEFAULT_TILES if not t.get("split_k")]
+    return out
 
 
 def explicit_args(hsaco, kernel):
@@ -115,17 +138,31 @@ def kernel_args_header(kernels):
     return "\n".join(out) + "\n"
 
 
-def simulate(hsaco, cfg, shape):
+def simulate(hsaco, cfg, shape, splits=1):
     """Simulated cycles of the kernel on an M x N x K problem (zero inputs:
-    the timing model does not depend on values)."""
+    the timing model does not depend on values); a split-K kernel with
+    `splits` K splits (GemmConfig.kchunk)."""
     from ..runtime import launch
     from ..kernels.gemm import DTYPES as NP
     m, n, k = shape
+    if cfg.out != "f32":
+        a, b = np.zeros(m * k + 1, NP[cfg.dtype]), np.zeros(n * k + 1, NP[cfg.dtype])
+        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
+                   args=[a, b, np.zeros(m * n, np.uint16), m, n, k], timing=True)
+        return r.cycles
+    if cfg.dtype in ("i8", "fp8", "ofp8"):      # K byte pairs, scales and bias, bf16 C
+        kp = -(-k // 2)
+        args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
+                np.zeros(m * n, np.uint16), m, n, kp, np.zeros(m, np.float32),
+                np.zeros(n, np.float32), np.zeros(n, np.float32)]
+        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args, timing=True)
+        return r.cycles
     a = np.zeros(m * k + 1, NP[cfg.dtype])
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32)
-    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=[a, b, c, m, n, k],
-               timing=True)
+    kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
+    args = [a, b, c, m, n, k] + ([kc] if cfg.split_k else [])
+    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True)
     return r.cycles
 
 
@@ -227,9 +264,16 @@ class Entry:
     @property
     def tuned_for(self):
         """[(M, N, K)] shapes tuning found this config best for."""
-        out = []
+        return list(self.tuned_splits)
+
+    @property
+    def tuned_splits(self):
+        """{(M, N, K): K splits} of the tuned shapes (`tuned_for` entries
+        "MxNxK" or, for a split-K winner, "MxNxK@splits")."""
+        out = {}
         for s in filter(None, (self.row.get("tuned_for") or "").split(";")):
-            out.append(tuple(int(x) for x in s.split("x")))
+            shape, _, sk = s.partition("@")
+            out[tuple(int(x) for x in shape.split("x"))] = int(sk or 1)
         return out
 
     @property
@@ -257,11 +301,12 @@ class Library:
     def __repr__(self):
         return f"<aster.lib.Library {self.directory}: {len(self.entries)} kernels>"
 
-    def find(self, arch=None, dtype=None, trans_b=None):
+    def find(self, arch=None, dtype=None, trans_b=None, out=None):
         return [e for e in self.entries
                 if (arch is None or e.config.arch == arch)
                 and (dtype is None or e.config.dtype == dtype)
-                and (trans_b is None or e.config.trans_b == trans_b)]
+                and (trans_b is None or e.config.trans_b == trans_b)
+                and (out is None or e.config.out == out)]
 
     def entry(self, name, arch="gfx942"):
         for e in self.entries:

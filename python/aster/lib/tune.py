@@ -5,6 +5,11 @@ local processes or a Ray cluster, and record the winners in a library.
     space = {"tile_m": [128, 256], "tile_n": [128, 256], "tile_k": [16, 32]}
     res = tune([(1024, 1024, 1024)], space, executor="ray", library="gemmlib")
     res.winners            # {(1024, 1024, 1024): "gemm_f16_256x256x16_..."}
+    res.splits             # {(1024, 1024, 1024): 1}: the winner's K splits
+
+A split-K config (`split_k`) is simulated at each of its `splits` per shape
+(default: the SPLIT_CANDIDATES split factors `aster.lib.dispatch.estimate`
+ranks best); a split-K winner is recorded as "MxNxK@splits".
 """
 import functools
 import itertools
@@ -19,6 +24,7 @@ from .library import (Library, build_library, compile_config, simulate, utilisat
 __all__ = ["tune", "TuneResult", "expand_space", "evaluate"]
 
 EXECUTORS = ("local", "ray")
+SPLIT_CANDIDATES = 4
 
 
 def expand_space(space, **fixed):
@@ -51,16 +57,30 @@ def _code(cfg):
     return compile_config(cfg).hsaco
 
 
-def evaluate(cfg_dict, shape):
-    """(config name, shape, simulated cycles): one task, run in a worker."""
+def evaluate(cfg_dict, shape, splits=1):
+    """(config name, shape, simulated cycles, splits): one task, run in a worker."""
     cfg = GemmConfig(**cfg_dict)
-    return cfg.name, tuple(shape), simulate(_code(cfg), cfg, tuple(shape))
+    return cfg.name, tuple(shape), simulate(_code(cfg), cfg, tuple(shape), splits), splits
+
+
+def candidate_splits(cfg, shape, splits=None):
+    """The K splits to simulate `cfg` at on `shape` (1 for a plain kernel)."""
+    if not cfg.split_k:
+        return [1]
+    if splits is not None:
+        return sorted({cfg.kchunk(shape[2], s)[1] for s in splits})
+    from .dispatch import estimate, split_factors
+    ranked = sorted(split_factors(cfg, shape[2]),
+                    key=lambda s: estimate(cfg, *shape, None, s)[0])
+    return sorted(ranked[:SPLIT_CANDIDATES])
 
 
 @dataclass
 class TuneResult:
-    results: list = field(default_factory=list)   # dicts: config, shape, cycles, utilisation
+    results: list = field(default_factory=list)   # dicts: config, shape, splits, cycles,
+    #                                               utilisation
     winners: dict = field(default_factory=dict)   # shape -> config name
+    splits: dict = field(default_factory=dict)    # shape -> the winner's K splits
     seconds: float = 0.0
     executor: str = "local"
 
@@ -84,7 +104,7 @@ def _run_local(tasks, workers, bar):
     from concurrent.futures import ProcessPoolExecutor, as_completed
     out = []
     with ProcessPoolExecutor(workers) as ex:
-        futs = [ex.submit(evaluate, c.as_dict(), s) for c, s in tasks]
+        futs = [ex.submit(evaluate, c.as_dict(), s, sk) for c, s, sk in tasks]
         for f in as_completed(futs):
             out.append(f.result())
             if bar:
@@ -105,7 +125,7 @@ def _ray_tasks(tasks, workers, address, report):
         started = True
     try:
         remote = ray.remote(evaluate)
-        pending = [remote.remote(c, s) for c, s in tasks]
+        pending = [remote.remote(c, s, sk) for c, s, sk in tasks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for r in ray.get(done):
@@ -124,7 +144,8 @@ def _driver_main():
     job = json.load(sys.stdin)
     out = sys.stdout
     try:
-        _ray_tasks([(c, tuple(s)) for c, s in job["tasks"]], job["workers"], job["address"],
+        _ray_tasks([(c, tuple(s), sk) for c, s, sk in job["tasks"]], job["workers"],
+                   job["address"],
                    lambda r: (out.write(json.dumps(["result", r]) + "\n"), out.flush()))
         out.write(json.dumps(["done", None]) + "\n")
     except BaseException as e:      # reported to the parent, which raises
@@ -138,11 +159,11 @@ def _run_ray(tasks, workers, bar, address):
     if importlib.util.find_spec("ray") is None:
         raise ImportError("executor='ray' needs Ray: pip install ray")
     ray = sys.modules.get("ray")        # not imported here unless the caller did
-    tasks = [(c.as_dict(), s) for c, s in tasks]
+    tasks = [(c.as_dict(), s, sk) for c, s, sk in tasks]
     out = []
 
     def report(r):
-        out.append((r[0], tuple(r[1]), r[2]))
+        out.append((r[0], tuple(r[1]), r[2], r[3]))
         if bar:
             bar.update(1)
     if ray is not None and ray.is_initialized():     # the caller's own Ray session
@@ -180,7 +201,7 @@ def _run_ray(tasks, workers, bar, address):
 
 
 def tune(shapes, space, executor="local", *, library=None, workers=2, progress=True,
-         dtype="f16", trans_b=False, arch="gfx942", ray_address=None):
+         dtype="f16", trans_b=False, arch="gfx942", ray_address=None, splits=None):
     """Simulates every config of `space` (see expand_space; dtype, trans_b
     and arch fill the fields a dict space leaves out) on every (M, N, K) of
     `shapes`, on `workers` local processes (executor="local") or Ray tasks
@@ -189,7 +210,8 @@ def tune(shapes, space, executor="local", *, library=None, workers=2, progress=T
     bar (Ray runs in a child process unless the caller's Ray is already
     initialised). The fastest config per shape wins; with `library` (a directory or
     Library) the winners are added to it if missing and their configs.csv
-    row's `tuned_for` lists the shape (which `aster.lib.gemm` then picks)."""
+    row's `tuned_for` lists the shape (which `aster.lib.gemm` then picks).
+    splits: the K splits to try for split-K configs (module doc)."""
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}; got {executor!r}")
     shapes = [tuple(int(x) for x in s) for s in shapes]
@@ -201,7 +223,8 @@ def tune(shapes, space, executor="local", *, library=None, workers=2, progress=T
     configs = expand_space(space, dtype=dtype, trans_b=trans_b, arch=arch)
     if not configs:
         raise ValueError("tune: the space holds no valid config")
-    tasks = [(c, s) for c in configs for s in shapes]
+    tasks = [(c, s, sk) for c in configs for s in shapes
+             for sk in candidate_splits(c, s, splits)]
     t0 = time.time()
     bar = _progress(len(tasks), progress)
     try:
@@ -212,21 +235,25 @@ def tune(shapes, space, executor="local", *, library=None, workers=2, progress=T
             bar.close()
     by_name = {c.name: c for c in configs}
     res = TuneResult(executor=executor, seconds=time.time() - t0)
-    for name, shape, cycles in raw:
-        res.results.append({"config": name, "shape": shape, "cycles": cycles,
+    for name, shape, cycles, sk in raw:
+        res.results.append({"config": name, "shape": shape, "splits": sk, "cycles": cycles,
                             "utilisation": utilisation(shape, cycles, by_name[name])})
     for s in shapes:
-        best = min((r for r in res.results if r["shape"] == s), key=lambda r: r["cycles"])
+        best = min((r for r in res.results if r["shape"] == s),
+                   key=lambda r: (r["cycles"], r["splits"]))
         res.winners[s] = best["config"]
+        res.splits[s] = best["splits"]
     if library is not None:
-        record(library, {s: by_name[n] for s, n in res.winners.items()})
+        record(library, {s: by_name[n] for s, n in res.winners.items()}, res.splits)
     return res
 
 
-def record(library, winners):
-    """Writes tuning winners {shape: GemmConfig} into a library directory:
-    missing kernels are built (no reference simulation), each shape is
-    moved to its winner's `tuned_for`."""
+def record(library, winners, splits=None):
+    """Writes tuning winners {shape: GemmConfig} (and their K splits
+    {shape: splits}) into a library directory: missing kernels are built (no
+    reference simulation), each shape is moved to its winner's `tuned_for`
+    ("MxNxK", or "MxNxK@splits" for a split-K winner split more than once)."""
+    splits = splits or {}
     directory = library.directory if isinstance(library, Library) else library
     if not os.path.exists(os.path.join(directory, "configs.csv")):
         build_library(directory, list({(c.name, c.arch): c for c in winners.values()}.values()),
@@ -234,6 +261,8 @@ def record(library, winners):
     rows = Library(directory).rows()
     for shape, cfg in winners.items():
         key = "x".join(map(str, shape))
+        sk = splits.get(shape, 1)
+        entry = key + (f"@{sk}" if cfg.split_k and sk > 1 else "")
         if not any(r["name"] == cfg.name and r["arch"] == cfg.arch for r in rows):
             out = compile_config(cfg)
             file = f"{cfg.name}.{cfg.arch}.co"
@@ -244,9 +273,10 @@ def record(library, winners):
             c = GemmConfig.from_dict(r)
             if (c.arch, c.dtype, c.trans_b) != (cfg.arch, cfg.dtype, cfg.trans_b):
                 continue
-            shapes_ = [x for x in (r.get("tuned_for") or "").split(";") if x and x != key]
+            shapes_ = [x for x in (r.get("tuned_for") or "").split(";")
+                       if x and x.partition("@")[0] != key]
             if r["name"] == cfg.name and r["arch"] == cfg.arch:
-                shapes_.append(key)
+                shapes_.append(entry)
             r["tuned_for"] = ";".join(shapes_)
     write_csv(directory, rows)
     write_header(directory, rows)

@@ -45,6 +45,13 @@ SHAPES = {
     "16x16x32_bf16": ("v_mfma_f32_16x16x32_bf16", 4, 4, 4),     # gfx950
     "32x32x16_f16": ("v_mfma_f32_32x32x16_f16", 4, 4, 16),      # gfx950
     "32x32x16_bf16": ("v_mfma_f32_32x32x16_bf16", 4, 4, 16),    # gfx950
+    # int8 (i32 accumulators): 8 k per lane in the registers of the 16-bit
+    # shapes' 4 (A[l % M][8 (l // M) + j], j = 0..7: the same bytes)
+    "16x16x32_i8": ("v_mfma_i32_16x16x32_i8", 2, 2, 4),
+    "32x32x16_i8": ("v_mfma_i32_32x32x16_i8", 2, 2, 16),
+    # fp8 x fp8 (f32 accumulators; gfx942 reads FNUZ E4M3, gfx950 OCP E4M3)
+    "16x16x32_fp8": ("v_mfma_f32_16x16x32_fp8_fp8", 2, 2, 4),
+    "32x32x16_fp8": ("v_mfma_f32_32x32x16_fp8_fp8", 2, 2, 16),
 }
 _CACHE = {}
 

@@ -27,7 +27,9 @@ from ..registers import AGPR, SGPR, VGPR
 
 __all__ = ["raw_buffer", "advance_buffer", "buffer_loads", "write_kmajor",
            "write_transposed", "read_fragments", "mask_fragments", "store_offset",
-           "store_result_buffer", "RAW_BUFFER_WORD3", "OUT_OF_RANGE", "SEL_LO", "SEL_HI"]
+           "store_result_buffer", "store_result_16", "store_scaled_bf16", "RAW_BUFFER_WORD3",
+           "OUT_OF_RANGE",
+           "SEL_LO", "SEL_HI"]
 
 RAW_BUFFER_WORD3 = 0x00020000   # word 3 of a raw (stride 0) gfx9 buffer resource:
 #                                 DATA_FORMAT 32 bits, no swizzle, bounds = num_records
@@ -217,9 +219,10 @@ def _log2(x):
     return x.bit_length() - 1
 
 
-def store_offset(mt):
+def store_offset(mt, elem_bytes=4):
     """A function (lane: VGPR, row0: SGPR, col0: SGPR, ncols: SGPR, pitch:
-    SGPR) -> VGPR: the byte offset, in a row-major f32 matrix with rows
+    SGPR) -> VGPR: the byte offset, in a row-major f32 (or `elem_bytes`
+    wide) matrix with rows
     `pitch` bytes apart, of the first element the lane stores of an
     mt x mt (16 or 32) MFMA result whose top left is (row0, col0): row
     row0 + 4 (lane // mt), column col0 + lane % mt; OUT_OF_RANGE when that
@@ -235,19 +238,91 @@ def store_offset(mt):
             rowoff = f.v_mul_lo_u32(VGPR(), row, pitch)
             col = f.v_add_u32(VGPR(), col0, f.v_and_b32(VGPR(), mt - 1, l64))
             ok = f.v_cmp_gt_i32(SGPR(2, align=2), ncols, col)
-            off = f.v_lshl_add_u32(VGPR(), col, 2, rowoff)
+            off = f.v_lshl_add_u32(VGPR(), col, _log2(elem_bytes), rowoff)
             oob = f.v_mov_b32(VGPR(), OUT_OF_RANGE)
             return f.v_cndmask_b32(VGPR(), oob, off, ok)
         body.__doc__ = store_offset.__doc__
+        sfx = "" if elem_bytes == 4 else f"_e{elem_bytes}"
         return function(params=[VGPR(), SGPR(), SGPR(), SGPR(), SGPR()], results=[VGPR()],
-                        name=f"tile_store_offset_{mt}")(body)
-    return _cached(("so", mt), make)
+                        name=f"tile_store_offset_{mt}{sfx}")(body)
+    return _cached(("so", mt, elem_bytes), make)
 
 
-def store_result_buffer(mt, acc="agpr"):
+def store_result_16(mt, fmt):
+    """A function (d: AGPR x 4 / x16 (f32), desc: SGPR x4, pitch: SGPR, off:
+    VGPR) -> (): store_result_buffer's stores with each value rounded to a
+    16-bit `fmt` first: "bf16" (round to nearest even: + 0x7fff + bit 16,
+    the high half stored) or "f16" (v_cvt_f16_f32, the low half stored);
+    `off` from store_offset(mt, 2)."""
+    if mt not in (16, 32) or fmt not in ("bf16", "f16"):
+        raise ValueError(f"mt must be 16 or 32 and fmt bf16 or f16, got {mt}, {fmt!r}")
+    nc = 4 if mt == 16 else 16
+
+    def make():
+        def body(f, d, desc, pitch, off):
+            for r in range(nc):
+                rows = r if mt == 16 else 8 * (r // 4) + r % 4
+                x = f.v_accvgpr_read_b32(VGPR(), d[r])
+                o = off if rows == 0 else f.v_add_u32(
+                    VGPR(), f.s_mul_i32(SGPR(), pitch, rows), off)
+                if fmt == "bf16":
+                    lsb = f.v_bfe_u32(VGPR(), x, 16, 1)
+                    x = f.v_add3_u32(VGPR(), x, f.s_mov_b32(SGPR(), 0x7FFF), lsb)
+                    f.buffer_store_short_d16_hi(x, o, desc, 0, offen=True)
+                else:
+                    f.buffer_store_short(f.v_cvt_f16_f32(VGPR(), x), o, desc, 0, offen=True)
+        body.__doc__ = store_result_16.__doc__
+        return function(params=[AGPR(nc), SGPR(4), SGPR(), VGPR()], results=[],
+                        name=f"tile_store_result_{fmt}_{mt}")(body)
+    return _cached(("s16", mt, fmt), make)
+
+
+def store_scaled_bf16(mt, int_acc=True):
+    """A function (d: AGPR x 4 / x16 (i32), desc: SGPR x4, pitch: SGPR, off:
+    VGPR, sa: SGPR x4, sb: SGPR x4, bias: SGPR x4, row4: VGPR, col4: VGPR)
+    -> (): the a8w8 epilogue of an int (or, without int_acc, f32) MFMA result (layout as
+    store_result_buffer): register r of the lane, in row R = (its row) and
+    column C, becomes bf16(f32(d) * sa[R] * sb[C] + bias[C]) (f32 steps,
+    rounded to nearest even: + 0x7fff + bit 16, the high half stored; a NaN
+    from NaN scales may come out as another NaN or inf) at off
+    + rows(r) * pitch of the bf16 buffer `desc`. row4 / col4 are 4 x the
+    lane's first row and its column (f32 offsets into the raw buffers sa, sb,
+    bias; past their end they read 0). Rows past `desc`'s end and lanes with
+    off = OUT_OF_RANGE write nothing."""
+    if mt not in (16, 32):
+        raise ValueError(f"mt must be 16 or 32, got {mt}")
+    nc = 4 if mt == 16 else 16
+
+    def make():
+        def body(f, d, desc, pitch, off, sa, sb, bias, row4, col4):
+            vsb = f.buffer_load_dword(VGPR(), col4, sb, 0, offen=True)
+            vbias = f.buffer_load_dword(VGPR(), col4, bias, 0, offen=True)
+            for r in range(nc):
+                rows = r if mt == 16 else 8 * (r // 4) + r % 4
+                vsa = f.buffer_load_dword(VGPR(), row4, sa, 0, offen=True, offset=4 * rows)
+                x = f.v_accvgpr_read_b32(VGPR(), d[r])
+                if int_acc:
+                    x = f.v_cvt_f32_i32(VGPR(), x)
+                x = f.v_mul_f32(VGPR(), x, vsa)
+                x = f.v_fma_f32(VGPR(), x, vsb, vbias)
+                lsb = f.v_bfe_u32(VGPR(), x, 16, 1)
+                x = f.v_add3_u32(VGPR(), x, f.s_mov_b32(SGPR(), 0x7FFF), lsb)
+                o = off if rows == 0 else f.v_add_u32(
+                    VGPR(), f.s_mul_i32(SGPR(), pitch, rows), off)
+                f.buffer_store_short_d16_hi(x, o, desc, 0, offen=True)
+        body.__doc__ = store_scaled_bf16.__doc__
+        return function(params=[AGPR(nc), SGPR(4), SGPR(), VGPR(), SGPR(4), SGPR(4), SGPR(4),
+                                VGPR(), VGPR()], results=[],
+                        name=f"tile_store_scaled_bf16_{mt}{'' if int_acc else '_f32'}")(body)
+    return _cached(("ssb", mt, int_acc), make)
+
+
+def store_result_buffer(mt, acc="agpr", atomic=False):
     """A function (d: AGPR (or VGPR) x 4 / x16, desc: SGPR x4, pitch: SGPR,
     off: VGPR) -> (): stores a 16x16 (mt=16, 4 registers) or 32x32 (mt=32,
-    16 registers) f32 MFMA result through the raw buffer `desc`: register r
+    16 registers) f32 MFMA result through the raw buffer `desc` (with
+    `atomic`, adds it to what is there: buffer_atomic_add_f32, split-K's
+    partial sums): register r
     of the lane at off + rows(r) * pitch, rows(r) = r (16x16) or
     8 (r // 4) + r % 4 (32x32), the MFMA's D layout (lane l holds column
     l % mt of rows 4 (l // mt) + rows(r)); `off` from store_offset. Rows past
@@ -268,8 +343,11 @@ def store_result_buffer(mt, acc="agpr"):
                 o = off if rows == 0 else f.v_add_u32(
                     VGPR(), f.s_mul_i32(SGPR(), pitch, rows), off)
                 val = f.v_accvgpr_read_b32(VGPR(), d[r]) if acc == "agpr" else d[r]
-                f.buffer_store_dword(val, o, desc, 0, offen=True)
+                if atomic:
+                    f.buffer_atomic_add_f32(val, o, desc, 0, offen=True)
+                else:
+                    f.buffer_store_dword(val, o, desc, 0, offen=True)
         body.__doc__ = store_result_buffer.__doc__
         return function(params=[Acc(nc), SGPR(4), SGPR(), VGPR()], results=[],
-                        name=f"tile_store_result_buffer_{mt}_{acc}")(body)
-    return _cached(("st", mt, acc), make)
+                        name=f"tile_store_result_buffer_{mt}_{acc}{'_add' if atomic else ''}")(body)
+    return _cached(("st", mt, acc, atomic), make)

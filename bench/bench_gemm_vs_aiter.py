@@ -1,0 +1,199 @@
+"""aster's GEMM library against AMD's hand-written asm GEMM, side by side in one
+run on aster's emulator with its timing model (MI300X, gfx942).
+
+    python bench/bench_gemm_vs_aiter.py                  # every shape, 2 processes
+    python bench/bench_gemm_vs_aiter.py --shapes 64x256x5120,1024x1024x1024
+    python bench/bench_gemm_vs_aiter.py --jobs 1 --markdown
+    python bench/bench_gemm_vs_aiter.py --arch gfx950      # MI355X: AMD's gfx950 code objects
+    python bench/bench_gemm_vs_aiter.py --a8w8             # int8 A, B, scales, bias, bf16 out
+
+--a8w8: AMD's i8gemm code objects (`aster.aiter.gemm.a8w8`, asm_gemm_a8w8.cu's
+launch) against `aster.lib.gemm(A, B, trans_b=True, scale_a=, scale_b=,
+bias=)`; int8 inputs in [-8, 8], scales multiples of 1/8: aster's bf16
+result must equal NumPy's (exact, then f32, then bf16 round to nearest
+even); AMD's, which rounds its f32 steps in its own order, within one bf16
+ulp of the exact value.
+
+AMD's side: `aster.aiter.gemm.bf16` (the code objects of the amd-aiter wheel,
+launched as aiter's asm_gemm_a16w16.cu does: its KernelArgs, grid, block, its
+tile/split-K heuristic and the zero fill before split-K). aster's side:
+`aster.lib.gemm(A, B, trans_b=True)` with its own dispatch (`choose`). Both
+compute A (M x K bf16) @ B.T (B: N x K bf16) in f32 and both results are
+checked against NumPy (inputs are multiples of 1/4 in [-2, 2], so every sum
+is exact in f32 and the check is equality).
+
+Printed per shape: both kernels' simulated cycles and microseconds (at the
+device clock, `aster.lib.devices.CLOCK_GHZ`), whole-device TFLOP/s (2 M N K / time; the whole
+device, not the CUs that were busy) and aiter/aster (the speed-up of aster).
+The zero fill before a split-K launch is a separate memset on a GPU; neither
+side's fill is simulated.
+"""
+import argparse
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import _path  # noqa: E402,F401  (finds aster in a source checkout)
+
+
+# (class, M, N, K): AMD's bf16 kernels need N % 64 == 0 and K % 64 == 0 (its
+# interface checks K; N selects the tiles); M is free (odd and prime M here).
+# Sizes keep each simulation under ~30 s on a shared 2-core machine (the
+# 2048^3 and 4096x4096x512 launches take minutes each; --shapes runs them).
+SHAPES = [
+    ("decode", 1, 4096, 4096),
+    ("decode", 16, 2048, 4096),
+    ("decode", 32, 1280, 8192),
+    ("decode", 64, 256, 5120),
+    ("decode", 128, 1280, 8192),
+    ("decode", 256, 256, 5120),
+    ("prefill", 512, 1024, 4096),
+    ("square", 1024, 1024, 1024),
+    ("square", 768, 768, 768),
+    ("N-heavy", 256, 4096, 512),
+    ("N-heavy", 64, 8192, 1024),
+    ("K-heavy", 128, 128, 16384),
+    ("K-heavy", 256, 512, 8192),
+    ("odd", 7, 3072, 2048),
+    ("odd", 97, 1536, 2048),
+    ("odd", 257, 768, 1536),
+    ("odd", 1021, 512, 640),
+]
+
+
+def parse_shape(s):
+    m, n, k = (int(x) for x in s.lower().split("x"))
+    return ("given", m, n, k)
+
+
+def inputs(m, n, k, seed=0):
+    import ml_dtypes
+    rng = np.random.default_rng(seed)
+    a = (rng.integers(-8, 9, (m, k)) / 4).astype(ml_dtypes.bfloat16)
+    b = (rng.integers(-8, 9, (n, k)) / 4).astype(ml_dtypes.bfloat16)
+    return a, b
+
+
+def run_a8w8(shape, libdir, arch):
+    import ml_dtypes
+    import aster.aiter.gemm as agemm
+    import aster.lib
+    cls, m, n, k = shape
+    rng = np.random.default_rng(0)
+    a = rng.integers(-8, 9, (m, k)).astype(np.int8)
+    b = rng.integers(-8, 9, (n, k)).astype(np.int8)
+    sa = (rng.integers(1, 5, m) / 4).astype(np.float32)
+    sb = (rng.integers(1, 5, n) / 8).astype(np.float32)
+    bias = (rng.integers(-4, 5, n) / 2).astype(np.float32)
+    ref = (a.astype(np.float64) @ b.astype(np.float64).T) * sa[:, None] * sb[None, :] + bias
+    rne = ref.astype(np.float32).astype(ml_dtypes.bfloat16)
+    ulp = np.spacing(np.abs(rne)).astype(np.float64)
+    t = time.perf_counter()
+    d, ra = agemm.a8w8(a, b, sa, sb, bias, timing=True, arch=arch)
+    ta = time.perf_counter() - t
+    t = time.perf_counter()
+    c, rs = aster.lib.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb, bias=bias, timing=True,
+                           library=aster.lib.Library(libdir), arch=arch)
+    ts = time.perf_counter() - t
+    return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
+                aiter_kernel=f"{ra.kernel.tile}", aster=rs.cycles,
+                aster_kernel=rs.plan.name.replace("gemm_i8_", ""),
+                aiter_ok=bool((np.abs(d.astype(np.float64) - ref) <= ulp).all()),
+                aster_ok=bool(np.array_equal(c, rne)), emu_s=(ta, ts))
+
+
+def run_shape(job):
+    """Both GEMMs of one shape (with the library in `libdir`): a dict of
+    what was measured."""
+    import aster.aiter.gemm as agemm
+    import aster.lib
+    shape, libdir, arch, a8w8 = job
+    if a8w8:
+        return run_a8w8(shape, libdir, arch)
+    cls, m, n, k = shape
+    a, b = inputs(m, n, k)
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    t = time.perf_counter()
+    d, ra = agemm.bf16(a, b, timing=True, arch=arch)
+    ta = time.perf_counter() - t
+    t = time.perf_counter()
+    c, rs = aster.lib.gemm(a, b, trans_b=True, timing=True, library=aster.lib.Library(libdir),
+                           arch=arch)
+    ts = time.perf_counter() - t
+    return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
+                aiter_kernel=f"{ra.kernel.tile} sk{ra.splitk}", aster=rs.cycles,
+                aster_kernel=rs.plan.name.replace("gemm_bf16_", ""),
+                aiter_ok=bool(np.array_equal(d, ref)), aster_ok=bool(np.array_equal(c, ref)),
+                emu_s=(ta, ts))
+
+
+def tflops(m, n, k, cycles, arch):
+    from aster.lib.devices import CLOCK_GHZ
+    return 2 * m * n * k / (cycles / (CLOCK_GHZ[arch] * 1e9)) / 1e12
+
+
+def report(rows, markdown):
+    hdr = ("| class | M x N x K | aiter kernel | aiter cycles (us) | aiter TFLOP/s | "
+           "aster kernel | aster cycles (us) | aster TFLOP/s | aiter/aster | NumPy |")
+    print(hdr)
+    print("|" + "---|" * 10)
+    logs = []
+    from aster.lib.devices import CLOCK_GHZ
+    for r in rows:
+        m, n, k = r["shape"]
+        ghz = CLOCK_GHZ[r["arch"]]
+        ratio = r["aiter"] / r["aster"]
+        logs.append(math.log(ratio))
+        ok = "ok" if r["aiter_ok"] and r["aster_ok"] else \
+            f"MISMATCH (aiter {r['aiter_ok']}, aster {r['aster_ok']})"
+        print(f"| {r['cls']} | {m}x{n}x{k} | {r['aiter_kernel']} | {r['aiter']} "
+              f"({r['aiter'] / ghz / 1e3:.2f}) | {tflops(m, n, k, r['aiter'], r['arch']):.1f} | "
+              f"{r['aster_kernel']} | {r['aster']} ({r['aster'] / ghz / 1e3:.2f}) | "
+              f"{tflops(m, n, k, r['aster'], r['arch']):.1f} | {ratio:.2f} | {ok} |")
+    if logs:
+        gm = math.exp(sum(logs) / len(logs))
+        print(f"\ngeometric-mean speed-up of aster over aiter: {gm:.2f}"
+              f" over {len(logs)} shapes; lowest {min(math.exp(x) for x in logs):.2f}")
+    if not markdown:
+        for r in rows:
+            print(f"{r['shape']}: emulation s aiter {r['emu_s'][0]:.1f}, aster {r['emu_s'][1]:.1f}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--shapes", help="comma-separated MxNxK (default: the built-in set)")
+    p.add_argument("--jobs", type=int, default=2, help="processes (at most 2 on a shared box)")
+    p.add_argument("--markdown", action="store_true", help="only the table")
+    p.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"))
+    p.add_argument("--a8w8", action="store_true", help="int8 GEMMs with scales and bias")
+    args = p.parse_args()
+    shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else SHAPES
+    import aster.lib
+    libdir = aster.lib.default_library().directory     # built once, before the workers
+    jobs = [(s, libdir, args.arch, args.a8w8) for s in shapes]
+    rows = []
+
+    def done(r):
+        rows.append(r)
+        print(f"# {'x'.join(map(str, r['shape']))}: aiter {r['aiter']} aster {r['aster']} "
+              f"({r['aster_kernel']}) ratio {r['aiter'] / r['aster']:.2f}", file=sys.stderr,
+              flush=True)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as ex:
+            for f in as_completed([ex.submit(run_shape, j) for j in jobs]):
+                done(f.result())
+    else:
+        for j in jobs:
+            done(run_shape(j))
+    order = {s[1:]: i for i, s in enumerate(shapes)}
+    rows.sort(key=lambda r: order[r["shape"]])
+    report(rows, args.markdown)
+
+
+if __name__ == "__main__":
+    main()
