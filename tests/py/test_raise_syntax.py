@@ -228,9 +228,21 @@ DIRECTIVES = [
 ]
 
 
-def test_directive_edge_operands_return_or_raise_quickly():
+def _run_child(code, inputs, tmp_path, timeout):
+    """Runs `code` in a fresh interpreter with `inputs` (JSON) on stdin; the
+    code writes its JSON answer to the file named by sys.argv[1] (stdout is
+    the assembly's: `.print` writes there)."""
+    answer = tmp_path / "answer.json"
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code), str(answer)],
+                       input=json.dumps(inputs), capture_output=True, text=True,
+                       timeout=timeout)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(answer.read_text())
+
+
+def test_directive_edge_operands_return_or_raise_quickly(tmp_path):
     cases = [d.format(x=x) for d in DIRECTIVES for x in EDGE]
-    out = subprocess.run([sys.executable, "-c", textwrap.dedent('''
+    got = _run_child('''
         import json, sys, time, aster
         cases = json.loads(sys.stdin.read())
         res = []
@@ -247,11 +259,9 @@ def test_directive_edge_operands_return_or_raise_quickly():
                 kind = type(e).__name__ + ": " + str(e)
             res.append((c, kind, time.perf_counter() - t))
         ok = aster.raise_asm('\\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\\n\\t.text\\nk:\\n\\ts_endpgm\\n')
-        print(json.dumps({"res": res, "usable": "s_endpgm" in aster.compile(ok).asm}))
-    ''')], input=json.dumps(cases), capture_output=True, text=True,
-        timeout=60 + len(cases))
-    assert out.returncode == 0, out.stderr[-2000:]
-    got = json.loads(out.stdout.splitlines()[-1])
+        open(sys.argv[1], "w").write(
+            json.dumps({"res": res, "usable": "s_endpgm" in aster.compile(ok).asm}))
+    ''', cases, tmp_path, timeout=60 + len(cases))
     assert got["usable"]
     bad = [(c, k) for c, k, _ in got["res"] if k not in ("ok", "error")]
     assert not bad, bad[:5]
@@ -263,14 +273,14 @@ def test_directive_edge_operands_return_or_raise_quickly():
     assert kinds[".rept 2147483647\n\t.rept 2147483647\n\ts_nop 0\n\t.endr\n\t.endr"] == "error"
 
 
-def test_expansion_bombs_stop_with_an_error():
+def test_expansion_bombs_stop_with_an_error(tmp_path):
     """Macros that call macros ten times, six deep (10^6 copies), and nested
     repeats each under the per-directive bound but not together."""
     macros = "".join(f".macro m{i}\n" + f"\tm{i - 1}\n" * 10 + ".endm\n" for i in range(1, 7))
     bombs = [".macro m0\n\ts_nop 0\n.endm\n" + macros + "k:\n\tm6\n",
              ".macro m0\n.endm\n" + macros + "k:\n\tm6\n",
              "k:\n\t.rept 5000\n\t.rept 5000\n\ts_nop 0\n\t.endr\n\t.endr\n"]
-    out = subprocess.run([sys.executable, "-c", textwrap.dedent('''
+    res = _run_child('''
         import json, sys, time, aster
         res = []
         for b in json.loads(sys.stdin.read()):
@@ -280,9 +290,7 @@ def test_expansion_bombs_stop_with_an_error():
                 res.append(("ok", ""))
             except aster.AsterError as e:
                 res.append(("error", str(e)))
-        print(json.dumps(res))
-    ''')], input=json.dumps(bombs), capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-2000:]
-    res = json.loads(out.stdout.splitlines()[-1])
+        open(sys.argv[1], "w").write(json.dumps(res))
+    ''', bombs, tmp_path, timeout=120)
     assert [k for k, _ in res] == ["error"] * 3, res
     assert all("more than" in m for _, m in res), res

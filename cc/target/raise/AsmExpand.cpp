@@ -51,6 +51,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <deque>
+#include <map>
 #include <mutex>
 
 using namespace llvm;
@@ -66,12 +67,17 @@ namespace aster::raise {
 namespace {
 
 // Bounds of one expansion [model: far above hand-written kernels (AMD's
-// assembly kernels hold tens of thousands of instructions; their sources
-// repeat bodies up to a few thousand times), low enough that hitting one
-// costs well under a second].
-constexpr uint64_t kMaxLines = 1ull << 19;          // printed lines
-constexpr uint64_t kMaxCopies = 1ull << 18;         // macro calls and .rept/.irp blocks
+// assembly kernels hold tens of thousands of instructions, their sources
+// call macros and repeat bodies hundreds to a few thousand times), low
+// enough that reaching one costs well under a second of MC's time]. Lines
+// and copies count only what expansion makes, not lines written out.
+constexpr uint64_t kMaxLines = 1ull << 17;          // lines printed from copies
+constexpr uint64_t kMaxCopies = 1ull << 14;         // macro calls and .rept/.irp blocks
 constexpr uint64_t kMaxExpandedBytes = 64ull << 20; // text of all copies
+// Origins asked of MC (one note each; MC looks each of its notes' buffers
+// up one by one, so a note costs in proportion to the copies made). Lines
+// of copies past this many get the copy's own line number only.
+constexpr unsigned kMaxProbes = 1u << 12;
 
 /// MC's note text that asks for the active instantiations.
 constexpr StringLiteral kProbe = "aster: origin of a line";
@@ -122,6 +128,7 @@ public:
       : ctx(ctx), sm(sm), opts(opts), mainBuf(mainBuf) {}
 
   // --- while MC runs
+  unsigned bufferOf(SMLoc l);
   void onLine(SMLoc l);
   void onDiagnostic(const SMDiagnostic &d);
   /// The `.endr` matching the `.rept`/`.irp`/`.irpc` whose name is at `dir`
@@ -145,11 +152,10 @@ public:
   MCAsmParser *parser = nullptr;
   const MCStreamer *streamer = nullptr;
   std::vector<SMLoc> lineOrigins;
-  uint64_t expanded = 0, copies = 0;
+  uint64_t expanded = 0, copies = 0, expandedLines = 0;
   bool stopped = false;
 
 private:
-  unsigned bufferOf(SMLoc l);
   bool isInstantiation(unsigned b);
   void setChain(unsigned b, ArrayRef<SMLoc> chain);
   SMLoc real(SMLoc l);
@@ -168,6 +174,8 @@ private:
   DenseMap<unsigned, SMLoc> aliasOf;             ///< alias buffer -> its `.rept`
   DenseMap<const char *, const char *> endrOf;
   unsigned lastBuf = 0;
+  std::map<const char *, unsigned> starts; ///< buffer start -> id
+  unsigned indexed = 0, probes = 0;
   StringRef endrTok, endmTok;
 
 public:
@@ -249,7 +257,7 @@ bool Guard::rept(StringRef dir, SMLoc loc) {
   const char *bodyStart = getLexer().getTok().getEndLoc().getPointer();
   StringRef body = end && end > bodyStart ? StringRef(bodyStart, end - bodyStart) : StringRef();
   uint64_t lines = std::max<uint64_t>(body.count('\n'), 1);
-  uint64_t linesLeft = kMaxLines - std::min<uint64_t>(x.lineOrigins.size(), kMaxLines);
+  uint64_t linesLeft = kMaxLines - std::min<uint64_t>(x.expandedLines, kMaxLines);
   uint64_t bytesLeft = kMaxExpandedBytes - std::min(x.expanded, kMaxExpandedBytes);
   if ((uint64_t)count > linesLeft / lines)
     return stop(countLoc, "'" + dir + " " + Twine(count) + "' expands to more than " +
@@ -268,15 +276,14 @@ bool Guard::rept(StringRef dir, SMLoc loc) {
 bool Guard::endOfCopy(StringRef dir, SMLoc loc) {
   if (x.stopped)
     return stop(loc, "expansion stopped");
-  unsigned b = getParser().getSourceManager().FindBufferContainingLoc(loc);
-  if (b)
+  if (unsigned b = x.bufferOf(loc))
     x.expanded += getParser().getSourceManager().getMemoryBuffer(b)->getBufferSize();
   if (++x.copies > kMaxCopies)
     return stop(loc, "macros and repeats make more than " + Twine(kMaxCopies) + " copies");
   if (x.expanded > kMaxExpandedBytes)
     return stop(loc, "macros and repeats expand to more than " +
                          Twine(kMaxExpandedBytes >> 20) + " MiB of text");
-  if (x.lineOrigins.size() > kMaxLines)
+  if (x.expandedLines > kMaxLines)
     return stop(loc, "the expansion prints more than " + Twine(kMaxLines) + " lines");
   getLexer().UnLex(AsmToken(AsmToken::Identifier, x.endAlias(dir == ".endmacro")));
   return false;
@@ -289,16 +296,23 @@ bool Guard::endOfCopy(StringRef dir, SMLoc loc) {
 unsigned Expander::bufferOf(SMLoc l) {
   if (!l.isValid())
     return 0;
+  const char *p = l.getPointer();
   if (lastBuf) {
     StringRef b = sm.getMemoryBuffer(lastBuf)->getBuffer();
     // <= end: a token at the end of the buffer (its end of file)
-    if (l.getPointer() >= b.begin() && l.getPointer() <= b.end())
+    if (p >= b.begin() && p <= b.end())
       return lastBuf;
   }
-  unsigned b = sm.FindBufferContainingLoc(l);
-  if (b)
-    lastBuf = b;
-  return b;
+  // SourceMgr looks buffers up one by one; MC adds one per copy.
+  for (unsigned n = sm.getNumBuffers(); indexed < n; ++indexed)
+    starts[sm.getMemoryBuffer(indexed + 1)->getBufferStart()] = indexed + 1;
+  auto it = starts.upper_bound(p);
+  if (it == starts.begin())
+    return 0;
+  unsigned b = std::prev(it)->second;
+  if (p > sm.getMemoryBuffer(b)->getBufferEnd())
+    return 0;
+  return lastBuf = b;
 }
 
 bool Expander::isInstantiation(unsigned b) {
@@ -321,8 +335,12 @@ void Expander::setChain(unsigned b, ArrayRef<SMLoc> chain) {
 void Expander::onLine(SMLoc l) {
   lineOrigins.push_back(l);
   unsigned b = bufferOf(l);
-  if (!b || !isInstantiation(b) || chains.count(b) || !parser)
+  if (!b || !isInstantiation(b))
     return;
+  ++expandedLines;
+  if (chains.count(b) || !parser || probes >= kMaxProbes)
+    return;
+  ++probes;
   probeChain.clear();
   parser->Note(l, kProbe);
   collecting = nullptr;
