@@ -467,7 +467,7 @@ def test_corrupt_metadata_note(hip_hsaco):
      "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n", "no .end_amdgpu_metadata"),
     ("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nk:\n\ts_endpgm\n"
      "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .args:\n      - .size: 4\n"
-     "...\n\t.end_amdgpu_metadata\n", "<asm>:12: invalid HSA metadata"),
+     "...\n\t.end_amdgpu_metadata\n", "argument 0 has no valid .offset"),
 ])
 def test_malformed_asm(text, match):
     with pytest.raises(aster.AsterError, match=match):

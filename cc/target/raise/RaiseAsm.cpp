@@ -96,6 +96,32 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
     if (!dir.empty())
       xo.includeDirs.push_back(dir.str());
   }
+  // Metadata blocks are read by aster first, as written: its reasons are
+  // more precise than MC's "invalid HSA metadata", and its nesting bound
+  // keeps YAML too deep for LLVM's reader from reaching MC.
+  {
+    SmallVector<StringRef> raw;
+    text.split(raw, '\n');
+    std::string yaml;
+    bool inBlock = false;
+    for (unsigned i = 0; i < raw.size(); ++i) {
+      StringRef t = raw[i].trim();
+      if (!inBlock && stripComment(raw[i]).trim() == ".amdgpu_metadata") {
+        inBlock = true;
+        yaml.clear();
+      } else if (inBlock && t == ".end_amdgpu_metadata") {
+        inBlock = false;
+        RaisedModule scratch(ctx, tgt, FileLineColLoc::get(file, 1, 1));
+        if (auto err = scratch.setMetadataYAML(yaml))
+          return llvm::createStringError(opts.sourceName + ":" + std::to_string(i + 1) + ": " +
+                                         llvm::toString(std::move(err)));
+        std::vector<std::string> unused;
+        (void)scratch.finish(unused);
+      } else if (inBlock) {
+        yaml += raw[i].str() + "\n";
+      }
+    }
+  }
   auto expanded = expandAsm(ctx, text, tgt, features, xo);
   if (!expanded)
     return expanded.takeError();
