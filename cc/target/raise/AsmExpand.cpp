@@ -520,7 +520,9 @@ std::vector<std::string> Expander::errorMessages() {
     unsigned b = bufferOf(d.loc);
     if (b && isInstantiation(b))
       setChain(b, d.chain);
-    out.push_back((b ? where(frames(d.loc)) : opts.sourceName) + ": " + d.message);
+    std::string msg = (b ? where(frames(d.loc)) : opts.sourceName) + ": " + d.message;
+    if (out.empty() || out.back() != msg) // each copy of a body repeats its errors
+      out.push_back(std::move(msg));
   }
   return out;
 }
