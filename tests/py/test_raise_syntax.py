@@ -294,3 +294,26 @@ def test_expansion_bombs_stop_with_an_error(tmp_path):
     ''', bombs, tmp_path, timeout=120)
     assert [k for k, _ in res] == ["error"] * 3, res
     assert all("more than" in m for _, m in res), res
+
+
+# Text that lexes, but whose macro argument, substituted unquoted into the
+# copy, is one of the tokens that make llvm-mc-22 loop forever (see
+# test_reliability.py's HANGS): refused, naming the call's line.
+SUBSTITUTED_HANGS = ["s_nop ,/*", "s_nop ,0x", "s_nop ,08", "s_nop ,0x1p", "a,'ab"]
+
+
+def test_macro_arguments_that_would_make_mc_loop_are_refused(tmp_path):
+    res = _run_child('''
+        import json, sys, aster
+        res = []
+        for bad in json.loads(sys.stdin.read()):
+            text = ('\\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\\n\\t.text\\n'
+                    '.macro m a\\n\\t\\\\a\\n.endm\\nk:\\n\\tm "' + bad + '"\\n\\ts_endpgm\\n')
+            try:
+                aster.raise_asm(text, name="k.s")
+                res.append("ok")
+            except aster.AsterError as e:
+                res.append(str(e))
+        open(sys.argv[1], "w").write(json.dumps(res))
+    ''', SUBSTITUTED_HANGS, tmp_path, timeout=120)
+    assert all(r.startswith("k.s:7: ") for r in res), res

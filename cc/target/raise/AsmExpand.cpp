@@ -51,6 +51,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <deque>
+#include <optional>
 #include <map>
 #include <mutex>
 
@@ -543,6 +544,48 @@ static std::string featureString(StringRef targetIdFeatures) {
   return out;
 }
 
+/// A string operand outside the data directives (a macro or `.irp`
+/// argument) that MC's lexer cannot read: MC substitutes it into a copy
+/// unquoted, where an unterminated comment or string swallows the copy's end
+/// and MC's statement recovery never finds an end of statement (the hang
+/// AsmLexCheck.h describes, made by substitution). Such text could not
+/// assemble; it is refused before MC runs.
+static std::optional<std::string> badStringArgument(StringRef text, const MCAsmInfo &mai) {
+  std::string copy = text.str(); // NUL-terminated, as the lexer requires
+  AsmLexer lex(mai);
+  lex.setBuffer(copy);
+  lex.Lex();
+  bool start = true, data = false;
+  unsigned line = 1;
+  const char *lineFrom = copy.data();
+  while (lex.isNot(AsmToken::Eof)) {
+    const AsmToken &t = lex.getTok();
+    if (t.is(AsmToken::Error))
+      return std::nullopt; // findLexError's case
+    if (start && t.is(AsmToken::Identifier)) {
+      std::string id = t.getString().lower();
+      if (id == ".amdgpu_metadata" || id == ".amdgpu_pal_metadata")
+        return std::nullopt; // raw YAML follows (findLexError skips it too)
+      data = StringSwitch<bool>(id)
+                 .Cases({".ascii", ".asciz", ".string", ".print", ".error", ".warning"}, true)
+                 .Cases({".section", ".include", ".incbin", ".amdgcn_target", ".file"}, true)
+                 .Cases({".ident", ".err", ".abort"}, true)
+                 .Default(false);
+    }
+    if (!data && t.is(AsmToken::String)) {
+      std::string inner = t.getStringContents().str() + "\n";
+      if (auto bad = target::findLexError(inner, mai)) {
+        line += StringRef(lineFrom, t.getLoc().getPointer() - lineFrom).count('\n');
+        return std::to_string(line) + ": an argument MC would substitute unquoted does not "
+                                       "lex: " + bad->message;
+      }
+    }
+    start = t.is(AsmToken::EndOfStatement);
+    lex.Lex();
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 Expected<ExpandedAsm> expandAsm(MLIRContext *ctx, StringRef text, StringRef cpu,
@@ -557,6 +600,8 @@ Expected<ExpandedAsm> expandAsm(MLIRContext *ctx, StringRef text, StringRef cpu,
   if (auto bad = target::findLexError(text, *t.mai))
     return createStringError(opts.sourceName + ":" + std::to_string(bad->line) + ": " +
                              bad->message);
+  if (auto bad = badStringArgument(text, *t.mai))
+    return createStringError(opts.sourceName + ":" + *bad);
 
   ExpandedAsm out;
   std::vector<std::string> messages;
