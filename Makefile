@@ -13,7 +13,7 @@ AITER_WHEEL := amd-aiter==0.1.7.post2.dev18
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench install clean
+.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench install clean sass-corpus
 
 deps:
 	@missing=""; for p in $(LLVM_PKGS) ninja-build; do \
@@ -103,3 +103,7 @@ install: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# aster.sass on the whole committed SASS corpus (the normal tests take a fixed sample).
+sass-corpus:
+	ASTER_SASS_FULL=1 $(PYTHON) -m pytest -q tests/py/sass

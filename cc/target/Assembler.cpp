@@ -2,7 +2,10 @@
 #include "target/Assembler.h"
 #include "recovery/ForkSafeMutex.h"
 #include "recovery/Recovery.h"
+#include "target/AlignDirectives.h"
 #include "target/AsmLexCheck.h"
+#include "target/AsmSizeCheck.h"
+#include "target/LayoutCheck.h"
 #include "target/MCTarget.h"
 
 #include "lld/Common/Driver.h"
@@ -12,6 +15,7 @@
 #include "llvm/MC/MCELFObjectWriter.h"
 #include "llvm/MC/MCELFStreamer.h"
 #include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectStreamer.h"
 #include "llvm/MC/MCObjectWriter.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
@@ -99,13 +103,30 @@ assembleObjectUnguarded(StringRef text, MCTarget &t,
   if (!tap)
     return createStringError("cannot create the AMDGPU assembly parser");
   parser->setTargetParser(*tap);
+  auto alignDirectives = installAlignDirectives(*parser);
   if (prepare)
     prepare(*parser);
-  bool failedParse = parser->Run(/*NoInitialTextSection=*/false);
+  // Parsed without finishing: the layout is checked first (LayoutCheck.h),
+  // then the streamer is finished as MCAsmParser::Run would.
+  bool failedParse = parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
+  if (!failedParse && errors.empty() && !ctx.hadError()) {
+    auto &as = static_cast<MCObjectStreamer *>(streamer)->getAssembler();
+    if (auto problem = findLayoutProblem(as)) {
+      if (problem->loc.isValid())
+        srcMgr.PrintMessage(problem->loc, SourceMgr::DK_Error, problem->message);
+      else
+        errors.push_back({0, 0, problem->message});
+    } else {
+      if (auto *ts = streamer->getTargetStreamer())
+        ts->emitConstantPools();
+      streamer->finish();
+    }
+  }
   if (failedParse || !errors.empty() || ctx.hadError()) {
     std::string msg = "assembly failed";
     if (!errors.empty())
-      msg = "line " + std::to_string(errors[0].line) + ": " + errors[0].message;
+      msg = errors[0].line ? "line " + std::to_string(errors[0].line) + ": " + errors[0].message
+                           : errors[0].message;
     if (diags)
       *diags = std::move(errors);
     return createStringError(msg);
@@ -122,6 +143,13 @@ assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
   MCTarget &t = **tOr;
   // Text MC would loop on (see AsmLexCheck.h) never reaches MC.
   if (auto bad = findLexError(text, *t.mai)) {
+    std::string msg = "line " + std::to_string(bad->line) + ": " + bad->message;
+    if (diags)
+      *diags = {*bad};
+    return createStringError(msg);
+  }
+  // Text whose expansion MC would spend minutes and gigabytes on, neither.
+  if (auto bad = findRunawaySize(text, *t.mai)) {
     std::string msg = "line " + std::to_string(bad->line) + ": " + bad->message;
     if (diags)
       *diags = {*bad};

@@ -8,13 +8,18 @@ import sys
 import atheris
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mutators  # noqa: E402
 import targets  # noqa: E402
 
 
 def main():
     name = sys.argv.pop(1)
     fn = targets.ALL[name]
-    atheris.Setup(sys.argv, fn)
+    mutator = targets.MUTATORS.get(name)
+    if mutator is None:
+        atheris.Setup(sys.argv, fn)
+    else:
+        atheris.Setup(sys.argv, fn, custom_mutator=mutator)
     atheris.Fuzz()
 
 

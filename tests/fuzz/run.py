@@ -19,7 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-ALL = ("asm", "disasm", "mlir", "launch", "builder", "raise")
+ALL = ("asm", "disasm", "mlir", "launch", "builder", "raise", "sass")
 
 
 def main():

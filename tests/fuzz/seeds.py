@@ -3,6 +3,7 @@ tests' MLIR (split at `// -----`), their assembly and code objects, the HIP
 kernels of tests/emulator/hip compiled by clang-22 (assembly and hsaco)."""
 import glob
 import os
+import sys
 import shutil
 import subprocess
 
@@ -47,7 +48,7 @@ def _hip_outputs(tmp, limit):
 def write_seeds(corpus_root, hip_limit=6):
     """Writes <corpus_root>/<target>/seed-N for every target; returns the dirs."""
     dirs = {t: os.path.join(corpus_root, t) for t in
-            ("asm", "disasm", "mlir", "launch", "builder", "raise")}
+            ("asm", "disasm", "mlir", "launch", "builder", "raise", "sass")}
     for d in dirs.values():
         os.makedirs(d, exist_ok=True)
     asm, hsaco, mlir = [], [], []
@@ -86,4 +87,16 @@ def write_seeds(corpus_root, hip_limit=6):
     put("raise", [open(os.path.join(authored, f + ".s")).read() for f in
                   ("macro", "rept", "irp", "set", "if", "comments", "hwreg")], b"\0\1", "authored")
     put("builder", [bytes(range(i, i + 64)) for i in range(0, 192, 16)])
+    # sass: no edit (a round trip), then edits at the first instructions.
+    cubins = _sass_cubins()
+    put("sass", cubins, b"\0\0\0", "roundtrip")
+    put("sass", cubins, b"\1\0\3", "edit")
     return dirs
+
+
+def _sass_cubins(n=8):
+    """A few cubins of the committed SASS corpus (tests/py/sass/corpus)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "py", "sass"))
+    import sass_corpus
+    own = sass_corpus.files("own")
+    return [own[stem]["cubin"] for stem in sorted(own)[::max(1, len(own) // n)]]

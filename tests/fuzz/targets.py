@@ -11,6 +11,8 @@ with atheris.instrument_imports(include=["aster"]):
 
 import numpy as np
 
+from mutators import text_mutator
+
 TARGETS = ("gfx942", "gfx950", "gfx1201")
 EXPECTED = (aster.AsterError, aster.EmulatorError, TypeError, ValueError, IndexError,
             OverflowError, KeyError)
@@ -233,5 +235,48 @@ def fuzz_raise(data):
     except EXPECTED:
         pass
 
+
+SASS_EDITS = ("IADD3 R9, R4, R3, 0x1", "NOP", "MOV R0, 0xffffffff", "EXIT", "BRA 0x0",
+              "FADD R2, R2, -1", "S2R R0, SR_TID.X", "ISETP.GE.AND P0, PT, R0, 0x7fffffff, PT",
+              "LDG.E R2, desc[UR4][R2.64]", "bogus", "")
+
+
+def fuzz_sass(data):
+    """aster.sass: raise a cubin; with no edit, cubin() must give the same bytes;
+    else set/insert/delete an instruction and re-encode."""
+    from aster import sass
+    fdp = _fdp(data)
+    edit = fdp.ConsumeIntInRange(0, 3)
+    index = fdp.ConsumeIntInRange(0, 255)
+    which = fdp.ConsumeIntInRange(0, 255)
+    cubin = _rest(fdp)
+    try:
+        m = sass.raise_cubin(cubin)
+    except EXPECTED:
+        return
+    try:
+        if edit == 0:
+            if m.cubin() != cubin:
+                raise AssertionError("a cubin that raises did not round-trip byte-exact")
+            return
+        kernels = list(m.kernels.values())
+        if not kernels:
+            return
+        k = kernels[which % len(kernels)]
+        text = SASS_EDITS[which % len(SASS_EDITS)]
+        if edit == 1:
+            k.set(index % max(1, len(k.insts)), text)
+        elif edit == 2:
+            k.insert(index % (len(k.insts) + 1), text)
+        else:
+            k.delete(index % max(1, len(k.insts)))
+        m.cubin()
+    except EXPECTED:
+        pass
+
+
+# Text targets also get number mutations (mutators.py): the first argument is
+# how many choice bytes come before the text.
+MUTATORS = {"asm": text_mutator(2), "raise": text_mutator(2), "mlir": text_mutator(1)}
 
 ALL = {name[len("fuzz_"):]: fn for name, fn in globals().items() if name.startswith("fuzz_")}
