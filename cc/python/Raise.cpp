@@ -4,6 +4,7 @@
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
 
 namespace nb = nanobind;
 using namespace mlir;
@@ -30,12 +31,14 @@ static std::unique_ptr<PyModule> finishRaise(std::unique_ptr<PyModule> m,
 }
 
 static std::unique_ptr<PyModule> raiseAsmText(const std::string &text, const std::string &target,
-                                              bool keepUnknown, const std::string &name) {
+                                              bool keepUnknown, const std::string &name,
+                                              const std::vector<std::string> &includeDirs) {
   auto m = std::make_unique<PyModule>();
   m->ctx = PyModule::newContext();
   raise::RaiseOptions opts;
   opts.keepUnknown = keepUnknown;
   opts.sourceName = name;
+  opts.includeDirs = includeDirs;
   llvm::Expected<OwningOpRef<ModuleOp>> r = OwningOpRef<ModuleOp>();
   {
     nb::gil_scoped_release release;
@@ -64,6 +67,7 @@ static std::unique_ptr<PyModule> raiseCodeObjectBytes(nb::bytes data, bool keepU
 void bindRaise(nb::module_ &m) {
   m.def("raise_asm", &raiseAsmText, nb::arg("text"), nb::arg("target"),
         nb::arg("keep_unknown") = false, nb::arg("name") = "<asm>",
+        nb::arg("include_dirs") = std::vector<std::string>{},
         "Raises assembler text into a Module (raises AsterError naming lines).");
   m.def("raise_code_object", &raiseCodeObjectBytes, nb::arg("data"),
         nb::arg("keep_unknown") = false, nb::arg("name") = "<code object>",

@@ -31,15 +31,23 @@ def _keep(unknown):
     return unknown == "keep"
 
 
-def raise_asm(text, target=None, *, unknown="error", name="<asm>"):
+def raise_asm(text, target=None, *, unknown="error", name="<asm>", include_dir=None):
     """Raises assembler text (as clang -S or a person writes it) into a Module.
-    `target` (gfx942, gfx950, gfx1201) defaults to the text's .amdgcn_target."""
+    `target` (gfx942, gfx950, gfx1201) defaults to the text's .amdgcn_target.
+
+    The text is read as llvm-mc-22 reads it: `.macro`, `.rept`/`.irp`/`.irpc`,
+    `.set`/`.equ`/`=` symbols (register numbers too: `v[vA]`), `.if` and
+    friends, `/* */` comments and `.include "f"` (f looked up in `include_dir`,
+    by default the directory of `name` when `name` is a path). Each op's
+    location names its source line, and for an expanded line the macro calls
+    that made it; so do the messages of AsterError."""
     if not isinstance(text, str):
         raise TypeError(f"raise_asm() takes the assembly as a str, got {type(text).__name__}")
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (expected one of {', '.join(TARGETS)})")
+    dirs = [] if include_dir is None else [str(include_dir)]
     return attach_kernels(Module._wrap(_aster.raise_asm(text, target or "", _keep(unknown),
-                                                          name)))
+                                                          name, dirs)))
 
 
 def raise_code_object(data, *, unknown="error", name="<code object>"):

@@ -81,6 +81,11 @@ def write_seeds(corpus_root, hip_limit=6):
     put("launch", hsaco, b"\0\1\0\100\1\0\0")
     put("raise", asm, b"\0\1", "asm")
     put("raise", hsaco, b"\2\1", "hsaco")
+    # Assembly as authors write it (macros, repeats, symbols, conditionals):
+    # the inputs of the raise-*.mlir lit tests.
+    authored = os.path.join(os.path.dirname(__file__), "..", "lit", "raise", "Inputs")
+    put("raise", [open(os.path.join(authored, f + ".s")).read() for f in
+                  ("macro", "rept", "irp", "set", "if", "comments", "hwreg")], b"\0\1", "authored")
     put("builder", [bytes(range(i, i + 64)) for i in range(0, 192, 16)])
     # sass: no edit (a round trip), then edits at the first instructions.
     cubins = _sass_cubins()

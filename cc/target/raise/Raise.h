@@ -26,12 +26,18 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
+#include <string>
+#include <vector>
+
 namespace aster::raise {
 
 struct RaiseOptions {
   bool keepUnknown = false;
   /// Name used in locations and messages (file name).
   std::string sourceName = "<asm>";
+  /// Where raiseAsm's `.include "f"` looks (after f itself); empty: the
+  /// directory of sourceName, if it names one.
+  std::vector<std::string> includeDirs;
 };
 
 /// `target` may be empty: then `.amdgcn_target` in the text decides.

@@ -1,13 +1,18 @@
 //===- RaiseAsm.cpp - assembler text into amdgcn IR ----------------------===//
 //
-// A line-oriented reader of the assembler files LLVM prints: `.text` code
-// between a function label and `.Lfunc_end*` (or the next function) is a
-// kernel; `.amdhsa_kernel` blocks give descriptors, `.amdgpu_metadata` the
-// metadata (YAML, read with LLVM's msgpack document). Directives that do not
-// change the code (`.globl`, `.size`, `.set`, ...) are dropped; data and
-// alignment inside code are kept as amdgcn.data.
+// The text is first read by LLVM MC (AsmExpand.h): macros, repeats,
+// conditionals, symbols and includes are expanded as llvm-mc does, and every
+// statement comes back as LLVM prints it, with its origin (the source line,
+// and the macro calls that made it). Then a line-oriented reader of that
+// text: `.text` code between a function label and `.Lfunc_end*` (or the
+// next function) is a kernel; `.amdhsa_kernel` blocks give descriptors,
+// `.amdgpu_metadata` the metadata (YAML, read with LLVM's msgpack document).
+// Directives that do not change the code (`.globl`, `.size`, `.set`, ...)
+// are dropped; data and alignment inside code are kept as amdgcn.data.
+// Locations and messages name the origin of each line.
 //
 //===----------------------------------------------------------------------===//
+#include "target/raise/AsmExpand.h"
 #include "target/raise/DataSections.h"
 #include "target/raise/KernelBody.h"
 #include "target/raise/KernelRecord.h"
@@ -15,6 +20,7 @@
 #include "target/raise/RaiseCommon.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace aster;
@@ -53,20 +59,26 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
                                                StringRef target, const RaiseOptions &opts) {
   ctx->loadDialect<AMDGCNDialect, cf::ControlFlowDialect, arith::ArithDialect>();
   std::vector<std::string> errors;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
   StringAttr file = StringAttr::get(ctx, opts.sourceName);
-  auto locOf = [&](unsigned i) { return FileLineColLoc::get(file, i + 1, 1); };
-  auto where = [&](unsigned i) { return opts.sourceName + ":" + std::to_string(i + 1); };
 
-  // The target: the argument, else `.amdgcn_target`.
-  std::string tgt = target.str();
-  for (unsigned i = 0; i < lines.size() && tgt.empty(); ++i) {
-    StringRef t = stripComment(lines[i]).trim();
-    if (t.consume_front(".amdgcn_target")) {
-      StringRef id = t.trim().trim('"');
-      id.consume_front("amdgcn-amd-amdhsa--");
-      tgt = id.split(':').first.str();
+  // The target: the argument, else `.amdgcn_target` (whose features, such
+  // as `:sramecc+:xnack-`, MC needs to accept the directive).
+  std::string tgt = target.str(), features;
+  {
+    SmallVector<StringRef> raw;
+    text.split(raw, '\n');
+    for (StringRef l : raw) {
+      StringRef t = stripComment(l).trim();
+      if (t.consume_front(".amdgcn_target")) {
+        StringRef id = t.trim().trim('"');
+        id.consume_front("amdgcn-amd-amdhsa--");
+        auto [proc, feats] = id.split(':');
+        if (tgt.empty())
+          tgt = proc.str();
+        if (proc == tgt)
+          features = feats.str();
+        break;
+      }
     }
   }
   if (tgt.empty())
@@ -75,6 +87,53 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
   uint8_t bit = ISA::targetBit(tgt);
   if (!bit)
     return llvm::createStringError("unknown target '" + tgt + "'");
+
+  ExpandOptions xo;
+  xo.sourceName = opts.sourceName;
+  xo.includeDirs = opts.includeDirs;
+  if (xo.includeDirs.empty()) {
+    StringRef dir = llvm::sys::path::parent_path(opts.sourceName);
+    if (!dir.empty())
+      xo.includeDirs.push_back(dir.str());
+  }
+  // Metadata blocks are read by aster first, as written: its reasons are
+  // more precise than MC's "invalid HSA metadata", and its nesting bound
+  // keeps YAML too deep for LLVM's reader from reaching MC.
+  {
+    SmallVector<StringRef> raw;
+    text.split(raw, '\n');
+    std::string yaml;
+    bool inBlock = false;
+    for (unsigned i = 0; i < raw.size(); ++i) {
+      StringRef t = raw[i].trim();
+      if (!inBlock && stripComment(raw[i]).trim() == ".amdgpu_metadata") {
+        inBlock = true;
+        yaml.clear();
+      } else if (inBlock && t == ".end_amdgpu_metadata") {
+        inBlock = false;
+        RaisedModule scratch(ctx, tgt, FileLineColLoc::get(file, 1, 1));
+        if (auto err = scratch.setMetadataYAML(yaml))
+          return llvm::createStringError(opts.sourceName + ":" + std::to_string(i + 1) + ": " +
+                                         llvm::toString(std::move(err)));
+        std::vector<std::string> unused;
+        (void)scratch.finish(unused);
+      } else if (inBlock) {
+        yaml += raw[i].str() + "\n";
+      }
+    }
+  }
+  auto expanded = expandAsm(ctx, text, tgt, features, xo);
+  if (!expanded)
+    return expanded.takeError();
+  SmallVector<StringRef> lines;
+  StringRef(expanded->text).split(lines, '\n');
+  auto locOf = [&](unsigned i) -> Location {
+    return i < expanded->lines.size() ? expanded->lines[i].loc
+                                      : FileLineColLoc::get(file, 0, 1);
+  };
+  auto where = [&](unsigned i) {
+    return i < expanded->lines.size() ? expanded->lines[i].where : opts.sourceName;
+  };
 
   RaisedModule rm(ctx, tgt, FileLineColLoc::get(file, 1, 1));
   InstParser parser(ctx, bit);
@@ -180,7 +239,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
         continue;
       }
       if (dir == ".type" || dir == ".set" || dir == ".ident" || dir == ".addrsig" ||
-          dir == ".addrsig_sym")
+          dir == ".addrsig_sym" || dir == ".no_dead_strip" || dir == ".amdgcn_target")
         continue;
       if (dir == ".amdhsa_code_object_version") {
         int64_t v;
