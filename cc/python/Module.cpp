@@ -39,7 +39,34 @@ std::unique_ptr<MLIRContext> PyModule::newContext() {
   // DiagnosticCollector drops anyway and which cost a quarter of
   // amdgcn-regalloc's time on large kernels (its statistics remark).
   ctx->printOpOnDiagnostic(false);
+  DiagnosticSink::route(ctx.get());
   return ctx;
+}
+
+std::shared_ptr<MLIRContext> PyModule::sharedContext() {
+  // Made once (C++ static initialisation is thread-safe), never destroyed:
+  // modules may outlive the interpreter's teardown of this extension.
+  static auto *shared = new std::shared_ptr<MLIRContext>(newContext());
+  return *shared;
+}
+
+namespace {
+/// This thread's innermost sink (of any context).
+thread_local DiagnosticSink *innermostSink = nullptr;
+} // namespace
+
+DiagnosticSink::DiagnosticSink(MLIRContext *ctx) : ctx(ctx), outer(innermostSink) {
+  innermostSink = this;
+}
+DiagnosticSink::~DiagnosticSink() { innermostSink = outer; }
+
+void DiagnosticSink::route(MLIRContext *ctx) {
+  ctx->getDiagEngine().registerHandler([ctx](Diagnostic &d) -> LogicalResult {
+    for (DiagnosticSink *s = innermostSink; s; s = s->outer)
+      if (s->ctx == ctx && succeeded(s->handle(d)))
+        return success();
+    return failure();
+  });
 }
 
 std::string formatLocation(Location loc) {
@@ -65,24 +92,19 @@ std::string formatLocation(Location loc) {
   return s;
 }
 
-DiagnosticCollector::DiagnosticCollector(MLIRContext *ctx) : ctx(ctx) {
-  id = ctx->getDiagEngine().registerHandler([this](Diagnostic &d) {
-    if (d.getSeverity() != DiagnosticSeverity::Error &&
-        d.getSeverity() != DiagnosticSeverity::Warning)
-      return success();
-    if (!messages.empty())
-      messages += "\n";
-    messages += formatLocation(d.getLocation()) + ": " +
-                (d.getSeverity() == DiagnosticSeverity::Error ? "error: " : "warning: ") +
-                d.str();
-    for (Diagnostic &n : d.getNotes())
-      if (!StringRef(n.str()).starts_with("see current operation"))
-        messages += "\n" + formatLocation(n.getLocation()) + ": note: " + n.str();
+LogicalResult DiagnosticCollector::handle(Diagnostic &d) {
+  if (d.getSeverity() != DiagnosticSeverity::Error &&
+      d.getSeverity() != DiagnosticSeverity::Warning)
     return success();
-  });
-}
-DiagnosticCollector::~DiagnosticCollector() {
-  ctx->getDiagEngine().eraseHandler(id);
+  if (!messages.empty())
+    messages += "\n";
+  messages += formatLocation(d.getLocation()) + ": " +
+              (d.getSeverity() == DiagnosticSeverity::Error ? "error: " : "warning: ") +
+              d.str();
+  for (Diagnostic &n : d.getNotes())
+    if (!StringRef(n.str()).starts_with("see current operation"))
+      messages += "\n" + formatLocation(n.getLocation()) + ": note: " + n.str();
+  return success();
 }
 void DiagnosticCollector::raise(const std::string &fallback) {
   raiseError(messages.empty() ? fallback : messages);
@@ -91,7 +113,7 @@ void DiagnosticCollector::raise(const std::string &fallback) {
 static std::unique_ptr<PyModule> parseModule(const std::string &text,
                                              const std::string &name) {
   auto m = std::make_unique<PyModule>();
-  m->ctx = PyModule::newContext();
+  m->ctx = PyModule::sharedContext();
   DiagnosticCollector diags(m->ctx.get());
   m->module = parseSourceString<ModuleOp>(text, ParserConfig(m->ctx.get()), name);
   if (!m->module)
