@@ -12,6 +12,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 #include <nanobind/stl/pair.h>
@@ -220,15 +222,45 @@ static nb::dict directStats(PyModule &m, std::vector<std::string> textMnemonics)
   return out;
 }
 
+/// Parsed pipelines of the shared context by (verify, pipeline text):
+/// parsing builds every pass and its options; a PassManager may run again
+/// (aster's passes keep nothing between runs but their options). Only for
+/// the shared context (a module's own context dies with it); used with the
+/// GIL held, so by one thread at a time. At most kMax pipelines are kept.
+static PassManager *parsedPipeline(MLIRContext *ctx, const std::string &pipeline,
+                                   bool verify, std::string &err) {
+  static auto &cache = *new llvm::StringMap<std::unique_ptr<PassManager>>;
+  constexpr unsigned kMax = 64;
+  std::string key = (verify ? "1" : "0") + pipeline;
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return it->second.get();
+  auto pm = std::make_unique<PassManager>(ctx, ModuleOp::getOperationName());
+  pm->enableVerifier(verify);
+  llvm::raw_string_ostream es(err);
+  if (failed(parsePassPipeline(pipeline, *pm, es)))
+    return nullptr;
+  if (cache.size() >= kMax)
+    cache.clear();
+  return (cache[key] = std::move(pm)).get();
+}
+
 static void runPipeline(PyModule &m, const std::string &pipeline, bool verify) {
   DiagnosticCollector d(m.ctx.get());
   std::string err;
-  llvm::raw_string_ostream es(err);
-  PassManager pm(m.ctx.get(), ModuleOp::getOperationName());
-  pm.enableVerifier(verify);
-  if (failed(parsePassPipeline(pipeline, pm, es)))
+  std::unique_ptr<PassManager> own;
+  PassManager *pm;
+  if (m.ctx == PyModule::sharedContext()) {
+    pm = parsedPipeline(m.ctx.get(), pipeline, verify, err);
+  } else {
+    own = std::make_unique<PassManager>(m.ctx.get(), ModuleOp::getOperationName());
+    own->enableVerifier(verify);
+    llvm::raw_string_ostream es(err);
+    pm = succeeded(parsePassPipeline(pipeline, *own, es)) ? own.get() : nullptr;
+  }
+  if (!pm)
     raiseError("invalid pass pipeline '" + pipeline + "': " + err);
-  if (failed(pm.run(m.get())))
+  if (failed(pm->run(m.get())))
     d.raise("pass pipeline '" + pipeline + "' failed");
 }
 
