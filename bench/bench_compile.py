@@ -29,7 +29,7 @@ N <= 1000 repeats at least --small-reps times):
             lld), for comparison (up to --text-max instructions)
 ASTER's figures come from running its harness (../shared/peers/aster/run.sh,
 `regalloc` variant: build + amdgcn-backend + hazards + translate + hsaco) in
-the same run, REPS=1, for --peer-ns.
+the same run, min of --peer-reps (each in a fresh process), for --peer-ns.
 """
 import argparse
 import json
@@ -110,11 +110,13 @@ def measure(kind, n, reps, text_max):
     return best, stats
 
 
-def run_peer(ns):
-    """Runs the peer's harness; {(kernel, n): µs/instr of its whole regalloc path}."""
+def run_peer(ns, reps):
+    """Runs the peer's harness; {(kernel, n): µs/instr of its whole regalloc path}
+    (its minimum over `reps`: its first repetition pays LLVM's start-up)."""
     out = os.environ.get("ASTER_PEER_OUT", os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                         "aster-peer", "out"))
-    env = dict(os.environ, NS=",".join(str(n) for n in ns), REPS="1", ASTER_PEER_OUT=out)
+    env = dict(os.environ, NS=",".join(str(n) for n in ns), REPS=str(reps), ASTER_PEER_OUT=out)
+    env.pop("PYTHONPATH", None)  # the peer's `import aster` is its own package
     # The peer harness sits next to the checkout (../shared) or, from a
     # worktree under wt/, next to its parent.
     cands = [os.path.join(ROOT, *up, "shared", "peers", "aster", "run.sh")
@@ -137,12 +139,14 @@ def main():
     ap.add_argument("--small-reps", type=int, default=30)
     ap.add_argument("--ns", default="10,100,1000,10000,100000,1000000")
     ap.add_argument("--peer-ns", default="10,100,1000,10000")
+    ap.add_argument("--peer-reps", type=int, default=3)
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--text-max", type=int, default=100000)
     args = ap.parse_args()
     ns = [int(x) for x in args.ns.split(",")]
     load = os.getloadavg()[0]
-    peer = {} if args.no_peer else run_peer([int(x) for x in args.peer_ns.split(",")])
+    peer = {} if args.no_peer else run_peer([int(x) for x in args.peer_ns.split(",")],
+                                             args.peer_reps)
     rows = []
     for kind in KERNELS:        # LLVM, lld and the kernels' forms, once per process
         measure(kind, 100, 2, 0)
@@ -170,7 +174,8 @@ def main():
               f"{us['total']:.2f} | {t['median'] * 1e3:.3f} | {rel} | {us['cpu']:.2f} | {text} | {len(st['text_kernels'])} | "
               f"{f'{p:.1f}' if p else ''} | {ratio} |")
     print("build/passes/hsaco/text columns are µs per instruction; ASTER runs its "
-          "`regalloc` variant (build + amdgcn-backend + hazards + translate + hsaco), REPS=1")
+          "`regalloc` variant (build + amdgcn-backend + hazards + translate + hsaco), "
+          f"min of {args.peer_reps}")
 
 
 if __name__ == "__main__":
