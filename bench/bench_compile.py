@@ -1,33 +1,40 @@
 """End-to-end compile speed: µs per instruction to build a kernel from Python,
 allocate its registers, insert hazard nops and produce the code object, for
-N = 1k, 10k, 100k, 1M, side by side with ASTER (the peer) in the same run.
+N = 10, 100, 1k, 10k, 100k, 1M, side by side with ASTER (the peer) in the
+same run. Small N shows the fixed cost a kernel pays (module, context,
+passes, MC, lld); large N the cost per instruction.
 
-    python bench/bench_compile.py [--reps 3] [--ns 1000,10000,100000,1000000]
-                                  [--peer-ns 1000,10000] [--no-peer] [--text-max 100000]
+    python bench/bench_compile.py [--reps 3] [--ns 10,100,1000,10000,100000,1000000]
+                                  [--peer-ns 10,100,1000,10000] [--no-peer] [--text-max 100000]
 
 Kernels are the peer's (../shared/peers/aster/aster_kernels.py), with virtual
 registers: `add` is a = 0, x = 1, then N x = v_add_u32(a, x); `mfma` is N
 v_mfma_f32_16x16x16_f16 cycling through 10 AGPR x4 accumulators.
 
-Columns (seconds are the minimum over repetitions, each a fresh module):
-  build     the Python builder calls (bench_builder.py's measure)
+Columns (seconds are the minimum over repetitions, each a fresh module;
+N <= 1000 repeats at least --small-reps times):
+  build     aster.Module(...), m.kernel(...) and the Python builder calls
+            (module creation is inside, as a user pays it)
   passes    aster.compile's copy of the module + amdgcn-regalloc +
             amdgcn-hazards (as compile runs them: no verifier between passes)
   hsaco     the verifier, then the code object, instructions encoded directly
             (DirectEmit), linked by lld: what aster.compile adds after the passes
-  total     build + passes + hsaco = aster.compile(m, "amdgcn-regalloc,
-            amdgcn-hazards") from an empty module; µs/instr is total / N
+  total     build + passes + hsaco = aster.Module(...) to the code object of
+            aster.compile(m, "amdgcn-regalloc,amdgcn-hazards"); µs/instr is
+            total / N
+  median    the median over repetitions of the same total, in ms
   CPU       the process CPU time of the same (less sensitive to other load
-            on the machine than the wall-clock columns)
+            on the machine than the wall-clock columns), median, µs/instr
   text      the same code object through assembly text (print, LLVM MC parse,
             lld), for comparison (up to --text-max instructions)
 ASTER's figures come from running its harness (../shared/peers/aster/run.sh,
 `regalloc` variant: build + amdgcn-backend + hazards + translate + hsaco) in
-the same run, REPS=1, for --peer-ns.
+the same run, min of --peer-reps (each in a fresh process), for --peer-ns.
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -42,9 +49,9 @@ PIPELINE = "amdgcn-regalloc,amdgcn-hazards"
 
 
 def build_add(n):
+    t = time.perf_counter()
     m = aster.Module("gfx942")
     k = m.kernel("add", block=(64, 1, 1))
-    t = time.perf_counter()
     a = k.v_mov_b32(VGPR(), 0)
     x = k.v_mov_b32(VGPR(), 1)
     for _ in range(n):
@@ -54,11 +61,11 @@ def build_add(n):
 
 
 def build_mfma(n):
+    t = time.perf_counter()
     m = aster.Module("gfx942")
     k = m.kernel("mfma", block=(64, 1, 1))
-    t = time.perf_counter()
     A, B = k.v_mov_b64(VGPR(2), 0), k.v_mov_b64(VGPR(2), 0)
-    accs = [k.v_mfma_f32_16x16x16_f16(AGPR(4), A, B, 0) for _ in range(10)]
+    accs = [k.v_mfma_f32_16x16x16_f16(AGPR(4), A, B, 0) for _ in range(min(n, 10))]
     for i in range(n - 10):
         accs[i % 10] = k.v_mfma_f32_16x16x16_f16(AGPR(4), A, B, accs[i % 10])
     k.s_endpgm()
@@ -69,10 +76,11 @@ KERNELS = {"add": build_add, "mfma": build_mfma}
 
 
 def measure(kind, n, reps, text_max):
-    """{build, passes, hsaco, text} seconds (minimum of `reps`), and the
-    direct encoder's stats."""
+    """{build, passes, hsaco, text} seconds (minimum of `reps`), total and
+    CPU medians, and the direct encoder's stats."""
     best = {}
     stats = None
+    totals, cpus = [], []
     for _ in range(reps):
         m = raw = None  # free the previous module first
         c0 = time.process_time()
@@ -86,6 +94,8 @@ def measure(kind, n, reps, text_max):
         t2 = time.perf_counter()
         row = {"build": build, "passes": t1 - t0, "hsaco": t2 - t1,
                "cpu": time.process_time() - c0}
+        totals.append(build + t1 - t0 + t2 - t1)
+        cpus.append(row["cpu"])
         if n <= text_max:
             t3 = time.perf_counter()
             text = raw.hsaco(False)
@@ -95,14 +105,18 @@ def measure(kind, n, reps, text_max):
         for k, v in row.items():
             best[k] = min(best.get(k, v), v)
     best["total"] = best["build"] + best["passes"] + best["hsaco"]
+    best["median"] = statistics.median(totals)
+    best["cpu"] = statistics.median(cpus)
     return best, stats
 
 
-def run_peer(ns):
-    """Runs the peer's harness; {(kernel, n): µs/instr of its whole regalloc path}."""
+def run_peer(ns, reps):
+    """Runs the peer's harness; {(kernel, n): µs/instr of its whole regalloc path}
+    (its minimum over `reps`: its first repetition pays LLVM's start-up)."""
     out = os.environ.get("ASTER_PEER_OUT", os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                         "aster-peer", "out"))
-    env = dict(os.environ, NS=",".join(str(n) for n in ns), REPS="1", ASTER_PEER_OUT=out)
+    env = dict(os.environ, NS=",".join(str(n) for n in ns), REPS=str(reps), ASTER_PEER_OUT=out)
+    env.pop("PYTHONPATH", None)  # the peer's `import aster` is its own package
     # The peer harness sits next to the checkout (../shared) or, from a
     # worktree under wt/, next to its parent.
     cands = [os.path.join(ROOT, *up, "shared", "peers", "aster", "run.sh")
@@ -122,27 +136,33 @@ def run_peer(ns):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--ns", default="1000,10000,100000,1000000")
-    ap.add_argument("--peer-ns", default="1000,10000")
+    ap.add_argument("--small-reps", type=int, default=30)
+    ap.add_argument("--ns", default="10,100,1000,10000,100000,1000000")
+    ap.add_argument("--peer-ns", default="10,100,1000,10000")
+    ap.add_argument("--peer-reps", type=int, default=3)
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--text-max", type=int, default=100000)
     args = ap.parse_args()
     ns = [int(x) for x in args.ns.split(",")]
     load = os.getloadavg()[0]
-    peer = {} if args.no_peer else run_peer([int(x) for x in args.peer_ns.split(",")])
+    peer = {} if args.no_peer else run_peer([int(x) for x in args.peer_ns.split(",")],
+                                             args.peer_reps)
     rows = []
     for kind in KERNELS:        # LLVM, lld and the kernels' forms, once per process
         measure(kind, 100, 2, 0)
     for kind in KERNELS:
         for n in ns:
             reps = args.reps if n <= 100000 else 1
+            if n <= 1000:
+                reps = max(reps, args.small_reps)
             t, st = measure(kind, n, reps, args.text_max)
             rows.append((kind, n, t, st))
-    print(f"aster.compile(m, \"{PIPELINE}\") end to end (min of {args.reps}; 1 at 1M), "
+    print(f"aster.compile(m, \"{PIPELINE}\") end to end (min of {args.reps}, of "
+          f"{max(args.reps, args.small_reps)} at N <= 1000; 1 at 1M), "
           f"gfx942, load {load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print("| kernel | N | build | passes | hsaco | total µs/instr | vs 10k | CPU µs/instr "
-          "| hsaco via text | text kernels | ASTER µs/instr | speed-up |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| kernel | N | build | passes | hsaco | total µs/instr | median ms | vs 10k "
+          "| CPU µs/instr | hsaco via text | text kernels | ASTER µs/instr | speed-up |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind, n, t, st in rows:
         us = {k: v / n * 1e6 for k, v in t.items()}
         ref = next((r[2]["total"] / r[1] for r in rows if r[0] == kind and r[1] == 10000), None)
@@ -151,10 +171,11 @@ def main():
         text = f"{us['text']:.2f}" if "text" in us else ""
         ratio = f"{p / us['total']:.0f}x" if p else ""
         print(f"| {kind} | {n} | {us['build']:.2f} | {us['passes']:.2f} | {us['hsaco']:.2f} | "
-              f"{us['total']:.2f} | {rel} | {us['cpu']:.2f} | {text} | {len(st['text_kernels'])} | "
+              f"{us['total']:.2f} | {t['median'] * 1e3:.3f} | {rel} | {us['cpu']:.2f} | {text} | {len(st['text_kernels'])} | "
               f"{f'{p:.1f}' if p else ''} | {ratio} |")
     print("build/passes/hsaco/text columns are µs per instruction; ASTER runs its "
-          "`regalloc` variant (build + amdgcn-backend + hazards + translate + hsaco), REPS=1")
+          "`regalloc` variant (build + amdgcn-backend + hazards + translate + hsaco), "
+          f"min of {args.peer_reps}")
 
 
 if __name__ == "__main__":

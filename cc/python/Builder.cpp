@@ -146,9 +146,7 @@ struct PyKernel {
   PyObject *lastCode = nullptr;
   int lastLasti = -2;
   Location lastLoc, curLoc; // curLoc: of the current call, for messages
-  // Diagnostics of the instruction being verified.
-  DiagnosticEngine::HandlerID handler;
-  bool collecting = false;
+  // The first error of the instruction being verified (VerifySink).
   std::string diagText;
   // Editing an existing kernel (EditBindings.inc): inserting before/after
   // an op; erased ops are kept (detached) so handles never dangle.
@@ -162,17 +160,9 @@ struct PyKernel {
         curLoc(k->getLoc()) {
     builder.setInsertionPointToEnd(current);
     opNames.resize(ISA::instructions().size());
-    handler = ctx()->getDiagEngine().registerHandler([this](Diagnostic &d) {
-      if (!collecting)
-        return failure();
-      if (d.getSeverity() == DiagnosticSeverity::Error && diagText.empty())
-        diagText = d.str();
-      return success();
-    });
   }
   PyKernel(const PyKernel &) = delete;
   ~PyKernel() {
-    ctx()->getDiagEngine().eraseHandler(handler);
     for (auto &kv : codes)
       Py_DECREF(kv.first);
   }
@@ -586,10 +576,20 @@ static PyObject *emit(PyKernel &k, PyObject *const *args, Py_ssize_t nargs) {
   Operation *op = k.builder.create(st);
   if (!bargs.empty())
     setSuccessorOperands(op, 0, bargs);
-  k.collecting = true;
   k.diagText.clear();
-  LogicalResult ok = verifyInstruction(op, d);
-  k.collecting = false;
+  LogicalResult ok = [&] {
+    /// Keeps the first error of the verifier (for the message below).
+    struct VerifySink : DiagnosticSink {
+      std::string &text;
+      VerifySink(MLIRContext *c, std::string &t) : DiagnosticSink(c), text(t) {}
+      LogicalResult handle(Diagnostic &diag) override {
+        if (diag.getSeverity() == DiagnosticSeverity::Error && text.empty())
+          text = diag.str();
+        return success();
+      }
+    } sink(ctx, k.diagText);
+    return verifyInstruction(op, d);
+  }();
   if (failed(ok)) {
     op->erase();
     if (fall)

@@ -12,6 +12,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 #include <nanobind/stl/pair.h>
@@ -39,7 +41,34 @@ std::unique_ptr<MLIRContext> PyModule::newContext() {
   // DiagnosticCollector drops anyway and which cost a quarter of
   // amdgcn-regalloc's time on large kernels (its statistics remark).
   ctx->printOpOnDiagnostic(false);
+  DiagnosticSink::route(ctx.get());
   return ctx;
+}
+
+std::shared_ptr<MLIRContext> PyModule::sharedContext() {
+  // Made once (C++ static initialisation is thread-safe), never destroyed:
+  // modules may outlive the interpreter's teardown of this extension.
+  static auto *shared = new std::shared_ptr<MLIRContext>(newContext());
+  return *shared;
+}
+
+namespace {
+/// This thread's innermost sink (of any context).
+thread_local DiagnosticSink *innermostSink = nullptr;
+} // namespace
+
+DiagnosticSink::DiagnosticSink(MLIRContext *ctx) : ctx(ctx), outer(innermostSink) {
+  innermostSink = this;
+}
+DiagnosticSink::~DiagnosticSink() { innermostSink = outer; }
+
+void DiagnosticSink::route(MLIRContext *ctx) {
+  ctx->getDiagEngine().registerHandler([ctx](Diagnostic &d) -> LogicalResult {
+    for (DiagnosticSink *s = innermostSink; s; s = s->outer)
+      if (s->ctx == ctx && succeeded(s->handle(d)))
+        return success();
+    return failure();
+  });
 }
 
 std::string formatLocation(Location loc) {
@@ -65,24 +94,19 @@ std::string formatLocation(Location loc) {
   return s;
 }
 
-DiagnosticCollector::DiagnosticCollector(MLIRContext *ctx) : ctx(ctx) {
-  id = ctx->getDiagEngine().registerHandler([this](Diagnostic &d) {
-    if (d.getSeverity() != DiagnosticSeverity::Error &&
-        d.getSeverity() != DiagnosticSeverity::Warning)
-      return success();
-    if (!messages.empty())
-      messages += "\n";
-    messages += formatLocation(d.getLocation()) + ": " +
-                (d.getSeverity() == DiagnosticSeverity::Error ? "error: " : "warning: ") +
-                d.str();
-    for (Diagnostic &n : d.getNotes())
-      if (!StringRef(n.str()).starts_with("see current operation"))
-        messages += "\n" + formatLocation(n.getLocation()) + ": note: " + n.str();
+LogicalResult DiagnosticCollector::handle(Diagnostic &d) {
+  if (d.getSeverity() != DiagnosticSeverity::Error &&
+      d.getSeverity() != DiagnosticSeverity::Warning)
     return success();
-  });
-}
-DiagnosticCollector::~DiagnosticCollector() {
-  ctx->getDiagEngine().eraseHandler(id);
+  if (!messages.empty())
+    messages += "\n";
+  messages += formatLocation(d.getLocation()) + ": " +
+              (d.getSeverity() == DiagnosticSeverity::Error ? "error: " : "warning: ") +
+              d.str();
+  for (Diagnostic &n : d.getNotes())
+    if (!StringRef(n.str()).starts_with("see current operation"))
+      messages += "\n" + formatLocation(n.getLocation()) + ": note: " + n.str();
+  return success();
 }
 void DiagnosticCollector::raise(const std::string &fallback) {
   raiseError(messages.empty() ? fallback : messages);
@@ -91,7 +115,7 @@ void DiagnosticCollector::raise(const std::string &fallback) {
 static std::unique_ptr<PyModule> parseModule(const std::string &text,
                                              const std::string &name) {
   auto m = std::make_unique<PyModule>();
-  m->ctx = PyModule::newContext();
+  m->ctx = PyModule::sharedContext();
   DiagnosticCollector diags(m->ctx.get());
   m->module = parseSourceString<ModuleOp>(text, ParserConfig(m->ctx.get()), name);
   if (!m->module)
@@ -198,15 +222,45 @@ static nb::dict directStats(PyModule &m, std::vector<std::string> textMnemonics)
   return out;
 }
 
+/// Parsed pipelines of the shared context by (verify, pipeline text):
+/// parsing builds every pass and its options; a PassManager may run again
+/// (aster's passes keep nothing between runs but their options). Only for
+/// the shared context (a module's own context dies with it); used with the
+/// GIL held, so by one thread at a time. At most kMax pipelines are kept.
+static PassManager *parsedPipeline(MLIRContext *ctx, const std::string &pipeline,
+                                   bool verify, std::string &err) {
+  static auto &cache = *new llvm::StringMap<std::unique_ptr<PassManager>>;
+  constexpr unsigned kMax = 64;
+  std::string key = (verify ? "1" : "0") + pipeline;
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return it->second.get();
+  auto pm = std::make_unique<PassManager>(ctx, ModuleOp::getOperationName());
+  pm->enableVerifier(verify);
+  llvm::raw_string_ostream es(err);
+  if (failed(parsePassPipeline(pipeline, *pm, es)))
+    return nullptr;
+  if (cache.size() >= kMax)
+    cache.clear();
+  return (cache[key] = std::move(pm)).get();
+}
+
 static void runPipeline(PyModule &m, const std::string &pipeline, bool verify) {
   DiagnosticCollector d(m.ctx.get());
   std::string err;
-  llvm::raw_string_ostream es(err);
-  PassManager pm(m.ctx.get(), ModuleOp::getOperationName());
-  pm.enableVerifier(verify);
-  if (failed(parsePassPipeline(pipeline, pm, es)))
+  std::unique_ptr<PassManager> own;
+  PassManager *pm;
+  if (m.ctx == PyModule::sharedContext()) {
+    pm = parsedPipeline(m.ctx.get(), pipeline, verify, err);
+  } else {
+    own = std::make_unique<PassManager>(m.ctx.get(), ModuleOp::getOperationName());
+    own->enableVerifier(verify);
+    llvm::raw_string_ostream es(err);
+    pm = succeeded(parsePassPipeline(pipeline, *own, es)) ? own.get() : nullptr;
+  }
+  if (!pm)
     raiseError("invalid pass pipeline '" + pipeline + "': " + err);
-  if (failed(pm.run(m.get())))
+  if (failed(pm->run(m.get())))
     d.raise("pass pipeline '" + pipeline + "' failed");
 }
 

@@ -1,4 +1,21 @@
 //===- Assembler.cpp - assembly to object (LLVM MC) and hsaco (lld) ------===//
+//
+// Objects are written by LLVM MC into memory with the process's MC objects
+// for the target (MCTarget::get). Linking runs lld's ELF driver in process,
+// one link at a time (lld keeps global state). On Linux the object and the
+// code object never touch a file system (linkInMemory): lld reads the
+// object from a memfd through /proc/self/fd and writes the code object to a
+// pipe. lld's FileOutputBuffer writes an output that is not a regular file
+// from an in-memory buffer, in one write at the end of the link (lld's
+// Filesystem.cpp and LLVM's FileOutputBuffer.cpp): no temporary file, no
+// rename, no unlink, no entry in LLVM's remove-on-signal list (a list that
+// only grows and is walked on every temporary file). A thread drains the
+// pipe while lld writes. Elsewhere, or when that cannot be set up, two
+// temporary files (linkThroughFiles). Both give the same bytes: lld writes
+// what it links, the output path is not part of it
+// (tests/py/test_direct_emit.py compares with ld.lld-22's code object).
+//
+//===----------------------------------------------------------------------===//
 #include "target/Assembler.h"
 #include "recovery/ForkSafeMutex.h"
 #include "recovery/Recovery.h"
@@ -27,6 +44,16 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
+#include <system_error>
+#include <thread>
+
+#if defined(__linux__)
+#include <cerrno>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 LLD_HAS_DRIVER(elf)
 
@@ -46,7 +73,7 @@ struct ObjectSink {
   /// Sets up `ctx` and the streamer. With `targetStreamer`, the AMDGPU
   /// target streamer is attached (what the assembler's directives use; it
   /// sets the ELF header flags when the object is finished).
-  Error open(MCTarget &t, MCContext &ctx, bool targetStreamer) {
+  Error open(const MCTarget &t, MCContext &ctx, bool targetStreamer) {
     mofi.reset(t.target->createMCObjectFileInfo(ctx, /*PIC=*/true));
     ctx.setObjectFileInfo(mofi.get());
     std::unique_ptr<MCCodeEmitter> ce(t.target->createMCCodeEmitter(*t.mii, ctx));
@@ -66,7 +93,7 @@ struct ObjectSink {
 } // namespace
 
 static Expected<std::vector<char>>
-assembleObjectUnguarded(StringRef text, MCTarget &t,
+assembleObjectUnguarded(StringRef text, const MCTarget &t,
                         std::vector<AsmDiagnostic> *diags,
                         function_ref<void(MCAsmParser &)> prepare) {
   SourceMgr srcMgr;
@@ -137,10 +164,10 @@ assembleObjectUnguarded(StringRef text, MCTarget &t,
 Expected<std::vector<char>>
 assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
                function_ref<void(MCAsmParser &)> prepare) {
-  auto tOr = MCTarget::create(cpu);
+  auto tOr = MCTarget::get(cpu);
   if (!tOr)
     return tOr.takeError();
-  MCTarget &t = **tOr;
+  const MCTarget &t = *tOr;
   // Text MC would loop on (see AsmLexCheck.h) never reaches MC.
   if (auto bad = findLexError(text, *t.mai)) {
     std::string msg = "line " + std::to_string(bad->line) + ": " + bad->message;
@@ -166,10 +193,10 @@ assembleObject(StringRef text, StringRef cpu, std::vector<AsmDiagnostic> *diags,
 Expected<std::vector<char>>
 streamObject(StringRef cpu, unsigned eflags, uint8_t abiVersion,
              function_ref<bool(MCStreamer &, const MCSubtargetInfo &)> emit) {
-  auto tOr = MCTarget::create(cpu);
+  auto tOr = MCTarget::get(cpu);
   if (!tOr)
     return tOr.takeError();
-  MCTarget &t = **tOr;
+  const MCTarget &t = *tOr;
   std::optional<Expected<std::vector<char>>> result;
   if (Error e = runRecoverable("writing the object failed", [&] {
         std::string firstError;
@@ -212,6 +239,28 @@ ForkSafeMutex &lldMutex() {
   return mu;
 }
 
+/// Runs lld's ELF driver on object `in`, writing the code object to `out`
+/// (paths). The caller holds lldMutex(). lld's own errors and LLVM's fatal
+/// errors come back as an Error.
+Error runLld(StringRef in, StringRef out) {
+  std::string inStr = in.str(), outPath = out.str(), outStr, errStr;
+  raw_string_ostream outOS(outStr), errOS(errStr);
+  // --threads=1: lld's parallel algorithms would start LLVM's thread pool,
+  // whose threads a fork() does not copy: the next link in a forked child
+  // (multiprocessing's default) would wait on them forever.
+  const char *args[] = {"ld.lld", "-shared", "--no-undefined", "--threads=1",
+                        inStr.c_str(), "-o", outPath.c_str()};
+  lld::Result r;
+  // lldMain recovers from lld's own fatal errors; this also catches LLVM's.
+  if (Error crashed = runRecoverable("lld failed", [&] {
+        r = lld::lldMain(args, outOS, errOS, {{lld::Gnu, &lld::elf::link}});
+      }))
+    return crashed;
+  if (r.retCode != 0)
+    return createStringError("lld failed: " + errStr);
+  return Error::success();
+}
+
 /// A temporary file removed on scope exit.
 struct TempFile {
   SmallString<128> path;
@@ -220,9 +269,8 @@ struct TempFile {
       sys::fs::remove(path);
   }
 };
-} // namespace
 
-Expected<std::vector<char>> linkObject(ArrayRef<char> object) {
+Expected<std::vector<char>> linkThroughFiles(ArrayRef<char> object) {
   TempFile in, out;
   int fd;
   if (auto ec = sys::fs::createTemporaryFile("aster", "o", fd, in.path))
@@ -233,32 +281,130 @@ Expected<std::vector<char>> linkObject(ArrayRef<char> object) {
   }
   if (auto ec = sys::fs::createTemporaryFile("aster", "hsaco", out.path))
     return createStringError(ec, "cannot create a temporary output file");
-  std::string outStr, errStr;
-  raw_string_ostream outOS(outStr), errOS(errStr);
-  // --threads=1: lld's parallel algorithms would start LLVM's thread pool,
-  // whose threads a fork() does not copy: the next link in a forked child
-  // (multiprocessing's default) would wait on them forever.
-  const char *args[] = {"ld.lld", "-shared", "--no-undefined", "--threads=1",
-                        in.path.c_str(), "-o", out.path.c_str()};
-  lld::Result r;
-  Error crashed = Error::success();
   {
     std::lock_guard<ForkSafeMutex> lock(lldMutex());
-    // lldMain recovers from lld's own fatal errors; this also catches LLVM's.
-    crashed = runRecoverable("lld failed", [&] {
-      r = lld::lldMain(args, outOS, errOS, {{lld::Gnu, &lld::elf::link}});
-    });
+    if (Error e = runLld(in.path, out.path))
+      return std::move(e);
   }
-  if (crashed)
-    return std::move(crashed);
-  if (r.retCode != 0)
-    return createStringError("lld failed: " + errStr);
   auto buf = MemoryBuffer::getFile(out.path, /*IsText=*/false,
                                    /*RequiresNullTerminator=*/false);
   if (!buf)
     return createStringError(buf.getError(), "cannot read the linked code object");
   StringRef b = (*buf)->getBuffer();
   return std::vector<char>(b.begin(), b.end());
+}
+
+#if defined(__linux__)
+/// A file descriptor closed on scope exit.
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  Fd(const Fd &) = delete;
+  ~Fd() { close(); }
+  void close() {
+    if (fd >= 0)
+      ::close(fd);
+    fd = -1;
+  }
+  std::string procPath() const { return "/proc/self/fd/" + std::to_string(fd); }
+};
+
+/// Writes all of `data` to `fd`; false on an error.
+bool writeAll(int fd, ArrayRef<char> data) {
+  const char *p = data.data();
+  size_t left = data.size();
+  while (left) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n, left -= n;
+  }
+  return true;
+}
+
+/// Reads pipe `fd` (non-blocking) until every writer closed it or, once
+/// `stop` becomes readable, until it is empty. False on a read error.
+bool drainPipe(int fd, int stop, std::vector<char> &out) {
+  char buf[1 << 16];
+  bool stopping = false;
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      out.insert(out.end(), buf, buf + n);
+      continue;
+    }
+    if (n == 0)
+      return true;
+    if (errno == EINTR)
+      continue;
+    if (errno != EAGAIN)
+      return false;
+    if (stopping)
+      return true;
+    pollfd fds[2] = {{fd, POLLIN, 0}, {stop, POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0 && errno != EINTR)
+      return false;
+    stopping = fds[1].revents != 0;
+  }
+}
+
+/// The link through memory (see the file header); nullopt when the memfd,
+/// the pipes or /proc are not available (the caller links through files).
+std::optional<Expected<std::vector<char>>> linkInMemory(ArrayRef<char> object) {
+  Fd in, outRead, outWrite, stopRead, stopWrite;
+  int p[2], q[2];
+  in.fd = ::memfd_create("aster-object", MFD_CLOEXEC);
+  if (in.fd < 0 || ::pipe2(p, O_CLOEXEC) != 0)
+    return std::nullopt;
+  outRead.fd = p[0], outWrite.fd = p[1];
+  if (::pipe2(q, O_CLOEXEC) != 0)
+    return std::nullopt;
+  stopRead.fd = q[0], stopWrite.fd = q[1];
+  if (::fcntl(outRead.fd, F_SETFL, O_NONBLOCK) != 0 || !writeAll(in.fd, object))
+    return std::nullopt;
+  std::string inPath = in.procPath(), outPath = outWrite.procPath();
+  // lld would take a missing /proc path for a missing file.
+  if (!sys::fs::exists(inPath) || !sys::fs::exists(outPath))
+    return std::nullopt;
+  std::vector<char> hsaco;
+  bool readOk = true;
+  Error linked = Error::success();
+  {
+    // The drain thread lives only while the lock is held: a fork() (which
+    // waits for the lock) never happens while it runs.
+    std::lock_guard<ForkSafeMutex> lock(lldMutex());
+    std::thread drain;
+    try {
+      drain = std::thread([&] { readOk = drainPipe(outRead.fd, stopRead.fd, hsaco); });
+    } catch (const std::system_error &) {
+      return std::nullopt; // no thread to be had: through files
+    }
+    linked = runLld(inPath, outPath);
+    // lld has written everything it will write (or failed): drain the rest.
+    char one = 1;
+    bool stopped = writeAll(stopWrite.fd, ArrayRef<char>(&one, 1));
+    (void)stopped; // a full stop pipe is impossible (one byte)
+    drain.join();
+  }
+  if (linked)
+    return Expected<std::vector<char>>(std::move(linked));
+  if (!readOk)
+    return Expected<std::vector<char>>(createStringError("cannot read the linked code object"));
+  if (hsaco.empty())
+    return Expected<std::vector<char>>(createStringError("lld wrote no code object"));
+  return Expected<std::vector<char>>(std::move(hsaco));
+}
+#endif
+} // namespace
+
+Expected<std::vector<char>> linkObject(ArrayRef<char> object) {
+#if defined(__linux__)
+  if (auto r = linkInMemory(object))
+    return std::move(*r);
+#endif
+  return linkThroughFiles(object);
 }
 
 Expected<std::vector<char>> assembleHsaco(StringRef text, StringRef cpu,

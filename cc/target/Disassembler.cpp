@@ -19,10 +19,10 @@ namespace aster::target {
 
 static Expected<std::vector<std::string>> disassembleUnguarded(ArrayRef<char> object,
                                                               StringRef cpu) {
-  auto tOr = MCTarget::create(cpu);
+  auto tOr = MCTarget::get(cpu);
   if (!tOr)
     return tOr.takeError();
-  MCTarget &t = **tOr;
+  const MCTarget &t = *tOr;
   auto objOr = object::ObjectFile::createObjectFile(
       MemoryBufferRef(StringRef(object.data(), object.size()), "<object>"));
   if (!objOr)

@@ -1,5 +1,8 @@
 //===- MCTarget.cpp - LLVM MC objects for one AMDGPU target --------------===//
 #include "target/MCTarget.h"
+#include "recovery/ForkSafeMutex.h"
+
+#include "llvm/ADT/StringMap.h"
 
 #include <mutex>
 
@@ -43,6 +46,19 @@ Expected<std::unique_ptr<MCTarget>> MCTarget::create(StringRef cpu) {
   if (!t->mri || !t->mai || !t->mii || !t->sti)
     return createStringError("cannot create MC objects for " + cpu.str());
   return std::move(t);
+}
+
+Expected<const MCTarget &> MCTarget::get(StringRef cpu) {
+  static ForkSafeMutex &mu = *new ForkSafeMutex;
+  static auto &cache = *new StringMap<std::unique_ptr<MCTarget>>;
+  std::lock_guard<ForkSafeMutex> lock(mu);
+  auto it = cache.find(cpu);
+  if (it != cache.end())
+    return *it->second;
+  auto t = create(cpu);
+  if (!t)
+    return t.takeError();
+  return *(cache[cpu] = std::move(*t));
 }
 
 } // namespace aster::target

@@ -5,6 +5,13 @@
 // for a target name such as "gfx942". Shared by the assembler, the
 // disassembler and the emulator's decoder.
 //
+// MCTarget::get keeps one set per target for the process (building them
+// costs tens of microseconds per call, paid by every code object before).
+// They are only read after they are built: LLVM's MC layer takes them as
+// const (MCContext, code emitter, asm backend); an assembly parser that
+// changes subtarget features works on its MCContext's copy (copySTI), so
+// threads may use one set at once.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TARGET_MCTARGET_H
 #define ASTER_TARGET_MCTARGET_H
@@ -36,6 +43,8 @@ struct MCTarget {
 
   /// Builds the MC objects for `cpu` (gfx942, gfx950, gfx1201).
   static llvm::Expected<std::unique_ptr<MCTarget>> create(llvm::StringRef cpu);
+  /// The process's MC objects for `cpu`, built on first use, never freed.
+  static llvm::Expected<const MCTarget &> get(llvm::StringRef cpu);
 };
 
 /// Initialises the AMDGPU target (info, MC, asm parser, disassembler) once.
