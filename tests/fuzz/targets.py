@@ -124,7 +124,7 @@ def _args_for(kernel, fdp, arrays):
 
 def fuzz_launch(data):
     """load_code_object + launch: mutated code object bytes, kernargs, grid/block,
-    strict mode, the timing model.
+    strict mode, the timing model, allocator slack, wave interleaving.
     Arrays of a failed launch must come back unchanged."""
     fdp = _fdp(data)
     grid = tuple(fdp.ConsumeIntInRange(0, 3) for _ in range(fdp.ConsumeIntInRange(1, 3)))
@@ -139,12 +139,16 @@ def fuzz_launch(data):
     except EXPECTED:
         return
     afdp = _fdp(argdata)
+    # Allocator slack (zeroed, readable, not writable) and the wave turn length.
+    slack = (0, 0, 1, 64, 4096, -1)[afdp.ConsumeIntInRange(0, 5)]
+    interleave = (4096, 4096, 1, 7, 0)[afdp.ConsumeIntInRange(0, 4)]
     for kernel in co.kernels[:2]:
         arrays = []
         try:
             args = _args_for(kernel, afdp, arrays)
             aster.launch(code, kernel.name, grid=grid, block=block, args=args,
-                         strict=strict, budget=20000, timing=timing)
+                         strict=strict, budget=20000, timing=timing, slack=slack,
+                         interleave=interleave)
         except EXPECTED:
             for arr, before in arrays:
                 if not np.array_equal(arr, before):
