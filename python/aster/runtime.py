@@ -51,10 +51,13 @@ class LaunchResult:
     warnings: list = field(default_factory=list)
     trace: object = field(default_factory=list)
     cycles: int = None
+    microseconds: float = None
 
     # `trace`: with timing=True an aster.timing.Trace (timeline, Perfetto,
-    # summary) and `cycles` the simulated shader-clock cycles; otherwise the
-    # list of instruction lines recorded by trace_limit (empty by default).
+    # summary), `cycles` the simulated shader-clock cycles and `microseconds`
+    # the launch's wall time on the device profile (launch overhead and the
+    # clock under its MFMA load included); otherwise the list of instruction
+    # lines recorded by trace_limit (empty by default).
 
     def __repr__(self):
         counts = "" if self.wave_instructions is None else \
@@ -134,7 +137,7 @@ def _bytes_view(arr):
 
 
 def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
-                threads, dynamic_lds, trace_limit, timing):
+                threads, dynamic_lds, trace_limit, timing, device):
     co = _load(hsaco)
     info = co.kernel(kernel)
     packed = pack(kernel, info.args, args)
@@ -151,7 +154,7 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
         st = dev.launch(co, kernel, grid, block, kernargs, strict=strict,
                         uninitialized=uninitialized, instruction_budget=budget,
                         threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit,
-                        timing=timing)
+                        timing=timing, device=device or "")
     except EmulatorError as e:      # name the Python option, not the C++ one
         msg = str(e)
         if "LaunchOptions::instructionBudget" in msg:
@@ -164,21 +167,21 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
     for arr, data in zip(arrays, results):
         if arr.nbytes:
             _bytes_view(arr)[:] = np.frombuffer(data, np.uint8)
-    trace, cycles = list(st.trace), None
+    trace, cycles, us = list(st.trace), None, None
     if timing:
         from .timing import Trace
         trace = Trace(st.timing, kernel)
         trace.lines = list(st.trace)
-        cycles = trace.cycles
+        cycles, us = trace.cycles, trace.microseconds
     return LaunchResult(
         "emu", kernel, grid, block, st.seconds, st.wave_instructions, st.salu, st.valu,
         st.smem, st.vmem, st.lds, st.mfma, st.branch, st.workgroups, st.waves,
-        list(st.warnings), trace, cycles)
+        list(st.warnings), trace, cycles, us)
 
 
 def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
            uninitialized="error", budget=2_000_000_000, threads=1, dynamic_lds=0,
-           trace_limit=0, timing=False):
+           trace_limit=0, timing=False, device=None):
     """Runs `kernel` of `code` over `grid` workgroups of `block` work-items.
 
     code      hsaco bytes, an aster.Compiled, or an aster.Module
@@ -196,7 +199,9 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     (bytes, also used by hip), trace_limit (record the first N instructions),
     timing (run the timing model: the result's `cycles` and `trace`, an
     aster.timing.Trace; s_memtime/s_memrealtime return simulated time; one
-    worker thread).
+    worker thread), device (the timing model's device profile, a name of
+    aster.timing.devices(); None: the code object's target's flagship,
+    gfx942 "mi300x", gfx950 "mi355x").
 
     Returns a LaunchResult. Raises EmulatorError (a RuntimeError) when the
     emulator rejects the code object or the kernel faults, TypeError /
@@ -215,6 +220,10 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
             raise ValueError(f"{name} must be a non-negative int, got {val!r}")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
+    if device is not None:
+        from .timing import devices
+        if device not in devices():
+            raise ValueError(f"device must be one of {', '.join(devices())}; got {device!r}")
     hsaco = _hsaco(code)
     if backend == "auto":
         from . import hip_backend
@@ -226,4 +235,4 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
         return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds)
     return _launch_emu(hsaco, kernel, grid, block, args, bool(strict), uninitialized,
                        int(budget), int(threads), int(dynamic_lds), int(trace_limit),
-                       bool(timing))
+                       bool(timing), device)

@@ -129,7 +129,7 @@ def _padded(x):
 
 
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
-         library=None, arch="gfx942"):
+         library=None, arch="gfx942", device=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
     A, B: float16 or bfloat16 NumPy arrays (the same dtype). out: an optional
@@ -138,7 +138,8 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     library: an aster.lib.Library (default: `default_library()`).
     backend: "emu" (aster's emulator) or "hip" (a ROCm GPU: the same code
     object and argument buffer). timing=True (emulator) returns (C,
-    LaunchResult) with the simulated cycles."""
+    LaunchResult) with the simulated cycles and microseconds on `device` (a
+    profile of aster.timing.devices(); None: the arch's flagship)."""
     from ..runtime import launch
     da, db = _operand(A, "A"), _operand(B, "B")
     if da != db:
@@ -169,5 +170,6 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     cfg = entry.config
     c_arr = out if out is not None else np.empty((m, n), np.float32)
     r = launch(lib.code(entry), cfg.name, grid=cfg.grid(m, n), block=cfg.block,
-               args=[_padded(A), _padded(B), c_arr, m, n, k], backend=backend, timing=timing)
+               args=[_padded(A), _padded(B), c_arr, m, n, k], backend=backend, timing=timing,
+               device=device)
     return (c_arr, r) if timing else c_arr

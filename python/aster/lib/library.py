@@ -115,9 +115,10 @@ def kernel_args_header(kernels):
     return "\n".join(out) + "\n"
 
 
-def simulate(hsaco, cfg, shape):
+def simulate(hsaco, cfg, shape, device=None):
     """Simulated cycles of the kernel on an M x N x K problem (zero inputs:
-    the timing model does not depend on values)."""
+    the timing model does not depend on values) on the timing model's
+    `device` profile (None: the target's flagship)."""
     from ..runtime import launch
     from ..kernels.gemm import DTYPES as NP
     m, n, k = shape
@@ -125,7 +126,7 @@ def simulate(hsaco, cfg, shape):
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32)
     r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=[a, b, c, m, n, k],
-               timing=True)
+               timing=True, device=device)
     return r.cycles
 
 
