@@ -24,11 +24,8 @@ import csv
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-
-from aster.aiter import fmoe, wheel  # noqa: E402
+from aster.aiter import fmoe, wheel
 
 DEVICE_OF_CUS = {80: ("mi308x", "gfx942"), 256: ("mi355x", "gfx950")}
 
@@ -82,7 +79,7 @@ def main(argv=None):
     if not wheel.available():
         print("the amd-aiter wheel is not installed (make deps)")
         return 1
-    cand = sorted((c, r) for c, r in fmoe_rows() if c <= args.max_cost)
+    cand = sorted(((c, r) for c, r in fmoe_rows() if c <= args.max_cost), key=lambda x: x[0])
     # Distinct launches only (the tables repeat shapes with other columns).
     seen, rows = set(), []
     for c, r in cand:
