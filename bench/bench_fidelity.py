@@ -75,11 +75,15 @@ def main(argv=None):
     ap.add_argument("--max-cost", type=float, default=3e5,
                     help="skip rows whose estimated MFMA count is larger")
     ap.add_argument("--rows", type=int, default=40, help="at most this many rows")
+    ap.add_argument("--device", action="append", choices=sorted({d for d, _ in
+                                                                   DEVICE_OF_CUS.values()}),
+                    help="only rows measured on this device (repeatable)")
     args = ap.parse_args(argv)
     if not wheel.available():
         print("the amd-aiter wheel is not installed (make deps)")
         return 1
-    cand = sorted(((c, r) for c, r in fmoe_rows() if c <= args.max_cost), key=lambda x: x[0])
+    cand = sorted(((c, r) for c, r in fmoe_rows() if c <= args.max_cost
+                   and (not args.device or r["device"] in args.device)), key=lambda x: x[0])
     # Distinct launches only (the tables repeat shapes with other columns).
     seen, rows = set(), []
     for c, r in cand:
