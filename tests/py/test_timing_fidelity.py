@@ -32,5 +32,6 @@ def test_moe_sorting_layout():
     assert len(sorted_ids) == 6 + 3 * 4 - 2 and len(experts) == -(-16 // 4)
     assert valid.tolist() == [12, 3]
     pad = 3 | 2 << 24
-    assert sorted_ids[:4].tolist() == [0, 2 | 1 << 24, pad, pad]      # expert 0: t0 s0, t2 s0
+    assert sorted_ids[:4].tolist() == [0, 2, pad, pad]           # expert 0: t0 s0, t2 s0
+    assert sorted_ids[4:8].tolist() == [1 << 24, 1, pad, pad]     # expert 1: t0 s1, t1 s0
     assert experts[:3].tolist() == [0, 1, 2]
