@@ -228,7 +228,8 @@ NB_MODULE(_emu, m) {
       d["lds_bytes_per_cu"] = p.ldsPerCU;
       d["l1_bytes"] = p.l1Bytes;
       d["l2_bytes_per_xcd"] = p.l2Bytes;
-      d["hbm_tb_s"] = p.hbmBytesPerClk * p.clockMHz * 1e6 / 1e12;
+      d["hbm_tb_s"] = p.hbmBytesPerClk * p.clockMHz * 1e6 / 1e12;   // achievable
+      d["hbm_peak_tb_s"] = p.hbmPeakTBs;
       d["mall_tb_s"] = p.mallBytesPerClk * p.clockMHz * 1e6 / 1e12;
       d["l2_tb_s_per_xcd"] = p.l2BytesPerClkPerXcd * p.clockMHz * 1e6 / 1e12;
       d["latency_cycles"] = nb::make_tuple(p.l1Latency, p.l2Latency, p.mallLatency,

@@ -36,12 +36,16 @@ def test_device_profiles_from_data_sheets():
     # CDNA3 white paper: 304 CUs in 8 XCDs, 2100 MHz, 4 MiB L2 per XCD, 5.3 TB/s
     x = d["mi300x"]
     assert (x["target"], x["cus"], x["xcds"], x["clock_mhz"]) == ("gfx942", 304, 8, 2100)
-    assert x["l2_bytes_per_xcd"] == 4 << 20 and x["hbm_tb_s"] == pytest.approx(5.3, abs=0.01)
+    assert x["l2_bytes_per_xcd"] == 4 << 20 and x["hbm_peak_tb_s"] == 5.3
+    # achievable: 4.2 TB/s measured by AMD's roofline benchmark (ROCm/legacy-rocm-build#5070)
+    assert x["hbm_tb_s"] == pytest.approx(4.2, abs=0.01)
     # MI325X data sheet: 304 CUs, 6 TB/s HBM3E; MI355X: 256 CUs, 2400 MHz, 8 TB/s, 160 KiB LDS
-    assert d["mi325x"]["cus"] == 304 and d["mi325x"]["hbm_tb_s"] == pytest.approx(6.0, abs=0.01)
+    assert d["mi325x"]["cus"] == 304 and d["mi325x"]["hbm_peak_tb_s"] == 6.0
     y = d["mi355x"]
     assert (y["target"], y["cus"], y["xcds"], y["clock_mhz"]) == ("gfx950", 256, 8, 2400)
-    assert y["hbm_tb_s"] == pytest.approx(8.0, abs=0.01) and y["lds_bytes_per_cu"] == 160 << 10
+    assert y["hbm_peak_tb_s"] == 8.0 and y["lds_bytes_per_cu"] == 160 << 10
+    for p in d.values():
+        assert p["hbm_tb_s"] < p["hbm_peak_tb_s"]
     assert d["mi308x"]["cus"] == 80 and d["mi308x"]["target"] == "gfx942"
     for p in d.values():
         assert 0 < p["mfma_clock_mhz"] < p["clock_mhz"] and p["launch_us"] > 0
