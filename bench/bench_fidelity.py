@@ -21,6 +21,7 @@ never by their error.
 """
 import argparse
 import csv
+import re
 import statistics
 import sys
 import time
@@ -54,6 +55,12 @@ def fmoe_rows():
                                    inter=inter, expert=expert, topk=topk,
                                    measured=float(r["us1"]))))
     return out
+
+
+def short(symbol):
+    """aiter::NAME from the mangled _ZN5aiter<len>NAMEE."""
+    m = re.fullmatch(r"_ZN5aiter\d+(\w+)E", symbol)
+    return m.group(1) if m else symbol
 
 
 def run_fmoe(row):
@@ -101,7 +108,7 @@ def main(argv=None):
         r["simulated"] = res.microseconds
         r["ratio"] = r["simulated"] / r["measured"]
         shape = f"{r['token']} {r['dim']} {r['inter']} {r['expert']} {r['topk']}"
-        print(f"{r['device']:7} {r['kernel'][8:70]:62} {shape:30} {r['measured']:11.2f} "
+        print(f"{r['device']:7} {short(r['kernel']):62} {shape:30} {r['measured']:11.2f} "
               f"{r['simulated']:8.2f} {r['ratio']:8.3f} {time.perf_counter() - t0:6.1f}",
               flush=True)
         done.append(r)
