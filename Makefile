@@ -13,7 +13,7 @@ AITER_WHEEL := amd-aiter==0.1.7.post2.dev18
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench install clean sass-corpus
+.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench bench-fidelity install clean sass-corpus
 
 deps:
 	@missing=""; for p in $(LLVM_PKGS) ninja-build; do \
@@ -97,6 +97,10 @@ demo: build
 
 bench: build
 	for b in bench/bench_*.py; do $(PYTHON) $$b || exit 1; done
+
+# The timing model against AMD's measured kernel times (long: emulates every row).
+bench-fidelity: build
+	$(PYTHON) bench/bench_fidelity.py $(FIDELITY_ARGS)
 
 install: deps
 	$(PYTHON) -m pip install .

@@ -160,6 +160,9 @@ struct LaunchOptions {
   bool timing = false;
   /// Events kept in LaunchStats::timing (the counts cover all of them).
   unsigned timingEvents = 1000000;
+  /// The device profile the timing model runs (timing::Params::devices());
+  /// empty: the code object's target's default (gfx942 MI300X, gfx950 MI355X).
+  std::string timingDevice;
 };
 
 struct LaunchStats {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Emulator.h"
+#include "emulator/timing/Params.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -158,6 +159,14 @@ NB_MODULE(_emu, m) {
                      "The timing model's view of a launch (cc/emulator/timing).")
       .def_ro("cycles", &Result::cycles)
       .def_ro("clock_mhz", &Result::clockMHz)
+      .def_ro("device", &Result::device)
+      .def_ro("microseconds", &Result::microseconds)
+      .def_ro("launch_us", &Result::launchUs)
+      .def_ro("effective_mhz", &Result::effectiveMHz)
+      .def_ro("mfma_utilization", &Result::mfmaUtilization)
+      .def_ro("drain_cycles", &Result::drainCycles)
+      .def_ro("icache_misses", &Result::icacheMisses)
+      .def_ro("scalar_misses", &Result::scalarMisses)
       .def_ro("cus_used", &Result::cusUsed)
       .def_ro("groups_per_cu", &Result::groupsPerCU)
       .def_ro("waves_per_simd", &Result::wavesPerSimd)
@@ -202,6 +211,38 @@ NB_MODULE(_emu, m) {
         return n;
       });
 
+  m.def("timing_devices", [] {
+    // The timing model's device profiles (cc/emulator/timing/Params.h,
+    // where each number's source is).
+    nb::dict out;
+    for (const std::string &name : timing::Params::devices()) {
+      timing::Params p;
+      timing::Params::forDevice(name, p);
+      nb::dict d;
+      d["target"] = p.target;
+      d["cus"] = p.numCUs;
+      d["xcds"] = (p.numCUs + p.cusPerXcd - 1) / p.cusPerXcd;
+      d["clock_mhz"] = p.clockMHz;
+      d["mfma_clock_mhz"] = p.mfmaClockMHz;
+      d["launch_us"] = p.launchUs;
+      d["lds_bytes_per_cu"] = p.ldsPerCU;
+      d["l1_bytes"] = p.l1Bytes;
+      d["l2_bytes_per_xcd"] = p.l2Bytes;
+      d["hbm_tb_s"] = p.hbmBytesPerClk * p.clockMHz * 1e6 / 1e12;   // achievable
+      d["hbm_peak_tb_s"] = p.hbmPeakTBs;
+      d["mall_tb_s"] = p.mallBytesPerClk * p.clockMHz * 1e6 / 1e12;
+      d["l2_tb_s_per_xcd"] = p.l2BytesPerClkPerXcd * p.clockMHz * 1e6 / 1e12;
+      d["latency_cycles"] = nb::make_tuple(p.l1Latency, p.l2Latency, p.mallLatency,
+                                           p.hbmLatency);
+      d["wave_dispatch_cycles"] = p.waveDispatchCycles;
+      d["wave_start_cycles"] = p.waveStartCycles;
+      out[name.c_str()] = d;
+    }
+    return out;
+  }, "The timing model's device profiles: name -> numbers (sources in "
+     "cc/emulator/timing/Params.h).");
+  m.def("timing_default_device", &timing::Params::defaultDevice, nb::arg("processor"));
+
   nb::class_<Device>(m, "Device", "An emulated device: separate buffers with guard gaps.")
       .def(nb::init<>())
       .def("allocate", [](Device &d, uint64_t size, const std::string &name, uint64_t slack) {
@@ -229,7 +270,8 @@ NB_MODULE(_emu, m) {
              std::tuple<uint32_t, uint32_t, uint32_t> block, nb::bytes kernargs,
              bool strict, const std::string &uninitialized, uint64_t budget,
              unsigned threads, uint32_t dynamicLds, unsigned traceLimit,
-             std::vector<uint64_t> buffers, bool timed, uint64_t slice) {
+             std::vector<uint64_t> buffers, bool timed, uint64_t slice,
+             const std::string &device) {
             LaunchOptions o;
             o.strict = strict;
             o.uninitialized = policy(uninitialized);
@@ -240,6 +282,7 @@ NB_MODULE(_emu, m) {
             o.buffers = std::move(buffers);
             o.timing = timed;
             o.sliceInstructions = slice;
+            o.timingDevice = device;
             const auto *p = static_cast<const uint8_t *>(kernargs.data());
             std::vector<uint8_t> args(p, p + kernargs.size());
             std::optional<llvm::Expected<LaunchStats>> st;
@@ -255,6 +298,7 @@ NB_MODULE(_emu, m) {
           nb::arg("threads") = 1, nb::arg("dynamic_lds") = 0, nb::arg("trace_limit") = 0,
           nb::arg("buffers") = std::vector<uint64_t>(), nb::arg("timing") = false,
           nb::arg("slice_instructions") = 4096,
+          nb::arg("device") = "",
           "Runs `kernel` over `grid` workgroups of `block` work-items; `kernargs` holds "
           "the explicit arguments. Buffers change only when the launch succeeds.");
 }

@@ -51,10 +51,13 @@ class LaunchResult:
     warnings: list = field(default_factory=list)
     trace: object = field(default_factory=list)
     cycles: int = None
+    microseconds: float = None
 
     # `trace`: with timing=True an aster.timing.Trace (timeline, Perfetto,
-    # summary) and `cycles` the simulated shader-clock cycles; otherwise the
-    # list of instruction lines recorded by trace_limit (empty by default).
+    # summary), `cycles` the simulated shader-clock cycles and `microseconds`
+    # the launch's wall time on the device profile (launch overhead and the
+    # clock under its MFMA load included); otherwise the list of instruction
+    # lines recorded by trace_limit (empty by default).
 
     def __repr__(self):
         counts = "" if self.wave_instructions is None else \
@@ -134,7 +137,7 @@ def _bytes_view(arr):
 
 
 def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
-                threads, dynamic_lds, trace_limit, timing, slack, interleave):
+                threads, dynamic_lds, trace_limit, timing, slack, interleave, device):
     co = _load(hsaco)
     info = co.kernel(kernel)
     packed = args.for_kernel(info) if isinstance(args, Packed) else pack(kernel, info.args, args)
@@ -151,7 +154,8 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
         st = dev.launch(co, kernel, grid, block, kernargs, strict=strict,
                         uninitialized=uninitialized, instruction_budget=budget,
                         threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit,
-                        timing=timing, slice_instructions=interleave)
+                        timing=timing, slice_instructions=interleave,
+                        device=device or "")
     except EmulatorError as e:      # name the Python option, not the C++ one
         msg = str(e)
         if "LaunchOptions::instructionBudget" in msg:
@@ -164,21 +168,21 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
     for arr, data in zip(arrays, results):
         if arr.nbytes:
             _bytes_view(arr)[:] = np.frombuffer(data, np.uint8)
-    trace, cycles = list(st.trace), None
+    trace, cycles, us = list(st.trace), None, None
     if timing:
         from .timing import Trace
         trace = Trace(st.timing, kernel)
         trace.lines = list(st.trace)
-        cycles = trace.cycles
+        cycles, us = trace.cycles, trace.microseconds
     return LaunchResult(
         "emu", kernel, grid, block, st.seconds, st.wave_instructions, st.salu, st.valu,
         st.smem, st.vmem, st.lds, st.mfma, st.branch, st.workgroups, st.waves,
-        list(st.warnings), trace, cycles)
+        list(st.warnings), trace, cycles, us)
 
 
 def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
            uninitialized="error", budget=2_000_000_000, threads=1, dynamic_lds=0,
-           trace_limit=0, timing=False, slack=0, interleave=4096):
+           trace_limit=0, timing=False, slack=0, interleave=4096, device=None):
     """Runs `kernel` of `code` over `grid` workgroups of `block` work-items.
 
     code      hsaco bytes, an aster.Compiled, or an aster.Module
@@ -206,7 +210,10 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     interleave (instructions a wave runs before the next wave of its
     workgroup takes a turn, up to its next s_barrier; 1 = instruction by
     instruction as the hardware issues, slower; kernels that order LDS
-    accesses of different waves between barriers by timing need it small).
+    accesses of different waves between barriers by timing need it small),
+    device (the timing model's device profile, a name of
+    aster.timing.devices(); None: the code object's target's flagship,
+    gfx942 "mi300x", gfx950 "mi355x").
 
     Returns a LaunchResult. Raises EmulatorError (a RuntimeError) when the
     emulator rejects the code object or the kernel faults, TypeError /
@@ -228,6 +235,10 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     if isinstance(slack, bool) or not isinstance(slack, (int, np.integer)) or not \
             0 <= slack <= 1 << 32:
         raise ValueError(f"slack must be an int in [0, 2**32] (bytes), got {slack!r}")
+    if device is not None:
+        from .timing import devices
+        if device not in devices():
+            raise ValueError(f"device must be one of {', '.join(devices())}; got {device!r}")
     hsaco = _hsaco(code)
     if backend == "auto":
         from . import hip_backend
@@ -239,4 +250,4 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
         return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds, slack)
     return _launch_emu(hsaco, kernel, grid, block, args, bool(strict), uninitialized,
                        int(budget), int(threads), int(dynamic_lds), int(trace_limit),
-                       bool(timing), int(slack), int(interleave))
+                       bool(timing), int(slack), int(interleave), device)

@@ -1,15 +1,19 @@
 """The timing model's trace: `aster.launch(..., timing=True).trace`.
 
-    r = aster.launch(code, "k", grid, block, args, timing=True)
+    r = aster.launch(code, "k", grid, block, args, timing=True, device="mi300x")
     r.cycles                       # shader-clock cycles of the whole launch
-    r.trace.summary()              # per-wave cycles, stalls by reason, unit use
+    r.microseconds                 # wall time on the device, launch included
+    r.trace.summary()              # where the time went, stalls, unit use
+    aster.timing.devices()         # the device profiles: mi300x, mi308x, ...
     r.trace.save_perfetto("k.json")  # open in ui.perfetto.dev / chrome://tracing
     r.trace.plot("k.png")          # a timeline picture (matplotlib)
 
 The model (cc/emulator/timing, parameters with sources in Params.h) is
-cycle-approximate: MI300X (gfx942) CUs with 4 SIMDs, per-SIMD issue, MFMA
-passes from the instruction table, LDS bank conflicts, an L1/L2/MALL/HBM
-memory model. Every issued instruction is an event: issue cycle, completion
+cycle-approximate: the device profile's CUs with 4 SIMDs, per-SIMD issue,
+MFMA passes from the instruction table, LDS bank conflicts, an
+L1/L2/MALL/HBM memory model, workgroup dispatch per XCD, instruction and
+scalar caches, atomics at L2, the launch's fixed cost and the engine clock
+under MFMA load (docs/timing-fidelity.md: how far to trust it). Every issued instruction is an event: issue cycle, completion
 (`dur` cycles later), the stall before it and its reason.
 """
 import json
@@ -18,7 +22,20 @@ import numpy as np
 
 from . import _emu
 
-__all__ = ["Trace", "EVENT_DTYPE"]
+__all__ = ["Trace", "EVENT_DTYPE", "devices", "default_device"]
+
+
+def devices():
+    """The device profiles, name -> dict of its numbers (target, cus, xcds,
+    clock_mhz, mfma_clock_mhz, launch_us, caches, bandwidths, latencies);
+    each number's source is in cc/emulator/timing/Params.h."""
+    return dict(_emu.timing_devices())
+
+
+def default_device(target):
+    """The profile a launch of `target` code uses without device=: the
+    target's flagship (gfx942: "mi300x", gfx950: "mi355x")."""
+    return _emu.timing_default_device(target)
 
 EVENT_DTYPE = np.dtype([("issue", "<u8"), ("dur", "<u4"), ("stall", "<u4"), ("inst", "<u4"),
                         ("wave", "<u4"), ("busy", "<u2"), ("reason", "u1"), ("unit", "u1"),
@@ -37,6 +54,14 @@ class Trace:
         self.kernel = kernel
         self.cycles = int(result.cycles)
         self.clock_mhz = float(result.clock_mhz)
+        self.device = result.device
+        self.microseconds = float(result.microseconds)
+        self.launch_us = float(result.launch_us)
+        self.effective_mhz = float(result.effective_mhz)
+        self.mfma_utilization = float(result.mfma_utilization)
+        self.drain_cycles = int(result.drain_cycles)
+        self.icache_misses = int(result.icache_misses)
+        self.scalar_misses = int(result.scalar_misses)
         self._result = result
         self._events = None
         self.truncated = bool(result.events_truncated)
@@ -45,7 +70,7 @@ class Trace:
         self.unit_busy = dict(zip(UNITS, result.unit_busy))
         self.unit_count = dict(zip(UNITS, result.unit_count))
         self.lds_cycles, self.lds_ideal_cycles = result.lds_cycles, result.lds_ideal_cycles
-        self.mem_lines = dict(zip(("l1", "l2", "mall", "hbm"), result.mem_lines))
+        self.mem_lines = dict(zip(("l1", "l2", "mall", "hbm", "atomic"), result.mem_lines))
         self.occupancy = dict(groups_per_cu=result.groups_per_cu,
                               waves_per_simd=result.waves_per_simd,
                               limit=result.occupancy_limit, cus_used=result.cus_used)
@@ -68,7 +93,8 @@ class Trace:
         return self._events
 
     def __repr__(self):
-        return (f"<aster.timing.Trace {self.kernel}: {self.cycles} cycles, "
+        return (f"<aster.timing.Trace {self.kernel} on {self.device}: {self.cycles} cycles, "
+                f"{self.microseconds:.2f} us, "
                 f"{len(self.waves)} waves, {len(self.events)} events>")
 
     def mnemonic(self, inst):
@@ -85,10 +111,34 @@ class Trace:
                         bool) if len(ev) else np.zeros(0, bool)
         return ev["issue"][keep].astype(np.int64)
 
+    def time(self):
+        """Where the launch's wall time went (microseconds): `launch` (the
+        fixed cost of a launch), `cycles_at_peak` (the cycles at the peak
+        clock), `clock` (what the lower clock under MFMA load adds), and
+        the critical-path cycles of the last wave to end split by what it
+        waited for (`dispatch`, `fetch`, `waitcnt`, `barrier`, ...;
+        `issue` is what it spent issuing), plus the end-of-kernel `drain`."""
+        peak_us = self.cycles / self.clock_mhz
+        total_us = self.microseconds
+        out = dict(device=self.device, total=total_us, launch=self.launch_us,
+                   cycles_at_peak=peak_us, clock=total_us - self.launch_us - peak_us,
+                   effective_mhz=self.effective_mhz, mfma_utilization=self.mfma_utilization)
+        if self.waves:
+            last = max(self.waves, key=lambda w: w["end"])
+            waited = {s: int(c) / self.clock_mhz for s, c in last["stalls"].items()
+                      if s != "none" and c}
+            busy = last["end"] - last["start"] - sum(int(c) for c in last["stalls"].values())
+            out["last_wave"] = dict(start=last["start"] / self.clock_mhz,
+                                    issue=max(busy, 0) / self.clock_mhz, **waited)
+        out["drain"] = self.drain_cycles / self.clock_mhz
+        return out
+
     def summary(self):
         """Per-wave cycles, stall cycles by reason, unit utilization (busy cycles
         per available cycles of the CUs in use), LDS bank-conflict factor,
-        memory lines per level and occupancy, as a dict."""
+        memory lines per level (and atomic lines at L2), instruction- and
+        scalar-cache misses, occupancy, and `time` (where the wall time
+        went: see time()), as a dict."""
         stalls = {s: 0 for s in STALLS if s != "none"}
         for w in self.waves:
             for s, c in w["stalls"].items():
@@ -99,8 +149,9 @@ class Trace:
         util = {u: self.unit_busy[u] / (cu_cycles if u in ("lds", "vmem") else simd_cycles)
                 for u in ("valu", "trans", "mfma", "lds", "vmem")}
         return dict(
-            kernel=self.kernel, cycles=self.cycles,
-            microseconds=self.cycles / self.clock_mhz,
+            kernel=self.kernel, device=self.device, cycles=self.cycles,
+            microseconds=self.microseconds, time=self.time(),
+            icache_misses=self.icache_misses, scalar_misses=self.scalar_misses,
             waves=[dict(cu=w["cu"], simd=w["simd"], group=w["group"], wave=w["wave"],
                         cycles=w["end"] - w["start"], instructions=w["instructions"])
                    for w in self.waves],

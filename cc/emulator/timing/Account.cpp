@@ -130,9 +130,50 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     n = unsigned(std::unique(lines, lines + n) - lines);
   }
   unsigned pipe = 0;
-  uint64_t done = mem.access(cmem, lines, n, ti.store, c, pipe, R.memLines);
+  uint64_t done = mem.access(cmem, lines, n, ti.store, ti.atomic, c, pipe, R.memLines);
   busy = uint16_t(std::min(pipe, 65535u));
   return done;
+}
+
+uint64_t CUModel::scalarOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c) {
+  // The lines of the scalar cache the load reads (its address as the
+  // semantic forms it, SemSMEM.cpp); a miss waits for the line from L2.
+  Wave &w = *t.w;
+  uint64_t base = ti.addr == ADDR_SMEM ? sget64(w, in.src(0)) : readRsrc(w, in.src(0)).base;
+  int64_t off = int64_t(in.offset);
+  if (in.nsrc() > 1) {
+    const Opnd &o = in.src(1);
+    off += o.kind == OpKind::Imm ? int64_t(int32_t(uint32_t(o.imm))) : int64_t(sget(w, o));
+  }
+  uint64_t a = (base + uint64_t(off)) & ~3ull;
+  uint64_t ready = c + P.smemLatency;
+  for (uint64_t l = a / P.scacheLine, e = (a + std::max<unsigned>(ti.laneBytes, 4) - 1) / P.scacheLine;
+       l <= e; ++l) {
+    bool miss;
+    ready = std::max(ready, mem.scalarLine(cmem, l, c, miss));
+    R.scalarMisses += miss;
+  }
+  return ready;
+}
+
+void CUModel::fetchNext(TWave &t, uint32_t pc, uint64_t c) {
+  uint64_t line = prog[pc].pc / P.icacheLine;
+  if (line == t.fetchLine)
+    return;
+  t.fetchLine = line;
+  bool miss;
+  uint64_t at = mem.fetch(cmem, cu, line, c, miss);
+  R.icacheMisses += miss;
+  // Sequential prefetch: the next lines are on their way (not waited for).
+  for (unsigned d = 1; d <= P.icachePrefetchLines; ++d) {
+    bool m2;
+    mem.fetch(cmem, cu, line + d, c, m2);
+    R.icacheMisses += m2;
+  }
+  if (at > t.allowed) {
+    t.allowed = at;
+    t.allowedWhy = Stall::Fetch;
+  }
 }
 
 bool CUModel::overBudget(Wave &w, const Inst &in) {
@@ -184,7 +225,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
     break;
   }
   case Unit::SMEM:
-    done = c + P.smemLatency;
+    done = std::max(done, c + P.smemLatency);  // scalarOp's line, if it missed
     t.smem.push_back(done);
     writesRegs = false;
     break;
@@ -233,6 +274,8 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
     t.allowed = c + uint64_t(P.sleepUnit) * (in.nsrc() ? in.src(0).imm & 127 : 0) + 1;
     t.allowedWhy = Stall::Nop;
   }
+  if (ti.ctl != CTL_END && nextPc < L.prog->insts.size())
+    fetchNext(t, nextPc, c + 1);
   drained = std::max(drained, done);
   R.unitBusy[unsigned(ti.unit)] += busy;
   R.unitCount[unsigned(ti.unit)]++;

@@ -31,6 +31,7 @@ struct TWave {
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
   bool localNext = false;      ///< its next instruction is SIMD-local
+  uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
   std::vector<uint64_t> ready;          ///< per tracked register: result available
   std::vector<uint64_t> fwd;            ///< MFMA results: available as the same
                                         ///< range's srcC (forwarding)
@@ -99,6 +100,7 @@ struct Shared {
     batching = !opts.traceLimit;
     while ((2u << lineShift) <= P.lineBytes)
       ++lineShift;
+    dispatcherFree.assign((P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd, 0);
   }
   std::vector<InstInfo> info;
   std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
@@ -108,6 +110,7 @@ struct Shared {
   std::vector<std::unique_ptr<TWave>> twavesFree;
   std::vector<std::unique_ptr<Wave>> wavesFree;
   std::vector<std::unique_ptr<Group>> groupsFree;
+  std::vector<uint64_t> dispatcherFree;  ///< per XCD: its workgroup dispatcher's next free cycle
   uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
   bool failed = false;   ///< a kernel fault or the budget ended the launch
 };
@@ -122,7 +125,8 @@ public:
       : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()),
         info(sh.info), stopAhead(sh.stopAhead), batching(sh.batching),
         lineShift(sh.lineShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
-        groupsFree(sh.groupsFree), executed(sh.executed), failed(sh.failed) {}
+        groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), executed(sh.executed),
+        failed(sh.failed) {}
 
   /// Makes this CU `cu` of a launch of `numGroups` workgroups and starts
   /// its first ones at cycle 0.
@@ -137,6 +141,8 @@ public:
   /// Its last cycle: the last wave's end or the last result or memory
   /// access completing.
   uint64_t end() const { return std::max(lastEnd, drained); }
+  /// Its last wave's end.
+  uint64_t lastWaveEnd() const { return lastEnd; }
 
 private:
   Launcher &LN;
@@ -154,6 +160,7 @@ private:
   std::vector<std::unique_ptr<TWave>> &twavesFree;
   std::vector<std::unique_ptr<Wave>> &wavesFree;
   std::vector<std::unique_ptr<Group>> &groupsFree;
+  std::vector<uint64_t> &dispatcherFree;
   uint64_t &executed;
   bool &failed;
   Simd simd[4];
@@ -212,6 +219,11 @@ private:
   void releaseBarrier(Group &grp);
   uint64_t memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
                     uint16_t &busy);
+  /// A scalar load issued at c: when its data is there (scalar cache).
+  uint64_t scalarOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c);
+  /// The wave goes on at instruction `pc` from cycle c: its line must be in
+  /// the instruction cache (t.allowed waits for a miss).
+  void fetchNext(TWave &t, uint32_t pc, uint64_t c);
 };
 
 } // namespace aster::emu::timing::detail

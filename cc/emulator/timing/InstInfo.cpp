@@ -37,6 +37,7 @@ void classifyMemory(llvm::StringRef mn, const Inst &in, InstInfo &t) {
   else if (mn.starts_with("ds_")) t.addr = ADDR_DS;
   t.laneBytes = uint8_t(sizeSuffix(mn));
   t.store = in.mem == MemKind::None && (mn.contains("store") || mn.contains("write"));
+  t.atomic = t.addr != ADDR_DS && mn.contains("atomic");
   if (t.addr == ADDR_DS && (mn.contains("read2") || mn.contains("write2"))) {
     t.accesses = 2;
     t.stride2 = uint16_t(t.laneBytes * (mn.contains("st64") ? 64 : 1));
@@ -79,6 +80,13 @@ std::vector<InstInfo> classify(const Program &prog) {
     }
     if (t.unit == Unit::VMEM || t.unit == Unit::LDS)
       classifyMemory(mn, in, t);
+    if (t.unit == Unit::SMEM && (mn.starts_with("s_load_") || mn.starts_with("s_buffer_load_"))) {
+      // Scalar loads: their bytes (4 per dword) for the scalar cache.
+      t.addr = mn.starts_with("s_load_") ? ADDR_SMEM : ADDR_SBUFFER;
+      unsigned dwords = mn.ends_with("x16") ? 16 : mn.ends_with("x8") ? 8 : mn.ends_with("x4") ? 4
+                        : mn.ends_with("x3") ? 3 : mn.ends_with("x2") ? 2 : 1;
+      t.laneBytes = uint8_t(4 * dwords);
+    }
     if (mn == "s_nop") t.ctl = CTL_NOP;
     else if (mn == "s_sleep") t.ctl = CTL_SLEEP;
     else if (mn == "s_waitcnt") t.ctl = CTL_WAITCNT;

@@ -18,7 +18,8 @@ enum Slot : uint8_t { SLOT_VALU, SLOT_SCALAR, SLOT_VMEM, SLOT_LDS, SLOT_BRANCH, 
 enum Ctl : uint8_t { CTL_NONE, CTL_NOP, CTL_SLEEP, CTL_WAITCNT, CTL_BARRIER, CTL_END };
 
 /// How a memory instruction forms addresses.
-enum AddrKind : uint8_t { ADDR_NONE, ADDR_GLOBAL, ADDR_FLAT, ADDR_SCRATCH, ADDR_BUFFER, ADDR_DS };
+enum AddrKind : uint8_t { ADDR_NONE, ADDR_GLOBAL, ADDR_FLAT, ADDR_SCRATCH, ADDR_BUFFER, ADDR_DS,
+                          ADDR_SMEM, ADDR_SBUFFER };
 
 struct InstInfo {
   Unit unit = Unit::Internal;
@@ -30,6 +31,7 @@ struct InstInfo {
   uint8_t accesses = 1;     ///< DS read2/write2: 2
   uint16_t stride2 = 0;     ///< DS read2/write2: bytes per offset unit
   bool store = false;       ///< writes memory and returns nothing
+  bool atomic = false;      ///< vector memory: a read-modify-write at L2
   int8_t srcC = -1;         ///< MFMA: index in Inst::reads of the accumulator input
 };
 

@@ -154,10 +154,47 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   }
   mallBw_.init(P.mallBytesPerClk / line, P.bandwidthWindow);
   hbmBw_.init(P.hbmBytesPerClk / line, P.bandwidthWindow);
+  icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
+  for (TagCache &c : icache_)
+    c.init(P.icacheBytes, P.icacheLine, 8);
+}
+
+uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t) {
+  uint64_t *fill = nullptr;
+  if (uint64_t *r = l2_[xcd].access(line, true, &fill))
+    return std::max(t + P.l2Latency, *r);
+  auto [it, fresh] = mall_.try_emplace(line, 0);
+  uint64_t arrive = fresh ? t + P.hbmLatency : std::max(t + P.mallLatency, it->second);
+  if (fresh)
+    it->second = arrive;
+  *fill = arrive;
+  return arrive;
+}
+
+uint64_t GlobalMemory::fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t,
+                             bool &miss) {
+  uint64_t *fill = nullptr;
+  miss = false;
+  if (uint64_t *r = icache_[cu / P.icacheCUs].access(line, true, &fill))
+    return std::max(t, *r);
+  miss = true;
+  // Code lines in L2: their own address space (bit 60), in vector lines.
+  uint64_t l2line = (1ull << 60) | (line * P.icacheLine / P.lineBytes);
+  return *fill = fromL2(m.xcd, l2line, t);
+}
+
+uint64_t GlobalMemory::scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss) {
+  uint64_t *fill = nullptr;
+  miss = false;
+  if (uint64_t *r = m.scalar.access(line, true, &fill))
+    return std::max(t, *r);
+  miss = true;
+  return *fill = fromL2(m.xcd, line * P.scacheLine / P.lineBytes, t);
 }
 
 void GlobalMemory::initCU(CUMemory &m, unsigned cu) const {
   m.l1.init(P.l1Bytes, P.lineBytes, P.l1Ways);
+  m.scalar.init(P.scacheBytes, P.scacheLine, 4);
   m.pipeFree = 0;
   m.xcd = (cu / P.cusPerXcd) % unsigned(l2_.size());
 }
@@ -174,7 +211,8 @@ unsigned GlobalMemory::pipeCycles(unsigned n) const {
 }
 
 uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bool store,
-                              uint64_t start, unsigned &pipe, uint64_t *lineCount) {
+                              bool atomic, uint64_t start, unsigned &pipe,
+                              uint64_t *lineCount) {
   // The CU's pipeline takes the instruction's lines in turn, then each
   // line goes as far as it must.
   pipe = pipeCycles(n);
@@ -187,7 +225,7 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
     uint64_t *fill1 = nullptr, *fill2 = nullptr, *r;
     uint64_t arrive;
     Level lv;
-    if (!store && (r = m.l1.access(line, true, &fill1))) {
+    if (!store && !atomic && (r = m.l1.access(line, true, &fill1))) {
       lv = L1;
       arrive = std::max(issued + P.l1Latency, *r);
     } else {
@@ -215,6 +253,15 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
       }
       if (store)
         arrive = t + P.storeAckLatency;
+      if (atomic) {
+        // The read-modify-write at L2, after the line is there and the
+        // atomics before it on the line are done.
+        uint64_t &free = atomicFree_[line];
+        uint64_t at = std::max({t, free, lv == L2 ? 0 : arrive - P.l2Latency});
+        free = at + P.atomicLineCycles;
+        arrive = std::max(arrive, at + P.atomicLineCycles + P.l2Latency);
+        ++lineCount[4];
+      }
     }
     if (fill1)
       *fill1 = arrive;

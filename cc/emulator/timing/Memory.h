@@ -12,7 +12,14 @@
 // launch) or HBM. Each level has a latency; the shared levels (L2 per XCD,
 // MALL, HBM) have a bandwidth shared in time by all CUs (Calendar): a CU
 // alone gets all of it, many CUs at once queue. Stores write through to L2
-// without allocating in L1.
+// without allocating in L1. Atomics execute at L2: they bypass L1, and an
+// atomic occupies each line it updates for Params::atomicLineCycles, so
+// atomics to one line serialise.
+//
+// Instruction fetch and scalar loads: an instruction cache per pair of CUs
+// and a scalar cache per CU; a line they miss comes from the XCD's L2 (or
+// the MALL or HBM, when L2 misses too) after that level's latency. They use
+// no modelled bandwidth (few lines).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_EMULATOR_TIMING_MEMORY_H
@@ -86,6 +93,7 @@ enum Level : uint8_t { L1, L2, MALL, HBM };
 /// (lines pass at l1BytesPerClk, hits and misses alike) and its XCD.
 struct CUMemory {
   TagCache l1;
+  TagCache scalar;        ///< the scalar data cache
   uint64_t pipeFree = 0;  ///< the pipeline is busy until then
   unsigned xcd = 0;
 };
@@ -102,8 +110,14 @@ public:
   /// An access of `lines` (unique line numbers) issued at `start` by the CU
   /// owning `m`; returns its completion cycle. `pipe` gets the cycles it
   /// occupies the CU's pipeline, `lineCount` the lines per level.
-  uint64_t access(CUMemory &m, const uint64_t *lines, unsigned n, bool store, uint64_t start,
-                  unsigned &pipe, uint64_t *lineCount);
+  uint64_t access(CUMemory &m, const uint64_t *lines, unsigned n, bool store, bool atomic,
+                  uint64_t start, unsigned &pipe, uint64_t *lineCount);
+  /// The cycle the instruction-cache line `line` (code address / line
+  /// size) is available to CU `cu` when wanted at t; `miss` when it was
+  /// fetched from L2 or beyond by this request.
+  uint64_t fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t, bool &miss);
+  /// The same for a scalar-cache line of CU m.
+  uint64_t scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss);
   /// No request will be issued before cycle t again (the epoch start).
   void forget(uint64_t t);
 
@@ -112,6 +126,11 @@ private:
   std::vector<TagCache> l2_;      ///< one per XCD
   std::vector<Calendar> l2Bw_;    ///< one per XCD
   std::unordered_map<uint64_t, uint64_t> mall_;  ///< line -> arrival cycle
+  std::vector<TagCache> icache_;  ///< one per Params::icacheCUs CUs
+  std::unordered_map<uint64_t, uint64_t> atomicFree_;  ///< line -> free at L2
+  /// A line (in vector-line units) wanted from L2 at t by XCD xcd, without
+  /// bandwidth: when it arrives.
+  uint64_t fromL2(unsigned xcd, uint64_t line, uint64_t t);
   Calendar mallBw_, hbmBw_;
   /// Cycles the CU's vector memory pipeline spends on n lines.
   unsigned pipeCycles(unsigned n) const;

@@ -1,6 +1,12 @@
 //===- Model.cpp - CUs, SIMDs and waves, issued cycle by cycle ------------===//
 //
 // The timing model (parameters and their sources: Params.h):
+//  * a launch costs Params::launchUs of wall time besides its cycles, and
+//    its cycles run at the clock its matrix-core load allows (runTimed).
+//  * each XCD's dispatcher starts one wave per Params::waveDispatchCycles,
+//    and a wave issues its first instruction Params::waveStartCycles after
+//    its dispatch (register initialisation), once its code line is in the
+//    instruction cache.
 //  * workgroup g runs on CU g mod numCUs; a CU keeps as many workgroups
 //    resident as occupancy allows (waves per SIMD, VGPRs, SGPRs, LDS,
 //    workgroups) and starts the next when one ends. The CUs advance
@@ -87,6 +93,10 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
   }
   Group *grp = gp.release();
   LN.initGroup(grp->ctx, g);
+  // The XCD's dispatcher starts the workgroup's waves one after another.
+  uint64_t &disp = dispatcherFree[cmem.xcd];
+  uint64_t first = std::max(now, disp);
+  disp = first + uint64_t(n) * P.waveDispatchCycles;
   grp->waves.clear();
   grp->alive = n;
   grp->atBarrier = 0;
@@ -139,7 +149,11 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     rec.start = now;
     rec.end = now;
     R.waves.push_back(rec);
-    t.allowed = t.baseline = now + P.dispatchCycles;
+    t.baseline = now;
+    t.allowed = first + uint64_t(i + 1) * P.waveDispatchCycles + P.waveStartCycles;
+    t.allowedWhy = Stall::Dispatch;
+    t.fetchLine = ~0ull;
+    fetchNext(t, t.w->pc, t.allowed);
     computeHead(t, t.w->pc);
     grp->waves.push_back(&t);
     simd[t.simd].waves.push_back(&t);
@@ -231,6 +245,8 @@ void CUModel::issue(TWave &t, uint64_t c) {
   uint64_t done = c + P.saluLatency;
   if (ti.unit == Unit::VMEM || ti.unit == Unit::LDS)
     done = memoryOp(t, in, ti, c, busy);
+  else if (ti.addr == ADDR_SMEM || ti.addr == ADDR_SBUFFER)
+    done = scalarOp(t, in, ti, c);
   w.now = c;
   executed += runWave(w, 1);
   if (overBudget(w, in))
@@ -402,10 +418,24 @@ using namespace detail;
 llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
                                                  const KernelInfo &k) {
   LaunchCtx &L = LN.L;
-  Params P = Params::forProcessor(L.co->processor().str());
+  std::string processor = L.co->processor().str();
+  std::string device = L.opts.timingDevice.empty() ? Params::defaultDevice(processor)
+                                                   : L.opts.timingDevice;
+  Params P;
+  if (!Params::forDevice(device, P)) {
+    std::string known;
+    for (const std::string &d : Params::devices())
+      known += (known.empty() ? "" : ", ") + d;
+    return llvm::createStringError("timing model: no device profile '" + device +
+                                   "' (profiles: " + known + ")");
+  }
+  if ((P.target == "gfx950") != (processor == "gfx950"))
+    return llvm::createStringError("timing model: device " + device + " runs " + P.target +
+                                   " code; the code object is for " + processor);
   L.realtimeDivisor = P.clockMHz / P.realtimeMHz;
   auto R = std::make_shared<Result>();
   R->clockMHz = P.clockMHz;
+  R->device = P.device;
   R->text = L.prog->text;
   Occupancy occ = occupancy(P, k, LN.numWaves, L.ldsSize);
   if (!occ.groups)
@@ -463,7 +493,18 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   if (sh.failed)
     wk.errorGroup = 0;
   for (auto &m : models)
-    R->cycles = std::max(R->cycles, m->end());
+    if (m->end() >= R->cycles) {
+      R->cycles = m->end();
+      R->drainCycles = m->end() - std::min(m->end(), m->lastWaveEnd());
+    }
+  // Wall time: the launch's fixed cost, and the cycles at the engine clock
+  // its matrix-core load allows (the clock drops from peak towards
+  // mfmaClockMHz with the share of all matrix cores of the device busy).
+  double simdCycles = double(std::max<uint64_t>(R->cycles, 1)) * P.simdsPerCU * P.numCUs;
+  R->mfmaUtilization = std::min(1.0, double(R->unitBusy[unsigned(Unit::MFMA)]) / simdCycles);
+  R->effectiveMHz = P.clockMHz - (P.clockMHz - P.mfmaClockMHz) * R->mfmaUtilization;
+  R->launchUs = P.launchUs;
+  R->microseconds = P.launchUs + double(R->cycles) / R->effectiveMHz;
   return R;
 }
 

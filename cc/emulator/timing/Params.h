@@ -20,6 +20,17 @@
 //  [C&C]   Chips and Cheese, "Testing AMD's Giant MI300X" (2024): pointer
 //          chasing latencies, rounded; approximate by nature
 //  [model] an assumption of this model where no published figure exists
+//  [CDNA4] AMD CDNA4 architecture white paper and the MI355X data sheet
+//          (256 CUs in 8 XCDs of 32, 2400 MHz, 160 KiB LDS per CU, 4 MiB L2
+//          per XCD, 256 MiB Infinity Cache, 8 TB/s HBM3E)
+//  [MI325X] AMD Instinct MI325X data sheet (304 CUs, 2100 MHz, 6 TB/s HBM3E)
+//  [MI308X] the 80-CU gfx942 part aiter's tuned tables are measured on
+//          (cu_num 80): MI300X's XCDs with 10 CUs each, MI300X's memory
+//  [aiter] AMD's measured kernel times shipped in the amd-aiter wheel
+//          (aiter/configs/*_tuned_*.csv, not bf16_tuned_gemm.csv, held out):
+//          the best dense-GEMM TFLOP/s measured per device bound the engine
+//          clock under sustained MFMA load (mfmaClockMHz), the smallest
+//          kernel times bound the launch overhead (launchUs)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_EMULATOR_TIMING_PARAMS_H
@@ -27,6 +38,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace aster::emu::timing {
 
@@ -35,6 +47,13 @@ struct Params {
   unsigned numCUs = 304;            ///< [WP] MI300X
   unsigned cusPerXcd = 38;          ///< [WP] 8 XCDs of 38 CUs
   double clockMHz = 2100;           ///< [WP] peak engine clock
+  /// The engine clock while every matrix core is busy ([aiter]: the best
+  /// dense GEMM AMD measured on a 304-CU gfx942, 538.7 TFLOP/s bf16
+  /// (bf16_tuned_batched_gemm.csv, 16x16384x8192x1024), is 0.412 of the
+  /// 1307.4 TFLOP/s peak at 2100 MHz: the clock is at least 0.412 x 2100).
+  /// A launch runs at clockMHz - (clockMHz - mfmaClockMHz) x its matrix-core
+  /// utilisation (Result::effectiveMHz).
+  double mfmaClockMHz = 865;
   double realtimeMHz = 100;         ///< [ISA] s_memrealtime: constant 100 MHz clock
 
   // ---- CU resources (occupancy) ----
@@ -47,7 +66,21 @@ struct Params {
   unsigned sgprExtra = 6;           ///< [LLVM] VCC, FLAT_SCRATCH, XNACK_MASK
   unsigned ldsPerCU = 64 * 1024;    ///< [WP]
   unsigned workgroupsPerCU = 16;    ///< [model] barrier resources per CU
-  unsigned dispatchCycles = 0;      ///< [model] workgroup launch cost (not modeled)
+
+  // ---- launch (Model.cpp: dispatch) ----
+  /// Fixed wall time of a launch besides its waves: the command processor
+  /// reading the dispatch packet, the end-of-kernel cache write-back and
+  /// completion signal ([aiter]: AMD's smallest measured kernel times are
+  /// 3.6 us (a8w8_blockscale_tuned_gemm.csv, M=16 N=7168 K=256, on 256 and
+  /// 304 CUs), 3.9 us (a4w4), 4.2 us (a8w8_bpreshuffle on 80 CUs): an empty
+  /// kernel costs less; [model] 2.0 us of them is the launch itself).
+  double launchUs = 2.0;
+  /// Each XCD's workgroup dispatcher starts one wave per this many cycles
+  /// ([model]: one wave per clock per XCD; a workgroup of 4 waves takes 4).
+  unsigned waveDispatchCycles = 1;
+  /// From a wave's dispatch to its first instruction: SGPR/VGPR
+  /// initialisation (kernarg pointer, workgroup ids, work-item ids) ([model]).
+  unsigned waveStartCycles = 32;
 
   // ---- issue (cycles) ----
   unsigned issuePeriod = 4;         ///< [GCN] a SIMD is served every 4 cycles
@@ -66,6 +99,14 @@ struct Params {
 
   // ---- memory ----
   unsigned smemLatency = 64;        ///< [C&C] scalar cache hit, ~30 ns
+  unsigned scacheBytes = 16 * 1024; ///< [WP] scalar data cache (per CU here)
+  unsigned scacheLine = 64;         ///< [model] scalar cache line
+  unsigned icacheBytes = 64 * 1024; ///< [WP] instruction cache, shared by 2 CUs
+  unsigned icacheLine = 64;         ///< [model] instruction cache line
+  unsigned icacheCUs = 2;           ///< [WP] CUs sharing one instruction cache
+  unsigned icachePrefetchLines = 4; ///< [model] lines fetched ahead of a wave's line
+  /// Scalar loads and instruction fetches that miss go to the XCD's L2
+  /// (and beyond, as vector lines do); the wave waits for the line.
   unsigned ldsLatency = 64;         ///< [C&C] LDS load-to-use, ~30 ns
   unsigned ldsBanks = 32;           ///< [ISA] 32 banks of 4 bytes (a power of two)
   unsigned ldsBytesPerClk = 128;    ///< [WP] 128 bytes/clock/CU
@@ -80,9 +121,20 @@ struct Params {
   unsigned l2Latency = 250;         ///< [C&C] ~118 ns
   double mallBytesPerClk = 8095;    ///< [WP] 17 TB/s Infinity Cache / 2.1 GHz
   unsigned mallLatency = 460;       ///< [C&C] ~218 ns
-  double hbmBytesPerClk = 2524;     ///< [WP] 5.3 TB/s / 2.1 GHz
+  /// HBM bandwidth a kernel can get: 4.2 TB/s, measured on MI300X with
+  /// AMD's roofline benchmark (/opt/rocm/bin/roofline, reported in
+  /// ROCm/legacy-rocm-build#5070); the data sheet's 5.3 TB/s
+  /// (hbmPeakTBs) is theoretical, "not achievable with real-world tests"
+  /// (AMD, ROCm/rocm_bandwidth_test#121). Other profiles: their peak times
+  /// the same 4.2 / 5.3 ([model]).
+  double hbmBytesPerClk = 4.2e12 / 2.1e9;
+  double hbmPeakTBs = 5.3;          ///< [WP] data-sheet peak
   unsigned hbmLatency = 760;        ///< [C&C] ~360 ns
   unsigned storeAckLatency = 250;   ///< [model] a store counts in vmcnt until L2 acks
+  /// Atomics execute at L2 (not in L1): an atomic instruction occupies
+  /// each line it touches at its L2 channel this long, so atomics to one
+  /// line serialise there ([model]).
+  unsigned atomicLineCycles = 16;
   unsigned bandwidthWindow = 64;    ///< [model] the shared levels' bandwidth is
                                     ///< accounted in buckets of this many cycles
                                     ///< (Calendar in Memory.h)
@@ -97,19 +149,62 @@ struct Params {
                                     ///< GEMM: 256 cycles 1.1x the CPU time of
                                     ///< 1024, same cycles within 0.3%)
 
-  /// MI300X for gfx942 (everything above). gfx950 code runs on an MI355X
-  /// ([MI355X] AMD Instinct MI355X data sheet: 256 CUs in 8 XCDs, 2400 MHz,
-  /// 160 KiB LDS per CU, 8 TB/s HBM3E); the rest as on MI300X.
-  static Params forProcessor(const std::string &processor) {
-    Params p;
-    if (processor == "gfx950") {
-      p.numCUs = 256;
+  // ---- the device ----
+  std::string device = "mi300x";    ///< profile name (devices())
+  std::string target = "gfx942";
+
+  /// The profiles: MI300X (everything above), MI308X, MI325X (gfx942),
+  /// MI355X (gfx950). Sources in the header's list.
+  static const std::vector<std::string> &devices() {
+    static const std::vector<std::string> names = {"mi300x", "mi308x", "mi325x", "mi355x"};
+    return names;
+  }
+  /// The profile `name`; false if there is none.
+  static bool forDevice(const std::string &name, Params &p) {
+    p = Params();
+    p.device = name;
+    if (name == "mi300x")
+      return true;
+    if (name == "mi308x") {
+      p.numCUs = 80;                 // [MI308X] [aiter] cu_num 80
+      p.cusPerXcd = 10;              // [MI308X] 8 XCDs
+      // [aiter] best dense GEMM measured on 80 CUs: 395.4 TOP/s int8
+      // (a8w8_bpreshuffle_tuned_gemm.csv, 20480x4608x7168), 0.575 of the
+      // 688.1 peak (80/304 of 2614.9) at 2100 MHz.
+      p.mfmaClockMHz = 1207;
+      return true;
+    }
+    if (name == "mi325x") {
+      p.hbmPeakTBs = 6.0;               // [MI325X] 6 TB/s HBM3E
+      p.hbmBytesPerClk = 6e12 * (4.2 / 5.3) / 2.1e9;
+      // [model] no measured GEMM of MI325X in the wheel: MI300X's.
+      return true;
+    }
+    if (name == "mi355x") {
+      p.target = "gfx950";
+      p.numCUs = 256;                // [CDNA4]
       p.cusPerXcd = 32;
       p.clockMHz = 2400;
       p.ldsPerCU = 160 * 1024;
-      p.hbmBytesPerClk = 8e12 / 2.4e9;
-      p.mallBytesPerClk = 17e12 / 2.4e9;
+      p.hbmPeakTBs = 8.0;
+      p.hbmBytesPerClk = 8e12 * (4.2 / 5.3) / 2.4e9;
+      p.mallBytesPerClk = 17e12 / 2.4e9;  // [model] MI300X's Infinity Cache
+      // [aiter] best dense GEMM measured on 256 CUs: 5780.7 TFLOP/s fp4
+      // (a4w4_blockscale_tuned_gemm.csv, 32768x8192x28672), 0.574 of the
+      // 10066 peak at 2400 MHz.
+      p.mfmaClockMHz = 1378;
+      return true;
     }
+    return false;
+  }
+  /// The default profile of a target: its flagship (gfx950: MI355X, else
+  /// MI300X).
+  static std::string defaultDevice(const std::string &processor) {
+    return processor == "gfx950" ? "mi355x" : "mi300x";
+  }
+  static Params forProcessor(const std::string &processor) {
+    Params p;
+    forDevice(defaultDevice(processor), p);
     return p;
   }
 };

@@ -27,11 +27,15 @@ enum class Stall : uint8_t {
   Barrier,     ///< s_barrier until the workgroup's waves arrived
   Nop,         ///< s_nop / s_sleep
   Branch,      ///< taken-branch refill
+  Dispatch,    ///< before its first instruction: the XCD's workgroup
+               ///< dispatcher and the wave's start-up
+  Fetch,       ///< its instruction's line was not in the instruction cache
   Count
 };
 inline const char *stallName(Stall s) {
   static const char *n[] = {"none",    "arbitration", "dependency", "matrix_core", "unit",
-                            "waitcnt", "barrier",     "nop",        "branch"};
+                            "waitcnt", "barrier",     "nop",        "branch",
+                            "dispatch", "fetch"};
   return n[unsigned(s)];
 }
 
@@ -69,8 +73,20 @@ struct WaveRecord {
 };
 
 struct Result {
-  uint64_t cycles = 0;                   ///< whole launch
-  double clockMHz = 0;
+  uint64_t cycles = 0;                   ///< whole launch (waves, from the
+                                         ///< first dispatch to the last store)
+  double clockMHz = 0;                   ///< the device's peak engine clock
+  std::string device;                    ///< the profile (Params::device)
+  /// Wall time on the device: launchUs + cycles / effectiveMHz.
+  double microseconds = 0;
+  double launchUs = 0;                   ///< Params::launchUs
+  double effectiveMHz = 0;               ///< the clock under this launch's MFMA load
+  double mfmaUtilization = 0;            ///< matrix-core busy / (SIMDs x cycles)
+  /// Cycles from the last wave's end until the last store or result
+  /// landed (the drain at the end of the kernel).
+  uint64_t drainCycles = 0;
+  uint64_t icacheMisses = 0;             ///< instruction lines fetched from L2
+  uint64_t scalarMisses = 0;             ///< scalar-cache lines fetched from L2
   unsigned cusUsed = 0;
   unsigned groupsPerCU = 0;              ///< occupancy: resident workgroups per CU
   unsigned wavesPerSimd = 0;             ///< occupancy limit per SIMD
@@ -83,7 +99,8 @@ struct Result {
   uint64_t unitBusy[unsigned(Unit::Count)] = {};   ///< summed over SIMDs/CUs
   uint64_t unitCount[unsigned(Unit::Count)] = {};  ///< instructions per unit
   uint64_t ldsCycles = 0, ldsIdealCycles = 0;      ///< bank-conflict factor
-  uint64_t memLines[4] = {};             ///< vector-memory lines: L1, L2, MALL, HBM
+  uint64_t memLines[5] = {};             ///< vector-memory lines: L1, L2, MALL, HBM;
+                                         ///< [4]: lines atomics updated at L2
 };
 
 } // namespace aster::emu::timing

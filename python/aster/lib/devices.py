@@ -1,24 +1,45 @@
-"""The device facts GEMM dispatch needs, one place (until the timing model's
-device profiles, `aster.timing.devices()`, land and replace these).
+"""The device facts GEMM dispatch needs, read from the timing model's device
+profiles (`aster.timing.devices()`, sources in cc/emulator/timing/Params.h):
+one fact, one place.
 
-    CUS["gfx942"]        compute units of the device an arch stands for
-    CLOCK_GHZ["gfx942"]  its peak engine clock (cycles -> seconds)
-
-Sources: MI300X has 304 CUs at up to 2.1 GHz (AMD Instinct MI300X data
-sheet; 8 XCDs x 38), MI355X 256 CUs at up to 2.4 GHz (AMD Instinct MI355X
-data sheet; 8 XCDs x 32).
+    cus(arch, device=None)   compute units of `device` (None: the arch's flagship)
+    CUS["gfx942"]            the flagship's compute units
+    CLOCK_GHZ["gfx942"]      the flagship's peak engine clock (cycles at peak ->
+                             seconds; the bench's TFLOP/s at peak clock)
 """
 
-__all__ = ["CUS", "CLOCK_GHZ", "DEVICE", "cus"]
+__all__ = ["CLOCK_GHZ", "CUS", "DEVICE", "cus", "profile"]
 
-DEVICE = {"gfx942": "MI300X", "gfx950": "MI355X"}
-CUS = {"gfx942": 304, "gfx950": 256}
-CLOCK_GHZ = {"gfx942": 2.1, "gfx950": 2.4}
+DEVICE = {"gfx942": "mi300x", "gfx950": "mi355x"}
 
 
-def cus(arch):
-    """Compute units of the device `arch` is simulated as (ValueError for others)."""
-    try:
-        return CUS[arch]
-    except KeyError:
-        raise ValueError(f"no device profile for {arch!r} (known: {sorted(CUS)})") from None
+def profile(arch, device=None):
+    """The timing model's profile dict of `device` (None: `arch`'s flagship)."""
+    from ..timing import default_device, devices
+    if device is None:
+        if arch not in DEVICE:
+            raise ValueError(f"no device profile for {arch!r} (known: {sorted(DEVICE)})")
+        device = default_device(arch)
+    profiles = devices()
+    if device not in profiles:
+        raise ValueError(f"device must be one of {', '.join(profiles)}; got {device!r}")
+    return profiles[device]
+
+
+def cus(arch, device=None):
+    """Compute units of `device` (None: the flagship `arch` is simulated as)."""
+    return int(profile(arch, device)["cus"])
+
+
+class _PeakClock(dict):
+    def __missing__(self, arch):
+        return profile(arch)["clock_mhz"] / 1000.0
+
+
+class _FlagshipCUs(dict):
+    def __missing__(self, arch):
+        return cus(arch)
+
+
+CLOCK_GHZ = _PeakClock()
+CUS = _FlagshipCUs()

@@ -14,7 +14,7 @@ MAX_SPLITS that gives a distinct K chunk (`split_factors`):
      kchunk   = ceil(K / splits) rounded up to the kernel's K unroll
                 (K_UNROLL tile_k); splits = ceil(K / kchunk) workgroups along K
      rounds   = ceil(tiles / CUs): waves of workgroups over the device's CUs
-                (`devices.CUS`; one workgroup per CU: the tiles' LDS),
+                (`devices.cus`, the device profile's; one workgroup per CU: the tiles' LDS),
                 tiles = ceil(M/tm) ceil(N/tn) splits
      compute  = 2 tm tn kchunk / (2048 flop/clk x u): the padded edge work of
                 M, N and K is paid for; u the kernel's simulated matrix-core
@@ -103,11 +103,11 @@ class Plan:
 
 
 def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
-         out=None):
+         out=None, device=None):
     """The Plan the heuristic picks for an M x N x K GEMM (module doc); out:
     C's format ("f32", "bf16", "f16"; default f32, bf16 for i8)."""
     from .devices import cus as _cus
-    ncu = cus or _cus(arch)
+    ncu = cus or _cus(arch, device)
     byte8 = dtype in BYTE_DTYPES
     out = out or ("bf16" if byte8 else "f32")
     cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
@@ -128,9 +128,9 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
     return min(opts, key=lambda o: o[0])[1]
 
 
-def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942"):
+def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", device=None):
     """The library Entry the heuristic picks for an M x N x K GEMM."""
-    return plan(library, m, n, k, dtype=dtype, trans_b=trans_b, arch=arch).entry
+    return plan(library, m, n, k, dtype=dtype, trans_b=trans_b, arch=arch, device=device).entry
 
 
 def cache_dir():
@@ -224,7 +224,7 @@ _OUT = {"f32": np.dtype(np.float32), "bf16": np.dtype(DTYPES["bf16"]),
 
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
          library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None,
-         out_dtype=None):
+         out_dtype=None, device=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
     A, B: float16 or bfloat16 NumPy arrays (the same dtype), or int8 (a8w8,
@@ -239,7 +239,8 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     K split of a split-K `config` (default 1). With timing, r.plan is the Plan.
     backend: "emu" (aster's emulator) or "hip" (a ROCm GPU: the same code
     object and argument buffer). timing=True (emulator) returns (C,
-    LaunchResult) with the simulated cycles."""
+    LaunchResult) with the simulated cycles and microseconds on `device` (a
+    profile of aster.timing.devices(); None: the arch's flagship)."""
     from ..runtime import launch
     da, db = _operand(A, "A"), _operand(B, "B")
     if da != db:
@@ -273,7 +274,8 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
                              f"shape {(m, n)}")
     lib = library if library is not None else default_library()
     if config is None:
-        p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch, out=names[want])
+        p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch, out=names[want],
+                 device=device)
     else:
         entry = config if not isinstance(config, str) else lib.entry(config, arch)
         c = entry.config
@@ -299,7 +301,7 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         c_arr[...] = 0
         args.append(p.kchunk)
     r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
-               args=args, backend=backend, timing=timing)
+               args=args, backend=backend, timing=timing, device=device)
     if timing:
         r.plan = p
         return c_arr, r

@@ -138,10 +138,11 @@ def kernel_args_header(kernels):
     return "\n".join(out) + "\n"
 
 
-def simulate(hsaco, cfg, shape, splits=1):
+def simulate(hsaco, cfg, shape, splits=1, device=None):
     """Simulated cycles of the kernel on an M x N x K problem (zero inputs:
     the timing model does not depend on values); a split-K kernel with
-    `splits` K splits (GemmConfig.kchunk)."""
+    `splits` K splits (GemmConfig.kchunk), on the timing model's `device`
+    profile (None: the target's flagship)."""
     from ..runtime import launch
     from ..kernels.gemm import DTYPES as NP
     m, n, k = shape
@@ -162,7 +163,8 @@ def simulate(hsaco, cfg, shape, splits=1):
     c = np.zeros(m * n, np.float32)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     args = [a, b, c, m, n, k] + ([kc] if cfg.split_k else [])
-    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True)
+    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True,
+               device=device)
     return r.cycles
 
 

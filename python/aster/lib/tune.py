@@ -57,10 +57,11 @@ def _code(cfg):
     return compile_config(cfg).hsaco
 
 
-def evaluate(cfg_dict, shape, splits=1):
-    """(config name, shape, simulated cycles, splits): one task, run in a worker."""
+def evaluate(cfg_dict, shape, splits=1, device=None):
+    """(config name, shape, simulated cycles, splits): one task, run in a worker
+    (device: the timing model's device profile, None the target's default)."""
     cfg = GemmConfig(**cfg_dict)
-    return cfg.name, tuple(shape), simulate(_code(cfg), cfg, tuple(shape), splits), splits
+    return cfg.name, tuple(shape), simulate(_code(cfg), cfg, tuple(shape), splits, device=device), splits
 
 
 def candidate_splits(cfg, shape, splits=None):
@@ -100,11 +101,11 @@ def _progress(total, enabled):
     return tqdm(total=total, desc="aster.lib.tune", unit="run")
 
 
-def _run_local(tasks, workers, bar):
+def _run_local(tasks, workers, bar, device=None):
     from concurrent.futures import ProcessPoolExecutor, as_completed
     out = []
     with ProcessPoolExecutor(workers) as ex:
-        futs = [ex.submit(evaluate, c.as_dict(), s, sk) for c, s, sk in tasks]
+        futs = [ex.submit(evaluate, c.as_dict(), s, sk, device) for c, s, sk in tasks]
         for f in as_completed(futs):
             out.append(f.result())
             if bar:
@@ -112,7 +113,7 @@ def _run_local(tasks, workers, bar):
     return out
 
 
-def _ray_tasks(tasks, workers, address, report):
+def _ray_tasks(tasks, workers, address, report, device=None):
     """Runs the tasks as Ray tasks; report(result) after each."""
     import ray
     started = False
@@ -125,7 +126,7 @@ def _ray_tasks(tasks, workers, address, report):
         started = True
     try:
         remote = ray.remote(evaluate)
-        pending = [remote.remote(c, s, sk) for c, s, sk in tasks]
+        pending = [remote.remote(c, s, sk, device) for c, s, sk in tasks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for r in ray.get(done):
@@ -146,14 +147,15 @@ def _driver_main():
     try:
         _ray_tasks([(c, tuple(s), sk) for c, s, sk in job["tasks"]], job["workers"],
                    job["address"],
-                   lambda r: (out.write(json.dumps(["result", r]) + "\n"), out.flush()))
+                   lambda r: (out.write(json.dumps(["result", r]) + "\n"), out.flush()),
+                   job.get("device"))
         out.write(json.dumps(["done", None]) + "\n")
     except BaseException as e:      # reported to the parent, which raises
         out.write(json.dumps(["error", f"{type(e).__name__}: {e}"]) + "\n")
     out.flush()
 
 
-def _run_ray(tasks, workers, bar, address):
+def _run_ray(tasks, workers, bar, address, device=None):
     import importlib.util
     import sys
     if importlib.util.find_spec("ray") is None:
@@ -167,7 +169,7 @@ def _run_ray(tasks, workers, bar, address):
         if bar:
             bar.update(1)
     if ray is not None and ray.is_initialized():     # the caller's own Ray session
-        _ray_tasks(tasks, workers, address, report)
+        _ray_tasks(tasks, workers, address, report, device)
         return out
     # A child process drives Ray: Ray's gRPC threads and fork handlers stay
     # out of the caller's process (where aster forks and recovers from LLVM
@@ -176,7 +178,8 @@ def _run_ray(tasks, workers, bar, address):
     import subprocess
     proc = subprocess.Popen([sys.executable, "-m", "aster.lib._ray_driver"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    proc.stdin.write(json.dumps({"tasks": tasks, "workers": workers, "address": address}))
+    proc.stdin.write(json.dumps({"tasks": tasks, "workers": workers, "address": address,
+                                 "device": device}))
     proc.stdin.close()
     status = None
     try:
@@ -201,7 +204,8 @@ def _run_ray(tasks, workers, bar, address):
 
 
 def tune(shapes, space, executor="local", *, library=None, workers=2, progress=True,
-         dtype="f16", trans_b=False, arch="gfx942", ray_address=None, splits=None):
+         dtype="f16", trans_b=False, arch="gfx942", ray_address=None, splits=None,
+         device=None):
     """Simulates every config of `space` (see expand_space; dtype, trans_b
     and arch fill the fields a dict space leaves out) on every (M, N, K) of
     `shapes`, on `workers` local processes (executor="local") or Ray tasks
@@ -211,7 +215,8 @@ def tune(shapes, space, executor="local", *, library=None, workers=2, progress=T
     initialised). The fastest config per shape wins; with `library` (a directory or
     Library) the winners are added to it if missing and their configs.csv
     row's `tuned_for` lists the shape (which `aster.lib.gemm` then picks).
-    splits: the K splits to try for split-K configs (module doc)."""
+    splits: the K splits to try for split-K configs (module doc); device: the timing model's device
+    profile (aster.timing.devices(); None: the target's flagship)."""
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}; got {executor!r}")
     shapes = [tuple(int(x) for x in s) for s in shapes]
@@ -228,8 +233,8 @@ def tune(shapes, space, executor="local", *, library=None, workers=2, progress=T
     t0 = time.time()
     bar = _progress(len(tasks), progress)
     try:
-        raw = (_run_local(tasks, workers, bar) if executor == "local"
-               else _run_ray(tasks, workers, bar, ray_address))
+        raw = (_run_local(tasks, workers, bar, device) if executor == "local"
+               else _run_ray(tasks, workers, bar, ray_address, device))
     finally:
         if bar:
             bar.close()
