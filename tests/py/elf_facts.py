@@ -2,6 +2,7 @@
 aster: the code section's bytes, each kernel's descriptor bytes and the
 metadata note (as llvm-readelf prints it, YAML). The oracle of the raising
 round-trip tests."""
+import functools
 import os
 import re
 import shutil
@@ -11,6 +12,7 @@ import tempfile
 READELF = shutil.which("llvm-readelf-22") or "/usr/lib/llvm-22/bin/llvm-readelf"
 
 
+@functools.lru_cache(maxsize=32)   # one code object is read for several facts
 def _readelf(data, *flags):
     with tempfile.NamedTemporaryFile(suffix=".hsaco", delete=False) as f:
         f.write(data)

@@ -340,9 +340,12 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     else if (!isKernel && (p2align > 8 || llvm::alignTo(lastEnd, 1ull << p2align) != f.addr))
       errors.push_back("device function " + f.name + " (" + hexPc(f.addr) +
                        ") is not where an alignment puts it after the code before it");
+    // A symbol without `.size` (hand-written assembly, as AMD's kernels):
+    // the function reaches the next function or the end of the section.
+    bool sized = f.size != 0;
     uint64_t end = f.addr + f.size;
-    if (f.size == 0 && fi + 1 < funcs.size())
-      end = funcs[fi + 1].addr;
+    if (!sized)
+      end = fi + 1 < funcs.size() ? funcs[fi + 1].addr : textAddr + code.size();
     // Decode once: instructions, and the branch targets that become labels.
     std::vector<Decoded> insts;
     insts.reserve((end - f.addr) / 6);
@@ -380,6 +383,28 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     })) {
       errors.push_back(f.name + ": " + llvm::toString(std::move(e)));
       continue;
+    }
+    // Without `.size`, what follows the last instruction that ends the flow
+    // (and that no branch reaches: s_code_end padding, data) is the
+    // function's code tail, kept as words.
+    std::string codeTail;
+    if (!sized) {
+      size_t cut = insts.size();
+      for (size_t ii = insts.size(); ii-- > 0;) {
+        const Decoded &d = insts[ii];
+        if (targets.count(d.pc))
+          break;
+        StringRef mn = StringRef(d.text).split(' ').first;
+        if (d.ok && (mn == "s_endpgm" || mn == "s_branch" || mn == "s_setpc_b64")) {
+          cut = ii + 1;
+          break;
+        }
+      }
+      if (cut < insts.size()) {
+        uint64_t from = insts[cut].pc;
+        codeTail = fillLines(code.slice(from - textAddr, end - from));
+        insts.resize(cut);
+      }
     }
     nameAddresses(insts, code, textAddr, data, errors, f.name);
     Operation *owner =
@@ -428,6 +453,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       if (tpc < f.addr || tpc >= end)
         errors.push_back(f.name + ": a branch leaves the function (to " + hexPc(tpc) + ")");
     body.finish(f.name);
+    if (!codeTail.empty()) {
+      auto prev = owner->getAttrOfType<StringAttr>(kCodeTailAttr);
+      owner->setAttr(kCodeTailAttr,
+                     StringAttr::get(ctx, (prev ? prev.getValue().str() : "") + codeTail));
+    }
     lastEnd = std::max(lastEnd, end);
     if (!isKernel)
       continue;

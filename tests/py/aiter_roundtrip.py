@@ -1,0 +1,184 @@
+"""Raising AMD's own code objects (the amd-aiter wheel's aiter_meta/hsa) and
+compiling them back, both ways:
+
+* `raise_code_object(bytes)` -> `aster.compile`;
+* `raise_asm` of LLVM's disassembly of the code object: llvm-objdump-22's
+  listing of the code (labels from the symbol table, branch targets as
+  labels) and of each `NAME.kd` (as `.amdhsa_kernel` directives), with the
+  metadata note as llvm-readelf-22 prints it, made into an assembler file.
+
+The oracle is LLVM's tools (elf_facts.differences): the same code bytes,
+kernel descriptors and metadata as AMD's file.
+
+    python tests/py/aiter_roundtrip.py [--jobs N] [--every K]   # make raise-aiter
+
+runs every gfx942 and gfx950 code object of the wheel and prints N/N per
+architecture and way, with the failures grouped by message.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf_facts  # noqa: E402
+
+OBJDUMP = shutil.which("llvm-objdump-22") or "/usr/lib/llvm-22/bin/llvm-objdump"
+ARCHS = ("gfx942", "gfx950")
+
+
+def code_objects(arch):
+    """The wheel's code objects for `arch`: [(path relative to hsa/<arch>, Path)]."""
+    from aster import aiter
+    root = aiter.hsa_dir(arch)
+    return [(str(p.relative_to(root)), p) for p in aiter.code_objects(arch)]
+
+
+def sample(arch, n):
+    """A fixed sample of `n` code objects of `arch` that holds every folder:
+    each folder's first (by path) object, then every k-th of the rest."""
+    objs = code_objects(arch)
+    first = {}
+    for rel, p in objs:
+        first.setdefault(os.path.dirname(rel), (rel, p))
+    picked = dict(first.values())
+    rest = [o for o in objs if o[0] not in picked]
+    k = max(1, len(rest) // max(1, n - len(picked)))
+    for rel, p in rest[::k][: max(0, n - len(picked))]:
+        picked[rel] = p
+    return sorted(picked.items())
+
+
+def _assemblable(line):
+    """A descriptor line of llvm-objdump-22 as llvm-mc-22 takes it back on
+    gfx94x/gfx95x: objdump prints `.amdhsa_next_free_sgpr` as the whole SGPR
+    granule with nothing reserved, and `.amdhsa_reserve_xnack_mask 0`, which
+    llvm-mc rejects for a target with xnack "any" ("does not match target
+    id"), and next_free_sgpr up to 112, where llvm-mc takes at most 102; the
+    assembler adds 6 SGPRs to next_free_sgpr there whatever the reserve
+    directives say (architected flat scratch), so the smallest count of the
+    same granule, 8 * granule - 5 = printed - 13, is written, and the xnack
+    directive is left to the target."""
+    m = re.match(r"\s*\.amdhsa_next_free_sgpr (\d+)", line)
+    if m:
+        return f"\t.amdhsa_next_free_sgpr {max(int(m.group(1)) - 13, 0)}"
+    return "" if ".amdhsa_reserve_xnack_mask" in line else line
+
+
+def objdump_asm(data):
+    """The code object as an assembler file, from LLVM's disassembly: the
+    code and descriptors (llvm-objdump-22), the metadata (llvm-readelf-22)."""
+    with tempfile.NamedTemporaryFile(suffix=".co", delete=False) as f:
+        f.write(data)
+        path = f.name
+    try:
+        listing = subprocess.run(
+            [OBJDUMP, "-D", "--symbolize-operands", "--no-show-raw-insn", "--no-leading-addr",
+             "-j", ".text", "-j", ".rodata", path],
+            capture_output=True, text=True, check=True).stdout
+        header = elf_facts._readelf(data, "-h")
+    finally:
+        os.unlink(path)
+    funcs = {n for n, (_, _, t) in elf_facts.symbols(data).items() if t == "FUNC"}
+    abi = int(re.search(r"ABI Version:\s+(\d+)", header).group(1))
+    arch = re.search(r"Flags:\s+\S+, (gfx\w+)", header).group(1)
+    out = [f'\t.amdgcn_target "amdgcn-amd-amdhsa--{arch}"',
+           f"\t.amdhsa_code_object_version {abi + 2}", "\t.text"]
+    descriptors, section, in_kd = [], None, False
+    for line in listing.splitlines():
+        m = re.match(r"Disassembly of section (\S+):", line)
+        if m:
+            section = m.group(1)
+            continue
+        if section == ".rodata":
+            if line.startswith(".amdhsa_kernel"):
+                in_kd = True
+            if in_kd:
+                descriptors.append(_assemblable(line))
+            if line.startswith(".end_amdhsa_kernel"):
+                in_kd = False
+            continue
+        if section != ".text" or not line.strip():
+            continue
+        m = re.match(r"^<(.+)>:$", line)
+        if m:
+            name = m.group(1)
+            if name in funcs:
+                out += [f"\t.globl\t{name}", "\t.p2align\t8", f"\t.type\t{name},@function"]
+            out.append(f"{name}:")
+            continue
+        out.append("\t" + line.split("//")[0].strip())
+    out += ["\t.rodata"] + descriptors
+    yaml = re.sub(r"^\s*---\n", "", elf_facts.metadata(data) or "")
+    out += ["\t.amdgpu_metadata", "---", yaml, "...",
+            "\t.end_amdgpu_metadata", ""]
+    return "\n".join(out)
+
+
+def roundtrip(path):
+    """(problems of raise_code_object, problems of raise_asm): each None when
+    the round trip is exact, else a one-line message."""
+    import aster
+    data = open(path, "rb").read()
+
+    def attempt(raise_fn):
+        try:
+            out = aster.compile(raise_fn()).hsaco
+        except aster.AsterError as e:
+            return str(e).splitlines()[0]
+        diff = elf_facts.differences(data, out)
+        return f"the round trip changed the {', '.join(diff)}" if diff else None
+    return (attempt(lambda: aster.raise_code_object(data, name=str(path))),
+            attempt(lambda: aster.raise_asm(objdump_asm(data), name=str(path))))
+
+
+def _job(item):
+    arch, rel, path = item
+    try:
+        return arch, rel, roundtrip(path)
+    except Exception as e:   # a crash of the helper itself is a failure too
+        msg = f"{type(e).__name__}: {e}".splitlines()[0]
+        return arch, rel, (msg, msg)
+
+
+def _key(msg):
+    """A failure message without names, addresses and numbers."""
+    msg = re.sub(r"^\S+ pc 0x[0-9a-f]+: ", "", msg)
+    msg = re.sub(r"^\S+:\d+: ", "", msg)
+    return re.sub(r"\d+", "N", msg)[:140]
+
+
+def main(argv):
+    import argparse
+    import collections
+    import multiprocessing
+    import time
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--every", type=int, default=1, help="only every K-th code object")
+    args = ap.parse_args(argv)
+    items = [(arch, rel, p) for arch in ARCHS for rel, p in code_objects(arch)[:: args.every]]
+    t0 = time.time()
+    ok = collections.Counter()
+    total = collections.Counter(arch for arch, _, _ in items)
+    failures = collections.defaultdict(list)
+    with multiprocessing.Pool(args.jobs) as pool:
+        for arch, rel, results in pool.imap_unordered(_job, items, chunksize=4):
+            for way, problem in zip(("raise_code_object", "raise_asm"), results):
+                if problem is None:
+                    ok[arch, way] += 1
+                else:
+                    failures[way, _key(problem)].append(f"{arch}/{rel}: {problem}")
+    for arch in ARCHS:
+        for way in ("raise_code_object", "raise_asm"):
+            print(f"{arch} {way}: {ok[arch, way]}/{total[arch]} code objects round-trip exactly")
+    for (way, key), where in sorted(failures.items(), key=lambda kv: -len(kv[1])):
+        print(f"{len(where)} x {way}: {key}\n    e.g. {where[0][:300]}")
+    print(f"({len(items)} code objects, {time.time() - t0:.0f} s, {args.jobs} processes)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
