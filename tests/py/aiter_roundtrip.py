@@ -27,6 +27,7 @@ import elf_facts  # noqa: E402
 
 OBJDUMP = shutil.which("llvm-objdump-22") or "/usr/lib/llvm-22/bin/llvm-objdump"
 ARCHS = ("gfx942", "gfx950")
+WAYS = ("raise_code_object", "raise_asm")
 
 
 def code_objects(arch):
@@ -67,20 +68,31 @@ def _assemblable(line):
     return "" if ".amdhsa_reserve_xnack_mask" in line else line
 
 
-def objdump_asm(data):
+def listings(datas):
+    """{data: llvm-objdump-22's listing of its code and descriptors}, from
+    one run over all of them."""
+    datas = list(dict.fromkeys(datas))
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, d in enumerate(datas):
+            paths.append(os.path.join(tmp, f"{i}.co"))
+            with open(paths[-1], "wb") as f:
+                f.write(d)
+        out = subprocess.run(
+            [OBJDUMP, "-D", "--symbolize-operands", "--no-show-raw-insn", "--no-leading-addr",
+             "-j", ".text", "-j", ".rodata", *paths],
+            capture_output=True, text=True, check=True).stdout
+    parts = re.split(r"^(\S+):\tfile format \S+$", out, flags=re.M)
+    by_path = dict(zip(parts[1::2], parts[2::2]))
+    return {d: by_path[p] for d, p in zip(datas, paths)}
+
+
+def objdump_asm(data, listing=None):
     """The code object as an assembler file, from LLVM's disassembly: the
     code and descriptors (llvm-objdump-22), the metadata (llvm-readelf-22)."""
-    with tempfile.NamedTemporaryFile(suffix=".co", delete=False) as f:
-        f.write(data)
-        path = f.name
-    try:
-        listing = subprocess.run(
-            [OBJDUMP, "-D", "--symbolize-operands", "--no-show-raw-insn", "--no-leading-addr",
-             "-j", ".text", "-j", ".rodata", path],
-            capture_output=True, text=True, check=True).stdout
-        header = elf_facts._readelf(data, "-h")
-    finally:
-        os.unlink(path)
+    if listing is None:
+        listing = listings([data])[data]
+    header = elf_facts._readelf(data, "-h")
     funcs = {n for n, (_, _, t) in elf_facts.symbols(data).items() if t == "FUNC"}
     abi = int(re.search(r"ABI Version:\s+(\d+)", header).group(1))
     arch = re.search(r"Flags:\s+\S+, (gfx\w+)", header).group(1)
@@ -110,37 +122,58 @@ def objdump_asm(data):
             out.append(f"{name}:")
             continue
         out.append("\t" + line.split("//")[0].strip())
-    out += ["\t.rodata"] + descriptors
     yaml = re.sub(r"^\s*---\n", "", elf_facts.metadata(data) or "")
-    out += ["\t.amdgpu_metadata", "---", yaml, "...",
-            "\t.end_amdgpu_metadata", ""]
+    out += ["\t.rodata"] + descriptors
+    out += ["\t.amdgpu_metadata", "---", yaml, "...", "\t.end_amdgpu_metadata", ""]
     return "\n".join(out)
 
 
-def roundtrip(path):
-    """(problems of raise_code_object, problems of raise_asm): each None when
-    the round trip is exact, else a one-line message."""
+def _compile_both(item):
+    """(code object bytes or error, the same through raise_asm of `asm`)."""
     import aster
-    data = open(path, "rb").read()
+    name, data, asm = item
 
     def attempt(raise_fn):
         try:
-            out = aster.compile(raise_fn()).hsaco
+            return aster.compile(raise_fn()).hsaco
         except aster.AsterError as e:
             return str(e).splitlines()[0]
-        diff = elf_facts.differences(data, out)
-        return f"the round trip changed the {', '.join(diff)}" if diff else None
-    return (attempt(lambda: aster.raise_code_object(data, name=str(path))),
-            attempt(lambda: aster.raise_asm(objdump_asm(data), name=str(path))))
+    return (attempt(lambda: aster.raise_code_object(data, name=name)),
+            attempt(lambda: aster.raise_asm(asm, name=name)))
 
 
-def _job(item):
-    arch, rel, path = item
+def check(paths, jobs=1, chunk=128):
+    """[(path, problem of raise_code_object, problem of raise_asm)], each
+    problem None when the round trip is exact, else one line. Compiles in
+    `jobs` processes; LLVM's tools run once per chunk of code objects."""
+    import multiprocessing
+    results = []
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     try:
-        return arch, rel, roundtrip(path)
-    except Exception as e:   # a crash of the helper itself is a failure too
-        msg = f"{type(e).__name__}: {e}".splitlines()[0]
-        return arch, rel, (msg, msg)
+        for i in range(0, len(paths), chunk):
+            part = paths[i:i + chunk]
+            datas = [open(p, "rb").read() for p in part]
+            with elf_facts.batch(datas, (("-h",), ("-s",), ("--notes",))):
+                lists = listings(datas)
+                items = [(str(p), d, objdump_asm(d, lists[d])) for p, d in zip(part, datas)]
+            outs = (pool.map if pool else map)(_compile_both, items)
+            outs = list(outs)
+            made = [o for pair in outs for o in pair if isinstance(o, bytes)]
+            with elf_facts.batch(datas + made):
+                for p, d, pair in zip(part, datas, outs):
+                    problems = []
+                    for o in pair:
+                        if isinstance(o, str):
+                            problems.append(o)
+                            continue
+                        diff = elf_facts.differences(d, o)
+                        problems.append(f"the round trip changed the {', '.join(diff)}"
+                                        if diff else None)
+                    results.append((p, *problems))
+    finally:
+        if pool:
+            pool.close()
+    return results
 
 
 def _key(msg):
@@ -153,30 +186,28 @@ def _key(msg):
 def main(argv):
     import argparse
     import collections
-    import multiprocessing
     import time
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--every", type=int, default=1, help="only every K-th code object")
     args = ap.parse_args(argv)
-    items = [(arch, rel, p) for arch in ARCHS for rel, p in code_objects(arch)[:: args.every]]
     t0 = time.time()
-    ok = collections.Counter()
-    total = collections.Counter(arch for arch, _, _ in items)
     failures = collections.defaultdict(list)
-    with multiprocessing.Pool(args.jobs) as pool:
-        for arch, rel, results in pool.imap_unordered(_job, items, chunksize=4):
-            for way, problem in zip(("raise_code_object", "raise_asm"), results):
-                if problem is None:
-                    ok[arch, way] += 1
-                else:
-                    failures[way, _key(problem)].append(f"{arch}/{rel}: {problem}")
     for arch in ARCHS:
-        for way in ("raise_code_object", "raise_asm"):
-            print(f"{arch} {way}: {ok[arch, way]}/{total[arch]} code objects round-trip exactly")
+        objs = code_objects(arch)[:: args.every]
+        ok = collections.Counter()
+        for p, *problems in check([p for _, p in objs], args.jobs):
+            for way, problem in zip(WAYS, problems):
+                if problem is None:
+                    ok[way] += 1
+                else:
+                    failures[way, _key(problem)].append(f"{p}: {problem}")
+        for way in WAYS:
+            print(f"{arch} {way}: {ok[way]}/{len(objs)} code objects round-trip exactly",
+                  flush=True)
     for (way, key), where in sorted(failures.items(), key=lambda kv: -len(kv[1])):
         print(f"{len(where)} x {way}: {key}\n    e.g. {where[0][:300]}")
-    print(f"({len(items)} code objects, {time.time() - t0:.0f} s, {args.jobs} processes)")
+    print(f"({time.time() - t0:.0f} s, {args.jobs} processes)")
     return 1 if failures else 0
 
 

@@ -8,6 +8,7 @@
 // LLVM's msgpack document.
 //
 //===----------------------------------------------------------------------===//
+#include "target/Assembler.h"
 #include "target/MCTarget.h"
 #include "recovery/Recovery.h"
 #include "target/raise/CodeObjectData.h"
@@ -143,6 +144,67 @@ void nameAddresses(std::vector<Decoded> &insts, ArrayRef<uint8_t> code, uint64_t
     addc.text = ("s_addc_u32 " + c[0] + ", " + c[1] + ", ").str() + operand("hi", off + 12);
     i += 2;
   }
+}
+} // namespace
+
+namespace {
+/// Which decoded instructions LLVM's own text does not hold: the function's
+/// listing as LLVM prints it, assembled again by LLVM MC, differs from the
+/// code there (bits the disassembler ignores and so does not print: AMD's
+/// v_mfma_scale_* set op_sel/op_sel_hi of the scale prefix's absent third
+/// source). Such an instruction is kept as its words. Instructions of
+/// another size or an assembler error leave all unmarked (the round trip
+/// then shows the difference).
+std::vector<bool> lossyTexts(ArrayRef<Decoded> insts, ArrayRef<uint8_t> code, uint64_t textAddr,
+                             StringRef cpu) {
+  std::vector<bool> lossy(insts.size(), false);
+  std::string text = "\t.text\n";
+  llvm::raw_string_ostream os(text);
+  for (const Decoded &d : insts) {
+    if (d.ok) {
+      os << "\t" << d.text << "\n";
+      continue;
+    }
+    for (unsigned o = 0; o + 4 <= d.size; o += 4)
+      os << "\t.long " << llvm::format_hex(
+                              llvm::support::endian::read32le(code.data() + d.pc - textAddr + o),
+                              10)
+         << "\n";
+  }
+  auto obj = target::assembleObject(text, cpu);
+  if (!obj) {
+    llvm::consumeError(obj.takeError());
+    return lossy;
+  }
+  auto file = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(StringRef(obj->data(), obj->size()), "listing"));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return lossy;
+  }
+  for (const llvm::object::SectionRef &sec : (*file)->sections()) {
+    auto name = sec.getName();
+    if (!name || *name != ".text") {
+      if (!name)
+        llvm::consumeError(name.takeError());
+      continue;
+    }
+    auto bytes = sec.getContents();
+    if (!bytes) {
+      llvm::consumeError(bytes.takeError());
+      return lossy;
+    }
+    uint64_t first = insts.empty() ? 0 : insts.front().pc;
+    uint64_t size = insts.empty() ? 0 : insts.back().pc + insts.back().size - first;
+    if (bytes->size() != size)
+      return lossy;
+    for (size_t i = 0; i < insts.size(); ++i) {
+      const Decoded &d = insts[i];
+      lossy[i] = d.ok && memcmp(bytes->data() + (d.pc - first),
+                                code.data() + (d.pc - textAddr), d.size) != 0;
+    }
+  }
+  return lossy;
 }
 } // namespace
 
@@ -406,6 +468,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
         insts.resize(cut);
       }
     }
+    std::vector<bool> lossy = lossyTexts(insts, code, textAddr, tgt);
     nameAddresses(insts, code, textAddr, data, errors, f.name);
     Operation *owner =
         isKernel ? rm.addKernel(f.name, FileLineColLoc::get(file, 0, 0)).getOperation()
@@ -440,6 +503,10 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
           errors.push_back(f.name + " " + hexPc(d.pc) + ": LLVM cannot decode the word " +
                            llvm::formatv("{0:x8}", words.empty() ? 0 : (uint32_t)words[0])
                                .str());
+        continue;
+      }
+      if (lossy[ii]) {
+        body.data(words, d.text, loc);
         continue;
       }
       auto where = [&] { return f.name + " " + hexPc(d.pc); };
