@@ -64,3 +64,89 @@ def test_listing_assembles_with_llvm():
                             src, "-o", obj], check=True, capture_output=True)
             subprocess.run([lld, "-shared", obj, "-o", co], check=True, capture_output=True)
             assert elf_facts.differences(data, open(co, "rb").read()) == [], f"{arch}/{rel}"
+
+
+SIZELESS = """\
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+\t.amdhsa_code_object_version 5
+\t.text
+\t.globl\tfirst
+\t.p2align\t8
+\t.type\tfirst,@function
+first:
+\ts_cmp_eq_u32 s0, 0
+\ts_cbranch_scc1 .Lend
+\tv_mov_b32 v0, 1
+.Lend:
+\ts_endpgm
+\t.long 0x12345678
+\t.fill 3, 4, 0xbf9f0000
+\t.globl\tsecond
+\t.p2align\t8
+\t.type\tsecond,@function
+second:
+\ts_endpgm
+\t.fill 5, 4, 0xbf9f0000
+\t.rodata
+\t.p2align\t6
+\t.amdhsa_kernel first
+\t\t.amdhsa_next_free_vgpr 1
+\t\t.amdhsa_next_free_sgpr 1
+\t\t.amdhsa_accum_offset 4
+\t.end_amdhsa_kernel
+\t.p2align\t6
+\t.amdhsa_kernel second
+\t\t.amdhsa_next_free_vgpr 1
+\t\t.amdhsa_next_free_sgpr 1
+\t\t.amdhsa_accum_offset 4
+\t.end_amdhsa_kernel
+\t.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .name: first
+    .symbol: first.kd
+    .kernarg_segment_size: 0
+    .kernarg_segment_align: 4
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 1
+    .vgpr_count: 1
+    .max_flat_workgroup_size: 64
+  - .name: second
+    .symbol: second.kd
+    .kernarg_segment_size: 0
+    .kernarg_segment_align: 4
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 1
+    .vgpr_count: 1
+    .max_flat_workgroup_size: 64
+amdhsa.target: amdgcn-amd-amdhsa--gfx942
+amdhsa.version: [1, 2]
+...
+\t.end_amdgpu_metadata
+"""
+
+
+def test_kernels_without_size():
+    """Hand-written assembly without `.size`, assembled and linked by LLVM
+    (llvm-mc-22, ld.lld-22): each kernel runs to the next function or the
+    end of the code; the words after its s_endpgm (data, s_code_end
+    padding) are its code tail; the round trip is exact."""
+    import aster
+    with tempfile.TemporaryDirectory() as tmp:
+        src, obj, co = (os.path.join(tmp, n) for n in ("k.s", "k.o", "k.co"))
+        with open(src, "w") as f:
+            f.write(SIZELESS)
+        subprocess.run(["llvm-mc-22", "-triple", "amdgcn-amd-amdhsa", "-mcpu=gfx942",
+                        "-filetype=obj", src, "-o", obj], check=True, capture_output=True)
+        subprocess.run(["ld.lld-22", "-shared", obj, "-o", co], check=True, capture_output=True)
+        data = open(co, "rb").read()
+    syms = elf_facts.symbols(data)
+    assert syms["first"][1] == 0 and syms["second"][1] == 0          # no .size
+    m = aster.raise_code_object(data)
+    text = m.mlir()
+    assert text.count("code_tail") == 2 and "0x12345678" in text
+    assert elf_facts.differences(data, aster.compile(m).hsaco) == []

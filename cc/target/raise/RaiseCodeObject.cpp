@@ -454,13 +454,13 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       size_t cut = insts.size();
       for (size_t ii = insts.size(); ii-- > 0;) {
         const Decoded &d = insts[ii];
-        if (targets.count(d.pc))
-          break;
         StringRef mn = StringRef(d.text).split(' ').first;
         if (d.ok && (mn == "s_endpgm" || mn == "s_branch" || mn == "s_setpc_b64")) {
           cut = ii + 1;
           break;
         }
+        if (targets.count(d.pc))
+          break;
       }
       if (cut < insts.size()) {
         uint64_t from = insts[cut].pc;
