@@ -190,10 +190,11 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--every", type=int, default=1, help="only every K-th code object")
+    ap.add_argument("--arch", choices=ARCHS, action="append", help="only these (default: all)")
     args = ap.parse_args(argv)
     t0 = time.time()
     failures = collections.defaultdict(list)
-    for arch in ARCHS:
+    for arch in args.arch or ARCHS:
         objs = code_objects(arch)[:: args.every]
         ok = collections.Counter()
         for p, *problems in check([p for _, p in objs], args.jobs):
