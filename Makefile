@@ -1,7 +1,7 @@
 # aster: the two commands of the README.
 #   make demo   set up everything and run the demo
 #   make test   set up everything and run all tests (lit + pytest)
-# Other targets: deps, build, lit, pytest, fuzz, fuzz-long, test-asan, bench,
+# Other targets: deps, build, lit, pytest, fuzz, fuzz-long, test-asan, bench, raise-aiter,
 # install, clean.
 
 SHELL := /bin/bash

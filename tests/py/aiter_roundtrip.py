@@ -16,6 +16,7 @@ runs every gfx942 and gfx950 code object of the wheel and prints N/N per
 architecture and way, with the failures grouped by message.
 """
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -191,18 +192,31 @@ def main(argv):
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--every", type=int, default=1, help="only every K-th code object")
     ap.add_argument("--arch", choices=ARCHS, action="append", help="only these (default: all)")
+    ap.add_argument("--progress", action="store_true", help="print counts after each batch")
     args = ap.parse_args(argv)
     t0 = time.time()
     failures = collections.defaultdict(list)
     for arch in args.arch or ARCHS:
         objs = code_objects(arch)[:: args.every]
-        ok = collections.Counter()
-        for p, *problems in check([p for _, p in objs], args.jobs):
-            for way, problem in zip(WAYS, problems):
-                if problem is None:
-                    ok[way] += 1
-                else:
-                    failures[way, _key(problem)].append(f"{p}: {problem}")
+        # In an order that mixes the folders, so that a partial run (--progress)
+        # already samples all of them.
+        paths = [p for _, p in objs]
+        random.Random(0).shuffle(paths)
+        ok, done = collections.Counter(), 0
+        for i in range(0, len(paths), 32):
+            for p, *problems in check(paths[i:i + 32], args.jobs):
+                done += 1
+                for way, problem in zip(WAYS, problems):
+                    if problem is None:
+                        ok[way] += 1
+                    else:
+                        failures[way, _key(problem)].append(f"{p}: {problem}")
+                        if args.progress:
+                            print(f"FAIL {way} {p}: {problem}", flush=True)
+            if args.progress:
+                print(f"  {arch}: {done}/{len(paths)} done: " +
+                      ", ".join(f"{way} {ok[way]}/{done}" for way in WAYS),
+                      f"({time.time() - t0:.0f} s)", flush=True)
         for way in WAYS:
             print(f"{arch} {way}: {ok[way]}/{len(objs)} code objects round-trip exactly",
                   flush=True)
