@@ -33,7 +33,8 @@ def batch(datas, flag_sets=(("-S",), ("-s",), ("--notes",))):
             out = subprocess.run([READELF, "--wide", *flags, *paths], capture_output=True,
                                  text=True, check=True).stdout
             parts = re.split(r"^File: (.+)$", out, flags=re.M)
-            by_path = dict(zip(parts[1::2], parts[2::2]))
+            # (one file: no `File:` line)
+            by_path = dict(zip(parts[1::2], parts[2::2])) if len(paths) > 1 else {paths[0]: out}
             for path, d in zip(paths, datas):
                 _BATCH[d, flags] = by_path[path]
     try:

@@ -39,31 +39,31 @@ def test_sample_spans_every_folder(results, arch):
 
 @pytest.mark.parametrize("way", rt.WAYS)
 def test_sample_round_trips_exactly(results, summary, way):
+    """Every sampled code object round-trips; through raise_asm, those whose
+    LLVM listing llvm-mc-22 itself does not re-assemble to AMD's bytes
+    (rt.LOSSY_LISTING, AMD's gfx950 MXFP4 kernels) are counted apart, and
+    raise_code_object must round-trip each of them."""
     picked, res = results
     i = rt.WAYS.index(way)
-    bad = [f"{p}: {r[i]}" for p, *r in res if r[i] is not None]
-    summary.append(f"aiter wheel, {way}: {len(res) - len(bad)}/{len(res)} sampled code objects "
-                   f"(gfx942 + gfx950) round-trip exactly")
+    lossy = [p for p, *r in res if r[i] == rt.LOSSY_LISTING]
+    bad = [f"{p}: {r[i]}" for p, *r in res if r[i] not in (None, rt.LOSSY_LISTING)]
+    summary.append(f"aiter wheel, {way}: {len(res) - len(bad) - len(lossy)}/{len(res)} sampled "
+                   f"code objects (gfx942 + gfx950) round-trip exactly"
+                   + (f", {len(lossy)} from a listing LLVM does not re-assemble exactly"
+                      if lossy else ""))
     assert not bad, "\n".join(bad[:5])
+    assert way == "raise_asm" or not lossy
+    assert all(r[0] is None for p, *r in res if p in lossy)
 
 
 def test_listing_assembles_with_llvm():
     """The assembler file made from objdump's listing is LLVM's own text:
     llvm-mc-22 and ld.lld-22 make AMD's code bytes, descriptors and metadata
     from it (so raise_asm is checked against text LLVM takes)."""
-    mc = "llvm-mc-22"
-    lld = "ld.lld-22"
     for arch in rt.ARCHS:
         rel, path = rt.sample(arch, 1)[0]
         data = path.read_bytes()
-        with tempfile.TemporaryDirectory() as tmp:
-            src, obj, co = (os.path.join(tmp, n) for n in ("k.s", "k.o", "k.co"))
-            with open(src, "w") as f:
-                f.write(rt.objdump_asm(data))
-            subprocess.run([mc, "-triple", "amdgcn-amd-amdhsa", f"-mcpu={arch}", "-filetype=obj",
-                            src, "-o", obj], check=True, capture_output=True)
-            subprocess.run([lld, "-shared", obj, "-o", co], check=True, capture_output=True)
-            assert elf_facts.differences(data, open(co, "rb").read()) == [], f"{arch}/{rel}"
+        assert rt.llvm_reassembles(data, rt.objdump_asm(data), arch), f"{arch}/{rel}"
 
 
 SIZELESS = """\
