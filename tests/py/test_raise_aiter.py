@@ -25,8 +25,7 @@ PER_ARCH = 100
 @pytest.fixture(scope="module")
 def results():
     picked = {arch: rt.sample(arch, PER_ARCH) for arch in rt.ARCHS}
-    paths = [p for arch in rt.ARCHS for _, p in picked[arch]]
-    return picked, rt.check(paths, jobs=2)
+    return picked, [r for arch in rt.ARCHS for r in rt.check([p for _, p in picked[arch]], jobs=2)]
 
 
 @pytest.mark.parametrize("arch", rt.ARCHS)
