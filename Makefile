@@ -1,7 +1,7 @@
 # aster: the two commands of the README.
 #   make demo   set up everything and run the demo
 #   make test   set up everything and run all tests (lit + pytest)
-# Other targets: deps, build, lit, pytest, fuzz, fuzz-long, test-asan, bench,
+# Other targets: deps, build, lit, pytest, fuzz, fuzz-long, test-asan, bench, raise-aiter,
 # install, clean.
 
 SHELL := /bin/bash
@@ -13,7 +13,7 @@ AITER_WHEEL := amd-aiter==0.1.7.post2.dev18
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench bench-fidelity install clean sass-corpus
+.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench bench-fidelity install clean sass-corpus raise-aiter
 
 deps:
 	@missing=""; for p in $(LLVM_PKGS) ninja-build; do \
@@ -42,6 +42,12 @@ pytest:
 # number formats and strict-mode catches are pytest: tests/py/test_emu_*.py.)
 emulator-checks:
 	cmake --build $(BUILD) --target check-emulator check-emulator-isa check-emulator-sweep
+
+# Every gfx942/gfx950 code object of the amd-aiter wheel raised (from its
+# bytes and from LLVM's disassembly) and compiled back: N/N per way
+# (tests/py/aiter_roundtrip.py; test_raise_aiter.py runs a fixed sample).
+raise-aiter:
+	$(PYTHON) tests/py/aiter_roundtrip.py --jobs $(JOBS)
 
 # Fuzz targets (tests/fuzz/README.md): a short deterministic run of each
 # target (seeds from the test corpus, fixed seed) in `make test`; fuzz-long

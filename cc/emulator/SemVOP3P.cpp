@@ -223,36 +223,29 @@ EMU_INLINE float mixSrc(const Inst &in, unsigned i, u32 v, uint8_t mods) {
   if (mods & MOD_NEG) f = -f;
   return f;
 }
-/// a * b + c rounded once to f16 (a, b, c f32 or f16 values): the product
-/// is exact in f64; the f64 sum's rounding error (TwoSum, exact) turns it
-/// into the sum rounded to odd, whose rounding to f16 is then the single one.
-EMU_INLINE u16 fmaToF16(float a, float b, float c, bool clamp) {
-  double p = double(a) * double(b), s = p + double(c);
-  if (std::isfinite(s)) {
-    double bb = s - p, err = (p - (s - bb)) + (double(c) - bb);
-    if (err != 0 && !(d2u(s) & 1))
-      s = std::nextafter(s, err > 0 ? INFINITY : -INFINITY);
-  }
-  if (clamp) s = !(s >= 0.0) ? 0.0 : (s > 1.0 ? 1.0 : s);
-  return f64ToF16(s);
-}
+/// v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16: fma(a, b, c) rounded
+/// to f32 (clamped to [0, 1] with clamp), and for the 16-bit forms that f32
+/// converted to f16, a second rounding, into the low or high half (the other
+/// half kept). LLVM's AMDGPU backend relies on exactly these two roundings:
+/// llvm-project PR #219723 ("V_MAD/FMA_MIX{LO,HI} compute the multiply or
+/// multiply-add in f32, round that to f32, and then convert the f32 result
+/// to the 16-bit destination. That is the same pair of roundings the IR
+/// performs") and PR #224913 (fpround of fadd/fsub folded into mixlo/mixhi,
+/// "it stays f32_to_f16(fma(x, 1.0, y))"); clang-22 selects them for
+/// `(_Float16)((float)a * b)` and `(_Float16)fmaf(a, b, c)`
+/// (tests/py/test_emu_fma_mix.py).
 template <int Out> void fmaMix(Wave &w, const Inst &in) {
   u32 t0[64], t1[64], t2[64];
   const u32 *A = vget(w, in.src(0), t0), *B = vget(w, in.src(1), t1), *C = vget(w, in.src(2), t2);
   u32 *D = vdst(w, in.dst());
   bool clamp = in.flags & IF_CLAMP;
   forLanes(w.exec(), [&](unsigned l) {
-    float a = mixSrc(in, 0, A[l], in.src(0).mods), b = mixSrc(in, 1, B[l], in.src(1).mods),
-          c = mixSrc(in, 2, C[l], in.src(2).mods);
-    if (Out == 0) {
-      float r = std::fma(a, b, c);
-      if (clamp) r = !(r >= 0.0f) ? 0.0f : (r > 1.0f ? 1.0f : r);
-      D[l] = f2u(r);
-    } else if (Out == 1) {
-      D[l] = (D[l] & 0xffff0000u) | fmaToF16(a, b, c, clamp);
-    } else {
-      D[l] = (D[l] & 0xffffu) | u32(fmaToF16(a, b, c, clamp)) << 16;
-    }
+    float r = std::fma(mixSrc(in, 0, A[l], in.src(0).mods), mixSrc(in, 1, B[l], in.src(1).mods),
+                       mixSrc(in, 2, C[l], in.src(2).mods));
+    if (clamp) r = !(r >= 0.0f) ? 0.0f : (r > 1.0f ? 1.0f : r);
+    if (Out == 0) D[l] = f2u(r);
+    else if (Out == 1) D[l] = (D[l] & 0xffff0000u) | f32ToF16(r);
+    else D[l] = (D[l] & 0xffffu) | u32(f32ToF16(r)) << 16;
   });
 }
 

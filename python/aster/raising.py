@@ -17,6 +17,13 @@ addresses. Global variables (data sections) become `amdgcn.global` ops, and
 the addresses code computes from the PC (`s_getpc_b64` / `s_add_u32` /
 `s_addc_u32`, for globals and calls) symbolic `sym@rel32@lo+4` operands
 (`amdgcn.reloc`), so that edited code still finds them (see aster.globals).
+
+Hand-written code objects (AMD's aiter kernels: `make raise-aiter` round-trips
+every one in the amd-aiter wheel) have kernel symbols without a size: a kernel
+then runs to the next function or the end of the code, and the padding after
+its last s_endpgm is kept as words. The few instructions whose bits LLVM's
+disassembly does not print (so that its text would assemble to other bytes)
+are kept as their words too, as `amdgcn.data` with the text as a note.
 """
 from . import _aster
 from .editing import attach_kernels

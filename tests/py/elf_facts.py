@@ -2,6 +2,8 @@
 aster: the code section's bytes, each kernel's descriptor bytes and the
 metadata note (as llvm-readelf prints it, YAML). The oracle of the raising
 round-trip tests."""
+import contextlib
+import functools
 import os
 import re
 import shutil
@@ -11,7 +13,42 @@ import tempfile
 READELF = shutil.which("llvm-readelf-22") or "/usr/lib/llvm-22/bin/llvm-readelf"
 
 
+# llvm-readelf's output for (code object, flags) read ahead by `batch`.
+_BATCH = {}
+
+
+@contextlib.contextmanager
+def batch(datas, flag_sets=(("-S",), ("-s",), ("--notes",))):
+    """Within the block, the facts of `datas` come from one llvm-readelf-22
+    run per set of flags over all of them (starting a process per fact per
+    code object costs more than the reading)."""
+    datas = list(dict.fromkeys(datas))
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, d in enumerate(datas):
+            paths.append(os.path.join(tmp, f"{i}.co"))
+            with open(paths[-1], "wb") as f:
+                f.write(d)
+        for flags in flag_sets:
+            out = subprocess.run([READELF, "--wide", *flags, *paths], capture_output=True,
+                                 text=True, check=True).stdout
+            parts = re.split(r"^File: (.+)$", out, flags=re.M)
+            # (one file: no `File:` line)
+            by_path = dict(zip(parts[1::2], parts[2::2])) if len(paths) > 1 else {paths[0]: out}
+            for path, d in zip(paths, datas):
+                _BATCH[d, flags] = by_path[path]
+    try:
+        yield
+    finally:
+        for d in datas:
+            for flags in flag_sets:
+                _BATCH.pop((d, flags), None)
+
+
+@functools.lru_cache(maxsize=32)   # one code object is read for several facts
 def _readelf(data, *flags):
+    if (data, flags) in _BATCH:
+        return _BATCH[data, flags]
     with tempfile.NamedTemporaryFile(suffix=".hsaco", delete=False) as f:
         f.write(data)
         path = f.name

@@ -57,7 +57,8 @@ defvar DPPVOP1 = ["V_MOV_B32", "V_NOT_B32", "V_BFREV_B32", "V_FFBH_U32", "V_FFBL
                   "V_rcp_F16", "V_rsq_F16", "V_sqrt_F16", "V_exp_F16", "V_log_F16",
                   "V_sin_F16", "V_cos_F16", "V_fract_f16", "V_floor_f16", "V_ceil_f16",
                   "V_trunc_f16", "V_rndne_f16", "V_frexp_mant_f16", "V_FREXP_EXP_I16_F16",
-                  "V_CVT_NORM_i16_F16", "V_CVT_NORM_u16_F16", "V_SAT_PK_U8_I16"];
+                  "V_CVT_NORM_i16_F16", "V_CVT_NORM_u16_F16", "V_SAT_PK_U8_I16",
+                  "V_CVT_OFF_F32_I4"];
 defvar DPPVOP2 = ["V_add_f32", "V_sub_f32", "V_subrev_f32", "V_mul_f32", "V_min_f32",
                   "V_max_f32", "V_add_f16", "V_sub_f16", "V_subrev_f16", "V_mul_f16",
                   "V_min_f16", "V_max_f16", "V_LDEXP_F16", "V_add_U32", "V_sub_U32",

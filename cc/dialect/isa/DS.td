@@ -10,29 +10,29 @@ class DSInst<string mn, list<Opd> dsts, list<Opd> srcs, list<Mod> mods,
   let ImplicitUses = ["exec"];
 }
 
-// Loads and stores.
+// Loads and stores: data in VGPRs or AGPRs (gfx90a+: the acc bit).
 foreach s = [P<"b32", 1>, P<"b64", 2>, P<"b96", 3>, P<"b128", 4>] in {
-  def DS_READ_#s.S : DSInst<"ds_read_"#s.S, [Opd<"vdst", "v", s.N>], [DSAddr],
+  def DS_READ_#s.S : DSInst<"ds_read_"#s.S, [Opd<"vdst", "va", s.N>], [DSAddr],
       [DSOffset], ["MAYLOAD"]>;
-  def DS_WRITE_#s.S : DSInst<"ds_write_"#s.S, [], [DSAddr, Opd<"data0", "v", s.N>],
+  def DS_WRITE_#s.S : DSInst<"ds_write_"#s.S, [], [DSAddr, Opd<"data0", "va", s.N>],
       [DSOffset], ["MAYSTORE"]>;
 }
 foreach ty = ["u8", "i8", "u16", "i16"] in
-  def DS_READ_#ty : DSInst<"ds_read_"#ty, [Opd<"vdst", "v">], [DSAddr], [DSOffset],
+  def DS_READ_#ty : DSInst<"ds_read_"#ty, [Opd<"vdst", "va">], [DSAddr], [DSOffset],
       ["MAYLOAD"]> {
     let Doc = "vdst = " # !if(!eq(!substr(ty, 0, 1), "i"), "sign", "zero") #
               "-extended " # !substr(ty, 1) # "-bit LDS value.";
   }
 foreach b = ["b8", "b16"] in
-  def DS_WRITE_#b : DSInst<"ds_write_"#b, [], [DSAddr, Opd<"data0", "v">], [DSOffset],
+  def DS_WRITE_#b : DSInst<"ds_write_"#b, [], [DSAddr, Opd<"data0", "va">], [DSOffset],
       ["MAYSTORE"]>;
 // 16-bit reads into one half of vdst (the other half is kept: vdst is read
 // too) and writes of a register's high half.
 foreach s = ["u8_d16", "u8_d16_hi", "i8_d16", "i8_d16_hi", "u16_d16", "u16_d16_hi"] in
-  def DS_READ_#s : DSInst<"ds_read_"#s, [Opd<"vdst", "v">], [DSAddr, Tied<"vdst", "v">],
+  def DS_READ_#s : DSInst<"ds_read_"#s, [Opd<"vdst", "va">], [DSAddr, Tied<"vdst", "va">],
       [DSOffset], ["MAYLOAD"]>;
 foreach b = ["b8_d16_hi", "b16_d16_hi"] in
-  def DS_WRITE_#b : DSInst<"ds_write_"#b, [], [DSAddr, Opd<"data0", "v">], [DSOffset],
+  def DS_WRITE_#b : DSInst<"ds_write_"#b, [], [DSAddr, Opd<"data0", "va">], [DSOffset],
       ["MAYSTORE"]>;
 // No operation (LDS pipeline).
 def DS_NOP : DSInst<"ds_nop", [], [], [], [], ALL>;
@@ -40,9 +40,9 @@ def DS_NOP : DSInst<"ds_nop", [], [], [], [], ALL>;
 foreach s = [P<"b32", 1>, P<"b64", 2>] in
   foreach st = ["", "st64"] in {
     def DS_READ2#st#_#s.S : DSInst<"ds_read2"#st#"_"#s.S,
-        [Opd<"vdst", "v", !mul(2, s.N)>], [DSAddr], [DSOffset0, DSOffset1], ["MAYLOAD"]>;
+        [Opd<"vdst", "va", !mul(2, s.N)>], [DSAddr], [DSOffset0, DSOffset1], ["MAYLOAD"]>;
     def DS_WRITE2#st#_#s.S : DSInst<"ds_write2"#st#"_"#s.S, [],
-        [DSAddr, Opd<"data0", "v", s.N>, Opd<"data1", "v", s.N>],
+        [DSAddr, Opd<"data0", "va", s.N>, Opd<"data1", "va", s.N>],
         [DSOffset0, DSOffset1], ["MAYSTORE"]>;
   }
 // Reads at m0 + offset + 4 * lane id (no address operand).
@@ -120,5 +120,5 @@ foreach s = [P<"b32", 1>, P<"b64", 2>] in
 
 // gfx950: transposing loads for MFMA operand layouts.
 foreach s = [P<"b64_tr_b4", 2>, P<"b64_tr_b8", 2>, P<"b64_tr_b16", 2>, P<"b96_tr_b6", 3>] in
-  def DS_READ_#s.S : DSInst<"ds_read_"#s.S, [Opd<"vdst", "v", s.N>], [DSAddr],
+  def DS_READ_#s.S : DSInst<"ds_read_"#s.S, [Opd<"vdst", "va", s.N>], [DSAddr],
       [DSOffset], ["MAYLOAD"], CDNA4>;

@@ -1,4 +1,6 @@
-// Buffer instructions through a 128-bit resource descriptor (srsrc). The
+// Buffer instructions through a 128-bit resource descriptor (srsrc).
+// Loads and stores take VGPRs or AGPRs as data (gfx90a+: the instruction's
+// acc bit; AMD's hand-written kernels load MFMA operands straight into AGPRs). The
 // address is base + soffset + offset + (offen: vaddr) / (idxen: vaddr *
 // stride); vaddr is present exactly when offen or idxen is set.
 // gfx12 renames these (buffer_load_b32, ...), so they are gfx940/gfx950 only.
@@ -15,20 +17,20 @@ class MUBUF<string mn, list<Opd> dsts, list<Opd> srcs, list<Mod> cpol,
 }
 
 foreach s = LoadSizes in
-  def BUFFER_LOAD_#s.S : MUBUF<"buffer_load_"#s.S, [Opd<"vdata", "v", s.N>],
+  def BUFFER_LOAD_#s.S : MUBUF<"buffer_load_"#s.S, [Opd<"vdata", "va", s.N>],
       [BVAddr, BRsrc, BSOffset], CPol, ["MAYLOAD"]>;
 foreach s = StoreSizes in
   def BUFFER_STORE_#s.S : MUBUF<"buffer_store_"#s.S, [],
-      [Opd<"vdata", "v", s.N>, BVAddr, BRsrc, BSOffset], CPol, ["MAYSTORE"]>;
+      [Opd<"vdata", "va", s.N>, BVAddr, BRsrc, BSOffset], CPol, ["MAYSTORE"]>;
 
 // 16-bit loads into one half of vdata (the other half is kept: vdata is
 // read too) and stores of a register's high half.
 foreach s = D16Loads in
-  def BUFFER_LOAD_#s : MUBUF<"buffer_load_"#s, [Opd<"vdata", "v">],
-      [BVAddr, BRsrc, BSOffset, Tied<"vdata", "v">], CPol, ["MAYLOAD"]>;
+  def BUFFER_LOAD_#s : MUBUF<"buffer_load_"#s, [Opd<"vdata", "va">],
+      [BVAddr, BRsrc, BSOffset, Tied<"vdata", "va">], CPol, ["MAYLOAD"]>;
 foreach s = D16Stores in
   def BUFFER_STORE_#s : MUBUF<"buffer_store_"#s, [],
-      [Opd<"vdata", "v">, BVAddr, BRsrc, BSOffset], CPol, ["MAYSTORE"]>;
+      [Opd<"vdata", "va">, BVAddr, BRsrc, BSOffset], CPol, ["MAYSTORE"]>;
 
 // Atomics. The returning form (sc0) overwrites vdata with the pre-op value
 // (for cmpswap, its low half), so vdata is read and written.

@@ -3,7 +3,13 @@
 // raiseAsm: an assembler file as LLVM prints it (clang -S) or a person writes
 // it (labels, directives, `.amdhsa_kernel` blocks, `.amdgpu_metadata`).
 // raiseCodeObject: every kernel of a linked code object (its code through
-// LLVM's disassembler, its descriptor and metadata note).
+// LLVM's disassembler, its descriptor and metadata note). A function symbol
+// without `.size` (hand-written assembly, as AMD's aiter kernels) reaches
+// the next function or the end of the code section; what follows its last
+// s_endpgm / s_branch / s_setpc_b64 that no branch reaches (s_code_end
+// padding, data) is its code tail, kept as words. An instruction whose text
+// as LLVM prints it assembles (LLVM MC) to other bytes than the code's is
+// kept as its words (amdgcn.data with the text as a note).
 //
 // Both give an amdgcn.module whose kernels hold the table's ops on allocated
 // registers (one block per label, branches with successors), `.long` data as

@@ -8,6 +8,7 @@
 // LLVM's msgpack document.
 //
 //===----------------------------------------------------------------------===//
+#include "target/Assembler.h"
 #include "target/MCTarget.h"
 #include "recovery/Recovery.h"
 #include "target/raise/CodeObjectData.h"
@@ -143,6 +144,67 @@ void nameAddresses(std::vector<Decoded> &insts, ArrayRef<uint8_t> code, uint64_t
     addc.text = ("s_addc_u32 " + c[0] + ", " + c[1] + ", ").str() + operand("hi", off + 12);
     i += 2;
   }
+}
+} // namespace
+
+namespace {
+/// Which decoded instructions LLVM's own text does not hold: the function's
+/// listing as LLVM prints it, assembled again by LLVM MC, differs from the
+/// code there (bits the disassembler ignores and so does not print: AMD's
+/// v_mfma_scale_* set op_sel/op_sel_hi of the scale prefix's absent third
+/// source). Such an instruction is kept as its words. Instructions of
+/// another size or an assembler error leave all unmarked (the round trip
+/// then shows the difference).
+std::vector<bool> lossyTexts(ArrayRef<Decoded> insts, ArrayRef<uint8_t> code, uint64_t textAddr,
+                             StringRef cpu) {
+  std::vector<bool> lossy(insts.size(), false);
+  std::string text = "\t.text\n";
+  llvm::raw_string_ostream os(text);
+  for (const Decoded &d : insts) {
+    if (d.ok) {
+      os << "\t" << d.text << "\n";
+      continue;
+    }
+    for (unsigned o = 0; o + 4 <= d.size; o += 4)
+      os << "\t.long " << llvm::format_hex(
+                              llvm::support::endian::read32le(code.data() + d.pc - textAddr + o),
+                              10)
+         << "\n";
+  }
+  auto obj = target::assembleObject(text, cpu);
+  if (!obj) {
+    llvm::consumeError(obj.takeError());
+    return lossy;
+  }
+  auto file = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(StringRef(obj->data(), obj->size()), "listing"));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return lossy;
+  }
+  for (const llvm::object::SectionRef &sec : (*file)->sections()) {
+    auto name = sec.getName();
+    if (!name || *name != ".text") {
+      if (!name)
+        llvm::consumeError(name.takeError());
+      continue;
+    }
+    auto bytes = sec.getContents();
+    if (!bytes) {
+      llvm::consumeError(bytes.takeError());
+      return lossy;
+    }
+    uint64_t first = insts.empty() ? 0 : insts.front().pc;
+    uint64_t size = insts.empty() ? 0 : insts.back().pc + insts.back().size - first;
+    if (bytes->size() != size)
+      return lossy;
+    for (size_t i = 0; i < insts.size(); ++i) {
+      const Decoded &d = insts[i];
+      lossy[i] = d.ok && memcmp(bytes->data() + (d.pc - first),
+                                code.data() + (d.pc - textAddr), d.size) != 0;
+    }
+  }
+  return lossy;
 }
 } // namespace
 
@@ -340,9 +402,12 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     else if (!isKernel && (p2align > 8 || llvm::alignTo(lastEnd, 1ull << p2align) != f.addr))
       errors.push_back("device function " + f.name + " (" + hexPc(f.addr) +
                        ") is not where an alignment puts it after the code before it");
+    // A symbol without `.size` (hand-written assembly, as AMD's kernels):
+    // the function reaches the next function or the end of the section.
+    bool sized = f.size != 0;
     uint64_t end = f.addr + f.size;
-    if (f.size == 0 && fi + 1 < funcs.size())
-      end = funcs[fi + 1].addr;
+    if (!sized)
+      end = fi + 1 < funcs.size() ? funcs[fi + 1].addr : textAddr + code.size();
     // Decode once: instructions, and the branch targets that become labels.
     std::vector<Decoded> insts;
     insts.reserve((end - f.addr) / 6);
@@ -381,6 +446,29 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       errors.push_back(f.name + ": " + llvm::toString(std::move(e)));
       continue;
     }
+    // Without `.size`, what follows the last instruction that ends the flow
+    // (and that no branch reaches: s_code_end padding, data) is the
+    // function's code tail, kept as words.
+    std::string codeTail;
+    if (!sized) {
+      size_t cut = insts.size();
+      for (size_t ii = insts.size(); ii-- > 0;) {
+        const Decoded &d = insts[ii];
+        StringRef mn = StringRef(d.text).split(' ').first;
+        if (d.ok && (mn == "s_endpgm" || mn == "s_branch" || mn == "s_setpc_b64")) {
+          cut = ii + 1;
+          break;
+        }
+        if (targets.count(d.pc))
+          break;
+      }
+      if (cut < insts.size()) {
+        uint64_t from = insts[cut].pc;
+        codeTail = fillLines(code.slice(from - textAddr, end - from));
+        insts.resize(cut);
+      }
+    }
+    std::vector<bool> lossy = lossyTexts(insts, code, textAddr, tgt);
     nameAddresses(insts, code, textAddr, data, errors, f.name);
     Operation *owner =
         isKernel ? rm.addKernel(f.name, FileLineColLoc::get(file, 0, 0)).getOperation()
@@ -417,6 +505,10 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
                                .str());
         continue;
       }
+      if (lossy[ii]) {
+        body.data(words, d.text, loc);
+        continue;
+      }
       auto where = [&] { return f.name + " " + hexPc(d.pc); };
       if (d.target >= 0)
         body.inst(StringRef(d.text).rsplit(' ').first.str() + " " + labelName(d.target), loc,
@@ -428,6 +520,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       if (tpc < f.addr || tpc >= end)
         errors.push_back(f.name + ": a branch leaves the function (to " + hexPc(tpc) + ")");
     body.finish(f.name);
+    if (!codeTail.empty()) {
+      auto prev = owner->getAttrOfType<StringAttr>(kCodeTailAttr);
+      owner->setAttr(kCodeTailAttr,
+                     StringAttr::get(ctx, (prev ? prev.getValue().str() : "") + codeTail));
+    }
     lastEnd = std::max(lastEnd, end);
     if (!isKernel)
       continue;
