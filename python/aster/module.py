@@ -85,6 +85,7 @@ class Module:
         self._m = _aster.new_module(target, name)
         self.kernels = []
         self.functions = {}     # name -> Function (built here) or FunctionRef
+        self._origins = {}      # name -> modules its copy came from (include)
 
     @classmethod
     def _wrap(cls, raw):
@@ -93,6 +94,7 @@ class Module:
         m.target, m.name = _aster.module_info(raw)
         m.kernels = []
         m.functions = {}
+        m._origins = {}
         m._refresh_functions()
         return m
 
@@ -135,13 +137,21 @@ class Module:
     def include(self, other):
         """Copies the functions of `other` (a Module, e.g. from
         aster.load_library) into this module; a name already used here is an
-        AsterError. The functions are checked against this module's target."""
+        AsterError. The functions are checked against this module's target.
+        Afterwards `k.call` also takes other's own Function objects (and
+        @aster.function templates it built): they name their copies here."""
+        from .functions import _Instantiated
         if not isinstance(other, Module):
             raise TypeError(f"include() takes an aster.Module, got {type(other).__name__}")
         file, line = user_frame()
         other._finish()
         _aster.include_module(self._m, other._m, file, line)
         self._refresh_functions()
+        for name in _aster.function_signatures(other._m):
+            self._origins[name] = (other, *other._origins.get(name, ()))
+            template = getattr(other.functions.get(name), "template", None)
+            if template is not None:
+                self.functions[name] = _Instantiated(self.functions[name], template)
 
     def kernel(self, name, args=(), block=(256, 1, 1), lds=0, *, sgpr_setup=None,
                workitem_ids=1, private_segment=0):
