@@ -114,7 +114,7 @@ class Module:
         from .functions import Function, _check_specs
         file, line = user_frame()
         _symbol(name, "function name")
-        if name in self.functions or any(k.name == name for k in self.kernels):
+        if name in self.functions or self._has_kernel(name):
             kind = "function" if name in self.functions else "kernel"
             raise ValueError(f"module already has a {kind} named {name!r}")
         params = _check_specs(params, "params")
@@ -181,7 +181,7 @@ class Module:
             if isinstance(sgpr_setup, str) or not hasattr(sgpr_setup, "__iter__"):
                 raise TypeError("sgpr_setup must be a list of strings")
             setup = attrs["sgpr_setup"] = check_sgpr_setup(sgpr_setup)
-        if any(k.name == name for k in self.kernels):
+        if self._has_kernel(name):
             raise ValueError(f"module already has a kernel named {name!r}")
         if name in self.functions:
             raise ValueError(f"module already has a function named {name!r}")
@@ -190,7 +190,17 @@ class Module:
                                [arg_type(t, n)[0] for n, t in arglist], attrs, file, line)
         k = Kernel(self, kb, name, layout, size, block, lds, setup, workitem_ids)
         self.kernels.append(k)
+        self._kernel_names[1].add(name)
+        self._kernel_names = (len(self.kernels), self._kernel_names[1])
         return k
+
+    def _has_kernel(self, name):
+        # A set of the names, rebuilt when self.kernels changed length (a module
+        # of 10^4 kernels would otherwise check each new name in linear time).
+        names = getattr(self, "_kernel_names", None)
+        if names is None or names[0] != len(self.kernels):
+            names = self._kernel_names = (len(self.kernels), {k.name for k in self.kernels})
+        return name in names[1]
 
     def _finish(self):
         from .functions import Function
