@@ -1,6 +1,7 @@
 # aster: the two commands of the README.
 #   make demo   set up everything and run the demo
 #   make test   set up everything and run all tests (lit + pytest)
+#   make test-long  the long property sweeps in full (CI runs it too)
 # Other targets: deps, build, lit, pytest, fuzz, fuzz-long, test-asan, bench, raise-aiter,
 # install, clean.
 
@@ -13,7 +14,7 @@ AITER_WHEEL := amd-aiter==0.1.7.post2.dev18
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: deps build test lit pytest emulator-checks fuzz fuzz-long test-asan demo bench bench-fidelity install clean sass-corpus raise-aiter
+.PHONY: deps build test test-long lit pytest pytest-long emulator-checks fuzz fuzz-long test-asan demo bench bench-fidelity install clean sass-corpus raise-aiter
 
 deps:
 	@missing=""; for p in $(LLVM_PKGS) ninja-build; do \
@@ -34,8 +35,18 @@ build: deps
 lit:
 	lit -sv tests/lit
 
+# pytest in parallel (pytest-xdist): one worker per core, whole files per
+# worker (tests/py/conftest.py says what the workers share). The property
+# sweeps run a fixed sample; pytest-long runs them in full (ASTER_TEST_LONG=1).
+PYTEST_WORKERS ?= auto
+PYTEST_ARGS := -q -n $(PYTEST_WORKERS) --dist loadfile
+LONG_SWEEPS := tests/py/test_regalloc_property.py tests/py/test_schedule_property.py \
+  tests/py/test_waitcnt_property.py
 pytest:
-	$(PYTHON) -m pytest -q tests/py
+	$(PYTHON) -m pytest $(PYTEST_ARGS) tests/py
+
+pytest-long:
+	ASTER_TEST_LONG=1 $(PYTHON) -m pytest $(PYTEST_ARGS) $(LONG_SWEEPS)
 
 # Emulator checks in C++: bad input/traps/LDS bounds/fuzzing, every table
 # instruction has semantics and runs. (The HIP oracle corpus, MFMA layouts,
@@ -65,6 +76,9 @@ test: build
 	$(MAKE) --no-print-directory pytest
 	$(MAKE) --no-print-directory fuzz
 
+test-long: build
+	$(MAKE) --no-print-directory pytest-long
+
 # The C++ core under AddressSanitizer + UndefinedBehaviorSanitizer (gcc): its
 # own build in build-asan, then the emulator checks, lit and pytest against it
 # (Python itself is not instrumented: the runtime is preloaded; leaks are not
@@ -92,11 +106,12 @@ test-asan: deps
 	  PYTHONPATH=$(CURDIR)/$(ASAN_BUILD)/python_packages $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_DESELECT) $(ASAN_PYTEST)
 
 # The examples run on the emulator with the timing model; mfma_10 also draws
-# its timeline (docs/mfma_10_timeline.png, shown in the README) and writes a
-# Perfetto trace (build/mfma_10.json: open it in ui.perfetto.dev).
+# its timeline (build/mfma_10_timeline.png, the picture the README shows from
+# docs/) and writes a Perfetto trace (build/mfma_10.json: open it in
+# ui.perfetto.dev). The demo writes only under build/.
 demo: build
 	$(PYTHON) examples/add_10.py --run
-	$(PYTHON) examples/mfma_10.py --run --timeline docs/mfma_10_timeline.png --perfetto $(BUILD)/mfma_10.json
+	$(PYTHON) examples/mfma_10.py --run --timeline $(BUILD)/mfma_10_timeline.png --perfetto $(BUILD)/mfma_10.json
 	$(PYTHON) examples/vector_add.py --run
 	$(PYTHON) examples/gemm.py
 	$(PYTHON) examples/schedule_demo.py --run

@@ -64,8 +64,11 @@ Public API
 """
 import os as _os
 
-from . import _aster
-from ._aster import AsterError, AsterTypeError, assemble, disassemble
+from ._clash import check as _check_no_other_aster
+_check_no_other_aster(_os.path.dirname(_os.path.abspath(__file__)))
+
+from . import _aster  # noqa: E402
+from ._aster import AsterError, AsterTypeError, assemble, disassemble  # noqa: E402
 
 _aster._set_internal_prefix(_os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
 
@@ -97,6 +100,25 @@ __all__ = [
     "RaisedKernel", "Op", "timing", "Function", "FunctionRef", "function", "load_library",
     "schedule", "check_equivalent", "NotEquivalent", "Global", "Reloc",
 ]
+
+
+def __getattr__(name):
+    """Every public submodule and subpackage (aster.lib, aster.aiter, ...) is
+    an attribute after `import aster`, imported on first use (PEP 562) so that
+    `import aster` does not pay for the costly ones."""
+    import importlib
+    import importlib.util
+    if name.isidentifier() and not name.startswith("_") and \
+            importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    import pkgutil
+    import sys
+    subs = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    return sorted(set(vars(sys.modules[__name__])) | set(subs))
 
 
 def passes():

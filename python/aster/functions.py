@@ -160,11 +160,15 @@ def resolve(module, function):
     if isinstance(function, FunctionTemplate):
         return function.add_to(module).name
     if isinstance(function, (Function, FunctionRef)):
-        if function.module is not module:
-            raise AsterError(f"{user_loc()}: error: function {function.name!r} belongs to "
-                             f"module {function.module.name!r}; copy it into this module "
-                             "with m.include(other) first")
-        return function.name
+        if function.module is module or any(
+                o is function.module for o in module._origins.get(function.name, ())):
+            return function.name        # here, or copied here by m.include(its module)
+        where = f"{user_loc()}: error: function {function.name!r} belongs to module " \
+                f"{function.module.name!r}"
+        if function.name in module.functions:
+            raise AsterError(f"{where}; module {module.name!r} has another function of that "
+                             "name (not copied from it)")
+        raise AsterError(f"{where}; copy it into this module with m.include(other) first")
     if isinstance(function, str):
         return function
     raise AsterTypeError(f"{user_loc()}: error: call takes an aster.Function, an "

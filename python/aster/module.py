@@ -85,6 +85,7 @@ class Module:
         self._m = _aster.new_module(target, name)
         self.kernels = []
         self.functions = {}     # name -> Function (built here) or FunctionRef
+        self._origins = {}      # name -> modules its copy came from (include)
 
     @classmethod
     def _wrap(cls, raw):
@@ -93,6 +94,7 @@ class Module:
         m.target, m.name = _aster.module_info(raw)
         m.kernels = []
         m.functions = {}
+        m._origins = {}
         m._refresh_functions()
         return m
 
@@ -112,7 +114,7 @@ class Module:
         from .functions import Function, _check_specs
         file, line = user_frame()
         _symbol(name, "function name")
-        if name in self.functions or any(k.name == name for k in self.kernels):
+        if name in self.functions or self._has_kernel(name):
             kind = "function" if name in self.functions else "kernel"
             raise ValueError(f"module already has a {kind} named {name!r}")
         params = _check_specs(params, "params")
@@ -135,13 +137,21 @@ class Module:
     def include(self, other):
         """Copies the functions of `other` (a Module, e.g. from
         aster.load_library) into this module; a name already used here is an
-        AsterError. The functions are checked against this module's target."""
+        AsterError. The functions are checked against this module's target.
+        Afterwards `k.call` also takes other's own Function objects (and
+        @aster.function templates it built): they name their copies here."""
+        from .functions import _Instantiated
         if not isinstance(other, Module):
             raise TypeError(f"include() takes an aster.Module, got {type(other).__name__}")
         file, line = user_frame()
         other._finish()
         _aster.include_module(self._m, other._m, file, line)
         self._refresh_functions()
+        for name in _aster.function_signatures(other._m):
+            self._origins[name] = (other, *other._origins.get(name, ()))
+            template = getattr(other.functions.get(name), "template", None)
+            if template is not None:
+                self.functions[name] = _Instantiated(self.functions[name], template)
 
     def kernel(self, name, args=(), block=(256, 1, 1), lds=0, *, sgpr_setup=None,
                workitem_ids=1, private_segment=0):
@@ -171,7 +181,7 @@ class Module:
             if isinstance(sgpr_setup, str) or not hasattr(sgpr_setup, "__iter__"):
                 raise TypeError("sgpr_setup must be a list of strings")
             setup = attrs["sgpr_setup"] = check_sgpr_setup(sgpr_setup)
-        if any(k.name == name for k in self.kernels):
+        if self._has_kernel(name):
             raise ValueError(f"module already has a kernel named {name!r}")
         if name in self.functions:
             raise ValueError(f"module already has a function named {name!r}")
@@ -180,7 +190,17 @@ class Module:
                                [arg_type(t, n)[0] for n, t in arglist], attrs, file, line)
         k = Kernel(self, kb, name, layout, size, block, lds, setup, workitem_ids)
         self.kernels.append(k)
+        self._kernel_names[1].add(name)
+        self._kernel_names = (len(self.kernels), self._kernel_names[1])
         return k
+
+    def _has_kernel(self, name):
+        # A set of the names, rebuilt when self.kernels changed length (a module
+        # of 10^4 kernels would otherwise check each new name in linear time).
+        names = getattr(self, "_kernel_names", None)
+        if names is None or names[0] != len(self.kernels):
+            names = self._kernel_names = (len(self.kernels), {k.name for k in self.kernels})
+        return name in names[1]
 
     def _finish(self):
         from .functions import Function

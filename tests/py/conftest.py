@@ -1,4 +1,18 @@
-"""Shared pytest fixtures for aster's Python tests."""
+"""Shared pytest fixtures for aster's Python tests.
+
+The suite runs in parallel under pytest-xdist (`make pytest`: `-n 2 --dist
+loadfile`, so one file's tests share one process, its module fixtures and its
+module-level counters). What is shared across the worker processes:
+- the ASTER_CHECK_DIRECT log (one file, appended line by line; the controller
+  makes it and the workers inherit its path through the environment);
+- the `summary` lines (each worker hands its lines to the controller, which
+  prints them all);
+- the clang-22 code objects of `hip_hsaco` (a cache folder under the build
+  tree, keyed by clang's version, flags and source; one process compiles a key
+  under a file lock, the others wait and read it).
+The long property sweeps run a fixed sample here and the rest under `make
+test-long` (tests/py/sweep.py)."""
+import fcntl
 import hashlib
 import json
 import os
@@ -28,11 +42,26 @@ def summary(request):
     return request.config.stash.setdefault(_SUMMARY, [])
 
 
+def pytest_sessionfinish(session):
+    out = getattr(session.config, "workeroutput", None)     # an xdist worker
+    if out is not None:
+        out["aster_summary"] = list(session.config.stash.get(_SUMMARY, []))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller collects each xdist worker's summary lines."""
+    lines = getattr(node, "workeroutput", {}).get("aster_summary", [])
+    node.config.stash.setdefault(_SUMMARY, []).extend(lines)
+
+
 # Every code object the tests (and the examples they run as subprocesses) make
 # is also made through assembly text, and the two must be the same bytes
 # (aster/compiler.py, ASTER_CHECK_DIRECT): a difference fails that test.
-_DIRECT_LOG = os.path.join(tempfile.mkdtemp(prefix="aster-direct-"), "modules.jsonl")
-os.environ["ASTER_CHECK_DIRECT"] = _DIRECT_LOG
+# ASTER_TEST_DIRECT_LOG: the controller's log, inherited by xdist workers.
+_DIRECT_LOG = os.environ.get("ASTER_TEST_DIRECT_LOG") or os.path.join(
+    tempfile.mkdtemp(prefix="aster-direct-"), "modules.jsonl")
+os.environ["ASTER_TEST_DIRECT_LOG"] = os.environ["ASTER_CHECK_DIRECT"] = _DIRECT_LOG
 
 
 def direct_summary():
@@ -71,15 +100,49 @@ def _clang():
                        "compiled with it at test time")
 
 
+def _cache_dir(tmp_path_factory, what):
+    """A folder for `what` shared by every process of this run (and later runs):
+    <build>/test-cache/<what> when aster is imported from a build tree, else
+    this run's base temp folder (an xdist worker's parent, shared by all)."""
+    import aster
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(aster.__file__))))
+    if os.path.exists(os.path.join(build, "CMakeCache.txt")):
+        root = os.path.join(build, "test-cache")
+    else:
+        root = tmp_path_factory.getbasetemp()
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            root = root.parent
+    path = os.path.join(root, what)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def _made_once(out, make):
+    """`out`'s bytes, made by `make(tmp_path)` unless present: one process
+    makes it under a lock while the others wait; written whole (rename)."""
+    if not os.path.exists(out):
+        with open(out + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not os.path.exists(out):
+                tmp = f"{out}.{os.getpid()}.tmp"
+                make(tmp)
+                os.replace(tmp, out)
+    with open(out, "rb") as f:
+        return f.read()
+
+
 @pytest.fixture(scope="session")
 def hip_hsaco(tmp_path_factory):
     """`hip_hsaco(source_or_path, name=None, flags=(), arch="gfx942") -> bytes`:
     compiles HIP source text (or a .hip file) with clang-22 for `arch` into a code object,
-    cached by content hash for the session. tests/emulator/hip (common.h) and
+    cached by a hash of clang's version, flags and source (shared by xdist workers
+    and kept in the build tree across runs). tests/emulator/hip (common.h) and
     the file's own directory are on the include path. A compile error raises
     RuntimeError with clang's output."""
     clang = _clang()
-    cache = tmp_path_factory.mktemp("hip_hsaco")
+    version = subprocess.run([clang, "--version"], capture_output=True, text=True,
+                             timeout=60).stdout
+    cache = _cache_dir(tmp_path_factory, "hip_hsaco")
 
     def compile_hip(source_or_path, name=None, flags=(), arch="gfx942"):
         include = [HIP_INCLUDE]
@@ -95,16 +158,26 @@ def hip_hsaco(tmp_path_factory):
             source = source_or_path
         name = name or "kernel"
         args = [*CLANG_FLAGS, f"--offload-arch={arch}", *flags, *(f"-I{d}" for d in include)]
-        key = hashlib.sha256("\0".join([source, *args]).encode()).hexdigest()[:16]
-        out = cache / f"{name}-{key}.hsaco"
-        if not out.exists():
-            src = cache / f"{name}-{key}.hip"
-            src.write_text(source)
-            p = subprocess.run([clang, *args, str(src), "-o", str(out)],
-                               capture_output=True, text=True, timeout=300)
+        # Headers from the include path are part of the key too (common.h changes).
+        headers = [open(os.path.join(d, h), "rb").read().decode(errors="replace")
+                   for d in include for h in sorted(os.listdir(d)) if h.endswith(".h")]
+        key = hashlib.sha256("\0".join([version, source, *args, *headers]).encode()
+                             ).hexdigest()[:24]
+        out = os.path.join(cache, f"{name}-{key}.hsaco")
+
+        def make(tmp):
+            src = f"{tmp}.hip"
+            with open(src, "w") as f:
+                f.write(source)
+            try:
+                p = subprocess.run([clang, *args, src, "-o", tmp],
+                                   capture_output=True, text=True, timeout=300)
+            finally:
+                os.unlink(src)
             if p.returncode != 0:
                 raise RuntimeError(f"clang-22 failed on {name}:\n{p.stderr}")
-        return out.read_bytes()
+
+        return _made_once(out, make)
 
     return compile_hip
 

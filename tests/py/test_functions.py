@@ -212,6 +212,43 @@ def test_include_a_library_module_and_load_library(tmp_path):
                     "include: function 'inc3'", "clashes")  # clash
 
 
+def test_call_with_the_included_modules_own_functions():
+    """After m.include(lib), lib's own Function objects (and @aster.function
+    templates lib built) name their copies in m; expected values are NumPy's."""
+    lib = aster.Module(name="lib")
+    inc3 = lib.function("inc3", params=[VGPR()], results=[VGPR()])
+    inc3.ret(inc3.v_add_u32(VGPR(), 3, inc3.params[0]))
+    mul_add.add_to(lib)
+    lib2 = aster.Module(name="lib2")              # includes lib: m gets lib's through it
+    lib2.include(lib)
+    for source in (lib, lib2):
+        m = aster.Module()
+        m.include(source)
+        k, (p0,), off = store_kernel(m)
+        (y,) = k.call(inc3, v[0])                 # lib's own Function object
+        (z,) = k.call(mul_add, y, y)              # the template lib built
+        k.global_store_dword(off, z, p0)
+        k.s_endpgm()
+        (o,) = run(m)
+        x = lanes() + 3
+        assert (o == x * x + x).all()
+    # A function of the same name that m did not copy from lib is still an error.
+    other = aster.Module(name="other")
+    g = other.function("inc3", params=[VGPR()], results=[VGPR()])
+    g.ret(g.params[0])
+    h = other.function("h")
+    h.ret()
+    raises_here(aster.AsterError, lambda: k.call(g, v[0]), "# other-inc3",
+                "function 'inc3' belongs to module 'other'",
+                "has another function of that name")  # other-inc3
+    raises_here(aster.AsterError, lambda: k.call(h), "# not-included",
+                "function 'h' belongs to module 'other'", "m.include(other) first")  # not-included
+    late = lib.function("late")                   # added to lib after the include
+    late.ret()
+    raises_here(aster.AsterError, lambda: k.call(late), "# late",
+                "function 'late' belongs to module 'lib'", "m.include")  # late
+
+
 def test_include_checks_the_target():
     lib = aster.Module("gfx942", name="lib")
     f = lib.function("mf", params=[VGPR(2), AGPR(4)], results=[AGPR(4)])

@@ -21,6 +21,7 @@ import pytest
 
 import aster
 import regalloc_programs as rp
+from sweep import sweep
 
 N_STRAIGHT = 120
 N_LOOP = 60
@@ -55,13 +56,13 @@ def check(prog, seed, pipe):
     return allocated
 
 
-@pytest.mark.parametrize("seed", range(N_STRAIGHT))
+@pytest.mark.parametrize("seed", sweep(range(N_STRAIGHT), 30))
 def test_straight_line(seed):
     n_ops = 10 + seed % 60
     check(rp.straight(seed, n_ops=n_ops), seed, pipeline())
 
 
-@pytest.mark.parametrize("seed", range(N_LOOP))
+@pytest.mark.parametrize("seed", sweep(range(N_LOOP), 15))
 def test_loop(seed):
     check(rp.looping(1000 + seed, n_ops=6 + seed % 30), 1000 + seed, pipeline())
 
@@ -111,7 +112,7 @@ def check_tight(kind, seed, kw, limits, with_code=False):
     return (stats, hsaco) if with_code else stats
 
 
-@pytest.mark.parametrize("seed", range(2000, 2000 + N_TIGHT))
+@pytest.mark.parametrize("seed", sweep(range(2000, 2000 + N_TIGHT), 6))
 def test_spills(seed):
     """VGPR limits at 70% of the program's MaxLive: VGPRs spill to AGPRs;
     every fourth program also gets few AGPRs, so values go to scratch."""
@@ -123,13 +124,13 @@ def test_spills(seed):
     assert (stats["scratch_spills"] > 0) == scratch
 
 
-@pytest.mark.parametrize("seed", range(3000, 3000 + N_TIGHT_LOOP))
+@pytest.mark.parametrize("seed", sweep(range(3000, 3000 + N_TIGHT_LOOP), 2))
 def test_loop_spills(seed):
     stats = check_tight("looping", seed, {"n_ops": 30}, lambda need: {"max_vgprs": 8})
     assert stats["vgpr"] <= 8
 
 
-@pytest.mark.parametrize("seed", range(3500, 3500 + N_TIGHT_LOOP_RANGES))
+@pytest.mark.parametrize("seed", sweep(range(3500, 3500 + N_TIGHT_LOOP_RANGES), 2))
 def test_loop_spills_with_ranges(seed):
     """A loop reading ranges and MFMA results defined before it, under a
     VGPR limit below what the program needs: ranges are reloaded from
@@ -141,7 +142,7 @@ def test_loop_spills_with_ranges(seed):
     assert stats["spills"] > 0
 
 
-@pytest.mark.parametrize("seed", range(4000, 4000 + N_TIGHT_RANGES))
+@pytest.mark.parametrize("seed", sweep(range(4000, 4000 + N_TIGHT_RANGES), 3))
 def test_spills_with_ranges(seed):
     """Ranges and MFMA accumulators under VGPR limits at 70% of MaxLive:
     VGPR ranges (2 and 4 registers) spill whole to scratch memory, single
@@ -180,7 +181,7 @@ def agpr_seeds(n, start=4500):
     return seeds
 
 
-@pytest.mark.parametrize("seed", agpr_seeds(N_TIGHT_AGPR))
+@pytest.mark.parametrize("seed", sweep(agpr_seeds(N_TIGHT_AGPR), 2))
 def test_agpr_spills(seed):
     """The program's own AGPR values (v_accvgpr_write_b32 results and MFMA
     accumulators of 4 AGPRs, often accumulated onto again much later) with

@@ -17,6 +17,7 @@ import pytest
 
 import aster
 import regalloc_programs as rp
+from sweep import sweep
 
 REST = "amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
 NAIVE_REST = "amdgcn-waitcnt,amdgcn-hazards"
@@ -58,21 +59,21 @@ def check(prog, seed, mode, sched, pipeline=None):
 
 
 @pytest.mark.parametrize("how", sorted(SCHEDULES))
-@pytest.mark.parametrize("seed", range(N_STRAIGHT))
+@pytest.mark.parametrize("seed", sweep(range(N_STRAIGHT), 20))
 def test_straight(seed, how):
     prog = rp.straight(3000 + seed, n_ops=10 + seed % 40, memory=True, waits=False)
     check(prog, 3000 + seed, "virtual", SCHEDULES[how])
 
 
 @pytest.mark.parametrize("how", ["latency", "pressure"])
-@pytest.mark.parametrize("seed", range(N_LOOP))
+@pytest.mark.parametrize("seed", sweep(range(N_LOOP), 12))
 def test_loop(seed, how):
     prog = rp.looping(3500 + seed, n_ops=6 + seed % 24, memory=True, waits=False,
                       count=2 + seed % 3)
     check(prog, 3500 + seed, "virtual", SCHEDULES[how])
 
 
-@pytest.mark.parametrize("seed", range(N_NAIVE))
+@pytest.mark.parametrize("seed", sweep(range(N_NAIVE), 12))
 def test_physical_registers(seed):
     """Every value in its own physical registers (no allocator): the
     scheduler follows registers, not SSA values."""

@@ -26,6 +26,7 @@ import pytest
 
 import aster
 import regalloc_programs as rp
+from sweep import sweep
 
 N_STRAIGHT = 100
 N_LOOP = 60
@@ -57,18 +58,18 @@ def check(prog, seed, mode, pipe):
 
 
 @pytest.mark.parametrize("how", sorted(PIPELINES))
-@pytest.mark.parametrize("seed", range(N_STRAIGHT))
+@pytest.mark.parametrize("seed", sweep(range(N_STRAIGHT), 25))
 def test_straight(seed, how):
     check(program("straight", seed), seed, *PIPELINES[how])
 
 
 @pytest.mark.parametrize("how", sorted(PIPELINES))
-@pytest.mark.parametrize("seed", range(N_LOOP))
+@pytest.mark.parametrize("seed", sweep(range(N_LOOP), 15))
 def test_loop(seed, how):
     check(program("loop", 500 + seed), 500 + seed, *PIPELINES[how])
 
 
-@pytest.mark.parametrize("seed", range(N_TIGHT))
+@pytest.mark.parametrize("seed", sweep(range(N_TIGHT), 4))
 def test_spills_replaced(seed):
     """Under a VGPR limit the allocator reloads from scratch; the pass
     replaces its reload waits and the program stays right."""
@@ -87,7 +88,7 @@ WEAKENED = {"tried": 0, "failed": 0, "smem_overwrite": 0}
 
 
 @pytest.mark.parametrize("kind", ["straight", "loop"])
-@pytest.mark.parametrize("seed", range(N_WEAKEN))
+@pytest.mark.parametrize("seed", sweep(range(N_WEAKEN), 5))
 def test_weakened_waits(seed, kind):
     """No inserted wait is stronger than needed: each field weakened by one
     makes the strict emulator fail (see the module docstring for the one
