@@ -22,9 +22,11 @@ compute A (M x K bf16) @ B.T (B: N x K bf16) in f32 and both results are
 checked against NumPy (inputs are multiples of 1/4 in [-2, 2], so every sum
 is exact in f32 and the check is equality).
 
-Printed per shape: both kernels' simulated cycles and microseconds (at the
-device clock, `aster.lib.devices.CLOCK_GHZ`), whole-device TFLOP/s (2 M N K / time; the whole
-device, not the CUs that were busy) and aiter/aster (the speed-up of aster).
+Printed per shape: both kernels' simulated cycles and device time in
+microseconds (`LaunchResult.microseconds`: the timing model's launch cost plus
+the cycles at the device profile's clock under the launch's MFMA load),
+whole-device TFLOP/s (2 M N K / time; the whole device, not the CUs that were
+busy) and aiter/aster (the speed-up of aster, by device time).
 The zero fill before a split-K launch is a separate memset on a GPU; neither
 side's fill is simulated.
 """
@@ -101,6 +103,7 @@ def run_a8w8(shape, libdir, arch):
                            library=aster.lib.Library(libdir), arch=arch)
     ts = time.perf_counter() - t
     return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
+                aiter_us=ra.microseconds, aster_us=rs.microseconds,
                 aiter_kernel=f"{ra.kernel.tile}", aster=rs.cycles,
                 aster_kernel=rs.plan.name.replace("gemm_i8_", ""),
                 aiter_ok=bool((np.abs(d.astype(np.float64) - ref) <= ulp).all()),
@@ -126,38 +129,36 @@ def run_shape(job):
                            arch=arch)
     ts = time.perf_counter() - t
     return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
+                aiter_us=ra.microseconds, aster_us=rs.microseconds,
                 aiter_kernel=f"{ra.kernel.tile} sk{ra.splitk}", aster=rs.cycles,
                 aster_kernel=rs.plan.name.replace("gemm_bf16_", ""),
                 aiter_ok=bool(np.array_equal(d, ref)), aster_ok=bool(np.array_equal(c, ref)),
                 emu_s=(ta, ts))
 
 
-def tflops(m, n, k, cycles, arch):
-    from aster.lib.devices import CLOCK_GHZ
-    return 2 * m * n * k / (cycles / (CLOCK_GHZ[arch] * 1e9)) / 1e12
+def tflops(m, n, k, us):
+    return 2 * m * n * k / (us * 1e-6) / 1e12
 
 
 def report(rows, markdown):
-    hdr = ("| class | M x N x K | aiter kernel | aiter cycles (us) | aiter TFLOP/s | "
-           "aster kernel | aster cycles (us) | aster TFLOP/s | aiter/aster | NumPy |")
+    hdr = ("| class | M x N x K | aiter kernel | aiter cycles | aiter us | aiter TFLOP/s | "
+           "aster kernel | aster cycles | aster us | aster TFLOP/s | aiter/aster | NumPy |")
     print(hdr)
-    print("|" + "---|" * 10)
+    print("|" + "---|" * 12)
     logs = []
-    from aster.lib.devices import CLOCK_GHZ
     for r in rows:
         m, n, k = r["shape"]
-        ghz = CLOCK_GHZ[r["arch"]]
-        ratio = r["aiter"] / r["aster"]
+        ratio = r["aiter_us"] / r["aster_us"]
         logs.append(math.log(ratio))
         ok = "ok" if r["aiter_ok"] and r["aster_ok"] else \
             f"MISMATCH (aiter {r['aiter_ok']}, aster {r['aster_ok']})"
-        print(f"| {r['cls']} | {m}x{n}x{k} | {r['aiter_kernel']} | {r['aiter']} "
-              f"({r['aiter'] / ghz / 1e3:.2f}) | {tflops(m, n, k, r['aiter'], r['arch']):.1f} | "
-              f"{r['aster_kernel']} | {r['aster']} ({r['aster'] / ghz / 1e3:.2f}) | "
-              f"{tflops(m, n, k, r['aster'], r['arch']):.1f} | {ratio:.2f} | {ok} |")
+        print(f"| {r['cls']} | {m}x{n}x{k} | {r['aiter_kernel']} | {r['aiter']} | "
+              f"{r['aiter_us']:.2f} | {tflops(m, n, k, r['aiter_us']):.1f} | "
+              f"{r['aster_kernel']} | {r['aster']} | {r['aster_us']:.2f} | "
+              f"{tflops(m, n, k, r['aster_us']):.1f} | {ratio:.2f} | {ok} |")
     if logs:
         gm = math.exp(sum(logs) / len(logs))
-        print(f"\ngeometric-mean speed-up of aster over aiter: {gm:.2f}"
+        print(f"\ngeometric-mean speed-up of aster over aiter (device time): {gm:.2f}"
               f" over {len(logs)} shapes; lowest {min(math.exp(x) for x in logs):.2f}")
     if not markdown:
         for r in rows:
@@ -180,9 +181,9 @@ def main():
 
     def done(r):
         rows.append(r)
-        print(f"# {'x'.join(map(str, r['shape']))}: aiter {r['aiter']} aster {r['aster']} "
-              f"({r['aster_kernel']}) ratio {r['aiter'] / r['aster']:.2f}", file=sys.stderr,
-              flush=True)
+        print(f"# {'x'.join(map(str, r['shape']))}: aiter {r['aiter_us']:.2f} us aster "
+              f"{r['aster_us']:.2f} us ({r['aster_kernel']}) ratio "
+              f"{r['aiter_us'] / r['aster_us']:.2f}", file=sys.stderr, flush=True)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as ex:
             for f in as_completed([ex.submit(run_shape, j) for j in jobs]):

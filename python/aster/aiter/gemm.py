@@ -142,6 +142,7 @@ class Bf16Result:
     splitk: int
     grid: tuple
     cycles: int | None
+    microseconds: float | None  # the launch's wall time on the device profile
     stats: object
     stores_past_m: bool     # nonzero values stored in D's rows past M
 
@@ -155,7 +156,7 @@ def _check(x, what):
 
 
 def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=False,
-         strict=False):
+         strict=False, device=None):
     """D = A @ B.T in float32 by AMD's asm kernel, on the emulator.
 
     A: M x K bfloat16, B: N x K bfloat16 (aiter's layout). kernel: a tile
@@ -201,14 +202,16 @@ def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=Fals
     # the bytes past the struct are never read
     args += bytes(max(0, co.kernel(cfg.name).explicit_args_size - len(args)))
     st = dev.launch(co, cfg.name, grid, (256, 1, 1), args,
-                    strict=strict, uninitialized="ignore", timing=timing)
+                    strict=strict, uninitialized="ignore", timing=timing,
+                    device=device or "")
     d[...] = np.frombuffer(dev.read(pd, d.nbytes), np.float32).reshape(m, n)
     rest = np.frombuffer(dev.read(pd + d.nbytes, (mp - m) * n * 4), np.float32)
     stray = bool(rest.any())
     if not timing:
         return d
     from ..timing import Trace
-    return d, Bf16Result(cfg, split, grid, Trace(st.timing, cfg.name).cycles, st, stray)
+    tr = Trace(st.timing, cfg.name)
+    return d, Bf16Result(cfg, split, grid, tr.cycles, tr.microseconds, st, stray)
 
 
 # ---- a8w8: int8 A and B, per-token and per-channel f32 scales, f32 bias, bf16 out ----
@@ -285,7 +288,7 @@ def pack_a8w8_args(c, a, b, sa, sb, bias, m, n, k):
 
 
 def a8w8(A, B, scale_a, scale_b, bias=None, *, arch="gfx942", timing=False, kernel=None,
-         strict=False):
+         strict=False, device=None):
     """C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]) by AMD's asm
     kernel on the emulator. A: M x K int8, B: N x K int8 (unshuffled: this
     shuffles it as aiter's users must), scale_a: M float32, scale_b: N
@@ -335,10 +338,11 @@ def a8w8(A, B, scale_a, scale_b, bias=None, *, arch="gfx942", timing=False, kern
     args = pack_a8w8_args(pc, pa, pb, psa, psb, pbias, m, n, k)
     args += bytes(max(0, co.kernel(cfg.name).explicit_args_size - len(args)))
     st = dev.launch(co, cfg.name, grid, (256, 1, 1), args, strict=strict,
-                    uninitialized="ignore", timing=timing)
+                    uninitialized="ignore", timing=timing, device=device or "")
     c = np.frombuffer(dev.read(pc, m * n * 2), np.uint16).reshape(m, n).view(ml_dtypes.bfloat16)
     c = c.copy()
     if not timing:
         return c
     from ..timing import Trace
-    return c, Bf16Result(cfg, 1, grid, Trace(st.timing, cfg.name).cycles, st, False)
+    tr = Trace(st.timing, cfg.name)
+    return c, Bf16Result(cfg, 1, grid, tr.cycles, tr.microseconds, st, False)
