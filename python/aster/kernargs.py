@@ -73,6 +73,10 @@ class Packed:
             raise ValueError(f"{len(self.buffers)} buffer addresses expected, got {len(addresses)}")
         out = bytearray(self.data)
         for b, addr in zip(self.buffers, addresses):
+            if not 0 <= b.offset <= len(out) - 8:
+                raise ValueError(f"pointer argument {b.name!r}: its 8-byte slot at offset "
+                                 f"{b.offset} does not fit the {len(out)}-byte kernarg "
+                                 "segment the metadata declares")
             struct.pack_into("<Q", out, b.offset, addr)
         return bytes(out)
 

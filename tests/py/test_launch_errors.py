@@ -274,3 +274,15 @@ def test_failure_on_one_buffer_leaves_every_array_intact(hip_hsaco):
 def test_kernel_with_unsupported_value_kind_is_a_type_error():
     with pytest.raises(TypeError, match=r"argument 0 'q'.*'queue'"):
         pack("k", [Arg("", 8, name="q", kind="queue")], [1])
+
+
+def test_a_pointer_slot_outside_the_declared_kernarg_segment_is_a_value_error():
+    # Fuzz finding (tests/fuzz/regressions/launch): metadata whose pointer
+    # argument does not fit the kernarg segment it declares made struct.error
+    # escape from the argument packing.
+    import numpy as np
+    import pytest
+    from aster.kernargs import BufferArg, Packed
+    p = Packed(bytes(6), [BufferArg(0, "p", 0, np.zeros(4, np.float32))])
+    with pytest.raises(ValueError, match="pointer argument 'p'.*does not fit the 6-byte"):
+        p.bytes_with([0x1000])
