@@ -124,7 +124,8 @@ def _args_for(kernel, fdp, arrays):
 
 def fuzz_launch(data):
     """load_code_object + launch: mutated code object bytes, kernargs, grid/block,
-    strict mode, the timing model, allocator slack, wave interleaving.
+    strict mode, the timing model and its device profiles, allocator slack,
+    wave interleaving.
     Arrays of a failed launch must come back unchanged."""
     fdp = _fdp(data)
     grid = tuple(fdp.ConsumeIntInRange(0, 3) for _ in range(fdp.ConsumeIntInRange(1, 3)))
@@ -142,13 +143,17 @@ def fuzz_launch(data):
     # Allocator slack (zeroed, readable, not writable) and the wave turn length.
     slack = (0, 0, 1, 64, 4096, -1)[afdp.ConsumeIntInRange(0, 5)]
     interleave = (4096, 4096, 1, 7, 0)[afdp.ConsumeIntInRange(0, 4)]
+    # The timing model's device profiles (a wrong name and the other
+    # architecture's device are errors).
+    device = (None, None, "mi300x", "mi308x", "mi325x", "mi355x", "bogus")[
+        afdp.ConsumeIntInRange(0, 6)]
     for kernel in co.kernels[:2]:
         arrays = []
         try:
             args = _args_for(kernel, afdp, arrays)
             aster.launch(code, kernel.name, grid=grid, block=block, args=args,
                          strict=strict, budget=20000, timing=timing, slack=slack,
-                         interleave=interleave)
+                         interleave=interleave, device=device)
         except EXPECTED:
             for arr, before in arrays:
                 if not np.array_equal(arr, before):
