@@ -9,7 +9,7 @@ using namespace llvm;
 
 namespace aster::target {
 
-static AsmDiagnostic diagnosticAt(StringRef text, const char *at, StringRef msg) {
+AsmDiagnostic diagnosticAt(StringRef text, const char *at, StringRef msg) {
   size_t off = std::min<size_t>(at - text.data(), text.size());
   StringRef before = text.take_front(off);
   unsigned line = 1 + before.count('\n');

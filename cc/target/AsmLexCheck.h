@@ -22,6 +22,9 @@
 
 namespace aster::target {
 
+/// The line and column of `at` (a pointer into `text`) with `msg`.
+AsmDiagnostic diagnosticAt(llvm::StringRef text, const char *at, llvm::StringRef msg);
+
 /// The first token of `text` that MC's lexer reports as an error, if any.
 std::optional<AsmDiagnostic> findLexError(llvm::StringRef text,
                                           const llvm::MCAsmInfo &mai);

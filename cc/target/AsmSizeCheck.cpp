@@ -1,5 +1,6 @@
 //===- AsmSizeCheck.cpp - reject assembly whose expansion is runaway -----===//
 #include "target/AsmSizeCheck.h"
+#include "target/AsmLexCheck.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCParser/AsmLexer.h"
@@ -118,15 +119,6 @@ private:
   const StringMap<__int128> &syms;
   size_t i = 0;
 };
-
-AsmDiagnostic diagnosticAt(StringRef text, const char *at, const std::string &msg) {
-  size_t off = std::min<size_t>(at - text.data(), text.size());
-  StringRef before = text.take_front(off);
-  unsigned line = 1 + before.count('\n');
-  size_t lineStart = before.rfind('\n');
-  unsigned column = off - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
-  return {line, column, msg};
-}
 
 std::string str(__int128 v) {
   if (v >= kHuge)
