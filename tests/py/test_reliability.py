@@ -228,3 +228,14 @@ def test_fuzz_findings_stay_fixed(path):
         print("ok")
     ''', os.path.join(REGRESSIONS, ".."), target, os.path.join(REGRESSIONS, path))
     assert out.splitlines()[-1] == "ok"
+
+
+def test_a_function_size_that_is_not_whole_words_is_an_aster_error():
+    # Fuzz finding (tests/fuzz/regressions/raise/crash-0457...): a code object
+    # whose symbol table gives a kernel 49 bytes made raising keep a data op
+    # with no words, whose printing read an empty optional (std::bad_alloc).
+    path = os.path.join(REGRESSIONS, "raise", "crash-04570a56429bcd67869aada531eb35cd62d276ed")
+    with open(path, "rb") as f:
+        data = f.read()[2:]     # the target's two choice bytes, then the code object
+    with pytest.raises(aster.AsterError, match=r"to_mfma pc 0x1c30: the function ends 1 byte"):
+        aster.raise_code_object(data, unknown="keep")

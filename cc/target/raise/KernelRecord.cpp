@@ -182,8 +182,8 @@ void writeDataLine(DataOp data, raw_ostream &os) {
       os << (i ? ", " : "") << llvm::format_hex((uint32_t)(*words)[i], 10);
     if (auto t = data.getText())
       os << "\t; " << *t;
-  } else {
-    os << "\t" << *data.getText();
+  } else if (auto t = data.getText()) {
+    os << "\t" << *t;
   }
   os << "\n";
 }

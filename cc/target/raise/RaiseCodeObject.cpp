@@ -496,6 +496,14 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
       for (unsigned o = 0; o + 4 <= d.size; o += 4)
         words.push_back((int32_t)llvm::support::endian::read32le(code.data() + d.pc -
                                                                    textAddr + o));
+      if (!d.ok && words.empty()) {
+        // Fewer than 4 bytes left in the function (a `.size` that is not
+        // whole words): nothing to keep, not even as data.
+        errors.push_back(f.name + " " + hexPc(d.pc) + ": the function ends " +
+                         std::to_string(d.size) + " byte(s) into a 4-byte word (its size " +
+                         "is not a multiple of 4)");
+        continue;
+      }
       if (!d.ok) {
         if (opts.keepUnknown)
           body.data(words, "", loc);
