@@ -18,6 +18,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -40,7 +41,8 @@ def main():
     t0 = time.time()
     log = open(os.path.join(out, 'corpus_log.txt'), 'w')
     print(sh('nvcc --version; nvdisasm --version; nvidia-smi -L').stdout, file=log)
-    own = '/tmp/sass_own'
+    tmp = tempfile.gettempdir()
+    own = os.path.join(tmp, 'sass_own')
     os.makedirs(own, exist_ok=True)
 
     def build(k):
@@ -59,12 +61,12 @@ def main():
     for f in sorted(glob.glob(f'{own}/*.cubin'))[:40]:
         sh(f'cuobjdump -elf {f} > {f[:-6]}.elf.txt')
     print(f'own done {time.time() - t0:.0f}s', file=log, flush=True)
-    sh(f'cd /tmp && tar -c --exclude="*.cu" sass_own | xz -T16 -3 > {out}/own.tar.xz')
+    sh(f'cd {tmp} && tar -c --exclude="*.cu" sass_own | xz -T16 -3 > {out}/own.tar.xz')
     print(f'own packed {time.time() - t0:.0f}s', file=log, flush=True)
 
     import torch
     lib = os.path.join(os.path.dirname(torch.__file__), 'lib')
-    tdir = '/tmp/sass_torch'
+    tdir = os.path.join(tmp, 'sass_torch')
     os.makedirs(tdir, exist_ok=True)
     for so in ('libtorch_cuda.so', 'libc10_cuda.so'):
         r = sh(f'cd {tdir} && timeout 200 cuobjdump -xelf sm_90 {lib}/{so}')
@@ -84,7 +86,7 @@ def main():
     print('torch disasm failures:', sum(not ok for ok, _ in res), file=log)
     for f in set(glob.glob(f'{tdir}/*')) - {k[:-6] + e for k in keep for e in ('.cubin', '.sass')}:
         os.remove(f)
-    sh(f'cd /tmp && tar -c sass_torch | xz -T16 -3 > {out}/torch.tar.xz')
+    sh(f'cd {tmp} && tar -c sass_torch | xz -T16 -3 > {out}/torch.tar.xz')
     print(f'torch packed {len(keep)} {time.time() - t0:.0f}s', file=log, flush=True)
     log.close()
 
