@@ -131,7 +131,10 @@ def launch_stage1(name, token, model_dim, inter_dim, expert, topk, *, arch="gfx9
     dev = _emu.Device()
 
     def buf(nbytes, name, data=None):
-        addr = dev.allocate(int(nbytes) + SLACK, name)
+        # Inputs get allocator slack (aster.launch(slack=): readable zeros,
+        # no writes); outputs their slack as writable bytes.
+        addr = (dev.allocate(int(nbytes), name, SLACK) if data is not None
+                else dev.allocate(int(nbytes) + SLACK, name))
         if data is not None:
             dev.write(addr, np.ascontiguousarray(data).reshape(-1).view(np.uint8))
         return addr

@@ -186,9 +186,10 @@ def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=Fals
     # feed C rows it does not store) and prefetches past the end of its K
     # range (reads it never uses); on a GPU that memory is whatever follows A
     # and B in torch's allocations, here zeros.
-    pa = dev.allocate(-(-m // cfg.tile_m) * cfg.tile_m * k * 2 + SLACK, "A")
+    # Both as allocator slack (aster.launch(slack=)): readable zeros, no writes.
+    pa = dev.allocate(A.nbytes, "A", (-(-m // cfg.tile_m) * cfg.tile_m - m) * k * 2 + SLACK)
     dev.write(pa, A.reshape(-1).view(np.uint8))
-    pb = dev.allocate(B.nbytes + SLACK, "B")
+    pb = dev.allocate(B.nbytes, "B", SLACK)
     dev.write(pb, B.reshape(-1).view(np.uint8))
     # D, zero-filled (aiter's out.zero_() before split-K), to whole M tiles:
     # the kernel stores the last tile's rows past M (past the end of a torch
@@ -325,7 +326,9 @@ def a8w8(A, B, scale_a, scale_b, bias=None, *, arch="gfx942", timing=False, kern
     mp = -(-m // cfg.tile_m) * cfg.tile_m
 
     def put(arr, name, nbytes=None):
-        addr = dev.allocate((nbytes or arr.nbytes) + SLACK, name)
+        # Inputs: what the kernel reads past them is allocator slack
+        # (aster.launch(slack=)): readable zeros, no writes.
+        addr = dev.allocate(arr.nbytes, name, (nbytes or arr.nbytes) - arr.nbytes + SLACK)
         dev.write(addr, np.ascontiguousarray(arr).reshape(-1).view(np.uint8))
         return addr
     pa = put(A, "A", mp * k)
