@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "target/Assembler.h"
 #include "target/MCTarget.h"
+#include "recovery/ForkSafeMutex.h"
 #include "recovery/Recovery.h"
 #include "target/raise/CodeObjectData.h"
 #include "target/raise/KernelBody.h"
@@ -18,6 +19,7 @@
 #include "target/raise/RaiseCommon.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/MC/MCContext.h"
@@ -30,6 +32,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
+#include <mutex>
 #include <set>
 
 using namespace mlir;
@@ -148,28 +151,56 @@ void nameAddresses(std::vector<Decoded> &insts, ArrayRef<uint8_t> code, uint64_t
 } // namespace
 
 namespace {
-/// Which decoded instructions LLVM's own text does not hold: the function's
-/// listing as LLVM prints it, assembled again by LLVM MC, differs from the
-/// code there (bits the disassembler ignores and so does not print: AMD's
+/// Which decoded instructions LLVM's own text does not hold: an
+/// instruction's text as LLVM prints it, assembled again by LLVM MC, differs
+/// from its words (each distinct text and words assembled once per process) (bits the disassembler ignores and so does not print: AMD's
 /// v_mfma_scale_* set op_sel/op_sel_hi of the scale prefix's absent third
 /// source). Such an instruction is kept as its words. Instructions of
 /// another size or an assembler error leave all unmarked (the round trip
 /// then shows the difference).
+/// Verdicts already reached, process-wide: key = cpu, text and the words
+/// (most code repeats its instructions; assembling text is the expensive
+/// part of raising). Bounded: cleared when it grows past kMaxMemo entries.
+constexpr size_t kMaxMemo = 1 << 20;
+ForkSafeMutex &lossyMutex() {
+  static ForkSafeMutex &mu = *new ForkSafeMutex;
+  return mu;
+}
+llvm::StringMap<bool> &lossyMemo() {
+  static auto &memo = *new llvm::StringMap<bool>;
+  return memo;
+}
+
 std::vector<bool> lossyTexts(ArrayRef<Decoded> insts, ArrayRef<uint8_t> code, uint64_t textAddr,
                              StringRef cpu) {
   std::vector<bool> lossy(insts.size(), false);
+  std::vector<std::string> keys(insts.size());
+  std::vector<size_t> todo; // the first instruction of each key not yet known
+  llvm::StringMap<size_t> firstOf;
+  {
+    std::lock_guard<ForkSafeMutex> lock(lossyMutex());
+    for (size_t i = 0; i < insts.size(); ++i) {
+      const Decoded &d = insts[i];
+      if (!d.ok)
+        continue;
+      keys[i] = (cpu + "\n" + d.text + "\n").str();
+      keys[i].append((const char *)code.data() + (d.pc - textAddr), d.size);
+      auto it = lossyMemo().find(keys[i]);
+      if (it != lossyMemo().end())
+        lossy[i] = it->second;
+      else if (firstOf.try_emplace(keys[i], i).second)
+        todo.push_back(i);
+    }
+  }
+  if (todo.empty())
+    return lossy;
+  // The unknown instructions, once each, assembled by LLVM MC.
   std::string text = "\t.text\n";
   llvm::raw_string_ostream os(text);
-  for (const Decoded &d : insts) {
-    if (d.ok) {
-      os << "\t" << d.text << "\n";
-      continue;
-    }
-    for (unsigned o = 0; o + 4 <= d.size; o += 4)
-      os << "\t.long " << llvm::format_hex(
-                              llvm::support::endian::read32le(code.data() + d.pc - textAddr + o),
-                              10)
-         << "\n";
+  uint64_t size = 0;
+  for (size_t i : todo) {
+    os << "\t" << insts[i].text << "\n";
+    size += insts[i].size;
   }
   auto obj = target::assembleObject(text, cpu);
   if (!obj) {
@@ -194,15 +225,24 @@ std::vector<bool> lossyTexts(ArrayRef<Decoded> insts, ArrayRef<uint8_t> code, ui
       llvm::consumeError(bytes.takeError());
       return lossy;
     }
-    uint64_t first = insts.empty() ? 0 : insts.front().pc;
-    uint64_t size = insts.empty() ? 0 : insts.back().pc + insts.back().size - first;
     if (bytes->size() != size)
       return lossy;
-    for (size_t i = 0; i < insts.size(); ++i) {
+    std::lock_guard<ForkSafeMutex> lock(lossyMutex());
+    if (lossyMemo().size() > kMaxMemo)
+      lossyMemo().clear();
+    uint64_t at = 0;
+    for (size_t i : todo) {
       const Decoded &d = insts[i];
-      lossy[i] = d.ok && memcmp(bytes->data() + (d.pc - first),
-                                code.data() + (d.pc - textAddr), d.size) != 0;
+      lossyMemo()[keys[i]] =
+          memcmp(bytes->data() + at, code.data() + (d.pc - textAddr), d.size) != 0;
+      at += d.size;
     }
+    for (size_t i = 0; i < insts.size(); ++i)
+      if (insts[i].ok) {
+        auto it = lossyMemo().find(keys[i]);
+        if (it != lossyMemo().end())
+          lossy[i] = it->second;
+      }
   }
   return lossy;
 }
