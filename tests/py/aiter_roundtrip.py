@@ -170,9 +170,13 @@ def check(paths, jobs=1, chunk=128):
     """[(path, problem of raise_code_object, problem of raise_asm)], each
     problem None when the round trip is exact, else one line. Compiles in
     `jobs` processes; LLVM's tools run once per chunk of code objects."""
+    import concurrent.futures
     import multiprocessing
     results = []
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    # Fresh interpreters (spawn), and an executor that reports a worker that
+    # died (BrokenProcessPool) instead of waiting for its task for ever.
+    pool = (concurrent.futures.ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("spawn")) if jobs > 1 else None)
     try:
         for i in range(0, len(paths), chunk):
             part = paths[i:i + chunk]
@@ -199,7 +203,7 @@ def check(paths, jobs=1, chunk=128):
                     results.append((p, *problems))
     finally:
         if pool:
-            pool.close()
+            pool.shutdown()
     return results
 
 
