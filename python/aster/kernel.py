@@ -15,11 +15,11 @@ _THIS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _DIMS = {"x": 0, "y": 1, "z": 2, 0: 0, 1: 1, 2: 2}
 
 
-_LIBRARY_DIR = _THIS_DIR + "library" + os.sep
+_LIBRARY_DIR = _THIS_DIR + "nanokernels" + os.sep
 
 
 def _internal(filename):
-    # aster's library (aster/library) is user code: errors point at its lines.
+    # aster's library (aster/nanokernels) is user code: errors point at its lines.
     return filename.startswith(_THIS_DIR) and not filename.startswith(_LIBRARY_DIR)
 
 
