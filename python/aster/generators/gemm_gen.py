@@ -76,7 +76,10 @@ class _Gen:
                      ("bias", ptr(np.float32))]
         setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
         if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
-            args.append(("kchunk", np.int32))
+            # cnt: one u32 per (output tile, wave), zero before the launch and
+            # left zero after it (the kernel resets what it used); splits:
+            # the grid's z (`store_splitk`)
+            args += [("kchunk", np.int32), ("cnt", ptr(np.uint32)), ("splits", np.int32)]
             setup.append("workgroup_id_z")
         self.k = m.kernel(c.name, args=args, block=c.block, lds=c.lds_bytes, sgpr_setup=setup)
         # MFMAs of a step before its barrier, after the LDS writes of the
@@ -429,15 +432,74 @@ class _Gen:
                 self.call(store, acc[rm * self.rn + rn], self.dc, n2, o, self.dsa, self.dsb,
                           self.dbias, r4, c4)
 
-    def store(self, acc):
+    def store_splitk(self, acc):
+        """Split-K's epilogue without a zeroed C (no fill launch before the
+        GEMM). Each wave owns a part of the output tile and a counter
+        cnt[tile, wave] (zero before the launch):
+          1. ticket: t = atomic_add(cnt, 1) (returning; lane 0 only: the
+             other lanes' offsets are out of the counters' buffer);
+          2. t == 0 (the first of the tile's splits to finish): stores its
+             partial sums (C's old contents are overwritten); the others
+             wait until cnt >= 0x10000 (the first has stored) and add theirs
+             with buffer_atomic_add_f32;
+          3. release (buffer_wbl2 sc1, s_waitcnt vmcnt(0): LLVM's agent-scope
+             release on gfx942, AMDGPUUsage "Memory Model GFX942"), then
+             r = atomic_add(cnt, 0x10000): the wave that sees
+             r = (splits - 1) 0x10000 + splits (every ticket taken, every
+             other split done) stores cnt = 0, so the buffer is zero again
+             for the next launch.
+        The waiters wait only for a wave that is running (it took ticket 0),
+        so the wait ends whatever order workgroups are dispatched or run in."""
+        k, c = self.k, self.cfg
+        ntn = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.N, c.tile_n - 1), _log2(c.tile_n))
+        ntm = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.M, c.tile_m - 1), _log2(c.tile_m))
+        (dcnt,) = self.call(tiles.raw_buffer, k.load_arg("cnt"), k.s_lshl_b32(
+            SGPR(), k.s_mul_i32(SGPR(), k.s_mul_i32(SGPR(), ntn, ntm), c.waves), 2))
+        tile = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), k.workgroup_id("y"), ntn),
+                           k.workgroup_id("x"))
+        wave = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wm, c.waves_n), self.wn)
+        coff = k.s_lshl_b32(SGPR(), k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), tile, c.waves),
+                                                 wave), 2)
+        lane0 = k.v_lshlrev_b32(VGPR(), 25, self.lane)    # lanes 1-63: out of range
+
+        def atomic(x):
+            val = k.v_mov_b32(VGPR(), x)
+            old = k.buffer_atomic_add_rtn(VGPR(), lane0, dcnt, coff, vdata_in=val, offen=True,
+                                          sc1=True)
+            return k.v_readfirstlane_b32(SGPR(), old)
+        add, done = k.label("sk_add"), k.label("sk_done")
+        k.s_cmp_eq_u32(atomic(1), 0)
+        k.s_cbranch_scc0(add)
+        self.store(acc, atomic=False)
+        k.s_branch(done)
+        k.bind(add)
+        spin = k.here("sk_wait")
+        k.s_cmp_lt_u32(atomic(0), 0x10000)
+        k.s_cbranch_scc1(spin)
+        self.store(acc, atomic=True)
+        k.bind(done)
+        k.buffer_wbl2(sc1=True)
+        k.s_waitcnt(vmcnt=0)
+        splits = k.load_arg("splits")
+        last = k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), k.s_sub_u32(SGPR(), splits, 1), 16),
+                           splits)
+        end = k.label("sk_end")
+        k.s_cmp_eq_u32(atomic(0x10000), last)
+        k.s_cbranch_scc0(end)
+        k.buffer_store_dword(k.v_mov_b32(VGPR(), 0), lane0, dcnt, coff, offen=True, sc1=True)
+        k.bind(end)
+
+    def store(self, acc, atomic=None):
         if self.i8:
             return self.store_scaled(acc)
+        if atomic is None and self.cfg.split_k:
+            return self.store_splitk(acc)
         k = self.k
         eb = 4 if self.cfg.out == "f32" else 2          # bytes per element of C
         n4 = k.s_lshl_b32(SGPR(), self.N, _log2(eb))
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
         cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
-        store = tiles.store_result_buffer(self.mt, atomic=self.cfg.split_k) if eb == 4 else \
+        store = tiles.store_result_buffer(self.mt, atomic=bool(atomic)) if eb == 4 else \
             tiles.store_result_16(self.mt, self.cfg.out)
         for rn in range(self.rn):
             col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)

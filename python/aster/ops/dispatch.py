@@ -3,8 +3,9 @@ chosen by a heuristic (or tuning results), on the emulator or a GPU.
 
 The heuristic (`plan`; `choose` is its kernel), for each kernel of the
 library matching (arch, dtype, trans_b) and, for a split-K kernel
-(`GemmConfig.split_k`: workgroup z adds K elements [z kchunk, (z+1) kchunk)
-into a zeroed C with buffer_atomic_add_f32), each split factor up to
+(`GemmConfig.split_k`: workgroup z multiplies K elements [z kchunk,
+(z+1) kchunk); the first split of a tile to finish stores, the others add
+with buffer_atomic_add_f32: no zero fill of C before the launch), each split factor up to
 MAX_SPLITS that gives a distinct K chunk (`split_factors`):
 
   1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
@@ -36,7 +37,7 @@ import numpy as np
 from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
-__all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
+__all__ = ["split_counters", "gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
            "cache_dir", "split_factors", "MAX_SPLITS"]
 
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
@@ -210,6 +211,15 @@ def _vector(v, size, what, default):
     return v
 
 
+def split_counters(n):
+    """The counters a split-K launch needs (one u32 per output tile and
+    wave): zero before the launch, and the kernel leaves them zero
+    (aster.generators.gemm_gen `store_splitk`), so a GPU keeps one
+    allocation for every launch; on the emulator, each launch works on a
+    copy of a fresh zero array."""
+    return np.zeros(max(n, 1), np.uint32)
+
+
 def _padded(x):
     """x flattened with one zero element after it: the kernels read 16-bit
     matrices through buffers one element past the end (see aster.generators.gemm)."""
@@ -297,9 +307,9 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     else:
         args = [_padded(A), _padded(B), c_arr if out_dt == _OUT["f32"] else c_arr.view(np.uint16),
                 m, n, k]
-    if cfg.split_k:         # the splits add into C: it starts at zero
-        c_arr[...] = 0
-        args.append(p.kchunk)
+    if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
+        gx, gy, _ = cfg.grid(m, n)
+        args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits]
     r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
                args=args, backend=backend, timing=timing, device=device)
     if timing:
