@@ -163,7 +163,8 @@ def simulate(hsaco, cfg, shape, splits=1, device=None):
     c = np.zeros(m * n, np.float32)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     gx, gy, _ = cfg.grid(m, n)
-    args = [a, b, c, m, n, k] + ([kc, np.zeros(gx * gy * cfg.waves, np.uint32), sk]
+    from .dispatch import split_counters
+    args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk]
                                  if cfg.split_k else [])
     r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True,
                device=device)
