@@ -109,11 +109,30 @@ class _Gen:
         return k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), elements, 1), 2)
 
     # ---- setup ---------------------------------------------------------------
-    def setup(self):
+    def setup_common(self):
+        """What every workgroup needs, the zero workgroups of split-K too:
+        C's buffer, M, N, K, the tile's origin, the wave and lane."""
         k, c = self.k, self.cfg
-        pa, pb, pc = k.load_arg("a"), k.load_arg("b"), k.load_arg("c")
+        pc = k.load_arg("c")
         M, N, K = k.load_arg("M"), k.load_arg("N"), k.load_arg("K")
         self.M, self.N, self.K = M, N, K
+        wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
+        self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
+        self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
+        c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
+        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c16 else 2)
+        (self.dc,) = self.call(tiles.raw_buffer, pc, mn4)
+        tid = v[0]
+        self.tid = tid
+        wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
+        self.wm = k.s_lshr_b32(SGPR(), wave, _log2(c.waves_n))
+        self.wn = k.s_and_b32(SGPR(), c.waves_n - 1, wave)
+        self.lane = k.v_and_b32(VGPR(), 63, tid)
+
+    def setup(self):
+        k, c = self.k, self.cfg
+        M, N, K = self.M, self.N, self.K
+        pa, pb = k.load_arg("a"), k.load_arg("b")
         # k0: this workgroup's first K element; Kh: how many it multiplies
         # (rows stay K elements apart; the K mask and the trip count use Kh)
         self.k0, self.Kh = None, K
@@ -123,25 +142,14 @@ class _Gen:
             self.k0 = k.s_mul_i32(SGPR(), kc, k.s_sub_u32(SGPR(), k.workgroup_id("z"), 1))
             kend = k.s_min_u32(SGPR(), k.s_add_u32(SGPR(), self.k0, kc), K)
             self.Kh = k.s_sub_u32(SGPR(), kend, self.k0)
-        wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
-        self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
-        self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
         (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
         (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
-        c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
-        mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c16 else 2)
-        (self.dc,) = self.call(tiles.raw_buffer, pc, mn4)
         if c.dtype in BYTE_DTYPES:
             m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
             (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), m4)
             (self.dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), n4)
             (self.dbias,) = self.call(tiles.raw_buffer, k.load_arg("bias"), n4)
-        tid = v[0]
-        self.tid = tid
-        wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
-        self.wm = k.s_lshr_b32(SGPR(), wave, _log2(c.waves_n))
-        self.wn = k.s_and_b32(SGPR(), c.waves_n - 1, wave)
-        self.lane = k.v_and_b32(VGPR(), 63, tid)
+        tid = self.tid
         # K-major chunk loads (A; B with trans_b): lane -> chunk (row, kc)
         cpr = self.bk // 8
         self.kc = k.v_and_b32(VGPR(), cpr - 1, tid)
@@ -562,13 +570,14 @@ class _Gen:
 
     def generate(self):
         k, c = self.k, self.cfg
-        self.setup()
+        self.setup_common()
         if c.split_k:
             gemm = k.label("sk_gemm")
             k.s_cmp_lg_u32(k.workgroup_id("z"), 0)
             k.s_cbranch_scc1(gemm)
             self.zero_tile()
             k.bind(gemm)
+        self.setup()
         acc = [k.concat(*[k.v_accvgpr_write_b32(AGPR(), 0) for _ in range(self.nacc)])
                for _ in range(self.rm * self.rn)]
         da, db = self.da, self.db

@@ -24,7 +24,11 @@ MAX_SPLITS that gives a distinct K chunk (`split_factors`):
                 the compute/memory ratio of the tile (tm tn / (tm + tn)
                 flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
      wg_cycles a workgroup's fixed cost (setup, the pipeline's fill from
-                memory, the stores), measured on the timing model
+                memory, the stores; split-K: the wait for the tile's
+                counter), measured on the timing model
+     + a zero workgroup's cycles when a split-K launch's zero workgroups
+       (one per output tile, dispatched first) do not fit beside the
+       splits' rounds
      and the smallest estimate wins (ties: fewer wasted edge flops, then the
      larger tile).
 """
@@ -50,11 +54,25 @@ MAX_SPLITS = 64
 # K, 128x128 tiles 4.7k + 3.1k per 128 of K)
 WG_BASE = 2400
 WG_STORE_BYTES_PER_CLK = 28
+# Split-K in one launch (gemm_gen "split-K without a zero fill"): [model]
+# measured on the timing model (gfx942, bf16, trans_b): a zero workgroup
+# lasts ZERO_WG_BASE + its tile's bytes / WG_STORE_BYTES_PER_CLK (64x64:
+# 3.2k cycles, 128x128: 5.0k; most of it the cold instruction cache), and a
+# split's wait for its tile's counter adds SPLIT_SYNC to each workgroup
+# (1024^3 on 128x128 tiles, 4 splits: 18.9k -> 20.0k cycles).
+ZERO_WG_BASE = 2600
+SPLIT_SYNC = 1000
 
 
 def wg_cycles(cfg):
     """The fixed cycles of one workgroup of `cfg` (setup, pipeline fill, stores)."""
-    return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK
+    return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK + \
+        (SPLIT_SYNC if cfg.split_k else 0)
+
+
+def zero_wg_cycles(cfg):
+    """The cycles of a split-K launch's zero workgroup (one per output tile)."""
+    return ZERO_WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK
 
 
 def split_factors(cfg, k):
@@ -87,7 +105,10 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
     busy = min(tiles, cus)
     memory = 2 * (cfg.tile_m + cfg.tile_n) * kc / (HBM_BYTES_PER_CLK / busy)
     done = tiles * cfg.tile_m * cfg.tile_n * kc
-    return rounds * (wg_cycles(cfg) + max(compute, memory)), 1 - (m * n * k) / done
+    t = rounds * (wg_cycles(cfg) + max(compute, memory))
+    if cfg.split_k and gx * gy * (sk + 1) > rounds * cus:
+        t += zero_wg_cycles(cfg)      # zero workgroups (dispatched first) push splits back
+    return t, 1 - (m * n * k) / done
 
 
 @dataclass(frozen=True)
