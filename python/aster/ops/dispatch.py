@@ -18,17 +18,16 @@ MAX_SPLITS that gives a distinct K chunk (`split_factors`):
                 (`devices.cus`, the device profile's; one workgroup per CU: the tiles' LDS),
                 tiles = ceil(M/tm) ceil(N/tn) splits
      compute  = 2 tm tn kchunk / (2048 flop/clk x u): the padded edge work of
-                M, N and K is paid for; u the kernel's simulated matrix-core
-                utilisation (configs.csv ref_utilisation, 0.75 without)
+                M, N and K is paid for; u the utilisation of the kernel's K
+                loop (`loop_utilisation`: its simulated reference less
+                wg_cycles; 0.75 without)
      memory   = 2 (tm + tn) kchunk bytes / (HBM bytes per clock / CUs busy):
                 the compute/memory ratio of the tile (tm tn / (tm + tn)
                 flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
      wg_cycles a workgroup's fixed cost (setup, the pipeline's fill from
                 memory, the stores; split-K: the wait for the tile's
                 counter), measured on the timing model
-     + a zero workgroup's cycles when a split-K launch's zero workgroups
-       (one per output tile, dispatched first) do not fit beside the
-       splits' rounds
+
      and the smallest estimate wins (ties: fewer wasted edge flops, then the
      larger tile).
 """
@@ -42,7 +41,7 @@ from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
 from ..generators.gemm_gen import CNT_BYTES
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
-__all__ = ["split_counters", "gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
+__all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
            "cache_dir", "split_factors", "MAX_SPLITS"]
 
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
@@ -55,12 +54,13 @@ MAX_SPLITS = 64
 WG_BASE = 2400
 WG_STORE_BYTES_PER_CLK = 28
 # Split-K in one launch (gemm_gen "split-K without a zero fill"): [model]
-# measured on the timing model (gfx942, bf16, trans_b): a zero workgroup
-# lasts ZERO_WG_BASE + its tile's bytes / WG_STORE_BYTES_PER_CLK (64x64:
-# 3.2k cycles, 128x128: 5.0k; most of it the cold instruction cache), and a
-# split's wait for its tile's counter adds SPLIT_SYNC to each workgroup
-# (1024^3 on 128x128 tiles, 4 splits: 18.9k -> 20.0k cycles).
-ZERO_WG_BASE = 2600
+# measured on the timing model (gfx942, bf16, trans_b): a split's wait for
+# its tile's counter adds SPLIT_SYNC to each workgroup (1024^3 on 128x128
+# tiles, 4 splits: 18.9k -> 20.0k cycles). The zero workgroups (one per
+# output tile, 3.2k cycles on 64x64 tiles, 5.0k on 128x128, mostly the cold
+# instruction cache) are not counted: where they push the launch past the
+# CUs they cost little (1024^3, 128x128, 4 splits: 320 workgroups on 304
+# CUs, 20.0k cycles; 3 splits: 256 workgroups, 21.0k).
 SPLIT_SYNC = 1000
 
 
@@ -70,9 +70,26 @@ def wg_cycles(cfg):
         (SPLIT_SYNC if cfg.split_k else 0)
 
 
-def zero_wg_cycles(cfg):
-    """The cycles of a split-K launch's zero workgroup (one per output tile)."""
-    return ZERO_WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK
+
+def loop_utilisation(entry):
+    """The matrix-core utilisation of a kernel's K loop on one CU: the flops
+    of one tile of its simulated reference shape (configs.csv ref_shape,
+    ref_cycles; a single round of workgroups) over 2048 flop/clk x (its
+    cycles - wg_cycles): the reference's whole-kernel utilisation
+    (ref_utilisation) counts the workgroup's fixed cost, which `estimate`
+    adds on its own. None (the default utilisation) without a reference or
+    for a reference of more than one round."""
+    cfg, row = entry.config, entry.row
+    shapes = [s for s in str(row.get("ref_shape") or "").split(";") if s]
+    cycles = [c for c in str(row.get("ref_cycles") or "").split(";") if c]
+    if not shapes or len(shapes) != len(cycles):
+        return None
+    m, n, k = (int(x) for x in shapes[-1].split("x"))
+    gx, gy, _ = cfg.grid(m, n)
+    loop = int(cycles[-1]) - wg_cycles(cfg)
+    if gx * gy > CUS or loop <= 0:
+        return None
+    return min(1.0, 2 * cfg.tile_m * cfg.tile_n * k / (PEAK_FLOP_PER_CLK_CU * loop))
 
 
 def split_factors(cfg, k):
@@ -105,10 +122,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
     busy = min(tiles, cus)
     memory = 2 * (cfg.tile_m + cfg.tile_n) * kc / (HBM_BYTES_PER_CLK / busy)
     done = tiles * cfg.tile_m * cfg.tile_n * kc
-    t = rounds * (wg_cycles(cfg) + max(compute, memory))
-    if cfg.split_k and gx * gy * (sk + 1) > rounds * cus:
-        t += zero_wg_cycles(cfg)      # zero workgroups (dispatched first) push splits back
-    return t, 1 - (m * n * k) / done
+    return rounds * (wg_cycles(cfg) + max(compute, memory)), 1 - (m * n * k) / done
 
 
 @dataclass(frozen=True)
@@ -145,7 +159,7 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
         for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
                   else (1,)):
             kc, sk = kchunk(e.config, k, s)
-            t, waste = estimate(e.config, m, n, k, e.ref_utilisation, s, ncu)
+            t, waste = estimate(e.config, m, n, k, loop_utilisation(e), s, ncu)
             opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
                          Plan(e, sk, kc, t)))
     return min(opts, key=lambda o: o[0])[1]
