@@ -77,18 +77,18 @@ def loop_utilisation(entry):
     ref_cycles; a single round of workgroups) over 2048 flop/clk x (its
     cycles - wg_cycles): the reference's whole-kernel utilisation
     (ref_utilisation) counts the workgroup's fixed cost, which `estimate`
-    adds on its own. None (the default utilisation) without a reference or
-    for a reference of more than one round."""
+    adds on its own. Without reference cycles (or for a reference of more
+    than one round) the row's ref_utilisation (None: the default)."""
     cfg, row = entry.config, entry.row
     shapes = [s for s in str(row.get("ref_shape") or "").split(";") if s]
     cycles = [c for c in str(row.get("ref_cycles") or "").split(";") if c]
     if not shapes or len(shapes) != len(cycles):
-        return None
+        return entry.ref_utilisation
     m, n, k = (int(x) for x in shapes[-1].split("x"))
     gx, gy, _ = cfg.grid(m, n)
     loop = int(cycles[-1]) - wg_cycles(cfg)
     if gx * gy > CUS or loop <= 0:
-        return None
+        return entry.ref_utilisation
     return min(1.0, 2 * cfg.tile_m * cfg.tile_n * k / (PEAK_FLOP_PER_CLK_CU * loop))
 
 
