@@ -33,14 +33,17 @@ _REG = re.compile(r'(?<![\w.])R(\d+)(\.64|\.128)?')
 
 class Instruction:
     """One instruction: text (nvdisasm syntax, `.reuse` flags aside) and control bits.
-    `text` is None for a word the table cannot explain (kept as raw bits)."""
-    __slots__ = ('text', 'ctrl', 'word', 'target')
+    `text` is None for a word the table cannot explain (kept as raw bits).
+    `pc`: the offset the cubin had it at (None for an inserted instruction);
+    relocations and `.nv.info` offset lists follow it to its new offset."""
+    __slots__ = ('text', 'ctrl', 'word', 'target', 'pc')
 
-    def __init__(self, text, ctrl=None, word=None, target=None):
+    def __init__(self, text, ctrl=None, word=None, target=None, pc=None):
         self.text = text
         self.ctrl = ctrl if ctrl is not None else control.Control()
         self.word = word          # original 128 bits (raw instructions keep them)
         self.target = target      # label name, for branches
+        self.pc = pc
 
     def __repr__(self):
         return f'{self.ctrl} {self.text if self.text is not None else hex(self.word)}'
@@ -159,7 +162,7 @@ class Kernel:
 class Module:
     """A raised cubin.  `kernels` by name; `cubin()` the ELF bytes back."""
 
-    def __init__(self, data):
+    def __init__(self, data, decode=True):
         try:
             from elftools.elf.elffile import ELFFile
             from elftools.common.exceptions import ELFError
@@ -190,11 +193,17 @@ class Module:
         for s in self.sections:
             if s['name'].startswith('.text.'):
                 k = Kernel(self, s['name'][6:], s)
-                self._raise_kernel(k)
+                if decode:
+                    self._raise_kernel(k)
                 info = self.by_name.get('.nv.info.' + k.name)
                 if info:
                     k.params = nvinfo.kparams(nvinfo.parse(self._bytes(info)))
                 self.kernels[k.name] = k
+
+    def mlir(self):
+        """This module as MLIR text of the `sass` dialect (mlir.py)."""
+        from .mlir import to_mlir
+        return to_mlir(self)
 
     def _bytes(self, s):
         return self.data[s['offset']:s['offset'] + s['size']]
@@ -243,7 +252,7 @@ class Module:
         for i in range(len(code) // 16):
             w = int.from_bytes(code[i * 16:i * 16 + 16], 'little')
             text = table.decode(w, i * 16, label_of(i * 16))
-            k.insts.append(Instruction(text, control.unpack(w), w))
+            k.insts.append(Instruction(text, control.unpack(w), w, pc=i * 16))
         for t, name in targets.items():
             if t % 16 or not 0 <= t <= len(code):
                 raise SassError(f'{k.name}: branch target 0x{t:x} is outside the code')
@@ -259,7 +268,6 @@ class Module:
         lay = layout.Layout(self.data, self.sections, self.header, self.segments, self.symbols,
                             self.by_name['.symtab']['index'] if '.symtab' in self.by_name else None)
         for k in self.kernels.values():
-            old_pos = {id(x): i * 16 for i, x in enumerate(k.insts) if x.word is not None}
             code = k.encode()
             i = k._sec['index']
             if len(code) == k._sec['size']:
@@ -267,15 +275,30 @@ class Module:
             else:
                 lay.resize(i, code)
             if k.edited:
-                self._fix_attributes(lay, k, old_pos)
+                self._fix_attributes(lay, k)
         return bytes(lay.out)
 
-    def _fix_attributes(self, lay, k, old_pos):
-        new_at = {}
+    def referenced_offsets(self, k):
+        """Offsets in k's code that relocations or `.nv.info` offset lists (but
+        EXIT_INSTR_OFFSETS, recomputed) name."""
+        out = set()
+        info = self.by_name.get('.nv.info.' + k.name)
+        if info:
+            for r in nvinfo.parse(self._bytes(info)):
+                if r.name in nvinfo.OFFSET_LISTS and r.name != 'EXIT_INSTR_OFFSETS':
+                    out.update(struct.unpack(f'<{r.size // 4}I', r.value))
+        for s in self.sections:
+            if s['type'] in ('SHT_REL', 'SHT_RELA') and s['info'] == k._sec['index'] and s['entsize']:
+                for e in range(s['size'] // s['entsize']):
+                    o = struct.unpack_from('<Q', self.data, s['offset'] + e * s['entsize'])[0]
+                    out.add(o - o % 16)
+        return out
+
+    def _fix_attributes(self, lay, k):
+        remap = {}
         for i, x in enumerate(k.insts):
-            if x.word is not None:
-                new_at.setdefault(old_pos.get(id(x)), i * 16)
-        remap = {o: n for o, n in new_at.items() if o is not None}
+            if x.pc is not None:
+                remap.setdefault(x.pc, i * 16)
         info = self.by_name.get('.nv.info.' + k.name)
         if info:
             data = self._bytes(info)
