@@ -114,3 +114,30 @@ def test_exit_count_change_grows_nv_info():
     names_new = [r.name for r in nvinfo.parse(m2._bytes(sec))]
     assert names_old == names_new
     _readelf(out)
+
+
+@pytest.mark.parametrize('via_mlir', [False, True])
+def test_offset_lists_follow_their_instructions(via_mlir):
+    """INT_WARP_WIDE_INSTR_OFFSETS (ptxas's list of the instructions it names) still
+    names the same instructions after 20 insertions before them grow the kernel,
+    also through the MLIR dialect (`sass.pc` on those ops)."""
+    stem = 'atomic_add_i32'
+    data = files('own')[stem]['cubin']
+
+    def named(m):
+        k = m.kernels[stem]
+        rec = [r for r in nvinfo.parse(m._bytes(m.by_name['.nv.info.' + stem]))
+               if r.name == 'INT_WARP_WIDE_INSTR_OFFSETS'][0]
+        import struct
+        return [k.insts[o // 16].text for o in struct.unpack(f'<{rec.size // 4}I', rec.value)]
+    m = sass.raise_cubin(data)
+    want = named(m)
+    assert want and all(t is not None and t != 'NOP' for t in want)
+    k = m.kernels[stem]
+    for _ in range(20):
+        k.insert(1, 'IMAD.MOV.U32 R14, RZ, RZ, 0x7', sass.barriers.conservative())
+    if via_mlir:
+        m = sass.from_mlir(sass.to_mlir(m))
+    out = m.cubin()
+    assert len(out) > len(data)
+    assert named(sass.raise_cubin(out)) == want
