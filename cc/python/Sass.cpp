@@ -84,7 +84,10 @@ nb::tuple sassRead(const std::string &text, const std::string &name) {
     ScopedDiagnosticHandler h(ctx, [&](Diagnostic &d) {
       std::string loc;
       llvm::raw_string_ostream os(loc);
-      d.getLocation().print(os);
+      if (auto fl = dyn_cast<FileLineColLoc>(d.getLocation()))
+        os << fl.getFilename().getValue() << ":" << fl.getLine() << ":" << fl.getColumn();
+      else
+        d.getLocation().print(os);
       diags += loc + ": " + d.str() + "\n";
       return success();
     });

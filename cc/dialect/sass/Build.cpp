@@ -6,19 +6,11 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 
+#include <map>
 #include <set>
 
 using namespace mlir;
 using namespace aster::sass;
-
-namespace {
-std::string keyOf(const ParsedInst &pi) {
-  std::string k = pi.opcode + " ";
-  for (size_t i = 0; i < pi.kinds.size(); ++i)
-    k += (i ? "," : "") + pi.kinds[i];
-  return k;
-}
-} // namespace
 
 OwningOpRef<ModuleOp> aster::sass::buildModule(MLIRContext *ctx, StringRef moduleAttrs,
                                                const std::vector<FlatKernel> &kernels,
@@ -147,7 +139,6 @@ OwningOpRef<ModuleOp> aster::sass::buildModule(MLIRContext *ctx, StringRef modul
       return nullptr;
     }
   }
-  (void)keyOf;
   return m;
 }
 

@@ -543,7 +543,8 @@ LogicalResult aster::sass::verifyInst(Operation *op) {
   std::string key = (base + mods.getValue() + " " + kinds.getValue()).str();
   const Row *row = findRow(key);
   if (!row)
-    return op->emitOpError("'") << key << "' is not a row of the sm_90a SASS table "
+    return op->emitOpError("'") << formatInst(op, std::string("L")) << "' (key '" << key
+                                << "') is not a row of the sm_90a SASS table "
                                 << "(python/aster/sass/table.json)";
   size_t labels = 0;
   for (const std::string &c : row->cls)

@@ -3,7 +3,7 @@
 // sm_90a table (python/aster/sass/table.json), with fields that fit.
 
 sass.kernel @k {
-  // expected-error @below {{'IMAD.FROB %R,%R' is not a row of the sm_90a SASS table}}
+  // expected-error @below {{'IMAD.FROB R1, RZ' (key 'IMAD.FROB %R,%R') is not a row of the sm_90a SASS table}}
   "sass.IMAD"() {mods = ".FROB", kinds = "%R,%R", vals = array<i64: 7, 0, 1, 255>, ctrl = 0 : i64} : () -> ()
   sass.end
 }
@@ -43,7 +43,7 @@ sass.kernel @k {
 // -----
 
 sass.kernel @k {
-  // expected-error @below {{'FADD %R,%R,%R,%R' is not a row of the sm_90a SASS table}}
+  // expected-error @below {{'FADD R2, R3, R4, R5' (key 'FADD %R,%R,%R,%R') is not a row of the sm_90a SASS table}}
   sass.FADD "[B------:R-:W-:Y:S04] FADD R2, R3, R4, R5"
   sass.end
 }
@@ -69,5 +69,14 @@ sass.kernel @k {
 sass.kernel @k {
   // expected-error @below {{`.reuse` flags are control bits}}
   sass.FADD "[B------:R-:W-:Y:S04] FADD R2, R3.reuse, R4"
+  sass.end
+}
+
+// -----
+
+sass.kernel @k {
+  // An opcode the table (hence the generated dialect) does not have.
+  // expected-error @below {{custom op 'sass.FROB' is unknown}}
+  sass.FROB "[B------:R-:W-:Y:S04] FROB R2"
   sass.end
 }
