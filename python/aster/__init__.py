@@ -78,8 +78,8 @@ from .registers import (  # noqa: E402
     m0, scc, flat_scratch, flat_scratch_lo, flat_scratch_hi)
 from .args import ptr, KernelArg  # noqa: E402
 from .kernel import Kernel, Loop  # noqa: E402
-from .module import Module, parse, TARGETS  # noqa: E402
-from .functions import Function, FunctionRef, function, load_library  # noqa: E402
+from .module import Module, parse, load_library, TARGETS  # noqa: E402
+from .functions import Function, FunctionRef, function  # noqa: E402
 from .compiler import compile, Compiled, KernelMetadata  # noqa: E402
 from .runtime import launch, LaunchResult, EmulatorError, load_code_object  # noqa: E402
 from . import timing  # noqa: E402
