@@ -292,6 +292,7 @@ static std::vector<std::string> disassembleBytes(nb::bytes data,
   return *lines;
 }
 
+void bindSass(nanobind::module_ &m); // Sass.cpp: the sass dialect bridge
 } // namespace aster::py
 
 using namespace aster::py;
@@ -343,4 +344,5 @@ NB_MODULE(_aster, m) {
   bindISA(m);
   bindRaise(m);
   bindBuilder(m);
+  bindSass(m);
 }

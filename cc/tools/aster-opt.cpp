@@ -1,5 +1,6 @@
 //===- aster-opt.cpp - MLIR opt driver with aster's dialect and passes ---===//
 #include "dialect/Dialect.h"
+#include "dialect/sass/Dialect.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -7,6 +8,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   aster::amdgcn::registerAllDialects(registry);
+  aster::sass::registerSassDialect(registry);
   aster::registerAllPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "aster optimizer driver\n", registry));
