@@ -341,5 +341,6 @@ NB_MODULE(_aster, m) {
         "aster's passes as (name, documentation) pairs.");
   bindISA(m);
   bindRaise(m);
+  bindLower(m);
   bindBuilder(m);
 }
