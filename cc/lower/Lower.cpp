@@ -880,19 +880,22 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
       return failure();
     if (w->k != RV::Imm || !w->bits || (w->bits & (w->bits - 1)) || w->bits > 64)
       return unsupported(op, "the width must be a constant power of two up to 64");
+    // gpu.shuffle as MLIR's ROCDL lowering defines it (GPUToROCDL
+    // "GPUShuffleOpLowering"): the source lane is lane ^ offset (xor),
+    // offset (idx: a lane of the wave, not of the segment), lane + offset
+    // (down), lane - offset (up); it is valid when below the end of this
+    // lane's segment of `width` lanes, (lane + width) & -width; an invalid
+    // lane reads its own value. (NVVM's shfl reads idx within the segment;
+    // we follow the AMD lowering.)
     RV lane = laneId();
-    RV seg = RV::imm(~(w->bits - 1));
     RV dst;
     switch (s.getMode()) {
     case gpu::ShuffleMode::XOR:
       dst = ibin("s_xor_b32", "v_xor_b32", false, lane, *off, nullptr);
       break;
-    case gpu::ShuffleMode::IDX: {
-      // The lane `offset` of this lane's segment of `width` lanes.
-      RV base = ibin("s_and_b32", "v_and_b32", false, lane, seg, nullptr);
-      dst = add(base, *off);
+    case gpu::ShuffleMode::IDX:
+      dst = *off;
       break;
-    }
     case gpu::ShuffleMode::DOWN:
       dst = add(lane, *off);
       break;
@@ -900,12 +903,16 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
       dst = ibin("s_sub_u32", "v_sub_u32", false, lane, *off, nullptr);
       break;
     }
-    // valid: dst in this lane's segment [lane & ~(w-1), + w).
-    RV segStart = ibin("s_and_b32", "v_and_b32", false, lane, seg, nullptr);
-    RV rel = ibin("s_sub_u32", "v_sub_u32", false, dst, segStart, nullptr);
-    Value valid = inst("v_cmp_gt_u32", s2T, {vOps({RV::imm(w->bits)})[0], toV(rel)});
-    // Out of the segment: read this lane's own value.
-    Value src = inst("v_cndmask_b32", vT, {toV(lane), toV(dst), valid});
+    RV segEnd = ibin("s_and_b32", "v_and_b32", false, add(lane, *w), RV::imm(-w->bits), nullptr);
+    Value valid;
+    Value src;
+    if (s.getMode() == gpu::ShuffleMode::XOR && off->k == RV::Imm && off->bits < w->bits) {
+      valid = inst("s_mov_b64", s2T, cst(-1)); // lane ^ c stays in its segment
+      src = toV(dst);
+    } else {
+      valid = inst("v_cmp_lt_u32", s2T, vOps({dst, segEnd}));
+      src = inst("v_cndmask_b32", vT, {toV(lane), toV(dst), valid});
+    }
     Value addr = inst("v_lshlrev_b32", vT, {cst(2), src});
     Value r = inst("ds_bpermute_b32", vT, {addr, toV(*v)});
     vals[s.getShuffleResult()] = RV::of(RV::V, r, v->isFloat);
