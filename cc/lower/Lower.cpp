@@ -824,12 +824,12 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     }
     // hsa_kernel_dispatch_packet_t: workgroup_size_x/y/z are u16 at bytes
     // 4, 6, 8 (HSA Platform System Architecture Spec 1.2, 2.9.6).
-    vals[t] = RV::of(RV::S, inPrologue([&] {
-                       Value w = inst("s_load_dword", sT, {dispatchPtr, cst(d == 2 ? 8 : 4)});
-                       if (d == 1)
-                         return inst("s_lshr_b32", sT, {w, cst(16)});
-                       return inst("s_and_b32", sT, {w, cst(0xffff)});
-                     }));
+    // The load in the entry block, the field extracted where it is used
+    // (the load's latency hides behind the other argument loads).
+    Value w = inPrologue([&] { return inst("s_load_dword", sT, {dispatchPtr, cst(d == 2 ? 8 : 4)}); });
+    RV word = RV::of(RV::S, w);
+    vals[t] = d == 1 ? ibin("s_lshr_b32", "v_lshrrev_b32", true, word, RV::imm(16), nullptr)
+                     : ibin("s_and_b32", "v_and_b32", false, word, RV::imm(0xffff), nullptr);
     return success();
   }
   if (auto t = dyn_cast<gpu::GridDimOp>(op)) {
