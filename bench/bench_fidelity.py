@@ -136,6 +136,8 @@ def main(argv=None):
     ap.add_argument("--device", action="append", choices=sorted({d for d, _ in
                                                                    DEVICE_OF_CUS.values()}),
                     help="only rows measured on this device (repeatable)")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="skip the first N selected rows (to resume a run)")
     ap.add_argument("--family", action="append", choices=("fmoe_stage1", "gemm_a8w8_m128"),
                     help="only rows of this kernel family (repeatable)")
     args = ap.parse_args(argv)
@@ -153,7 +155,7 @@ def main(argv=None):
         if key(r) not in seen:
             seen.add(key(r))
             rows.append(r)
-    rows = rows[:args.rows]
+    rows = rows[args.skip:args.skip + args.rows]
     print(f"{'device':7} {'kernel':62} {'shape (tok dim inter E topk / MxNxK)':36} "
           f"{'measured us':>11} {'sim us':>8} {'sim/meas':>8} {'cpu s':>6}")
     done = []
