@@ -8,7 +8,7 @@ run on aster's emulator with its timing model (MI300X, gfx942).
     python bench/bench_gemm_vs_aiter.py --a8w8             # int8 A, B, scales, bias, bf16 out
 
 --a8w8: AMD's i8gemm code objects (`aster.aiter.gemm.a8w8`, asm_gemm_a8w8.cu's
-launch) against `aster.lib.gemm(A, B, trans_b=True, scale_a=, scale_b=,
+launch) against `aster.ops.gemm(A, B, trans_b=True, scale_a=, scale_b=,
 bias=)`; int8 inputs in [-8, 8], scales multiples of 1/8: aster's bf16
 result must equal NumPy's (exact, then f32, then bf16 round to nearest
 even); AMD's, which rounds its f32 steps in its own order, within one bf16
@@ -17,7 +17,7 @@ ulp of the exact value.
 AMD's side: `aster.aiter.gemm.bf16` (the code objects of the amd-aiter wheel,
 launched as aiter's asm_gemm_a16w16.cu does: its KernelArgs, grid, block, its
 tile/split-K heuristic and the zero fill before split-K). aster's side:
-`aster.lib.gemm(A, B, trans_b=True)` with its own dispatch (`choose`). Both
+`aster.ops.gemm(A, B, trans_b=True)` with its own dispatch (`choose`). Both
 compute A (M x K bf16) @ B.T (B: N x K bf16) in f32 and both results are
 checked against NumPy (inputs are multiples of 1/4 in [-2, 2], so every sum
 is exact in f32 and the check is equality).
@@ -84,7 +84,7 @@ def inputs(m, n, k, seed=0):
 def run_a8w8(shape, libdir, arch):
     import ml_dtypes
     import aster.aiter.gemm as agemm
-    import aster.lib
+    import aster.ops
     cls, m, n, k = shape
     rng = np.random.default_rng(0)
     a = rng.integers(-8, 9, (m, k)).astype(np.int8)
@@ -99,8 +99,8 @@ def run_a8w8(shape, libdir, arch):
     d, ra = agemm.a8w8(a, b, sa, sb, bias, timing=True, arch=arch)
     ta = time.perf_counter() - t
     t = time.perf_counter()
-    c, rs = aster.lib.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb, bias=bias, timing=True,
-                           library=aster.lib.Library(libdir), arch=arch)
+    c, rs = aster.ops.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb, bias=bias, timing=True,
+                           library=aster.ops.Library(libdir), arch=arch)
     ts = time.perf_counter() - t
     return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
                 aiter_us=ra.microseconds, aster_us=rs.microseconds,
@@ -114,7 +114,7 @@ def run_shape(job):
     """Both GEMMs of one shape (with the library in `libdir`): a dict of
     what was measured."""
     import aster.aiter.gemm as agemm
-    import aster.lib
+    import aster.ops
     shape, libdir, arch, a8w8 = job
     if a8w8:
         return run_a8w8(shape, libdir, arch)
@@ -125,7 +125,7 @@ def run_shape(job):
     d, ra = agemm.bf16(a, b, timing=True, arch=arch)
     ta = time.perf_counter() - t
     t = time.perf_counter()
-    c, rs = aster.lib.gemm(a, b, trans_b=True, timing=True, library=aster.lib.Library(libdir),
+    c, rs = aster.ops.gemm(a, b, trans_b=True, timing=True, library=aster.ops.Library(libdir),
                            arch=arch)
     ts = time.perf_counter() - t
     return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
@@ -174,8 +174,8 @@ def main():
     p.add_argument("--a8w8", action="store_true", help="int8 GEMMs with scales and bias")
     args = p.parse_args()
     shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else SHAPES
-    import aster.lib
-    libdir = aster.lib.default_library().directory     # built once, before the workers
+    import aster.ops
+    libdir = aster.ops.default_library().directory     # built once, before the workers
     jobs = [(s, libdir, args.arch, args.a8w8) for s in shapes]
     rows = []
 

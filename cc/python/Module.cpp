@@ -2,6 +2,7 @@
 #include "python/Core.h"
 #include "recovery/Recovery.h"
 #include "target/Assembler.h"
+#include "target/Disassembler.h"
 #include "target/DirectEmit.h"
 #include "target/Translate.h"
 #include "target/raise/RaiseCommon.h"

@@ -1,4 +1,4 @@
-"""aster.kernels.gemm: every config of the default library (both dtypes,
+"""aster.generators.gemm: every config of the default library (both dtypes,
 gfx942 and gfx950, with and without trans_b) and the generator's other
 options (prefetch 2, B direct to registers) against NumPy on many shapes:
 1, odd and prime sizes, K not a multiple of the tile, shapes spanning
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import aster
-from aster.kernels import gemm
-from aster.lib import default_configs
+from aster.generators import gemm
+from aster.ops import default_configs
 
 SHAPES = [(1, 1, 1), (1, 7, 3), (37, 53, 29), (64, 61, 33), (97, 131, 113), (130, 67, 16),
           (257, 129, 160), (300, 270, 50)]

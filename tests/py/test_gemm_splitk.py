@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lib as L
-from aster.kernels.gemm import DTYPES, GemmConfig, compile_config, reference
-from aster.lib import dispatch
+import aster.ops as L
+from aster.generators.gemm import DTYPES, GemmConfig, compile_config, reference
+from aster.ops import dispatch
 
 
 def operands(m, n, k, dtype, trans_b, seed=0):

@@ -83,7 +83,7 @@ def bf16_kernels(arch="gfx942"):
 
 def bf16_choice(m, n, k, *, cus=None, arch="gfx942", splitk=None):
     """(Bf16Kernel, split-K) that aiter's ``get_heuristic_kernel`` picks."""
-    from ..lib.devices import cus as _cus
+    from ..ops.devices import cus as _cus
     from .. import AsterError
     num_cu = cus or _cus(arch)
     empty_cu, rnd, effi, oob = num_cu, 0xFFFFFFFF, 1.0, m
@@ -246,7 +246,7 @@ def a8w8_kernels(arch="gfx942"):
 
 def a8w8_choice(m, n, k, *, cus=None, arch="gfx942"):
     """The kernel aiter's a8w8 ``get_heuristic_kernel`` picks (split-K 1)."""
-    from ..lib.devices import cus as _cus
+    from ..ops.devices import cus as _cus
     from .. import AsterError
     num_cu = cus or _cus(arch)
     empty_cu, rnd, best = num_cu, 0xFFFFFFFF, None

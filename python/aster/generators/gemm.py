@@ -8,7 +8,7 @@ A (M x K, row-major, f16 or bf16), B (K x N row-major, or N x K with
 
 The kernel (one workgroup per tile_m x tile_n tile of C, grid (tiles along
 N, tiles along M)) is a Python metaprogram on aster's builder that moves
-data and multiplies with aster.library functions (`tiles`, `lds`, `mfma`;
+data and multiplies with aster.nanokernels functions (`tiles`, `lds`, `mfma`;
 `k.call`, inlined by `amdgcn-inline`). Every register is virtual but the
 loop counter (allocated by `amdgcn-regalloc`), no waits (`amdgcn-waitcnt`),
 no nops (`amdgcn-hazards`); `amdgcn-schedule` orders the instructions of

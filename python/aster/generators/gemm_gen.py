@@ -1,13 +1,13 @@
-"""The GEMM kernel generator behind aster.kernels.gemm (see its module doc):
+"""The GEMM kernel generator behind aster.generators.gemm (see its module doc):
 one `_Gen` per kernel holds the builder and the values of the setup code
 (offsets, LDS addresses, masks) that the K loop reuses. The data movement
-and the MFMAs are calls of aster.library pieces (`tiles`, `lds`, `mfma`),
+and the MFMAs are calls of aster.nanokernels pieces (`tiles`, `lds`, `mfma`),
 inlined by amdgcn-inline; amdgcn-schedule orders each region between two
 barriers, amdgcn-regalloc gives every register (the loop counter aside)."""
 import numpy as np
 
 from .. import ptr
-from ..library import lds, mfma, tiles
+from ..nanokernels import lds, mfma, tiles
 from ..module import Module
 from ..registers import AGPR, SGPR, VGPR, s, v
 

@@ -1,11 +1,11 @@
-"""aster.lib: a GEMM kernel library generated from Python (aiter-style).
+"""aster.ops: a GEMM kernel library generated from Python (aiter-style).
 
-    import aster.lib
-    C = aster.lib.gemm(A, B)                          # default library, heuristic dispatch
-    C, r = aster.lib.gemm(A, B, trans_b=True, timing=True); r.cycles
-    lib = aster.lib.build_library("gemmlib")          # *.co, configs.csv, kernel_args.h
-    lib = aster.lib.Library("gemmlib")
-    aster.lib.tune([(1024, 1024, 1024)], space, executor="ray", library="gemmlib")
+    import aster.ops
+    C = aster.ops.gemm(A, B)                          # default library, heuristic dispatch
+    C, r = aster.ops.gemm(A, B, trans_b=True, timing=True); r.cycles
+    lib = aster.ops.build_library("gemmlib")          # *.co, configs.csv, kernel_args.h
+    lib = aster.ops.Library("gemmlib")
+    aster.ops.tune([(1024, 1024, 1024)], space, executor="ray", library="gemmlib")
 """
 from .library import (Entry, Library, REF_SHAPES, args_dtype, build_library,  # noqa: F401
                       default_configs, kernel_args_header, simulate, utilisation)

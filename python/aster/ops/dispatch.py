@@ -1,4 +1,4 @@
-"""`aster.lib.gemm`: C = A @ B (or A @ B.T) in f32 through a library kernel
+"""`aster.ops.gemm`: C = A @ B (or A @ B.T) in f32 through a library kernel
 chosen by a heuristic (or tuning results), on the emulator or a GPU.
 
 The heuristic (`plan`; `choose` is its kernel), for each kernel of the
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
+from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
 __all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
@@ -143,7 +143,7 @@ def cache_dir():
     h = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))
     srcs = [os.path.join(here, f) for f in sorted(os.listdir(here)) if f.endswith(".py")]
-    srcs.append(os.path.join(os.path.dirname(here), "kernels", "gemm.py"))
+    srcs.append(os.path.join(os.path.dirname(here), "generators", "gemm.py"))
     for p in srcs:
         with open(p, "rb") as f:
             h.update(f.read())
@@ -191,7 +191,7 @@ def _operand(x, what):
 def _i8_pairs(x):
     """A 1-byte matrix (int8, fp8) with K padded to even (zero bytes: 0 in
     every format), flattened as int8, 2 zero bytes after it: the a8w8
-    kernels move K in pairs (aster.kernels.gemm)."""
+    kernels move K in pairs (aster.generators.gemm)."""
     rows, k = x.shape
     kp = -(-k // 2)
     out = np.zeros(rows * 2 * kp + 2, np.int8)
@@ -212,7 +212,7 @@ def _vector(v, size, what, default):
 
 def _padded(x):
     """x flattened with one zero element after it: the kernels read 16-bit
-    matrices through buffers one element past the end (see aster.kernels.gemm)."""
+    matrices through buffers one element past the end (see aster.generators.gemm)."""
     out = np.zeros(x.size + 1, x.dtype)
     out[:x.size] = x.reshape(-1)
     return out
@@ -235,7 +235,7 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     out: an optional
     float32 C-contiguous M x N array to write into. config: a kernel name
     (or Entry) of the library to use instead of the heuristic (`choose`).
-    library: an aster.lib.Library (default: `default_library()`). splits: the
+    library: an aster.ops.Library (default: `default_library()`). splits: the
     K split of a split-K `config` (default 1). With timing, r.plan is the Plan.
     backend: "emu" (aster's emulator) or "hip" (a ROCm GPU: the same code
     object and argument buffer). timing=True (emulator) returns (C,
