@@ -88,3 +88,15 @@ def test_checked_in_mlir_gives_ptxas_cubin():
     def blob(t):
         return re.sub(r'sass\.elf = "[^"]*"', 'sass.elf = ...', t)
     assert blob(sass.to_mlir(sass.raise_cubin(data))) == blob(body.lstrip('\n'))
+
+
+def test_raw_words_travel_as_sass_raw():
+    """A word kept as bits (no table row explains it) is a `sass.raw` op and
+    comes back as the same 128 bits."""
+    data = files('own')['f32_add_flat']['cubin']
+    m = sass.raise_cubin(data)
+    x = m.kernels['f32_add_flat'].insts[3]
+    x.text = None                      # as _raise_kernel leaves an unexplained word
+    text = sass.to_mlir(m)
+    assert f'sass.raw "0x{x.word:032x}"' in text
+    assert sass.from_mlir(text).cubin() == data
