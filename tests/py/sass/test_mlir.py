@@ -100,3 +100,13 @@ def test_raw_words_travel_as_sass_raw():
     text = sass.to_mlir(m)
     assert f'sass.raw "0x{x.word:032x}"' in text
     assert sass.from_mlir(text).cubin() == data
+
+
+def test_to_mlir_names_the_bad_instruction():
+    """An edit the table knows the opcode of but whose register does not fit is
+    refused by the dialect's verifier, naming kernel and offset."""
+    m = sass.raise_cubin(files('own')['f32_add_flat']['cubin'])
+    k = m.kernels['f32_add_flat']
+    k.insts[4].text = 'IMAD R9, R300, UR4, R0'     # bypasses Kernel.set's check
+    with pytest.raises(aster.AsterError, match=r'f32_add_flat\+0x40.*does not fit 8 bits'):
+        sass.to_mlir(m)
