@@ -343,6 +343,7 @@ NB_MODULE(_aster, m) {
         "aster's passes as (name, documentation) pairs.");
   bindISA(m);
   bindRaise(m);
+  bindLower(m);
   bindBuilder(m);
   bindSass(m);
 }
