@@ -5,6 +5,7 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <map>
 #include <set>
@@ -101,7 +102,9 @@ OwningOpRef<ModuleOp> aster::sass::buildModule(MLIRContext *ctx, StringRef modul
           continue;
         }
         const ParsedInst &pi = parsed[i];
-        OperationState st(loc, *names[i]);
+        // Diagnostics name the kernel and the instruction's offset in its code.
+        Location iloc = NameLoc::get(b.getStringAttr(k.name + "+0x" + llvm::utohexstr(i * 16, true)));
+        OperationState st(iloc, *names[i]);
         StringRef mods = StringRef(pi.opcode).split('.').second;
         st.addAttribute("mods", b.getStringAttr(mods.empty() ? "" : "." + mods.str()));
         std::string kinds;
@@ -131,7 +134,10 @@ OwningOpRef<ModuleOp> aster::sass::buildModule(MLIRContext *ctx, StringRef modul
   std::string diag;
   {
     ScopedDiagnosticHandler h(ctx, [&](Diagnostic &d) {
-      diag += d.str() + "\n";
+      std::string l;
+      llvm::raw_string_ostream os(l);
+      d.getLocation().print(os);
+      diag += l + ": " + d.str() + "\n";
       return success();
     });
     if (failed(verify(*m))) {

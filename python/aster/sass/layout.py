@@ -15,7 +15,8 @@ section alignment (so every later section keeps its alignment; the gap is zeros)
 Header fields are patched at their ELF64 positions (Elf64_Shdr: sh_offset at
 +24, sh_size at +32; Elf64_Phdr: p_offset +8, p_filesz +32, p_memsz +40;
 Elf64_Sym: st_size +16; Elf64_Ehdr: e_phoff +32, e_shoff +40) in the image read
-by pyelftools; no ELF is written from scratch.  What it does not change:
+by pyelftools; no ELF is written from scratch (LLVM's objcopy cannot grow a
+section that lies in a segment: `llvm-objcopy-22 --update-section` refuses).  What it does not change:
 relocation offsets and `.nv.info` contents (cubin.py fixes those), the FDE
 address ranges of `.debug_frame` (the driver does not read them: the grown
 kernels of tests/py/sass/test_grow.py ran on an H100, docs/sass.md).

@@ -1,6 +1,6 @@
 """A raised cubin as an MLIR module of the `sass` dialect, and back.
 
-    text = sass.to_mlir(m)            # or m.mlir()
+    text = sass.to_mlir(m)
     m2 = sass.from_mlir(text)         # parsed and verified by the dialect (C++)
     assert m2.cubin() == m.cubin()    # byte-exact for unedited modules
 

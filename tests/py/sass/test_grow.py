@@ -7,12 +7,13 @@ without a warning and report the sizes asserted here) and the cubins ptxas wrote
 list equals the edited one, branch targets compared by instruction index).
 A grown kernel of each kind ran NumPy-correct on an H100 (docs/sass.md).
 """
+import io
+import struct
 import subprocess
 import tempfile
 
 import pytest
 from elftools.elf.elffile import ELFFile
-import io
 
 from aster import sass
 from aster.sass import nvinfo
@@ -64,8 +65,7 @@ def test_growth_moves_what_follows(stem, grow):
         k.insert(1, 'IMAD.MOV.U32 R14, RZ, RZ, 0x7', sass.barriers.conservative())
     want = _listing(k)
     out = m.cubin()
-    n_new = len(k.insts) - pad + 0   # instructions before padding to 128 bytes
-    size = -(-(len(want)) * 16 // 128) * 128
+    size = -(-len(want) * 16 // 128) * 128    # the instructions, NOP-padded to 128 bytes
     m2 = sass.raise_cubin(out)
     k2 = m2.kernels[stem]
     assert k2.size == size > k.size - 16 * (pad + grow)
@@ -73,7 +73,6 @@ def test_growth_moves_what_follows(stem, grow):
     # EXIT offsets name the EXITs of the grown code
     info = nvinfo.parse(m2._bytes(m2.by_name['.nv.info.' + stem]))
     exits = [r for r in info if r.name == 'EXIT_INSTR_OFFSETS'][0]
-    import struct
     got = list(struct.unpack(f'<{exits.size // 4}I', exits.value))
     assert got == [i * 16 for i, x in enumerate(k2.insts) if x.text.endswith('EXIT')]
     # every section but the code, its offset lists / relocations and the symbol
@@ -86,7 +85,6 @@ def test_growth_moves_what_follows(stem, grow):
     text = _readelf(out)
     line = [x for x in text.splitlines() if x.rstrip().endswith(' ' + stem) and 'FUNC' in x][0]
     assert int(line.split()[2]) == size
-    assert n_new > 0
 
 
 def test_exit_count_change_grows_nv_info():
@@ -104,7 +102,6 @@ def test_exit_count_change_grows_nv_info():
     old = m.by_name['.nv.info.' + stem]
     assert sec['size'] == old['size'] + 8
     exits = [r for r in nvinfo.parse(m2._bytes(sec)) if r.name == 'EXIT_INSTR_OFFSETS'][0]
-    import struct
     offs = list(struct.unpack(f'<{exits.size // 4}I', exits.value))
     assert offs == [i * 16 for i, x in enumerate(k2.insts) if x.text.endswith('EXIT')]
     assert len(offs) == 2 + len([x for x in sass.raise_cubin(data).kernels[stem].insts
@@ -128,7 +125,6 @@ def test_offset_lists_follow_their_instructions(via_mlir):
         k = m.kernels[stem]
         rec = [r for r in nvinfo.parse(m._bytes(m.by_name['.nv.info.' + stem]))
                if r.name == 'INT_WARP_WIDE_INSTR_OFFSETS'][0]
-        import struct
         return [k.insts[o // 16].text for o in struct.unpack(f'<{rec.size // 4}I', rec.value)]
     m = sass.raise_cubin(data)
     want = named(m)

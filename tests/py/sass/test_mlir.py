@@ -30,7 +30,7 @@ def test_ops_print_nvdisasm_text():
     letters differ only where table.py's decoder spells it differently)."""
     f = files('own')['f32_axpy_c1']
     m = sass.raise_cubin(f['cubin'])
-    text = m.mlir()
+    text = sass.to_mlir(m)
     ops = re.findall(r'sass\.[A-Z0-9_]+ "\[[^\]]*\] ([^"]*)"', text)
     k = m.kernels['f32_axpy_c1']
     want = [x.text for x in k.insts]
@@ -43,7 +43,7 @@ def test_ops_print_nvdisasm_text():
 def test_edit_in_mlir_text():
     """Change an immediate and insert an op in the text: the cubin has them."""
     data = files('own')['f32_axpy_c1']['cubin']
-    text = sass.raise_cubin(data).mlir()
+    text = sass.to_mlir(sass.raise_cubin(data))
     assert text.count('FFMA R') >= 1 and ', 1.5, ' in text
     text = text.replace(', 1.5, ', ', -2.25, ', 1)
     line = next(x for x in text.splitlines() if '-2.25' in x)
@@ -67,7 +67,7 @@ def test_grown_kernel_through_mlir():
 
 def test_bad_mlir_raises_with_location():
     data = files('own')['f32_axpy_c1']['cubin']
-    text = sass.raise_cubin(data).mlir()
+    text = sass.to_mlir(sass.raise_cubin(data))
     bad = text.replace(', 1.5, ', ', R300, ', 1)
     with pytest.raises(aster.AsterError, match=r'<string>:\d+:\d+: .*does not fit 8 bits'):
         sass.from_mlir(bad)
@@ -87,4 +87,26 @@ def test_checked_in_mlir_gives_ptxas_cubin():
     body = ''.join(line for line in text.splitlines(True) if not line.startswith('//'))
     def blob(t):
         return re.sub(r'sass\.elf = "[^"]*"', 'sass.elf = ...', t)
-    assert blob(sass.raise_cubin(data).mlir()) == blob(body.lstrip('\n'))
+    assert blob(sass.to_mlir(sass.raise_cubin(data))) == blob(body.lstrip('\n'))
+
+
+def test_raw_words_travel_as_sass_raw():
+    """A word kept as bits (no table row explains it) is a `sass.raw` op and
+    comes back as the same 128 bits."""
+    data = files('own')['f32_add_flat']['cubin']
+    m = sass.raise_cubin(data)
+    x = m.kernels['f32_add_flat'].insts[3]
+    x.text = None                      # as _raise_kernel leaves an unexplained word
+    text = sass.to_mlir(m)
+    assert f'sass.raw "0x{x.word:032x}"' in text
+    assert sass.from_mlir(text).cubin() == data
+
+
+def test_to_mlir_names_the_bad_instruction():
+    """An edit the table knows the opcode of but whose register does not fit is
+    refused by the dialect's verifier, naming kernel and offset."""
+    m = sass.raise_cubin(files('own')['f32_add_flat']['cubin'])
+    k = m.kernels['f32_add_flat']
+    k.insts[4].text = 'IMAD R9, R300, UR4, R0'     # bypasses Kernel.set's check
+    with pytest.raises(aster.AsterError, match=r'f32_add_flat\+0x40.*does not fit 8 bits'):
+        sass.to_mlir(m)
