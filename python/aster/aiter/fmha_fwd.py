@@ -21,8 +21,16 @@ ts_qo 256; gfx950 has one variant, ts_qo 256.
 On aster's emulator the waves of a workgroup interleave instruction by
 instruction (``aster.launch(interleave=1)``), as the hardware issues them:
 the gfx950 causal kernel with two 256-row tiles per workgroup (S_q > 256)
-orders LDS accesses of different waves between barriers by timing alone, and
-coarser turns give rows 192-255 of the first tile wrong.
+has a write-after-read race on LDS that the hardware's load latency hides.
+Starting its second tile, a wave loads Q straight to LDS (``buffer_load_
+dwordx4 ... lds``, pc 0x3764-0x38f0 of ``fwd_hd128_bf16_causal.co``) over
+the bytes that the other waves still read as the first tile's last V tile
+(``ds_read_b64_tr_b16``, pc 0x743c-0x749c), with no ``s_barrier`` between
+(the next one, pc 0x3b50, follows the loads' ``s_waitcnt vmcnt(2)``). On a
+GPU the loads take hundreds of cycles and the reads, issued about when they
+are, finish first; the emulator writes LDS when the load executes, so with
+long turns a wave ahead overwrites V before the last waves (rows 192-255)
+read it. Details: cc/emulator/README.md, Known limits.
 """
 from __future__ import annotations
 
@@ -56,8 +64,9 @@ def kernel(arch, causal, bf16_cvt=1):
 
 
 def run(q, k, v, *, causal=False, softmax_scale=None, lse=False, bf16_cvt=1, arch="gfx942",
-        timing=False, device="emu", slack=0):
-    """Returns ``(out, lse or None, launch_result)``."""
+        timing=False, device="emu", slack=0, interleave=1):
+    """Returns ``(out, lse or None, launch_result)``. `interleave`: the
+    emulator's wave turn length (1: instruction by instruction, see above)."""
     import ml_dtypes
     bf16 = np.dtype(ml_dtypes.bfloat16)
     for name, a in (("q", q), ("k", k), ("v", v)):
@@ -90,5 +99,5 @@ def run(q, k, v, *, causal=False, softmax_scale=None, lse=False, bf16_cvt=1, arc
     tg = 2 if causal else 1
     grid = (((sq + TS_QO - 1) // TS_QO + tg - 1) // tg, h, b)
     r = launch(arch, co, sym, grid, (512, 1, 1), packed, timing=timing, device=device,
-               slack=slack, **({"interleave": 1} if device == "emu" else {}))
+               slack=slack, **({"interleave": interleave} if device == "emu" else {}))
     return out, lse_arr, r

@@ -249,8 +249,8 @@ def one_stage_kernels(arch="gfx942"):
 def _check(name, a, dtype, shape):
     if not isinstance(a, np.ndarray) or a.dtype != np.dtype(dtype) or a.shape != tuple(shape):
         got = f"{a.dtype} {a.shape}" if isinstance(a, np.ndarray) else type(a).__name__
-        raise ValueError(f"{name} must be a {np.dtype(dtype)} array of shape {tuple(shape)}, "
-                         f"got {got}")
+        raise ValueError(f"{name} must be a NumPy array of {np.dtype(dtype)}, shape "
+                         f"{tuple(shape)}; got {got}")
 
 
 def shuffle_weight(w, layout=(16, 16)):

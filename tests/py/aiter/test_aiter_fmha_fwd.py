@@ -73,10 +73,22 @@ def test_fmha_fwd_gqa_two_heads_two_batches():
 def test_fmha_fwd_gfx950_causal_two_tiles(timing):
     """gfx950, causal, S = 320 (two 256-row tiles in one workgroup): right when
     the waves interleave instruction by instruction (fmha_fwd.run's
-    interleave=1) or by cycle (timing model). With the emulator's default
-    turns of up to 4096 instructions rows 192-255 come out wrong: the kernel
-    orders LDS accesses of different waves between barriers by timing alone
-    (cc/emulator/README.md, Known limits)."""
+    interleave=1) or by cycle (timing model). With turns of up to 4096
+    instructions rows 192-255 come out wrong: the second tile's Q loads to
+    LDS overwrite the first tile's last V tile while other waves still read
+    it, in one barrier interval (a race the loads' latency hides on a GPU;
+    aster.aiter.fmha_fwd, cc/emulator/README.md Known limits)."""
     q, k, v = _inputs(1, 320, 320, 1, 1)
     out, _, _ = fmha_fwd.run(q, k, v, causal=True, arch="gfx950", slack=65536, timing=timing)
     assert_close(out, _reference(q, k, v, True, 1 / np.sqrt(128))[0], rel_ulps=2, abs_tol=1e-2)
+
+
+def test_fmha_fwd_gfx950_causal_race_with_long_turns():
+    """The race itself: with turns of 4096 instructions the rows the last
+    waves own (192-255) differ from the definition and the others do not."""
+    q, k, v = _inputs(1, 320, 320, 1, 1)
+    out, _, _ = fmha_fwd.run(q, k, v, causal=True, arch="gfx950", slack=65536, interleave=4096)
+    ref = _reference(q, k, v, True, 1 / np.sqrt(128))[0]
+    err = np.abs(f64(out) - ref).max(axis=(0, 2, 3))
+    assert (err[:192] < 2e-2).all() and (err[256:] < 2e-2).all()
+    assert (err[192:256] > 0.1).any()

@@ -45,8 +45,8 @@ STAGE1 = "_ZN5aiter49fmoe_stage1_bf16_pertokenInt8_g1u1_32x128_3tg_pf2E"
 # Allocator slack (bytes after each array, readable zeros) the kernels need:
 # 1-stage: a padding id is token M, so row M of the input and a8_scale[M] are
 # read (DIM bytes), and the w1 scales one expert past the last (2*INTER*4
-# bytes); stage 1: sorted ids past the end of their array (it reads a whole
-# 64-lane window of ids for each 32-row block).
+# bytes); stage 1: sorted token ids past the end of their array (measured with
+# M = 8 tokens: 768 bytes of slack were not enough, 900 were).
 SLACK_1STAGE = max(DIM, 2 * INTER * 4)
 SLACK_STAGE1 = 1024
 
@@ -165,7 +165,7 @@ def test_fmoe_1stage_rejects_bad_arguments():
     with pytest.raises(ValueError, match="persistent"):
         fmoe.run_g1u1(*p, kernel="_ZN5aiter49fmoe_bf16_pertokenInt8_g1u1_vs_silu_1tg_ps_32x512E")
     p[0] = p[0].astype(np.float32)
-    with pytest.raises(ValueError, match="a8 must be a int8"):
+    with pytest.raises(ValueError, match="a8 must be a NumPy array of int8"):
         fmoe.run_g1u1(*p, kernel=ONE_STAGE["silu"])
 
 
