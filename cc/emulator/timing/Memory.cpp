@@ -189,11 +189,12 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
     c.init(P.icacheBytes, P.icacheLine, 8);
 }
 
-uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t) {
+uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMall) {
   uint64_t *fill = nullptr;
   if (uint64_t *r = l2_[xcd].access(line, true, &fill))
     return std::max(t + P.l2Latency, *r);
   auto [it, fresh] = mall_.try_emplace(line, 0);
+  fresh = fresh && !inMall;
   uint64_t arrive = fresh ? t + P.hbmLatency : std::max(t + P.mallLatency, it->second);
   if (fresh)
     it->second = arrive;
@@ -210,7 +211,7 @@ uint64_t GlobalMemory::fetch(const CUMemory &m, unsigned cu, uint64_t line, uint
   miss = true;
   // Code lines in L2: their own address space (bit 60), in vector lines.
   uint64_t l2line = (1ull << 60) | (line * P.icacheLine / P.lineBytes);
-  return *fill = fromL2(m.xcd, l2line, t);
+  return *fill = fromL2(m.xcd, l2line, t, P.codeInMall);
 }
 
 uint64_t GlobalMemory::scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss) {
@@ -219,7 +220,7 @@ uint64_t GlobalMemory::scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &
   if (uint64_t *r = m.scalar.access(line, true, &fill))
     return std::max(t, *r);
   miss = true;
-  return *fill = fromL2(m.xcd, line * P.scacheLine / P.lineBytes, t);
+  return *fill = fromL2(m.xcd, line * P.scacheLine / P.lineBytes, t, false);
 }
 
 void GlobalMemory::initCU(CUMemory &m, unsigned cu) const {
