@@ -144,7 +144,7 @@ struct LaunchOptions {
   unsigned threads = 1;
   /// With one thread: compute dense MFMAs on a second host thread
   /// (MatrixThread.h; the same results and cycles). The environment
-  /// variable ASTER_EMU_MATRIX_THREAD=0 turns it off for a whole process.
+  /// variable ASTER_EMU_MATRIX_THREAD=0 turns it off (read at each launch).
   bool matrixThread = true;
   /// Dynamic LDS bytes added to the kernel's group segment size.
   uint32_t dynamicLdsBytes = 0;

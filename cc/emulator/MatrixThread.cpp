@@ -25,13 +25,9 @@
 namespace aster::emu {
 
 bool matrixThreadAllowed() {
-  static const bool allowed = [] {
-    const char *e = std::getenv("ASTER_EMU_MATRIX_THREAD");
-    if (e && std::strcmp(e, "0") == 0)
-      return false;
-    return std::thread::hardware_concurrency() > 1;
-  }();
-  return allowed;
+  static const bool cores = std::thread::hardware_concurrency() > 1;
+  const char *e = std::getenv("ASTER_EMU_MATRIX_THREAD");  // read per launch
+  return cores && !(e && std::strcmp(e, "0") == 0);
 }
 
 MatrixThread::MatrixThread() : ring_(kRing) { thread_ = std::thread([this] { loop(); }); }

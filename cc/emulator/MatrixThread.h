@@ -82,7 +82,7 @@ private:
 };
 
 /// Whether launches of this process may use a matrix thread: the host has
-/// more than one core and ASTER_EMU_MATRIX_THREAD is not "0".
+/// more than one core and ASTER_EMU_MATRIX_THREAD is not "0" (now).
 bool matrixThreadAllowed();
 
 } // namespace aster::emu
