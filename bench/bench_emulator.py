@@ -15,7 +15,8 @@ Kernels (a grid of many workgroups in each, so that threads have work):
 vadd and sgemm results are checked against NumPy.
 
 Rates per core divide by the process CPU time of the launch (robust on a
-shared machine); the 2-thread speed-up divides wall-clock times (only
+shared machine), on one thread without the matrix thread (dense MFMAs on a
+second thread, cc/emulator/MatrixThread.h: bench_timing.py measures it); the 2-thread speed-up divides wall-clock times (only
 meaningful when two cores are idle: the load average is printed), and
 "cpu 2/1" is the CPU time on 2 threads over that on 1: near 1.0 means the
 threads cost no extra work (no contention), so on idle cores the speed-up
@@ -133,6 +134,8 @@ def run(emu, tmp, case, strict, threads, repeat):
         f.write(case.hsaco)
     cmd = [emu, path, case.kernel, "--grid", case.grid, "--block", case.block, *case.args,
            "--threads", str(threads), "--repeat", str(repeat), "--json"]
+    if threads == 1:  # rates per core: the launch's own thread only
+        cmd.append("--no-matrix-thread")
     if not strict:
         cmd.append("--no-strict")
     p = subprocess.run(cmd, capture_output=True, text=True)

@@ -383,6 +383,8 @@ static std::string bindRow(const ISA::InstText &a, Inst &in, Program &prog,
       addRange(in.reads, in.nreads, 8, o);
     }
   }
+  if (si->flags & SF_MATRIX_JOB)
+    in.flags |= IF_MATRIX;
   if ((si->flags & SF_BUF_ATOMIC) && (in.flags & IF_SC0) && in.nop)
     addRange(in.writes, in.nwrites, 3, in.op[0]);
   if (si->flags & SF_READS_VCC) {

@@ -142,6 +142,10 @@ struct LaunchOptions {
   /// Results do not depend on it, except for the order of atomics between
   /// workgroups.
   unsigned threads = 1;
+  /// With one thread: compute dense MFMAs on a second host thread
+  /// (MatrixThread.h; the same results and cycles). The environment
+  /// variable ASTER_EMU_MATRIX_THREAD=0 turns it off (read at each launch).
+  bool matrixThread = true;
   /// Dynamic LDS bytes added to the kernel's group segment size.
   uint32_t dynamicLdsBytes = 0;
   /// Buffers (device addresses from Device::allocate) the kernel may access;

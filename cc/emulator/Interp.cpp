@@ -204,6 +204,8 @@ static uint64_t run(Wave &w, uint64_t slice, const uint8_t *stopAt = nullptr,
       if (!ok)
         break;
     }
+    if (w.matrix)
+      matrixSync(w, in);
     w.pc = in.next;
     in.fn(w, in);
     ++n;
@@ -234,6 +236,9 @@ static uint64_t run(Wave &w, uint64_t slice, const uint8_t *stopAt = nullptr,
       break;
   }
   w.icount += n;
+  // A wave that ended or failed: its registers may be reused.
+  if (w.matrix && (w.status == WaveStatus::Ended || w.status == WaveStatus::Error))
+    w.matrix->waitFor(w.mxLast);
   return n;
 }
 

@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -77,6 +78,12 @@ void Launcher::initWave(Wave &w, WorkgroupCtx &wg, Worker &wk, unsigned waveIdx)
   w.icount = 0;
   w.timed = L.opts.timing;
   w.now = 0;
+  w.matrix = L.matrix;
+  w.mxLast = 0;
+  if (w.matrix) {
+    std::memset(w.mxWrite, 0, sizeof(w.mxWrite));
+    std::memset(w.mxRead, 0, sizeof(w.mxRead));
+  }
   std::memset(w.clsCount, 0, sizeof(w.clsCount));
   std::memset(w.s, 0, sizeof(w.s));
   for (unsigned r = 0; r < vgprsToClear; ++r)
@@ -390,6 +397,14 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
   if (opts.traceLimit || opts.timing)
     nthreads = 1;
   std::vector<Worker> workers(nthreads);
+  // Dense MFMAs on a second thread when the workgroups run on this one.
+  std::unique_ptr<MatrixThread> matrix;
+  if (nthreads == 1 && opts.matrixThread && matrixThreadAllowed() &&
+      std::any_of(L.prog->insts.begin(), L.prog->insts.end(),
+                  [](const Inst &in) { return in.flags & IF_MATRIX; })) {
+    matrix = std::make_unique<MatrixThread>();
+    L.matrix = matrix.get();
+  }
   std::shared_ptr<timing::Result> timed;
   if (opts.timing) {
     auto r = timing::runTimed(LN, workers[0], k);
@@ -424,6 +439,8 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
     for (std::thread &t : ts)
       t.join();
   }
+  if (matrix)
+    matrix->drain();
   auto t1 = std::chrono::steady_clock::now();
 
   const Worker *bad = nullptr;

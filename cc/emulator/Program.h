@@ -60,6 +60,7 @@ enum InstFlag : uint32_t {
   IF_SDWA = 1u << 10,
   IF_DPP = 1u << 11,
   IF_VOP3 = 1u << 12,  ///< _e64 form
+  IF_MATRIX = 1u << 13, ///< a dense MFMA (SF_MATRIX_JOB, MatrixThread.h)
 };
 
 /// Instruction classes, for statistics and the s_waitcnt model.

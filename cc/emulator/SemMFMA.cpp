@@ -106,20 +106,22 @@ template <In T> double readIn(Wave &w, const Opnd &o, unsigned l, unsigned e) {
   return convert<T, double>(elementBits<T>(wd, bits == 64 ? 0 : e % per));
 }
 
-/// Unpacks an A (or B) source: logical lane L = b*R + (k/epl)*R*B + r
+/// Registers of an A (B) source of shape S.
+template <In T> constexpr unsigned srcWords(unsigned K, unsigned R, unsigned B) {
+  return (K * R * B / 64 * inBits(T) + 31) / 32;
+}
+
+/// Unpacks an A (or B) source (its registers `reg`): logical lane L = b*R + (k/epl)*R*B + r
 /// holds element k % epl of row r (i of A, j of B); it goes to
 /// out[b*BS + r*RS + k*KS]. B sources read logical lane L from lane
 /// blgpLane(L). Bits are gathered first, then converted in one flat loop.
 template <In T, class E, unsigned R, unsigned K, unsigned B, unsigned BS, unsigned RS,
           unsigned KS>
-EMU_INLINE void unpack(Wave &w, const Opnd &o, E *out, unsigned blgp, bool neg) {
+EMU_INLINE void unpack(const uint32_t (*reg)[64], E *out, unsigned blgp, bool neg) {
   constexpr unsigned epl = K * R * B / 64;
   constexpr unsigned words = (epl * inBits(T) + 31) / 32;
   using Bits = std::conditional_t<inBits(T) == 64, uint64_t, uint32_t>;
   Bits raw[B * R * K];
-  const uint32_t *reg[words];
-  for (unsigned r = 0; r < words; ++r)
-    reg[r] = vdst(w, o, r);
   for (unsigned L = 0; L < 64; ++L) {
     unsigned lane = blgp ? blgpLane(L, blgp) : L;
     uint32_t wd[words];
@@ -213,14 +215,17 @@ EMU_INLINE void gemmBody(const E *a, const E *bm, unsigned cbsz, unsigned abid, 
     }
   }
 }
-template <const Shape &S, bool Fma> EMU_INLINE void mfmaBody(Wave &w, const Inst &in) {
+/// D = A * B + C with A's and B's registers at `src` (A's, then B's).
+template <const Shape &S, bool Fma>
+EMU_INLINE void mfmaBody(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
   constexpr unsigned M = S.M, N = S.N, K = S.K, B = S.B;
   using E = std::conditional_t<S.out == Out::I32, int32_t, double>;
-  const Opnd &A = in.src(0), &Bo = in.src(1), &C = in.src(2), &D = in.dst();
+  const Opnd &C = in.src(2), &D = in.dst();
   // a[b][i][k] and bm[b][k][j].
   alignas(64) E a[B * M * K], bm[B * K * N];
-  unpack<S.a, E, M, K, B, M * K, K, 1>(w, A, a, 0, in.negLo & 1);
-  unpack<S.b, E, N, K, B, K * N, 1, N>(w, Bo, bm, in.blgp, in.negLo & 2);
+  unpack<S.a, E, M, K, B, M * K, K, 1>(src, a, 0, in.negLo & 1);
+  unpack<S.b, E, N, K, B, K * N, 1, N>(src + srcWords<S.a>(K, M, B), bm, in.blgp,
+                                       in.negLo & 2);
   constexpr unsigned regs = B * M * N / 64 * (S.out == Out::F64 ? 2 : 1);
   uint32_t res[regs][64];  // [register][lane]
   if constexpr (S.out == Out::F64) {
@@ -269,25 +274,66 @@ template <const Shape &S, bool Fma> EMU_INLINE void mfmaBody(Wave &w, const Inst
     std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
 }
 
-template <const Shape &S> void mfmaPlain(Wave &w, const Inst &in) { mfmaBody<S, false>(w, in); }
+template <const Shape &S>
+void mfmaPlain(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
+  mfmaBody<S, false>(w, in, src);
+}
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same code with 256-bit vectors and fused multiply-adds where the host
 // has them (the same results: see gemmBody).
 template <const Shape &S>
-__attribute__((target("avx2,fma"), flatten)) void mfmaAvx2(Wave &w, const Inst &in) {
-  mfmaBody<S, true>(w, in);
+__attribute__((target("avx2,fma"), flatten)) void mfmaAvx2(Wave &w, const Inst &in,
+                                                           const uint32_t (*src)[64]) {
+  mfmaBody<S, true>(w, in, src);
 }
 bool hostHasAvx2() {
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return has;
 }
 #endif
-template <const Shape &S> void mfma(Wave &w, const Inst &in) {
+/// The MFMA from A's and B's registers at `src` (the wave's, or a copy).
+template <const Shape &S> void mfmaFrom(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (hostHasAvx2())
-    return mfmaAvx2<S>(w, in);
+    return mfmaAvx2<S>(w, in, src);
 #endif
-  mfmaPlain<S>(w, in);
+  mfmaPlain<S>(w, in, src);
+}
+template <const Shape &S> void mfma(Wave &w, const Inst &in) {
+  constexpr unsigned wa = srcWords<S.a>(S.K, S.M, S.B), wb = srcWords<S.b>(S.K, S.N, S.B);
+  static_assert(wa + wb <= MatrixJob::kMaxSrcRegs, "MFMA sources do not fit a job");
+  const Opnd &A = in.src(0), &Bo = in.src(1);
+  if (w.matrix) {
+    // Queued: A and B copied now; C read and D written by the matrix
+    // thread, which runs the wave's MFMAs in order (MatrixThread.h).
+    MatrixJob &j = w.matrix->slot();
+    for (unsigned r = 0; r < wa; ++r)
+      std::memcpy(j.src[r], vdst(w, A, r), sizeof(j.src[r]));
+    for (unsigned r = 0; r < wb; ++r)
+      std::memcpy(j.src[wa + r], vdst(w, Bo, r), sizeof(j.src[r]));
+    j.w = &w;
+    j.in = &in;
+    j.fn = mfmaFrom<S>;
+    uint64_t seq = w.matrix->push();
+    w.mxLast = seq;
+    auto mark = [&](const Opnd &o, unsigned regs, uint64_t *last) {
+      if (!o.isVector())
+        return;
+      unsigned t = (o.kind == OpKind::A ? kTrackA : kTrackV) + o.reg;
+      for (unsigned k = 0; k < regs && t + k < kTrackCount; ++k)
+        last[t + k] = seq;
+    };
+    constexpr unsigned regs = S.B * S.M * S.N / 64 * (S.out == Out::F64 ? 2 : 1);
+    mark(in.src(2), regs, w.mxRead);
+    mark(in.dst(), regs, w.mxWrite);
+    return;
+  }
+  uint32_t src[MatrixJob::kMaxSrcRegs][64];
+  for (unsigned r = 0; r < wa; ++r)
+    std::memcpy(src[r], vdst(w, A, r), sizeof(src[r]));
+  for (unsigned r = 0; r < wb; ++r)
+    std::memcpy(src[wa + r], vdst(w, Bo, r), sizeof(src[r]));
+  mfmaFrom<S>(w, in, src);
 }
 
 /// D += A * B for the sparse MFMAs, A (M x K) and B (K x N) unpacked to
@@ -485,7 +531,7 @@ SHAPE(sp32x32x64_bf8_bf8, 32, 32, 64, 1, OBF8, OBF8, F32)
 
 void registerMFMA(SemTable &t) {
   auto add = [&](const char *n, SemFn f, Ty cty) {
-    t.push_back({n, f, 1, ICls::MFMA, SF_NO_SDWA, tys(Ty::B32, Ty::B32, cty)});
+    t.push_back({n, f, 1, ICls::MFMA, SF_NO_SDWA | SF_MATRIX_JOB, tys(Ty::B32, Ty::B32, cty)});
   };
 #define F32(SUF) add("v_mfma_f32_" #SUF, mfma<s##SUF>, Ty::F32);
 #define I32(SUF) add("v_mfma_i32_" #SUF, mfma<s##SUF>, Ty::B32);
@@ -523,7 +569,8 @@ void registerMFMA(SemTable &t) {
 /// OCP inputs.
 void registerGfx950OcpMFMA(SemTable &t) {
 #define O(SUF)                                                                    \
-  t.push_back({"v_mfma_f32_" #SUF, mfma<o##SUF>, 1, ICls::MFMA, SF_NO_SDWA,         \
+  t.push_back({"v_mfma_f32_" #SUF, mfma<o##SUF>, 1, ICls::MFMA,                     \
+               SF_NO_SDWA | SF_MATRIX_JOB,                                          \
                tys(Ty::B32, Ty::B32, Ty::F32)});
   O(16x16x32_fp8_fp8) O(16x16x32_fp8_bf8) O(16x16x32_bf8_fp8) O(16x16x32_bf8_bf8)
   O(32x32x16_fp8_fp8) O(32x32x16_fp8_bf8) O(32x32x16_bf8_fp8) O(32x32x16_bf8_bf8)

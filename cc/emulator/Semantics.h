@@ -69,6 +69,8 @@ enum SemFlag : uint16_t {
                           ///< reported when decoding (unsupported())
   SF_LDS_FORM = 8192,   ///< MUBUF load: with `lds` it has no destination
                         ///< (the first operand is vaddr) and writes LDS at m0
+  SF_MATRIX_JOB = 16384, ///< dense MFMA: may be computed on the launch's
+                         ///< matrix thread (MatrixThread.h)
 };
 
 struct SemInfo {

@@ -3,6 +3,7 @@
 #define ASTER_EMULATOR_WAVE_H
 
 #include "emulator/Emulator.h"
+#include "emulator/MatrixThread.h"
 #include "emulator/Memory.h"
 #include "emulator/Program.h"
 
@@ -28,6 +29,7 @@ struct LaunchCtx {
   std::atomic<bool> abort{false};
   uint64_t clockBase = 0;
   double realtimeDivisor = 21;  ///< shader clock / s_memrealtime clock (timing)
+  MatrixThread *matrix = nullptr;  ///< computes the dense MFMAs, if set
 };
 
 /// The waves of one workgroup.
@@ -73,6 +75,12 @@ struct alignas(64) Wave {
   uint32_t pendInst[kTrackCount];
   uint32_t vmIssued = 0, vmDone = 0, ldsIssued = 0, ldsDone = 0, smIssued = 0,
            smDone = 0;
+
+  // ---- matrix thread (MatrixThread.h) ----
+  MatrixThread *matrix = nullptr;  ///< queues the wave's dense MFMAs, if set
+  uint64_t mxLast = 0;             ///< the wave's last queued job
+  uint64_t mxWrite[kTrackCount];   ///< per register: the last job writing it (D)
+  uint64_t mxRead[kTrackCount];    ///< per register: the last job reading it (C)
 
   // ---- timing model ----
   bool timed = false;    ///< the launch runs the timing model
@@ -122,6 +130,14 @@ uint64_t runWave(Wave &w, uint64_t slice);
 /// set, and writes the index of each executed instruction to `log` (the
 /// timing model's run-ahead). No instruction trace.
 uint64_t runWaveLogged(Wave &w, uint64_t slice, const uint8_t *stopAt, uint32_t *log);
+
+/// Waits for the wave's queued MFMAs that instruction `in` (about to
+/// execute) depends on (MatrixThread.h).
+void matrixSyncSlow(Wave &w, const Inst &in);
+inline void matrixSync(Wave &w, const Inst &in) {
+  if (w.matrix && w.mxLast > w.matrix->done())
+    matrixSyncSlow(w, in);
+}
 
 /// Formats "kernel K, pc 0x..: TEXT".
 std::string describeInst(const LaunchCtx &L, const Inst &in);

@@ -5,6 +5,7 @@
 //             [--print N:TYPE[:COUNT]] [--dump N:FILE] [--stats]
 //             [--no-strict] [--uninit error|warn|ignore] [--budget N]
 //             [--threads N] [--lds BYTES] [--trace N] [--repeat N] [--json] [--timing]
+//             [--no-matrix-thread]
 //   aster-emu FILE.hsaco --list
 //   aster-emu FILE.hsaco KERNEL --disasm
 //
@@ -35,6 +36,7 @@ static int usage() {
             "         [--dump N:FILE] [--stats] [--no-strict] [--uninit error|warn|ignore]\n"
             "         [--budget N] [--threads N] [--lds BYTES] [--trace N] [--repeat N] [--json]\n"
             "         [--timing]   (run the timing model; prints the simulated cycles)\n"
+            "         [--no-matrix-thread]   (dense MFMAs on the launch's own thread)\n"
             "       aster-emu FILE.hsaco --list\n"
             "       aster-emu FILE.hsaco KERNEL --disasm\n";
   return 2;
@@ -179,6 +181,8 @@ int main(int argc, char **argv) {
         return fail("bad --repeat (expected a positive count)");
     } else if (a == "--no-strict") {
       opts.strict = false;
+    } else if (a == "--no-matrix-thread") {
+      opts.matrixThread = false;
     } else if (a == "--grid") {
       if (!parseDim(next(), grid))
         return fail("bad --grid (expected X[,Y[,Z]])");

@@ -238,6 +238,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
   uint32_t idx = w.pc;
   const Inst &in = prog[idx];
   const InstInfo &ti = info[idx];
+  matrixSync(w, in);  // the addresses below may come from an MFMA's result
   uint64_t stall;
   Stall why = stallBefore(t, c, stall);
   // Memory: addresses are read before the instruction changes registers.
@@ -490,6 +491,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
                               [&](unsigned cu) { return models[cu]->finished(); }),
                live.end());
   }
+  if (L.matrix)  // the waves go away with the models
+    L.matrix->drain();
   if (sh.failed)
     wk.errorGroup = 0;
   for (auto &m : models)
