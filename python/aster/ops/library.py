@@ -163,7 +163,7 @@ def simulate(hsaco, cfg, shape, splits=1, device=None):
     c = np.zeros(m * n, np.float32)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     gx, gy, _ = cfg.grid(m, n)
-    from .dispatch import split_counters
+    from ..generators.gemm import split_counters
     args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk]
                                  if cfg.split_k else [])
     r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True,
