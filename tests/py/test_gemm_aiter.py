@@ -213,3 +213,11 @@ def test_zero_fill_kernel():
         assert r.microseconds > 2.0
     with pytest.raises(ValueError, match="whole dwords"):
         aster.ops.fill.zero(np.zeros(3, np.uint8))
+
+
+def test_no_gfx950_a8w8_kernels_is_a_clear_error():
+    """The wheel ships gfx942 i8gemm code objects only (its gfx950 i8gemm
+    folder holds codegen.py): asking for gfx950 a8w8 raises AsterError."""
+    import aster.aiter.gemm as g
+    with pytest.raises(AsterError, match="no gfx950 a8w8"):
+        g.a8w8_kernels("gfx950")

@@ -254,7 +254,11 @@ I8_TABLE_ORDER = ("192x128", "128x128")   # libstdc++'s unordered_map order (tes
 def a8w8_kernels(arch="gfx942"):
     """AMD's i8 GEMM kernels of `arch` (i8gemm_bf16_perTokenI8.csv) in the
     interface's iteration order."""
+    from .. import AsterError
     path = hsa_dir(arch) / "i8gemm" / "i8gemm_bf16_perTokenI8.csv"
+    if not path.is_file():      # the wheel's gfx950 i8gemm folder holds only codegen.py
+        raise AsterError(f"the amd-aiter wheel has no {arch} a8w8 asm GEMM (no {path.name} "
+                         f"next to its i8gemm code objects)")
     with open(path, newline="") as f:
         rows = [Bf16Kernel(r["knl_name"], r["co_name"], int(r["tile_m"]), int(r["tile_n"]), 0)
                 for r in csv.DictReader(f) if int(r["bpreshuffle"]) == 1]

@@ -68,9 +68,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import BYTE_DTYPES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import BYTE_DTYPES, CNT_BYTES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
 
-__all__ = ["GemmConfig", "K_UNROLL", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
+__all__ = ["GemmConfig", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
            "DTYPES",
            "MFMA_SHAPES"]
 
@@ -205,6 +205,15 @@ class GemmConfig:
         if acc > 256:
             bad(f"{acc} accumulator registers per lane (at most 256)")
         return self
+
+
+def split_counters(n):
+    """The counters a split-K launch needs for n (output tile, wave) pairs,
+    one per 128-byte line (gemm_gen.CNT_BYTES): zero before the launch, and
+    the kernel leaves them zero (gemm_gen, "split-K without a zero fill"),
+    so a GPU keeps one allocation for every launch; on the emulator, each
+    launch works on a copy of a fresh zero array."""
+    return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)
 
 
 def build(cfg):

@@ -37,11 +37,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
-from ..generators.gemm_gen import CNT_BYTES
-from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library, split_counters
+from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL, split_counters
+from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
-__all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
+__all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate",
+           "kchunk", "default_library",
            "cache_dir", "split_factors", "MAX_SPLITS"]
 
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
