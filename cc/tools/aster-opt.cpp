@@ -1,5 +1,6 @@
 //===- aster-opt.cpp - MLIR opt driver with aster's dialect and passes ---===//
 #include "dialect/Dialect.h"
+#include "dialect/sass/Dialect.h"
 #include "lower/Lower.h"
 #include "transforms/Passes.h"
 
@@ -8,6 +9,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   aster::amdgcn::registerAllDialects(registry);
+  aster::sass::registerSassDialect(registry);
   aster::registerAllPasses();
   aster::lower::registerUpstreamDialects(registry); // amdgcn-lower's input
   aster::lower::registerLowerPass();

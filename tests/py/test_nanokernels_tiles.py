@@ -1,4 +1,4 @@
-"""aster.library.tiles (the GEMM's pieces), each called from kernels built
+"""aster.nanokernels.tiles (the GEMM's pieces), each called from kernels built
 here, inlined, scheduled, allocated, waited and padded by the passes, run on
 the strict emulator for gfx942 and gfx950 and checked against NumPy models
 of the documented behaviour: raw buffer bounds (a dword reaching past
@@ -11,7 +11,7 @@ import pytest
 
 import aster
 from aster import VGPR, AGPR, v
-from aster.library import lds, mfma, tiles
+from aster.nanokernels import lds, mfma, tiles
 
 PIPE = "amdgcn-inline,amdgcn-schedule,amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
 U32 = aster.ptr(np.uint32)

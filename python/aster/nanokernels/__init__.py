@@ -3,7 +3,7 @@ kernel calls with registers chosen per call site (`k.call(piece, *args)`;
 each piece is an `@aster.function`, added to the kernel's module on its
 first call and inlined by amdgcn-inline, which aster.compile runs).
 
-    from aster.library import mfma, lds, reduce
+    from aster.nanokernels import mfma, lds, reduce
     (acc,) = k.call(mfma.mfma_16x16x16_f16, a_frag, b_frag, acc)
 
 Pieces (registers in -> out; layouts in each module's documentation):
@@ -33,8 +33,8 @@ What a kernel using them compiles with: "amdgcn-regalloc,amdgcn-waitcnt,
 amdgcn-hazards" (the pieces write no s_waitcnt or s_nop of their own: the
 passes place exactly the waits and wait states the calls need, across the
 call boundaries). All pieces are for gfx942 and gfx950 and need all 64
-lanes active. Checked on the emulator against NumPy (tests/py/test_library.py,
-tests/py/test_library_tiles.py). aster.kernels.gemm builds its kernels from
+lanes active. Checked on the emulator against NumPy (tests/py/test_nanokernels.py,
+tests/py/test_nanokernels_tiles.py). aster.generators.gemm builds its kernels from
 `tiles`, `lds.fragment_offset` and `mfma.mfma_step`.
 """
 from . import lds, mfma, reduce, tiles  # noqa: F401

@@ -1,5 +1,5 @@
 """A 32x32 tile of D = A @ B (f16 in, f32 out, K = 64) built only from
-aster.library pieces, called like functions with registers chosen here:
+aster.nanokernels pieces, called like functions with registers chosen here:
 
   lds.global_to_lds    A (32 x 64) and B^T (32 x 64) from global memory (rows
                        `pitch` bytes apart) to LDS tiles with padded rows
@@ -11,8 +11,8 @@ aster.library pieces, called like functions with registers chosen here:
 aster.compile inlines the calls (amdgcn-inline), allocates the registers of
 the whole kernel, places the waits and the hazard wait states.
 
-    python examples/library_gemm_tile.py         # prints the assembly
-    python examples/library_gemm_tile.py --run   # runs it on the emulator, vs NumPy
+    python examples/nanokernels_gemm_tile.py         # prints the assembly
+    python examples/nanokernels_gemm_tile.py --run   # runs it on the emulator, vs NumPy
 """
 import sys
 
@@ -21,7 +21,7 @@ import numpy as np
 import _path  # noqa: F401  (finds aster in a source checkout)
 import aster
 from aster import VGPR, AGPR, v
-from aster.library import lds, mfma, reduce
+from aster.nanokernels import lds, mfma, reduce
 
 M = N = 32
 K = 64
@@ -30,7 +30,7 @@ PIPELINE = "amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
 
 
 def build(target="gfx942"):
-    m = aster.Module(target, name="library_gemm_tile")
+    m = aster.Module(target, name="nanokernels_gemm_tile")
     u32 = aster.ptr(np.uint32)
     k = m.kernel("tile_gemm", args=[("a", u32), ("bt", u32), ("pitch", np.uint32),
                                     ("d", aster.ptr(np.float32)),

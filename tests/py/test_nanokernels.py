@@ -1,4 +1,4 @@
-"""aster.library's pieces, each called (several times, with different
+"""aster.nanokernels's pieces, each called (several times, with different
 registers) from kernels built here, inlined, allocated, waited and padded by
 the passes, run on the emulator (strict: a missing wait fails) and checked
 against NumPy. MFMA register layouts come from AMD's matrix instruction
@@ -9,7 +9,7 @@ import pytest
 
 import aster
 from aster import VGPR, AGPR, v
-from aster.library import lds, mfma, reduce
+from aster.nanokernels import lds, mfma, reduce
 
 from mfma_layouts import SHAPES, input_place, output_place
 from test_emu_mfma_layouts import pack_input, pack_output

@@ -1,4 +1,4 @@
-"""`aster.lib.tune`: pick the fastest config per shape on the timing model
+"""`aster.ops.tune`: pick the fastest config per shape on the timing model
 (simulated MI300X cycles), evaluating (config, shape) pairs in parallel on
 local processes or a Ray cluster, and record the winners in a library.
 
@@ -8,7 +8,7 @@ local processes or a Ray cluster, and record the winners in a library.
     res.splits             # {(1024, 1024, 1024): 1}: the winner's K splits
 
 A split-K config (`split_k`) is simulated at each of its `splits` per shape
-(default: the SPLIT_CANDIDATES split factors `aster.lib.dispatch.estimate`
+(default: the SPLIT_CANDIDATES split factors `aster.ops.dispatch.estimate`
 ranks best); a split-K winner is recorded as "MxNxK@splits".
 """
 import functools
@@ -17,7 +17,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from ..kernels.gemm import GemmConfig
+from ..generators.gemm import GemmConfig
 from .library import (Library, build_library, compile_config, simulate, utilisation,
                       write_csv, write_header, _row)
 
@@ -98,7 +98,7 @@ def _progress(total, enabled):
     except ImportError:
         raise ImportError("tune(progress=True) needs tqdm: pip install tqdm "
                           "(or pass progress=False)") from None
-    return tqdm(total=total, desc="aster.lib.tune", unit="run")
+    return tqdm(total=total, desc="aster.ops.tune", unit="run")
 
 
 def _run_local(tasks, workers, bar, device=None):
@@ -137,7 +137,7 @@ def _ray_tasks(tasks, workers, address, report, device=None):
 
 
 def _driver_main():
-    """`python -m aster.lib._ray_driver`: the Ray driver process. Reads the tasks
+    """`python -m aster.ops._ray_driver`: the Ray driver process. Reads the tasks
     as JSON from stdin, writes one JSON line per result to stdout, then
     "done" (or "error: ...")."""
     import json
@@ -176,7 +176,7 @@ def _run_ray(tasks, workers, bar, address, device=None):
     # crashes), and nothing of the caller's __main__ is re-run.
     import json
     import subprocess
-    proc = subprocess.Popen([sys.executable, "-m", "aster.lib._ray_driver"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "aster.ops._ray_driver"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdin.write(json.dumps({"tasks": tasks, "workers": workers, "address": address,
                                  "device": device}))
@@ -214,7 +214,7 @@ def tune(shapes, space, executor="local", *, library=None, workers=2, progress=T
     bar (Ray runs in a child process unless the caller's Ray is already
     initialised). The fastest config per shape wins; with `library` (a directory or
     Library) the winners are added to it if missing and their configs.csv
-    row's `tuned_for` lists the shape (which `aster.lib.gemm` then picks).
+    row's `tuned_for` lists the shape (which `aster.ops.gemm` then picks).
     splits: the K splits to try for split-K configs (module doc); device: the timing model's device
     profile (aster.timing.devices(); None: the target's flagship)."""
     if executor not in EXECUTORS:
