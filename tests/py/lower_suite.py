@@ -382,6 +382,31 @@ CASES.append(Case("transpose_lds", "tlds", module("""
     lambda a: {1: a[0].T.copy()}))
 
 
+def _sqrt_inputs(r):
+    x = np.abs(r.standard_normal(256)).astype(np.float32) * np.float32(100)
+    x[:8] = [0.0, -0.0, np.inf, 1e-40, 1e-30, 2.0**-100, 4.0, 3.0e38]
+    x[8:16] = np.float32(1.0) + np.arange(8, dtype=np.float32) * np.float32(2.0**-23)
+    return [x, np.zeros(256, np.float32), np.zeros(256, np.float32)]
+
+
+# 12. math.sqrt (correctly rounded, so NumPy's float32 sqrt is exact) and
+# math.fma, over zeros, infinity, denormals and tiny inputs.
+CASES.append(Case("math_sqrt_fma", "msq", module("""
+    gpu.func @msq(%x: memref<256xf32>, %y: memref<256xf32>, %z: memref<256xf32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<256xf32>
+      %s = math.sqrt %v : f32
+      memref.store %s, %y[%i] : memref<256xf32>
+      %h = arith.constant 0.5 : f32
+      %f = math.fma %v, %h, %s : f32
+      memref.store %f, %z[%i] : memref<256xf32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _sqrt_inputs,
+    lambda a: {1: np.sqrt(a[0]),
+               2: (a[0].astype(np.float64) * 0.5 + np.sqrt(a[0]).astype(np.float64)).astype(np.float32)}))
+
+
 def _seqsum(x):
     acc = np.zeros(x.shape[0], np.float32)
     for j in range(x.shape[1]):
