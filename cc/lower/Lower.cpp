@@ -105,6 +105,8 @@ struct Slot {
 struct MemArg {
   MemRefType type;
   Slot ptr;         // the aligned pointer
+  bool lds = false; // a workgroup attribution: at byte ldsOffset of the LDS
+  unsigned ldsOffset = 0;
   bool desc = false;
   Slot offset;
   SmallVector<Slot> sizes, strides;
@@ -251,6 +253,12 @@ private:
     return RV::of(RV::V, inst(mn, vT, vOps(in)), isFloat);
   }
 
+  /// The kernel's arguments (the body's first block arguments; workgroup
+  /// and private attributions follow them).
+  ArrayRef<BlockArgument> kernelArgs() {
+    return fn.getBody().front().getArguments().take_front(fn.getFunctionType().getNumInputs());
+  }
+
   // ---- values ------------------------------------------------------------
   FailureOr<RV> get(Value v) {
     auto it = vals.find(v);
@@ -325,6 +333,47 @@ private:
                 [](uint32_t a, uint32_t c) { return c < 32 ? a << c : 0u; });
   }
 
+  /// The VGPR address operand of a memory access at byte offset `off`; a
+  /// constant offset goes into the instruction's offset field when it fits
+  /// (global: 13-bit signed on gfx9; LDS: 16-bit unsigned).
+  Value memOffset(RV off, bool lds, SmallVectorImpl<NamedAttribute> &attrs) {
+    int64_t v = (int32_t)off.bits;
+    bool fits = off.k == RV::Imm && (lds ? (off.bits < 65536) : (v >= -4096 && v < 4096));
+    if (!fits)
+      return toV(off);
+    if (off.bits)
+      attrs.push_back(b.getNamedAttr("offset", b.getI32IntegerAttr((int32_t)off.bits)));
+    return inst("v_mov_b32", vT, cst(0));
+  }
+
+  /// Correctly rounded f32 square root, as LLVM's AMDGPU backend expands
+  /// llvm.sqrt.f32 without afn (SITargetLowering::lowerFSQRTF32, gfx9): inputs
+  /// below 2^-96 are scaled by 2^32 (result by 2^-16); v_sqrt_f32's result s
+  /// (1 ulp) is corrected by the signs of fma(-(s -+ 1 ulp), s, x); +-0 and
+  /// +inf pass through (v_cmp_class_f32 mask 0x260).
+  RV sqrtF32(RV x) {
+    Value xv = toV(x);
+    RV X = RV::of(RV::V, xv, true);
+    Value small = inst("v_cmp_gt_f32", s2T, vOps({RV::imm(0x0f800000, true), X}));
+    Value up = valu("v_mul_f32", {RV::imm(0x4f800000, true), X}, true).reg;
+    Value xs = inst("v_cndmask_b32", vT, {xv, up, small});
+    Value sq = inst("v_sqrt_f32", vT, xs);
+    Value sm = inst("v_add_u32", vT, {cst(-1), sq});
+    Value sp = inst("v_add_u32", vT, {cst(1), sq});
+    Value nsm = inst("v_xor_b32", vT, {toV(RV::imm(0x80000000)), sm});
+    Value nsp = inst("v_xor_b32", vT, {toV(RV::imm(0x80000000)), sp});
+    Value rm = inst("v_fma_f32", vT, {nsm, sq, xs});
+    Value rp = inst("v_fma_f32", vT, {nsp, sq, xs});
+    Value le = inst("v_cmp_ge_f32", s2T, {cst(0, true), rm});
+    sq = inst("v_cndmask_b32", vT, {sq, sm, le});
+    Value gt = inst("v_cmp_lt_f32", s2T, {cst(0, true), rp});
+    sq = inst("v_cndmask_b32", vT, {sq, sp, gt});
+    Value down = valu("v_mul_f32", {RV::imm(0x37800000, true), RV::of(RV::V, sq, true)}, true).reg;
+    sq = inst("v_cndmask_b32", vT, {sq, down, small});
+    Value special = inst("v_cmp_class_f32", s2T, {xs, toV(RV::imm(0x260))});
+    return RV::of(RV::V, inst("v_cndmask_b32", vT, {sq, xs, special}), true);
+  }
+
   // ---- lowering ------------------------------------------------------------
   LogicalResult setupInterface();
   LogicalResult lowerBlock(Block &blk);
@@ -338,6 +387,8 @@ private:
   FailureOr<SmallVector<RV>> yields(Block &blk);
   RV lowerShuffleXorIdx(Value v, RV srcLane);
   RV laneId();
+  Value laneByteAddr();
+  Value lane, laneAddr;
   Type regTypeFor(Value v) {
     if (v.getType().isInteger(1))
       return uni.isDivergent(v) ? s2T : sT;
@@ -364,7 +415,7 @@ LogicalResult KernelLowering::setupInterface() {
   // ROCDL's calling convention (mlir/lib/Conversion/GPUCommon): bare pointers
   // when every memref is static with identity layout, else descriptors.
   bool bare = true;
-  for (BlockArgument a : fn.getArguments())
+  for (BlockArgument a : kernelArgs())
     if (auto mt = dyn_cast<MemRefType>(a.getType()))
       bare &= mt.hasStaticShape() && mt.getLayout().isIdentity();
   SmallVector<Attribute> names, types;
@@ -377,7 +428,7 @@ LogicalResult KernelLowering::setupInterface() {
     off += size;
     return s;
   };
-  for (BlockArgument a : fn.getArguments()) {
+  for (BlockArgument a : kernelArgs()) {
     std::string n = ("arg" + Twine(a.getArgNumber())).str();
     Type t = a.getType();
     if (auto mt = dyn_cast<MemRefType>(t)) {
@@ -414,6 +465,23 @@ LogicalResult KernelLowering::setupInterface() {
                                            "i32, i64, f32 are)";
     }
   }
+  // Workgroup attributions: static LDS, each at a 16-byte aligned offset.
+  unsigned lds = 0;
+  for (BlockArgument a : fn.getWorkgroupAttributions()) {
+    auto mt = cast<MemRefType>(a.getType());
+    if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
+        !(mt.getElementType().isF32() || mt.getElementType().isInteger(32)))
+      return fn.emitOpError("workgroup attribution of type ")
+             << mt << " cannot be lowered to amdgcn (static shapes of f32 or i32)";
+    MemArg m;
+    m.type = mt;
+    m.lds = true;
+    m.ldsOffset = lds;
+    lds += (unsigned)((mt.getNumElements() * 4 + 15) / 16 * 16);
+    mems[a] = m;
+  }
+  if (!fn.getPrivateAttributions().empty())
+    return fn.emitOpError("private attributions cannot be lowered to amdgcn");
   // Which ids and dims the body reads.
   bool dims = false;
   unsigned maxTid = 0, maxWg = 0;
@@ -451,10 +519,12 @@ LogicalResult KernelLowering::setupInterface() {
     blk.assign(known.asArrayRef().begin(), known.asArrayRef().end());
   kernel->setAttr("block", b.getDenseI32ArrayAttr(blk));
   kernel->setAttr("sgpr_setup", b.getArrayAttr(setup));
+  if (lds)
+    kernel->setAttr("lds", b.getI32IntegerAttr(lds));
   // The source signature, for callers that fill memrefs from arrays
   // (aster.lowering.Signature).
   SmallVector<Attribute> from;
-  for (BlockArgument a : fn.getArguments()) {
+  for (BlockArgument a : kernelArgs()) {
     std::string t;
     llvm::raw_string_ostream os(t);
     os << a.getType();
@@ -479,7 +549,7 @@ LogicalResult KernelLowering::setupInterface() {
     wgid[d] = RegOp::create(b, loc, RegType::get(ctx, RegKind::SGPR, wgAt + d));
   tid0 = RegOp::create(b, loc, RegType::get(ctx, RegKind::VGPR, 0));
   start(first);
-  for (BlockArgument a : fn.getArguments())
+  for (BlockArgument a : kernelArgs())
     if (auto it = scalars.find(a); it != scalars.end())
       vals[a] = loadScalar(it->second, a.getType().isF32());
   return success();
@@ -545,6 +615,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
                        .Case([](math::Exp2Op) { return "v_exp_f32"; })
                        .Case([](math::Log2Op) { return "v_log_f32"; })
                        .Default([](Operation *) { return ""; });
+    if (isa<math::SqrtOp>(op)) {
+      vals[op->getResult(0)] = sqrtF32(in[0]);
+      return success();
+    }
     if (isa<math::AbsFOp>(op)) {
       // |x|: clear the sign bit (v_and_b32 with 0x7fffffff).
       vals[op->getResult(0)] = valu("v_and_b32", {RV::imm(0x7fffffff), in[0]}, true);
@@ -793,8 +867,21 @@ LogicalResult KernelLowering::lowerArith(Operation *op) {
 // gpu
 // ---------------------------------------------------------------------------
 RV KernelLowering::laneId() {
-  Value lo = inst("v_mbcnt_lo_u32_b32", vT, {cst(-1), cst(0)});
-  return RV::of(RV::V, inst("v_mbcnt_hi_u32_b32", vT, {cst(-1), lo}));
+  // Once per kernel, in the entry block (all lanes are on there).
+  if (!lane)
+    lane = inPrologue([&] {
+      Value lo = inst("v_mbcnt_lo_u32_b32", vT, {cst(-1), cst(0)});
+      return inst("v_mbcnt_hi_u32_b32", vT, {cst(-1), lo});
+    });
+  return RV::of(RV::V, lane);
+}
+
+Value KernelLowering::laneByteAddr() {
+  if (!laneAddr) {
+    Value l = laneId().reg;
+    laneAddr = inPrologue([&] { return inst("v_lshlrev_b32", vT, {cst(2), l}); });
+  }
+  return laneAddr;
 }
 
 LogicalResult KernelLowering::lowerGpu(Operation *op) {
@@ -887,6 +974,15 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     // lane's segment of `width` lanes, (lane + width) & -width; an invalid
     // lane reads its own value. (NVVM's shfl reads idx within the segment;
     // we follow the AMD lowering.)
+    if (s.getMode() == gpu::ShuffleMode::XOR && off->k == RV::Imm && off->bits < w->bits) {
+      // lane ^ c stays in its segment: valid everywhere; the byte address
+      // is (lane * 4) ^ (c * 4).
+      Value addr = valu("v_xor_b32", {RV::imm(off->bits * 4), RV::of(RV::V, laneByteAddr())}, false).reg;
+      Value r = inst("ds_bpermute_b32", vT, {addr, toV(*v)});
+      vals[s.getShuffleResult()] = RV::of(RV::V, r, v->isFloat);
+      vals[s.getValid()] = RV::imm(1);
+      return success();
+    }
     RV lane = laneId();
     RV dst;
     switch (s.getMode()) {
@@ -906,10 +1002,7 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     RV segEnd = ibin("s_and_b32", "v_and_b32", false, add(lane, *w), RV::imm(-w->bits), nullptr);
     Value valid;
     Value src;
-    if (s.getMode() == gpu::ShuffleMode::XOR && off->k == RV::Imm && off->bits < w->bits) {
-      valid = inst("s_mov_b64", s2T, cst(-1)); // lane ^ c stays in its segment
-      src = toV(dst);
-    } else {
+    {
       valid = inst("v_cmp_lt_u32", s2T, vOps({dst, segEnd}));
       src = inst("v_cndmask_b32", vT, {toV(lane), toV(dst), valid});
     }
@@ -954,9 +1047,7 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
                          {b.getNamedAttr("offset", b.getI32IntegerAttr(pattern))});
       acc = inst(mn, vT, {acc, other});
     }
-    Value lane = laneId().reg;
-    Value xaddr = inst("v_xor_b32", vT, {cst(32), lane});
-    xaddr = inst("v_lshlrev_b32", vT, {cst(2), xaddr});
+    Value xaddr = valu("v_xor_b32", {RV::imm(128), RV::of(RV::V, laneByteAddr())}, false).reg;
     Value other = inst("ds_bpermute_b32", vT, {xaddr, acc});
     acc = inst(mn, vT, {acc, other});
     vals[r] = RV::of(RV::S, inst("v_readfirstlane_b32", sT, acc), fl);
@@ -991,6 +1082,8 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
                                               : RV::imm((uint32_t)strides[i]);
     lin = add(lin, mul(*x, st));
   }
+  if (m.lds)
+    return std::pair{Value(), add(shl(lin, RV::imm(2)), RV::imm(m.ldsOffset))};
   Value base = loadPtr(m.ptr);
   return std::pair{base, shl(lin, RV::imm(2))};
 }
@@ -1002,16 +1095,10 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
       return failure();
     auto [base, off] = *a;
     SmallVector<NamedAttribute> attrs;
-    Value voff;
-    if (off.k == RV::Imm && (int32_t)off.bits >= -4096 && (int32_t)off.bits < 4096) {
-      voff = inst("v_mov_b32", vT, cst(0));
-      if (off.bits)
-        attrs.push_back(b.getNamedAttr("offset", b.getI32IntegerAttr((int32_t)off.bits)));
-    } else {
-      voff = toV(off);
-    }
-    vals[l] = RV::of(RV::V, inst("global_load_dword", vT, {voff, base}, attrs),
-                     isF32(l.getType()));
+    Value voff = memOffset(off, !base, attrs);
+    Value r = base ? inst("global_load_dword", vT, {voff, base}, attrs)
+                   : inst("ds_read_b32", vT, {voff}, attrs);
+    vals[l] = RV::of(RV::V, r, isF32(l.getType()));
     return success();
   }
   if (auto s = dyn_cast<memref::StoreOp>(op)) {
@@ -1021,15 +1108,11 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
       return failure();
     auto [base, off] = *a;
     SmallVector<NamedAttribute> attrs;
-    Value voff;
-    if (off.k == RV::Imm && (int32_t)off.bits >= -4096 && (int32_t)off.bits < 4096) {
-      voff = inst("v_mov_b32", vT, cst(0));
-      if (off.bits)
-        attrs.push_back(b.getNamedAttr("offset", b.getI32IntegerAttr((int32_t)off.bits)));
-    } else {
-      voff = toV(off);
-    }
-    inst("global_store_dword", {}, {voff, toV(*v), base}, attrs);
+    Value voff = memOffset(off, !base, attrs);
+    if (base)
+      inst("global_store_dword", {}, {voff, toV(*v), base}, attrs);
+    else
+      inst("ds_write_b32", {}, {voff, toV(*v)}, attrs);
     return success();
   }
   if (auto d = dyn_cast<memref::DimOp>(op)) {

@@ -281,6 +281,132 @@ CASES.append(Case("transpose_2d", "transpose", module("""
     lambda a: {1: a[0].T.copy()}))
 
 
+def _block_reduce_case(waves):
+    """A workgroup sum across `waves` waves: each wave reduces (shuffle
+    butterfly), lane 0 of each wave writes LDS, a barrier, then work-item 0
+    adds the waves' sums in a uniform loop inside its divergent if."""
+    n = 64 * waves
+    return Case(f"block_reduce_{waves}w", "bred", module(f"""
+    gpu.func @bred(%x: memref<{4 * n}xf32>, %y: memref<4xf32>)
+        workgroup(%part: memref<{waves}xf32, #gpu.address_space<workgroup>>) kernel
+        attributes {{known_block_size = array<i32: {n}, 1, 1>}} {{
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %cn = arith.constant {n} : index
+      %o = arith.muli %b, %cn : index
+      %i = arith.addi %o, %t : index
+      %v = memref.load %x[%i] : memref<{4 * n}xf32>
+      %w64 = arith.constant 64 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c32 = arith.constant 32 : i32
+      %o1, %k1 = gpu.shuffle xor %v, %c1, %w64 : f32
+      %s1 = arith.addf %v, %o1 : f32
+      %o2, %k2 = gpu.shuffle xor %s1, %c2, %w64 : f32
+      %s2 = arith.addf %s1, %o2 : f32
+      %o3, %k3 = gpu.shuffle xor %s2, %c4, %w64 : f32
+      %s3 = arith.addf %s2, %o3 : f32
+      %o4, %k4 = gpu.shuffle xor %s3, %c8, %w64 : f32
+      %s4 = arith.addf %s3, %o4 : f32
+      %o5, %k5 = gpu.shuffle xor %s4, %c16, %w64 : f32
+      %s5 = arith.addf %s4, %o5 : f32
+      %o6, %k6 = gpu.shuffle xor %s5, %c32, %w64 : f32
+      %s = arith.addf %s5, %o6 : f32
+      %c64 = arith.constant 64 : index
+      %wv = arith.divui %t, %c64 : index
+      %l = arith.remui %t, %c64 : index
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %l, %c0 : index
+      scf.if %first {{
+        memref.store %s, %part[%wv] : memref<{waves}xf32, #gpu.address_space<workgroup>>
+      }}
+      gpu.barrier
+      %t0 = arith.cmpi eq, %t, %c0 : index
+      scf.if %t0 {{
+        %cw = arith.constant {waves} : index
+        %one = arith.constant 1 : index
+        %zero = arith.constant 0.0 : f32
+        %sum = scf.for %j = %c0 to %cw step %one iter_args(%acc = %zero) -> (f32) {{
+          %p = memref.load %part[%j] : memref<{waves}xf32, #gpu.address_space<workgroup>>
+          %a = arith.addf %acc, %p : f32
+          scf.yield %a : f32
+        }}
+        memref.store %sum, %y[%b] : memref<4xf32>
+      }}
+      gpu.return
+    }}"""), (4, 1, 1), (n, 1, 1),
+        lambda r: [r.integers(-8, 8, 4 * n).astype(np.float32), np.zeros(4, np.float32)],
+        lambda a: {1: a[0].reshape(4, n).sum(axis=1).astype(np.float32)})
+
+
+# 10. Reductions across 1-16 waves through workgroup memory (small integers
+# in f32: every order of additions gives the exact sum).
+CASES += [_block_reduce_case(w) for w in (1, 4, 16)]
+
+# 11. A shared-memory transpose: 32 x 32 tiles through LDS, 32 x 8 work-items
+# each moving 4 elements, a barrier between the writes and the reads.
+CASES.append(Case("transpose_lds", "tlds", module("""
+    gpu.func @tlds(%x: memref<64x96xf32>, %y: memref<96x64xf32>)
+        workgroup(%tile: memref<32x33xf32, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 32, 8, 1>} {
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %x0 = arith.muli %bx, %c32 : index
+      %y0 = arith.muli %by, %c32 : index
+      %col = arith.addi %x0, %tx : index
+      scf.for %k = %c0 to %c32 step %c8 {
+        %r = arith.addi %ty, %k : index
+        %row = arith.addi %y0, %r : index
+        %v = memref.load %x[%row, %col] : memref<64x96xf32>
+        memref.store %v, %tile[%r, %tx] : memref<32x33xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %ocol = arith.addi %y0, %tx : index
+      scf.for %k = %c0 to %c32 step %c8 {
+        %r = arith.addi %ty, %k : index
+        %orow = arith.addi %x0, %r : index
+        %v = memref.load %tile[%tx, %r] : memref<32x33xf32, #gpu.address_space<workgroup>>
+        memref.store %v, %y[%orow, %ocol] : memref<96x64xf32>
+      }
+      gpu.return
+    }"""), (3, 2, 1), (32, 8, 1),
+    lambda r: [r.standard_normal((64, 96), dtype=np.float32), np.zeros((96, 64), np.float32)],
+    lambda a: {1: a[0].T.copy()}))
+
+
+def _sqrt_inputs(r):
+    x = np.abs(r.standard_normal(256)).astype(np.float32) * np.float32(100)
+    x[:8] = [0.0, -0.0, np.inf, 1e-40, 1e-30, 2.0**-100, 4.0, 3.0e38]
+    x[8:16] = np.float32(1.0) + np.arange(8, dtype=np.float32) * np.float32(2.0**-23)
+    return [x, np.zeros(256, np.float32), np.zeros(256, np.float32)]
+
+
+# 12. math.sqrt (correctly rounded, so NumPy's float32 sqrt is exact) and
+# math.fma, over zeros, infinity, denormals and tiny inputs.
+CASES.append(Case("math_sqrt_fma", "msq", module("""
+    gpu.func @msq(%x: memref<256xf32>, %y: memref<256xf32>, %z: memref<256xf32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<256xf32>
+      %s = math.sqrt %v : f32
+      memref.store %s, %y[%i] : memref<256xf32>
+      %h = arith.constant 0.5 : f32
+      %f = math.fma %v, %h, %s : f32
+      memref.store %f, %z[%i] : memref<256xf32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _sqrt_inputs,
+    lambda a: {1: np.sqrt(a[0]),
+               2: (a[0].astype(np.float64) * 0.5 + np.sqrt(a[0]).astype(np.float64)).astype(np.float32)}))
+
+
 def _seqsum(x):
     acc = np.zeros(x.shape[0], np.float32)
     for j in range(x.shape[1]):
@@ -308,7 +434,7 @@ def run(case, code, seed=0, **launch):
 
 def _arg_types(text):
     import re
-    sig = re.search(r"gpu\.func\s+@\w+\((.*?)\)\s*kernel", text, re.S).group(1)
+    sig = re.search(r"gpu\.func\s+@\w+\((.*?)\)\s*(?:workgroup|kernel)", text, re.S).group(1)
     return [t.strip() for t in re.findall(r"%\w+\s*:\s*([^,]+(?:<[^>]*>)?)", sig)]
 
 
