@@ -1,9 +1,10 @@
 # aster: the two commands of the README.
 #   make demo   set up everything and run the demo
-#   make test   set up everything and run all tests (lit + pytest)
+#   make test   set up everything and run all tests (lit, emulator checks, pytest,
+#               fuzz, docs)
 #   make test-long  the long property sweeps in full (CI runs it too)
-# Other targets: deps, build, lit, pytest, fuzz, fuzz-long, test-asan, bench, raise-aiter,
-# install, clean.
+# Other targets: deps, build, lit, pytest, fuzz, fuzz-long, docs, test-asan, bench,
+# raise-aiter, install, clean.
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -14,7 +15,7 @@ AITER_WHEEL := amd-aiter==0.1.7.post2.dev18
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python_packages$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: deps build test test-long lit pytest pytest-long emulator-checks fuzz fuzz-long test-asan demo bench bench-fidelity install clean sass-corpus raise-aiter
+.PHONY: deps build test test-long docs lit pytest pytest-long emulator-checks fuzz fuzz-long test-asan demo bench bench-fidelity install clean sass-corpus raise-aiter
 
 deps:
 	@missing=""; for p in $(LLVM_PKGS) ninja-build; do \
@@ -43,7 +44,14 @@ PYTEST_ARGS := -q -n $(PYTEST_WORKERS) --dist loadfile
 LONG_SWEEPS := tests/py/test_regalloc_property.py tests/py/test_schedule_property.py \
   tests/py/test_waitcnt_property.py
 pytest:
-	$(PYTHON) -m pytest $(PYTEST_ARGS) tests/py
+	$(PYTHON) -m pytest $(PYTEST_ARGS) --ignore=tests/py/test_docs.py tests/py
+
+# The instruction reference (generated from the table into build/docs/, not
+# committed), then the docs' checks: relative links resolve, the python
+# examples of README.md and docs/ run (tests/py/test_docs.py).
+docs:
+	$(PYTHON) tools/docs/instruction_reference.py --build $(BUILD)
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/py/test_docs.py
 
 pytest-long:
 	ASTER_TEST_LONG=1 $(PYTHON) -m pytest $(PYTEST_ARGS) $(LONG_SWEEPS)
@@ -75,6 +83,7 @@ test: build
 	$(MAKE) --no-print-directory emulator-checks
 	$(MAKE) --no-print-directory pytest
 	$(MAKE) --no-print-directory fuzz
+	$(MAKE) --no-print-directory docs
 
 test-long: build
 	$(MAKE) --no-print-directory pytest-long

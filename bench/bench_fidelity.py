@@ -10,6 +10,18 @@ Sources (public, AMD's own measurements shipped in the amd-aiter wheel):
     timed by aiter's tuner (aiter_meta/hsa/<arch>/fmoe_2stages/tune.py) on
     80-CU gfx942 (cu_num 80: the MI308X profile) and 256-CU gfx950 (cu_num
     256: MI355X); launched by aster.aiter.fmoe as asm_moe_2stage.cu does.
+  asm_a8w8_gemm.csv `us`: AMD's first asm int8 GEMM (gemm_a8w8_m128_splitK /
+    _noSplitK.co), launched by aster.aiter.gemm_a8w8_m128 as aiter's first
+    interface launched it. The table names no device; it was measured on an
+    80-CU gfx942 (the MI308X profile): the kernel holds a CU alone (64 KiB
+    LDS, 512 VGPRs), and its time doubles from 80 to 160 workgroups (M 128
+    -> 256 at N 1280, 13.85 -> 25.54 us; N 8192: 12.67 -> 23.80 us), which
+    cannot happen on 304 CUs where 160 such workgroups run at once. Only the
+    20 rows of the table's first version (ROCm/aiter pull request 28; the
+    copy at zjing14/aiter 075c5877) are used, with their split-K then: the
+    N 8192 K 1024 rows were measured with splitK 0 (later edited to 4
+    without new times); later rows name other kernels, and nine repeat one
+    time (1483.54 us) for different shapes.
 Held out, never opened: aiter/configs/bf16_tuned_gemm.csv.
 
     python bench/bench_fidelity.py                 # rows under --max-cost
@@ -26,7 +38,7 @@ import statistics
 import sys
 import time
 
-from aster.aiter import fmoe, wheel
+from aster.aiter import fmoe, gemm_a8w8_m128, wheel
 
 DEVICE_OF_CUS = {80: ("mi308x", "gfx942"), 256: ("mi355x", "gfx950")}
 
@@ -57,17 +69,56 @@ def fmoe_rows():
     return out
 
 
+# (N, K) -> split-K of the first asm_a8w8_gemm.csv (pull request 28), whose
+# times the wheel's copy still carries.
+A8W8_FIRST_SPLITK = {(1280, 8192): 3, (8192, 1024): 0}
+
+
+def a8w8_rows():
+    """(cost, row) for the measured rows of asm_a8w8_gemm.csv's first
+    version (see the module doc), on the MI308X profile."""
+    path = wheel.wheel_file("aiter/configs/asm_a8w8_gemm.csv")
+    out = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
+            split = A8W8_FIRST_SPLITK.get((n, k))
+            if split is None or m < gemm_a8w8_m128.TILE:
+                continue
+            cost = 2 * m * n * k / 16384             # as fmoe_rows: 2 MACs / 16384
+            out.append((cost, dict(source="asm_a8w8_gemm.csv us", family="gemm_a8w8_m128",
+                                   kernel="gemm_kernel_func (a8w8 m128 "
+                                          + ("splitK)" if split else "noSplitK)"),
+                                   device="mi308x", arch="gfx942", m=m, n=n, k=k,
+                                   splitk=split, measured=float(r["us"]))))
+    return out
+
+
 def short(symbol):
     """aiter::NAME from the mangled _ZN5aiter<len>NAMEE."""
     m = re.fullmatch(r"_ZN5aiter\d+(\w+)E", symbol)
     return m.group(1) if m else symbol
 
 
-def run_fmoe(row):
-    st = fmoe.launch_stage1(row["kernel"], row["token"], row["dim"], row["inter"],
-                            row["expert"], row["topk"], arch=row["arch"],
-                            device=row["device"])
+def run(row):
+    if row["family"] == "gemm_a8w8_m128":
+        st = gemm_a8w8_m128.launch(row["m"], row["n"], row["k"], row["splitk"],
+                                   device=row["device"])
+    else:
+        st = fmoe.launch_stage1(row["kernel"], row["token"], row["dim"], row["inter"],
+                                row["expert"], row["topk"], arch=row["arch"],
+                                device=row["device"])
     return st.timing
+
+
+def shape(r):
+    if "m" in r:
+        return f"{r['m']}x{r['n']}x{r['k']} splitK {r['splitk']}"
+    return f"{r['token']} {r['dim']} {r['inter']} {r['expert']} {r['topk']}"
+
+
+def key(r):
+    return (r["kernel"], r["device"], shape(r))
 
 
 def summary(rows, key):
@@ -85,30 +136,35 @@ def main(argv=None):
     ap.add_argument("--device", action="append", choices=sorted({d for d, _ in
                                                                    DEVICE_OF_CUS.values()}),
                     help="only rows measured on this device (repeatable)")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="skip the first N selected rows (to resume a run)")
+    ap.add_argument("--family", action="append", choices=("fmoe_stage1", "gemm_a8w8_m128"),
+                    help="only rows of this kernel family (repeatable)")
     args = ap.parse_args(argv)
     if not wheel.available():
         print("the amd-aiter wheel is not installed (make deps)")
         return 1
-    cand = sorted(((c, r) for c, r in fmoe_rows() if c <= args.max_cost
+    fams = args.family or ("fmoe_stage1", "gemm_a8w8_m128")
+    src = (fmoe_rows() if "fmoe_stage1" in fams else []) + \
+        (a8w8_rows() if "gemm_a8w8_m128" in fams else [])
+    cand = sorted(((c, r) for c, r in src if c <= args.max_cost
                    and (not args.device or r["device"] in args.device)), key=lambda x: x[0])
     # Distinct launches only (the tables repeat shapes with other columns).
     seen, rows = set(), []
     for c, r in cand:
-        key = (r["kernel"], r["device"], r["token"], r["dim"], r["inter"], r["expert"], r["topk"])
-        if key not in seen:
-            seen.add(key)
+        if key(r) not in seen:
+            seen.add(key(r))
             rows.append(r)
-    rows = rows[:args.rows]
-    print(f"{'device':7} {'kernel':62} {'shape (tok dim inter E topk)':30} "
+    rows = rows[args.skip:args.skip + args.rows]
+    print(f"{'device':7} {'kernel':62} {'shape (tok dim inter E topk / MxNxK)':36} "
           f"{'measured us':>11} {'sim us':>8} {'sim/meas':>8} {'cpu s':>6}")
     done = []
     for r in rows:
         t0 = time.perf_counter()
-        res = run_fmoe(r)
+        res = run(r)
         r["simulated"] = res.microseconds
         r["ratio"] = r["simulated"] / r["measured"]
-        shape = f"{r['token']} {r['dim']} {r['inter']} {r['expert']} {r['topk']}"
-        print(f"{r['device']:7} {short(r['kernel']):62} {shape:30} {r['measured']:11.2f} "
+        print(f"{r['device']:7} {short(r['kernel']):62} {shape(r):36} {r['measured']:11.2f} "
               f"{r['simulated']:8.2f} {r['ratio']:8.3f} {time.perf_counter() - t0:6.1f}",
               flush=True)
         done.append(r)
@@ -116,10 +172,11 @@ def main(argv=None):
         print("no rows")
         return 1
     print()
-    for title, key in (("per device", lambda r: r["device"]),
-                       ("per family", lambda r: r["family"])):
+    for title, by in (("per device", lambda r: r["device"]),
+                      ("per family", lambda r: r["family"]),
+                      ("per family and device", lambda r: r["family"] + " " + r["device"])):
         print(title + ":")
-        for g, (n, med, worst) in summary(done, key).items():
+        for g, (n, med, worst) in summary(done, by).items():
             print(f"  {g:50} rows {n:3}  median |sim/meas-1| {med:6.1%}  worst {worst:6.1%}")
     errs = [abs(r["ratio"] - 1) for r in done]
     print(f"\nall: {len(done)} launches, median |sim/meas-1| {statistics.median(errs):.1%}, "

@@ -22,9 +22,9 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
 import _path  # noqa: E402,F401  (finds aster in a source checkout)
 import aster  # noqa: E402
-from aster.kernels.gemm import DTYPES, compile_config  # noqa: E402
-from aster.lib import default_configs, utilisation  # noqa: E402
-from aster.lib.library import CUS  # noqa: E402
+from aster.generators.gemm import DTYPES, compile_config  # noqa: E402
+from aster.ops import default_configs, utilisation  # noqa: E402
+from aster.ops.library import CUS  # noqa: E402
 
 
 def launch(out, cfg, shape, grid, timing):

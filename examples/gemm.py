@@ -1,5 +1,5 @@
 """GEMM through aster's kernel library: C = A @ B in f32 from f16/bf16 inputs,
-kernels generated from Python (aster.kernels.gemm), picked by a heuristic,
+kernels generated from Python (aster.generators.gemm), picked by a heuristic,
 run on the emulator with the MI300X timing model.
 
     python examples/gemm.py                      # a few shapes vs NumPy, the kernel chosen
@@ -17,8 +17,8 @@ import time
 import numpy as np
 
 import _path  # noqa: F401  (finds aster in a source checkout)
-import aster.lib as L
-from aster.kernels.gemm import DTYPES, reference
+import aster.ops as L
+from aster.generators.gemm import DTYPES, reference
 
 
 def demo(lib):

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "emulator/Decoder.h"
 
-#include "emulator/Disasm.h"
+#include "target/Disassembler.h"
 #include "emulator/Semantics.h"
 
 #include "dialect/InstText.h"
@@ -467,7 +467,7 @@ std::string gfx950Refusal(StringRef mn) {
 
 Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_t base,
                                                  StringRef cpu) {
-  auto dis = Disassembler::create(cpu);
+  auto dis = target::InstDisassembler::create(cpu);
   if (!dis)
     return dis.takeError();
   auto prog = std::make_unique<Program>();
@@ -478,12 +478,16 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
   std::vector<std::string> texts;
   std::vector<uint64_t> pcs;
   for (size_t off = 0; off + 4 <= code.size();) {
-    Disassembler::Line line = (*dis)->decode(code.slice(off), base + off);
+    target::InstDisassembler::Line line = (*dis)->decode(code.slice(off), base + off);
     uint64_t pc = base + off;
     prog->pcIndex[off / 4] = int32_t(pcs.size());
     pcs.push_back(pc);
     if (line.ok) {
-      texts.push_back(line.text);
+      // The text without a printer comment after '//' (the semantics are
+      // looked up by mnemonic and operands).
+      StringRef t(line.text);
+      size_t c = t.find("//");
+      texts.push_back(c == StringRef::npos ? line.text : t.substr(0, c).rtrim().str());
     } else {
       uint32_t w;
       std::memcpy(&w, code.data() + off, 4);

@@ -201,10 +201,10 @@ struct PyKernel {
         std::string name = fn && PyUnicode_Check(fn.ptr()) ? nb::cast<std::string>(fn)
                                                            : std::string("<unknown>");
         PyErr_Clear();
-        // aster's library (python/aster/library) is user code: its lines are
+        // aster's library (python/aster/nanokernels) is user code: its lines are
         // the locations of the functions it builds.
         CodeInfo ci{StringRef(name).starts_with(internalPrefix) &&
-                        !StringRef(name).starts_with(internalPrefix + "library" +
+                        !StringRef(name).starts_with(internalPrefix + "nanokernels" +
                                                      internalPrefix.back()),
                     StringAttr::get(ctx(), name)};
         Py_INCREF(code);

@@ -182,13 +182,15 @@ NB_MODULE(_emu, m) {
          "wave u32, busy u16, reason u8, unit u8, pad u32).")
       .def_prop_ro("waves", [](const Result &r) {
         std::vector<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t, uint64_t, uint64_t,
-                               uint64_t, std::vector<uint64_t>>> out;
+                               uint64_t, std::vector<uint64_t>, std::vector<uint64_t>>> out;
         for (const timing::WaveRecord &w : r.waves)
           out.emplace_back(w.cu, w.simd, w.group, w.waveInGroup, w.start, w.end,
                            w.instructions,
-                           std::vector<uint64_t>(std::begin(w.stall), std::end(w.stall)));
+                           std::vector<uint64_t>(std::begin(w.stall), std::end(w.stall)),
+                           std::vector<uint64_t>(std::begin(w.waitOn), std::end(w.waitOn)));
         return out;
-      }, "(cu, simd, group, wave in group, start, end, instructions, stall cycles by reason)")
+      }, "(cu, simd, group, wave in group, start, end, instructions, stall cycles by reason, "
+         "waitcnt stall cycles by what was waited for)")
       .def_prop_ro("unit_busy", [](const Result &r) {
         return std::vector<uint64_t>(std::begin(r.unitBusy), std::end(r.unitBusy));
       })
@@ -202,6 +204,12 @@ NB_MODULE(_emu, m) {
         std::vector<std::string> n;
         for (unsigned i = 0; i < unsigned(timing::Stall::Count); ++i)
           n.push_back(timing::stallName(timing::Stall(i)));
+        return n;
+      })
+      .def_prop_ro_static("wait_on_names", [](nb::handle) {
+        std::vector<std::string> n;
+        for (unsigned i = 0; i < unsigned(timing::WaitOn::Count); ++i)
+          n.push_back(timing::waitOnName(timing::WaitOn(i)));
         return n;
       })
       .def_prop_ro_static("unit_names", [](nb::handle) {

@@ -2,6 +2,7 @@
 #include "python/Core.h"
 #include "recovery/Recovery.h"
 #include "target/Assembler.h"
+#include "target/Disassembler.h"
 #include "target/DirectEmit.h"
 #include "target/Translate.h"
 #include "target/raise/RaiseCommon.h"
@@ -291,6 +292,7 @@ static std::vector<std::string> disassembleBytes(nb::bytes data,
   return *lines;
 }
 
+void bindSass(nanobind::module_ &m); // Sass.cpp: the sass dialect bridge
 } // namespace aster::py
 
 using namespace aster::py;
@@ -341,5 +343,7 @@ NB_MODULE(_aster, m) {
         "aster's passes as (name, documentation) pairs.");
   bindISA(m);
   bindRaise(m);
+  bindLower(m);
   bindBuilder(m);
+  bindSass(m);
 }

@@ -51,11 +51,6 @@ llvm::Expected<std::vector<char>>
 assembleHsaco(llvm::StringRef text, llvm::StringRef cpu,
               std::vector<AsmDiagnostic> *diags = nullptr);
 
-/// Disassembles the executable sections of an object or code object with
-/// LLVM's disassembler: one instruction per entry, in LLVM's syntax.
-llvm::Expected<std::vector<std::string>>
-disassemble(llvm::ArrayRef<char> object, llvm::StringRef cpu);
-
 } // namespace aster::target
 
 #endif

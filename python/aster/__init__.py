@@ -18,8 +18,8 @@ Public API
     results=[AGPR(4)]) -> Function (same instruction methods; f.params Values;
     f.ret(*values)); @aster.function(params, results) on def body(f, *params);
     k.call(f, *args) -> tuple of Values (inlined by amdgcn-inline, which compile
-    runs); Module.include(other), load_library(path.mlir); aster.library: MFMA tile
-    steps, LDS tile copy and fragment loads, wave sums (see aster/library)
+    runs); Module.include(other), load_library(path.mlir); aster.nanokernels: MFMA tile
+    steps, LDS tile copy and fragment loads, wave sums (see aster/nanokernels)
   registers: v[i], v[i:j], s[...], a[...], VGPR(n)/SGPR(n)/AGPR(n), vcc, exec, m0, scc
   virtual registers: x = k.v_add_u32(VGPR(), ...) returns a Value; acc[4:8] / acc[3]
     read registers of a virtual range (amdgcn.part, aligned); loops carry them
@@ -78,8 +78,8 @@ from .registers import (  # noqa: E402
     m0, scc, flat_scratch, flat_scratch_lo, flat_scratch_hi)
 from .args import ptr, KernelArg  # noqa: E402
 from .kernel import Kernel, Loop  # noqa: E402
-from .module import Module, parse, TARGETS  # noqa: E402
-from .functions import Function, FunctionRef, function, load_library  # noqa: E402
+from .module import Module, parse, load_library, TARGETS  # noqa: E402
+from .functions import Function, FunctionRef, function  # noqa: E402
 from .compiler import compile, Compiled, KernelMetadata  # noqa: E402
 from .runtime import launch, LaunchResult, EmulatorError, load_code_object  # noqa: E402
 from . import timing  # noqa: E402
@@ -98,12 +98,19 @@ __all__ = [
     "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
     "LaunchResult", "EmulatorError", "load_code_object", "raise_asm", "raise_code_object",
     "RaisedKernel", "Op", "timing", "Function", "FunctionRef", "function", "load_library",
-    "schedule", "check_equivalent", "NotEquivalent", "Global", "Reloc",
+    "schedule", "check_equivalent", "NotEquivalent", "Global", "Reloc", "lower",
 ]
 
 
+def lower(source, target="gfx942"):
+    """Lowers upstream MLIR GPU kernels (gpu.modules) to {name: aster.Module}
+    (aster.lowering, docs/lowering.md)."""
+    from .lowering import lower as _lower
+    return _lower(source, target)
+
+
 def __getattr__(name):
-    """Every public submodule and subpackage (aster.lib, aster.aiter, ...) is
+    """Every public submodule and subpackage (aster.ops, aster.aiter, ...) is
     an attribute after `import aster`, imported on first use (PEP 562) so that
     `import aster` does not pay for the costly ones."""
     import importlib

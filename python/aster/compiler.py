@@ -118,23 +118,27 @@ def compile(module, pipeline=None):
     `pipeline` (a pass pipeline string, e.g. "amdgcn.module(some-pass)") runs
     on a copy first; None runs nothing. When a kernel calls functions,
     amdgcn-inline runs first (unless the pipeline names it)."""
-    from .module import Module, parse
+    # aster.Module is a layer above (its compile() calls this): known by its _m.
     if isinstance(module, str):
-        module = parse(module)
-    if not isinstance(module, Module):
+        src = _aster.parse(module, "<string>")
+        name, target = _aster.module_info(src)[::-1]
+    elif isinstance(getattr(module, "_m", None), _aster.Module):
+        src, name, target = module._m, module.name, module.target
+    else:
         raise TypeError(f"compile() takes an aster.Module or IR text, got {type(module).__name__}")
     if pipeline is not None and not isinstance(pipeline, str):
         raise TypeError(f"pipeline must be a str or None, got {type(pipeline).__name__}")
-    module._finish()
+    if not isinstance(module, str):
+        module._finish()
     # A copy: the module may be extended later; .asm/.mlir show it as compiled.
-    raw = _aster.clone_module(module._m)
+    raw = _aster.clone_module(src)
     if _aster.has_calls(raw) and "amdgcn-inline" not in (pipeline or ""):
         # Calls of register-level functions just work: their bodies go in first.
         pipeline = "amdgcn-inline" + ("," + pipeline if pipeline else "")
     if pipeline:
         # The verifier runs once, on the result (below), not after each pass.
         _aster.run_pipeline(raw, pipeline, False)
-    return Compiled(module.name, module.target, raw, _hsaco(raw), pipeline)
+    return Compiled(name, target, raw, _hsaco(raw), pipeline)
 
 
 def _hsaco(raw):

@@ -19,10 +19,11 @@ import sys
 
 from . import _aster
 from ._aster import AsterError, AsterTypeError
-from .kernel import Builder, user_frame
+from .diagnostics import user_loc
+from .kernel import Builder
 from .registers import Reg
 
-__all__ = ["Function", "FunctionRef", "FunctionTemplate", "function", "load_library"]
+__all__ = ["Function", "FunctionRef", "FunctionTemplate", "function"]
 
 
 def _spec_repr(spec):
@@ -111,6 +112,9 @@ class FunctionTemplate:
     def __repr__(self):
         return f"<aster.function {self.name}>"
 
+    def _name_in(self, module):
+        return self.add_to(module).name
+
     def add_to(self, module):
         """The function in `module` (built there on first use)."""
         have = module.functions.get(self.name)
@@ -155,38 +159,19 @@ def function(params=(), results=(), name=None):
     return wrap
 
 
-def resolve(module, function):
-    """The name, in `module`, of the function a call names."""
-    if isinstance(function, FunctionTemplate):
-        return function.add_to(module).name
-    if isinstance(function, (Function, FunctionRef)):
-        if function.module is module or any(
-                o is function.module for o in module._origins.get(function.name, ())):
-            return function.name        # here, or copied here by m.include(its module)
-        where = f"{user_loc()}: error: function {function.name!r} belongs to module " \
-                f"{function.module.name!r}"
-        if function.name in module.functions:
-            raise AsterError(f"{where}; module {module.name!r} has another function of that "
-                             "name (not copied from it)")
-        raise AsterError(f"{where}; copy it into this module with m.include(other) first")
-    if isinstance(function, str):
-        return function
-    raise AsterTypeError(f"{user_loc()}: error: call takes an aster.Function, an "
-                         f"@aster.function or a name, got {type(function).__name__}")
+def _name_in(self, module):
+    """The name, in `module`, of this function when a kernel of `module` calls
+    it (`Builder.call`): its own name when it is `module`'s or was copied into
+    it by `m.include(its module)`."""
+    if self.module is module or any(
+            o is self.module for o in module._origins.get(self.name, ())):
+        return self.name
+    where = f"{user_loc()}: error: function {self.name!r} belongs to module " \
+            f"{self.module.name!r}"
+    if self.name in module.functions:
+        raise AsterError(f"{where}; module {module.name!r} has another function of that "
+                         "name (not copied from it)")
+    raise AsterError(f"{where}; copy it into this module with m.include(other) first")
 
 
-def user_loc():
-    file, line = user_frame(3)
-    return f"{file}:{line}"
-
-
-def load_library(path):
-    """Parses a .mlir file of functions (an `amdgcn.module` holding
-    `amdgcn.func`s) into a Module; `m.include(lib)` copies its functions
-    into `m` (checked against m's target there)."""
-    from .module import parse
-    if not isinstance(path, (str, bytes)) and not hasattr(path, "__fspath__"):
-        raise AsterTypeError(f"load_library takes a path, got {type(path).__name__}")
-    with open(path) as fh:
-        text = fh.read()
-    return parse(text, name=str(path))
+FunctionRef._name_in = Function._name_in = _name_in

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _aster
 from ._aster import Reloc
-from .kernel import user_frame
+from .diagnostics import check_symbol, user_frame
 
 __all__ = ["Global", "Reloc", "global_data", "global_address"]
 
@@ -54,9 +54,8 @@ def _dtype_name(arr):
 
 def global_data(module, name, data=None, *, nbytes=None, constant=False, align=None,
                 section=None, linkage="protected"):
-    from .module import _symbol
     file, line = user_frame()
-    _symbol(name, "global name")
+    check_symbol(name, "global name")
     if name in module.functions or any(k.name == name for k in module.kernels):
         raise ValueError(f"module already has a kernel or function named {name!r}")
     if data is None and nbytes is None:

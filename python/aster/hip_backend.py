@@ -87,11 +87,11 @@ def launch(hsaco, kernel, grid, block, args, dynamic_lds=0, slack=0):
     each array's allocation is that many bytes longer, zero-filled; the GPU
     does not fault on writes there)."""
     from .kernargs import Packed, pack
-    from .runtime import LaunchResult, _distinct_arrays, load_code_object
+    from .launch_common import LaunchResult, _distinct_arrays, _load
     hip = _hip()
     if device_count() == 0:
         raise HipError("backend='hip': no ROCm device (hip-python reports 0 devices)")
-    info = load_code_object(hsaco).kernel(kernel)   # metadata: the kernarg layout
+    info = _load(bytes(hsaco)).kernel(kernel)   # metadata: the kernarg layout
     packed = args.for_kernel(info) if isinstance(args, Packed) else pack(kernel, info.args, args)
     arrays, where = _distinct_arrays(packed.buffers)
     module = start = stop = None

@@ -1,36 +1,17 @@
 """A kernel being built: one method per instruction, plus labels, loops,
 kernel-argument loads and the registers where the hardware puts ids."""
-import os
 import sys
 
 from . import _aster
-from ._aster import AsterError
+from ._aster import AsterError, AsterTypeError
 from ._isa_gen import MNEMONICS, SPECS, InstructionBuilder
 from .args import sgpr_layout
+from .diagnostics import user_frame, user_loc
 from .registers import v, s, Reg, SGPR, VGPR, Value
 
 __all__ = ["Kernel", "Loop", "Builder"]
 
-_THIS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _DIMS = {"x": 0, "y": 1, "z": 2, 0: 0, 1: 1, 2: 2}
-
-
-_LIBRARY_DIR = _THIS_DIR + "library" + os.sep
-
-
-def _internal(filename):
-    # aster's library (aster/library) is user code: errors point at its lines.
-    return filename.startswith(_THIS_DIR) and not filename.startswith(_LIBRARY_DIR)
-
-
-def user_frame(depth=2):
-    """File and line of the first caller outside the aster package."""
-    f = sys._getframe(depth)
-    while f is not None and _internal(f.f_code.co_filename):
-        f = f.f_back
-    if f is None:
-        return "<unknown>", 0
-    return f.f_code.co_filename, f.f_lineno
 
 
 def _error(msg, exc=AsterError):
@@ -204,8 +185,13 @@ class Builder(InstructionBuilder):
         and width (a pinned parameter takes exactly its register); returns
         the results as a tuple of Values. amdgcn-inline (run by
         aster.compile) puts the body here."""
-        from .functions import resolve
-        name = resolve(self.module, function)
+        if isinstance(function, str):
+            name = function
+        elif hasattr(function, "_name_in"):     # aster.functions: Function, FunctionRef, template
+            name = function._name_in(self.module)
+        else:
+            raise AsterTypeError(f"{user_loc()}: error: call takes an aster.Function, an "
+                                 f"@aster.function or a name, got {type(function).__name__}")
         return _aster.call(self._kb, name, list(args), sys._getframe(1))
 
     # ---- instruction order (aster.schedule) --------------------------------

@@ -1,24 +1,17 @@
 """Modules (code objects for one target) holding kernels built from Python."""
-import re
-
 from . import _aster
+from ._aster import AsterTypeError
 from .args import arg_type, check_sgpr_setup, kernarg_layout
-from .kernel import Kernel, user_frame
+from .compiler import _hsaco, compile as _compile
+from .diagnostics import check_symbol as _symbol, user_frame
+from .functions import Function, FunctionRef, _check_specs, _Instantiated
+from .globals import global_data as _global_data
+from .kernel import Kernel
 
-__all__ = ["Module", "parse", "TARGETS"]
+__all__ = ["Module", "parse", "load_library", "TARGETS"]
 
 TARGETS = ("gfx942", "gfx950", "gfx1201")
-_SYMBOL = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*\Z")
 _LIMITS = {"lds": (0, 65536), "workitem_ids": (1, 3), "private_segment": (0, 1 << 20)}
-
-
-def _symbol(name, what):
-    if not isinstance(name, str):
-        raise TypeError(f"{what} must be a str, got {type(name).__name__}")
-    if not _SYMBOL.match(name):
-        raise ValueError(f"{what} {name!r} is not a valid symbol "
-                         "(letters, digits, '_', '.', '$'; not starting with a digit)")
-    return name
 
 
 def _int_attr(key, value):
@@ -99,7 +92,6 @@ class Module:
         return m
 
     def _refresh_functions(self):
-        from .functions import FunctionRef
         for name, (params, results) in _aster.function_signatures(self._m).items():
             if name not in self.functions:
                 self.functions[name] = FunctionRef(self, name, params, results)
@@ -111,7 +103,6 @@ class Module:
         `f.ret(*values)`. params/results: register specs, virtual (`VGPR()`,
         `AGPR(4)`, `SGPR(2, align=2)`) or pinned (`v[3]`, `vcc`). Kernels
         call it with `k.call(f, *args)` (see aster.functions)."""
-        from .functions import Function, _check_specs
         file, line = user_frame()
         _symbol(name, "function name")
         if name in self.functions or self._has_kernel(name):
@@ -130,8 +121,7 @@ class Module:
         `nbytes` zero bytes and returns it (`aster.Global`); kernels take its
         address with `k.global_address(s[i:i+2], g)`. `constant` puts it in
         `.rodata` (HIP `__constant__`); see aster.globals."""
-        from .globals import global_data
-        return global_data(self, name, data, nbytes=nbytes, constant=constant, align=align,
+        return _global_data(self, name, data, nbytes=nbytes, constant=constant, align=align,
                            section=section, linkage=linkage)
 
     def include(self, other):
@@ -140,7 +130,6 @@ class Module:
         AsterError. The functions are checked against this module's target.
         Afterwards `k.call` also takes other's own Function objects (and
         @aster.function templates it built): they name their copies here."""
-        from .functions import _Instantiated
         if not isinstance(other, Module):
             raise TypeError(f"include() takes an aster.Module, got {type(other).__name__}")
         file, line = user_frame()
@@ -203,7 +192,6 @@ class Module:
         return name in names[1]
 
     def _finish(self):
-        from .functions import Function
         for f in self.functions.values():
             if isinstance(f, Function):
                 f.finish()
@@ -231,7 +219,6 @@ class Module:
     def hsaco(self):
         """The linked code object (bytes), assembled and linked in process
         (calls inlined as for asm())."""
-        from .compiler import _hsaco
         self._finish()
         if _aster.has_calls(self._m):
             return self.compile().hsaco
@@ -243,7 +230,6 @@ class Module:
 
     def compile(self, pipeline=None):
         """Same as `aster.compile(self, pipeline)`."""
-        from .compiler import compile as _compile
         return _compile(self, pipeline)
 
     def run_pipeline(self, pipeline, verify=True):
@@ -255,7 +241,6 @@ class Module:
         if not isinstance(verify, bool):
             raise TypeError(f"verify must be a bool, got {type(verify).__name__}")
         self._finish()
-        from .functions import Function
         for k in self.kernels + [f for f in self.functions.values() if isinstance(f, Function)]:
             k._kb.seal()
         _aster.run_pipeline(self._m, pipeline, verify)
@@ -266,3 +251,14 @@ def parse(text, name="<string>"):
     if not isinstance(text, str):
         raise TypeError(f"parse() takes the IR text as a str, got {type(text).__name__}")
     return Module._wrap(_aster.parse(text, name))
+
+
+def load_library(path):
+    """Parses a .mlir file of functions (an `amdgcn.module` holding
+    `amdgcn.func`s) into a Module; `m.include(lib)` copies its functions
+    into `m` (checked against m's target there)."""
+    if not isinstance(path, (str, bytes)) and not hasattr(path, "__fspath__"):
+        raise AsterTypeError(f"load_library takes a path, got {type(path).__name__}")
+    with open(path) as fh:
+        text = fh.read()
+    return parse(text, name=str(path))

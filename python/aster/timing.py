@@ -41,6 +41,7 @@ EVENT_DTYPE = np.dtype([("issue", "<u8"), ("dur", "<u4"), ("stall", "<u4"), ("in
                         ("wave", "<u4"), ("busy", "<u2"), ("reason", "u1"), ("unit", "u1"),
                         ("pad", "<u4")])
 STALLS = tuple(_emu.TimingResult.stall_names)
+WAIT_ON = tuple(_emu.TimingResult.wait_on_names)
 UNITS = tuple(_emu.TimingResult.unit_names)
 _COLORS = {"valu": "#4e79a7", "trans": "#76b7b2", "mfma": "#e15759", "salu": "#59a14f",
            "smem": "#8cd17d", "vmem": "#f28e2b", "lds": "#b07aa1", "branch": "#9c755f",
@@ -78,10 +79,14 @@ class Trace:
     @property
     def waves(self):
         """Per wave: cu, simd, group, wave (in its group), start and end cycle,
-        instructions, stalls (cycles by reason)."""
+        instructions, stalls (cycles by reason), waited_for (its `waitcnt`
+        stall cycles by what it waited for: a vector-memory result from
+        l1 / l2 / mall / hbm, the deepest level one of the instruction's
+        lines came from, or an lds / smem result)."""
         if self._waves is None:
             self._waves = [dict(cu=w[0], simd=w[1], group=w[2], wave=w[3], start=w[4],
-                                end=w[5], instructions=w[6], stalls=dict(zip(STALLS, w[7])))
+                                end=w[5], instructions=w[6], stalls=dict(zip(STALLS, w[7])),
+                                waited_for=dict(zip(WAIT_ON, w[8])))
                            for w in self._result.waves]
         return self._waves
 
@@ -133,12 +138,50 @@ class Trace:
         out["drain"] = self.drain_cycles / self.clock_mhz
         return out
 
+    def where(self):
+        """Where the launch's wall time went, in microseconds that add up to
+        `microseconds`: `launch` (the fixed cost of a launch), `dispatch`
+        (the workgroup dispatchers and wave start-up before the last wave to
+        end issued its first instruction), `issue` (that wave issuing),
+        `wait` (what it stalled on: `l1` / `l2` / `mall` / `hbm` / `lds` /
+        `smem` for s_waitcnt by what it waited for, `fetch` for instruction
+        -cache misses, `dependency`, `matrix_core`, `unit`, `arbitration`,
+        `barrier`, `nop`, `branch`), `drain` (stores still in flight after
+        it ended) and `clock` (what the engine clock under MFMA load adds to
+        all of them, which run at the peak clock). The last wave to end is
+        the launch's critical path; the other waves' stalls are in
+        summary()["stalls"]."""
+        mhz = self.clock_mhz
+        out = dict(launch=self.launch_us, dispatch=0.0, issue=0.0, wait={})
+        if self.waves:
+            last = max(self.waves, key=lambda w: w["end"])
+            st = {k: int(c) for k, c in last["stalls"].items() if k != "none"}
+            stalled = sum(st.values())
+            out["dispatch"] = (last["start"] + st.pop("dispatch", 0)) / mhz
+            out["issue"] = max(last["end"] - last["start"] - stalled, 0) / mhz
+            waited = st.pop("waitcnt", 0)
+            by = {k: int(c) for k, c in last["waited_for"].items() if c}
+            other = waited - sum(by.values())     # not attributed (never expected)
+            wait = {k: c / mhz for k, c in by.items()}
+            if other:
+                wait["waitcnt"] = other / mhz
+            wait.update({k: c / mhz for k, c in st.items() if c})
+            out["wait"] = wait
+            end = last["end"]
+        else:
+            end = 0
+        out["drain"] = (self.cycles - end) / mhz
+        out["clock"] = self.microseconds - self.launch_us - self.cycles / mhz
+        return out
+
     def summary(self):
         """Per-wave cycles, stall cycles by reason, unit utilization (busy cycles
         per available cycles of the CUs in use), LDS bank-conflict factor,
         memory lines per level (and atomic lines at L2), instruction- and
-        scalar-cache misses, occupancy, and `time` (where the wall time
-        went: see time()), as a dict."""
+        scalar-cache misses, occupancy, `where` (where the wall time went,
+        in microseconds: launch, dispatch, issue, waits by memory level and
+        reason, drain, clock; see where()) and `time` (see time()), as a
+        dict."""
         stalls = {s: 0 for s in STALLS if s != "none"}
         for w in self.waves:
             for s, c in w["stalls"].items():
@@ -150,7 +193,7 @@ class Trace:
                 for u in ("valu", "trans", "mfma", "lds", "vmem")}
         return dict(
             kernel=self.kernel, device=self.device, cycles=self.cycles,
-            microseconds=self.microseconds, time=self.time(),
+            microseconds=self.microseconds, where=self.where(), time=self.time(),
             icache_misses=self.icache_misses, scalar_misses=self.scalar_misses,
             waves=[dict(cu=w["cu"], simd=w["simd"], group=w["group"], wave=w["wave"],
                         cycles=w["end"] - w["start"], instructions=w["instructions"])

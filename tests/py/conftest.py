@@ -23,6 +23,16 @@ import tempfile
 import pytest
 
 _SUMMARY = pytest.StashKey[list]()
+_ASSERTS = pytest.StashKey[list]()
+# Assertions that passed in this process, counted when pytest runs with
+# `-o enable_assertion_pass_hook=true` (how `make test`'s before/after counts
+# of issue 31 were taken; off by default: it costs nothing then).
+_passed_asserts = 0
+
+
+def pytest_assertion_pass(item, lineno, orig, expl):
+    global _passed_asserts
+    _passed_asserts += 1
 
 # How tests compile HIP kernels (for gfx942 unless told otherwise) without HIP
 # headers or device libraries: kernels use clang builtins (__builtin_amdgcn_workitem_id_x(),
@@ -46,6 +56,7 @@ def pytest_sessionfinish(session):
     out = getattr(session.config, "workeroutput", None)     # an xdist worker
     if out is not None:
         out["aster_summary"] = list(session.config.stash.get(_SUMMARY, []))
+        out["aster_asserts"] = _passed_asserts
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -53,6 +64,8 @@ def pytest_testnodedown(node, error):
     """The controller collects each xdist worker's summary lines."""
     lines = getattr(node, "workeroutput", {}).get("aster_summary", [])
     node.config.stash.setdefault(_SUMMARY, []).extend(lines)
+    node.config.stash.setdefault(_ASSERTS, []).append(
+        getattr(node, "workeroutput", {}).get("aster_asserts", 0))
 
 
 # Every code object the tests (and the examples they run as subprocesses) make
@@ -85,6 +98,9 @@ def direct_summary():
 def pytest_terminal_summary(terminalreporter, config):
     for line in config.stash.get(_SUMMARY, []):
         terminalreporter.write_line(line)
+    if config.getini("enable_assertion_pass_hook"):
+        n = _passed_asserts + sum(config.stash.get(_ASSERTS, []))
+        terminalreporter.write_line(f"assertions passed: {n}")
     mods, kernels, text, insts, differ, whole = direct_summary()
     terminalreporter.write_line(
         f"direct encoding: {mods} code objects ({kernels} kernels, {insts} instructions "

@@ -155,8 +155,8 @@ def test_waitcnt_demo():
 def test_gemm(tmp_path, monkeypatch):
     """examples/gemm.py: each product equals NumPy, through the default
     library (pre-built small into a private cache, which the example loads)."""
-    import aster.lib as L
-    from aster.kernels.gemm import GemmConfig
+    import aster.ops as L
+    from aster.generators.gemm import GemmConfig
     monkeypatch.setenv("ASTER_CACHE_DIR", str(tmp_path))
     L.build_library(L.cache_dir(), [GemmConfig(dtype=d, trans_b=tb, tile_m=64, tile_n=64,
                                                tile_k=64, mfma=16)
@@ -167,8 +167,8 @@ def test_gemm(tmp_path, monkeypatch):
     assert "97x131x113 bf16 trans_b: gemm_bf16_64x64x64" in out
 
 
-def test_library_gemm_tile_runs_and_matches_numpy():
-    out = run("library_gemm_tile.py", "--run")
+def test_nanokernels_gemm_tile_runs_and_matches_numpy():
+    out = run("nanokernels_gemm_tile.py", "--run")
     lines = body(out, "tile_gemm")
     # The library pieces, inlined: 2 tile copies (4 steps each), 8 k-steps of
     # two fragment loads and one MFMA, the DPP wave sum.

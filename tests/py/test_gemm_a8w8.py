@@ -1,4 +1,4 @@
-"""a8w8 GEMM in aster's library (`aster.lib.gemm` with int8 A and B):
+"""a8w8 GEMM in aster's library (`aster.ops.gemm` with int8 A and B):
 C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]) against NumPy: the
 exact product in float64, scaled, rounded to f32 then to bf16 (round to
 nearest even, ml_dtypes); with small integer inputs and scales that are
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lib as L
-from aster.kernels.gemm import GemmConfig, compile_config
+import aster.ops as L
+from aster.generators.gemm import GemmConfig, compile_config
 
 
 def operands(m, n, k, seed=0):
@@ -55,7 +55,7 @@ def test_every_tile_matches_numpy(tile):
             "v_mfma_i32_32x32x16_i8") in lib_out.asm
     m, n, k = 97, 131, 113
     a, b, sa, sb, bias = operands(m, n, k, seed=1)
-    from aster.lib.dispatch import _i8_pairs
+    from aster.ops.dispatch import _i8_pairs
     c = np.zeros((m, n), ml_dtypes.bfloat16)
     aster.launch(lib_out, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
                  args=[_i8_pairs(a), _i8_pairs(b), c.view(np.uint16), m, n, -(-k // 2),
@@ -91,7 +91,7 @@ def test_fp8_matches_numpy(dtype, arch, np_dtype):
                      tile_k=64, mfma=16).check()
     out = compile_config(cfg)
     assert "v_mfma_f32_16x16x32_fp8_fp8" in out.asm
-    from aster.lib.dispatch import _i8_pairs
+    from aster.ops.dispatch import _i8_pairs
     c = np.zeros((m, n), ml_dtypes.bfloat16)
     aster.launch(out, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
                  args=[_i8_pairs(a), _i8_pairs(b), c.view(np.uint16), m, n, -(-k // 2),

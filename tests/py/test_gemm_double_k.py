@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import aster
-from aster.kernels.gemm import DTYPES, GemmConfig, compile_config, reference
-from aster.lib import dispatch
+from aster.generators.gemm import DTYPES, GemmConfig, compile_config, reference
+from aster.ops import dispatch
 
 
 @pytest.mark.parametrize("tile", [dict(tile_m=64, tile_n=64, tile_k=64, mfma=16),

@@ -1,4 +1,4 @@
-"""aster.kernels.gemm: every config of the default library (both dtypes,
+"""aster.generators.gemm: every config of the default library (both dtypes,
 gfx942 and gfx950, with and without trans_b) and the generator's other
 options (prefetch 2, B direct to registers) against NumPy on many shapes:
 1, odd and prime sizes, K not a multiple of the tile, shapes spanning
@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import aster
-from aster.kernels import gemm
-from aster.lib import default_configs
+from aster.ops.dispatch import split_counters
+from aster.generators import gemm
+from aster.ops import default_configs
 
 SHAPES = [(1, 1, 1), (1, 7, 3), (37, 53, 29), (64, 61, 33), (97, 131, 113), (130, 67, 16),
           (257, 129, 160), (300, 270, 50)]
@@ -29,13 +30,16 @@ def padded(x):
 
 
 def run(compiled, cfg, a, b, m, n, k):
-    """C from the kernel; a split-K kernel adds 3 K splits into a zeroed C
-    (others write every element of a NaN-filled C)."""
-    c = np.full((m, n), 0.0 if cfg.split_k else np.nan, np.float32)
+    """C from the kernel (every element of a NaN-filled C written); a
+    split-K kernel runs 3 K splits (and leaves its counters zero)."""
+    c = np.full((m, n), np.nan, np.float32)
     kc, sk = cfg.kchunk(k, 3)
+    gx, gy, _ = cfg.grid(m, n)
+    cnt = split_counters(gx * gy * cfg.waves)
     aster.launch(compiled, cfg.name, grid=cfg.grid(m, n, sk if cfg.split_k else 1),
                  block=cfg.block,
-                 args=[padded(a), padded(b), c, m, n, k] + ([kc] if cfg.split_k else []))
+                 args=[padded(a), padded(b), c, m, n, k] + ([kc, cnt, sk] if cfg.split_k else []))
+    assert not cnt.any()
     return c
 
 

@@ -1,4 +1,4 @@
-"""aster.lib: the library on disk (code objects, configs.csv, kernel_args.h
+"""aster.ops: the library on disk (code objects, configs.csv, kernel_args.h
 checked by clang-22 against the metadata, NumPy dtypes against
 aster.kernargs.pack), dispatch (results vs NumPy, the heuristic's choices on
 a table of shapes, config=, out=, timing=, backend="hip"), the per-user cache."""
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lib as L
+import aster.ops as L
 from aster import hip_backend
 from aster.kernargs import pack
-from aster.kernels.gemm import DTYPES, GemmConfig, compile_config, reference
-from aster.lib import dispatch
+from aster.generators.gemm import DTYPES, GemmConfig, compile_config, reference
+from aster.ops import dispatch
 
 SMALL = [GemmConfig(dtype=d, arch=a, trans_b=tb, tile_m=t, tile_n=t, tile_k=64 // (t // 64),
                     mfma=32 if t > 64 else 16)

@@ -1,5 +1,5 @@
 """GEMM kernels with a 16-bit C (`GemmConfig.out` "bf16" / "f16";
-`aster.lib.gemm(..., out_dtype=)`) against NumPy: inputs are multiples of
+`aster.ops.gemm(..., out_dtype=)`) against NumPy: inputs are multiples of
 1/4, so the f32 sums are exact and C must equal NumPy's float64 product
 rounded by ml_dtypes / NumPy (round to nearest even)."""
 import ml_dtypes
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lib as L
-from aster.kernels.gemm import DTYPES, GemmConfig, compile_config, reference
-from aster.lib import dispatch
+import aster.ops as L
+from aster.generators.gemm import DTYPES, GemmConfig, compile_config, reference
+from aster.ops import dispatch
 
 OUT = {"bf16": ml_dtypes.bfloat16, "f16": np.float16}
 

@@ -1,4 +1,4 @@
-"""aster.lib.tune on a tiny space: the local-process and the Ray executor
+"""aster.ops.tune on a tiny space: the local-process and the Ray executor
 (a local Ray with 2 CPUs, driven from a child process) give the same simulated cycles per (config,
 shape), the winner is the fastest, and it is written into configs.csv
 (tuned_for), where dispatch then picks it."""
@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 
-import aster.lib as L
-from aster.kernels.gemm import GemmConfig, reference
+import aster.ops as L
+from aster.generators.gemm import GemmConfig, reference
 
 SPACE = {"tile_m": [64, 128], "tile_n": [64], "tile_k": [64], "mfma": [16]}
 SHAPES = [(128, 64, 128), (64, 64, 64)]
@@ -68,7 +68,7 @@ def test_tune_bad_input():
         L.tune([(0, 1, 1)], SPACE)
     with pytest.raises(TypeError, match="GemmConfig"):
         L.tune(SHAPES, [dict(tile_m=64)])
-    assert L.tune.__module__ == "aster.lib.tune"
+    assert L.tune.__module__ == "aster.ops.tune"
     assert GemmConfig(**{k: v[0] for k, v in SPACE.items()}).check()
 
 

@@ -15,7 +15,7 @@ import textwrap
 import aster
 
 PKG = os.path.dirname(os.path.abspath(aster.__file__))      # this build's aster/
-LAZY = ("aiter", "lib")                                     # costly: imported on first use
+LAZY = ("aiter", "ops")                                     # costly: imported on first use
 
 
 def python(code, *path):
@@ -31,7 +31,7 @@ def public_children():
 
 def test_every_public_submodule_is_an_attribute_after_import_aster():
     children = public_children()
-    assert {"lib", "aiter", "timing", "schedule"} <= set(children)
+    assert {"ops", "aiter", "timing", "schedule"} <= set(children)
     p = python(f"""
         import sys, aster
         lazy = [n for n in {LAZY!r} if "aster." + n in sys.modules]
@@ -39,7 +39,7 @@ def test_every_public_submodule_is_an_attribute_after_import_aster():
         for n in {children!r}:
             assert getattr(aster, n) is sys.modules["aster." + n], n
             assert n in dir(aster), n
-        assert callable(aster.lib.gemm)                     # the issue's example
+        assert callable(aster.ops.gemm)                     # the issue's example
         assert not hasattr(aster, "no_such_module")
         try:
             aster._private_nothing

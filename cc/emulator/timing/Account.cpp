@@ -21,14 +21,20 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
   auto need = [](size_t outstanding, unsigned allowed) {
     return outstanding > allowed ? outstanding - allowed : 0;
   };
-  if (size_t k = need(t.vm.size(), in.vmcnt))
+  if (size_t k = need(t.vm.size(), in.vmcnt)) {
     when = t.vm[k - 1];  // in order: the k-th oldest must be done
+    t.waitOn = WaitOn(t.vmLevel[k - 1]);
+  }
   size_t nl = t.lds.size() + t.smem.size();
   if (size_t k = need(nl, in.lgkmcnt)) {
     std::vector<uint64_t> all(t.lds);
     all.insert(all.end(), t.smem.begin(), t.smem.end());
     std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
-    when = std::max(when, all[k - 1]);
+    if (all[k - 1] > when) {
+      when = all[k - 1];
+      t.waitOn = std::find(t.lds.begin(), t.lds.end(), when) != t.lds.end() ? WaitOn::LDS
+                                                                            : WaitOn::SMEM;
+    }
   }
   return when;
 }
@@ -61,7 +67,9 @@ void CUModel::computeHead(TWave &t, uint32_t pc) {
         ++i;
       v.erase(v.begin(), v.begin() + i);
     };
+    size_t vmBefore = t.vm.size();
     drop(t.vm);
+    t.vmLevel.erase(t.vmLevel.begin(), t.vmLevel.begin() + (vmBefore - t.vm.size()));
     drop(t.lds);
     t.smem.erase(std::remove_if(t.smem.begin(), t.smem.end(),
                                 [&](uint64_t x) { return x <= t.allowed; }),
@@ -119,19 +127,27 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
   unsigned n = 0;
   if (ok) {
     unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
+    // Neighbouring lanes mostly share lines: a line equal to the one
+    // before it is left out before sorting (the same set of lines).
     for (unsigned l = 0; l < 64; ++l)
       if (exec >> l & 1) {
-        lines[n++] = addr[l] >> lineShift;
-        uint64_t last = (addr[l] + bytes - 1) >> lineShift;
-        if (last != lines[n - 1])
+        uint64_t first = addr[l] >> lineShift, last = (addr[l] + bytes - 1) >> lineShift;
+        if (!n || lines[n - 1] != first)
+          lines[n++] = first;
+        if (last != first)
           lines[n++] = last;
       }
     std::sort(lines, lines + n);
     n = unsigned(std::unique(lines, lines + n) - lines);
   }
   unsigned pipe = 0;
+  uint64_t before[4] = {R.memLines[0], R.memLines[1], R.memLines[2], R.memLines[3]};
   uint64_t done = mem.access(cmem, lines, n, ti.store, ti.atomic, c, pipe, R.memLines);
   busy = uint16_t(std::min(pipe, 65535u));
+  t.memLevel = WaitOn::L1;  // the deepest level one of its lines came from
+  for (unsigned lv = 0; lv < 4; ++lv)
+    if (R.memLines[lv] != before[lv])
+      t.memLevel = WaitOn(lv);
   return done;
 }
 
@@ -198,6 +214,8 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   WaveRecord &rec = R.waves[t.rec];
   ++rec.instructions;
   rec.stall[unsigned(why)] += stall;
+  if (why == Stall::Waitcnt)
+    rec.waitOn[unsigned(t.waitOn)] += stall;
   t.allowed = c + 1;
   t.allowedWhy = Stall::None;
   bool writesRegs = true;
@@ -232,6 +250,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   case Unit::VMEM:
     done = std::max(done, t.vm.empty() ? 0 : t.vm.back());
     t.vm.push_back(done);
+    t.vmLevel.push_back(uint8_t(t.memLevel));
     writesRegs = false;
     break;
   case Unit::LDS: {

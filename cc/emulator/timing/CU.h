@@ -39,6 +39,9 @@ struct TWave {
                                         ///< count) that fwd is for; 0: none
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
+  std::vector<uint8_t> vmLevel;         ///< per vm entry: its deepest memory level
+  WaitOn waitOn = WaitOn::L1;           ///< what its head's s_waitcnt waits for
+  WaitOn memLevel = WaitOn::L1;         ///< the level of the memory op being issued
   /// SIMD-local instructions the emulator already executed (in a batch)
   /// and the model has yet to issue, from qpos on.
   std::vector<uint32_t> queue;

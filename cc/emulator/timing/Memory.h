@@ -130,7 +130,9 @@ private:
   std::unordered_map<uint64_t, uint64_t> atomicFree_;  ///< line -> free at L2
   /// A line (in vector-line units) wanted from L2 at t by XCD xcd, without
   /// bandwidth: when it arrives.
-  uint64_t fromL2(unsigned xcd, uint64_t line, uint64_t t);
+  /// A line from the XCD's L2, else the MALL (a line touched before in the
+  /// launch, or any line when `inMall`), else HBM.
+  uint64_t fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMall);
   Calendar mallBw_, hbmBw_;
   /// Cycles the CU's vector memory pipeline spends on n lines.
   unsigned pipeCycles(unsigned n) const;

@@ -105,6 +105,12 @@ struct Params {
   unsigned icacheLine = 64;         ///< [model] instruction cache line
   unsigned icacheCUs = 2;           ///< [WP] CUs sharing one instruction cache
   unsigned icachePrefetchLines = 4; ///< [model] lines fetched ahead of a wave's line
+  /// Instruction lines that miss L2 come from the Infinity Cache (MALL), not
+  /// HBM: a kernel is timed as one of many launches of the same code object
+  /// ([aiter] test_common.perftest: 2 warm-up and 101 timed launches; it
+  /// rotates copies of the arguments, never the code), and the Infinity Cache
+  /// is memory-side ([WP]), not invalidated between launches.
+  bool codeInMall = true;
   /// Scalar loads and instruction fetches that miss go to the XCD's L2
   /// (and beyond, as vector lines do); the wave waits for the line.
   unsigned ldsLatency = 64;         ///< [C&C] LDS load-to-use, ~30 ns

@@ -39,6 +39,15 @@ inline const char *stallName(Stall s) {
   return n[unsigned(s)];
 }
 
+/// What an `s_waitcnt` stall waited for: the deepest memory level of the
+/// vector-memory instruction it waited on (L1 .. HBM), or an LDS or scalar
+/// (SMEM) result.
+enum class WaitOn : uint8_t { L1, L2, MALL, HBM, LDS, SMEM, Count };
+inline const char *waitOnName(WaitOn w) {
+  static const char *n[] = {"l1", "l2", "mall", "hbm", "lds", "smem"};
+  return n[unsigned(w)];
+}
+
 /// Execution units, for events and utilization.
 enum class Unit : uint8_t { VALU, TRANS, MFMA, SALU, SMEM, VMEM, LDS, Branch, Internal, Count };
 inline const char *unitName(Unit u) {
@@ -70,6 +79,8 @@ struct WaveRecord {
   uint64_t start, end;
   uint64_t instructions = 0;
   uint64_t stall[unsigned(Stall::Count)] = {};
+  /// The Waitcnt stall cycles split by what the wave waited for.
+  uint64_t waitOn[unsigned(WaitOn::Count)] = {};
 };
 
 struct Result {

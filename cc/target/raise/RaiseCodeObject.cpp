@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/Assembler.h"
+#include "target/Disassembler.h"
 #include "target/MCTarget.h"
 #include "recovery/ForkSafeMutex.h"
 #include "recovery/Recovery.h"
@@ -403,17 +404,9 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
   if (funcs.empty())
     return fail("no kernels (no function symbols in the code section)");
 
-  // Disassembler.
-  auto tOr = target::MCTarget::create(tgt);
-  if (!tOr)
-    return tOr.takeError();
-  target::MCTarget &t = **tOr;
-  llvm::MCContext mctx(t.triple, t.mai.get(), t.mri.get(), t.sti.get());
-  std::unique_ptr<llvm::MCDisassembler> dis(t.target->createMCDisassembler(*t.sti, mctx));
-  std::unique_ptr<llvm::MCInstPrinter> ip(t.target->createMCInstPrinter(
-      t.triple, t.mai->getAssemblerDialect(), *t.mai, *t.mii, *t.mri));
-  if (!dis || !ip)
-    return fail("cannot create LLVM's AMDGPU disassembler");
+  auto dis = target::InstDisassembler::create(tgt);
+  if (!dis)
+    return dis.takeError();
 
   InstParser parser(ctx, bit);
   StringAttr file = StringAttr::get(ctx, opts.sourceName);
@@ -454,21 +447,15 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseCodeObject(MLIRContext *ctx, ArrayRef
     std::set<uint64_t> targets;
     // LLVM's disassembler crashes on some words (llvm-objdump too): under
     // crash recovery, that is an error naming the function.
-    llvm::SmallString<128> printed;
     if (llvm::Error e = runRecoverable("LLVM's disassembler failed", [&] {
       for (uint64_t pc = f.addr; pc < end;) {
         ArrayRef<uint8_t> at = code.slice(pc - textAddr, end - pc);
-        llvm::MCInst inst;
-        uint64_t size = 0;
-        auto st = dis->getInstruction(inst, size, at, pc, llvm::nulls());
-        Decoded d{pc, (unsigned)size, st == llvm::MCDisassembler::Success && size, ""};
+        target::InstDisassembler::Line line = (*dis)->decode(at, pc);
+        Decoded d{pc, line.size, line.ok, ""};
         if (!d.ok) {
           d.size = std::min<uint64_t>(4, end - pc);
         } else {
-          printed.clear();
-          llvm::raw_svector_ostream os(printed);
-          ip->printInst(&inst, pc, "", *t.sti, os);
-          d.text = StringRef(printed).trim().str();
+          d.text = std::move(line.text);
           StringRef mn = StringRef(d.text).split(' ').first;
           if (parser.isBranch(mn)) {
             StringRef last = StringRef(d.text).rsplit(' ').second;

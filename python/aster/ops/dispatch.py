@@ -1,0 +1,354 @@
+"""`aster.ops.gemm`: C = A @ B (or A @ B.T) in f32 through a library kernel
+chosen by a heuristic (or tuning results), on the emulator or a GPU.
+
+The heuristic (`plan`; `choose` is its kernel), for each kernel of the
+library matching (arch, dtype, trans_b) and, for a split-K kernel
+(`GemmConfig.split_k`: workgroup z multiplies K elements [z kchunk,
+(z+1) kchunk); the first split of a tile to finish stores, the others add
+with buffer_atomic_add_f32: no zero fill of C before the launch), each split factor up to
+MAX_SPLITS that gives a distinct K chunk (`split_factors`):
+
+  1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
+     (a split-K winner with its best estimated split).
+  2. Otherwise the estimated whole-device time is
+        rounds x (wg_cycles + max(compute, memory)) per workgroup
+     kchunk   = ceil(K / splits) rounded up to the kernel's K unroll
+                (K_UNROLL tile_k); splits = ceil(K / kchunk) workgroups along K
+     rounds   = ceil(tiles / CUs): waves of workgroups over the device's CUs
+                (`devices.cus`, the device profile's; one workgroup per CU: the tiles' LDS),
+                tiles = ceil(M/tm) ceil(N/tn) splits
+     compute  = 2 tm tn kchunk / (2048 flop/clk x u): the padded edge work of
+                M, N and K is paid for; u the utilisation of the kernel's K
+                loop (`loop_utilisation`: its simulated reference less
+                wg_cycles; 0.75 without)
+     memory   = 2 (tm + tn) kchunk bytes / (HBM bytes per clock / CUs busy):
+                the compute/memory ratio of the tile (tm tn / (tm + tn)
+                flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
+     wg_cycles a workgroup's fixed cost (setup, the pipeline's fill from
+                memory, the stores; split-K: the wait for the tile's
+                counter), measured on the timing model
+
+     and the smallest estimate wins (ties: fewer wasted edge flops, then the
+     larger tile).
+"""
+import hashlib
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
+from ..generators.gemm_gen import CNT_BYTES
+from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
+
+__all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
+           "cache_dir", "split_factors", "MAX_SPLITS"]
+
+HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
+DEFAULT_UTILISATION = 0.75
+MAX_SPLITS = 64
+# A workgroup's fixed cost, WG_BASE + its C tile's bytes / WG_STORE_BYTES_PER_CLK:
+# [model] fitted to the timing model (gfx942, bf16, trans_b split-K kernels run
+# as one workgroup, K = 128..2048: 64x64 tiles 3.0k cycles + 1.22k per 128 of
+# K, 128x128 tiles 4.7k + 3.1k per 128 of K)
+WG_BASE = 2400
+WG_STORE_BYTES_PER_CLK = 28
+# Split-K in one launch (gemm_gen "split-K without a zero fill"): [model]
+# measured on the timing model (gfx942, bf16, trans_b): a split's wait for
+# its tile's counter adds SPLIT_SYNC to each workgroup (1024^3 on 128x128
+# tiles, 4 splits: 18.9k -> 20.0k cycles). The zero workgroups (one per
+# output tile, 3.2k cycles on 64x64 tiles, 5.0k on 128x128, mostly the cold
+# instruction cache) are not counted: where they push the launch past the
+# CUs they cost little (1024^3, 128x128, 4 splits: 320 workgroups on 304
+# CUs, 20.0k cycles; 3 splits: 256 workgroups, 21.0k).
+SPLIT_SYNC = 1000
+
+
+def wg_cycles(cfg):
+    """The fixed cycles of one workgroup of `cfg` (setup, pipeline fill, stores)."""
+    return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK + \
+        (SPLIT_SYNC if cfg.split_k else 0)
+
+
+
+def loop_utilisation(entry):
+    """The matrix-core utilisation of a kernel's K loop on one CU: the flops
+    of one tile of its simulated reference shape (configs.csv ref_shape,
+    ref_cycles; a single round of workgroups) over 2048 flop/clk x (its
+    cycles - wg_cycles): the reference's whole-kernel utilisation
+    (ref_utilisation) counts the workgroup's fixed cost, which `estimate`
+    adds on its own. Without reference cycles (or for a reference of more
+    than one round) the row's ref_utilisation (None: the default)."""
+    cfg, row = entry.config, entry.row
+    shapes = [s for s in str(row.get("ref_shape") or "").split(";") if s]
+    cycles = [c for c in str(row.get("ref_cycles") or "").split(";") if c]
+    if not shapes or len(shapes) != len(cycles):
+        return entry.ref_utilisation
+    m, n, k = (int(x) for x in shapes[-1].split("x"))
+    gx, gy, _ = cfg.grid(m, n)
+    loop = int(cycles[-1]) - wg_cycles(cfg)
+    if gx * gy > CUS or loop <= 0:
+        return entry.ref_utilisation
+    return min(1.0, 2 * cfg.tile_m * cfg.tile_n * k / (PEAK_FLOP_PER_CLK_CU * loop))
+
+
+def split_factors(cfg, k):
+    """The distinct split factors (1 to MAX_SPLITS) of a split-K kernel on K:
+    one per K chunk length (a multiple of the kernel's K unroll)."""
+    unroll = K_UNROLL * cfg.tile_k
+    out = []
+    for kc in range(unroll, -(-k // unroll) * unroll + 1, unroll):
+        sk = -(-k // kc)
+        if sk <= MAX_SPLITS and (not out or sk != out[-1]):
+            out.append(sk)
+    return out
+
+
+def kchunk(cfg, k, splits):
+    """(K elements per split, splits actually launched): GemmConfig.kchunk."""
+    return cfg.kchunk(k, splits)
+
+
+def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
+    """(estimated whole-device cycles, wasted fraction of the computed flops)
+    of one kernel on an M x N x K problem with `splits` K splits (see the
+    module doc)."""
+    gx, gy, _ = cfg.grid(m, n)
+    kc, sk = kchunk(cfg, k, splits)
+    tiles = gx * gy * sk
+    rounds = -(-tiles // cus)
+    u = utilisation or DEFAULT_UTILISATION
+    compute = 2 * cfg.tile_m * cfg.tile_n * kc / (PEAK_FLOP_PER_CLK_CU * u)
+    busy = min(tiles, cus)
+    memory = 2 * (cfg.tile_m + cfg.tile_n) * kc / (HBM_BYTES_PER_CLK / busy)
+    done = tiles * cfg.tile_m * cfg.tile_n * kc
+    return rounds * (wg_cycles(cfg) + max(compute, memory)), 1 - (m * n * k) / done
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What `gemm` launches: a library Entry, its K split (1 for a plain
+    kernel), the K elements per split, and the estimated cycles."""
+    entry: object
+    splits: int
+    kchunk: int
+    cycles: float
+
+    @property
+    def name(self):
+        return self.entry.name + (f"/sk{self.splits}" if self.entry.config.split_k else "")
+
+
+def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
+         out=None, device=None):
+    """The Plan the heuristic picks for an M x N x K GEMM (module doc); out:
+    C's format ("f32", "bf16", "f16"; default f32, bf16 for i8)."""
+    from .devices import cus as _cus
+    ncu = cus or _cus(arch, device)
+    byte8 = dtype in BYTE_DTYPES
+    out = out or ("bf16" if byte8 else "f32")
+    cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
+                         out=None if byte8 else out)
+    if not cands:
+        raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
+                         f"with trans_b={trans_b} and {out} out")
+    tuned = [e for e in cands if (m, n, k) in e.tuned_for]
+    opts = []
+    for e in tuned or cands:
+        fixed = e.tuned_splits.get((m, n, k)) if tuned else None
+        for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
+                  else (1,)):
+            kc, sk = kchunk(e.config, k, s)
+            t, waste = estimate(e.config, m, n, k, loop_utilisation(e), s, ncu)
+            opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
+                         Plan(e, sk, kc, t)))
+    return min(opts, key=lambda o: o[0])[1]
+
+
+def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", device=None):
+    """The library Entry the heuristic picks for an M x N x K GEMM."""
+    return plan(library, m, n, k, dtype=dtype, trans_b=trans_b, arch=arch, device=device).entry
+
+
+def cache_dir():
+    """Where the default library lives: $ASTER_CACHE_DIR or ~/.cache/aster,
+    in a folder named after the hash of the generator and library sources
+    and of aster's compiled extension (a changed generator or a rebuilt
+    aster builds a new library)."""
+    root = os.environ.get("ASTER_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "aster")
+    h = hashlib.sha256()
+    here = os.path.dirname(os.path.abspath(__file__))
+    srcs = [os.path.join(here, f) for f in sorted(os.listdir(here)) if f.endswith(".py")]
+    srcs.append(os.path.join(os.path.dirname(here), "generators", "gemm.py"))
+    for p in srcs:
+        with open(p, "rb") as f:
+            h.update(f.read())
+    from .. import _aster
+    st = os.stat(_aster.__file__)       # a rebuilt aster builds a new library
+    h.update(f"{os.path.basename(_aster.__file__)} {st.st_size} {st.st_mtime_ns}".encode())
+    return os.path.join(root, f"gemm-{h.hexdigest()[:16]}")
+
+
+_DEFAULT = {}
+
+
+def default_library():
+    """The default library (`default_configs()`), built once per user into
+    cache_dir() and loaded from there afterwards."""
+    d = cache_dir()
+    lib = _DEFAULT.get(d)
+    if lib is None:
+        try:
+            lib = Library(d)
+        except FileNotFoundError:
+            tmp = f"{d}.tmp{os.getpid()}"
+            build_library(tmp, workers=min(4, os.cpu_count() or 1))
+            try:
+                os.replace(tmp, d)
+            except OSError:             # another process finished first
+                import shutil
+                shutil.rmtree(tmp, ignore_errors=True)
+            lib = Library(d)
+        _DEFAULT[d] = lib
+    return lib
+
+
+def _operand(x, what):
+    if not isinstance(x, np.ndarray):
+        raise TypeError(f"gemm: {what} must be a NumPy array, got {type(x).__name__}")
+    if x.ndim != 2:
+        raise ValueError(f"gemm: {what} must be 2-D, got shape {x.shape}")
+    for name, dt in DTYPES.items():
+        if x.dtype == dt:
+            return name
+    raise TypeError(f"gemm: {what} must be float16 or bfloat16 (or int8 / fp8: a8w8), got {x.dtype}")
+
+
+def _i8_pairs(x):
+    """A 1-byte matrix (int8, fp8) with K padded to even (zero bytes: 0 in
+    every format), flattened as int8, 2 zero bytes after it: the a8w8
+    kernels move K in pairs (aster.generators.gemm)."""
+    rows, k = x.shape
+    kp = -(-k // 2)
+    out = np.zeros(rows * 2 * kp + 2, np.int8)
+    out[:rows * 2 * kp].reshape(rows, 2 * kp)[:, :k] = x.view(np.int8)
+    return out
+
+
+def _vector(v, size, what, default):
+    if v is None:
+        if default is None:
+            raise ValueError(f"gemm: int8 operands need {what} ({size} float32 values)")
+        return np.full(size, default, np.float32)
+    v = np.ascontiguousarray(v, np.float32).reshape(-1)
+    if v.size != size:
+        raise ValueError(f"gemm: {what} must hold {size} values, got {v.size}")
+    return v
+
+
+def split_counters(n):
+    """The counters a split-K launch needs for n (output tile, wave) pairs,
+    one per 128-byte line (gemm_gen.CNT_BYTES): zero before the launch, and
+    the kernel leaves them zero (aster.generators.gemm_gen, "split-K without
+    a zero fill"), so a GPU keeps one allocation for every launch; on the
+    emulator, each launch works on a copy of a fresh zero array."""
+    return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)
+
+
+def _padded(x):
+    """x flattened with one zero element after it: the kernels read 16-bit
+    matrices through buffers one element past the end (see aster.generators.gemm)."""
+    out = np.zeros(x.size + 1, x.dtype)
+    out[:x.size] = x.reshape(-1)
+    return out
+
+
+_OUT = {"f32": np.dtype(np.float32), "bf16": np.dtype(DTYPES["bf16"]),
+        "f16": np.dtype(np.float16)}
+
+
+def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
+         library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None,
+         out_dtype=None, device=None):
+    """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
+
+    A, B: float16 or bfloat16 NumPy arrays (the same dtype), or int8 (a8w8,
+    trans_b only: C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]),
+    scale_a (M values) and scale_b (N) float32, bias (N) optional).
+    out_dtype: C's dtype for 16-bit inputs: float32 (default) or the
+    inputs' own (bfloat16 / float16: rounded to nearest even; no split-K).
+    out: an optional
+    float32 C-contiguous M x N array to write into. config: a kernel name
+    (or Entry) of the library to use instead of the heuristic (`choose`).
+    library: an aster.ops.Library (default: `default_library()`). splits: the
+    K split of a split-K `config` (default 1). With timing, r.plan is the Plan.
+    backend: "emu" (aster's emulator) or "hip" (a ROCm GPU: the same code
+    object and argument buffer). timing=True (emulator) returns (C,
+    LaunchResult) with the simulated cycles and microseconds on `device` (a
+    profile of aster.timing.devices(); None: the arch's flagship)."""
+    from ..runtime import launch
+    da, db = _operand(A, "A"), _operand(B, "B")
+    if da != db:
+        raise TypeError(f"gemm: A and B must have the same dtype, got {A.dtype} and {B.dtype}")
+    m, k = A.shape
+    n, kb = (B.shape if trans_b else B.shape[::-1])
+    if kb != k:
+        raise ValueError(f"gemm: inner dimensions differ: A is {A.shape}, B is {B.shape}"
+                         f"{' (trans_b)' if trans_b else ''}")
+    if 0 in (m, n, k):
+        raise ValueError(f"gemm: empty operands (A {A.shape}, B {B.shape})")
+    if max(m * k, n * k, m * n * 2) * 2 >= 2**31:
+        raise ValueError("gemm: each matrix must be smaller than 2 GiB")
+    i8 = da in BYTE_DTYPES
+    if i8 and not trans_b:
+        raise ValueError("gemm: int8 (a8w8) operands need trans_b=True (B is N x K)")
+    if not i8 and (scale_a is not None or scale_b is not None or bias is not None):
+        raise ValueError("gemm: scale_a, scale_b and bias are for int8 operands")
+    names = {v: key for key, v in _OUT.items()}
+    want = np.dtype(out_dtype) if out_dtype is not None else \
+        (_OUT["bf16"] if i8 else _OUT["f32"])
+    if want not in names or (i8 and want != _OUT["bf16"]) or \
+            (not i8 and names[want] not in ("f32", da)):
+        raise ValueError(f"gemm: out_dtype {out_dtype} is not available for {da} inputs "
+                         f"(float32 or {da}{'; int8: bfloat16' if i8 else ''})")
+    out_dt = want
+    if out is not None:
+        if not isinstance(out, np.ndarray) or out.dtype != out_dt or out.shape != (m, n) \
+                or not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError(f"gemm: out must be a writeable C-contiguous {out_dt} array of "
+                             f"shape {(m, n)}")
+    lib = library if library is not None else default_library()
+    if config is None:
+        p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch, out=names[want],
+                 device=device)
+    else:
+        entry = config if not isinstance(config, str) else lib.entry(config, arch)
+        c = entry.config
+        if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch) or \
+                (not i8 and c.out != names[want]):
+            raise ValueError(f"gemm: kernel {entry.name} is for {c.dtype}, trans_b={c.trans_b}, "
+                             f"{c.arch}; this call needs {da}, trans_b={trans_b}, {arch}")
+        s = splits or 1
+        if s < 1 or (s > 1 and not c.split_k):
+            raise ValueError(f"gemm: splits={splits} needs a split-K kernel (not {entry.name})")
+        kc, sk = kchunk(c, k, s)
+        p = Plan(entry, sk, kc, 0.0)
+    cfg = p.entry.config
+    c_arr = out if out is not None else np.empty((m, n), out_dt)
+    if i8:
+        args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2),
+                _vector(scale_a, m, "scale_a", None), _vector(scale_b, n, "scale_b", None),
+                _vector(bias, n, "bias", 0.0)]
+    else:
+        args = [_padded(A), _padded(B), c_arr if out_dt == _OUT["f32"] else c_arr.view(np.uint16),
+                m, n, k]
+    if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
+        gx, gy, _ = cfg.grid(m, n)
+        args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits]
+    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
+               args=args, backend=backend, timing=timing, device=device)
+    if timing:
+        r.plan = p
+        return c_arr, r
+    return c_arr

@@ -1,0 +1,334 @@
+"""A GEMM library on disk: one code object per config, configs.csv,
+kernel_args.h (the packed argument struct of each kernel, generated from the
+code object's own metadata) and the same layout as NumPy structured dtypes.
+
+    build_library("gemmlib")              # default configs, gfx942 + gfx950, f16 + bf16
+    lib = Library("gemmlib")
+    lib.entries[0].name, lib.entries[0].config, lib.code(name), lib.args_dtype(name)
+"""
+import csv
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..generators.gemm import GemmConfig, compile_config
+from .devices import CUS as _CUS
+
+__all__ = ["build_library", "Library", "Entry", "default_configs", "REF_SHAPES", "CSV_FIELDS",
+           "kernel_args_header", "args_dtype", "explicit_args"]
+
+ARCHS = ("gfx942", "gfx950")
+DTYPES = ("f16", "bf16")
+# Reference shapes simulated for configs.csv (cycles and matrix-core utilisation,
+# ';'-separated when there are several).
+REF_SHAPES = ((512, 512, 512),)
+# Tile shapes of the default library (each built with and without trans_b):
+# a big tile for large GEMMs, mid-size ones, and a small one for small or
+# skinny problems (more workgroups to spread over the CUs).
+DEFAULT_TILES = (
+    dict(tile_m=256, tile_n=256, tile_k=16, waves_m=2, waves_n=2, mfma=32, prefetch=2),
+    dict(tile_m=256, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
+    dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2),
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
+    # split-K kernels (partial sums added into C): K-heavy and skinny problems
+    # spread over the CUs along K; 16- and 32-row tiles for decode (M <= 32)
+    dict(tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32, prefetch=2,
+         split_k=True),
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
+    dict(tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
+    dict(tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16, prefetch=2,
+         split_k=True),
+)
+CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
+              "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
+              "lds_bytes", "vgprs",
+              "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "tuned_for"]
+PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
+CUS = _CUS["gfx942"]
+
+
+def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
+    """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
+    the plain tiles again with C in the inputs' 16-bit format (`out`), and
+    (a8w8) the plain tiles with trans_b for int8 and FNUZ fp8 on gfx942 and
+    OCP fp8 (ofp8) on gfx950."""
+    out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
+           for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+    out += [GemmConfig(dtype=d, arch=a, trans_b=tb, out=d, **t)
+            for a in archs for d in dtypes for t in DEFAULT_TILES if not t.get("split_k")
+            for tb in (False, True)]
+    for d, a in (("i8", "gfx942"), ("fp8", "gfx942"), ("ofp8", "gfx950")):
+        if a8w8 and a in archs:
+            out += [GemmConfig(dtype=d, arch=a, trans_b=True, **t)
+                    for t in DEFAULT_TILES if not t.get("split_k")]
+    return out
+
+
+def explicit_args(hsaco, kernel):
+    """The kernel's explicit (non-hidden) kernarg entries from the code object's
+    metadata, and the explicit segment size."""
+    from ..runtime import load_code_object
+    info = load_code_object(hsaco).kernel(kernel)
+    return [a for a in info.args if not a.hidden], info.explicit_args_size
+
+
+_C = {"i32": "int32_t", "u32": "uint32_t", "i64": "int64_t", "f32": "float", "f16": "uint16_t",
+      "bf16": "uint16_t", "f64": "double", "i16": "int16_t", "i8": "int8_t"}
+
+
+def _np_format(a):
+    if a.value_kind == "global_buffer":
+        return "<u8"
+    t = (a.type_name or "").rstrip("*")
+    return {"i32": "<i4", "u32": "<u4", "i64": "<i8", "f32": "<f4", "f64": "<f8",
+            "f16": "<f2", "i16": "<i2", "i8": "i1"}.get(t, f"V{a.size}")
+
+
+def args_dtype(hsaco, kernel):
+    """NumPy structured dtype of the kernel's explicit arguments: names,
+    offsets and total size from the code object's metadata (pointers are
+    uint64 device addresses)."""
+    args, size = explicit_args(hsaco, kernel)
+    return np.dtype({"names": [a.name for a in args],
+                     "formats": [_np_format(a) for a in args],
+                     "offsets": [a.offset for a in args], "itemsize": size})
+
+
+def _struct(kernel, args, size):
+    lines = [f"/* {kernel}: {size} bytes of explicit kernel arguments */",
+             "typedef struct __attribute__((packed)) {"]
+    pos, npad = 0, 0
+    for a in args:
+        if a.offset > pos:
+            lines.append(f"    uint8_t _pad{npad}[{a.offset - pos}];")
+            npad += 1
+        if a.value_kind == "global_buffer":
+            ctype = "uint64_t"      # device address (global_buffer)
+            note = f"global_buffer {a.type_name}"
+        else:
+            ctype = _C.get(a.type_name, f"uint8_t /* {a.type_name} */")
+            note = a.type_name
+        lines.append(f"    {ctype} {a.name};  /* offset {a.offset}, {a.size} bytes, {note} */")
+        pos = a.offset + a.size
+    if size > pos:
+        lines.append(f"    uint8_t _pad{npad}[{size - pos}];")
+    lines.append(f"}} {kernel}_KernelArgs;")
+    lines.append(f"_Static_assert(sizeof({kernel}_KernelArgs) == {size}, \"{kernel}: size\");")
+    for a in args:
+        lines.append(f"_Static_assert(__builtin_offsetof({kernel}_KernelArgs, {a.name}) == "
+                     f"{a.offset}, \"{kernel}: {a.name}\");")
+    return "\n".join(lines)
+
+
+def kernel_args_header(kernels):
+    """kernel_args.h text for [(struct name, hsaco, kernel name)]: one packed
+    struct per kernel (`<struct name>_KernelArgs`), laid out from its
+    metadata, with static asserts of its size and offsets."""
+    out = ["/* Generated by aster.ops.build_library from the code objects' metadata:",
+           "   the explicit kernel arguments of each kernel, byte for byte. */",
+           "#ifndef ASTER_GEMM_KERNEL_ARGS_H", "#define ASTER_GEMM_KERNEL_ARGS_H",
+           "#include <stdint.h>", ""]
+    for sname, hsaco, kname in kernels:
+        args, size = explicit_args(hsaco, kname)
+        out += [_struct(sname, args, size), ""]
+    out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
+def simulate(hsaco, cfg, shape, splits=1, device=None):
+    """Simulated cycles of the kernel on an M x N x K problem (zero inputs:
+    the timing model does not depend on values); a split-K kernel with
+    `splits` K splits (GemmConfig.kchunk), on the timing model's `device`
+    profile (None: the target's flagship)."""
+    from ..runtime import launch
+    from ..generators.gemm import DTYPES as NP
+    m, n, k = shape
+    if cfg.out != "f32":
+        a, b = np.zeros(m * k + 1, NP[cfg.dtype]), np.zeros(n * k + 1, NP[cfg.dtype])
+        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
+                   args=[a, b, np.zeros(m * n, np.uint16), m, n, k], timing=True)
+        return r.cycles
+    if cfg.dtype in ("i8", "fp8", "ofp8"):      # K byte pairs, scales and bias, bf16 C
+        kp = -(-k // 2)
+        args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
+                np.zeros(m * n, np.uint16), m, n, kp, np.zeros(m, np.float32),
+                np.zeros(n, np.float32), np.zeros(n, np.float32)]
+        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args, timing=True)
+        return r.cycles
+    a = np.zeros(m * k + 1, NP[cfg.dtype])
+    b = np.zeros(n * k + 1, NP[cfg.dtype])
+    c = np.zeros(m * n, np.float32)
+    kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
+    gx, gy, _ = cfg.grid(m, n)
+    from .dispatch import split_counters
+    args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk]
+                                 if cfg.split_k else [])
+    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True,
+               device=device)
+    return r.cycles
+
+
+def utilisation(shape, cycles, cfg):
+    """flops / (cycles x 2048 flop/clk/CU x CUs busy)."""
+    m, n, k = shape
+    gx, gy, _ = cfg.grid(m, n)
+    return 2 * m * n * k / (cycles * PEAK_FLOP_PER_CLK_CU * min(gx * gy, CUS))
+
+
+def _row(cfg, file, meta, sims=(), tuned_for=""):
+    """A configs.csv row; sims: [(shape, cycles)] (';'-separated columns)."""
+    d = cfg.as_dict()
+    row = {"name": cfg.name, "file": file, **{k: d[k] for k in d},
+           "lds_bytes": cfg.lds_bytes, "vgprs": meta.next_free_vgpr if meta else "",
+           "agprs": meta.agpr_count if meta else "", "sgprs": meta.sgpr_count if meta else "",
+           "ref_shape": ";".join("x".join(map(str, s)) for s, _ in sims),
+           "ref_cycles": ";".join(str(c) for _, c in sims),
+           "ref_utilisation": ";".join(f"{utilisation(s, c, cfg):.4f}" for s, c in sims),
+           "tuned_for": tuned_for}
+    return row
+
+
+def _build_one(cfg, directory, ref_shapes):
+    out = compile_config(cfg)
+    file = f"{cfg.name}.{cfg.arch}.co"
+    with open(os.path.join(directory, file), "wb") as f:
+        f.write(out.hsaco)
+    sims = [(shape, simulate(out.hsaco, cfg, shape)) for shape in ref_shapes]
+    return _row(cfg, file, out.metadata[cfg.name], sims), out.hsaco
+
+
+def write_csv(directory, rows):
+    path = os.path.join(directory, "configs.csv")
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k, "") for k in CSV_FIELDS})
+    os.replace(tmp, path)
+
+
+def struct_name(name, arch):
+    """The C name of a kernel's argument struct (arch-suffixed beyond gfx942)."""
+    return name + ("" if arch == "gfx942" else "_" + arch)
+
+
+def write_header(directory, rows):
+    kernels = []
+    for r in rows:
+        with open(os.path.join(directory, r["file"]), "rb") as f:
+            kernels.append((struct_name(r["name"], r["arch"]), f.read(), r["name"]))
+    with open(os.path.join(directory, "kernel_args.h"), "w") as f:
+        f.write(kernel_args_header(kernels))
+
+
+def build_library(directory, configs=None, ref_shapes=REF_SHAPES, workers=None):
+    """Writes one <name>.<arch>.co per config (default: `default_configs()`),
+    configs.csv and kernel_args.h into `directory`; returns a Library.
+    ref_shapes: problems simulated for the ref_cycles / ref_utilisation
+    columns (() skips simulation). workers > 1 builds in that many processes."""
+    configs = default_configs() if configs is None else list(configs)
+    if not configs:
+        raise ValueError("build_library needs at least one config")
+    for c in configs:
+        if not isinstance(c, GemmConfig):
+            raise TypeError(f"configs must be GemmConfig objects, got {type(c).__name__}")
+        c.check()
+    keys = [(c.name, c.arch) for c in configs]
+    if len(set(keys)) != len(keys):
+        raise ValueError("build_library: the same config is given twice")
+    os.makedirs(directory, exist_ok=True)
+    if workers and workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(workers) as ex:
+            results = list(ex.map(_build_one, configs, [directory] * len(configs),
+                                  [tuple(ref_shapes)] * len(configs)))
+    else:
+        results = [_build_one(c, directory, tuple(ref_shapes)) for c in configs]
+    rows = [r for r, _ in results]
+    write_csv(directory, rows)
+    write_header(directory, rows)
+    return Library(directory)
+
+
+@dataclass
+class Entry:
+    """One kernel of a library: its config, file and configs.csv row."""
+    name: str
+    file: str
+    config: GemmConfig
+    row: dict = field(default_factory=dict)
+
+    @property
+    def struct_name(self):
+        return struct_name(self.name, self.config.arch)
+
+    @property
+    def tuned_for(self):
+        """[(M, N, K)] shapes tuning found this config best for."""
+        return list(self.tuned_splits)
+
+    @property
+    def tuned_splits(self):
+        """{(M, N, K): K splits} of the tuned shapes (`tuned_for` entries
+        "MxNxK" or, for a split-K winner, "MxNxK@splits")."""
+        out = {}
+        for s in filter(None, (self.row.get("tuned_for") or "").split(";")):
+            shape, _, sk = s.partition("@")
+            out[tuple(int(x) for x in shape.split("x"))] = int(sk or 1)
+        return out
+
+    @property
+    def ref_utilisation(self):
+        """Simulated utilisation on the last (largest) reference shape."""
+        u = str(self.row.get("ref_utilisation") or "").split(";")[-1]
+        return float(u) if u else None
+
+
+class Library:
+    """A library directory written by build_library (configs.csv, *.co,
+    kernel_args.h)."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        path = os.path.join(directory, "configs.csv")
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{path}: not a GEMM library (build one with "
+                                    "aster.ops.build_library)")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.entries = [Entry(r["name"], r["file"], GemmConfig.from_dict(r), r) for r in rows]
+        self._code = {}
+
+    def __repr__(self):
+        return f"<aster.ops.Library {self.directory}: {len(self.entries)} kernels>"
+
+    def find(self, arch=None, dtype=None, trans_b=None, out=None):
+        return [e for e in self.entries
+                if (arch is None or e.config.arch == arch)
+                and (dtype is None or e.config.dtype == dtype)
+                and (trans_b is None or e.config.trans_b == trans_b)
+                and (out is None or e.config.out == out)]
+
+    def entry(self, name, arch="gfx942"):
+        for e in self.entries:
+            if e.name == name and e.config.arch == arch:
+                return e
+        raise KeyError(f"no kernel {name!r} for {arch} in {self.directory}")
+
+    def code(self, entry):
+        """The code object bytes of an entry."""
+        if entry.file not in self._code:
+            with open(os.path.join(self.directory, entry.file), "rb") as f:
+                self._code[entry.file] = f.read()
+        return self._code[entry.file]
+
+    def args_dtype(self, entry):
+        """NumPy structured dtype of the entry's kernel arguments."""
+        return args_dtype(self.code(entry), entry.name)
+
+    def rows(self):
+        return [dict(e.row) for e in self.entries]
