@@ -42,8 +42,7 @@ streamObject(llvm::StringRef cpu, unsigned eflags, uint8_t abiVersion,
              llvm::function_ref<bool(llvm::MCStreamer &, const llvm::MCSubtargetInfo &)> emit);
 
 /// Links a relocatable object into a shared code object (hsaco) with lld's
-/// ELF driver, in process: ld.lld-22 -shared's bytes. Thread- and
-/// fork-safe (serialised internally). In Linker.cpp.
+/// ELF driver, in process. Thread-safe (serialised internally).
 llvm::Expected<std::vector<char>> linkObject(llvm::ArrayRef<char> object);
 
 /// assembleObject + linkObject.
