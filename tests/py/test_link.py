@@ -110,7 +110,7 @@ def test_link_after_fork_and_after_descriptors_changed(tmp_path):
     memfd = next(iter(_channel_fds()))
     os.close(memfd)
     assert aster.compile(m).hsaco == want
-    memfd = next(fd for fd in _channel_fds() if fd != memfd)
+    memfd = next(iter(_channel_fds()))  # the new channel's (the number may be the same)
     user = tmp_path / "user.txt"
     with open(user, "w") as f:
         f.write("user data")
