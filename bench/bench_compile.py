@@ -30,6 +30,10 @@ N <= 1000 repeats at least --small-reps times):
 ASTER's figures come from running its harness (../shared/peers/aster/run.sh,
 `regalloc` variant: build + amdgcn-backend + hazards + translate + hsaco) in
 the same run, min of --peer-reps (each in a fresh process), for --peer-ns.
+ASTER CPU: the same path in process CPU time (bench/peer_cpu.py under the
+peer's Python, one process, a warm-up repetition, then --small-reps at
+N <= 1000), median, µs/instr; CPU speed-up is its ratio to aster's CPU
+median (the comparison that other load on the machine disturbs least).
 """
 import argparse
 import json
@@ -117,12 +121,7 @@ def run_peer(ns, reps):
                                                         "aster-peer", "out"))
     env = dict(os.environ, NS=",".join(str(n) for n in ns), REPS=str(reps), ASTER_PEER_OUT=out)
     env.pop("PYTHONPATH", None)  # the peer's `import aster` is its own package
-    # The peer harness sits next to the checkout (../shared) or, from a
-    # worktree under wt/, next to its parent.
-    cands = [os.path.join(ROOT, *up, "shared", "peers", "aster", "run.sh")
-             for up in (("..",), ("..", ".."))]
-    script = next((c for c in cands if os.path.exists(c)), cands[0])
-    p = subprocess.run(["bash", script], env=env, capture_output=True, text=True)
+    p = subprocess.run(["bash", _peer_script()], env=env, capture_output=True, text=True)
     if p.returncode != 0:
         print(f"peer harness failed (rc {p.returncode}): {p.stderr[-500:]}")
         return {}
@@ -131,6 +130,36 @@ def run_peer(ns, reps):
     return {(r["kernel"], r["n"]): (r["build_s"] + r["passes_s"] + r["translate_s"] +
                                     r["hsaco_s"]) / r["n"] * 1e6
             for r in data["rows"] if r["variant"] == "regalloc" and "build_s" in r}
+
+
+def run_peer_cpu(ns, reps):
+    """{(kernel, n): median CPU µs/instr} of the peer's regalloc path
+    (bench/peer_cpu.py under the peer's venv Python, as run.sh makes it)."""
+    peer_dir = os.path.dirname(_peer_script())
+    root = os.environ.get("PEER", os.path.join(os.environ.get("TMPDIR", "/tmp"), "aster-peer"))
+    py = os.path.join(root, "venv", "bin", "python")
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    p = subprocess.run([py, os.path.join(ROOT, "bench", "peer_cpu.py"), peer_dir, "--ns",
+                        ",".join(str(n) for n in ns), "--reps", str(reps)],
+                       env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"peer CPU harness failed (rc {p.returncode}): {p.stderr[-500:]}")
+        return {}
+    data = json.loads(p.stdout.strip().splitlines()[-1])
+    out = {}
+    for key, times in data.items():
+        kind, n = key.split()
+        out[(kind, int(n))] = statistics.median(times) / int(n) * 1e6
+    return out
+
+
+def _peer_script():
+    # The peer harness sits next to the checkout (../shared) or, from a
+    # worktree under wt/, next to its parent.
+    cands = [os.path.join(ROOT, *up, "shared", "peers", "aster", "run.sh")
+             for up in (("..",), ("..", ".."))]
+    return next((c for c in cands if os.path.exists(c)), cands[0])
 
 
 def main():
@@ -145,8 +174,10 @@ def main():
     args = ap.parse_args()
     ns = [int(x) for x in args.ns.split(",")]
     load = os.getloadavg()[0]
-    peer = {} if args.no_peer else run_peer([int(x) for x in args.peer_ns.split(",")],
-                                             args.peer_reps)
+    peer_ns = [int(x) for x in args.peer_ns.split(",")]
+    peer = {} if args.no_peer else run_peer(peer_ns, args.peer_reps)
+    peer_cpu = {} if args.no_peer else run_peer_cpu(
+        [n for n in peer_ns if n <= 1000], max(args.peer_reps, args.small_reps))
     rows = []
     for kind in KERNELS:        # LLVM, lld and the kernels' forms, once per process
         measure(kind, 100, 2, 0)
@@ -161,8 +192,9 @@ def main():
           f"{max(args.reps, args.small_reps)} at N <= 1000; 1 at 1M), "
           f"gfx942, load {load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("| kernel | N | build | passes | hsaco | total µs/instr | median ms | vs 10k "
-          "| CPU µs/instr | hsaco via text | text kernels | ASTER µs/instr | speed-up |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| CPU µs/instr | hsaco via text | text kernels | ASTER µs/instr | speed-up "
+          "| ASTER CPU µs/instr | CPU speed-up |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind, n, t, st in rows:
         us = {k: v / n * 1e6 for k, v in t.items()}
         ref = next((r[2]["total"] / r[1] for r in rows if r[0] == kind and r[1] == 10000), None)
@@ -170,9 +202,11 @@ def main():
         p = peer.get((kind, n))
         text = f"{us['text']:.2f}" if "text" in us else ""
         ratio = f"{p / us['total']:.0f}x" if p else ""
+        pc = peer_cpu.get((kind, n))
+        cpu_ratio = f"{pc / us['cpu']:.1f}x" if pc else ""
         print(f"| {kind} | {n} | {us['build']:.2f} | {us['passes']:.2f} | {us['hsaco']:.2f} | "
               f"{us['total']:.2f} | {t['median'] * 1e3:.3f} | {rel} | {us['cpu']:.2f} | {text} | {len(st['text_kernels'])} | "
-              f"{f'{p:.1f}' if p else ''} | {ratio} |")
+              f"{f'{p:.1f}' if p else ''} | {ratio} | {f'{pc:.1f}' if pc else ''} | {cpu_ratio} |")
     print("build/passes/hsaco/text columns are µs per instruction; ASTER runs its "
           "`regalloc` variant (build + amdgcn-backend + hazards + translate + hsaco), "
           f"min of {args.peer_reps}")

@@ -65,10 +65,19 @@ class Compiled:
     `.mlir` (the IR compiled, after the pipeline), `.metadata` ({kernel name:
     KernelMetadata}), and `.save(dir)`."""
 
-    def __init__(self, name, target, raw, hsaco, metadata, pipeline):
+    def __init__(self, name, target, raw, hsaco, pipeline):
         self.name, self.target, self.pipeline = name, target, pipeline
-        self.hsaco, self.metadata = hsaco, metadata
-        self._raw, self._asm, self._mlir = raw, None, None
+        self.hsaco = hsaco
+        self._raw, self._asm, self._mlir, self._metadata = raw, None, None, None
+
+    @property
+    def metadata(self):
+        """{kernel name: KernelMetadata} (read from the compiled IR on first
+        access: a tenth of a small kernel's compile time)."""
+        if self._metadata is None:
+            self._metadata = {d["name"]: KernelMetadata._from(d)
+                              for d in _aster.kernel_infos(self._raw)}
+        return self._metadata
 
     @property
     def asm(self):
@@ -129,9 +138,7 @@ def compile(module, pipeline=None):
     if pipeline:
         # The verifier runs once, on the result (below), not after each pass.
         _aster.run_pipeline(raw, pipeline, False)
-    hsaco = _hsaco(raw)
-    metadata = {d["name"]: KernelMetadata._from(d) for d in _aster.kernel_infos(raw)}
-    return Compiled(name, target, raw, hsaco, metadata, pipeline)
+    return Compiled(name, target, raw, _hsaco(raw), pipeline)
 
 
 def _hsaco(raw):

@@ -1,9 +1,12 @@
-"""Linking in process (cc/target/Assembler.cpp): the code object aster's lld
+"""Linking in process (cc/target/Linker.cpp): the code object aster's lld
 run makes through memory (object in a memfd, code object through a pipe) is
 byte for byte the one ld.lld-22, the command-line linker, makes of the same
 object with the same flags (the oracle), for small and for large code objects
-(larger than a pipe's buffer), and from several threads at once."""
+(larger than a pipe's buffer), from several threads at once, in a forked
+child, and after user code closed or reused the descriptors the link keeps
+between links."""
 import concurrent.futures
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -67,3 +70,51 @@ def test_link_errors_are_aster_errors():
            "\ts_add_u32 s0, s0, missing@rel32@lo+4\n\ts_endpgm\n"
     with pytest.raises(aster.AsterError, match="undefined symbol: missing"):
         aster.assemble(text, "gfx942")
+
+
+def _channel_fds():
+    """The descriptors the in-process link keeps (its memfd and pipes are
+    the only ones named so: /proc/self/fd links)."""
+    out = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            out[int(fd)] = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            pass
+    return {fd: t for fd, t in out.items() if "aster-object" in t}
+
+
+def _hsaco_in_child(conn):
+    obj, m = _object(5)
+    conn.send(aster.compile(m).hsaco)
+    conn.close()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc (Linux)")
+def test_link_after_fork_and_after_descriptors_changed(tmp_path):
+    """A forked child links with its own descriptors (the parent's are
+    shared with the parent); a descriptor closed by user code, or its number
+    reused for a user's file, makes a new channel and leaves that file alone."""
+    obj, m = _object(5)
+    want = _ld_lld(obj, tmp_path)
+    assert aster.compile(m).hsaco == want
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe()
+    p = ctx.Process(target=_hsaco_in_child, args=(child,))
+    p.start()
+    got = parent.recv()
+    p.join(60)
+    assert p.exitcode == 0 and got == want
+    assert aster.compile(m).hsaco == want  # the parent's channel still works
+
+    memfd = next(iter(_channel_fds()))
+    os.close(memfd)
+    assert aster.compile(m).hsaco == want
+    memfd = next(iter(_channel_fds()))  # the new channel's (the number may be the same)
+    user = tmp_path / "user.txt"
+    with open(user, "w") as f:
+        f.write("user data")
+        os.dup2(f.fileno(), memfd)  # the number now names the user's file
+    assert aster.compile(m).hsaco == want
+    assert user.read_text() == "user data"
+    os.close(memfd)
