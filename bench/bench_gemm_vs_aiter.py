@@ -22,13 +22,17 @@ compute A (M x K bf16) @ B.T (B: N x K bf16) in f32 and both results are
 checked against NumPy (inputs are multiples of 1/4 in [-2, 2], so every sum
 is exact in f32 and the check is equality).
 
-Printed per shape: both kernels' simulated cycles and device time in
-microseconds (`LaunchResult.microseconds`: the timing model's launch cost plus
-the cycles at the device profile's clock under the launch's MFMA load),
-whole-device TFLOP/s (2 M N K / time; the whole device, not the CUs that were
-busy) and aiter/aster (the speed-up of aster, by device time).
-The zero fill before a split-K launch is a separate memset on a GPU; neither
-side's fill is simulated.
+Printed per shape: both GEMM kernels' simulated cycles, the device time in
+microseconds of every launch each side makes (`LaunchResult.microseconds`: the
+timing model's launch cost plus the cycles at the device profile's clock under
+the launch's MFMA load), whole-device TFLOP/s (2 M N K / time; the whole
+device, not the CUs that were busy) and aiter/aster (the speed-up of aster, by
+device time). Launches counted: AMD's side launches a zero fill of D before a
+split-K GEMM (asm_gemm_a16w16.cu's ``out.zero_()``; `aiter fill us`: aster.ops.fill's
+zero fill kernel of D on the same profile stands in for torch's); aster's
+split-K kernels need no zero fill (the first split of a tile stores), so
+aster launches the GEMM alone. `aster est. cycles`: the dispatch estimate
+(`aster.ops.plan`) of the kernel it chose, next to its simulated cycles.
 """
 import argparse
 import math
@@ -103,7 +107,8 @@ def run_a8w8(shape, libdir, arch):
                            library=aster.ops.Library(libdir), arch=arch)
     ts = time.perf_counter() - t
     return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
-                aiter_us=ra.microseconds, aster_us=rs.microseconds,
+                aiter_us=ra.total_us, aiter_fill_us=ra.fill_us, aster_us=rs.microseconds,
+                aster_est=rs.plan.cycles,
                 aiter_kernel=f"{ra.kernel.tile}", aster=rs.cycles,
                 aster_kernel=rs.plan.name.replace("gemm_i8_", ""),
                 aiter_ok=bool((np.abs(d.astype(np.float64) - ref) <= ulp).all()),
@@ -129,7 +134,8 @@ def run_shape(job):
                            arch=arch)
     ts = time.perf_counter() - t
     return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
-                aiter_us=ra.microseconds, aster_us=rs.microseconds,
+                aiter_us=ra.total_us, aiter_fill_us=ra.fill_us, aster_us=rs.microseconds,
+                aster_est=rs.plan.cycles,
                 aiter_kernel=f"{ra.kernel.tile} sk{ra.splitk}", aster=rs.cycles,
                 aster_kernel=rs.plan.name.replace("gemm_bf16_", ""),
                 aiter_ok=bool(np.array_equal(d, ref)), aster_ok=bool(np.array_equal(c, ref)),
@@ -141,10 +147,11 @@ def tflops(m, n, k, us):
 
 
 def report(rows, markdown):
-    hdr = ("| class | M x N x K | aiter kernel | aiter cycles | aiter us | aiter TFLOP/s | "
-           "aster kernel | aster cycles | aster us | aster TFLOP/s | aiter/aster | NumPy |")
+    hdr = ("| class | M x N x K | aiter kernel | aiter cycles | aiter fill us | aiter us | "
+           "aiter TFLOP/s | aster kernel | aster est. cycles | aster cycles | aster us | "
+           "aster TFLOP/s | aiter/aster | NumPy |")
     print(hdr)
-    print("|" + "---|" * 12)
+    print("|" + "---|" * 14)
     logs = []
     for r in rows:
         m, n, k = r["shape"]
@@ -153,8 +160,9 @@ def report(rows, markdown):
         ok = "ok" if r["aiter_ok"] and r["aster_ok"] else \
             f"MISMATCH (aiter {r['aiter_ok']}, aster {r['aster_ok']})"
         print(f"| {r['cls']} | {m}x{n}x{k} | {r['aiter_kernel']} | {r['aiter']} | "
-              f"{r['aiter_us']:.2f} | {tflops(m, n, k, r['aiter_us']):.1f} | "
-              f"{r['aster_kernel']} | {r['aster']} | {r['aster_us']:.2f} | "
+              f"{r['aiter_fill_us']:.2f} | {r['aiter_us']:.2f} | "
+              f"{tflops(m, n, k, r['aiter_us']):.1f} | {r['aster_kernel']} | "
+              f"{r['aster_est']:.0f} | {r['aster']} | {r['aster_us']:.2f} | "
               f"{tflops(m, n, k, r['aster_us']):.1f} | {ratio:.2f} | {ok} |")
     if logs:
         gm = math.exp(sum(logs) / len(logs))

@@ -80,6 +80,13 @@ EMU_INLINE bool inRange(const BufAddr &b, unsigned l, unsigned k, unsigned n) {
 /// pieces; pieces out of range stay 0. False after reporting a fault.
 static bool readLane(Wave &w, const Inst &in, const BufAddr &b, unsigned l, unsigned bytes,
                      uint8_t *buf) {
+  // The whole access in range and in one region (the common case): one
+  // copy; else dword (or smaller) pieces, each checked.
+  if (inRange(b, l, 0, bytes))
+    if (const uint8_t *p = xlate(w, b.addr[l], bytes, false)) {
+      std::memcpy(buf, p, bytes);
+      return true;
+    }
   unsigned chunk = bytes >= 4 ? 4 : bytes;
   for (unsigned k = 0; k < bytes; k += chunk) {
     if (!inRange(b, l, k, chunk))

@@ -138,11 +138,25 @@ EMU_INLINE void unpack(Wave &w, const Opnd &o, E *out, unsigned blgp, bool neg) 
       out[n] = convert<T, E>(raw[n]);
 }
 
-/// acc[b][i][j] = the sum over k, in order from 0, of a[ab][i][k] *
-/// bm[b][k][j], where ab is the A block CBSZ/ABID select for block b. The
-/// j loop vectorizes.
-template <class E, unsigned M, unsigned N, unsigned K, unsigned B>
-EMU_INLINE void gemmBody(const E *a, const E *bm, E *acc, unsigned cbsz, unsigned abid) {
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wpsabi"  // Dbl4 is only passed inside AVX code
+typedef double Dbl4 __attribute__((vector_size(32)));
+/// acc + x * y in one rounding (vfmadd231pd); inlined where mfmaAvx2 (a
+/// `flatten` function of the same target) calls it.
+__attribute__((target("avx2,fma"))) inline Dbl4 fma4(Dbl4 acc, Dbl4 x, Dbl4 y) {
+  return __builtin_ia32_vfmaddpd256(x, y, acc);
+}
+#endif
+
+/// Row i of block b of the result: the sum over k, in order from 0, of
+/// a[ab][i][k] * bm[b][k][j] for every j, where ab is the A block
+/// CBSZ/ABID select for block b, goes to emit(b, i, row). The j loop
+/// vectorizes. `Fma`: the host's fused multiply-add (Dbl4) for E = double.
+/// That is the same sum: every product of two non-f64 inputs (at most 24
+/// significant bits each, exponents within f32's range) is exact in double,
+/// so acc + x * y rounds once either way.
+template <class E, unsigned M, unsigned N, unsigned K, unsigned B, bool Fma, class Emit>
+EMU_INLINE void gemmBody(const E *a, const E *bm, unsigned cbsz, unsigned abid, Emit &&emit) {
   // 32-byte vectors of E (GCC/Clang vector extension): a row of the result
   // is NV of them, kept in registers while k runs; with short rows, two
   // rows at once give the adder independent chains.
@@ -156,13 +170,14 @@ EMU_INLINE void gemmBody(const E *a, const E *bm, E *acc, unsigned cbsz, unsigne
       ab = b;
     if constexpr (N % W != 0 || M % RR != 0) {
       for (unsigned i = 0; i < M; ++i) {
-        E *row = acc + (b * M + i) * N;
+        E row[N];
         const E *ar = a + (ab * M + i) * K;
         for (unsigned j = 0; j < N; ++j)
           row[j] = 0;
         for (unsigned k = 0; k < K; ++k)
           for (unsigned j = 0; j < N; ++j)
             row[j] += ar[k] * bm[(b * K + k) * N + j];
+        emit(b, i, row);
       }
     } else {
       for (unsigned i = 0; i < M; i += RR) {
@@ -178,16 +193,27 @@ EMU_INLINE void gemmBody(const E *a, const E *bm, E *acc, unsigned cbsz, unsigne
             V xv;
             for (unsigned l = 0; l < W; ++l)
               xv[l] = x;
-            for (unsigned v = 0; v < NV; ++v)
+            for (unsigned v = 0; v < NV; ++v) {
+#if defined(__x86_64__) && defined(__GNUC__)
+              if constexpr (Fma && std::is_same_v<E, double>) {
+                r[q][v] = fma4(r[q][v], xv, bv[v]);
+                continue;
+              }
+#endif
               r[q][v] += xv * bv[v];
+            }
           }
         }
-        std::memcpy(acc + (b * M + i) * N, r, sizeof(r));
+        for (unsigned q = 0; q < RR; ++q) {
+          alignas(32) E row[N];
+          std::memcpy(row, r[q], sizeof(row));
+          emit(b, i + q, row);
+        }
       }
     }
   }
 }
-template <const Shape &S> EMU_INLINE void mfmaBody(Wave &w, const Inst &in) {
+template <const Shape &S, bool Fma> EMU_INLINE void mfmaBody(Wave &w, const Inst &in) {
   constexpr unsigned M = S.M, N = S.N, K = S.K, B = S.B;
   using E = std::conditional_t<S.out == Out::I32, int32_t, double>;
   const Opnd &A = in.src(0), &Bo = in.src(1), &C = in.src(2), &D = in.dst();
@@ -221,36 +247,38 @@ template <const Shape &S> EMU_INLINE void mfmaBody(Wave &w, const Inst &in) {
         }
     }
   } else {
-    alignas(64) E acc[B * M * N];
-    gemmBody<E, M, N, K, B>(a, bm, acc, in.cbsz, in.abid);
-    for (unsigned b = 0; b < B; ++b)
-      for (unsigned i = 0; i < M; ++i)
-        for (unsigned j = 0; j < N; ++j) {
-          unsigned reg, lane;
-          outPos(S, b, i, j, reg, lane);
-          E x = acc[(b * M + i) * N + j];
-          if constexpr (S.out == Out::I32) {
-            uint32_t c = C.kind == OpKind::Imm ? uint32_t(C.imm) : vdst(w, C, reg)[lane];
-            res[reg][lane] = c + uint32_t(x);  // wraps like the hardware's i32 sum
-          } else {
-            float c = C.kind == OpKind::Imm ? u2f(uint32_t(C.imm)) : u2f(vdst(w, C, reg)[lane]);
-            res[reg][lane] = f2u(float(x + double(c)));
-          }
-        }
+    // Row i of block b goes to N consecutive lanes of one register.
+    uint32_t cImm[64];
+    if (C.kind == OpKind::Imm)
+      fill64(cImm, uint32_t(C.imm));
+    gemmBody<E, M, N, K, B, Fma>(a, bm, in.cbsz, in.abid,
+                                 [&](unsigned b, unsigned i, const E *row) {
+      unsigned reg, lane;
+      outPos(S, b, i, 0, reg, lane);
+      const uint32_t *c = (C.kind == OpKind::Imm ? cImm : vdst(w, C, reg)) + lane;
+      uint32_t *d = res[reg] + lane;
+      for (unsigned j = 0; j < N; ++j) {
+        if constexpr (S.out == Out::I32)
+          d[j] = c[j] + uint32_t(row[j]);  // wraps like the hardware's i32 sum
+        else
+          d[j] = f2u(float(row[j] + double(u2f(c[j]))));
+      }
+    });
   }
   for (unsigned r = 0; r < regs && r < D.count; ++r)
     std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
 }
 
-template <const Shape &S> void mfmaPlain(Wave &w, const Inst &in) { mfmaBody<S>(w, in); }
+template <const Shape &S> void mfmaPlain(Wave &w, const Inst &in) { mfmaBody<S, false>(w, in); }
 #if defined(__x86_64__) && defined(__GNUC__)
-// The same code with 256-bit vectors where the host has them (no FMA
-// contraction: products and sums stay separately rounded).
-template <const Shape &S> __attribute__((target("avx2"))) void mfmaAvx2(Wave &w, const Inst &in) {
-  mfmaBody<S>(w, in);
+// The same code with 256-bit vectors and fused multiply-adds where the host
+// has them (the same results: see gemmBody).
+template <const Shape &S>
+__attribute__((target("avx2,fma"), flatten)) void mfmaAvx2(Wave &w, const Inst &in) {
+  mfmaBody<S, true>(w, in);
 }
 bool hostHasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return has;
 }
 #endif

@@ -87,6 +87,7 @@ extern nanobind::object asterError;
 void bindBuilder(nanobind::module_ &m);
 void bindISA(nanobind::module_ &m);
 void bindRaise(nanobind::module_ &m);
+void bindLower(nanobind::module_ &m);
 
 } // namespace aster::py
 

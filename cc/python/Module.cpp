@@ -292,6 +292,7 @@ static std::vector<std::string> disassembleBytes(nb::bytes data,
   return *lines;
 }
 
+void bindSass(nanobind::module_ &m); // Sass.cpp: the sass dialect bridge
 } // namespace aster::py
 
 using namespace aster::py;
@@ -342,5 +343,7 @@ NB_MODULE(_aster, m) {
         "aster's passes as (name, documentation) pairs.");
   bindISA(m);
   bindRaise(m);
+  bindLower(m);
   bindBuilder(m);
+  bindSass(m);
 }

@@ -98,8 +98,15 @@ __all__ = [
     "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "TARGETS", "launch",
     "LaunchResult", "EmulatorError", "load_code_object", "raise_asm", "raise_code_object",
     "RaisedKernel", "Op", "timing", "Function", "FunctionRef", "function", "load_library",
-    "schedule", "check_equivalent", "NotEquivalent", "Global", "Reloc",
+    "schedule", "check_equivalent", "NotEquivalent", "Global", "Reloc", "lower",
 ]
+
+
+def lower(source, target="gfx942"):
+    """Lowers upstream MLIR GPU kernels (gpu.modules) to {name: aster.Module}
+    (aster.lowering, docs/lowering.md)."""
+    from .lowering import lower as _lower
+    return _lower(source, target)
 
 
 def __getattr__(name):

@@ -184,3 +184,32 @@ def test_amd_a8w8_matches_numpy(shape):
     ulp = np.spacing(np.abs(rne)).astype(np.float64)
     assert (np.abs(c.astype(np.float64) - ref) <= ulp).all()
     assert (c == rne).mean() > 0.8
+
+
+def test_split_k_launch_counts_its_zero_fill():
+    """asm_gemm_a16w16.cu zeroes D (``out.zero_()``, its own launch) before a
+    split-K launch and not before split-K 1: the result counts the fill's
+    device time (aster.ops.fill on the same device profile) only then."""
+    import ml_dtypes
+    import aster.aiter.gemm as g
+    a = np.ones((5, 192), ml_dtypes.bfloat16)
+    b = np.ones((192, 192), ml_dtypes.bfloat16)
+    d, r = g.bf16(a, b, splitk=3, timing=True)
+    assert r.launches == 2 and r.fill_us > 0 and r.total_us == r.microseconds + r.fill_us
+    np.testing.assert_array_equal(d, np.full((5, 192), 192.0))
+    d, r = g.bf16(a, b, splitk=1, timing=True)
+    assert r.launches == 1 and r.total_us == r.microseconds
+
+
+def test_zero_fill_kernel():
+    """aster.ops.fill zeroes every byte of buffers that are not a multiple of
+    its 16-byte stores or of a workgroup's 16 KiB; one launch costs at least
+    the timing model's launch cost; bad buffers raise."""
+    import aster.ops
+    for n in (1, 3, 4099, 16384 // 4 + 5):
+        buf = np.full(n, np.nan, np.float32)
+        r = aster.ops.fill.zero(buf, timing=True)
+        assert not buf.any(), n
+        assert r.microseconds > 2.0
+    with pytest.raises(ValueError, match="whole dwords"):
+        aster.ops.fill.zero(np.zeros(3, np.uint8))

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import aster
+from aster.ops.dispatch import split_counters
 from aster.generators import gemm
 from aster.ops import default_configs
 
@@ -29,13 +30,16 @@ def padded(x):
 
 
 def run(compiled, cfg, a, b, m, n, k):
-    """C from the kernel; a split-K kernel adds 3 K splits into a zeroed C
-    (others write every element of a NaN-filled C)."""
-    c = np.full((m, n), 0.0 if cfg.split_k else np.nan, np.float32)
+    """C from the kernel (every element of a NaN-filled C written); a
+    split-K kernel runs 3 K splits (and leaves its counters zero)."""
+    c = np.full((m, n), np.nan, np.float32)
     kc, sk = cfg.kchunk(k, 3)
+    gx, gy, _ = cfg.grid(m, n)
+    cnt = split_counters(gx * gy * cfg.waves)
     aster.launch(compiled, cfg.name, grid=cfg.grid(m, n, sk if cfg.split_k else 1),
                  block=cfg.block,
-                 args=[padded(a), padded(b), c, m, n, k] + ([kc] if cfg.split_k else []))
+                 args=[padded(a), padded(b), c, m, n, k] + ([kc, cnt, sk] if cfg.split_k else []))
+    assert not cnt.any()
     return c
 
 

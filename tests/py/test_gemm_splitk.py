@@ -1,7 +1,9 @@
-"""Split-K GEMM kernels (`GemmConfig.split_k`: K ranges added into C with
-buffer_atomic_add_f32) and small-M tiles against NumPy (inputs multiples of
-1/4: every partial sum is exact in f32, so any order of the atomic adds gives
-NumPy's float64 result exactly), and the dispatcher's use of them."""
+"""Split-K GEMM kernels (`GemmConfig.split_k`: per output tile, workgroup
+z = 0 zeroes C's tile and the K splits add their partial sums with
+buffer_atomic_add_f32 once it has: no zero fill of C before the launch) and
+small-M tiles against NumPy (inputs multiples of 1/4: every partial sum is
+exact in f32, so any order of the atomic adds gives NumPy's float64 result
+exactly), and the dispatcher's use of them."""
 import numpy as np
 import pytest
 
@@ -18,11 +20,18 @@ def operands(m, n, k, dtype, trans_b, seed=0):
     return a, b
 
 
-def run(cfg, m, n, k, kc, fill=0.0):
+def run(cfg, m, n, k, kc, fill=np.nan, **launch):
+    """C starts as `fill` (NaN: the kernel must overwrite, not add); the
+    counters must come back zero."""
     a, b = operands(m, n, k, cfg.dtype, cfg.trans_b)
     c = np.full((m, n), fill, np.float32)
-    aster.launch(compile_config(cfg), cfg.name, grid=cfg.grid(m, n, -(-k // kc)), block=cfg.block,
-                 args=[dispatch._padded(a), dispatch._padded(b), c, m, n, k, kc])
+    gx, gy, _ = cfg.grid(m, n)
+    cnt = dispatch.split_counters(gx * gy * cfg.waves)
+    sk = -(-k // kc)
+    aster.launch(compile_config(cfg), cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block,
+                 args=[dispatch._padded(a), dispatch._padded(b), c, m, n, k, kc, cnt, sk],
+                 **launch)
+    assert not cnt.any(), "the kernel must leave its split counters at zero"
     return c, reference(a, b, cfg.trans_b)
 
 
@@ -44,12 +53,17 @@ def test_split_k_matches_numpy(tile, trans_b, dtype, arch):
     np.testing.assert_array_equal(c, ref)
 
 
-def test_split_k_adds_into_c():
-    """The kernel adds: C's previous contents stay in the sum (why gemm zeroes C)."""
+@pytest.mark.parametrize("launch", [dict(threads=4), dict(timing=True)],
+                         ids=["threads", "timing"])
+def test_split_k_splits_finishing_in_any_order(launch):
+    """Workgroups on 4 host threads (a tile's zeroing and its splits run at
+    once, in any order) and on the timing model (CUs side by side in
+    simulated time: split waves that finish before their tile is zero spin):
+    C's old contents (1.5) never reach the result, the counters end at zero."""
     cfg = GemmConfig(dtype="bf16", tile_m=64, tile_n=64, tile_k=64, mfma=16, trans_b=True,
-                     split_k=True)
-    c, ref = run(cfg, 20, 30, 200, 64, fill=1.5)
-    np.testing.assert_array_equal(c, ref + 1.5)
+                     split_k=True, prefetch=2)
+    c, ref = run(cfg, 70, 130, 1000, 128, fill=1.5, **launch)
+    np.testing.assert_array_equal(c, ref)
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +92,7 @@ def test_gemm_with_split_plan_matches_numpy(lib, shape):
     a, b = operands(m, n, k, "bf16", True)
     c, r = L.gemm(a, b, trans_b=True, timing=True, library=lib)
     np.testing.assert_array_equal(c, reference(a, b, True))
-    assert r.plan.splits == r.grid[2] and r.cycles > 0
+    assert r.plan.splits + 1 == r.grid[2] and r.cycles > 0     # z = 0 zeroes C
 
 
 def test_bad_splits_raise(lib):

@@ -79,6 +79,25 @@ def more_registers_48(m, sass):           # R40 with REGCOUNT rounded up to 48
     m.set_regcount('i32_add_flat', 48)
 
 
+def grow100(m, sass):                     # x + y -> x + y + 100: 100 instructions more,
+    k = m.kernels['i32_add_flat']          # past the padding: .text grows (layout.py)
+    i = _find(k, r'IADD3 R\d+, R\d+, R\d+, RZ')
+    d = k.insts[i].text.split()[1].rstrip(',')
+    for j in range(100):
+        k.insert(i + 1 + j, f'IADD3 {d}, {d}, 0x1, RZ', sass.barriers.conservative())
+
+
+def grow_loop(m, sass):                   # 40 instructions before a loop: grows, branches move
+    k = m.kernels['i32_mul_stride']
+    for _ in range(40):
+        k.insert(1, 'IMAD.MOV.U32 R14, RZ, RZ, 0x7', sass.barriers.conservative())
+
+
+def extra_exit(m, sass):                  # a never-taken EXIT: EXIT_INSTR_OFFSETS grows
+    k = m.kernels['f32_add_flat']
+    k.insert(1, '@!PT EXIT', sass.barriers.conservative())
+
+
 EDITS = {  # file stem -> (edit, kernel file, reference)
     'i32_addc_c3__imm_int': (imm_int, 'i32_addc_c3', 'x + np.int32(0x1234)'),
     'f32_axpy_c1__imm_float': (imm_float, 'f32_axpy_c1', 'x * np.float32(-2.25) + y'),
@@ -90,6 +109,9 @@ EDITS = {  # file stem -> (edit, kernel file, reference)
     'i32_add_flat__more_registers': (more_registers, 'i32_add_flat', 'r'),
     'i32_add_flat__low_register': (low_register, 'i32_add_flat', 'r'),
     'i32_add_flat__more_registers_48': (more_registers_48, 'i32_add_flat', 'r'),
+    'i32_add_flat__grow100': (grow100, 'i32_add_flat', 'x + y + np.int32(100)'),
+    'i32_mul_stride__grow_loop': (grow_loop, 'i32_mul_stride', 'r'),
+    'f32_add_flat__extra_exit': (extra_exit, 'f32_add_flat', 'r'),
 }
 
 

@@ -4,7 +4,7 @@
 # edited kernels with nvdisasm (the oracle for what the edits wrote).
 # usage: run_all.sh PREP_DIR OUT_DIR
 here=$(dirname "$0"); prep=$1; out=$2
-for d in orig aster edit ctrl; do
+for d in orig aster mlir edit ctrl; do
   [ -d "$prep/$d" ] || continue
   extra=""; [ -f "$prep/$d/edits.json" ] && extra="$prep/$d/edits.json"
   for i in $(seq 40); do

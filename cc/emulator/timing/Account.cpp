@@ -127,11 +127,14 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
   unsigned n = 0;
   if (ok) {
     unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
+    // Neighbouring lanes mostly share lines: a line equal to the one
+    // before it is left out before sorting (the same set of lines).
     for (unsigned l = 0; l < 64; ++l)
       if (exec >> l & 1) {
-        lines[n++] = addr[l] >> lineShift;
-        uint64_t last = (addr[l] + bytes - 1) >> lineShift;
-        if (last != lines[n - 1])
+        uint64_t first = addr[l] >> lineShift, last = (addr[l] + bytes - 1) >> lineShift;
+        if (!n || lines[n - 1] != first)
+          lines[n++] = first;
+        if (last != first)
           lines[n++] = last;
       }
     std::sort(lines, lines + n);

@@ -5,6 +5,18 @@
 
 namespace aster::emu::timing {
 
+/// Clocks of one group of n dwords with a clash (two distinct dwords in one
+/// bank): the most distinct dwords any bank holds (the same dword is
+/// broadcast).
+static unsigned clashCycles(uint32_t *group, unsigned n, uint32_t mask) {
+  std::sort(group, group + n);
+  n = unsigned(std::unique(group, group + n) - group);
+  unsigned count[64] = {}, worst = 0;
+  for (unsigned i = 0; i < n; ++i)
+    worst = std::max(worst, ++count[group[i] & mask]);
+  return worst;
+}
+
 std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per,
                                             uint64_t exec, unsigned banks) {
   unsigned lanesPerGroup = std::max(1u, banks / per);
@@ -12,11 +24,36 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
   uint32_t group[64];
   const uint32_t mask = banks - 1;  // banks is a power of two
   for (unsigned g0 = 0; g0 < 64; g0 += lanesPerGroup) {
+    unsigned end = std::min(64u, g0 + lanesPerGroup);
+    uint64_t lanes = exec >> g0;
+    if (end - g0 < 64)
+      lanes &= (1ull << (end - g0)) - 1;
+    if (!lanes)
+      continue;
+    ++ideal;
     unsigned n = 0;
+    if (lanes == (end - g0 < 64 ? (1ull << (end - g0)) - 1 : ~0ull) &&
+        (end - g0) * per <= 64) {
+      // Every lane of the group: its dwords are consecutive in `dwords`.
+      // One dword per bank when the banks used are as many as the dwords
+      // (the common case: a loop the compiler vectorizes).
+      n = (end - g0) * per;
+      const uint32_t *d = dwords + g0 * per;
+      uint64_t used = 0;
+      for (unsigned i = 0; i < n; ++i)
+        used |= 1ull << (d[i] & mask);
+      if (unsigned(__builtin_popcountll(used)) == n) {
+        ++cycles;
+        continue;
+      }
+      std::copy(d, d + n, group);
+      cycles += clashCycles(group, n, mask);
+      continue;
+    }
     uint64_t used = 0;
     uint32_t first[64];
     bool clash = false;
-    for (unsigned l = g0; l < g0 + lanesPerGroup && l < 64; ++l)
+    for (unsigned l = g0; l < end; ++l)
       if (exec >> l & 1)
         for (unsigned i = 0; i < per && n < 64; ++i) {
           uint32_t d = dwords[l * per + i];
@@ -28,20 +65,11 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
           used |= 1ull << b;
           group[n++] = d;
         }
-    if (!n)
-      continue;
-    ++ideal;
     if (!clash) {  // one dword per bank
       ++cycles;
       continue;
     }
-    // Distinct dwords per bank (the same dword is broadcast).
-    std::sort(group, group + n);
-    n = unsigned(std::unique(group, group + n) - group);
-    unsigned count[64] = {}, worst = 0;
-    for (unsigned i = 0; i < n; ++i)
-      worst = std::max(worst, ++count[group[i] & mask]);
-    cycles += worst;
+    cycles += clashCycles(group, n, mask);
   }
   return {cycles, ideal};
 }
@@ -71,15 +99,17 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
   uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
   size_t base = size_t(h & (sets_ - 1)) * ways_;
   ++clock_;
-  size_t victim = base;
-  for (size_t i = base; i < base + ways_; ++i) {
-    if (tags_[i] == line + 1) {
-      stamp_[i] = clock_;
-      return &ready_[i];
+  const uint64_t *tags = tags_.data() + base;
+  for (unsigned i = 0; i < ways_; ++i)
+    if (tags[i] == line + 1) {
+      stamp_[base + i] = clock_;
+      return &ready_[base + i];
     }
+  // A miss: the least recently used way (the first of equal stamps).
+  size_t victim = base;
+  for (size_t i = base + 1; i < base + ways_; ++i)
     if (stamp_[i] < stamp_[victim])
       victim = i;
-  }
   *fill = nullptr;
   if (allocate) {
     tags_[victim] = line + 1;

@@ -8,7 +8,8 @@ that builds each kernel's packed arguments under ``aiter_meta/csrc/py_itfs_cu/``
 One module per kernel family launches that family, ``run(..., arch=, timing=,
 device=, slack=)`` returning the outputs and the LaunchResult: ``layernorm``,
 ``topk_softmax``, ``pa`` (paged attention), ``fmha_fwd``, ``fmha_bwd``, ``mla``
-(decode stage 1). ``kernargs`` reads the packed ``KernelArgs`` structs from the
+(decode stage 1), ``fmoe`` (fused MoE: 1-stage ``run_g1u1``, 2-stage stage 1
+``run_stage1``). ``kernargs`` reads the packed ``KernelArgs`` structs from the
 wheel's C source; ``wheel`` finds the files.
 """
 from .wheel import available, code_object, code_objects, hsa_dir, wheel_file

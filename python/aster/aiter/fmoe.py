@@ -1,5 +1,10 @@
-"""AMD's asm stage-1 fused-MoE kernels (``fmoe_stage1_*``), launched the way
-aiter's interface code launches them.
+"""AMD's asm fused-MoE kernels, launched the way aiter's interface code
+launches them: the stage-1 kernels of the 2-stage path (``fmoe_stage1_*``,
+`launch_stage1` for timing with the tuner's shapes, `run_stage1` with data)
+and the 1-stage kernels (``fmoe_*`` of asm_fmoe.cu's ``fmoe_g1u1``,
+`run_g1u1`), with the routing buffers of aiter's moe_sorting
+(`sort_routing`) and its weight layout (`shuffle_weight`). What the kernels
+compute and the slack they need: tests/py/aiter/test_aiter_fmoe.py.
 
 What each part follows (the amd-aiter wheel, read as files, nothing imported):
 
@@ -33,9 +38,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .kernargs import launch, struct_layout
 from .wheel import code_object, hsa_dir
 
-__all__ = ["Stage1", "stage1_kernels", "route", "moe_sorting", "launch_stage1", "SLACK"]
+__all__ = ["Stage1", "stage1_kernels", "route", "moe_sorting", "launch_stage1", "SLACK",
+           "sort_routing", "OneStage", "one_stage_kernels", "run_g1u1", "run_stage1"]
 
 SLACK = 64 * 1024   # bytes after every buffer (allocation granularity on a GPU)
 _FAMILY = "fmoe_2stages"
@@ -162,3 +169,211 @@ def launch_stage1(name, token, model_dim, inter_dim, expert, topk, *, arch="gfx9
                                      "SW")], values)
     grid = (inter_dim // k.tile_n, len(experts_of), 1)
     return dev.launch(co, name, grid, (256, 1, 1), args, timing=timing, device=device or "")
+
+
+# ---------------------------------------------------------------------------
+# Routing as aiter's moe_sorting produces it, and the kernels with real data:
+# the 1-stage asm kernels (``fmoe_g1u1``) and stage 1 of the 2-stage path.
+# ---------------------------------------------------------------------------
+
+BLOCK_M_1STAGE = 32     # fused_moe_bf16_asm.py: BLOCK_SIZE_M (the 1-stage kernels' tile_m)
+ACTIVATIONS = {"silu": 0, "gelu": 1}    # csrc/include/aiter_enum.h: ActivationType
+_SRC_1STAGE = "aiter_meta/csrc/py_itfs_cu/asm_fmoe.cu"
+_SRC_2STAGE = "aiter_meta/csrc/py_itfs_cu/asm_moe_2stage.cu"
+
+
+def sort_routing(topk_ids, topk_weights, experts, block_m):
+    """(sorted_ids, sorted_weights, sorted_expert_ids, num_valid_ids) exactly
+    as aiter's ``moe_sorting_fwd`` fills them (CK's moe_sorting, whose host
+    reference is ``ck_tile/host/reference/reference_moe_sorting.hpp`` with
+    ``CK_TILE_REFERENCE_MOE_SORTING_MOCK_ID`` 1, the library's setting):
+    experts in order, an expert without tokens skipped; within an expert its
+    (token, slot) pairs in token-then-slot order, each id ``token | slot <<
+    24`` with its weight, padded to a multiple of `block_m` with id ``M |
+    topk << 24`` and weight 0; one expert id per block; ``num_valid_ids`` =
+    [padded count, M]. Sizes as ``moe_sorting_ck`` allocates them
+    (``topk*M + E*block_m - topk`` ids); entries past the valid count are
+    what the GPU leaves there (``torch.empty``): here padding ids, weight 0
+    and expert 0, never read by the kernels (they stop at num_valid_ids)."""
+    topk_ids = np.asarray(topk_ids)
+    topk_weights = np.asarray(topk_weights, np.float32)
+    if topk_ids.ndim != 2 or topk_weights.shape != topk_ids.shape:
+        raise ValueError(f"topk_ids and topk_weights must be [M, topk] of one shape, got "
+                         f"{topk_ids.shape}, {topk_weights.shape}")
+    if topk_ids.size and (topk_ids.min() < 0 or topk_ids.max() >= experts):
+        raise ValueError(f"topk_ids must lie in [0, {experts})")
+    ids, _, experts_of, valid = moe_sorting(topk_ids, experts, block_m)
+    weights = np.zeros(ids.shape, np.float32)
+    pos = 0
+    for e in range(experts):
+        tok, slot = np.nonzero(topk_ids == e)
+        if not len(tok):
+            continue
+        weights[pos:pos + len(tok)] = topk_weights[tok, slot]
+        pos += -(-len(tok) // block_m) * block_m
+    return ids, weights, experts_of, valid
+
+
+@dataclass(frozen=True)
+class OneStage:
+    """One 1-stage kernel of the wheel (a row of a ``fmoe/<act>/*.csv``)."""
+    name: str        # the kernel symbol (knl_name)
+    code: str        # its code object, relative to hsa/<arch>
+    table: str       # the csv's stem: cfg_<table> in asm_fmoe_configs.hpp
+    vskip: int
+    smf: int
+    tg_num_per_cu: int
+    ps: int          # persistent: grid of tg_num_per_cu * CUs workgroups
+    sub_m: int
+    sub_n: int       # sub_GU: columns of inter_dim per workgroup
+
+
+@functools.lru_cache(maxsize=None)
+def one_stage_kernels(arch="gfx942"):
+    """name -> OneStage for every row of the wheel's 1-stage tables
+    (``hsa/<arch>/fmoe/**/*.csv``, as ``fmoe/codegen.py`` turns them into
+    asm_fmoe_configs.hpp: the code object is the csv's folder + knl_file)."""
+    out = {}
+    root = hsa_dir(arch)
+    for table in sorted((root / "fmoe").rglob("*.csv")):
+        folder = table.parent.relative_to(root).as_posix()
+        with open(table) as f:
+            for row in csv.DictReader(f):
+                out[row["knl_name"]] = OneStage(
+                    row["knl_name"], f"{folder}/{row['knl_file']}", table.stem,
+                    int(row["vskip"]), int(row["smf"]), int(row["tg_num_perCU"]),
+                    int(row["ps"]), int(row["subGU_m"]), int(row["subGU_n"]))
+    return out
+
+
+def _check(name, a, dtype, shape):
+    if not isinstance(a, np.ndarray) or a.dtype != np.dtype(dtype) or a.shape != tuple(shape):
+        got = f"{a.dtype} {a.shape}" if isinstance(a, np.ndarray) else type(a).__name__
+        raise ValueError(f"{name} must be a {np.dtype(dtype)} array of shape {tuple(shape)}, "
+                         f"got {got}")
+
+
+def shuffle_weight(w, layout=(16, 16)):
+    """aiter's ``shuffle_weight`` (``aiter/ops/shuffle.py``) for 1-byte
+    elements: the last two axes [N, K] become blocks of (layout[0] rows x
+    2*layout[1] columns), each stored as 2 x layout[0] x 16 bytes (the
+    16-byte K packs of one row side by side). asm_moe's callers shuffle w1
+    and w2 this way (``op_tests/test_moe.py``: ``shuffle_weight(w1)``)."""
+    bn, bk = layout[0], 2 * layout[1]
+    n, k = w.shape[-2:]
+    if w.itemsize != 1 or n % bn or k % bk:
+        raise ValueError(f"shuffle_weight: 1-byte [.., N, K] with N % {bn} == 0 and "
+                         f"K % {bk} == 0, got {w.dtype} {w.shape}")
+    v = w.reshape(-1, n // bn, bn, k // bk, bk // 16, 16).transpose(0, 1, 3, 4, 2, 5)
+    return np.ascontiguousarray(v).reshape(w.shape)
+
+
+def _bf16():
+    import ml_dtypes
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+def run_g1u1(a8, a8_scale, w1, w1_scale, w2, w2_scale, topk_ids, topk_weights, *, kernel,
+             arch="gfx942", timing=False, device="emu", slack=0):
+    """AMD's 1-stage fused MoE, per-token int8, gate and up in one weight
+    (``fmoe_g1u1`` of asm_fmoe.cu, as ``asm_moe`` calls it for int8 weights
+    without smoothing: fc2_smooth_scale None, so smf 0), bf16 output.
+
+    a8 [M, dim] int8 and a8_scale [M] f32 (the per-token quantised input,
+    x ~ a8 * a8_scale); w1 [E, 2*inter, dim] int8 (gate rows, then up rows),
+    w1_scale [E, 2*inter] f32 per row; w2 [E, dim, inter] int8, w2_scale
+    [E, dim] f32 per row; topk_ids/topk_weights [M, topk] (from
+    aster.aiter.topk_softmax or any router). `kernel`: a kernel name of the
+    ``fmoe_bf16_pertokenInt8_g1u1_<act>`` tables (the interface's
+    ``kernel_name``; the activation is the table's). Returns ``(out [M, dim]
+    bf16, launch_result)``; `out` starts at zero as moe_sorting leaves it."""
+    k = one_stage_kernels(arch).get(kernel)
+    if k is None or not k.table.startswith("fmoe_bf16_pertokenInt8_g1u1_") or \
+            k.table.endswith("tkw1"):
+        raise ValueError(f"{kernel!r} is not a kernel of the wheel's "
+                         f"fmoe_bf16_pertokenInt8_g1u1_{{silu,gelu}} tables for {arch}")
+    if k.ps:
+        raise ValueError(f"{kernel} is a persistent kernel (ps=1): its grid depends on the "
+                         "device's CU count; pick a non-persistent one")
+    if k.smf:
+        raise ValueError(f"{kernel}: smooth-quant kernels (smf={k.smf}) take fc2_smooth_scale, "
+                         "which run_g1u1 does not pass")
+    if not isinstance(w2, np.ndarray) or w2.ndim != 3:
+        raise ValueError("w2 must be an int8 [E, dim, inter] array")
+    e, dim, inter = w2.shape
+    m = a8.shape[0] if isinstance(a8, np.ndarray) and a8.ndim == 2 else -1
+    _check("a8", a8, np.int8, (m, dim))
+    _check("a8_scale", a8_scale, np.float32, (m,))
+    _check("w1", w1, np.int8, (e, 2 * inter, dim))
+    _check("w1_scale", w1_scale, np.float32, (e, 2 * inter))
+    _check("w2_scale", w2_scale, np.float32, (e, dim))
+    if inter % k.sub_n:
+        raise ValueError(f"{kernel}: inter_dim {inter} is not a multiple of its sub_GU {k.sub_n}")
+    topk = np.asarray(topk_ids).shape[1] if np.ndim(topk_ids) == 2 else 0
+    _check("topk_ids", np.asarray(topk_ids, np.int32), np.int32, (m, topk))
+    ids, weights, experts_of, valid = sort_routing(topk_ids, topk_weights, e, BLOCK_M_1STAGE)
+    out = np.zeros((m, dim), _bf16())
+    ps_deno = -(-inter // k.sub_n)
+    packed = struct_layout(_SRC_1STAGE).pack(
+        ptr_O=out, ptr_X=np.ascontiguousarray(a8), ptr_GU=shuffle_weight(w1),
+        ptr_XC=valid, ptr_D=shuffle_weight(w2), ptr_XQ=np.ascontiguousarray(a8_scale),
+        ptr_GUQ=np.ascontiguousarray(w1_scale), ptr_DQ=np.ascontiguousarray(w2_scale),
+        ptr_SMQ=None, ptr_STP=ids, ptr_SW=weights, ptr_SEP=experts_of,
+        dim=dim, inter_dim=inter, token_cnt=m, eprt_cnt=e,
+        Xs=dim, GUs=dim, Ds=inter, Os=dim * 2,            # strides in bytes (int8 in, bf16 out)
+        eGUs=dim * inter * 2,                             # stride_GU * inter_dim, x2 for g1u1
+        eDs=inter * dim, eGUQs=2 * inter * 4,             # w1_scale.stride(0) * 4
+        eDQs=dim * 4, eSMQs=inter * 4, topk=topk,
+        ps_deno=ps_deno, total_tgs=0)                     # non-persistent launch
+    grid = (ps_deno, len(experts_of), 1)
+    r = launch(arch, k.code, kernel, grid, (256, 1, 1), packed, timing=timing, device=device,
+               slack=slack)
+    return out, r
+
+
+def run_stage1(a8, a8_scale, w1, w1_scale, topk_ids, topk_weights, *, kernel,
+               activation="silu", arch="gfx942", timing=False, device="emu", slack=0):
+    """Stage 1 of aiter's 2-stage fused MoE with AMD's asm kernel
+    (``moe_stage1_g1u1`` of asm_moe_2stage.cu, per-token int8 input and
+    weights, as ``asm_stage1`` calls it with ksplit 0: the kernel applies the
+    activation): ``out[t, k] = act(gate) * up`` of token t through its k-th
+    expert, bf16 [M, topk, inter]. Inputs as for `run_g1u1` (w1 logical
+    [E, 2*inter, dim], shuffled here); `kernel` a name of the
+    ``fmoe_stage1_bf16_pertokenInt8_g1u1`` table (its tile_m is the sorting
+    block); `activation` "silu" or "gelu". The routing weights only shape the
+    sorting (this table is not ``doweight``: stage 2 applies them). Returns
+    ``(out, launch_result)``."""
+    k = stage1_kernels(arch).get(kernel)
+    if k is None or k.table != "fmoe_stage1_bf16_pertokenInt8_g1u1":
+        raise ValueError(f"{kernel!r} is not a kernel of the wheel's "
+                         f"fmoe_stage1_bf16_pertokenInt8_g1u1 table for {arch}")
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
+    if not isinstance(w1, np.ndarray) or w1.ndim != 3 or w1.shape[1] % 2:
+        raise ValueError("w1 must be an int8 [E, 2*inter, dim] array")
+    e, inter, dim = w1.shape[0], w1.shape[1] // 2, w1.shape[2]
+    m = a8.shape[0] if isinstance(a8, np.ndarray) and a8.ndim == 2 else -1
+    _check("a8", a8, np.int8, (m, dim))
+    _check("a8_scale", a8_scale, np.float32, (m,))
+    _check("w1", w1, np.int8, (e, 2 * inter, dim))
+    _check("w1_scale", w1_scale, np.float32, (e, 2 * inter))
+    if inter % k.tile_n:
+        raise ValueError(f"{kernel}: inter_dim {inter} is not a multiple of its tile_n {k.tile_n}")
+    topk = np.asarray(topk_ids).shape[1] if np.ndim(topk_ids) == 2 else 0
+    _check("topk_ids", np.asarray(topk_ids, np.int32), np.int32, (m, topk))
+    ids, _, experts_of, valid = sort_routing(topk_ids, topk_weights, e, k.tile_m)
+    out = np.zeros((m, topk, inter), _bf16())
+    packed = struct_layout(_SRC_2STAGE).pack(
+        ptr_O=out, ptr_X=np.ascontiguousarray(a8), ptr_GU=shuffle_weight(w1), ptr_XC=valid,
+        ptr_XQ=np.ascontiguousarray(a8_scale), ptr_GUQ=np.ascontiguousarray(w1_scale),
+        ptr_SMQ=None, ptr_STP=ids, ptr_SEP=experts_of, ptr_SW=None,
+        dim=dim, hidden_dim=inter, token_cnt=m, eprt_cnt=e,
+        Xs=dim, GUs=dim,                                  # bytes (int8)
+        Os=topk * inter * 2,                              # out.stride(0) * 2 (bf16)
+        eGUs=dim * inter * 2,                             # stride_GU * inter_dim, x2 for g1u1
+        eGUQs=2 * inter * 4, eSMQs=inter * 4, topk=topk, splitk=0,
+        activation=ACTIVATIONS[activation])
+    grid = (inter // k.tile_n, len(experts_of), 1)       # ksplit 0: one K split
+    r = launch(arch, f"{_FAMILY}/{k.code}", kernel, grid, (256, 1, 1), packed, timing=timing,
+               device=device, slack=slack)
+    return out, r

@@ -32,8 +32,10 @@ What the interface does, and this module does the same:
     past its K range (on a GPU, torch's allocations have memory there).
   * grid (ceil(N / tileN), ceil(M / tileM), split-K), block 256; with
     split-K > 1 the output is zeroed first (``out.zero_()``; the kernel adds
-    its partial sums into D). The zero fill is a separate memset on a GPU;
-    it is not simulated, so `cycles` is the GEMM kernel alone.
+    its partial sums into D). The zero fill is its own kernel launch on a
+    GPU: with timing, `fill_us` is the device time of aster.ops.fill's zero
+    fill of D on the same device profile (`total_us`: both launches);
+    `cycles` and `microseconds` are the GEMM kernel's alone.
 """
 from __future__ import annotations
 
@@ -145,6 +147,17 @@ class Bf16Result:
     microseconds: float | None  # the launch's wall time on the device profile
     stats: object
     stores_past_m: bool     # nonzero values stored in D's rows past M
+    fill_us: float = 0.0    # device time of the zero fill launched before a split-K GEMM
+
+    @property
+    def launches(self):
+        """The kernel launches the interface makes: the zero fill (split-K) and the GEMM."""
+        return 2 if self.fill_us else 1
+
+    @property
+    def total_us(self):
+        """Device time of every launch of the call (`launches`)."""
+        return self.microseconds + self.fill_us
 
 
 def _check(x, what):
@@ -212,7 +225,12 @@ def bf16(A, B, *, out=None, splitk=None, kernel=None, arch="gfx942", timing=Fals
         return d
     from ..timing import Trace
     tr = Trace(st.timing, cfg.name)
-    return d, Bf16Result(cfg, split, grid, tr.cycles, tr.microseconds, st, stray)
+    fill = 0.0
+    if split > 1:       # out.zero_(): its own launch (aster.ops.fill stands in for it)
+        from ..ops import fill as _fill
+        fill = _fill.zero(np.empty((m, n), np.float32), arch=arch, timing=True,
+                          device=device).microseconds
+    return d, Bf16Result(cfg, split, grid, tr.cycles, tr.microseconds, st, stray, fill)
 
 
 # ---- a8w8: int8 A and B, per-token and per-channel f32 scales, f32 bias, bf16 out ----

@@ -54,11 +54,15 @@ pairs as its elements and v_mfma_i32_16x16x32_i8 / 32x32x16_i8 take a lane's
 (M f32), sb (N f32), bias (N f32); C is bf16: round to nearest even of
 f32(sum) * sa[m] * sb[n] + bias[n] (`tiles.store_scaled_bf16`).
 
-Split-K (`split_k`): one more argument, kchunk; workgroup z multiplies K
-elements [z kchunk, min((z + 1) kchunk, K)) (rows stay K apart, the K mask
-and the trip count use the split's length) and adds its partial tile into C
-with buffer_atomic_add_f32, so C must be zero before the launch and the
-grid's z is ceil(K / kchunk).
+Split-K (`split_k`): three more arguments, kchunk, cnt (u32 counters, one
+per output tile and wave, zero before the launch and left zero) and splits
+= ceil(K / kchunk); the grid's z is splits + 1. Workgroup z = 0 of a tile
+zeroes its C tile (C's old contents never matter: no zero fill before the
+launch); workgroup z > 0 multiplies K elements [(z - 1) kchunk, min(z kchunk,
+K)) (rows stay K apart, the K mask and the trip count use the split's
+length) and, once the counter says its tile is zero, adds its partial tile
+into C with buffer_atomic_add_f32 (gemm_gen's "split-K without a zero fill"
+states the protocol).
 """
 from dataclasses import asdict, dataclass, fields
 
@@ -118,8 +122,9 @@ class GemmConfig:
         return (64 * self.waves, 1, 1)
 
     def grid(self, m, n, splits=1):
-        """Workgroups (along N, along M, along K) for an M x N result."""
-        return (-(-n // self.tile_n), -(-m // self.tile_m), splits)
+        """Workgroups (along N, along M, along K) for an M x N result; a
+        split-K kernel has one more along K than splits (z = 0 zeroes C)."""
+        return (-(-n // self.tile_n), -(-m // self.tile_m), splits + bool(self.split_k))
 
     def kchunk(self, k, splits=1):
         """(K elements per split, splits launched) of a split-K launch:

@@ -29,6 +29,12 @@ PAD = 4                     # elements of padding per LDS row: a row stride of
 #                             ds_read_b64 serves per cycle hit 32 distinct banks
 
 
+CNT_BYTES = 128             # split-K counters: one per 128-byte L2 line (the
+#                             line size of the timing model's Params.h
+#                             lineBytes, [WP]: AMD's CDNA3 white paper), so
+#                             waves of different tiles do not queue on one
+#                             line's atomics
+
 K_UNROLL = 2                # K steps per trip of the K loop (one per LDS buffer)
 
 
@@ -76,7 +82,10 @@ class _Gen:
                      ("bias", ptr(np.float32))]
         setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
         if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
-            args.append(("kchunk", np.int32))
+            # cnt: one u32 per (output tile, wave), zero before the launch and
+            # left zero after it (the kernel resets what it used); splits:
+            # the grid's z (`store_splitk`)
+            args += [("kchunk", np.int32), ("cnt", ptr(np.uint32)), ("splits", np.int32)]
             setup.append("workgroup_id_z")
         self.k = m.kernel(c.name, args=args, block=c.block, lds=c.lds_bytes, sgpr_setup=setup)
         # MFMAs of a step before its barrier, after the LDS writes of the
@@ -100,38 +109,47 @@ class _Gen:
         return k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), elements, 1), 2)
 
     # ---- setup ---------------------------------------------------------------
-    def setup(self):
+    def setup_common(self):
+        """What every workgroup needs, the zero workgroups of split-K too:
+        C's buffer, M, N, K, the tile's origin, the wave and lane."""
         k, c = self.k, self.cfg
-        pa, pb, pc = k.load_arg("a"), k.load_arg("b"), k.load_arg("c")
+        pc = k.load_arg("c")
         M, N, K = k.load_arg("M"), k.load_arg("N"), k.load_arg("K")
         self.M, self.N, self.K = M, N, K
-        # k0: this workgroup's first K element; Kh: how many it multiplies
-        # (rows stay K elements apart; the K mask and the trip count use Kh)
-        self.k0, self.Kh = None, K
-        if c.split_k:
-            kc = k.load_arg("kchunk")
-            self.k0 = k.s_mul_i32(SGPR(), kc, k.workgroup_id("z"))
-            kend = k.s_min_u32(SGPR(), k.s_add_u32(SGPR(), self.k0, kc), K)
-            self.Kh = k.s_sub_u32(SGPR(), kend, self.k0)
         wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
         self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
-        (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
-        (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
         c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
         mn4 = k.s_lshl_b32(SGPR(), k.s_mul_i32(SGPR(), M, N), 1 if c16 else 2)
         (self.dc,) = self.call(tiles.raw_buffer, pc, mn4)
-        if c.dtype in BYTE_DTYPES:
-            m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
-            (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), m4)
-            (self.dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), n4)
-            (self.dbias,) = self.call(tiles.raw_buffer, k.load_arg("bias"), n4)
         tid = v[0]
         self.tid = tid
         wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
         self.wm = k.s_lshr_b32(SGPR(), wave, _log2(c.waves_n))
         self.wn = k.s_and_b32(SGPR(), c.waves_n - 1, wave)
         self.lane = k.v_and_b32(VGPR(), 63, tid)
+
+    def setup(self):
+        k, c = self.k, self.cfg
+        M, N, K = self.M, self.N, self.K
+        pa, pb = k.load_arg("a"), k.load_arg("b")
+        # k0: this workgroup's first K element; Kh: how many it multiplies
+        # (rows stay K elements apart; the K mask and the trip count use Kh)
+        self.k0, self.Kh = None, K
+        if c.split_k:
+            kc = k.load_arg("kchunk")
+            # workgroup z > 0 multiplies split z - 1 (z = 0 zeroes C: zero_tile)
+            self.k0 = k.s_mul_i32(SGPR(), kc, k.s_sub_u32(SGPR(), k.workgroup_id("z"), 1))
+            kend = k.s_min_u32(SGPR(), k.s_add_u32(SGPR(), self.k0, kc), K)
+            self.Kh = k.s_sub_u32(SGPR(), kend, self.k0)
+        (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
+        (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
+        if c.dtype in BYTE_DTYPES:
+            m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
+            (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), m4)
+            (self.dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), n4)
+            (self.dbias,) = self.call(tiles.raw_buffer, k.load_arg("bias"), n4)
+        tid = self.tid
         # K-major chunk loads (A; B with trans_b): lane -> chunk (row, kc)
         cpr = self.bk // 8
         self.kc = k.v_and_b32(VGPR(), cpr - 1, tid)
@@ -429,15 +447,91 @@ class _Gen:
                 self.call(store, acc[rm * self.rn + rn], self.dc, n2, o, self.dsa, self.dsb,
                           self.dbias, r4, c4)
 
-    def store(self, acc):
+    # ---- split-K without a zero fill ---------------------------------------------
+    # Workgroup z = 0 of a tile zeroes C's tile in the same launch and the K
+    # splits (z = 1..splits) add into it once it has: no zero-fill launch
+    # before the GEMM. Each wave owns a part of the output tile and a counter
+    # cnt[tile, wave] (zero before the launch, zero again after it):
+    #   zero wave (z = 0): stores zeros, releases them (buffer_wbl2 sc1,
+    #     s_waitcnt vmcnt(0): LLVM's agent-scope release on gfx942,
+    #     AMDGPUUsage "Memory Model GFX942"), then cnt += 1;
+    #   split wave: polls cnt (a returning atomic add of 0) until its low
+    #     half is 1 (zeroed), then r = cnt += 0x10000 (returning) and adds
+    #     its partial sums with buffer_atomic_add_f32; the wave that reads
+    #     r = (splits - 1) 0x10000 + 1 (every other split wave has finished
+    #     polling) stores cnt = 0.
+    # A split wave waits only for a zero wave, which waits for nothing; the
+    # zero workgroups come first in dispatch order (z = 0) and in the
+    # emulator's in-order runs, so the wait ends in every order workgroups
+    # run in.
+    def counter(self):
+        """(the counters' buffer, this wave's counter byte offset, lane-0-only
+        offsets: lanes 1-63 are out of the buffer's range)."""
+        k, c = self.k, self.cfg
+        ntn = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.N, c.tile_n - 1), _log2(c.tile_n))
+        ntm = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.M, c.tile_m - 1), _log2(c.tile_m))
+        (dcnt,) = self.call(tiles.raw_buffer, k.load_arg("cnt"), k.s_lshl_b32(
+            SGPR(), k.s_mul_i32(SGPR(), k.s_mul_i32(SGPR(), ntn, ntm), c.waves),
+            _log2(CNT_BYTES)))
+        tile = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), k.workgroup_id("y"), ntn),
+                           k.workgroup_id("x"))
+        wave = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wm, c.waves_n), self.wn)
+        coff = k.s_lshl_b32(SGPR(), k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), tile, c.waves),
+                                                 wave), _log2(CNT_BYTES))
+        return dcnt, coff, k.v_lshlrev_b32(VGPR(), 25, self.lane)
+
+    def cnt_add(self, cnt, x, ret=True):
+        k = self.k
+        dcnt, coff, lane0 = cnt
+        val = k.v_mov_b32(VGPR(), x)
+        if not ret:
+            k.buffer_atomic_add(val, lane0, dcnt, coff, offen=True, sc1=True)
+            return None
+        old = k.buffer_atomic_add_rtn(VGPR(), lane0, dcnt, coff, vdata_in=val, offen=True,
+                                      sc1=True)
+        return k.v_readfirstlane_b32(SGPR(), old)
+
+    def zero_tile(self):
+        """Workgroup z = 0 of a split-K launch: zeroes this wave's part of C,
+        releases it and counts it in the wave's counter; ends the program."""
+        k = self.k
+        cnt = self.counter()
+        zero = k.concat(*[k.v_mov_b32(VGPR(), 0) for _ in range(self.nacc)])
+        self.store([zero] * (self.rm * self.rn), atomic=False, acc_kind="vgpr")
+        k.buffer_wbl2(sc1=True)
+        k.s_waitcnt(vmcnt=0)
+        self.cnt_add(cnt, 1, ret=False)
+        k.s_endpgm()
+
+    def store_splitk(self, acc):
+        """A K split's epilogue: wait for the zero wave, add (see above)."""
+        k = self.k
+        cnt = self.counter()
+        spin = k.here("sk_wait")
+        k.s_cmp_eq_u32(self.cnt_add(cnt, 0), 0)
+        k.s_cbranch_scc1(spin)
+        r = self.cnt_add(cnt, 0x10000)
+        self.store(acc, atomic=True)
+        splits = k.load_arg("splits")
+        last = k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), k.s_sub_u32(SGPR(), splits, 1), 16), 1)
+        end = k.label("sk_end")
+        k.s_cmp_eq_u32(r, last)
+        k.s_cbranch_scc0(end)
+        dcnt, coff, lane0 = cnt
+        k.buffer_store_dword(k.v_mov_b32(VGPR(), 0), lane0, dcnt, coff, offen=True, sc1=True)
+        k.bind(end)
+
+    def store(self, acc, atomic=None, acc_kind="agpr"):
         if self.i8:
             return self.store_scaled(acc)
+        if atomic is None and self.cfg.split_k:
+            return self.store_splitk(acc)
         k = self.k
         eb = 4 if self.cfg.out == "f32" else 2          # bytes per element of C
         n4 = k.s_lshl_b32(SGPR(), self.N, _log2(eb))
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
         cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
-        store = tiles.store_result_buffer(self.mt, atomic=self.cfg.split_k) if eb == 4 else \
+        store = tiles.store_result_buffer(self.mt, acc_kind, atomic=bool(atomic)) if eb == 4 else \
             tiles.store_result_16(self.mt, self.cfg.out)
         for rn in range(self.rn):
             col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)
@@ -476,6 +570,13 @@ class _Gen:
 
     def generate(self):
         k, c = self.k, self.cfg
+        self.setup_common()
+        if c.split_k:
+            gemm = k.label("sk_gemm")
+            k.s_cmp_lg_u32(k.workgroup_id("z"), 0)
+            k.s_cbranch_scc1(gemm)
+            self.zero_tile()
+            k.bind(gemm)
         self.setup()
         acc = [k.concat(*[k.v_accvgpr_write_b32(AGPR(), 0) for _ in range(self.nacc)])
                for _ in range(self.rm * self.rn)]

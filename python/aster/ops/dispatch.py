@@ -3,8 +3,9 @@ chosen by a heuristic (or tuning results), on the emulator or a GPU.
 
 The heuristic (`plan`; `choose` is its kernel), for each kernel of the
 library matching (arch, dtype, trans_b) and, for a split-K kernel
-(`GemmConfig.split_k`: workgroup z adds K elements [z kchunk, (z+1) kchunk)
-into a zeroed C with buffer_atomic_add_f32), each split factor up to
+(`GemmConfig.split_k`: workgroup z multiplies K elements [z kchunk,
+(z+1) kchunk); the first split of a tile to finish stores, the others add
+with buffer_atomic_add_f32: no zero fill of C before the launch), each split factor up to
 MAX_SPLITS that gives a distinct K chunk (`split_factors`):
 
   1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
@@ -17,13 +18,16 @@ MAX_SPLITS that gives a distinct K chunk (`split_factors`):
                 (`devices.cus`, the device profile's; one workgroup per CU: the tiles' LDS),
                 tiles = ceil(M/tm) ceil(N/tn) splits
      compute  = 2 tm tn kchunk / (2048 flop/clk x u): the padded edge work of
-                M, N and K is paid for; u the kernel's simulated matrix-core
-                utilisation (configs.csv ref_utilisation, 0.75 without)
+                M, N and K is paid for; u the utilisation of the kernel's K
+                loop (`loop_utilisation`: its simulated reference less
+                wg_cycles; 0.75 without)
      memory   = 2 (tm + tn) kchunk bytes / (HBM bytes per clock / CUs busy):
                 the compute/memory ratio of the tile (tm tn / (tm + tn)
                 flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
      wg_cycles a workgroup's fixed cost (setup, the pipeline's fill from
-                memory, the stores), measured on the timing model
+                memory, the stores; split-K: the wait for the tile's
+                counter), measured on the timing model
+
      and the smallest estimate wins (ties: fewer wasted edge flops, then the
      larger tile).
 """
@@ -34,9 +38,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
+from ..generators.gemm_gen import CNT_BYTES
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
-__all__ = ["gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
+__all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
            "cache_dir", "split_factors", "MAX_SPLITS"]
 
 HBM_BYTES_PER_CLK = 5.3e12 / 2.1e9
@@ -48,11 +53,43 @@ MAX_SPLITS = 64
 # K, 128x128 tiles 4.7k + 3.1k per 128 of K)
 WG_BASE = 2400
 WG_STORE_BYTES_PER_CLK = 28
+# Split-K in one launch (gemm_gen "split-K without a zero fill"): [model]
+# measured on the timing model (gfx942, bf16, trans_b): a split's wait for
+# its tile's counter adds SPLIT_SYNC to each workgroup (1024^3 on 128x128
+# tiles, 4 splits: 18.9k -> 20.0k cycles). The zero workgroups (one per
+# output tile, 3.2k cycles on 64x64 tiles, 5.0k on 128x128, mostly the cold
+# instruction cache) are not counted: where they push the launch past the
+# CUs they cost little (1024^3, 128x128, 4 splits: 320 workgroups on 304
+# CUs, 20.0k cycles; 3 splits: 256 workgroups, 21.0k).
+SPLIT_SYNC = 1000
 
 
 def wg_cycles(cfg):
     """The fixed cycles of one workgroup of `cfg` (setup, pipeline fill, stores)."""
-    return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK
+    return WG_BASE + 4 * cfg.tile_m * cfg.tile_n / WG_STORE_BYTES_PER_CLK + \
+        (SPLIT_SYNC if cfg.split_k else 0)
+
+
+
+def loop_utilisation(entry):
+    """The matrix-core utilisation of a kernel's K loop on one CU: the flops
+    of one tile of its simulated reference shape (configs.csv ref_shape,
+    ref_cycles; a single round of workgroups) over 2048 flop/clk x (its
+    cycles - wg_cycles): the reference's whole-kernel utilisation
+    (ref_utilisation) counts the workgroup's fixed cost, which `estimate`
+    adds on its own. Without reference cycles (or for a reference of more
+    than one round) the row's ref_utilisation (None: the default)."""
+    cfg, row = entry.config, entry.row
+    shapes = [s for s in str(row.get("ref_shape") or "").split(";") if s]
+    cycles = [c for c in str(row.get("ref_cycles") or "").split(";") if c]
+    if not shapes or len(shapes) != len(cycles):
+        return entry.ref_utilisation
+    m, n, k = (int(x) for x in shapes[-1].split("x"))
+    gx, gy, _ = cfg.grid(m, n)
+    loop = int(cycles[-1]) - wg_cycles(cfg)
+    if gx * gy > CUS or loop <= 0:
+        return entry.ref_utilisation
+    return min(1.0, 2 * cfg.tile_m * cfg.tile_n * k / (PEAK_FLOP_PER_CLK_CU * loop))
 
 
 def split_factors(cfg, k):
@@ -122,7 +159,7 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
         for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
                   else (1,)):
             kc, sk = kchunk(e.config, k, s)
-            t, waste = estimate(e.config, m, n, k, e.ref_utilisation, s, ncu)
+            t, waste = estimate(e.config, m, n, k, loop_utilisation(e), s, ncu)
             opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
                          Plan(e, sk, kc, t)))
     return min(opts, key=lambda o: o[0])[1]
@@ -208,6 +245,15 @@ def _vector(v, size, what, default):
     if v.size != size:
         raise ValueError(f"gemm: {what} must hold {size} values, got {v.size}")
     return v
+
+
+def split_counters(n):
+    """The counters a split-K launch needs for n (output tile, wave) pairs,
+    one per 128-byte line (gemm_gen.CNT_BYTES): zero before the launch, and
+    the kernel leaves them zero (aster.generators.gemm_gen, "split-K without
+    a zero fill"), so a GPU keeps one allocation for every launch; on the
+    emulator, each launch works on a copy of a fresh zero array."""
+    return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)
 
 
 def _padded(x):
@@ -297,9 +343,9 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     else:
         args = [_padded(A), _padded(B), c_arr if out_dt == _OUT["f32"] else c_arr.view(np.uint16),
                 m, n, k]
-    if cfg.split_k:         # the splits add into C: it starts at zero
-        c_arr[...] = 0
-        args.append(p.kchunk)
+    if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
+        gx, gy, _ = cfg.grid(m, n)
+        args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits]
     r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
                args=args, backend=backend, timing=timing, device=device)
     if timing:

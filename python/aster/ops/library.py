@@ -162,7 +162,10 @@ def simulate(hsaco, cfg, shape, splits=1, device=None):
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
-    args = [a, b, c, m, n, k] + ([kc] if cfg.split_k else [])
+    gx, gy, _ = cfg.grid(m, n)
+    from .dispatch import split_counters
+    args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk]
+                                 if cfg.split_k else [])
     r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True,
                device=device)
     return r.cycles

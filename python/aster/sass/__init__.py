@@ -5,6 +5,7 @@
     assert m.cubin() == original bytes                      # byte-exact round trip
     k = m.kernels['k']; k.insts[5].text = 'IADD3 R9, R4, R3, 0x1'   # edit, re-encoded
     data = m.cubin()                                        # ELF attributes fixed
+    m2 = sass.from_mlir(sass.to_mlir(m))                    # the `sass` MLIR dialect
 
 The instruction table (table.json) is learned from nvdisasm's output on a corpus
 of nvcc- and PyTorch-built cubins by tools/sass/gen_table.py.
@@ -14,3 +15,4 @@ from .cubin import Instruction, Kernel, Module, raise_cubin  # noqa: F401,E402
 from .control import Control  # noqa: F401,E402
 from .builder import KernelBuilder  # noqa: F401,E402
 from . import barriers  # noqa: F401,E402
+from .mlir import to_mlir, from_mlir  # noqa: F401,E402

@@ -9,9 +9,13 @@ depend on the code: EXIT_INSTR_OFFSETS and the other instruction-offset lists of
 `.nv.info.<name>`, relocation offsets into the code, and REGCOUNT of `.nv.info`
 (raised, never lowered, to a multiple of 8 covering the registers an edited
 kernel names, with 2 to spare).
-The ELF is read with pyelftools (read-only); writing patches bytes at the offsets
-it reports, so section sizes stay as they are: an edit that inserts instructions
-consumes the kernel's trailing NOP padding, a deletion appends NOPs.
+The ELF is read with pyelftools (read-only).  A kernel that still fits its
+section (an insertion consumes its trailing NOP padding, a deletion appends
+NOPs) is patched in place; one that does not grows: its `.text.<name>` section
+takes the instructions padded with NOPs to a multiple of 128 bytes (ptxas's
+section sizes: every corpus kernel), and layout.py moves what follows.  An edit
+that changes the number of EXITs rewrites the EXIT_INSTR_OFFSETS record, growing
+`.nv.info.<name>` the same way.
 Needs: pyelftools, table.json.  Guarantees: for an unedited module, cubin() ==
 the input bytes (every corpus cubin: tests/py/sass/test_cubin.py); errors are
 SassError naming the kernel and instruction.
@@ -20,7 +24,7 @@ import io
 import re
 import struct
 
-from . import control, nvinfo, table
+from . import control, layout, nvinfo, table
 from .errors import SassError
 
 NOP_CTRL = control.Control(stall=0, yield_=0)   # ptxas's padding NOPs (corpus)
@@ -29,14 +33,17 @@ _REG = re.compile(r'(?<![\w.])R(\d+)(\.64|\.128)?')
 
 class Instruction:
     """One instruction: text (nvdisasm syntax, `.reuse` flags aside) and control bits.
-    `text` is None for a word the table cannot explain (kept as raw bits)."""
-    __slots__ = ('text', 'ctrl', 'word', 'target')
+    `text` is None for a word the table cannot explain (kept as raw bits).
+    `pc`: the offset the cubin had it at (None for an inserted instruction);
+    relocations and `.nv.info` offset lists follow it to its new offset."""
+    __slots__ = ('text', 'ctrl', 'word', 'target', 'pc')
 
-    def __init__(self, text, ctrl=None, word=None, target=None):
+    def __init__(self, text, ctrl=None, word=None, target=None, pc=None):
         self.text = text
         self.ctrl = ctrl if ctrl is not None else control.Control()
         self.word = word          # original 128 bits (raw instructions keep them)
         self.target = target      # label name, for branches
+        self.pc = pc
 
     def __repr__(self):
         return f'{self.ctrl} {self.text if self.text is not None else hex(self.word)}'
@@ -110,14 +117,14 @@ class Kernel:
                 if t is None or id(t) in pos}
 
     def _fit(self):
-        """Instruction list of exactly the section's size (padding NOPs consumed/added)."""
+        """Instruction list of the section's size (padding NOPs consumed/added), or
+        grown to a multiple of 8 instructions (128 bytes) when it does not fit."""
         n = self.size // 16
         insts = list(self.insts)
         while len(insts) > n and insts[-1].text == 'NOP' and insts[-1] not in self.labels.values():
             insts.pop()
         if len(insts) > n:
-            raise SassError(f'{self.name}: {len(insts)} instructions do not fit its {n}-instruction '
-                            f'section (no trailing NOP padding left to consume)')
+            n = -(-len(insts) // 8) * 8
         while len(insts) < n:
             insts.append(Instruction('NOP', NOP_CTRL))
         return insts
@@ -155,7 +162,7 @@ class Kernel:
 class Module:
     """A raised cubin.  `kernels` by name; `cubin()` the ELF bytes back."""
 
-    def __init__(self, data):
+    def __init__(self, data, decode=True):
         try:
             from elftools.elf.elffile import ELFFile
             from elftools.common.exceptions import ELFError
@@ -172,7 +179,10 @@ class Module:
                 h = s.header
                 self.sections.append(dict(index=i, name=s.name, type=h.sh_type, offset=h.sh_offset,
                                           size=h.sh_size, info=h.sh_info, link=h.sh_link,
-                                          entsize=h.sh_entsize))
+                                          entsize=h.sh_entsize, align=h.sh_addralign))
+            self.header = {k: elf.header[k] for k in ('e_phoff', 'e_shoff', 'e_phentsize', 'e_shentsize')}
+            self.segments = [{k: seg.header[k] for k in ('p_type', 'p_offset', 'p_filesz', 'p_memsz')}
+                             for seg in elf.iter_segments()]
             symtab = elf.get_section_by_name('.symtab')
             self.symbols = [(sy.name, sy['st_shndx'], sy['st_value'], sy['st_size'], sy['st_info']['type'])
                             for sy in (symtab.iter_symbols() if symtab else [])]
@@ -183,11 +193,17 @@ class Module:
         for s in self.sections:
             if s['name'].startswith('.text.'):
                 k = Kernel(self, s['name'][6:], s)
-                self._raise_kernel(k)
+                if decode:
+                    self._raise_kernel(k)
                 info = self.by_name.get('.nv.info.' + k.name)
                 if info:
                     k.params = nvinfo.kparams(nvinfo.parse(self._bytes(info)))
                 self.kernels[k.name] = k
+
+    def mlir(self):
+        """This module as MLIR text of the `sass` dialect (mlir.py)."""
+        from .mlir import to_mlir
+        return to_mlir(self)
 
     def _bytes(self, s):
         return self.data[s['offset']:s['offset'] + s['size']]
@@ -236,7 +252,7 @@ class Module:
         for i in range(len(code) // 16):
             w = int.from_bytes(code[i * 16:i * 16 + 16], 'little')
             text = table.decode(w, i * 16, label_of(i * 16))
-            k.insts.append(Instruction(text, control.unpack(w), w))
+            k.insts.append(Instruction(text, control.unpack(w), w, pc=i * 16))
         for t, name in targets.items():
             if t % 16 or not 0 <= t <= len(code):
                 raise SassError(f'{k.name}: branch target 0x{t:x} is outside the code')
@@ -249,26 +265,45 @@ class Module:
 
     # ------------------------------------------------------------- writing
     def cubin(self):
-        out = bytearray(self.data)
+        lay = layout.Layout(self.data, self.sections, self.header, self.segments, self.symbols,
+                            self.by_name['.symtab']['index'] if '.symtab' in self.by_name else None)
         for k in self.kernels.values():
-            old_pos = {id(x): i * 16 for i, x in enumerate(k.insts) if x.word is not None}
             code = k.encode()
-            s = k._sec
-            out[s['offset']:s['offset'] + s['size']] = code
+            i = k._sec['index']
+            if len(code) == k._sec['size']:
+                lay.write(i, 0, code)
+            else:
+                lay.resize(i, code)
             if k.edited:
-                self._fix_attributes(out, k, old_pos)
-        return bytes(out)
+                self._fix_attributes(lay, k)
+        return bytes(lay.out)
 
-    def _fix_attributes(self, out, k, old_pos):
-        new_at = {}
-        for i, x in enumerate(k.insts):
-            if x.word is not None:
-                new_at.setdefault(old_pos.get(id(x)), i * 16)
-        remap = {o: n for o, n in new_at.items() if o is not None}
+    def referenced_offsets(self, k):
+        """Offsets in k's code that relocations or `.nv.info` offset lists (but
+        EXIT_INSTR_OFFSETS, recomputed) name."""
+        out = set()
         info = self.by_name.get('.nv.info.' + k.name)
         if info:
-            base = info['offset']
             for r in nvinfo.parse(self._bytes(info)):
+                if r.name in nvinfo.OFFSET_LISTS and r.name != 'EXIT_INSTR_OFFSETS':
+                    out.update(struct.unpack(f'<{r.size // 4}I', r.value))
+        for s in self.sections:
+            if s['type'] in ('SHT_REL', 'SHT_RELA') and s['info'] == k._sec['index'] and s['entsize']:
+                for e in range(s['size'] // s['entsize']):
+                    o = struct.unpack_from('<Q', self.data, s['offset'] + e * s['entsize'])[0]
+                    out.add(o - o % 16)
+        return out
+
+    def _fix_attributes(self, lay, k):
+        remap = {}
+        for i, x in enumerate(k.insts):
+            if x.pc is not None:
+                remap.setdefault(x.pc, i * 16)
+        info = self.by_name.get('.nv.info.' + k.name)
+        if info:
+            data = self._bytes(info)
+            resized = None
+            for r in nvinfo.parse(data):
                 if r.name not in nvinfo.OFFSET_LISTS:
                     continue
                 if r.name == 'EXIT_INSTR_OFFSETS':
@@ -276,16 +311,23 @@ class Module:
                             if x.text is not None and re.match(r'^(@!?U?P\w+\s+)?EXIT\b', x.text)]
                 else:
                     offs = [remap.get(o, o) for o in struct.unpack(f'<{r.size // 4}I', r.value)]
-                if len(offs) * 4 != r.size:
-                    raise SassError(f'{k.name}: the edit changes the number of {r.name} entries '
-                                    f'({r.size // 4} -> {len(offs)}); the section cannot grow')
-                out[base + r.pos:base + r.pos + r.size] = struct.pack(f'<{len(offs)}I', *offs)
-        for s in self.sections:   # relocations into this kernel's code
+                payload = struct.pack(f'<{len(offs)}I', *offs)
+                if len(payload) != r.size:
+                    if resized is not None or r.name != 'EXIT_INSTR_OFFSETS':
+                        raise SassError(f'{k.name}: the edit changes the number of {r.name} entries')
+                    resized = (r, payload)
+                else:
+                    lay.write(info['index'], r.pos, payload)
+            if resized is not None:
+                r, payload = resized
+                cur = bytes(lay.out[lay.offset(info['index']):lay.offset(info['index']) + info['size']])
+                lay.resize(info['index'], nvinfo.replace(cur, r, payload))
+        for s in lay.secs:   # relocations into this kernel's code
             if s['type'] in ('SHT_REL', 'SHT_RELA') and s['info'] == k._sec['index'] and s['entsize']:
                 for e in range(s['size'] // s['entsize']):
                     p = s['offset'] + e * s['entsize']
-                    o = struct.unpack_from('<Q', out, p)[0]
-                    struct.pack_into('<Q', out, p, remap.get(o - o % 16, o - o % 16) + o % 16)
+                    o = struct.unpack_from('<Q', lay.out, p)[0]
+                    struct.pack_into('<Q', lay.out, p, remap.get(o - o % 16, o - o % 16) + o % 16)
         sym = self._symbol_index(k.name)
         info = self.by_name.get('.nv.info')
         if sym is not None and info:
@@ -298,7 +340,7 @@ class Module:
                 grown = n if top <= n else -(-(top + 2) // 8) * 8
                 need = getattr(self, '_forced_regs', {}).get(k.name) or grown
                 if need != n:
-                    struct.pack_into('<I', out, info['offset'] + pos, need)
+                    lay.write(info['index'], pos, struct.pack('<I', need))
 
 
 def raise_cubin(data):

@@ -67,6 +67,15 @@ def parse(data):
     return recs
 
 
+def replace(data, rec, payload):
+    """Section bytes with record `rec` (format 0x04) holding `payload` instead
+    (its size field rewritten; records after it move)."""
+    if rec.fmt != 0x04 or len(payload) % 4:
+        raise SassError(f'.nv.info: cannot resize record {rec.name}')
+    head = bytes(data[rec.pos - 4:rec.pos - 2]) + struct.pack('<H', len(payload))
+    return bytes(data[:rec.pos - 4]) + head + payload + bytes(data[rec.pos + rec.size:])
+
+
 def kparams(recs):
     """[(ordinal, offset, size)] of a kernel's parameters, by ordinal."""
     out = []

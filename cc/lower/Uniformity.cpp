@@ -1,0 +1,86 @@
+//===- Uniformity.cpp - divergence of a GPU kernel's values --------------===//
+// The rules and why the fixpoint ends: Uniformity.h.
+#include "lower/Uniformity.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace aster::lower {
+
+Uniformity::Uniformity(Operation *func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    func->walk([&](Operation *op) { changed |= visit(op); });
+  }
+}
+
+bool Uniformity::visit(Operation *op) {
+  bool changed = false;
+  auto all = [&](ValueRange vs) {
+    for (Value v : vs)
+      changed |= mark(v);
+  };
+  auto anyDiv = [&](ValueRange vs) {
+    for (Value v : vs)
+      if (isDivergent(v))
+        return true;
+    return false;
+  };
+  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::ShuffleOp, memref::AtomicRMWOp,
+          memref::GenericAtomicRMWOp>(op)) {
+    all(op->getResults());
+    return changed;
+  }
+  if (auto r = dyn_cast<gpu::SubgroupReduceOp>(op)) {
+    if (r.getClusterSize())
+      all(op->getResults());
+    return changed;
+  }
+  if (isa<gpu::AllReduceOp>(op))
+    return changed;
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    bool cond = isDivergent(ifOp.getCondition());
+    for (unsigned i = 0; i < ifOp.getNumResults(); ++i) {
+      bool d = cond;
+      for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        if (!r->empty())
+          d |= isDivergent(cast<scf::YieldOp>(r->front().getTerminator()).getOperand(i));
+      if (d)
+        changed |= mark(ifOp.getResult(i));
+    }
+    return changed;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    bool bounds = anyDiv({forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()});
+    if (bounds)
+      changed |= mark(forOp.getInductionVar());
+    auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+    for (unsigned i = 0; i < forOp.getNumResults(); ++i)
+      if (bounds || isDivergent(forOp.getInitArgs()[i]) || isDivergent(yield.getOperand(i)) ||
+          isDivergent(forOp.getRegionIterArgs()[i])) {
+        changed |= mark(forOp.getRegionIterArgs()[i]);
+        changed |= mark(forOp.getResult(i));
+      }
+    return changed;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    // Conservative: lanes may leave in different iterations.
+    if (!whileOp.getBefore().empty())
+      all(whileOp.getBefore().front().getArguments());
+    if (!whileOp.getAfter().empty())
+      all(whileOp.getAfter().front().getArguments());
+    all(op->getResults());
+    return changed;
+  }
+  if (op->getNumRegions())
+    return changed; // other region ops: their results stay as computed inside
+  if (anyDiv(op->getOperands()))
+    all(op->getResults());
+  return changed;
+}
+
+} // namespace aster::lower

@@ -1,0 +1,65 @@
+//===- Lower.cpp - aster._aster: lowering upstream MLIR GPU kernels ------===//
+#include "python/Core.h"
+#include "dialect/Dialect.h"
+#include "lower/Lower.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace mlir;
+
+namespace aster::py {
+
+/// Parses upstream MLIR text, lowers its gpu.modules (amdgcn-lower) and
+/// returns one module per gpu.module, in order: (name, Module). The
+/// modules share a context of their own (with the upstream dialects).
+using Sigs = std::vector<std::pair<std::string, std::vector<std::string>>>;
+using Lowered = std::tuple<std::string, std::unique_ptr<PyModule>, Sigs>;
+static std::vector<Lowered>
+lowerText(const std::string &text, const std::string &target, const std::string &name) {
+  std::shared_ptr<MLIRContext> ctx(PyModule::newContext());
+  DialectRegistry registry;
+  lower::registerUpstreamDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->loadAllAvailableDialects();
+  DiagnosticCollector diags(ctx.get());
+  OwningOpRef<ModuleOp> top = parseSourceString<ModuleOp>(text, ParserConfig(ctx.get()), name);
+  if (!top)
+    diags.raise("cannot parse the module");
+  if (failed(verify(*top)))
+    diags.raise("the input module does not verify");
+  if (failed(lower::lowerGpuModules(*top, target)))
+    diags.raise("amdgcn-lower failed");
+  std::vector<Lowered> out;
+  for (auto km : llvm::make_early_inc_range(top->getOps<amdgcn::KernelModuleOp>())) {
+    auto m = std::make_unique<PyModule>();
+    m->ctx = ctx;
+    m->module = ModuleOp::create(km.getLoc());
+    km->moveBefore(m->module->getBody(), m->module->getBody()->end());
+    Sigs sigs;
+    for (auto k : km.getOps<amdgcn::KernelOp>()) {
+      std::vector<std::string> types;
+      if (auto from = k->getAttrOfType<ArrayAttr>("lowered_from"))
+        for (Attribute t : from)
+          types.push_back(cast<StringAttr>(t).getValue().str());
+      sigs.emplace_back(k.getSymName().str(), std::move(types));
+    }
+    out.emplace_back(km.getSymName().str(), std::move(m), std::move(sigs));
+  }
+  return out;
+}
+
+void bindLower(nb::module_ &m) {
+  m.def("lower", &lowerText, nb::arg("text"), nb::arg("target") = "gfx942",
+        nb::arg("name") = "<string>",
+        "Lowers the gpu.modules of upstream MLIR text to amdgcn modules: [(name, Module, [(kernel, [source argument types])])].");
+}
+
+} // namespace aster::py

@@ -1,0 +1,129 @@
+"""LLVM's build of the same upstream MLIR kernels: the oracle for amdgcn-lower.
+
+    hsaco = aster.lowering.llvm.build(text, target="gfx942")   # {gpu.module name: bytes}
+
+Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
+`mlir-opt-22` (convert-scf-to-cf, then convert-gpu-to-rocdl with the
+chipset, bare pointers exactly when amdgcn-lower uses them), `mlir-translate-22
+--mlir-to-llvmir` on each gpu.module's body, `llc-22 -O3 -mtriple=amdgcn-amd-amdhsa
+-mcpu=TARGET -filetype=obj` and `ld.lld-22 -shared`.
+
+convert-gpu-to-rocdl turns gpu.block_dim / grid_dim into calls of
+`__ockl_get_local_size` / `__ockl_get_num_groups` from ROCm's device
+library, which is not installed here. Those two are given in LLVM IR
+(OCKL_SHIM below): they read the code-object-v5 hidden kernel arguments as
+LLVM's AMDGPUUsage documents them ("Code Object V5 Metadata", hidden
+arguments: hidden_block_count_x/y/z are u32 at offsets 0/4/8 of the
+implicit arguments, hidden_group_size_x/y/z u16 at 12/14/16); LLVM then
+declares those hidden arguments in the metadata and the launcher fills them.
+"""
+import os
+import re
+import subprocess
+import tempfile
+
+from .signature import Param
+
+OCKL_SHIM = """
+declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+define linkonce_odr hidden i64 @__ockl_get_local_size(i32 %d) alwaysinline {
+  %p = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+  %o = mul i32 %d, 2
+  %o2 = add i32 %o, 12
+  %q = getelementptr i8, ptr addrspace(4) %p, i32 %o2
+  %v = load i16, ptr addrspace(4) %q, align 2
+  %r = zext i16 %v to i64
+  ret i64 %r
+}
+define linkonce_odr hidden i64 @__ockl_get_num_groups(i32 %d) alwaysinline {
+  %p = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+  %o = mul i32 %d, 4
+  %q = getelementptr i8, ptr addrspace(4) %p, i32 %o
+  %v = load i32, ptr addrspace(4) %q, align 4
+  %r = zext i32 %v to i64
+  ret i64 %r
+}
+"""
+
+
+def _with_shim(ll):
+    """The module with OCKL_SHIM's definitions in place of its declarations."""
+    if "__ockl_" not in ll:
+        return ll
+    drop = re.compile(r"^declare .*@(__ockl_get_local_size|__ockl_get_num_groups|"
+                      r"llvm\.amdgcn\.implicitarg\.ptr)\(.*$", re.M)
+    return drop.sub("", ll) + OCKL_SHIM
+
+
+def _run(cmd, stdin=None):
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=isinstance(stdin, str))
+    if p.returncode:
+        err = p.stderr if isinstance(p.stderr, str) else p.stderr.decode(errors="replace")
+        raise RuntimeError(f"{cmd[0]} failed: {err[:2000]}")
+    return p.stdout
+
+
+def _bare(text):
+    """True when every memref argument of every gpu.func is static with an
+    identity layout (the rule amdgcn-lower follows too)."""
+    for sig in re.findall(r"gpu\.func\s+@\w+\(([^)]*)\)", text):
+        for t in re.findall(r"memref<[^>]*(?:<[^>]*>[^>]*)?>", sig):
+            if not Param(t).static:
+                return False
+    return True
+
+
+def _split_modules(text):
+    """{name: body text} of each gpu.module in mlir-opt's printed output."""
+    out, lines, i = {}, text.splitlines(), 0
+    while i < len(lines):
+        m = re.match(r"(\s*)gpu\.module @(\w+)", lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, name, body = m.group(1), m.group(2), []
+        i += 1
+        while not re.fullmatch(indent + r"\}", lines[i]):
+            body.append(lines[i])
+            i += 1
+        out[name] = "\n".join(body)
+    return out
+
+
+def build(text, target="gfx942", opt="-O3"):
+    """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
+    bare = "true" if _bare(text) else "false"
+    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{{chipset={target} "
+                f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
+    llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, body in _split_modules(llvm_dialect).items():
+            ll = _run(["mlir-translate-22", "--mlir-to-llvmir"], "module {\n" + body + "\n}\n")
+            ll = _with_shim(ll)
+            src = os.path.join(tmp, name + ".ll")
+            obj = os.path.join(tmp, name + ".o")
+            hsaco = os.path.join(tmp, name + ".hsaco")
+            with open(src, "w") as f:
+                f.write(ll)
+            _run(["llc-22", opt, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={target}",
+                  "-filetype=obj", src, "-o", obj])
+            _run(["ld.lld-22", "-shared", obj, "-o", hsaco])
+            with open(hsaco, "rb") as f:
+                out[name] = f.read()
+    return out
+
+
+def asm(text, target="gfx942", opt="-O3"):
+    """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
+    bare = "true" if _bare(text) else "false"
+    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{{chipset={target} "
+                f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
+    llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
+    out = {}
+    for name, body in _split_modules(llvm_dialect).items():
+        ll = _run(["mlir-translate-22", "--mlir-to-llvmir"], "module {\n" + body + "\n}\n")
+        ll = _with_shim(ll)
+        out[name] = _run(["llc-22", opt, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-o", "-"],
+                         ll)
+    return out

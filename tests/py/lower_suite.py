@@ -1,0 +1,322 @@
+"""The kernel suite of amdgcn-lower's tests and bench/bench_lower.py.
+
+Written in the style of upstream MLIR's GPU integration tests
+(mlir/test/Integration/GPU: elementwise ops, shuffles, reductions, control
+flow): each case is an outlined gpu.module, a launch shape, inputs, and the
+NumPy result. Every case is built twice, by aster (aster.lower) and by LLVM
+(aster.lowering.llvm: mlir-opt-22 convert-gpu-to-rocdl, llc-22, ld.lld-22),
+and both must equal NumPy.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Case:
+    name: str
+    kernel: str                 # the gpu.func's name
+    mlir: str
+    grid: tuple
+    block: tuple
+    inputs: object              # rng -> list of argument values
+    expect: object              # inputs -> {argument index: expected array}
+    tol: float = 0.0            # relative tolerance (0: exact)
+    llvm_mlir: str = None       # LLVM's source when upstream cannot lower `mlir` (why: at the case)
+
+
+def module(body):
+    return ("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n"
+            + body + "\n  }\n}\n")
+
+
+CASES = []
+
+# 1. Elementwise add, static shapes (bare pointers), block_dim from the dispatch.
+CASES.append(Case("add_static", "add", module("""
+    gpu.func @add(%a: memref<1024xf32>, %b: memref<1024xf32>, %c: memref<1024xf32>) kernel {
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %t = arith.muli %bid, %bdim : index
+      %i = arith.addi %t, %tid : index
+      %x = memref.load %a[%i] : memref<1024xf32>
+      %y = memref.load %b[%i] : memref<1024xf32>
+      %z = arith.addf %x, %y : f32
+      memref.store %z, %c[%i] : memref<1024xf32>
+      gpu.return
+    }"""), (8, 1, 1), (128, 1, 1),
+    lambda r: [r.standard_normal(1024, dtype=np.float32), r.standard_normal(1024, dtype=np.float32),
+               np.zeros(1024, np.float32)],
+    lambda a: {2: a[0] + a[1]}))
+
+# 2. saxpy on dynamic shapes: bounds check (divergent scf.if without else).
+CASES.append(Case("saxpy_dynamic", "saxpy", module("""
+    gpu.func @saxpy(%alpha: f32, %x: memref<?xf32>, %y: memref<?xf32>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %n = memref.dim %x, %c0 : memref<?xf32>
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %t = arith.muli %bid, %bdim : index
+      %i = arith.addi %t, %tid : index
+      %in = arith.cmpi slt, %i, %n : index
+      scf.if %in {
+        %xv = memref.load %x[%i] : memref<?xf32>
+        %yv = memref.load %y[%i] : memref<?xf32>
+        %r = math.fma %alpha, %xv, %yv : f32
+        memref.store %r, %y[%i] : memref<?xf32>
+      }
+      gpu.return
+    }"""), (4, 1, 1), (64, 1, 1),
+    lambda r: [np.float32(1.5), r.standard_normal(250, dtype=np.float32),
+               r.standard_normal(250, dtype=np.float32)],
+    lambda a: {2: (np.float32(a[0]) * a[1].astype(np.float64) + a[2]).astype(np.float32)},
+    tol=1e-6))
+
+# 3. Compares and select (leaky relu), integers and floats.
+CASES.append(Case("select_leaky_relu", "lrelu", module("""
+    gpu.func @lrelu(%x: memref<256xf32>, %y: memref<256xf32>, %k: memref<256xi32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<256xf32>
+      %zero = arith.constant 0.0 : f32
+      %slope = arith.constant 0.125 : f32
+      %pos = arith.cmpf ogt, %v, %zero : f32
+      %s = arith.mulf %v, %slope : f32
+      %r = arith.select %pos, %v, %s : f32
+      memref.store %r, %y[%i] : memref<256xf32>
+      %ii = arith.index_cast %i : index to i32
+      %c100 = arith.constant 100 : i32
+      %lt = arith.cmpi ult, %ii, %c100 : i32
+      %c7 = arith.constant 7 : i32
+      %m = arith.andi %ii, %c7 : i32
+      %c1000 = arith.constant 1000 : i32
+      %o = arith.select %lt, %m, %c1000 : i32
+      memref.store %o, %k[%i] : memref<256xi32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1),
+    lambda r: [r.standard_normal(256, dtype=np.float32), np.zeros(256, np.float32),
+               np.zeros(256, np.int32)],
+    lambda a: {1: np.where(a[0] > 0, a[0], a[0] * np.float32(0.125)),
+               2: np.where(np.arange(256) < 100, np.arange(256) & 7, 1000).astype(np.int32)}))
+
+# 4. Divergent if/else with results.
+CASES.append(Case("divergent_if_else", "ifelse", module("""
+    gpu.func @ifelse(%x: memref<128xi32>, %y: memref<128xi32>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<128xi32>
+      %c3 = arith.constant 3 : index
+      %c1 = arith.constant 1 : index
+      %c0 = arith.constant 0 : index
+      %m = arith.andi %i, %c3 : index
+      %odd = arith.cmpi eq, %m, %c1 : index
+      %r, %q = scf.if %odd -> (i32, i32) {
+        %two = arith.constant 2 : i32
+        %a = arith.muli %v, %two : i32
+        scf.yield %a, %two : i32, i32
+      } else {
+        %one = arith.constant 1 : i32
+        %b = arith.addi %v, %one : i32
+        %big = arith.constant 100000 : i32
+        scf.yield %b, %big : i32, i32
+      }
+      %s = arith.addi %r, %q : i32
+      memref.store %s, %y[%i] : memref<128xi32>
+      gpu.return
+    }"""), (1, 1, 1), (128, 1, 1),
+    lambda r: [r.integers(-1000, 1000, 128, dtype=np.int32), np.zeros(128, np.int32)],
+    lambda a: {1: np.where((np.arange(128) & 3) == 1, a[0] * 2 + 2, a[0] + 1 + 100000).astype(np.int32)}))
+
+# 5. Uniform scf.for: row sums of a 2-D memref (each lane its row).
+CASES.append(Case("uniform_for_rowsum", "rowsum", module("""
+    gpu.func @rowsum(%x: memref<64x16xf32>, %y: memref<64xf32>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %zero = arith.constant 0.0 : f32
+      %s = scf.for %j = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %v = memref.load %x[%i, %j] : memref<64x16xf32>
+        %n = arith.addf %acc, %v : f32
+        scf.yield %n : f32
+      }
+      memref.store %s, %y[%i] : memref<64xf32>
+      gpu.return
+    }"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.standard_normal((64, 16), dtype=np.float32), np.zeros(64, np.float32)],
+    lambda a: {1: _seqsum(a[0])}))
+
+# 6. Divergent scf.for: lane i runs i % 8 iterations.
+CASES.append(Case("divergent_for", "trip", module("""
+    gpu.func @trip(%y: memref<128xi32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c7 = arith.constant 7 : index
+      %n = arith.andi %i, %c7 : index
+      %z = arith.constant 1 : i32
+      %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (i32) {
+        %jj = arith.index_cast %j : index to i32
+        %three = arith.constant 3 : i32
+        %m = arith.muli %acc, %three : i32
+        %a = arith.addi %m, %jj : i32
+        scf.yield %a : i32
+      }
+      memref.store %r, %y[%i] : memref<128xi32>
+      gpu.return
+    }"""), (1, 1, 1), (128, 1, 1),
+    lambda r: [np.zeros(128, np.int32)],
+    lambda a: {0: np.array([_trip(i & 7) for i in range(128)], np.int32)}))
+
+# 7. Shuffles: xor with width 16 (a partial width) and idx. idx reads lane
+# `offset` of the wave, as MLIR's ROCDL lowering (GPUShuffleOpLowering) has
+# it; NVVM's shfl.idx would read it within each 16-lane segment. We follow
+# the AMD lowering, and LLVM's build of this kernel checks it.
+CASES.append(Case("shuffle_xor_idx", "shuf", module("""
+    gpu.func @shuf(%x: memref<128xf32>, %y: memref<128xf32>, %z: memref<128xf32>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<128xf32>
+      %c16 = arith.constant 16 : i32
+      %c5 = arith.constant 5 : i32
+      %c3 = arith.constant 3 : i32
+      %s, %ok = gpu.shuffle xor %v, %c5, %c16 : f32
+      memref.store %s, %y[%i] : memref<128xf32>
+      %t, %ok2 = gpu.shuffle idx %v, %c3, %c16 : f32
+      memref.store %t, %z[%i] : memref<128xf32>
+      gpu.return
+    }"""), (1, 1, 1), (128, 1, 1),
+    lambda r: [r.standard_normal(128, dtype=np.float32), np.zeros(128, np.float32),
+               np.zeros(128, np.float32)],
+    lambda a: {1: a[0][np.arange(128) ^ 5], 2: np.concatenate([np.full(64, a[0][3]), np.full(64, a[0][67])])}))
+
+
+def _reduce_case(waves):
+    """Upstream has no lowering of gpu.subgroup_reduce for ROCDL but a test
+    pass (test-gpu-subgroup-reduce-lowering) whose shuffle expansion assumes
+    32 lanes: LLVM builds the same reduction written as the 64-lane xor
+    butterfly of gpu.shuffle (llvm_mlir)."""
+    n = 64 * waves
+    return Case(f"subgroup_reduce_{waves}w", "red", module(f"""
+    gpu.func @red(%x: memref<{n}xi32>, %y: memref<{waves}xi32>) kernel
+        attributes {{known_block_size = array<i32: {n}, 1, 1>}} {{
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<{n}xi32>
+      %s = gpu.subgroup_reduce add %v : (i32) -> i32
+      %c64 = arith.constant 64 : index
+      %w = arith.divui %i, %c64 : index
+      %l = arith.remui %i, %c64 : index
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %l, %c0 : index
+      scf.if %first {{
+        memref.store %s, %y[%w] : memref<{waves}xi32>
+      }}
+      gpu.return
+    }}"""), (1, 1, 1), (n, 1, 1),
+        lambda r: [r.integers(-1000, 1000, n, dtype=np.int32), np.zeros(waves, np.int32)],
+        lambda a: {1: a[0].reshape(waves, 64).sum(axis=1).astype(np.int32)},
+        llvm_mlir=module(f"""
+    gpu.func @red(%x: memref<{n}xi32>, %y: memref<{waves}xi32>) kernel
+        attributes {{known_block_size = array<i32: {n}, 1, 1>}} {{
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<{n}xi32>
+      %w64 = arith.constant 64 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c32 = arith.constant 32 : i32
+      %o1, %k1 = gpu.shuffle xor %v, %c1, %w64 : i32
+      %s1 = arith.addi %v, %o1 : i32
+      %o2, %k2 = gpu.shuffle xor %s1, %c2, %w64 : i32
+      %s2 = arith.addi %s1, %o2 : i32
+      %o3, %k3 = gpu.shuffle xor %s2, %c4, %w64 : i32
+      %s3 = arith.addi %s2, %o3 : i32
+      %o4, %k4 = gpu.shuffle xor %s3, %c8, %w64 : i32
+      %s4 = arith.addi %s3, %o4 : i32
+      %o5, %k5 = gpu.shuffle xor %s4, %c16, %w64 : i32
+      %s5 = arith.addi %s4, %o5 : i32
+      %o6, %k6 = gpu.shuffle xor %s5, %c32, %w64 : i32
+      %s = arith.addi %s5, %o6 : i32
+      %c64 = arith.constant 64 : index
+      %wv = arith.divui %i, %c64 : index
+      %l = arith.remui %i, %c64 : index
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %l, %c0 : index
+      scf.if %first {{
+        memref.store %s, %y[%wv] : memref<{waves}xi32>
+      }}
+      gpu.return
+    }}"""))
+
+
+# 8. Subgroup (wave) reductions in workgroups of 1, 4 and 16 waves.
+CASES += [_reduce_case(w) for w in (1, 4, 16)]
+
+# 9. 2-D ids: a transpose through global memory, blocks of 16 x 4.
+CASES.append(Case("transpose_2d", "transpose", module("""
+    gpu.func @transpose(%x: memref<32x64xf32>, %y: memref<64x32xf32>) kernel
+        attributes {known_block_size = array<i32: 16, 4, 1>} {
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %c16 = arith.constant 16 : index
+      %c4 = arith.constant 4 : index
+      %ox = arith.muli %bx, %c16 : index
+      %oy = arith.muli %by, %c4 : index
+      %col = arith.addi %ox, %tx : index
+      %row = arith.addi %oy, %ty : index
+      %v = memref.load %x[%row, %col] : memref<32x64xf32>
+      gpu.barrier
+      memref.store %v, %y[%col, %row] : memref<64x32xf32>
+      gpu.return
+    }"""), (4, 8, 1), (16, 4, 1),
+    lambda r: [r.standard_normal((32, 64), dtype=np.float32), np.zeros((64, 32), np.float32)],
+    lambda a: {1: a[0].T.copy()}))
+
+
+def _seqsum(x):
+    acc = np.zeros(x.shape[0], np.float32)
+    for j in range(x.shape[1]):
+        acc = (acc + x[:, j]).astype(np.float32)
+    return acc
+
+
+def _trip(n):
+    acc = 1
+    for j in range(n):
+        acc = acc * 3 + j
+    return acc
+
+
+def run(case, code, seed=0, **launch):
+    """Launches `code` (aster's or LLVM's build) on the emulator with the
+    case's inputs; returns (arguments after the run, LaunchResult)."""
+    import aster
+    sig = aster.lowering.Signature(case.kernel, _arg_types(case.mlir))
+    args = case.inputs(np.random.default_rng(seed))
+    r = aster.launch(code, case.kernel, grid=case.grid, block=case.block,
+                     args=sig.args(*args), **launch)
+    return args, r
+
+
+def _arg_types(text):
+    import re
+    sig = re.search(r"gpu\.func\s+@\w+\((.*?)\)\s*kernel", text, re.S).group(1)
+    return [t.strip() for t in re.findall(r"%\w+\s*:\s*([^,]+(?:<[^>]*>)?)", sig)]
+
+
+def check(case, args):
+    """Asserts the arguments equal NumPy's result."""
+    expected = case.expect(case.inputs(np.random.default_rng(0)))
+    for i, want in expected.items():
+        if case.tol:
+            np.testing.assert_allclose(args[i], want, rtol=case.tol, atol=case.tol)
+        else:
+            np.testing.assert_array_equal(args[i], want)

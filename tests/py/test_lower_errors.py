@@ -1,0 +1,58 @@
+"""amdgcn-lower's errors: an op it cannot lower is an AsterError naming the
+op and its line (never a crash); bad launch arguments name the argument."""
+import numpy as np
+import pytest
+
+import aster
+import lower_suite as S
+
+HEAD = "module attributes {gpu.container_module} {\n  gpu.module @kernels {\n"
+TAIL = "\n  }\n}\n"
+
+
+def test_unsupported_op_is_located():
+    text = HEAD + """    gpu.func @k(%x: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<64xf32>
+      %r = arith.divf %v, %v : f32
+      memref.store %r, %x[%i] : memref<64xf32>
+      gpu.return
+    }""" + TAIL
+    with pytest.raises(aster.AsterError, match=r"<string>:6:\d+: error: 'arith.divf' op "
+                                               r"cannot be lowered to amdgcn"):
+        aster.lower(text)
+
+
+def test_unsupported_types_and_functions():
+    f64 = HEAD + """    gpu.func @k(%x: memref<64xf64>) kernel {
+      gpu.return
+    }""" + TAIL
+    with pytest.raises(aster.AsterError, match="memref elements must be f32 or i32"):
+        aster.lower(f64)
+    device = HEAD + """    gpu.func @f() {
+      gpu.return
+    }""" + TAIL
+    with pytest.raises(aster.AsterError, match="only kernels"):
+        aster.lower(device)
+
+
+def test_bad_source_and_target():
+    with pytest.raises(aster.AsterError, match="cannot parse|expected"):
+        aster.lower("module { gpu.module @m { gpu.func @k( } }")
+    with pytest.raises(aster.AsterError, match="unknown target 'gfx000'"):
+        aster.lower(S.CASES[0].mlir, target="gfx000")
+    with pytest.raises(TypeError):
+        aster.lower(42)
+
+
+def test_signature_checks_arrays():
+    sig = aster.lower(S.CASES[0].mlir)["kernels"].signatures["add"]
+    ok = np.zeros(1024, np.float32)
+    with pytest.raises(TypeError, match=r"argument 1 \(memref<1024xf32>\) needs dtype float32, got float64"):
+        sig.args(ok, np.zeros(1024), ok)
+    with pytest.raises(ValueError, match=r"does not accept an array of shape \(512,\)"):
+        sig.args(ok, np.zeros(512, np.float32), ok)
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        sig.args(ok, ok)
+    with pytest.raises(TypeError, match="needs a NumPy array"):
+        sig.args(ok, [0.0] * 1024, ok)
