@@ -62,7 +62,7 @@ def fmoe_rows():
             expert, topk = int(r["expert"]), int(r["topk"])
             blocks = min(token * topk, expert) + token * topk // k.tile_m
             cost = blocks * (inter // k.tile_n) * k.tile_m * k.tile_n * 2 * dim / 16384
-            out.append((cost, dict(source="tuned_fmoe.csv us1", family=k.table, kernel=name,
+            out.append((cost, dict(source="tuned_fmoe.csv us1", family="fmoe_stage1", kernel=name,
                                    device=device, arch=arch, token=token, dim=dim,
                                    inter=inter, expert=expert, topk=topk,
                                    measured=float(r["us1"]))))

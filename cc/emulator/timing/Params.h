@@ -70,10 +70,15 @@ struct Params {
   // ---- launch (Model.cpp: dispatch) ----
   /// Fixed wall time of a launch besides its waves: the command processor
   /// reading the dispatch packet, the end-of-kernel cache write-back and
-  /// completion signal ([aiter]: AMD's smallest measured kernel times are
-  /// 3.6 us (a8w8_blockscale_tuned_gemm.csv, M=16 N=7168 K=256, on 256 and
-  /// 304 CUs), 3.9 us (a4w4), 4.2 us (a8w8_bpreshuffle on 80 CUs): an empty
-  /// kernel costs less; [model] 2.0 us of them is the launch itself).
+  /// completion signal, as a device-side timer sees it ([aiter]: the tuners
+  /// time kernels by the profiler's device time; AMD's smallest measured
+  /// kernel times are 3.6 us (a8w8_blockscale_tuned_gemm.csv, M=16 N=7168
+  /// K=256, on 256 and 304 CUs), 3.9 us (a4w4), 4.2 us (a8w8_bpreshuffle on
+  /// 80 CUs): an empty kernel costs less). Published launch costs on
+  /// MI300-class GPUs are host-side and larger: ~4.5 us per kernel on
+  /// MI300X (Kog AI's monokernel blog, 2026), 16.9 us per launch plus
+  /// synchronize on MI325X (pytorch/FBGEMM pull request 6219); no published
+  /// device-timed empty kernel was found. [model] 2.0 us.
   double launchUs = 2.0;
   /// Each XCD's workgroup dispatcher starts one wave per this many cycles
   /// ([model]: one wave per clock per XCD; a workgroup of 4 waves takes 4).
