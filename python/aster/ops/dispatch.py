@@ -38,8 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL
-from ..generators.gemm_gen import CNT_BYTES
-from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
+from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library, split_counters
 
 __all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate", "kchunk", "default_library",
            "cache_dir", "split_factors", "MAX_SPLITS"]
@@ -245,15 +244,6 @@ def _vector(v, size, what, default):
     if v.size != size:
         raise ValueError(f"gemm: {what} must hold {size} values, got {v.size}")
     return v
-
-
-def split_counters(n):
-    """The counters a split-K launch needs for n (output tile, wave) pairs,
-    one per 128-byte line (gemm_gen.CNT_BYTES): zero before the launch, and
-    the kernel leaves them zero (aster.generators.gemm_gen, "split-K without
-    a zero fill"), so a GPU keeps one allocation for every launch; on the
-    emulator, each launch works on a copy of a fresh zero array."""
-    return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)
 
 
 def _padded(x):

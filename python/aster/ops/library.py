@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..generators.gemm import GemmConfig, compile_config
+from ..generators.gemm_gen import CNT_BYTES
 from .devices import CUS as _CUS
 
 __all__ = ["build_library", "Library", "Entry", "default_configs", "REF_SHAPES", "CSV_FIELDS",
@@ -163,7 +164,6 @@ def simulate(hsaco, cfg, shape, splits=1, device=None):
     c = np.zeros(m * n, np.float32)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     gx, gy, _ = cfg.grid(m, n)
-    from .dispatch import split_counters
     args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk]
                                  if cfg.split_k else [])
     r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True,
@@ -332,3 +332,12 @@ class Library:
 
     def rows(self):
         return [dict(e.row) for e in self.entries]
+
+
+def split_counters(n):
+    """The counters a split-K launch needs for n (output tile, wave) pairs,
+    one per 128-byte line (gemm_gen.CNT_BYTES): zero before the launch, and
+    the kernel leaves them zero (aster.generators.gemm_gen, "split-K without
+    a zero fill"), so a GPU keeps one allocation for every launch; on the
+    emulator, each launch works on a copy of a fresh zero array."""
+    return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)

@@ -200,11 +200,6 @@ class Module:
                     k.params = nvinfo.kparams(nvinfo.parse(self._bytes(info)))
                 self.kernels[k.name] = k
 
-    def mlir(self):
-        """This module as MLIR text of the `sass` dialect (mlir.py)."""
-        from .mlir import to_mlir
-        return to_mlir(self)
-
     def _bytes(self, s):
         return self.data[s['offset']:s['offset'] + s['size']]
 
