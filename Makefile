@@ -115,7 +115,7 @@ test-asan: deps
 	  PYTHONPATH=$(CURDIR)/$(ASAN_BUILD)/python_packages $(PYTHON) -m pytest -q -p no:cacheprovider $(ASAN_DESELECT) $(ASAN_PYTEST)
 
 # The examples run on the emulator with the timing model; mfma_10 also draws
-# its timeline (build/mfma_10_timeline.png, the picture the README shows from
+# its timeline (build/mfma_10_timeline.png, the picture docs/emulator.md shows from
 # docs/) and writes a Perfetto trace (build/mfma_10.json: open it in
 # ui.perfetto.dev). The demo writes only under build/.
 demo: build

@@ -111,3 +111,13 @@ def from_mlir(text, name='<string>'):
         if rc is not None and rc != m.regcount(kname):
             m.set_regcount(kname, rc)
     return m
+
+
+def _module_mlir(self):
+    """This module as MLIR text of the `sass` dialect (to_mlir)."""
+    return to_mlir(self)
+
+
+# Module.mlir() is defined here, above cubin.py (which must not import this
+# module back); aster.sass imports this module, so every Module has it.
+Module.mlir = _module_mlir
