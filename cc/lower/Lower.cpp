@@ -1165,7 +1165,11 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
       return unsupported(op, "divergent i1 results are not lowered");
     types.push_back(uni.isDivergent(op.getCondition()) ? (Type)vT : regTypeFor(r));
   }
+  // Lowers a branch's block and gives the values its scf.yield passes on,
+  // each in the register class of its result.
   auto passOn = [&](Block &blk) -> FailureOr<SmallVector<Value>> {
+    if (failed(lowerBlock(blk)))
+      return failure();
     auto ys = yields(blk);
     if (failed(ys))
       return failure();
@@ -1181,16 +1185,12 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
     Block *elseB = hasElse ? newBlock() : join;
     branch("s_cbranch_scc0", elseB, {}, thenB, {});
     start(thenB);
-    if (failed(lowerBlock(op.getThenRegion().front())))
-      return failure();
     auto tv = passOn(op.getThenRegion().front());
     if (failed(tv))
       return failure();
     cf::BranchOp::create(b, loc, join, *tv);
     if (hasElse) {
       start(elseB);
-      if (failed(lowerBlock(op.getElseRegion().front())))
-        return failure();
       auto ev = passOn(op.getElseRegion().front());
       if (failed(ev))
         return failure();
@@ -1209,8 +1209,6 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   Block *thenB = newBlock(), *elseHead = newBlock(types);
   branch("s_cbranch_execz", elseHead, zeros, thenB, {});
   start(thenB);
-  if (failed(lowerBlock(op.getThenRegion().front())))
-    return failure();
   auto tv = passOn(op.getThenRegion().front());
   if (failed(tv))
     return failure();
@@ -1230,8 +1228,6 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   Block *elseB = newBlock(), *join = newBlock(joinTypes);
   branch("s_cbranch_execz", join, skipArgs, elseB, {});
   start(elseB);
-  if (failed(lowerBlock(op.getElseRegion().front())))
-    return failure();
   auto ev = passOn(op.getElseRegion().front());
   if (failed(ev))
     return failure();
