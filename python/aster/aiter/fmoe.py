@@ -83,16 +83,18 @@ def route(tokens, experts, topk, seed=0):
                     ).astype(np.int32).reshape(tokens, topk)
 
 
-def moe_sorting(topk_ids, experts, block_m):
+def moe_sorting(topk_ids, experts, block_m, topk_weights=None):
     """(sorted_ids, sorted_weights, sorted_expert_ids, num_valid_ids) as
-    aiter's moe_sorting lays them out: per expert in order, its (token,
-    slot) pairs padded to a multiple of block_m."""
+    aiter's moe_sorting lays them out (see sort_routing): per expert in
+    order, its (token, slot) pairs padded to a multiple of block_m; weights
+    from `topk_weights` (all 1 without it), 0 for padding."""
     m, topk = topk_ids.shape
     max_padded = topk_ids.size + experts * block_m - topk
     max_blocks = -(-max_padded // block_m)
     pad = m | topk << 24
     sorted_ids = np.full(max_padded, pad, np.int32)
     sorted_experts = np.zeros(max_blocks, np.int32)
+    weights = np.zeros(max_padded, np.float32)
     pos = 0
     for e in range(experts):
         tok, slot = np.nonzero(topk_ids == e)
@@ -100,11 +102,11 @@ def moe_sorting(topk_ids, experts, block_m):
             continue
         ids = tok | slot << 24
         sorted_ids[pos:pos + len(ids)] = ids
+        weights[pos:pos + len(ids)] = 1.0 if topk_weights is None else topk_weights[tok, slot]
         blocks = -(-len(ids) // block_m)
         sorted_experts[pos // block_m:pos // block_m + blocks] = e
         pos += blocks * block_m
     num_valid = np.array([pos, m], np.int32)
-    weights = np.full(max_padded, 1.0, np.float32)
     return sorted_ids, weights, sorted_experts, num_valid
 
 
@@ -202,16 +204,7 @@ def sort_routing(topk_ids, topk_weights, experts, block_m):
                          f"{topk_ids.shape}, {topk_weights.shape}")
     if topk_ids.size and (topk_ids.min() < 0 or topk_ids.max() >= experts):
         raise ValueError(f"topk_ids must lie in [0, {experts})")
-    ids, _, experts_of, valid = moe_sorting(topk_ids, experts, block_m)
-    weights = np.zeros(ids.shape, np.float32)
-    pos = 0
-    for e in range(experts):
-        tok, slot = np.nonzero(topk_ids == e)
-        if not len(tok):
-            continue
-        weights[pos:pos + len(tok)] = topk_weights[tok, slot]
-        pos += -(-len(tok) // block_m) * block_m
-    return ids, weights, experts_of, valid
+    return moe_sorting(topk_ids, experts, block_m, topk_weights)
 
 
 @dataclass(frozen=True)
