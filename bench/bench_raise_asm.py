@@ -1,11 +1,13 @@
 """raise_asm speed: µs per instruction line for assembly text of 1k to 50k
 instructions, written out flat (as clang -S writes it) and the same code made
 by a macro called in a `.rept` (as hand-written kernels are). raise_asm reads
-every text with LLVM MC's parser first (cc/target/raise/AsmExpand.cpp), then
-the printed text line by line; the second column is llvm-mc-22's own time
-for `-filetype=asm` of the flat text (its process start included), the floor
-that step cannot go below. Prints min of `--runs` runs, in process CPU time
-(robust on a shared machine). Both texts raise to the same code (checked).
+the macro text with LLVM MC's parser first (cc/target/raise/AsmExpand.cpp),
+then the printed text line by line; the flat text takes the fast path
+(cc/target/raise/AsmPlainLines.h: MC reads only its directives and labels).
+The llvm-mc column is llvm-mc-22's own time for `-filetype=asm` of the flat
+text (its process start included), what reading every line through MC costs
+at least. Prints min of `--runs` runs, in process CPU time (robust on a
+shared machine). Both texts raise to the same code (checked).
 """
 import argparse
 import shutil

@@ -3,7 +3,9 @@
 // The text is first read by LLVM MC (AsmExpand.h): macros, repeats,
 // conditionals, symbols and includes are expanded as llvm-mc does, and every
 // statement comes back as LLVM prints it, with its origin (the source line,
-// and the macro calls that made it). Then a line-oriented reader of that
+// and the macro calls that made it); on text without such constructs, the
+// plain instruction lines skip MC (AsmPlainLines.h), and a text the fast
+// path does not take whole is read again through MC. Then a line-oriented reader of that
 // text: `.text` code between a function label and `.Lfunc_end*` (or the
 // next function) is a kernel; `.amdhsa_kernel` blocks give descriptors,
 // `.amdgpu_metadata` the metadata (YAML, read with LLVM's msgpack document).
@@ -13,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/raise/AsmExpand.h"
+#include "target/raise/AsmPlainLines.h"
 #include "target/raise/DataSections.h"
 #include "target/raise/KernelBody.h"
 #include "target/raise/KernelRecord.h"
@@ -55,10 +58,13 @@ static bool isLayoutDirective(StringRef d) {
       .Default(false);
 }
 
+static llvm::Expected<OwningOpRef<ModuleOp>> readExpanded(MLIRContext *ctx, StringRef tgt,
+                                                         uint8_t bit, const RaiseOptions &opts,
+                                                         const ExpandedAsm &expanded);
+
 llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
                                                StringRef target, const RaiseOptions &opts) {
   ctx->loadDialect<AMDGCNDialect, cf::ControlFlowDialect, arith::ArithDialect>();
-  std::vector<std::string> errors;
   StringAttr file = StringAttr::get(ctx, opts.sourceName);
 
   // The target: the argument, else `.amdgcn_target` (whose features, such
@@ -122,9 +128,35 @@ llvm::Expected<OwningOpRef<ModuleOp>> raiseAsm(MLIRContext *ctx, StringRef text,
       }
     }
   }
+  // The fast path first (AsmPlainLines.h): MC reads all but the plain
+  // instruction lines. Whatever it does not take (an MC error, a line the
+  // reader rejects) is read again through MC whole, so messages and results
+  // are those of the full path.
+  if (std::optional<PlainSplit> split = splitPlainLines(text)) {
+    auto printed = expandAsm(ctx, split->reduced, tgt, features, xo);
+    if (printed) {
+      ExpandedAsm merged = mergePlainLines(ctx, std::move(*printed), *split, opts.sourceName);
+      auto fast = readExpanded(ctx, tgt, bit, opts, merged);
+      if (fast)
+        return fast;
+      llvm::consumeError(fast.takeError());
+    } else {
+      llvm::consumeError(printed.takeError());
+    }
+  }
   auto expanded = expandAsm(ctx, text, tgt, features, xo);
   if (!expanded)
     return expanded.takeError();
+  return readExpanded(ctx, tgt, bit, opts, *expanded);
+}
+
+/// The line reader of MC's printed text (see the file's header).
+static llvm::Expected<OwningOpRef<ModuleOp>> readExpanded(MLIRContext *ctx, StringRef tgt,
+                                                         uint8_t bit, const RaiseOptions &opts,
+                                                         const ExpandedAsm &expandedText) {
+  const ExpandedAsm *expanded = &expandedText;
+  std::vector<std::string> errors;
+  StringAttr file = StringAttr::get(ctx, opts.sourceName);
   SmallVector<StringRef> lines;
   StringRef(expanded->text).split(lines, '\n');
   auto locOf = [&](unsigned i) -> Location {
