@@ -33,7 +33,8 @@ What the launch follows (aiter's sources):
 The kernels read whole tiles (A rows up to a multiple of tile_m, B rows up
 to a multiple of tile_n): those rows get readable allocator slack, as the
 arrays of aiter's tests have (the caching allocator's granularity), through
-aster.launch(slack=).
+aster.launch(slack=); with a partial last N tile some kernels (256x256)
+store whole tile rows, past the end of out: out gets writable slack.
 
 Needs: the amd-aiter wheel (aster.aiter.wheel). Guarantees: the launch
 aiter's interface makes for the kernel and shape; bad shapes raise
@@ -156,8 +157,11 @@ def run(kernel, m, n, k, *, device="mi355x", timing=True, data=None, strict=True
         b[:n] = shuffle_weight(db, (16, 16))
         sa[:scale_shape(m, k)[0]] = shuffle_scales(dsa)
         sb[:scale_shape(n, k)[0]] = shuffle_scales(dsb)
-    rows_out = -(-m // 256) * 256
-    out = np.zeros((max(rows_out, mt), n), np.uint16)
+    # out: the tuner's [ceil(M/256)*256, N] bf16 and writable allocator
+    # slack: with a partial last N tile, the kernels store whole tile rows,
+    # so the last row's columns past N land after the tensor.
+    rows_out = max(-(-m // 256) * 256, mt)
+    out = np.zeros(rows_out * n + SLACK // 2, np.uint16)
     packed = struct_layout(SOURCE).pack(
         ptr_D=out, ptr_C=None, ptr_A=a, ptr_B=b, alpha=1.0, beta=0.0,
         stride_C0=n, stride_A0=k, stride_B0=k, M=m, N=n, K=k,
@@ -166,4 +170,4 @@ def run(kernel, m, n, k, *, device="mi355x", timing=True, data=None, strict=True
     grid = (nt // kern.tile_n, mt // kern.tile_m, 1)
     r = _launch(code_object(ARCH, kern.code), kern.symbol, grid, (256, 1, 1), packed,
                 strict=strict, timing=timing, device=device if timing else None, slack=SLACK)
-    return out[:m], r
+    return out[:m * n].reshape(m, n), r
