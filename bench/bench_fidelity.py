@@ -35,6 +35,8 @@ Held out, never opened: aiter/configs/bf16_tuned_gemm.csv.
 
     python bench/bench_fidelity.py                 # rows under --max-cost
     python bench/bench_fidelity.py --max-cost 2e6 --rows 40
+    python bench/bench_fidelity.py --family f4gemm --csv f4.csv   # rows appended as done
+    python bench/bench_fidelity.py --summarize a.csv b.csv        # Markdown table + medians
 
 --max-cost bounds each row's emulation work (estimated MFMAs), so the
 default run takes minutes on two cores; the rows are chosen by cost only,
@@ -174,7 +176,13 @@ def main(argv=None):
                     help="skip the first N selected rows (to resume a run)")
     ap.add_argument("--family", action="append", choices=FAMILIES,
                     help="only rows of this kernel family (repeatable)")
+    ap.add_argument("--csv", help="append each finished row to this CSV file")
+    ap.add_argument("--summarize", nargs="+", metavar="CSV",
+                    help="run nothing: print the rows of these --csv files as a Markdown "
+                         "table and their medians")
     args = ap.parse_args(argv)
+    if args.summarize:
+        return summarize(args.summarize)
     if not wheel.available():
         print("the amd-aiter wheel is not installed (make deps)")
         return 1
@@ -201,10 +209,52 @@ def main(argv=None):
               f"{r['simulated']:8.2f} {r['ratio']:8.3f} {time.perf_counter() - t0:6.1f}",
               flush=True)
         done.append(r)
+        if args.csv:
+            append_csv(args.csv, r)
     if not done:
         print("no rows")
         return 1
     print()
+    report(done)
+    return 0
+
+
+CSV_FIELDS = ("family", "device", "kernel", "shape", "measured", "simulated")
+
+
+def append_csv(path, r):
+    import os
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(CSV_FIELDS)
+        w.writerow([r["family"], r["device"], short(r["kernel"]), shape(r),
+                    f"{r['measured']:.4f}", f"{r['simulated']:.4f}"])
+
+
+def summarize(paths):
+    """The rows of --csv files (later files win for a repeated launch) as a
+    Markdown table, then the medians."""
+    rows = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                r["measured"], r["simulated"] = float(r["measured"]), float(r["simulated"])
+                r["ratio"] = r["simulated"] / r["measured"]
+                rows[(r["family"], r["device"], r["kernel"], r["shape"])] = r
+    done = list(rows.values())
+    print("| family | device | kernel | shape | measured us | simulated us | sim/meas |")
+    print("|---|---|---|---|---|---|---|")
+    for r in done:
+        print(f"| {r['family']} | {r['device']} | {r['kernel']} | {r['shape']} | "
+              f"{r['measured']:.2f} | {r['simulated']:.2f} | {r['ratio']:.3f} |")
+    print()
+    report(done)
+    return 0
+
+
+def report(done):
     for title, by in (("per device", lambda r: r["device"]),
                       ("per family", lambda r: r["family"]),
                       ("per family and device", lambda r: r["family"] + " " + r["device"])):
@@ -214,8 +264,8 @@ def main(argv=None):
     errs = [abs(r["ratio"] - 1) for r in done]
     print(f"\nall: {len(done)} launches, median |sim/meas-1| {statistics.median(errs):.1%}, "
           f"worst {max(errs):.1%}; geometric mean sim/meas "
-          f"{statistics.geometric_mean([r['ratio'] for r in done]):.3f}")
-    return 0
+          f"{statistics.geometric_mean([r['ratio'] for r in done]):.3f}; "
+          f"rows off by more than 35%: {sum(e > 0.35 for e in errs)}")
 
 
 if __name__ == "__main__":
