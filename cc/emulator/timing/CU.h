@@ -114,6 +114,10 @@ struct Shared {
   std::vector<std::unique_ptr<Wave>> wavesFree;
   std::vector<std::unique_ptr<Group>> groupsFree;
   std::vector<uint64_t> dispatcherFree;  ///< per XCD: its workgroup dispatcher's next free cycle
+  /// Takes the free waves earlier launches left (cleared as fresh ones),
+  /// and gives this launch's back at its end.
+  void takePooled();
+  void returnPooled();
   uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
   bool failed = false;   ///< a kernel fault or the budget ended the launch
 };

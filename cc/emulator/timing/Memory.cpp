@@ -2,18 +2,33 @@
 #include "emulator/timing/Memory.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace aster::emu::timing {
 
-/// Clocks of one group of n dwords with a clash (two distinct dwords in one
-/// bank): the most distinct dwords any bank holds (the same dword is
-/// broadcast).
-static unsigned clashCycles(uint32_t *group, unsigned n, uint32_t mask) {
-  std::sort(group, group + n);
-  n = unsigned(std::unique(group, group + n) - group);
-  unsigned count[64] = {}, worst = 0;
-  for (unsigned i = 0; i < n; ++i)
-    worst = std::max(worst, ++count[group[i] & mask]);
+/// Clocks of one group of n (<= 64) dwords with a clash (two distinct dwords
+/// in one bank): the most distinct dwords any bank holds (the same dword is
+/// broadcast). Each bank chains the distinct dwords seen in it (no sort).
+static unsigned clashCycles(const uint32_t *group, unsigned n, uint32_t mask) {
+  uint8_t head[64] = {}, next[64], count[64] = {};
+  uint32_t seen[64];
+  unsigned distinct = 0, worst = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    uint32_t d = group[i];
+    unsigned b = d & mask;
+    bool found = false;
+    for (unsigned k = count[b], j = head[b]; k; --k, j = next[j])
+      if (seen[j] == d) {
+        found = true;
+        break;
+      }
+    if (found)
+      continue;
+    seen[distinct] = d;
+    next[distinct] = head[b];
+    head[b] = uint8_t(distinct++);
+    worst = std::max(worst, unsigned(++count[b]));
+  }
   return worst;
 }
 
@@ -46,8 +61,7 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
         ++cycles;
         continue;
       }
-      std::copy(d, d + n, group);
-      cycles += clashCycles(group, n, mask);
+      cycles += clashCycles(d, n, mask);
       continue;
     }
     uint64_t used = 0;
@@ -76,6 +90,7 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
 
 void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
   ways_ = ways;
+  lines_.reset();
   sets_ = 1;  // a power of two, so that a line's set is a mask
   setBits_ = 0;
   while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes) {
@@ -86,10 +101,11 @@ void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
 }
 
 void TagCache::clear() {
-  tags_.assign(size_t(sets_) * ways_, 0);
-  ready_.assign(tags_.size(), 0);
-  stamp_.assign(tags_.size(), 0);
-  clock_ = 0;
+  // The ways stay uninitialised (no host page is touched) until their set
+  // is first used.
+  if (!lines_)
+    lines_.reset(new Way[size_t(sets_) * ways_]);
+  used_.assign((sets_ + 63) / 64, 0);
 }
 
 uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
@@ -97,24 +113,28 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
   // addresses over its channels and sets, so that power-of-two strides (the
   // rows of a matrix) do not all land in a few sets.
   uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
-  size_t base = size_t(h & (sets_ - 1)) * ways_;
-  ++clock_;
-  const uint64_t *tags = tags_.data() + base;
-  for (unsigned i = 0; i < ways_; ++i)
-    if (tags[i] == line + 1) {
-      stamp_[base + i] = clock_;
-      return &ready_[base + i];
-    }
-  // A miss: the least recently used way (the first of equal stamps).
-  size_t victim = base;
-  for (size_t i = base + 1; i < base + ways_; ++i)
-    if (stamp_[i] < stamp_[victim])
-      victim = i;
+  size_t si = size_t(h & (sets_ - 1));
+  Way *set = lines_.get() + si * ways_;
+  if (!(used_[si / 64] >> (si % 64) & 1)) {
+    used_[si / 64] |= 1ull << (si % 64);
+    std::fill(set, set + ways_, Way{0, 0});
+  }
+  const uint64_t key = line + 1;
+  unsigned i = 0;
+  while (i < ways_ && set[i].tag && set[i].tag != key)
+    ++i;
+  if (i < ways_ && set[i].tag == key) {  // a hit: it becomes the most recent
+    Way hit = set[i];
+    std::memmove(set + 1, set, i * sizeof(Way));
+    set[0] = hit;
+    return &set[0].ready;
+  }
+  // A miss: the least recently used way (or an empty one) makes room.
   *fill = nullptr;
   if (allocate) {
-    tags_[victim] = line + 1;
-    stamp_[victim] = clock_;
-    *fill = &ready_[victim];
+    std::memmove(set + 1, set, (ways_ - 1) * sizeof(Way));
+    set[0] = Way{key, 0};
+    *fill = &set[0].ready;
   }
   return nullptr;
 }

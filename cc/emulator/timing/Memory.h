@@ -28,6 +28,7 @@
 #include "emulator/timing/Params.h"
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -43,21 +44,29 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
 /// hash of the line's address ([model]: hardware hashes). Each line
 /// holds the cycle its data arrives (an access that finds a line still on
 /// its way waits for it, as a miss merged into the one in flight would).
+/// A set keeps its lines most recently used first (empty ways last), so a
+/// hit is found near the front and the victim of a miss is the last way:
+/// the same lines as LRU by time stamps, in one run of host memory per set.
+/// Sets are emptied when first used (a launch touches few of the 2 MiB of
+/// an idle XCD's L2 tags: a small kernel pays only for what it uses).
 class TagCache {
 public:
   void init(uint64_t bytes, unsigned lineBytes, unsigned ways);
   void clear();
   /// The arrival cycle of `line` if present (LRU updated), else nullptr; a
   /// miss allocates the line when `allocate` and returns its arrival slot
-  /// through `fill` (the caller writes it).
+  /// through `fill` (the caller writes it). A returned slot stays valid
+  /// until the next access of this cache.
   uint64_t *access(uint64_t line, bool allocate, uint64_t **fill);
 
 private:
+  struct Way {
+    uint64_t tag;    ///< line + 1, 0 = empty
+    uint64_t ready;  ///< arrival cycle of the line's data
+  };
   unsigned sets_ = 0, ways_ = 0, setBits_ = 0;
-  std::vector<uint64_t> tags_;   ///< line + 1, 0 = empty
-  std::vector<uint64_t> ready_;  ///< arrival cycle of the line's data
-  std::vector<uint32_t> stamp_;
-  uint32_t clock_ = 0;
+  std::unique_ptr<Way[]> lines_;  ///< per set: most recently used first
+  std::vector<uint64_t> used_;    ///< per set, a bit: its ways are initialised
 };
 
 /// Bandwidth shared in time: `width`-cycle buckets of `linesPerCycle x

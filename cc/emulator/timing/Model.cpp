@@ -39,10 +39,56 @@
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace aster::emu::timing {
 
 namespace detail {
+
+namespace {
+/// Wave state kept from one timed launch to the next: a launch keeps all its
+/// CUs' waves alive at once, and fresh ones cost the host a page fault per
+/// 4 KiB they touch (most of a small launch's time). At most kKeep of each
+/// are kept (a Wave's touched registers stay allocated: about 130 KiB each
+/// at 512 registers).
+struct WavePool {
+  static constexpr size_t kKeep = 512;
+  std::mutex m;
+  std::vector<std::unique_ptr<Wave>> waves;
+  std::vector<std::unique_ptr<TWave>> twaves;
+};
+WavePool &wavePool() {
+  static WavePool *p = new WavePool;  // never destroyed: launches may run at exit
+  return *p;
+}
+} // namespace
+
+void Shared::takePooled() {
+  WavePool &p = wavePool();
+  std::lock_guard<std::mutex> lk(p.m);
+  wavesFree.swap(p.waves);
+  for (auto &t : p.twaves) {
+    // A wave of another kernel may have used registers this one does not
+    // clear (dispatch clears only this kernel's).
+    std::fill(t->ready.begin(), t->ready.end(), 0);
+    std::fill(t->fwd.begin(), t->fwd.end(), 0);
+    std::fill(t->fwdRange.begin(), t->fwdRange.end(), 0);
+  }
+  twavesFree.swap(p.twaves);
+}
+
+void Shared::returnPooled() {
+  WavePool &p = wavePool();
+  std::lock_guard<std::mutex> lk(p.m);
+  for (auto &w : wavesFree)
+    if (p.waves.size() < WavePool::kKeep)
+      p.waves.push_back(std::move(w));
+  for (auto &t : twavesFree)
+    if (p.twaves.size() < WavePool::kKeep)
+      p.twaves.push_back(std::move(t));
+  wavesFree.clear();
+  twavesFree.clear();
+}
 
 Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
                     uint32_t lds) {
@@ -127,6 +173,8 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       clear(tw->fwd);
       clear(tw->fwdRange);
       tw->vm.clear();
+      tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
+      tw->waitOn = tw->memLevel = WaitOn::L1;
       tw->lds.clear();
       tw->smem.clear();
       tw->barrier = tw->done = false;
@@ -459,6 +507,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // long.
   GlobalMemory mem(P);
   Shared sh(*L.prog, L.opts, P);
+  sh.takePooled();
   std::vector<std::unique_ptr<CUModel>> models;
   std::vector<unsigned> live;
   for (unsigned cu = 0; cu < cus; ++cu) {
@@ -493,6 +542,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   }
   if (L.matrix)  // the waves go away with the models
     L.matrix->drain();
+  if (!sh.failed)
+    sh.returnPooled();
   if (sh.failed)
     wk.errorGroup = 0;
   for (auto &m : models)
