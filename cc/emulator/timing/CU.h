@@ -30,6 +30,7 @@ struct TWave {
   Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
+  bool stale = false;          ///< from an earlier launch: clear all its registers
   bool localNext = false;      ///< its next instruction is SIMD-local
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
   std::vector<uint64_t> ready;          ///< per tracked register: result available

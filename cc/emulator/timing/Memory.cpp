@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 namespace aster::emu::timing {
 
@@ -100,13 +102,54 @@ void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
   clear();
 }
 
-void TagCache::clear() {
-  // The ways stay uninitialised (no host page is touched) until their set
-  // is first used.
-  if (!lines_)
-    lines_.reset(new Way[size_t(sets_) * ways_]);
-  used_.assign((sets_ + 63) / 64, 0);
+namespace {
+/// Tag storage of ended launches by size, up to kKeepBytes in all.
+struct WayPool {
+  static constexpr size_t kKeepBytes = size_t(64) << 20;
+  std::mutex m;
+  std::unordered_map<size_t, std::vector<void *>> free;
+  size_t bytes = 0;
+};
+WayPool &wayPool() {
+  static WayPool *p = new WayPool;  // never destroyed: launches may run at exit
+  return *p;
 }
+} // namespace
+
+void TagRelease::operator()(TagWay *p) const {
+  WayPool &pool = wayPool();
+  size_t bytes = n * sizeof(TagWay);
+  {
+    std::lock_guard<std::mutex> lk(pool.m);
+    if (pool.bytes + bytes <= WayPool::kKeepBytes) {
+      pool.free[n].push_back(p);
+      pool.bytes += bytes;
+      return;
+    }
+  }
+  delete[] p;
+}
+
+TagCache::Way *TagCache::storage() {
+  size_t n = size_t(sets_) * ways_;
+  Way *p = nullptr;
+  WayPool &pool = wayPool();
+  {
+    std::lock_guard<std::mutex> lk(pool.m);
+    auto it = pool.free.find(n);
+    if (it != pool.free.end() && !it->second.empty()) {
+      p = static_cast<Way *>(it->second.back());
+      it->second.pop_back();
+      pool.bytes -= n * sizeof(Way);
+    }
+  }
+  if (!p)
+    p = new Way[n];  // uninitialised: each set is emptied at its first use
+  lines_ = std::unique_ptr<Way[], Release>(p, Release{n});
+  return p;
+}
+
+void TagCache::clear() { used_.assign((sets_ + 63) / 64, 0); }
 
 uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
   // The set from the line's address bits folded together: hardware hashes
@@ -114,7 +157,7 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
   // rows of a matrix) do not all land in a few sets.
   uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
   size_t si = size_t(h & (sets_ - 1));
-  Way *set = lines_.get() + si * ways_;
+  Way *set = (lines_ ? lines_.get() : storage()) + si * ways_;
   if (!(used_[si / 64] >> (si % 64) & 1)) {
     used_[si / 64] |= 1ull << (si % 64);
     std::fill(set, set + ways_, Way{0, 0});

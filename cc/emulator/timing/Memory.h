@@ -40,6 +40,18 @@ namespace aster::emu::timing {
 std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per,
                                             uint64_t exec, unsigned banks);
 
+/// One way of a TagCache set.
+struct TagWay {
+  uint64_t tag;    ///< line + 1, 0 = empty
+  uint64_t ready;  ///< arrival cycle of the line's data
+};
+/// TagCache storage goes back to a process-wide pool (a launch allocates
+/// ~9 MiB of tags for 304 CUs; fresh pages cost a fault each).
+struct TagRelease {
+  size_t n;
+  void operator()(TagWay *p) const;
+};
+
 /// A set-associative cache of line tags with LRU replacement, the set a
 /// hash of the line's address ([model]: hardware hashes). Each line
 /// holds the cycle its data arrives (an access that finds a line still on
@@ -60,13 +72,13 @@ public:
   uint64_t *access(uint64_t line, bool allocate, uint64_t **fill);
 
 private:
-  struct Way {
-    uint64_t tag;    ///< line + 1, 0 = empty
-    uint64_t ready;  ///< arrival cycle of the line's data
-  };
+  using Way = TagWay;
+  using Release = TagRelease;
   unsigned sets_ = 0, ways_ = 0, setBits_ = 0;
-  std::unique_ptr<Way[]> lines_;  ///< per set: most recently used first
-  std::vector<uint64_t> used_;    ///< per set, a bit: its ways are initialised
+  std::unique_ptr<Way[], Release> lines_;  ///< per set: most recently used first;
+                                           ///< allocated at the first access
+  std::vector<uint64_t> used_;             ///< per set, a bit: its ways are initialised
+  Way *storage();
 };
 
 /// Bandwidth shared in time: `width`-cycle buckets of `linesPerCycle x

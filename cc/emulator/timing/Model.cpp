@@ -67,13 +67,10 @@ void Shared::takePooled() {
   WavePool &p = wavePool();
   std::lock_guard<std::mutex> lk(p.m);
   wavesFree.swap(p.waves);
-  for (auto &t : p.twaves) {
-    // A wave of another kernel may have used registers this one does not
-    // clear (dispatch clears only this kernel's).
-    std::fill(t->ready.begin(), t->ready.end(), 0);
-    std::fill(t->fwd.begin(), t->fwd.end(), 0);
-    std::fill(t->fwdRange.begin(), t->fwdRange.end(), 0);
-  }
+  // A wave of another kernel may have used registers this one does not
+  // clear: dispatch clears all of a pooled wave's (`stale`).
+  for (auto &t : p.twaves)
+    t->stale = true;
   twavesFree.swap(p.twaves);
 }
 
@@ -165,6 +162,10 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       twavesFree.pop_back();
       // Only the registers the kernel has can hold an earlier wave's times.
       auto clear = [&](auto &v) {
+        if (tw->stale) {
+          std::fill(v.begin(), v.end(), 0);
+          return;
+        }
         std::fill(v.begin(), v.begin() + kTrackV, 0);
         std::fill(v.begin() + kTrackV, v.begin() + kTrackV + LN.vgprsToClear, 0);
         std::fill(v.begin() + kTrackA, v.begin() + kTrackA + LN.agprsToClear, 0);
@@ -172,6 +173,7 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       clear(tw->ready);
       clear(tw->fwd);
       clear(tw->fwdRange);
+      tw->stale = false;
       tw->vm.clear();
       tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
       tw->waitOn = tw->memLevel = WaitOn::L1;
