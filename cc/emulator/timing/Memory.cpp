@@ -151,12 +151,13 @@ TagCache::Way *TagCache::storage() {
 
 void TagCache::clear() { used_.assign((sets_ + 63) / 64, 0); }
 
+void TagCache::prefetch(uint64_t line) const {
+  if (lines_)
+    __builtin_prefetch(lines_.get() + size_t(setOf(line)) * ways_);
+}
+
 uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
-  // The set from the line's address bits folded together: hardware hashes
-  // addresses over its channels and sets, so that power-of-two strides (the
-  // rows of a matrix) do not all land in a few sets.
-  uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
-  size_t si = size_t(h & (sets_ - 1));
+  size_t si = setOf(line);
   Way *set = (lines_ ? lines_.get() : storage()) + si * ways_;
   if (!(used_[si / 64] >> (si % 64) & 1)) {
     used_[si / 64] |= 1ull << (si % 64);
@@ -247,6 +248,7 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   }
   mallBw_.init(P.mallBytesPerClk / line, P.bandwidthWindow);
   hbmBw_.init(P.hbmBytesPerClk / line, P.bandwidthWindow);
+  mall_.reserve(4096);
   icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
   for (TagCache &c : icache_)
     c.init(P.icacheBytes, P.icacheLine, 8);
@@ -314,6 +316,12 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
   m.pipeFree = begin + pipe;
   uint64_t issued = begin + pipe;
   uint64_t done = issued;
+  // The host fetches every line's tag sets at once (they are far apart).
+  for (unsigned i = 0; i < n; ++i) {
+    if (!store && !atomic)
+      m.l1.prefetch(lines[i]);
+    l2_[m.xcd].prefetch(lines[i]);
+  }
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];
     uint64_t *fill1 = nullptr, *fill2 = nullptr, *r;

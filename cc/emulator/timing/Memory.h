@@ -70,8 +70,18 @@ public:
   /// through `fill` (the caller writes it). A returned slot stays valid
   /// until the next access of this cache.
   uint64_t *access(uint64_t line, bool allocate, uint64_t **fill);
+  /// Asks the host to bring `line`'s set into its cache (no effect on
+  /// the model).
+  void prefetch(uint64_t line) const;
 
 private:
+  /// The set from the line's address bits folded together: hardware hashes
+  /// addresses over its channels and sets, so that power-of-two strides
+  /// (the rows of a matrix) do not all land in a few sets.
+  size_t setOf(uint64_t line) const {
+    uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
+    return size_t(h & (sets_ - 1));
+  }
   using Way = TagWay;
   using Release = TagRelease;
   unsigned sets_ = 0, ways_ = 0, setBits_ = 0;

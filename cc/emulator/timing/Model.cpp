@@ -500,7 +500,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   uint64_t groups = L.grid.count();
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
-  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 16));
+  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));  // (grows)
   // All CUs advance together in epochs of global time: each runs its turns
   // of the epoch in turn, so the shared caches and bandwidth calendars see
   // every CU's requests in time order up to an epoch. The CUs run in a new
