@@ -89,7 +89,7 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
   Wave &w = *t.w;
   uint64_t exec = w.exec();
   if (ti.addr == ADDR_DS) {
-    static thread_local uint32_t dw[64 * 8];
+    uint32_t dw[64 * 8];
     unsigned dpl = std::max(1u, (ti.laneBytes + 3u) / 4u);
     unsigned per = std::min(8u, dpl * ti.accesses);
     const Opnd &a = in.nsrc() ? in.src(0) : in.op[0];
