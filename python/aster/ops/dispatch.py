@@ -3,10 +3,12 @@ chosen by a heuristic (or tuning results), on the emulator or a GPU.
 
 The heuristic (`plan`; `choose` is its kernel), for each kernel of the
 library matching (arch, dtype, trans_b, C format) and, for a split-K kernel
-(`GemmConfig.split_k`: grid z = splits + 1, workgroup z = 0 zeroes its C
-tile, z > 0 adds K elements [(z-1) kchunk, z kchunk) with
-buffer_atomic_add_f32: no zero fill of C before the launch), each split
-factor up to MAX_SPLITS that gives a distinct K chunk (`split_factors`):
+(`GemmConfig.split_k`: the splits add with buffer_atomic_add_f32, no zero
+fill of C before the launch), each split factor up to MAX_SPLITS that
+gives a distinct K chunk (`split_factors`) and both ways of starting C:
+zwg = 1 (grid z = splits + 1, workgroup z = 0 zeroes its C tile) and
+zwg = 0 (grid z = splits, split 0 stores and the others add once it has:
+no zero workgroups, but the adders wait for split 0's store):
 
   1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
      (a split-K winner with its tuned split).
@@ -21,11 +23,13 @@ placement and the waves of workgroups included):
   T        = ceil(M/tm) ceil(N/tn) output tiles; kchunk, splits from
              GemmConfig.kchunk; steps = K steps per workgroup (kchunk
              rounded up to the loop's unroll, so edge waste is paid)
-  WGs      = [T zero workgroups (split-K)] + T x splits K workgroups, in
+  WGs      = [T zero workgroups (split-K, zwg)] + T x splits K workgroups, in
              dispatch order; workgroup g runs on CU g mod CUs, at most
              wg_per_cu resident per CU, the next one starting when one ends
              (the timing model's placement, cc/emulator/timing/README.md)
-  K wg     = wg_fixed + max(steps x step, bytes / HBM): step = max(wg_step,
+  K wg     = wg_fixed (zwg = 0 with 2+ splits: wg_fixed0, which includes
+             the wait for split 0's store)
+             + max(steps x step, bytes / HBM): step = max(wg_step,
              the CU's MFMA time per step shared by the workgroups resident
              on it); bytes = the HBM bytes of A and B (each element once,
              the model's shared L2 / Infinity Cache) of the workgroups
@@ -168,12 +172,13 @@ def _per_cu(first, count, cus):
 
 
 def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=None,
-             detail=False):
+             detail=False, zwg=1):
     """(estimated whole-device cycles, wasted fraction of the computed flops)
     of one kernel on an M x N x K problem with `splits` K splits (the module
     doc). calib: the entry's calibration (`Entry.calibration`; None: the
     uncalibrated formula); hbm: HBM bytes per cycle (the device profile's;
-    default MI300X's 4.2 TB/s at 2.1 GHz). detail: also a dict of the terms."""
+    default MI300X's 4.2 TB/s at 2.1 GHz). detail: also a dict of the terms.
+    zwg: a split-K launch with zero workgroups (1) or split 0 storing (0)."""
     if not calib:
         return estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
     from .library import k_per_step
@@ -183,7 +188,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     kc, sk = kchunk(cfg, k, splits)
     ks = k_per_step(cfg)
     steps = -(-kc // (K_UNROLL * ks)) * K_UNROLL
-    nz = T if cfg.split_k else 0
+    nz = T if cfg.split_k and zwg else 0
     nc = T * sk
     slots = max(1, int(calib["wg_per_cu"]))
     # the CU's MFMA time per step, shared by the K workgroups resident at once
@@ -193,7 +198,9 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
     loop = max(steps * step, ab * at_once / nc / hbm)
-    work = calib["wg_fixed"] + loop
+    # without zero workgroups the adding splits wait for split 0's store
+    fixed = calib["wg_fixed0"] if cfg.split_k and not zwg and sk > 1 else calib["wg_fixed"]
+    work = fixed + loop
     c_bytes = m * n * (4 if cfg.out == "f32" and cfg.dtype not in BYTE_DTYPES else 2)
     zero = calib["wg_zero"] + c_bytes * min(1.0, cus * slots / T) / hbm if nz else 0.0
     zc, cc = _per_cu(0, nz, cus), _per_cu(nz, nc, cus)
@@ -213,7 +220,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     return cycles, waste
 
 
-def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=None):
+def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=None, zwg=1):
     """(estimated microseconds, cycles, wasted fraction) of one launch on the
     device `profile` (`devices.profile`; None: the arch's flagship): the
     profile's launch_us + cycles at the clock under the launch's MFMA load
@@ -225,7 +232,8 @@ def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=No
     if not calib:
         cyc, waste = estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
         return p["launch_us"] + cyc / p["clock_mhz"], cyc, waste
-    cyc, waste, d = estimate(cfg, m, n, k, utilisation, splits, cus, calib, hbm, detail=True)
+    cyc, waste, d = estimate(cfg, m, n, k, utilisation, splits, cus, calib, hbm, detail=True,
+                             zwg=zwg)
     util = min(1.0, d["mfma"] / (cyc * 4 * cus))
     mhz = p["clock_mhz"] - (p["clock_mhz"] - p["mfma_clock_mhz"]) * util
     return p["launch_us"] + cyc / mhz, cyc, waste
@@ -235,16 +243,19 @@ def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=No
 class Plan:
     """What `gemm` launches: a library Entry, its K split (1 for a plain
     kernel), the K elements per split, and the estimated cycles and
-    microseconds."""
+    microseconds; zwg: a split-K launch's zero workgroups (1: z = 0 zeroes
+    C; 0: split 0 stores, no zero workgroups)."""
     entry: object
     splits: int
     kchunk: int
     cycles: float
     us: float = 0.0
+    zwg: int = 1
 
     @property
     def name(self):
-        return self.entry.name + (f"/sk{self.splits}" if self.entry.config.split_k else "")
+        return self.entry.name + (f"/sk{self.splits}{'' if self.zwg else 'n'}"
+                                  if self.entry.config.split_k else "")
 
 
 def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
@@ -271,10 +282,12 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
         for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
                   else (1,)):
             kc, sk = kchunk(e.config, k, s)
-            us, t, waste = estimate_us(e.config, m, n, k, s, e.calibration, prof,
-                                       loop_utilisation(e))
-            opts.append(((us, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
-                         Plan(e, sk, kc, t, us)))
+            cal = e.calibration
+            for z in ((1, 0) if e.config.split_k and cal and cal["wg_fixed0"] else (1,)):
+                us, t, waste = estimate_us(e.config, m, n, k, s, cal, prof,
+                                           loop_utilisation(e), zwg=z)
+                opts.append(((us, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k,
+                              sk, -z), Plan(e, sk, kc, t, us, z)))
     return min(opts, key=lambda o: o[0])[1]
 
 
@@ -455,8 +468,8 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
                 m, n, k]
     if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
         gx, gy, _ = cfg.grid(m, n)
-        args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits]
-    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
+        args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits, p.zwg]
+    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits, p.zwg), block=cfg.block,
                args=args, backend=backend, timing=timing, device=device)
     if timing:
         r.plan = p

@@ -47,8 +47,9 @@ CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "wa
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
               "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
-              "wg_zero", "wg_mfma", "wg_per_cu", "tuned_for"]
-CALIB_FIELDS = ("wg_fixed", "wg_step", "wg_drain", "wg_zero", "wg_mfma", "wg_per_cu")
+              "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "tuned_for"]
+CALIB_FIELDS = ("wg_fixed", "wg_step", "wg_drain", "wg_zero", "wg_mfma", "wg_per_cu",
+                "wg_fixed0")
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
 CUS = _CUS["gfx942"]
 
@@ -141,11 +142,12 @@ def kernel_args_header(kernels):
     return "\n".join(out) + "\n"
 
 
-def run(hsaco, cfg, shape, splits=1, device=None):
+def run(hsaco, cfg, shape, splits=1, device=None, zwg=1):
     """The timed LaunchResult of the kernel on an M x N x K problem (zero
     inputs: the timing model does not depend on values); a split-K kernel
-    with `splits` K splits (GemmConfig.kchunk), on the timing model's
-    `device` profile (None: the target's flagship)."""
+    with `splits` K splits (GemmConfig.kchunk) and zero workgroups (zwg = 1)
+    or split 0 storing (zwg = 0), on the timing model's `device` profile
+    (None: the target's flagship)."""
     from ..runtime import launch
     from ..generators.gemm import DTYPES as NP, split_counters
     m, n, k = shape
@@ -161,15 +163,15 @@ def run(hsaco, cfg, shape, splits=1, device=None):
     c = np.zeros(m * n, np.float32 if cfg.out == "f32" else np.uint16)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     gx, gy, _ = cfg.grid(m, n)
-    args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk]
+    args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk, zwg]
                                  if cfg.split_k else [])
-    return launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args,
+    return launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk, zwg), block=cfg.block, args=args,
                   timing=True, device=device)
 
 
-def simulate(hsaco, cfg, shape, splits=1, device=None):
+def simulate(hsaco, cfg, shape, splits=1, device=None, zwg=1):
     """Simulated cycles of the kernel on an M x N x K problem (`run`)."""
-    return run(hsaco, cfg, shape, splits, device).cycles
+    return run(hsaco, cfg, shape, splits, device, zwg).cycles
 
 
 def k_per_step(cfg):
@@ -192,7 +194,9 @@ def calibrate(hsaco, cfg, device=None):
     counting wg_drain: its stores still in flight after its waves end,
     wg_zero: the cycles of a split-K launch's zero workgroup (0 without),
     wg_mfma: SIMD-cycles of MFMA per K step, wg_per_cu: workgroups resident
-    per CU (occupancy)} from two single-workgroup launches (CALIB_STEPS)."""
+    per CU (occupancy), wg_fixed0: split-K without zero workgroups (zwg = 0,
+    2 splits of CALIB_STEPS[0] steps): the fixed cycles of the adding split,
+    which waits for split 0's store} from single-tile launches (CALIB_STEPS)."""
     ks = k_per_step(cfg)
     rs = [run(hsaco, cfg, (cfg.tile_m, cfg.tile_n, n * ks), 1, device) for n in CALIB_STEPS]
     (n1, n2), (r1, r2) = CALIB_STEPS, rs
@@ -209,9 +213,13 @@ def calibrate(hsaco, cfg, device=None):
     step = (dur[1] - dur[0]) / (n2 - n1)
     zero = span[0][0][1] - span[0][0][0] if cfg.split_k else 0
     mfma = (r2.trace.unit_busy["mfma"] - r1.trace.unit_busy["mfma"]) / (n2 - n1)
+    fixed0 = 0
+    if cfg.split_k:
+        r0 = run(hsaco, cfg, (cfg.tile_m, cfg.tile_n, 2 * n1 * ks), 2, device, zwg=0)
+        fixed0 = r0.cycles - r0.trace.drain_cycles - n1 * step
     return dict(wg_step=round(step, 1), wg_fixed=round(dur[0] - n1 * step),
                 wg_drain=r1.trace.drain_cycles, wg_zero=zero, wg_mfma=round(mfma, 1),
-                wg_per_cu=r1.trace.occupancy["groups_per_cu"])
+                wg_per_cu=r1.trace.occupancy["groups_per_cu"], wg_fixed0=round(fixed0))
 
 
 def utilisation(shape, cycles, cfg):
