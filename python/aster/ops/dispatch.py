@@ -29,7 +29,9 @@ placement and the waves of workgroups included):
              (the timing model's placement, cc/emulator/timing/README.md)
   K wg     = wg_fixed (zwg = 0 with 2+ splits: wg_fixed0, which includes
              the wait for split 0's store)
-             + max(steps x step, bytes / HBM): step = max(wg_step,
+             + max(steps x step, bytes / HBM): step = max(wg_step + wg_load /
+             CALIB_STEPS[0] x workgroups resident per CU (the step under
+             load; none for a split-K launch that only stores),
              the CU's MFMA time per step shared by the workgroups resident
              on it); bytes = the HBM bytes of A and B (each element once,
              the model's shared L2 / Infinity Cache) of the workgroups
@@ -181,7 +183,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     zwg: a split-K launch with zero workgroups (1) or split 0 storing (0)."""
     if not calib:
         return estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
-    from .library import k_per_step
+    from .library import CALIB_STEPS, k_per_step
     hbm = hbm or 4.2e12 / 2.1e9
     gx, gy, _ = cfg.grid(m, n)
     T = gx * gy
@@ -191,9 +193,16 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     nz = T if cfg.split_k and zwg else 0
     nc = T * sk
     slots = max(1, int(calib["wg_per_cu"]))
-    # the CU's MFMA time per step, shared by the K workgroups resident at once
+    # a step under load (wg_load: the full-device probe's extra cycles over
+    # its CALIB_STEPS[0] steps, in proportion to the workgroups resident per
+    # CU; the probe of a split-K kernel adds atomically, so a launch that
+    # only stores, one split without zero workgroups, pays none), and the
+    # CU's MFMA time per step, shared by the K workgroups resident at once
     resident = max(1, min(slots, -(-nc // cus)))
-    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
+    busy = min(nz + nc, cus * slots) / cus
+    adds = not cfg.split_k or zwg or sk > 1
+    step = max(calib["wg_step"] + (calib["wg_load"] / CALIB_STEPS[0] * busy if adds else 0),
+               resident * calib["wg_mfma"] / 4)
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
