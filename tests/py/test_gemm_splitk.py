@@ -77,11 +77,12 @@ def test_split_k_splits_finishing_in_any_order(launch, zwg):
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
     """A small library: the default library's bf16 gfx942 trans_b tiles
-    (no reference simulations: dispatch assumes its default utilisation)."""
+    (no reference simulations, no calibration: dispatch's uncalibrated
+    estimate; test_gemm_dispatch_time.py checks the calibrated one)."""
     cfgs = [c for c in L.default_configs(archs=("gfx942",), dtypes=("bf16",), a8w8=False)
             if c.trans_b and (c.split_k or c.tile_m == 64)]
     return L.build_library(str(tmp_path_factory.mktemp("sklib")), cfgs, ref_shapes=(),
-                           workers=2)
+                           workers=2, calib=False)
 
 
 def test_plan_splits_skinny_shapes(lib):
