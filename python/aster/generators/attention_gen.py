@@ -152,7 +152,6 @@ class _Gen:
             off = k.s_add_u32(SGPR(), k.s_sub_u32(SGPR(), sk, sq), 1)
             lim = k.v_min_i32(VGPR(), sk, k.v_add_u32(VGPR(), off, self.qrow))
         self.tlim = k.v_sub_u32(VGPR(), lim, k.v_lshlrev_b32(VGPR(), 2, self.lh))
-        self.bf16_round = self.smov(0x7FFF) if c.dtype == "bf16" and c.arch == "gfx942" else None
         # KV tiles: all of them, and those every row of the block sees whole
         kvl = _log2(c.kv)
         ntiles = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), sk, c.kv - 1), kvl)
@@ -200,8 +199,8 @@ class _Gen:
         for i in range(self.k_pass):
             r = regs[i]
             o = base + i * self.k_rows * self.rs_k
-            k.ds_write_b64(self.k_lds, k.concat(r[0], r[1]), offset=o)
-            k.ds_write_b64(self.k_lds, k.concat(r[2], r[3]), offset=o + 8)
+            k.ds_write_b64(self.k_lds, r[0:2], offset=o)
+            k.ds_write_b64(self.k_lds, r[2:4], offset=o + 8)
         self.call(tiles.write_transposed(self.v_groups, self.rs_v, self.v_kstep * 8,
                                          base + self.k_bytes),
                   *regs[self.k_pass:], *self.sel, self.v_lds)
@@ -238,10 +237,31 @@ class _Gen:
             out.append(regs)
         return out
 
-    def _tree(self, op, xs):
+    def o_regs(self, db):
+        """O^T's accumulator of d rows 32 db .. 32 db + 31: 16 pinned VGPRs at
+        the top of the file (pinned, so that the rescale and the MFMAs work
+        in place; carried as virtual values, the allocator copied them)."""
+        top = 256 - 16 * self.ndb
+        return v[top + 16 * db:top + 16 * db + 16]
+
+    def _max(self, xs):
+        """The max of xs with v_max3_f32 (two per instruction)."""
+        k = self.k
         xs = list(xs)
         while len(xs) > 1:
-            nxt = [op(VGPR(), xs[i], xs[i + 1]) for i in range(0, len(xs) - 1, 2)]
+            nxt = []
+            while len(xs) >= 3:
+                nxt.append(k.v_max3_f32(VGPR(), xs.pop(), xs.pop(), xs.pop()))
+            if len(xs) == 2:
+                nxt.append(k.v_max_f32(VGPR(), xs.pop(), xs.pop()))
+            nxt.extend(xs)
+            xs = nxt
+        return xs[0]
+
+    def _tree(self, op, xs, width=1):
+        xs = list(xs)
+        while len(xs) > 1:
+            nxt = [op(VGPR(width), xs[i], xs[i + 1]) for i in range(0, len(xs) - 1, 2)]
             if len(xs) % 2:
                 nxt.append(xs[-1])
             xs = nxt
@@ -249,16 +269,17 @@ class _Gen:
 
     def pack(self, lo, hi):
         """Two f32 probabilities as one dword of 16-bit values (lo in the low
-        half), rounded to nearest even."""
+        half), rounded to nearest: f16 and gfx950's v_cvt_pk_bf16_f32 to
+        nearest even; bf16 on gfx942 to nearest, ties away from zero (+ 0x8000,
+        the high half: aiter's default `rtna` conversion; p is in [0, 1], so
+        no NaN or overflow)."""
         k, c = self.k, self.cfg
         if c.dtype == "f16":
             return k.v_pack_b32_f16(VGPR(), k.v_cvt_f16_f32(VGPR(), lo),
                                     k.v_cvt_f16_f32(VGPR(), hi))
         if c.arch == "gfx950":
             return k.v_cvt_pk_bf16_f32(VGPR(), lo, hi)
-        # bf16 RNE (no NaN here: p is in [0, 1]): x + 0x7fff + bit 16, high half
-        r = [k.v_add3_u32(VGPR(), x, self.bf16_round, k.v_bfe_u32(VGPR(), x, 16, 1))
-             for x in (lo, hi)]
+        r = [k.v_add_u32(VGPR(), 0x8000, x) for x in (lo, hi)]
         return k.v_perm_b32(VGPR(), r[1], r[0], self.sel[1])
 
     def tile(self, st, p, masked):
@@ -267,7 +288,7 @@ class _Gen:
         S = self.scores(p)
         regs = self.mask(S, st["j0"]) if masked else [[acc[r] for r in range(16)] for acc in S]
         flat = [x for row in regs for x in row]
-        mx = self._tree(k.v_max_f32, flat)
+        mx = self._max(flat)
         mx = k.v_max_f32(VGPR(), mx, k.ds_bpermute_b32(VGPR(), self.swap, mx))
         m_old = st["m"]
         m_new = k.v_max_f32(VGPR(), m_old, mx)
@@ -275,19 +296,25 @@ class _Gen:
         alpha = k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), m_old, self.c2, nmc))
         P = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, self.c2, nmc)) for x in flat]
         l_new = k.v_fma_f32(VGPR(), st["l"], alpha, self._tree(k.v_add_f32, P))
-        O = [k.concat(*[k.v_mul_f32(VGPR(), alpha, o[r]) for r in range(16)]) for o in st["o"]]
         # P^T fragments: keys 8 t + 4 lh + 0..3 of the lane's query = its
         # registers 4 t .. 4 t + 3 (t-th 8-key step of the tile)
         pf = [k.concat(self.pack(P[4 * t], P[4 * t + 1]), self.pack(P[4 * t + 2], P[4 * t + 3]))
               for t in range(c.kv // 8)]
+        # O^T = alpha O^T + V^T P^T, in O's pinned registers: alpha times
+        # two registers per v_pk_mul_f32 (alpha from the low half of its
+        # pair for both halves: op_sel_hi 0), then the MFMAs accumulate
+        a2 = k.concat(alpha, nmc)
         base = p * self.buf + self.k_bytes
         for db in range(self.ndb):
+            o = self.o_regs(db)
+            for i in range(0, 16, 2):
+                k.v_pk_mul_f32(o[i:i + 2], o[i:i + 2], a2, op_sel_hi=[1, 0])
             frags = self.call(tiles.read_fragments(tuple(
                 base + db * 32 * self.rs_v + 16 * t for t in range(c.kv // 8))), self.v_rd)
             for t in range(c.kv // 8):
-                O[db] = getattr(k, self.mfma)(VGPR(16), frags[t], pf[t], O[db])
+                getattr(k, self.mfma)(o, frags[t], pf[t], o)
         out = dict(st)
-        out.update(m=m_new, l=l_new, o=O)
+        out.update(m=m_new, l=l_new)
         return out
 
     # ---- the loops ---------------------------------------------------------------
@@ -347,7 +374,8 @@ class _Gen:
         pos = k.v_cmp_lt_f32(SGPR(2, align=2), 0, lt)
         inv = k.v_cndmask_b32(VGPR(), 0, k.v_rcp_f32(VGPR(), lt), pos)
         off = k.v_lshl_add_u32(VGPR(), self.lh, 4, k.v_mul_u32_u24(VGPR(), 4 * c.d, self.qrow))
-        for db, o in enumerate(st["o"]):
+        for db in range(self.ndb):
+            o = self.o_regs(db)
             for q in range(4):
                 vals = k.concat(*[k.v_mul_f32(VGPR(), inv, o[4 * q + j]) for j in range(4)])
                 k.buffer_store_dwordx4(vals, off, self.do, 0, offen=True, offset=128 * db + 32 * q)
@@ -365,8 +393,11 @@ class _Gen:
         self.setup()
         self.nc2 = k.s_xor_b32(SGPR(), self.c2, 0x80000000)       # -c2
         staged, dk, dv = self.load_tile(self.dk, self.dv)
-        zero = [k.concat(*[k.v_mov_b32(VGPR(), 0) for _ in range(16)]) for _ in range(self.ndb)]
-        st = {"m": k.v_mov_b32(VGPR(), M_INIT), "l": k.v_mov_b32(VGPR(), 0), "o": zero,
+        for db in range(self.ndb):
+            o = self.o_regs(db)
+            for i in range(16):
+                k.v_mov_b32(o[i], 0)
+        st = {"m": k.v_mov_b32(VGPR(), M_INIT), "l": k.v_mov_b32(VGPR(), 0),
               "staged": staged, "dk": dk, "dv": dv, "j0": self.smov(0)}
         st = self.kv_loop(st, self.nfull, False, "kv_full")
         st = self.kv_loop(st, self.nmask, True, "kv_mask")
