@@ -50,7 +50,8 @@ from .attention_gen import _dtypes, _Gen
 
 __all__ = ["AttnConfig", "PIPELINE", "build", "compile_config", "reference", "DTYPES"]
 
-PIPELINE = "amdgcn-inline,amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
+PIPELINE = ("amdgcn-inline,amdgcn-schedule{max-vgprs=192},amdgcn-regalloc,amdgcn-waitcnt,"
+            "amdgcn-hazards")
 DTYPES = _dtypes()
 
 

@@ -132,14 +132,32 @@ class _Gen:
         self.k_lds = k.v_lshl_add_u32(VGPR(), kc, 4, k.v_mul_u32_u24(VGPR(), self.rs_k, krow))
         # V tile -> LDS transposed (V^T: rows of d, K-contiguous keys): each
         # lane loads groups of 4 keys x 4 columns of d (tiles.write_transposed)
-        gpr = c.d // 4
-        nq = k.v_and_b32(VGPR(), gpr - 1, tid)
-        kq = k.v_lshrrev_b32(VGPR(), _log2(gpr), tid)
-        self.v_kstep = self.lanes // gpr                      # key quads per pass
-        self.v_groups = (c.kv // 4) // self.v_kstep
+        # Lane -> (key quad kq, column quad nq): kq = 8 x (high bits) + lane
+        # % 8, nq from bits 3, 4 (swapped) and up, so the 16 lanes of one LDS
+        # write cycle cover 8 key quads (16 banks) of two column quads 8
+        # rows of V^T apart (4 rs_v / 4 x 2 = 144 dwords, 16 banks on): no
+        # bank conflict (nq in order gave a 4-way conflict).
+        idx = k.v_or_b32(VGPR(), k.v_and_b32(VGPR(), 1, k.v_lshrrev_b32(VGPR(), 4, tid)),
+                         k.v_lshlrev_b32(VGPR(), 1, k.v_and_b32(
+                             VGPR(), 1, k.v_lshrrev_b32(VGPR(), 3, tid))))
+        idx = k.v_lshl_or_b32(VGPR(), k.v_lshrrev_b32(VGPR(), 5, tid), 2, idx)
+        nidx, nqs, kqs = self.lanes // 8, c.d // 4, c.kv // 4
+        if nidx >= nqs:
+            nq = k.v_and_b32(VGPR(), nqs - 1, idx)
+            kq = k.v_lshl_or_b32(VGPR(), k.v_lshrrev_b32(VGPR(), _log2(nqs), idx), 3,
+                                 k.v_and_b32(VGPR(), 7, tid))
+            per = 8 * nidx // nqs                              # key quads per pass
+            self.v_groups = [(g * per, 0) for g in range(kqs // per)]
+        else:
+            nq = idx
+            kq = k.v_and_b32(VGPR(), 7, tid)
+            self.v_groups = [(g * 8, n * nidx) for g in range(kqs // 8)
+                             for n in range(nqs // nidx)]
+        assert len(self.v_groups) * self.lanes * 16 == c.kv * c.d, "V tile split"
         v0 = k.v_lshl_add_u32(VGPR(), nq, 3, k.v_mul_u32_u24(VGPR(), 4 * d2, kq))
-        self.v_goff = [v0] + [k.v_add_u32(VGPR(), self.smov(g * self.v_kstep * 4 * d2), v0)
-                              for g in range(1, self.v_groups)]
+        self.v_goff = [v0 if (kqo, nqo) == (0, 0) else
+                       k.v_add_u32(VGPR(), self.smov(kqo * 4 * d2 + nqo * 8), v0)
+                       for kqo, nqo in self.v_groups]
         self.v_lds = k.v_lshl_add_u32(VGPR(), kq, 3, k.v_mul_u32_u24(VGPR(), 4 * self.rs_v, nq))
         self.sel = (self.smov(tiles.SEL_LO), self.smov(tiles.SEL_HI))
         # fragment read addresses (row lane % 32, elements 4 (lane // 32) ..)
@@ -184,7 +202,7 @@ class _Gen:
                             dk, *self.k_goff))
         d2 = 2 * c.d
         vl = list(self.call(tiles.buffer_loads(tuple((g, 2, r * d2)
-                                                     for g in range(self.v_groups)
+                                                     for g in range(len(self.v_groups))
                                                      for r in range(4))),
                             dv, *self.v_goff))
         step = self.smov(c.kv * d2)
@@ -201,9 +219,11 @@ class _Gen:
             o = base + i * self.k_rows * self.rs_k
             k.ds_write_b64(self.k_lds, r[0:2], offset=o)
             k.ds_write_b64(self.k_lds, r[2:4], offset=o + 8)
-        self.call(tiles.write_transposed(self.v_groups, self.rs_v, self.v_kstep * 8,
-                                         base + self.k_bytes),
-                  *regs[self.k_pass:], *self.sel, self.v_lds)
+        vregs = regs[self.k_pass:]
+        for g, (kqo, nqo) in enumerate(self.v_groups):
+            self.call(tiles.write_transposed(1, self.rs_v, 8, base + self.k_bytes +
+                                             nqo * 4 * self.rs_v + kqo * 8),
+                      *vregs[4 * g:4 * g + 4], *self.sel, self.v_lds)
 
     def scores(self, p):
         """S^T = K Q^T of the tile in LDS buffer p: one VGPR x16 per 32-key
@@ -286,6 +306,11 @@ class _Gen:
         """One KV tile: scores, online softmax, O^T += V^T P^T."""
         k, c = self.k, self.cfg
         S = self.scores(p)
+        # V^T fragments now: their LDS latency hides under the softmax
+        base = p * self.buf + self.k_bytes
+        vfr = [self.call(tiles.read_fragments(tuple(
+            base + db * 32 * self.rs_v + 16 * t for t in range(c.kv // 8))), self.v_rd)
+            for db in range(self.ndb)]
         regs = self.mask(S, st["j0"]) if masked else [[acc[r] for r in range(16)] for acc in S]
         flat = [x for row in regs for x in row]
         mx = self._max(flat)
@@ -304,13 +329,11 @@ class _Gen:
         # two registers per v_pk_mul_f32 (alpha from the low half of its
         # pair for both halves: op_sel_hi 0), then the MFMAs accumulate
         a2 = k.concat(alpha, nmc)
-        base = p * self.buf + self.k_bytes
         for db in range(self.ndb):
             o = self.o_regs(db)
             for i in range(0, 16, 2):
                 k.v_pk_mul_f32(o[i:i + 2], o[i:i + 2], a2, op_sel_hi=[1, 0])
-            frags = self.call(tiles.read_fragments(tuple(
-                base + db * 32 * self.rs_v + 16 * t for t in range(c.kv // 8))), self.v_rd)
+            frags = vfr[db]
             for t in range(c.kv // 8):
                 getattr(k, self.mfma)(o, frags[t], pf[t], o)
         out = dict(st)
