@@ -132,33 +132,32 @@ class _Gen:
         self.k_lds = k.v_lshl_add_u32(VGPR(), kc, 4, k.v_mul_u32_u24(VGPR(), self.rs_k, krow))
         # V tile -> LDS transposed (V^T: rows of d, K-contiguous keys): each
         # lane loads groups of 4 keys x 4 columns of d (tiles.write_transposed)
-        # Lane -> (key quad kq, column quad nq): kq = 8 x (high bits) + lane
-        # % 8, nq from bits 3, 4 (swapped) and up, so the 16 lanes of one LDS
-        # write cycle cover 8 key quads (16 banks) of two column quads 8
-        # rows of V^T apart (4 rs_v / 4 x 2 = 144 dwords, 16 banks on): no
-        # bank conflict (nq in order gave a 4-way conflict).
-        idx = k.v_or_b32(VGPR(), k.v_and_b32(VGPR(), 1, k.v_lshrrev_b32(VGPR(), 4, tid)),
-                         k.v_lshlrev_b32(VGPR(), 1, k.v_and_b32(
-                             VGPR(), 1, k.v_lshrrev_b32(VGPR(), 3, tid))))
-        idx = k.v_lshl_or_b32(VGPR(), k.v_lshrrev_b32(VGPR(), 5, tid), 2, idx)
-        nidx, nqs, kqs = self.lanes // 8, c.d // 4, c.kv // 4
-        if nidx >= nqs:
-            nq = k.v_and_b32(VGPR(), nqs - 1, idx)
-            kq = k.v_lshl_or_b32(VGPR(), k.v_lshrrev_b32(VGPR(), _log2(nqs), idx), 3,
-                                 k.v_and_b32(VGPR(), 7, tid))
-            per = 8 * nidx // nqs                              # key quads per pass
-            self.v_groups = [(g * per, 0) for g in range(kqs // per)]
-        else:
-            nq = idx
-            kq = k.v_and_b32(VGPR(), 7, tid)
-            self.v_groups = [(g * 8, n * nidx) for g in range(kqs // 8)
-                             for n in range(nqs // nidx)]
-        assert len(self.v_groups) * self.lanes * 16 == c.kv * c.d, "V tile split"
+        # Lane -> (key quad kq, column quad nq) of V: lane bits 0-1 give kq,
+        # bits 2-5 nq, so one buffer_load_dwordx2 of a wave reads 4 whole
+        # 256-byte rows (d = 128) and the 16 lanes of one LDS write cycle
+        # write 4 key quads x 4 column quads: dwords 72 nq + 2 kq of V^T
+        # (rs_v = 18 dwords), 16 distinct even banks (no conflict). The
+        # wave and the group pick the rest of kq and nq (scalar offsets).
+        nqs, kqs = c.d // 4, c.kv // 4
+        nqh, kqh = nqs // 16, kqs // 4              # column / key blocks per tile
+        if (nqh * kqh) % c.waves or (c.waves % nqh and c.waves != 1):
+            raise ValueError(f"attention: V tile of {c.kv} x {c.d} does not split over "
+                             f"{c.waves} waves")
+        kq = k.v_and_b32(VGPR(), 3, tid)
+        nq = k.v_bfe_u32(VGPR(), tid, 2, 4)
         v0 = k.v_lshl_add_u32(VGPR(), nq, 3, k.v_mul_u32_u24(VGPR(), 4 * d2, kq))
-        self.v_goff = [v0 if (kqo, nqo) == (0, 0) else
-                       k.v_add_u32(VGPR(), self.smov(kqo * 4 * d2 + nqo * 8), v0)
-                       for kqo, nqo in self.v_groups]
-        self.v_lds = k.v_lshl_add_u32(VGPR(), kq, 3, k.v_mul_u32_u24(VGPR(), 4 * self.rs_v, nq))
+        l0 = k.v_lshl_add_u32(VGPR(), kq, 3, k.v_mul_u32_u24(VGPR(), 4 * self.rs_v, nq))
+        self.v_goff, self.v_ldsa = [], []
+        for g in range((nqh * kqh) // c.waves):
+            cw = k.s_add_u32(SGPR(), wave, c.waves * g)
+            nhi = k.s_and_b32(SGPR(), nqh - 1, cw)
+            khi = k.s_lshr_b32(SGPR(), cw, _log2(nqh))
+            goff = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), khi, 16 * d2),
+                               k.s_lshl_b32(SGPR(), nhi, 7))             # 16 nq x 8 bytes
+            loff = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), nhi, 64 * self.rs_v),
+                               k.s_lshl_b32(SGPR(), khi, 5))             # 4 kq x 8 bytes
+            self.v_goff.append(k.v_add_u32(VGPR(), goff, v0))
+            self.v_ldsa.append(k.v_add_u32(VGPR(), loff, l0))
         self.sel = (self.smov(tiles.SEL_LO), self.smov(tiles.SEL_HI))
         # fragment read addresses (row lane % 32, elements 4 (lane // 32) ..)
         (self.k_rd,) = self.call(lds.fragment_offset(32, self.rs_k), lane)
@@ -202,7 +201,7 @@ class _Gen:
                             dk, *self.k_goff))
         d2 = 2 * c.d
         vl = list(self.call(tiles.buffer_loads(tuple((g, 2, r * d2)
-                                                     for g in range(len(self.v_groups))
+                                                     for g in range(len(self.v_goff))
                                                      for r in range(4))),
                             dv, *self.v_goff))
         step = self.smov(c.kv * d2)
@@ -220,10 +219,9 @@ class _Gen:
             k.ds_write_b64(self.k_lds, r[0:2], offset=o)
             k.ds_write_b64(self.k_lds, r[2:4], offset=o + 8)
         vregs = regs[self.k_pass:]
-        for g, (kqo, nqo) in enumerate(self.v_groups):
-            self.call(tiles.write_transposed(1, self.rs_v, 8, base + self.k_bytes +
-                                             nqo * 4 * self.rs_v + kqo * 8),
-                      *vregs[4 * g:4 * g + 4], *self.sel, self.v_lds)
+        for g, addr in enumerate(self.v_ldsa):
+            self.call(tiles.write_transposed(1, self.rs_v, 8, base + self.k_bytes),
+                      *vregs[4 * g:4 * g + 4], *self.sel, addr)
 
     def scores(self, p):
         """S^T = K Q^T of the tile in LDS buffer p: one VGPR x16 per 32-key
@@ -380,11 +378,14 @@ class _Gen:
         with k.loop(COUNTER, COUNTER, name=name, carry=flat) as L:
             x = rebuild(list(L.carry))
             k.s_barrier()                       # every wave is done with the last tile
-            self.write_tile(x["staged"], 0)
+            self.write_tile(x["staged0"], 0)
             k.s_barrier()
             staged, dk, dv = self.load_tile(x["dk"], x["dv"])
             x = self.tile(x, 0, masked)
-            x.update(staged=staged, dk=dk, dv=dv,
+            for i in range(self.cfg.prefetch - 1):
+                x[f"staged{i}"] = x[f"staged{i + 1}"]
+            x[f"staged{self.cfg.prefetch - 1}"] = staged
+            x.update(dk=dk, dv=dv,
                      j0=k.s_add_u32(SGPR(), x["j0"], self.cfg.kv))
             L.next(*self._flatten(x)[0])
         k._kb.bind(skip, L.results)
@@ -415,13 +416,18 @@ class _Gen:
         k, c = self.k, self.cfg
         self.setup()
         self.nc2 = k.s_xor_b32(SGPR(), self.c2, 0x80000000)       # -c2
-        staged, dk, dv = self.load_tile(self.dk, self.dv)
+        dk, dv = self.dk, self.dv
+        staged = []
+        for _ in range(c.prefetch):         # tiles 0 .. prefetch - 1 in flight
+            regs, dk, dv = self.load_tile(dk, dv)
+            staged.append(regs)
         for db in range(self.ndb):
             o = self.o_regs(db)
             for i in range(16):
                 k.v_mov_b32(o[i], 0)
         st = {"m": k.v_mov_b32(VGPR(), M_INIT), "l": k.v_mov_b32(VGPR(), 0),
-              "staged": staged, "dk": dk, "dv": dv, "j0": self.smov(0)}
+              "dk": dk, "dv": dv, "j0": self.smov(0)}
+        st.update({f"staged{i}": x for i, x in enumerate(staged)})
         st = self.kv_loop(st, self.nfull, False, "kv_full")
         st = self.kv_loop(st, self.nmask, True, "kv_mask")
         self.epilogue(st)
