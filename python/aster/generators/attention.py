@@ -59,8 +59,7 @@ DTYPES = _dtypes()
 class AttnConfig:
     """One attention forward kernel: dtype "bf16" / "f16", head dim d (64 or
     128), causal mask, LSE output, `waves` waves of 32 query rows each, `kv`
-    keys per tile (32 or 64), target arch, `prefetch` KV tiles loaded from
-    global memory ahead of the one being computed."""
+    keys per tile (32 or 64), target arch."""
     dtype: str = "bf16"
     d: int = 128
     causal: bool = False
@@ -68,12 +67,11 @@ class AttnConfig:
     waves: int = 4
     kv: int = 32
     arch: str = "gfx942"
-    prefetch: int = 1
 
     @property
     def name(self):
         return (f"attn_fwd_{self.dtype}_d{self.d}{'_causal' if self.causal else ''}"
-                f"{'_lse' if self.lse else ''}_w{self.waves}_kv{self.kv}_p{self.prefetch}")
+                f"{'_lse' if self.lse else ''}_w{self.waves}_kv{self.kv}")
 
     @property
     def block(self):
@@ -108,8 +106,6 @@ class AttnConfig:
             bad("waves must be 1, 2, 4 or 8")
         if self.kv not in (32, 64):
             bad("kv must be 32 or 64")
-        if self.prefetch not in (1, 2, 3):
-            bad("prefetch must be 1, 2 or 3 (KV tiles loaded ahead into registers)")
         lanes = 64 * self.waves
         if (self.kv * self.d // 8) % lanes or (self.kv * self.d // 16) % lanes:
             bad(f"a {self.kv} x {self.d} tile must split evenly over {lanes} lanes")

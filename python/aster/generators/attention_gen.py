@@ -193,41 +193,45 @@ class _Gen:
         self.nmask = k.s_sub_u32(SGPR(), ntiles, self.nfull)
 
     # ---- one KV tile ------------------------------------------------------------
-    def load_tile(self, dk, dv):
-        """Global loads of one KV tile (rows past seq_k read 0) and the
-        resources moved to the next tile."""
+    def load_k(self, dk):
+        """Global loads of one K tile (rows past seq_k read 0); the resource
+        moved to the next tile."""
         c = self.cfg
-        kl = list(self.call(tiles.buffer_loads(tuple((i, 4, 0) for i in range(self.k_pass))),
-                            dk, *self.k_goff))
-        d2 = 2 * c.d
-        vl = list(self.call(tiles.buffer_loads(tuple((g, 2, r * d2)
-                                                     for g in range(len(self.v_goff))
-                                                     for r in range(4))),
-                            dv, *self.v_goff))
-        step = self.smov(c.kv * d2)
-        (dk,) = self.call(tiles.advance_buffer, dk, step)
-        (dv,) = self.call(tiles.advance_buffer, dv, step)
-        return kl + vl, dk, dv
+        regs = list(self.call(tiles.buffer_loads(tuple((i, 4, 0) for i in range(self.k_pass))),
+                              dk, *self.k_goff))
+        (dk,) = self.call(tiles.advance_buffer, dk, self.smov(c.kv * 2 * c.d))
+        return regs, dk
 
-    def write_tile(self, regs, p):
-        """One loaded KV tile to LDS buffer p: K row-major, V transposed."""
+    def load_v(self, dv):
+        """Global loads of one V tile, 4 rows x 4 columns per lane and group."""
+        c = self.cfg
+        d2 = 2 * c.d
+        regs = list(self.call(tiles.buffer_loads(tuple((g, 2, r * d2)
+                                                       for g in range(len(self.v_goff))
+                                                       for r in range(4))),
+                              dv, *self.v_goff))
+        (dv,) = self.call(tiles.advance_buffer, dv, self.smov(c.kv * d2))
+        return regs, dv
+
+    def write_k(self, regs):
+        """A loaded K tile to LDS, row-major (rows of d, rs_k apart)."""
         k = self.k
-        base = p * self.buf
-        for i in range(self.k_pass):
-            r = regs[i]
-            o = base + i * self.k_rows * self.rs_k
+        for i, r in enumerate(regs):
+            o = i * self.k_rows * self.rs_k
             k.ds_write_b64(self.k_lds, r[0:2], offset=o)
             k.ds_write_b64(self.k_lds, r[2:4], offset=o + 8)
-        vregs = regs[self.k_pass:]
-        for g, addr in enumerate(self.v_ldsa):
-            self.call(tiles.write_transposed(1, self.rs_v, 8, base + self.k_bytes),
-                      *vregs[4 * g:4 * g + 4], *self.sel, addr)
 
-    def scores(self, p):
-        """S^T = K Q^T of the tile in LDS buffer p: one VGPR x16 per 32-key
-        block (lane l: query l % 32, keys 8 (r // 4) + 4 (l // 32) + r % 4)."""
+    def write_v(self, regs):
+        """A loaded V tile to LDS transposed (V^T: rows of d, rs_v apart)."""
+        for g, addr in enumerate(self.v_ldsa):
+            self.call(tiles.write_transposed(1, self.rs_v, 8, self.k_bytes),
+                      *regs[4 * g:4 * g + 4], *self.sel, addr)
+
+    def scores(self):
+        """S^T = K Q^T of the K tile in LDS: one VGPR x16 per 32-key block
+        (lane l: query l % 32, keys 8 (r // 4) + 4 (l // 32) + r % 4)."""
         k, c = self.k, self.cfg
-        base = p * self.buf
+        base = 0
         ks = c.d // 8
         out = []
         for kb in range(self.nkb):
@@ -300,12 +304,18 @@ class _Gen:
         r = [k.v_add_u32(VGPR(), 0x8000, x) for x in (lo, hi)]
         return k.v_perm_b32(VGPR(), r[1], r[0], self.sel[1])
 
-    def tile(self, st, p, masked):
-        """One KV tile: scores, online softmax, O^T += V^T P^T."""
+    def tile(self, st, masked):
+        """One KV tile t: the scores of tile t + 1 (K in LDS) issued first,
+        then the online softmax of tile t's scores (st["S"], from the
+        iteration before) and O^T += V^T P^T (V^T of tile t in LDS). The
+        MFMAs of the next scores do not depend on the softmax, so the
+        scheduler interleaves them: the matrix core works while the VALU
+        does the softmax."""
         k, c = self.k, self.cfg
-        S = self.scores(p)
+        S = st["S"]
+        S_next = self.scores()
         # V^T fragments now: their LDS latency hides under the softmax
-        base = p * self.buf + self.k_bytes
+        base = self.k_bytes
         vfr = [self.call(tiles.read_fragments(tuple(
             base + db * 32 * self.rs_v + 16 * t for t in range(c.kv // 8))), self.v_rd)
             for db in range(self.ndb)]
@@ -335,7 +345,7 @@ class _Gen:
             for t in range(c.kv // 8):
                 getattr(k, self.mfma)(o, frags[t], pf[t], o)
         out = dict(st)
-        out.update(m=m_new, l=l_new)
+        out.update(m=m_new, l=l_new, S=S_next)
         return out
 
     # ---- the loops ---------------------------------------------------------------
@@ -377,15 +387,15 @@ class _Gen:
         k.s_cbranch_scc1(skip)
         with k.loop(COUNTER, COUNTER, name=name, carry=flat) as L:
             x = rebuild(list(L.carry))
-            k.s_barrier()                       # every wave is done with the last tile
-            self.write_tile(x["staged0"], 0)
+            # every wave is done with K(t) (scores of t) and V(t - 1)
             k.s_barrier()
-            staged, dk, dv = self.load_tile(x["dk"], x["dv"])
-            x = self.tile(x, 0, masked)
-            for i in range(self.cfg.prefetch - 1):
-                x[f"staged{i}"] = x[f"staged{i + 1}"]
-            x[f"staged{self.cfg.prefetch - 1}"] = staged
-            x.update(dk=dk, dv=dv,
+            self.write_v(x["vreg"])             # V(t)
+            self.write_k(x["kreg"])             # K(t + 1)
+            k.s_barrier()
+            vreg, dv = self.load_v(x["dv"])     # V(t + 1)
+            kreg, dk = self.load_k(x["dk"])     # K(t + 2)
+            x = self.tile(x, masked)
+            x.update(vreg=vreg, kreg=kreg, dk=dk, dv=dv,
                      j0=k.s_add_u32(SGPR(), x["j0"], self.cfg.kv))
             L.next(*self._flatten(x)[0])
         k._kb.bind(skip, L.results)
@@ -416,18 +426,19 @@ class _Gen:
         k, c = self.k, self.cfg
         self.setup()
         self.nc2 = k.s_xor_b32(SGPR(), self.c2, 0x80000000)       # -c2
-        dk, dv = self.dk, self.dv
-        staged = []
-        for _ in range(c.prefetch):         # tiles 0 .. prefetch - 1 in flight
-            regs, dk, dv = self.load_tile(dk, dv)
-            staged.append(regs)
+        # prologue: K(0) to LDS and its scores; V(0) and K(1) in registers
+        k0, dk = self.load_k(self.dk)
+        v0, dv = self.load_v(self.dv)
+        k1, dk = self.load_k(dk)
+        self.write_k(k0)
+        k.s_barrier()
+        S0 = self.scores()
         for db in range(self.ndb):
             o = self.o_regs(db)
             for i in range(16):
                 k.v_mov_b32(o[i], 0)
         st = {"m": k.v_mov_b32(VGPR(), M_INIT), "l": k.v_mov_b32(VGPR(), 0),
-              "dk": dk, "dv": dv, "j0": self.smov(0)}
-        st.update({f"staged{i}": x for i, x in enumerate(staged)})
+              "dk": dk, "dv": dv, "j0": self.smov(0), "kreg": k1, "vreg": v0, "S": S0}
         st = self.kv_loop(st, self.nfull, False, "kv_full")
         st = self.kv_loop(st, self.nmask, True, "kv_mask")
         self.epilogue(st)
