@@ -193,56 +193,83 @@ class _Gen:
         self.nmask = k.s_sub_u32(SGPR(), ntiles, self.nfull)
 
     # ---- one KV tile ------------------------------------------------------------
-    def load_k(self, dk):
-        """Global loads of one K tile (rows past seq_k read 0); the resource
-        moved to the next tile."""
+    def pinned(self):
+        """Registers kept as written (pinned), from the top of the 256
+        VGPRs down: O^T (16 per 32 rows of d), the scores of two tiles (16
+        per 32 keys each: the one in the softmax, the next one the MFMAs
+        fill), the K and the V tile loaded ahead. Carried as virtual values
+        around the loop, the allocator copied them on the back edge (the
+        scores waiting for their MFMAs, the loads for their data)."""
         c = self.cfg
-        regs = list(self.call(tiles.buffer_loads(tuple((i, 4, 0) for i in range(self.k_pass))),
-                              dk, *self.k_goff))
+        top = 256
+        self.o_base = top = top - 16 * self.ndb
+        self.s_base = [top - 16 * self.nkb, top - 32 * self.nkb]
+        top -= 32 * self.nkb
+        self.kreg = top = top - 4 * self.k_pass
+        self.vreg = top - 8 * len(self.v_goff)
+        self.max_virtual = self.vreg
+
+    def s_regs(self, which):
+        """Scores range `which` (0 or 1): one 16-register range per 32 keys."""
+        b = self.s_base[which]
+        return [v[b + 16 * kb:b + 16 * kb + 16] for kb in range(self.nkb)]
+
+    def load_k(self, dk):
+        """Global loads of one K tile into its pinned registers (rows past
+        seq_k read 0); the resource moved to the next tile."""
+        k, c = self.k, self.cfg
+        for i, off in enumerate(self.k_goff):
+            k.buffer_load_dwordx4(v[self.kreg + 4 * i:self.kreg + 4 * i + 4], off, dk, 0,
+                                  offen=True)
         (dk,) = self.call(tiles.advance_buffer, dk, self.smov(c.kv * 2 * c.d))
-        return regs, dk
+        return dk
 
     def load_v(self, dv):
-        """Global loads of one V tile, 4 rows x 4 columns per lane and group."""
-        c = self.cfg
-        d2 = 2 * c.d
-        regs = list(self.call(tiles.buffer_loads(tuple((g, 2, r * d2)
-                                                       for g in range(len(self.v_goff))
-                                                       for r in range(4))),
-                              dv, *self.v_goff))
-        (dv,) = self.call(tiles.advance_buffer, dv, self.smov(c.kv * d2))
-        return regs, dv
-
-    def write_k(self, regs):
-        """A loaded K tile to LDS, row-major (rows of d, rs_k apart)."""
-        k = self.k
-        for i, r in enumerate(regs):
-            o = i * self.k_rows * self.rs_k
-            k.ds_write_b64(self.k_lds, r[0:2], offset=o)
-            k.ds_write_b64(self.k_lds, r[2:4], offset=o + 8)
-
-    def write_v(self, regs):
-        """A loaded V tile to LDS transposed (V^T: rows of d, rs_v apart)."""
-        for g, addr in enumerate(self.v_ldsa):
-            self.call(tiles.write_transposed(1, self.rs_v, 8, self.k_bytes),
-                      *regs[4 * g:4 * g + 4], *self.sel, addr)
-
-    def scores(self):
-        """S^T = K Q^T of the K tile in LDS: one VGPR x16 per 32-key block
-        (lane l: query l % 32, keys 8 (r // 4) + 4 (l // 32) + r % 4)."""
+        """Global loads of one V tile, 4 rows x 4 columns per lane and group,
+        into its pinned registers."""
         k, c = self.k, self.cfg
-        base = 0
+        d2 = 2 * c.d
+        for g, off in enumerate(self.v_goff):
+            for r in range(4):
+                b = self.vreg + 8 * g + 2 * r
+                k.buffer_load_dwordx2(v[b:b + 2], off, dv, 0, offen=True, offset=r * d2)
+        (dv,) = self.call(tiles.advance_buffer, dv, self.smov(c.kv * d2))
+        return dv
+
+    def write_k(self):
+        """The loaded K tile to LDS, row-major (rows of d, rs_k apart)."""
+        k = self.k
+        for i in range(self.k_pass):
+            o = i * self.k_rows * self.rs_k
+            b = self.kreg + 4 * i
+            k.ds_write_b64(self.k_lds, v[b:b + 2], offset=o)
+            k.ds_write_b64(self.k_lds, v[b + 2:b + 4], offset=o + 8)
+
+    def write_v(self):
+        """The loaded V tile to LDS transposed (V^T: rows of d, rs_v apart)."""
+        k = self.k
+        for g, addr in enumerate(self.v_ldsa):
+            b = self.vreg + 8 * g
+            rows = [v[b + 2 * r:b + 2 * r + 2] for r in range(4)]
+            # tiles.write_transposed's packing (a call would take virtual
+            # registers): column c's 4 keys with two v_perm_b32
+            for col in range(4):
+                x, sel = col // 2, self.sel[col % 2]
+                lo = k.v_perm_b32(VGPR(), rows[1][x], rows[0][x], sel)
+                hi = k.v_perm_b32(VGPR(), rows[3][x], rows[2][x], sel)
+                k.ds_write_b64(addr, k.concat(lo, hi), offset=self.k_bytes + col * self.rs_v)
+
+    def scores(self, which):
+        """S^T = K Q^T of the K tile in LDS into scores range `which`: 16
+        registers per 32-key block (lane l: query l % 32, keys 8 (r // 4) +
+        4 (l // 32) + r % 4)."""
+        k, c = self.k, self.cfg
         ks = c.d // 8
-        out = []
-        for kb in range(self.nkb):
+        for kb, acc in enumerate(self.s_regs(which)):
             frags = self.call(tiles.read_fragments(tuple(
-                base + kb * 32 * self.rs_k + 16 * s_ for s_ in range(ks))), self.k_rd)
-            acc = None
+                kb * 32 * self.rs_k + 16 * s_ for s_ in range(ks))), self.k_rd)
             for s_ in range(ks):
-                acc = getattr(k, self.mfma)(VGPR(16), frags[s_], self.qf[s_],
-                                            0 if acc is None else acc)
-            out.append(acc)
-        return out
+                getattr(k, self.mfma)(acc, frags[s_], self.qf[s_], 0 if s_ == 0 else acc)
 
     def mask(self, S, j0):
         """Keys at or past the lane's limit become -inf."""
@@ -260,11 +287,9 @@ class _Gen:
         return out
 
     def o_regs(self, db):
-        """O^T's accumulator of d rows 32 db .. 32 db + 31: 16 pinned VGPRs at
-        the top of the file (pinned, so that the rescale and the MFMAs work
-        in place; carried as virtual values, the allocator copied them)."""
-        top = 256 - 16 * self.ndb
-        return v[top + 16 * db:top + 16 * db + 16]
+        """O^T's accumulator of d rows 32 db .. 32 db + 31 (pinned: the
+        rescale and the MFMAs work in place)."""
+        return v[self.o_base + 16 * db:self.o_base + 16 * db + 16]
 
     def _max(self, xs):
         """The max of xs with v_max3_f32 (two per instruction)."""
@@ -304,7 +329,7 @@ class _Gen:
         r = [k.v_add_u32(VGPR(), 0x8000, x) for x in (lo, hi)]
         return k.v_perm_b32(VGPR(), r[1], r[0], self.sel[1])
 
-    def tile(self, st, masked):
+    def tile(self, st, masked, cur):
         """One KV tile t: the scores of tile t + 1 (K in LDS) issued first,
         then the online softmax of tile t's scores (st["S"], from the
         iteration before) and O^T += V^T P^T (V^T of tile t in LDS). The
@@ -312,8 +337,8 @@ class _Gen:
         scheduler interleaves them: the matrix core works while the VALU
         does the softmax."""
         k, c = self.k, self.cfg
-        S = st["S"]
-        S_next = self.scores()
+        S = self.s_regs(cur)
+        self.scores(1 - cur)
         # V^T fragments now: their LDS latency hides under the softmax
         base = self.k_bytes
         vfr = [self.call(tiles.read_fragments(tuple(
@@ -345,7 +370,7 @@ class _Gen:
             for t in range(c.kv // 8):
                 getattr(k, self.mfma)(o, frags[t], pf[t], o)
         out = dict(st)
-        out.update(m=m_new, l=l_new, S=S_next)
+        out.update(m=m_new, l=l_new)
         return out
 
     # ---- the loops ---------------------------------------------------------------
@@ -374,9 +399,23 @@ class _Gen:
             return out
         return flat, rebuild
 
-    def kv_loop(self, st, count, masked, name):
-        """`count` (SGPR, maybe 0) KV tiles: each writes the tile loaded in
-        registers to LDS, loads the next one, then computes."""
+    def step(self, x, masked, cur):
+        """One KV tile t of the loop (see tile()); its scores in range cur."""
+        k = self.k
+        # every wave is done with K(t) (the scores of t) and V(t - 1)
+        k.s_barrier()
+        self.write_v()                      # V(t)
+        self.write_k()                      # K(t + 1)
+        k.s_barrier()
+        x = dict(x)
+        x["dv"] = self.load_v(x["dv"])      # V(t + 1)
+        x["dk"] = self.load_k(x["dk"])      # K(t + 2)
+        x = self.tile(x, masked, cur)
+        x["j0"] = k.s_add_u32(SGPR(), x["j0"], self.cfg.kv)
+        return x
+
+    def kv_loop(self, st, count, masked, name, body):
+        """`count` (SGPR, maybe 0) trips of body(state) -> state."""
         k = self.k
         flat, rebuild = self._flatten(st)
         skip = k.label(f"{name}_skip")
@@ -386,20 +425,28 @@ class _Gen:
         k._kb.set_branch_args(flat)
         k.s_cbranch_scc1(skip)
         with k.loop(COUNTER, COUNTER, name=name, carry=flat) as L:
-            x = rebuild(list(L.carry))
-            # every wave is done with K(t) (scores of t) and V(t - 1)
-            k.s_barrier()
-            self.write_v(x["vreg"])             # V(t)
-            self.write_k(x["kreg"])             # K(t + 1)
-            k.s_barrier()
-            vreg, dv = self.load_v(x["dv"])     # V(t + 1)
-            kreg, dk = self.load_k(x["dk"])     # K(t + 2)
-            x = self.tile(x, masked)
-            x.update(vreg=vreg, kreg=kreg, dk=dk, dv=dv,
-                     j0=k.s_add_u32(SGPR(), x["j0"], self.cfg.kv))
+            x = body(rebuild(list(L.carry)))
             L.next(*self._flatten(x)[0])
         k._kb.bind(skip, L.results)
         return rebuild(list(merged))
+
+    def kv_tiles(self, st, count, masked, name):
+        """`count` tiles, the current scores in range 0 before and after: an
+        odd one first (its next scores, in range 1, copied to range 0), then
+        pairs in a loop unrolled twice (ranges 0 -> 1 -> 0)."""
+        k = self.k
+
+        def odd(x):
+            x = self.step(x, masked, 0)
+            for a, b in zip(self.s_regs(0), self.s_regs(1)):
+                for r in range(16):
+                    k.v_mov_b32(a[r], b[r])
+            return x
+
+        def pair(x):
+            return self.step(self.step(x, masked, 0), masked, 1)
+        st = self.kv_loop(st, k.s_and_b32(SGPR(), 1, count), masked, name + "_odd", odd)
+        return self.kv_loop(st, k.s_lshr_b32(SGPR(), count, 1), masked, name, pair)
 
     # ---- epilogue -----------------------------------------------------------------
     def epilogue(self, st):
@@ -426,21 +473,22 @@ class _Gen:
         k, c = self.k, self.cfg
         self.setup()
         self.nc2 = k.s_xor_b32(SGPR(), self.c2, 0x80000000)       # -c2
+        self.pinned()
         # prologue: K(0) to LDS and its scores; V(0) and K(1) in registers
-        k0, dk = self.load_k(self.dk)
-        v0, dv = self.load_v(self.dv)
-        k1, dk = self.load_k(dk)
-        self.write_k(k0)
+        dk = self.load_k(self.dk)
+        dv = self.load_v(self.dv)
+        self.write_k()
+        dk = self.load_k(dk)
         k.s_barrier()
-        S0 = self.scores()
+        self.scores(0)
         for db in range(self.ndb):
             o = self.o_regs(db)
             for i in range(16):
                 k.v_mov_b32(o[i], 0)
         st = {"m": k.v_mov_b32(VGPR(), M_INIT), "l": k.v_mov_b32(VGPR(), 0),
-              "dk": dk, "dv": dv, "j0": self.smov(0), "kreg": k1, "vreg": v0, "S": S0}
-        st = self.kv_loop(st, self.nfull, False, "kv_full")
-        st = self.kv_loop(st, self.nmask, True, "kv_mask")
+              "dk": dk, "dv": dv, "j0": self.smov(0)}
+        st = self.kv_tiles(st, self.nfull, False, "kv_full")
+        st = self.kv_tiles(st, self.nmask, True, "kv_mask")
         self.epilogue(st)
         k.s_endpgm()
         return self.m
