@@ -113,3 +113,41 @@ def test_attention_bad_heads_and_scale():
     for s in (0.0, -1.0, float("nan"), "x"):
         with pytest.raises(ValueError, match="scale"):
             aster.ops.attention(q, k, v, scale=s)
+
+
+def test_attention_library_on_disk(tmp_path):
+    """build_attention_library writes code objects, configs.csv and a
+    kernel_args.h that clang-22 compiles, with offsets asserted against the
+    code object's own kernarg metadata (what aiter's hand-written KernelArgs
+    structs state by hand); a launch from the library equals the in-process
+    kernel's result bit for bit."""
+    import csv
+    import subprocess
+    from aster.ops.attention import default_attention_configs
+    cfgs = [c for c in default_attention_configs(("gfx942",))
+            if c.d == 64 and c.dtype == "f16" and c.waves == 2 and not c.lse]
+    assert len(cfgs) == 2 and len(default_attention_configs()) == 64
+    lib = str(tmp_path / "attnlib")
+    aster.ops.build_attention_library(lib, cfgs)
+    rows = list(csv.DictReader(open(tmp_path / "attnlib" / "configs.csv")))
+    assert [r["name"] for r in rows] == [c.name for c in cfgs]
+    checks = ['#include "kernel_args.h"']
+    for r in rows:
+        info = aster.load_code_object(open(tmp_path / "attnlib" / r["file"], "rb").read()
+                                      ).kernel(r["name"])
+        names = [a.name for a in info.args if not a.hidden]
+        assert names == ["q", "k", "v", "o", "lse", "seq_q", "seq_k", "group", "c2"]
+        for a in info.args:
+            if not a.hidden:
+                checks.append(f"_Static_assert(__builtin_offsetof({r['name']}_KernelArgs, "
+                              f"{a.name}) == {a.offset}, \"{a.name}\");")
+    (tmp_path / "check.c").write_text("\n".join(checks) + "\n")
+    for src in (str(tmp_path / "attnlib" / "kernel_args.h"), str(tmp_path / "check.c")):
+        r = subprocess.run(["clang-22", "-fsyntax-only", "-x", "c", "-std=c11", "-Wall",
+                            "-Werror", "-I", lib, src], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    q, k, v = _inputs(1, 2, 2, 40, 50, 64, "f16")
+    a = aster.ops.attention(q, k, v, causal=True, config=cfgs[1], library=lib)
+    b = aster.ops.attention(q, k, v, causal=True, config=cfgs[1])
+    assert (a.view(np.uint32) == b.view(np.uint32)).all()
+    _check(q, k, v, "f16", True, a)
