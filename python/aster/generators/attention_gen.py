@@ -5,11 +5,17 @@ offsets, LDS addresses) that the KV loop reuses. Data movement goes through
 aster.nanokernels pieces (`tiles.raw_buffer`, `advance_buffer`,
 `buffer_loads`, `write_transposed`, `read_fragments`,
 `lds.fragment_offset`); the MFMAs, the online softmax and the epilogue are
-written here instruction by instruction on virtual registers.
+written here instruction by instruction.
 
-Needs after it: amdgcn-inline, (amdgcn-schedule), amdgcn-regalloc,
-amdgcn-waitcnt, amdgcn-hazards (every register but the loop counter s48 is
-virtual; no waits, no nops are written here)."""
+Registers: virtual, but those `pinned()` lays out at the top of the 256
+VGPRs (O^T, the scores of two tiles, the K and V tiles in flight: written in
+place across the loop) and the loop counter s48. Needs after it:
+amdgcn-inline, amdgcn-schedule (optional: it orders each region between
+barriers; the pinned registers keep their places), amdgcn-regalloc (keeps
+the virtual registers below the pinned ones), amdgcn-waitcnt,
+amdgcn-hazards: no waits and no nops are written here. Guarantees: strict
+emulator mode clean (every access inside its buffer, every register
+written before it is read)."""
 import math
 
 import numpy as np
@@ -51,8 +57,7 @@ class _Gen:
         self.ndb = c.d // 32                   # 32-wide blocks of the head dim
         self.rs_k = (c.d + PAD) * 2            # LDS row stride of K (rows: keys)
         self.rs_v = (c.kv + PAD) * 2           # LDS row stride of V^T (rows: d)
-        self.k_bytes = c.kv * self.rs_k
-        self.buf = self.k_bytes + c.d * self.rs_v
+        self.k_bytes = c.kv * self.rs_k         # V^T follows K in LDS
         self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}"
         m = Module(c.arch, name=c.name)
         el = ptr(_dtypes()[c.dtype])
@@ -352,20 +357,30 @@ class _Gen:
         m_new = k.v_max_f32(VGPR(), m_old, mx)
         nmc = k.v_mul_f32(VGPR(), self.nc2, m_new)             # -m c
         alpha = k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), m_old, self.c2, nmc))
-        P = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, self.c2, nmc)) for x in flat]
+        a2 = k.concat(nmc, alpha)
+        if masked:
+            P = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, self.c2, nmc)) for x in flat]
+        else:
+            # s c - m c two at a time (c from the low half of its SGPR pair,
+            # -m c from the low half of a2, for both halves: op_sel_hi 0)
+            P = []
+            for acc in S:
+                for i in range(0, 16, 2):
+                    e = k.v_pk_fma_f32(VGPR(2), acc[i:i + 2], self.c2pair, a2,
+                                       op_sel_hi=[1, 0, 0])
+                    P += [k.v_exp_f32(VGPR(), e[0]), k.v_exp_f32(VGPR(), e[1])]
         l_new = k.v_fma_f32(VGPR(), st["l"], alpha, self._tree(k.v_add_f32, P))
         # P^T fragments: keys 8 t + 4 lh + 0..3 of the lane's query = its
         # registers 4 t .. 4 t + 3 (t-th 8-key step of the tile)
         pf = [k.concat(self.pack(P[4 * t], P[4 * t + 1]), self.pack(P[4 * t + 2], P[4 * t + 3]))
               for t in range(c.kv // 8)]
         # O^T = alpha O^T + V^T P^T, in O's pinned registers: alpha times
-        # two registers per v_pk_mul_f32 (alpha from the low half of its
-        # pair for both halves: op_sel_hi 0), then the MFMAs accumulate
-        a2 = k.concat(alpha, nmc)
+        # two registers per v_pk_mul_f32 (alpha from the high half of a2
+        # for both halves: op_sel 1, op_sel_hi 1), then the MFMAs accumulate
         for db in range(self.ndb):
             o = self.o_regs(db)
             for i in range(0, 16, 2):
-                k.v_pk_mul_f32(o[i:i + 2], o[i:i + 2], a2, op_sel_hi=[1, 0])
+                k.v_pk_mul_f32(o[i:i + 2], o[i:i + 2], a2, op_sel=[0, 1], op_sel_hi=[1, 1])
             frags = vfr[db]
             for t in range(c.kv // 8):
                 getattr(k, self.mfma)(o, frags[t], pf[t], o)
@@ -473,6 +488,7 @@ class _Gen:
         k, c = self.k, self.cfg
         self.setup()
         self.nc2 = k.s_xor_b32(SGPR(), self.c2, 0x80000000)       # -c2
+        self.c2pair = k.concat(self.c2, self.nc2)
         self.pinned()
         # prologue: K(0) to LDS and its scores; V(0) and K(1) in registers
         dk = self.load_k(self.dk)
