@@ -151,3 +151,16 @@ def test_attention_library_on_disk(tmp_path):
     b = aster.ops.attention(q, k, v, causal=True, config=cfgs[1])
     assert (a.view(np.uint32) == b.view(np.uint32)).all()
     _check(q, k, v, "f16", True, a)
+
+
+def test_attention_config_choice():
+    """128-row blocks (4 waves) when they give every CU of the device a
+    workgroup, 64-row blocks (2 waves) below that; 32 keys per tile at
+    d = 128, 64 at d = 64 (MI300X: 304 CUs, MI308X: 80, aster.ops.devices)."""
+    from aster.ops.attention import config_for
+    assert config_for("bf16", 128, False, False, 1, 32, 2048).waves == 4      # 512 blocks
+    assert config_for("bf16", 128, False, False, 1, 16, 1024).waves == 2      # 128 < 304
+    assert config_for("bf16", 128, False, False, 1, 16, 1024, device="mi308x").waves == 4
+    c = config_for("f16", 64, True, True, 2, 4, 100, target="gfx950")
+    assert (c.kv, c.causal, c.lse, c.arch) == (64, True, True, "gfx950")
+    assert config_for("bf16", 128, True, False, 1, 1, 1).kv == 32
