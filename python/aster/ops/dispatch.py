@@ -31,10 +31,12 @@ placement and the waves of workgroups included):
              the wait for split 0's store)
              + max(steps x step + load, bytes / HBM): step = max(wg_step,
              the CU's MFMA time per step shared by the workgroups resident
-             on it); load = wg_load x workgroups resident per CU x
-             max(1, steps / CALIB_STEPS[0]) (the full-device probe's extra
-             cycles, per step but at least once; none for a split-K launch
-             that only stores); bytes = the HBM bytes of A and B (each element once,
+             on it); load = the full-device probes' extra cycles at the
+             launch's workgroups per CU (wg_load x that share below one
+             per CU; between wg_load at one and wg_load_full at wg_per_cu),
+             x max(1, steps / CALIB_STEPS[0]) (per step but at least once;
+             none for a split-K launch that only stores); bytes = the HBM
+             bytes of A and B (each element once,
              the model's shared L2 / Infinity Cache) of the workgroups
              running at once; HBM = the profile's hbm_tb_s / clock
   zero wg  = wg_zero + C's bytes written by the zero workgroups at once / HBM
@@ -205,7 +207,12 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
     # the probe's extra cycles: per step over its CALIB_STEPS[0] steps, but
     # at least once (a short K chunk pays them in its setup and epilogue)
-    load = calib["wg_load"] * busy * max(1.0, steps / CALIB_STEPS[0]) if adds else 0.0
+    if busy <= 1 or slots == 1:
+        extra = calib["wg_load"] * busy
+    else:       # between the probes of 1 and wg_per_cu workgroups on every CU
+        extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
+            calib["wg_load_full"] - calib["wg_load"])
+    load = extra * max(1.0, steps / CALIB_STEPS[0]) if adds else 0.0
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
