@@ -29,17 +29,20 @@ placement and the waves of workgroups included):
              (the timing model's placement, cc/emulator/timing/README.md)
   K wg     = wg_fixed (zwg = 0 with 2+ splits: wg_fixed0, which includes
              the wait for split 0's store)
-             + max(steps x step, bytes / HBM): step = max(wg_step + wg_load /
-             CALIB_STEPS[0] x workgroups resident per CU (the step under
-             load; none for a split-K launch that only stores),
+             + max(steps x step + load, bytes / HBM): step = max(wg_step,
              the CU's MFMA time per step shared by the workgroups resident
-             on it); bytes = the HBM bytes of A and B (each element once,
+             on it); load = the full-device probes' extra cycles at the
+             launch's workgroups per CU (wg_load x that share below one
+             per CU; between wg_load at one and wg_load_full at wg_per_cu),
+             x max(1, steps / CALIB_STEPS[0]) (per step but at least once;
+             none for a split-K launch that only stores); bytes = the HBM
+             bytes of A and B (each element once,
              the model's shared L2 / Infinity Cache) of the workgroups
              running at once; HBM = the profile's hbm_tb_s / clock
   zero wg  = wg_zero + C's bytes written by the zero workgroups at once / HBM
   cycles   = the latest CU's end + max(wg_drain, C's bytes stored by the
              last wave of workgroups / HBM) (a plain launch; split-K adds
-             at L2: wg_drain)
+             at L2: wg_drain x workgroups resident per CU)
 
 `estimate_us` = launch_us + cycles / the clock under the launch's MFMA load
 (the timing model's `effectiveMHz`: the profile's clock_mhz falling to
@@ -201,12 +204,19 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     resident = max(1, min(slots, -(-nc // cus)))
     busy = min(nz + nc, cus * slots) / cus
     adds = not cfg.split_k or zwg or sk > 1
-    step = max(calib["wg_step"] + (calib["wg_load"] / CALIB_STEPS[0] * busy if adds else 0),
-               resident * calib["wg_mfma"] / 4)
+    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
+    # the probe's extra cycles: per step over its CALIB_STEPS[0] steps, but
+    # at least once (a short K chunk pays them in its setup and epilogue)
+    if busy <= 1 or slots == 1:
+        extra = calib["wg_load"] * busy
+    else:       # between the probes of 1 and wg_per_cu workgroups on every CU
+        extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
+            calib["wg_load_full"] - calib["wg_load"])
+    load = extra * max(1.0, steps / CALIB_STEPS[0]) if adds else 0.0
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
-    loop = max(steps * step, ab * at_once / nc / hbm)
+    loop = max(steps * step + load, ab * at_once / nc / hbm)
     # without zero workgroups the adding splits wait for split 0's store
     fixed = calib["wg_fixed0"] if cfg.split_k and not zwg and sk > 1 else calib["wg_fixed"]
     work = fixed + loop
@@ -218,7 +228,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
         if (a, b) not in ends:
             ends[(a, b)] = _cu_end(zero, work, a, b, slots)
     span = max(ends.values())
-    drain = calib["wg_drain"] if cfg.split_k else \
+    drain = calib["wg_drain"] * max(1.0, busy) if cfg.split_k else \
         max(calib["wg_drain"], c_bytes * min(1.0, cus * slots / T) / hbm)
     cycles = span + drain
     waste = _waste(cfg, m, n, k, splits)

@@ -47,9 +47,10 @@ CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "wa
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
               "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
-              "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "tuned_for"]
+              "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "wg_load_full",
+              "tuned_for"]
 CALIB_FIELDS = ("wg_fixed", "wg_step", "wg_drain", "wg_zero", "wg_mfma", "wg_per_cu",
-                "wg_fixed0", "wg_load")
+                "wg_fixed0", "wg_load", "wg_load_full")
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
 CUS = _CUS["gfx942"]
 
@@ -199,8 +200,9 @@ def calibrate(hsaco, cfg, device=None):
     which waits for split 0's store, wg_load: the cycles a K workgroup takes
     longer when every CU runs one (a launch of one round over the device's
     CUs, tiles sharing A and B so HBM bandwidth does not bind: the C stores
-    or atomic adds and the shared caches under load)} from single-tile
-    launches (CALIB_STEPS) and that full one. (Splits adding into the same
+    or atomic adds and the shared caches under load), wg_load_full: the
+    same with wg_per_cu workgroups on every CU (they share the CU)} from
+    single-tile launches (CALIB_STEPS) and those full ones. (Splits adding into the same
     tile's lines take turns at L2, but 8 splits of one tile side by side
     cost under 30 cycles more per split: not a term.)"""
     ks = k_per_step(cfg)
@@ -225,19 +227,26 @@ def calibrate(hsaco, cfg, device=None):
         fixed0 = r0.cycles - r0.trace.drain_cycles - n1 * step
     from .devices import cus as _cus
     ncu = _cus(cfg.arch, device)
-    tiles = ncu // 2 if cfg.split_k else ncu          # split-K: + a zero workgroup each
-    gy = max(d for d in range(1, int(tiles ** 0.5) + 1) if tiles % d == 0)
-    rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), n1 * ks), 1, device)
-    per = {}
-    for w in rf.trace.waves:
-        if w["group"] >= (tiles if cfg.split_k else 0):
-            lo, hi = per.get(w["group"], (w["start"], w["end"]))
-            per[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
-    full = float(np.median([hi - lo for lo, hi in per.values()]))
+    slots = r1.trace.occupancy["groups_per_cu"]
+
+    def loaded(per_cu):
+        """The median K workgroup's extra cycles over dur[0] in a launch of
+        per_cu workgroups on every CU (split-K: half of them zero ones)."""
+        tiles = ncu * per_cu // 2 if cfg.split_k else ncu * per_cu
+        gy = max(d for d in range(1, int(tiles ** 0.5) + 1) if tiles % d == 0)
+        rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), n1 * ks), 1, device)
+        per = {}
+        for w in rf.trace.waves:
+            if w["group"] >= (tiles if cfg.split_k else 0):
+                lo, hi = per.get(w["group"], (w["start"], w["end"]))
+                per[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
+        return max(0.0, float(np.median([hi - lo for lo, hi in per.values()])) - dur[0])
+    load = loaded(1)
+    load_full = loaded(slots) if slots > 1 else load
     return dict(wg_step=round(step, 1), wg_fixed=round(dur[0] - n1 * step),
                 wg_drain=r1.trace.drain_cycles, wg_zero=zero, wg_mfma=round(mfma, 1),
-                wg_per_cu=r1.trace.occupancy["groups_per_cu"], wg_fixed0=round(fixed0),
-                wg_load=round(max(0.0, full - dur[0])))
+                wg_per_cu=slots, wg_fixed0=round(fixed0), wg_load=round(load),
+                wg_load_full=round(load_full))
 
 
 def utilisation(shape, cycles, cfg):
