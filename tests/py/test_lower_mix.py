@@ -34,7 +34,7 @@ def test_call_of_an_unknown_function_is_an_error():
       memref.store %r, %x[%i] : memref<64xf32>
       gpu.return
     }""")
-    with pytest.raises(aster.AsterError, match=r"<string>:3:\d+: error: 'func.func' op declares "
+    with pytest.raises(aster.AsterError, match=r"<string>:4:\d+: error: 'func.func' op declares "
                                                r"@nowhere, which no amdgcn.module of the input"):
         aster.lower(text)
 
