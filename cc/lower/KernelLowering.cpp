@@ -64,11 +64,15 @@ LogicalResult KernelLowering::setupInterface() {
     if (auto mt = dyn_cast<MemRefType>(a.getType()))
       bare &= mt.hasStaticShape() && mt.getLayout().isIdentity();
   SmallVector<Attribute> names, types;
+  // The metadata's .type_name per slot: the memref type on each memref's
+  // first slot (aster.lowering.signature.from_metadata reads it back).
+  SmallVector<Attribute> typeNames;
   unsigned off = 0;
   auto slot = [&](StringRef name, Type t, unsigned size) {
     off = (off + size - 1) / size * size;
     names.push_back(b.getStringAttr(name));
     types.push_back(TypeAttr::get(t));
+    typeNames.push_back(b.getStringAttr(""));
     Slot s{off, size};
     off += size;
     return s;
@@ -87,6 +91,13 @@ LogicalResult KernelLowering::setupInterface() {
       MemArg m;
       m.type = mt;
       Type pt = PtrType::get(ctx, elem);
+      unsigned firstSlot = names.size();
+      auto nameType = [&] {
+        std::string ts;
+        llvm::raw_string_ostream os(ts);
+        os << mt;
+        typeNames[firstSlot] = b.getStringAttr(ts);
+      };
       if (bare) {
         m.ptr = slot(n, pt, 8);
       } else {
@@ -99,6 +110,7 @@ LogicalResult KernelLowering::setupInterface() {
         for (int64_t i = 0; i < mt.getRank(); ++i)
           m.strides.push_back(slot(n + "_stride" + std::to_string(i), b.getI64Type(), 8));
       }
+      nameType();
       mems[a] = m;
     } else if (t.isIndex() || t.isInteger(64)) {
       scalars[a] = slot(n, b.getI64Type(), 8);
@@ -128,7 +140,7 @@ LogicalResult KernelLowering::setupInterface() {
   if (!fn.getPrivateAttributions().empty())
     return fn.emitOpError("private attributions cannot be lowered to amdgcn");
   // Which ids and dims the body reads.
-  bool dims = false;
+  bool dims = false, gridDims = false;
   unsigned maxTid = 0, maxWg = 0;
   auto known = fn.getKnownBlockSizeAttr();
   fn.walk([&](Operation *op) {
@@ -138,9 +150,18 @@ LogicalResult KernelLowering::setupInterface() {
       maxWg = std::max(maxWg, (unsigned)t.getDimension() + 1);
     if (isa<gpu::BlockDimOp>(op) && !known)
       dims = true;
-    if (isa<gpu::GridDimOp>(op))
-      dims = true;
+    if (isa<gpu::GridDimOp>(op) && !fn.getKnownGridSizeAttr())
+      gridDims = true;
   });
+  // gpu.grid_dim reads the code-object-v5 hidden arguments
+  // hidden_block_count_x/y/z (u32, after the explicit arguments, 8-aligned;
+  // AMDGPUUsage "Code Object V5 Metadata"): the launcher fills them, so one
+  // code object serves any grid.
+  if (gridDims) {
+    off = (off + 7) / 8 * 8;
+    for (unsigned d = 0; d < 3; ++d)
+      blockCount[d] = slot(std::string("hidden_block_count_") + "xyz"[d], b.getI32Type(), 4);
+  }
   SmallVector<Attribute> setup;
   unsigned next = 0;
   if (dims) {
@@ -176,6 +197,7 @@ LogicalResult KernelLowering::setupInterface() {
     from.push_back(b.getStringAttr(t));
   }
   kernel->setAttr("lowered_from", b.getArrayAttr(from));
+  kernel->setAttr("arg_type_names", b.getArrayAttr(typeNames));
   packedIds = maxTid > 1 && !(known && known[1] == 1 && known[2] == 1);
   if (maxTid > 1)
     kernel->setAttr("workitem_ids", b.getI32IntegerAttr(maxTid));
@@ -232,6 +254,10 @@ FailureOr<SmallVector<RV>> KernelLowering::yields(Block &blk) {
 }
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
+  // arith / math ops on vectors: the scalar op per element (LowerVector.cpp).
+  if (op->getDialect() && isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+      llvm::any_of(op->getResultTypes(), [](Type t) { return isa<VectorType>(t); }))
+    return lowerElementwise(*this, op);
   if (const LoweringTable::Fn *fn = loweringTable().lookup(op))
     return (*fn)(*this, op);
   return unsupported(op);
@@ -251,8 +277,12 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     auto km = KernelModuleOp::create(b, gm.getLoc(), gm.getName(), target);
     km.getBody().push_back(new Block());
     made.push_back(km);
+    if (failed(importFunctions(top, gm, km))) // func.call's callees (LowerCall.cpp)
+      ok = false;
     for (Operation &op : gm.getBody()->getOperations()) {
       auto fn = dyn_cast<gpu::GPUFuncOp>(&op);
+      if (auto decl = dyn_cast<func::FuncOp>(&op); decl && decl.isDeclaration())
+        continue;
       if (!fn) {
         op.emitOpError("cannot be lowered to amdgcn (a gpu.module holds gpu.func kernels)");
         ok = false;
@@ -263,6 +293,7 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
         ok = false;
         continue;
       }
+      scalarizeVectorCarries(fn);
       KernelLowering kl(fn, km);
       if (failed(kl.run()))
         ok = false;
@@ -275,6 +306,11 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   }
   for (gpu::GPUModuleOp gm : gms)
     gm.erase();
+  // amdgcn.modules of the input holding only functions were libraries for
+  // func.call (copied where called): not modules of the result.
+  for (auto lib : llvm::make_early_inc_range(top.getOps<KernelModuleOp>()))
+    if (!llvm::is_contained(made, lib.getOperation()) && lib.getOps<KernelOp>().empty())
+      lib.erase();
   return success();
 }
 

@@ -127,6 +127,8 @@ public:
   Region *body = nullptr;
   Block *entry = nullptr;
   DenseMap<Value, RV> vals;
+  /// Vector values: their elements flattened, row-major (LowerVector.cpp).
+  DenseMap<Value, SmallVector<RV>> vecs;
   DenseMap<Value, MemArg> mems;
   DenseMap<Value, Slot> scalars;
   // Prologue values (made once in the entry block).
@@ -134,6 +136,8 @@ public:
   bool packedIds = false;
   DenseMap<std::pair<unsigned, unsigned>, Value> argLoads;
   Value blockDims[2];
+  /// hidden_block_count_x/y/z kernarg slots (gpu.grid_dim; setupInterface).
+  Slot blockCount[3];
 
   // ---- emission helpers ---------------------------------------------------
   Value cst(uint32_t bits, bool isFloat) {
@@ -376,6 +380,18 @@ public:
     return RV::of(RV::S, blockArg, isFloat);
   }
 };
+
+/// Copies the amdgcn.func each func.func declaration of `gm` names, from an
+/// amdgcn.module of `top`, into `km` (LowerCall.cpp).
+LogicalResult importFunctions(ModuleOp top, gpu::GPUModuleOp gm, KernelModuleOp km);
+
+/// Rewrites scf.for loops carrying vectors to carry their 32-bit words
+/// (upstream IR in, upstream IR out; LowerVector.cpp). Runs before the
+/// kernel's Uniformity is computed.
+void scalarizeVectorCarries(gpu::GPUFuncOp fn);
+
+/// An arith / math op on vectors, element by element (LowerVector.cpp).
+LogicalResult lowerElementwise(KernelLowering &L, Operation *op);
 
 /// Which function lowers an op: looked up by the op's name, then by its
 /// dialect's namespace (a dialect file may take a whole dialect).

@@ -72,15 +72,9 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
       vals[t] = RV::imm(kg[d]);
       return success();
     }
-    // grid_size_x/y/z (work-items) are u32 at bytes 12, 16, 20 of the
-    // dispatch packet (same section); blocks = grid / block when the block
-    // size is a known power of two.
-    if (!known || (known[d] & (known[d] - 1)))
-      return unsupported(op, "needs known_block_size (a power of two) on the kernel");
-    vals[t] = RV::of(RV::S, inPrologue([&] {
-                       Value g = inst("s_load_dword", sT, {dispatchPtr, cst(12 + 4 * d)});
-                       return inst("s_lshr_b32", sT, {g, cst(llvm::countr_zero((unsigned)known[d]))});
-                     }));
+    // The hidden argument hidden_block_count_<d> (setupInterface), loaded
+    // with the other kernel arguments.
+    vals[t] = loadScalar(blockCount[d], false);
     return success();
   }
   if (auto t = dyn_cast<gpu::LaneIdOp>(op)) {

@@ -2,6 +2,8 @@
 // The rules and why the fixpoint ends: Uniformity.h.
 #include "lower/Uniformity.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,7 +33,7 @@ bool Uniformity::visit(Operation *op) {
     return false;
   };
   if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::ShuffleOp, memref::AtomicRMWOp,
-          memref::GenericAtomicRMWOp>(op)) {
+          memref::GenericAtomicRMWOp, amdgpu::MFMAOp>(op)) {
     all(op->getResults());
     return changed;
   }

@@ -4,7 +4,8 @@
 // scf regions give the joins). A value is divergent (may differ between the
 // lanes of one wave) when:
 //   - it is gpu.thread_id, gpu.lane_id, a gpu.shuffle result, an atomic's
-//     result, or a subgroup_reduce with a cluster size;
+//     result, a subgroup_reduce with a cluster size, or an amdgpu.mfma
+//     result (each lane holds other elements of the product);
 //   - any operand is divergent (loads: any index);
 //   - it is an scf.if result and the condition or a yielded value is
 //     divergent (lanes took different sides);

@@ -23,7 +23,8 @@ namespace aster::py {
 using Sigs = std::vector<std::pair<std::string, std::vector<std::string>>>;
 using Lowered = std::tuple<std::string, std::unique_ptr<PyModule>, Sigs>;
 static std::vector<Lowered>
-lowerText(const std::string &text, const std::string &target, const std::string &name) {
+lowerText(const std::string &text, const std::string &target, const std::string &name,
+          const std::vector<std::string> &libraries) {
   std::shared_ptr<MLIRContext> ctx(PyModule::newContext());
   DialectRegistry registry;
   lower::registerUpstreamDialects(registry);
@@ -33,6 +34,15 @@ lowerText(const std::string &text, const std::string &target, const std::string 
   OwningOpRef<ModuleOp> top = parseSourceString<ModuleOp>(text, ParserConfig(ctx.get()), name);
   if (!top)
     diags.raise("cannot parse the module");
+  // Libraries (printed aster Modules): their amdgcn.modules join the input,
+  // so func.call finds their functions (cc/lower/LowerCall.cpp).
+  for (const std::string &lib : libraries) {
+    OwningOpRef<ModuleOp> l = parseSourceString<ModuleOp>(lib, ParserConfig(ctx.get()), "<library>");
+    if (!l)
+      diags.raise("cannot parse a library module");
+    for (auto km : llvm::make_early_inc_range(l->getOps<amdgcn::KernelModuleOp>()))
+      km->moveBefore(top->getBody(), top->getBody()->end());
+  }
   if (failed(verify(*top)))
     diags.raise("the input module does not verify");
   if (failed(lower::lowerGpuModules(*top, target)))
@@ -58,7 +68,7 @@ lowerText(const std::string &text, const std::string &target, const std::string 
 
 void bindLower(nb::module_ &m) {
   m.def("lower", &lowerText, nb::arg("text"), nb::arg("target") = "gfx942",
-        nb::arg("name") = "<string>",
+        nb::arg("name") = "<string>", nb::arg("libraries") = std::vector<std::string>(),
         "Lowers the gpu.modules of upstream MLIR text to amdgcn modules: [(name, Module, [(kernel, [source argument types])])].");
 }
 

@@ -102,11 +102,12 @@ __all__ = [
 ]
 
 
-def lower(source, target="gfx942"):
+def lower(source, target="gfx942", libraries=()):
     """Lowers upstream MLIR GPU kernels (gpu.modules) to {name: aster.Module}
-    (aster.lowering, docs/lowering.md)."""
+    (aster.lowering, docs/lowering.md); `libraries`: aster Modules whose
+    amdgcn.funcs the kernels call with func.call."""
     from .lowering import lower as _lower
-    return _lower(source, target)
+    return _lower(source, target, libraries)
 
 
 def __getattr__(name):

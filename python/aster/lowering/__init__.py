@@ -22,10 +22,16 @@ __all__ = ["lower", "PIPELINE", "Signature", "signature"]
 PIPELINE = "amdgcn-regalloc,amdgcn-waitcnt,amdgcn-hazards"
 
 
-def lower(source, target="gfx942"):
+def lower(source, target="gfx942", libraries=()):
     """Lowers the gpu.modules of upstream MLIR (text, or a path to a .mlir
     file) to {name: aster.Module}, one per gpu.module. Ops it cannot lower
-    raise AsterError naming the op and its location."""
+    raise AsterError naming the op and its location.
+
+    A kernel calls a register-level function with `func.call @f(...)` (@f
+    declared in its gpu.module as a `func.func private`): @f is an
+    amdgcn.func of an `amdgcn.module` in the same text, or of one of
+    `libraries` (aster Modules, e.g. holding aster.nanokernels pieces);
+    aster.compile inlines the call (docs/lowering.md, "Mixing")."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                            and source.endswith(".mlir")):
         name = os.fspath(source)
@@ -37,8 +43,13 @@ def lower(source, target="gfx942"):
         raise TypeError(f"lower() takes MLIR text or a path, got {type(source).__name__}")
     if not isinstance(target, str):
         raise TypeError(f"target must be a str, got {type(target).__name__}")
+    libs = []
+    for lib in (libraries,) if isinstance(libraries, Module) else libraries:
+        if not isinstance(lib, Module):
+            raise TypeError(f"libraries must be aster Modules, got {type(lib).__name__}")
+        libs.append(lib.mlir())
     out = {}
-    for mname, raw, sigs in _aster.lower(source, target, name):
+    for mname, raw, sigs in _aster.lower(source, target, name, libs):
         m = Module._wrap(raw)
         m.signatures = {k: Signature(k, types) for k, types in sigs}
         out[mname] = m

@@ -121,6 +121,6 @@ def expand(kernel, explicit, values):
     sig = from_metadata(kernel, explicit)
     if sig is None or not isinstance(values, (list, tuple)):
         return values
-    if len(values) == len(sig.params) and (sig.bare or len(values) != len(explicit)):
-        return sig.args(*values)
-    return values
+    if len(values) == len(explicit) and not sig.bare:
+        return values                    # already expanded (Signature.args)
+    return sig.args(*values)             # checks the count, dtypes, shapes

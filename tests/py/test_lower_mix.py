@@ -1,0 +1,44 @@
+"""Mixing (issue 26 item 5): a lowered kernel calls amdgcn.funcs through
+func.call, one hand-written in the same text and one from aster.nanokernels
+(a library); the calls are amdgcn.call after aster.lower and inlined by
+aster.compile. The oracle is NumPy (the example checks relu(2x - 1) and its
+wave sum); errors name the declaration."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import aster
+import lower_suite as S
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_example_runs_and_inlines():
+    env = dict(os.environ,
+               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(aster.__file__))))
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "lower_mixing.py")],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "match NumPy; calls before compile: True; inlined: True" in p.stdout
+
+
+def test_call_of_an_unknown_function_is_an_error():
+    text = S.module("""
+    func.func private @nowhere(f32) -> f32
+    gpu.func @k(%x: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<64xf32>
+      %r = func.call @nowhere(%v) : (f32) -> f32
+      memref.store %r, %x[%i] : memref<64xf32>
+      gpu.return
+    }""")
+    with pytest.raises(aster.AsterError, match=r"<string>:4:\d+: error: 'func.func' op declares "
+                                               r"@nowhere, which no amdgcn.module of the input"):
+        aster.lower(text)
+
+
+def test_libraries_must_be_modules():
+    with pytest.raises(TypeError, match="libraries must be aster Modules"):
+        aster.lower(S.CASES[0].mlir, libraries=["not a module"])
