@@ -211,7 +211,7 @@ LogicalResult KernelLowering::run() {
 
 LogicalResult KernelLowering::lowerBlock(Block &blk) {
   for (Operation &op : blk) {
-    if (isa<scf::YieldOp>(op))
+    if (isa<scf::YieldOp, scf::ConditionOp>(op))
       continue;
     loc = op.getLoc();
     if (failed(lowerOp(&op)))

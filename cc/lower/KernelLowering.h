@@ -353,6 +353,7 @@ public:
   LogicalResult lowerMath(Operation *op);
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerFor(scf::ForOp op);
+  LogicalResult lowerWhile(scf::WhileOp op);
   FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx);
   FailureOr<SmallVector<RV>> yields(Block &blk);
   RV laneId();
