@@ -333,6 +333,9 @@ public:
   Value memOffset(RV off, bool lds, SmallVectorImpl<NamedAttribute> &attrs);
   /// Correctly rounded f32 square root (LowerMath.cpp).
   RV sqrtF32(RV x);
+  /// e^x and ln(x) (f32) as LLVM's AMDGPU backend expands them (LowerMath.cpp).
+  RV expF32(RV x);
+  RV logF32(RV x);
   /// 32-bit integer division and remainder, LLVM's AMDGPU expansion
   /// (LowerArith.cpp): {quotient, remainder} in VGPRs.
   std::pair<Value, Value> udivrem32(RV x, RV y);

@@ -705,3 +705,33 @@ CASES.append(Case("uniform_while", "uwhile", module("""
     }"""), (1, 1, 1), (64, 1, 1),
     lambda r: [np.int32(100), r.integers(-8, 8, 64).astype(np.float32), np.zeros(64, np.float32)],
     lambda a: {2: (a[1] * 7).astype(np.float32)}))
+
+
+def _explog_inputs(r):
+    x = (r.standard_normal(256) * 30).astype(np.float32)
+    x[:12] = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.7, 88.8, -103.0, -104.0, 1e-40, 1.0, -1.0]
+    return [x, np.zeros(256, np.float32), np.zeros(256, np.float32)]
+
+
+def _explog_expect(a):
+    x = a[0].astype(np.float64)
+    with np.errstate(all="ignore"):
+        return {1: np.exp(x).astype(np.float32), 2: np.log(x).astype(np.float32)}
+
+
+# 20. math.exp / math.log as LLVM's AMDGPU backend expands llvm.exp.f32 /
+# llvm.log.f32 (convert-gpu-to-rocdl makes these intrinsics for f32): the
+# same bits as LLVM's build, and within 2 ulp of NumPy's float64 result
+# (test_lower_suite.test_exp_log_ulps), over zeros, infinities, NaN, the
+# overflow/underflow bounds and denormals.
+CASES.append(Case("math_exp_log", "el", module("""
+    gpu.func @el(%x: memref<256xf32>, %e: memref<256xf32>, %l: memref<256xf32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<256xf32>
+      %a = math.exp %v : f32
+      memref.store %a, %e[%i] : memref<256xf32>
+      %b = math.log %v : f32
+      memref.store %b, %l[%i] : memref<256xf32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _explog_inputs, _explog_expect, tol=3e-7, same_bits=True))
