@@ -223,9 +223,15 @@ LogicalResult KernelLowering::setupInterface() {
 }
 
 LogicalResult KernelLowering::run() {
-  if (!fn.getBody().hasOneBlock())
-    return fn.emitOpError("cannot be lowered to amdgcn: its body has several blocks "
-                          "(unstructured control flow; use scf)");
+  if (!fn.getBody().hasOneBlock()) {
+    // Unstructured control flow (cf.br / cf.cond_br between blocks) is not
+    // structurised here: the error is at the first branch, with the way out
+    // (upstream's lift-cf-to-scf makes scf of reducible CFGs).
+    Operation *br = fn.getBody().front().getTerminator();
+    return (br ? br : fn.getOperation())->emitOpError(
+        "cannot be lowered to amdgcn: unstructured control flow (a kernel body of several "
+        "blocks) is not lowered; run mlir-opt --lift-cf-to-scf first");
+  }
   if (failed(setupInterface()))
     return failure();
   return lowerBlock(fn.getBody().front());
@@ -233,7 +239,7 @@ LogicalResult KernelLowering::run() {
 
 LogicalResult KernelLowering::lowerBlock(Block &blk) {
   for (Operation &op : blk) {
-    if (isa<scf::YieldOp>(op))
+    if (isa<scf::YieldOp, scf::ConditionOp>(op))
       continue;
     loc = op.getLoc();
     if (failed(lowerOp(&op)))

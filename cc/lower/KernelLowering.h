@@ -337,6 +337,9 @@ public:
   Value memOffset(RV off, bool lds, SmallVectorImpl<NamedAttribute> &attrs);
   /// Correctly rounded f32 square root (LowerMath.cpp).
   RV sqrtF32(RV x);
+  /// e^x and ln(x) (f32) as LLVM's AMDGPU backend expands them (LowerMath.cpp).
+  RV expF32(RV x);
+  RV logF32(RV x);
   /// 32-bit integer division and remainder, LLVM's AMDGPU expansion
   /// (LowerArith.cpp): {quotient, remainder} in VGPRs.
   std::pair<Value, Value> udivrem32(RV x, RV y);
@@ -357,6 +360,7 @@ public:
   LogicalResult lowerMath(Operation *op);
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerFor(scf::ForOp op);
+  LogicalResult lowerWhile(scf::WhileOp op);
   FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx);
   FailureOr<SmallVector<RV>> yields(Block &blk);
   RV laneId();

@@ -236,7 +236,107 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   return success();
 }
 
+// ---------------------------------------------------------------------------
+// scf.while
+//   uniform condition: br head(inits); head(args): before...; s_cmp_lg c, 0;
+//     s_cbranch_scc0 exit(fwd); body(fwd): after...; br head(yields);
+//     exit(results)
+//   divergent condition: saved = exec; br head(inits); head(args): before...;
+//     exec &= c; s_cbranch_execz exit; body: after...; br head(yields);
+//     exit: exec = saved; results = the forwarded values (VGPRs: a lane that
+//     left keeps the values of its last iteration, as later iterations
+//     write only the lanes still in exec).
+// ---------------------------------------------------------------------------
+LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
+  Block &before = op.getBefore().front(), &after = op.getAfter().front();
+  auto cond = op.getConditionOp();
+  bool divergent = uni.isDivergent(cond.getCondition());
+  SmallVector<Type> headTypes, fwdTypes;
+  for (BlockArgument a : before.getArguments()) {
+    if (a.getType().isInteger(1) && uni.isDivergent(a))
+      return unsupported(op, "divergent i1 loop-carried values are not lowered");
+    headTypes.push_back(regTypeFor(a));
+  }
+  for (BlockArgument a : after.getArguments()) {
+    if (a.getType().isInteger(1) && uni.isDivergent(a))
+      return unsupported(op, "divergent i1 loop-carried values are not lowered");
+    fwdTypes.push_back(regTypeFor(a));
+  }
+  auto classed = [&](ValueRange vs, ArrayRef<Type> types) -> FailureOr<SmallVector<Value>> {
+    SmallVector<Value> out;
+    for (auto [v, t] : llvm::zip(vs, types)) {
+      auto r = get(v);
+      if (failed(r))
+        return failure();
+      out.push_back(inClass(*r, t).reg);
+    }
+    return out;
+  };
+  auto inits = classed(op.getInits(), headTypes);
+  if (failed(inits))
+    return failure();
+  Value saved;
+  if (divergent)
+    saved = inst("s_mov_b64", s2T, execReg());
+  Block *head = newBlock(headTypes);
+  cf::BranchOp::create(b, loc, head, *inits);
+  start(head);
+  for (unsigned i = 0; i < headTypes.size(); ++i)
+    vals[before.getArgument(i)] =
+        fromArg(head->getArgument(i), headTypes[i], isF32(before.getArgument(i).getType()));
+  if (failed(lowerBlock(before)))
+    return failure();
+  auto c = get(cond.getCondition());
+  auto fwd = classed(cond.getArgs(), fwdTypes);
+  if (failed(c) || failed(fwd))
+    return failure();
+  auto mapAfter = [&](ValueRange regs) {
+    for (unsigned i = 0; i < fwdTypes.size(); ++i) {
+      bool fl = isF32(after.getArgument(i).getType());
+      vals[after.getArgument(i)] = fromArg(regs[i], fwdTypes[i], fl);
+    }
+  };
+  auto lowerBody = [&]() -> LogicalResult {
+    if (failed(lowerBlock(after)))
+      return failure();
+    auto next = classed(op.getYieldOp().getOperands(), headTypes);
+    if (failed(next))
+      return failure();
+    cf::BranchOp::create(b, loc, head, *next);
+    return success();
+  };
+  if (!divergent) {
+    toSCC(*c);
+    Block *bodyB = newBlock(fwdTypes), *exit = newBlock(fwdTypes);
+    branch("s_cbranch_scc0", exit, *fwd, bodyB, *fwd);
+    start(bodyB);
+    mapAfter(bodyB->getArguments());
+    if (failed(lowerBody()))
+      return failure();
+    start(exit);
+    for (unsigned i = 0; i < fwdTypes.size(); ++i)
+      vals[op.getResult(i)] =
+          fromArg(exit->getArgument(i), fwdTypes[i], isF32(op.getResult(i).getType()));
+    return success();
+  }
+  Value m = toMask(*c);
+  inst("s_and_b64", execT, {execReg(), m});
+  Block *bodyB = newBlock(), *exit = newBlock();
+  branch("s_cbranch_execz", exit, {}, bodyB, {});
+  start(bodyB);
+  mapAfter(*fwd);
+  if (failed(lowerBody()))
+    return failure();
+  start(exit);
+  inst("s_mov_b64", execT, saved);
+  for (unsigned i = 0; i < fwdTypes.size(); ++i)
+    vals[op.getResult(i)] = fromArg((*fwd)[i], fwdTypes[i], isF32(op.getResult(i).getType()));
+  return success();
+}
+
 void populateControlFlowLowering(LoweringTable &table) {
+  table.add("scf.while",
+            [](KernelLowering &k, Operation *op) { return k.lowerWhile(cast<scf::WhileOp>(op)); });
   table.add("scf.if", [](KernelLowering &k, Operation *op) { return k.lowerIf(cast<scf::IfOp>(op)); });
   table.add("scf.for",
             [](KernelLowering &k, Operation *op) { return k.lowerFor(cast<scf::ForOp>(op)); });

@@ -1,8 +1,9 @@
 //===- LowerMath.cpp - math ops to VALU instructions ----------------------===//
 //
 // math.fma/exp2/log2/rsqrt to their one VALU instruction (f32), math.absf
-// by clearing the sign bit, math.sqrt correctly rounded (sqrtF32, as LLVM's
-// AMDGPU backend expands llvm.sqrt.f32).
+// by clearing the sign bit, math.sqrt correctly rounded (sqrtF32), math.exp
+// and math.log as LLVM's AMDGPU backend expands llvm.exp.f32 / llvm.log.f32
+// (expF32, logF32: the same instructions, so the same bits).
 // Needs before: the operands lowered. Guarantees after: one RV (a VGPR) per
 // result; any other math op is an error naming it.
 //===----------------------------------------------------------------------===//
@@ -42,9 +43,68 @@ RV KernelLowering::sqrtF32(RV x) {
   return RV::of(RV::V, inst("v_cndmask_b32", vT, {sq, xs, special}), true);
 }
 
+namespace {
+// f32 constants of LLVM's AMDGPU exp/log expansions (SITargetLowering /
+// AMDGPUTargetLowering::lowerFEXP, lowerFLOG (f32, no afn)).
+constexpr uint32_t kLog2eHi = 0x3fb8aa3b;   // log2(e) rounded to f32
+constexpr uint32_t kLog2eLo = 0x32a5705f;   // log2(e) - kLog2eHi
+constexpr uint32_t kExpUnderflow = 0xc2ce8ed0; // below: exp(x) is 0 (-0x1.9d1da0p+6)
+constexpr uint32_t kExpOverflow = 0x42b17218;  // above: exp(x) is +inf (0x1.62e430p+6)
+constexpr uint32_t kLn2Hi = 0x3f317217;     // ln(2) rounded to f32
+constexpr uint32_t kLn2Lo = 0x3377d1cf;     // ln(2) - kLn2Hi
+constexpr uint32_t kMinNormal = 0x00800000; // smallest normal f32
+constexpr uint32_t k32Ln2 = 0x41b17218;     // 32 * ln(2)
+constexpr uint32_t kInf = 0x7f800000;
+constexpr uint32_t kSign = 0x80000000;
+} // namespace
+
+// e^x as LLVM's AMDGPU backend expands llvm.exp.f32 without afn: x * log2(e)
+// in extended precision (ph + pl, the error of the product by fma), split
+// ph = e + d with e = rndne(ph), v_exp_f32(d + pl) scaled by 2^e
+// (v_ldexp_f32), 0 below the underflow bound and +inf above the overflow
+// one. -ph is a v_xor_b32 of its sign (LLVM's neg modifier; same bits).
+RV KernelLowering::expF32(RV x) {
+  Value xv = toV(x);
+  Value ph = inst("v_mul_f32", vT, {toV(RV::imm(kLog2eHi, true)), xv});
+  Value nph = inst("v_xor_b32", vT, {toV(RV::imm(kSign)), ph});
+  Value pl = inst("v_fma_f32", vT, {xv, toV(RV::imm(kLog2eHi, true)), nph});
+  pl = inst("v_fma_f32", vT, {xv, toV(RV::imm(kLog2eLo, true)), pl});
+  Value e = inst("v_rndne_f32", vT, ph);
+  Value d = inst("v_sub_f32", vT, {ph, e});
+  d = inst("v_add_f32", vT, {d, pl});
+  Value r = inst("v_exp_f32", vT, d);
+  r = inst("v_ldexp_f32", vT, {r, inst("v_cvt_i32_f32", vT, e)});
+  Value notUnder = inst("v_cmp_ngt_f32", s2T, {toV(RV::imm(kExpUnderflow, true)), xv});
+  r = inst("v_cndmask_b32", vT, {cst(0), r, notUnder});
+  Value notOver = inst("v_cmp_nlt_f32", s2T, {toV(RV::imm(kExpOverflow, true)), xv});
+  return RV::of(RV::V, inst("v_cndmask_b32", vT, {toV(RV::imm(kInf)), r, notOver}), true);
+}
+
+// ln(x) as LLVM's AMDGPU backend expands llvm.log.f32 without afn: a
+// denormal input is scaled by 2^32 first (v_ldexp_f32), y = v_log_f32, then
+// y * ln(2) in extended precision (r + fma error terms with ln(2)'s high and
+// low parts) where y is finite (y itself for +-inf and NaN), less 32 * ln(2)
+// for a scaled input.
+RV KernelLowering::logF32(RV x) {
+  Value xv = toV(x);
+  Value small = inst("v_cmp_gt_f32", s2T, {toV(RV::imm(kMinNormal, true)), xv});
+  Value sh = inst("v_cndmask_b32", vT, {cst(0), toV(RV::imm(32)), small});
+  Value y = inst("v_log_f32", vT, inst("v_ldexp_f32", vT, {xv, sh}));
+  Value r = inst("v_mul_f32", vT, {toV(RV::imm(kLn2Hi, true)), y});
+  Value nr = inst("v_xor_b32", vT, {toV(RV::imm(kSign)), r});
+  Value t = inst("v_fma_f32", vT, {y, toV(RV::imm(kLn2Hi, true)), nr});
+  t = inst("v_fma_f32", vT, {y, toV(RV::imm(kLn2Lo, true)), t});
+  r = inst("v_add_f32", vT, {r, t});
+  Value ay = inst("v_and_b32", vT, {toV(RV::imm(~kSign)), y});
+  Value finite = inst("v_cmp_lt_f32", s2T, {ay, toV(RV::imm(kInf, true))});
+  r = inst("v_cndmask_b32", vT, {y, r, finite});
+  Value off = inst("v_cndmask_b32", vT, {cst(0), toV(RV::imm(k32Ln2, true)), small});
+  return RV::of(RV::V, inst("v_sub_f32", vT, {r, off}), true);
+}
+
 LogicalResult KernelLowering::lowerMath(Operation *op) {
   if (!isa<math::FmaOp, math::SqrtOp, math::RsqrtOp, math::Exp2Op, math::Log2Op,
-           math::AbsFOp>(op))
+           math::AbsFOp, math::ExpOp, math::LogOp>(op))
     return unsupported(op);
   if (!isF32(op->getResult(0).getType()))
     return unsupported(op, "only f32 is lowered");
@@ -57,6 +117,14 @@ LogicalResult KernelLowering::lowerMath(Operation *op) {
   }
   if (isa<math::SqrtOp>(op)) {
     vals[op->getResult(0)] = sqrtF32(in[0]);
+    return success();
+  }
+  if (isa<math::ExpOp>(op)) {
+    vals[op->getResult(0)] = expF32(in[0]);
+    return success();
+  }
+  if (isa<math::LogOp>(op)) {
+    vals[op->getResult(0)] = logF32(in[0]);
     return success();
   }
   if (isa<math::AbsFOp>(op)) {

@@ -70,12 +70,27 @@ bool Uniformity::visit(Operation *op) {
     return changed;
   }
   if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    // Conservative: lanes may leave in different iterations.
-    if (!whileOp.getBefore().empty())
-      all(whileOp.getBefore().front().getArguments());
-    if (!whileOp.getAfter().empty())
-      all(whileOp.getAfter().front().getArguments());
-    all(op->getResults());
+    // A divergent condition: lanes leave in different iterations, so every
+    // carried value and result may differ between lanes. Otherwise a
+    // before-argument is divergent when its initial or yielded value is, an
+    // after-argument / result when the value scf.condition forwards is.
+    auto cond = whileOp.getConditionOp();
+    auto yield = whileOp.getYieldOp();
+    Block &before = whileOp.getBefore().front(), &after = whileOp.getAfter().front();
+    if (isDivergent(cond.getCondition())) {
+      all(before.getArguments());
+      all(after.getArguments());
+      all(op->getResults());
+      return changed;
+    }
+    for (unsigned i = 0; i < before.getNumArguments(); ++i)
+      if (isDivergent(whileOp.getInits()[i]) || isDivergent(yield.getOperand(i)))
+        changed |= mark(before.getArgument(i));
+    for (unsigned i = 0; i < after.getNumArguments(); ++i)
+      if (isDivergent(cond.getArgs()[i])) {
+        changed |= mark(after.getArgument(i));
+        changed |= mark(whileOp.getResult(i));
+      }
     return changed;
   }
   if (op->getNumRegions())

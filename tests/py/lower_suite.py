@@ -640,3 +640,98 @@ CASES.append(Case("atomic_rmw", "atom", module("""
       }
       gpu.return
     }"""), (1, 1, 1), (256, 1, 1), _atomic_inputs, _atomic_expect))
+
+
+def _collatz(n):
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+# 18. A divergent scf.while: Collatz steps of 1 + lane (each lane leaves in
+# its own iteration; the before region carries the condition).
+CASES.append(Case("divergent_while_collatz", "collatz", module("""
+    gpu.func @collatz(%y: memref<128xi32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %i = gpu.thread_id x
+      %ii = arith.index_cast %i : index to i32
+      %one = arith.constant 1 : i32
+      %n0 = arith.addi %ii, %one : i32
+      %zero = arith.constant 0 : i32
+      %r:2 = scf.while (%n = %n0, %s = %zero) : (i32, i32) -> (i32, i32) {
+        %more = arith.cmpi ne, %n, %one : i32
+        scf.condition(%more) %n, %s : i32, i32
+      } do {
+      ^bb0(%m: i32, %t: i32):
+        %two = arith.constant 2 : i32
+        %three = arith.constant 3 : i32
+        %odd = arith.andi %m, %one : i32
+        %isodd = arith.cmpi ne, %odd, %zero : i32
+        %h = arith.shrui %m, %one : i32
+        %m3 = arith.muli %m, %three : i32
+        %m31 = arith.addi %m3, %one : i32
+        %next = arith.select %isodd, %m31, %h : i32
+        %t1 = arith.addi %t, %one : i32
+        scf.yield %next, %t1 : i32, i32
+      }
+      memref.store %r#1, %y[%i] : memref<128xi32>
+      gpu.return
+    }"""), (1, 1, 1), (128, 1, 1),
+    lambda r: [np.zeros(128, np.int32)],
+    lambda a: {0: np.array([_collatz(i + 1) for i in range(128)], np.int32)}))
+
+# 19. A uniform scf.while (the trip count from a kernel argument): doubling
+# until past a bound, every lane adding its element each iteration.
+CASES.append(Case("uniform_while", "uwhile", module("""
+    gpu.func @uwhile(%bound: i32, %x: memref<64xf32>, %y: memref<64xf32>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<64xf32>
+      %one = arith.constant 1 : i32
+      %two = arith.constant 2 : i32
+      %zf = arith.constant 0.0 : f32
+      %r:2 = scf.while (%k = %one, %acc = %zf) : (i32, f32) -> (i32, f32) {
+        %more = arith.cmpi slt, %k, %bound : i32
+        scf.condition(%more) %k, %acc : i32, f32
+      } do {
+      ^bb0(%k2: i32, %a2: f32):
+        %k3 = arith.muli %k2, %two : i32
+        %a3 = arith.addf %a2, %v : f32
+        scf.yield %k3, %a3 : i32, f32
+      }
+      memref.store %r#1, %y[%i] : memref<64xf32>
+      gpu.return
+    }"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [np.int32(100), r.integers(-8, 8, 64).astype(np.float32), np.zeros(64, np.float32)],
+    lambda a: {2: (a[1] * 7).astype(np.float32)}))
+
+
+def _explog_inputs(r):
+    x = (r.standard_normal(256) * 30).astype(np.float32)
+    x[:12] = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.7, 88.8, -103.0, -104.0, 1e-40, 1.0, -1.0]
+    return [x, np.zeros(256, np.float32), np.zeros(256, np.float32)]
+
+
+def _explog_expect(a):
+    x = a[0].astype(np.float64)
+    with np.errstate(all="ignore"):
+        return {1: np.exp(x).astype(np.float32), 2: np.log(x).astype(np.float32)}
+
+
+# 20. math.exp / math.log as LLVM's AMDGPU backend expands llvm.exp.f32 /
+# llvm.log.f32 (convert-gpu-to-rocdl makes these intrinsics for f32): the
+# same bits as LLVM's build, and within 2 ulp of NumPy's float64 result
+# (test_lower_suite.test_exp_log_ulps), over zeros, infinities, NaN, the
+# overflow/underflow bounds and denormals.
+CASES.append(Case("math_exp_log", "el", module("""
+    gpu.func @el(%x: memref<256xf32>, %e: memref<256xf32>, %l: memref<256xf32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<256xf32>
+      %a = math.exp %v : f32
+      memref.store %a, %e[%i] : memref<256xf32>
+      %b = math.log %v : f32
+      memref.store %b, %l[%i] : memref<256xf32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _explog_inputs, _explog_expect, tol=3e-7, same_bits=True))

@@ -1,4 +1,4 @@
-// RUN: not aster-opt %s --amdgcn-lower 2>&1 | FileCheck %s
+// RUN: not aster-opt %s --amdgcn-lower --split-input-file 2>&1 | FileCheck %s
 // An op amdgcn-lower cannot lower is an error at the op, naming it.
 
 // CHECK: errors.mlir:[[@LINE+7]]:12: error: 'arith.remf' op cannot be lowered to amdgcn
@@ -10,6 +10,26 @@ module attributes {gpu.container_module} {
       %w = memref.load %x[%i] : memref<64xf32>
       %r = arith.remf %v, %w : f32
       memref.store %r, %x[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+// Unstructured control flow: the error is at the first branch.
+// CHECK: errors.mlir:[[@LINE+8]]:7: error: 'cf.cond_br' op cannot be lowered to amdgcn: unstructured control flow
+module attributes {gpu.container_module} {
+  gpu.module @m2 {
+    gpu.func @k(%x: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%i] : memref<64xf32>
+      %p = arith.cmpi eq, %i, %c0 : index
+      cf.cond_br %p, ^bb1, ^bb2
+    ^bb1:
+      memref.store %v, %x[%c0] : memref<64xf32>
+      cf.br ^bb2
+    ^bb2:
       gpu.return
     }
   }
