@@ -74,9 +74,23 @@ LogicalResult KernelLowering::lowerArith(Operation *op) {
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (!(is32(t) || t.isInteger(1) || t.isInteger(64)))
       return unsupported(op, "only i1, i32, index and f32 values are lowered");
+  // i64 values are held as their low dword (as `index` is): only the ops
+  // that keep the low 32 bits exact pass - casts between i64, index and
+  // 32-bit integers, and constants that fit in 32 bits. Arithmetic on i64
+  // would silently drop the high dword: an error instead.
+  bool wide = llvm::any_of(
+      llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()),
+      [](Type t) { return t.isInteger(64); });
+  if (wide && !isa<arith::ConstantOp, arith::IndexCastOp, arith::IndexCastUIOp,
+                   arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(op))
+    return unsupported(op, "i64 arithmetic is not lowered (i64 values are held as "
+                           "their low dword)");
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     Attribute v = c.getValue();
     if (auto i = dyn_cast<IntegerAttr>(v)) {
+      if (c.getType().isInteger(64) && !i.getValue().isSignedIntN(32) &&
+          !i.getValue().isIntN(32))
+        return unsupported(op, "i64 constants beyond 32 bits are not lowered");
       vals[c] = RV::imm((uint32_t)i.getValue().getZExtValue() &
                         (c.getType().isInteger(1) ? 1u : ~0u));
       return success();
