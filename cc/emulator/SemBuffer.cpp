@@ -151,6 +151,13 @@ template <uint8_t Bytes, bool Sext, uint8_t D16> void bufLoad(Wave &w, const Ins
   BufAddr b;
   if (!bufAddrs(w, in, 0, b))
     return;
+  // The lanes' host data at once (rows of a matrix lie far apart): the
+  // copies below then find it in the host's cache.
+  if (const Region *r = w.lastRegion)
+    forLanes(w.exec(), [&](unsigned l) {
+      if (r->contains(b.addr[l], Bytes))
+        __builtin_prefetch(r->data + (b.addr[l] - r->base));
+    });
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok) return;

@@ -112,6 +112,7 @@ public:
     s2T = RegType::getVirtual(ctx, RegKind::SGPR, 2, 2);
     vT = RegType::getVirtual(ctx, RegKind::VGPR);
     execT = SpecialRegType::get(ctx, SpecialReg::exec);
+    vccT = SpecialRegType::get(ctx, SpecialReg::vcc);
   }
   LogicalResult run();
 
@@ -121,7 +122,7 @@ public:
   OpBuilder b;
   Uniformity uni;
   Location loc;
-  Type sT, s2T, vT, execT;
+  Type sT, s2T, vT, execT, vccT;
   KernelOp kernel;
   Region *body = nullptr;
   Block *entry = nullptr;
@@ -332,6 +333,15 @@ public:
   Value memOffset(RV off, bool lds, SmallVectorImpl<NamedAttribute> &attrs);
   /// Correctly rounded f32 square root (LowerMath.cpp).
   RV sqrtF32(RV x);
+  /// 32-bit integer division and remainder, LLVM's AMDGPU expansion
+  /// (LowerArith.cpp): {quotient, remainder} in VGPRs.
+  std::pair<Value, Value> udivrem32(RV x, RV y);
+  /// Correctly rounded f32 division (v_div_scale/fmas/fixup; LowerArith.cpp).
+  RV divF32(RV x, RV y);
+  /// An instruction with several results (e.g. v_div_scale_f32's vdst, sdst).
+  Operation *instN(StringRef mn, TypeRange res, ValueRange ops) {
+    return createInstOp(b, loc, mn, ops, res, {});
+  }
 
   // ---- lowering (each dialect's in its Lower<Dialect>.cpp) -----------------
   LogicalResult setupInterface();

@@ -174,6 +174,38 @@ LogicalResult KernelLowering::lowerArith(Operation *op) {
     return set(shl(in[0], in[1]));
   if (io && !i1)
     return set(ibin(io->salu, io->valu, io->rev, in[0], in[1], io->fold));
+  if (isa<arith::DivUIOp, arith::RemUIOp, arith::DivSIOp, arith::RemSIOp>(op) && !i1 &&
+      !(in[1].k == RV::Imm && in[1].bits && !(in[1].bits & (in[1].bits - 1)) &&
+        isa<arith::DivUIOp, arith::RemUIOp>(op))) {
+    if (!is32(res.getType()))
+      return unsupported(op, "only 32-bit (and index) division is lowered");
+    bool isSigned = isa<arith::DivSIOp, arith::RemSIOp>(op);
+    bool isDiv = isa<arith::DivUIOp, arith::DivSIOp>(op);
+    if (in[0].k == RV::Imm && in[1].k == RV::Imm && in[1].bits &&
+        !(isSigned && in[0].bits == 0x80000000u && in[1].bits == ~0u)) {
+      uint32_t x = in[0].bits, y = in[1].bits;
+      if (isSigned)
+        return set(RV::imm(isDiv ? (uint32_t)((int32_t)x / (int32_t)y)
+                                 : (uint32_t)((int32_t)x % (int32_t)y)));
+      return set(RV::imm(isDiv ? x / y : x % y));
+    }
+    if (!isSigned) {
+      auto [q, r] = udivrem32(in[0], in[1]);
+      return set(RV::of(RV::V, isDiv ? q : r));
+    }
+    // Signed: divide the magnitudes ((v + s) ^ s with s = v >> 31), then
+    // give the quotient the sign sx ^ sy and the remainder x's sign, as
+    // LLVM's expandDivRem32 does.
+    Value xv = toV(in[0]), yv = toV(in[1]);
+    Value sx = inst("v_ashrrev_i32", vT, {cst(31), xv});
+    Value sy = inst("v_ashrrev_i32", vT, {cst(31), yv});
+    Value ax = inst("v_xor_b32", vT, {inst("v_add_u32", vT, {xv, sx}), sx});
+    Value ay = inst("v_xor_b32", vT, {inst("v_add_u32", vT, {yv, sy}), sy});
+    auto [q, r] = udivrem32(RV::of(RV::V, ax), RV::of(RV::V, ay));
+    Value s = isDiv ? inst("v_xor_b32", vT, {sx, sy}) : sx;
+    Value v = inst("v_xor_b32", vT, {isDiv ? q : r, s});
+    return set(RV::of(RV::V, inst("v_sub_u32", vT, {v, s})));
+  }
   if ((isa<arith::DivUIOp, arith::RemUIOp>(op)) && in[1].k == RV::Imm && in[1].bits &&
       !(in[1].bits & (in[1].bits - 1))) {
     if (isa<arith::DivUIOp>(op))
@@ -239,11 +271,88 @@ LogicalResult KernelLowering::lowerArith(Operation *op) {
       return unsupported(op, "only f32 is lowered");
     return set(valu(fmn, in, res.getType().isF32()));
   }
+  if (isa<arith::DivFOp>(op)) {
+    if (!res.getType().isF32())
+      return unsupported(op, "only f32 is lowered");
+    auto fm = cast<arith::DivFOp>(op).getFastmath();
+    if (arith::bitEnumContainsAll(fm, arith::FastMathFlags::arcp | arith::FastMathFlags::afn)) {
+      // Reciprocal allowed and approximate functions: x * v_rcp_f32(y)
+      // (LLVM: lowerFastUnsafeFDIV, 1 ulp of v_rcp_f32 plus the rounding
+      // of the product).
+      Value r = inst("v_rcp_f32", vT, toV(in[1]));
+      return set(valu("v_mul_f32", {in[0], RV::of(RV::V, r, true)}, true));
+    }
+    return set(divF32(in[0], in[1]));
+  }
+  if (isa<arith::MinimumFOp, arith::MaximumFOp>(op)) {
+    if (!res.getType().isF32())
+      return unsupported(op, "only f32 is lowered");
+    // IEEE-754 minimum/maximum (NaN if either operand is NaN) on gfx9, which
+    // has no v_minimum_f32: v_min_f32 (the non-NaN operand for one NaN),
+    // then the canonical quiet NaN 0x7fc00000 where the operands are
+    // unordered, as LLVM's AMDGPU backend expands fminimum/fmaximum.
+    bool mn = isa<arith::MinimumFOp>(op);
+    Value m = valu(mn ? "v_min_f32" : "v_max_f32", in, true).reg;
+    Value ord = inst("v_cmp_o_f32", s2T, vOps(in));
+    Value nan = toV(RV::imm(0x7fc00000, true));
+    return set(RV::of(RV::V, inst("v_cndmask_b32", vT, {nan, m, ord}), true));
+  }
   if (isa<arith::NegFOp>(op)) // -x exactly (sign flip, NaN kept): x * -1.0
     return set(valu("v_mul_f32", {RV::imm(0xbf800000, true), in[0]}, true));
   return unsupported(op);
 }
 
+
+// Unsigned x / y and x % y as LLVM's AMDGPU backend expands a 32-bit
+// udiv/urem (AMDGPUCodeGenPrepare::expandDivRem32): z ~ 2^32 / y from
+// v_rcp_iflag_f32 scaled by 0x4f7ffffe (2^32 less 2 ulp, so z <= 2^32 / y),
+// one Newton-Raphson step z += mulhi(z, -y * z), q = mulhi(x, z), then two
+// corrections of q and r = x - q * y while r >= y. Exact for every y != 0
+// (y == 0 is undefined in arith, as in LLVM).
+std::pair<Value, Value> KernelLowering::udivrem32(RV x, RV y) {
+  Value xv = toV(x), yv = toV(y);
+  Value rcp = inst("v_rcp_iflag_f32", vT, inst("v_cvt_f32_u32", vT, yv));
+  Value sc = inst("v_mul_f32", vT, {toV(RV::imm(0x4f7ffffe, true)), rcp});
+  Value z = inst("v_cvt_u32_f32", vT, sc);
+  Value ny = inst("v_sub_u32", vT, {cst(0), yv});
+  Value e = inst("v_mul_lo_u32", vT, {ny, z});
+  z = inst("v_add_u32", vT, {z, inst("v_mul_hi_u32", vT, {z, e})});
+  Value q = inst("v_mul_hi_u32", vT, {xv, z});
+  Value r = inst("v_sub_u32", vT, {xv, inst("v_mul_lo_u32", vT, {q, yv})});
+  for (int i = 0; i < 2; ++i) {
+    Value ge = inst("v_cmp_ge_u32", s2T, {r, yv});
+    Value q1 = inst("v_add_u32", vT, {cst(1), q});
+    Value r1 = inst("v_sub_u32", vT, {r, yv});
+    q = inst("v_cndmask_b32", vT, {q, q1, ge});
+    r = inst("v_cndmask_b32", vT, {r, r1, ge});
+  }
+  return {q, r};
+}
+
+// x / y correctly rounded, as LLVM's AMDGPU backend lowers an f32 fdiv with
+// f32 denormals on (SITargetLowering::LowerFDIV32): v_div_scale_f32 scales
+// the denominator and numerator out of the ranges where the reciprocal
+// would lose precision (its sdst, in vcc, says whether the quotient must be
+// scaled back), v_rcp_f32 and two Newton-Raphson refinements by fma,
+// v_div_fmas_f32 applies the scale, v_div_fixup_f32 gives the special cases
+// (zeros, infinities, NaN, overflow) from the original operands. The negated
+// denominator is a v_xor_b32 of its sign (the same bits as LLVM's neg source
+// modifier).
+RV KernelLowering::divF32(RV x, RV y) {
+  Value xv = toV(x), yv = toV(y);
+  Value den = instN("v_div_scale_f32", {vT, s2T}, {yv, yv, xv})->getResult(0);
+  Value num = instN("v_div_scale_f32", {vT, vccT}, {xv, yv, xv})->getResult(0);
+  Value nden = inst("v_xor_b32", vT, {toV(RV::imm(0x80000000)), den});
+  Value r = inst("v_rcp_f32", vT, den);
+  Value e = inst("v_fma_f32", vT, {nden, r, cst(0x3f800000, true)});
+  r = inst("v_fma_f32", vT, {e, r, r});
+  Value q = inst("v_mul_f32", vT, {num, r});
+  Value t = inst("v_fma_f32", vT, {nden, q, num});
+  q = inst("v_fma_f32", vT, {t, r, q});
+  t = inst("v_fma_f32", vT, {nden, q, num});
+  q = inst("v_div_fmas_f32", vT, {t, r, q});
+  return RV::of(RV::V, inst("v_div_fixup_f32", vT, {q, yv, xv}), true);
+}
 
 void populateArithLowering(LoweringTable &table) {
   table.add("arith", [](KernelLowering &k, Operation *op) { return k.lowerArith(op); });

@@ -160,8 +160,15 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     return success();
   }
   if (auto r = dyn_cast<gpu::SubgroupReduceOp>(op)) {
-    if (r.getClusterSize() || !is32(r.getType()))
-      return unsupported(op, "only whole-wave reductions of 32-bit values are lowered");
+    if (!is32(r.getType()))
+      return unsupported(op, "only reductions of 32-bit values are lowered");
+    // A cluster: aligned groups of `size` consecutive lanes (stride 1), each
+    // reduced on its own; the result differs between clusters (a VGPR).
+    unsigned cluster = r.getClusterSize().value_or(64);
+    if (r.getClusterStride() != 1)
+      return unsupported(op, "only clusters of consecutive lanes (stride 1) are lowered");
+    if (cluster > 64)
+      return unsupported(op, "clusters are at most the 64 lanes of a wave");
     auto x = get(r.getValue());
     if (failed(x))
       return failure();
@@ -186,13 +193,17 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     // reduction of its 2^k-lane group (ds_swizzle within 32 lanes, then
     // ds_bpermute across the halves).
     Value acc = toV(*x);
-    for (unsigned k = 1; k < 32; k <<= 1) {
+    for (unsigned k = 1; k < std::min(cluster, 32u); k <<= 1) {
       // ds_swizzle bit mode: offset = and_mask | or_mask << 5 | xor_mask << 10
       // (CDNA3 ISA 12.13.x, "DS_SWIZZLE_B32": bit 15 clear = bitmask mode).
       unsigned pattern = 0x1f | (k << 10);
       Value other = inst("ds_swizzle_b32", vT, {acc},
                          {b.getNamedAttr("offset", b.getI32IntegerAttr(pattern))});
       acc = inst(mn, vT, {acc, other});
+    }
+    if (cluster < 64) {
+      vals[r] = RV::of(RV::V, acc, fl);
+      return success();
     }
     Value xaddr = valu("v_xor_b32", {RV::imm(128), RV::of(RV::V, laneByteAddr())}, false).reg;
     Value other = inst("ds_bpermute_b32", vT, {xaddr, acc});

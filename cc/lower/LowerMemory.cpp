@@ -83,6 +83,54 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
       inst("ds_write_b32", {}, {voff, toV(*v)}, attrs);
     return success();
   }
+  if (auto a = dyn_cast<memref::AtomicRMWOp>(op)) {
+    // One global_atomic_* / ds_* per access; the returning form (sc0 set,
+    // ds_*_rtn) only when the pre-op value is used. Kinds without a gfx9
+    // atomic instruction (mulf, muli, minimumf, maximumf, minnumf, maxnumf
+    // on global memory) would need a compare-and-swap loop: an error.
+    using K = arith::AtomicRMWKind;
+    auto addr = address(op, a.getMemref(), a.getIndices());
+    auto v = get(a.getValue());
+    if (failed(addr) || failed(v))
+      return failure();
+    if (!is32(a.getType()))
+      return unsupported(op, "only 32-bit atomics are lowered");
+    auto [base, off] = *addr;
+    StringRef g, d;
+    switch (a.getKind()) {
+    case K::addi: g = "add", d = "add_u32"; break;
+    case K::addf: g = "add_f32", d = "add_f32"; break;
+    case K::maxs: g = "smax", d = "max_i32"; break;
+    case K::mins: g = "smin", d = "min_i32"; break;
+    case K::maxu: g = "umax", d = "max_u32"; break;
+    case K::minu: g = "umin", d = "min_u32"; break;
+    case K::andi: g = "and", d = "and_b32"; break;
+    case K::ori: g = "or", d = "or_b32"; break;
+    case K::xori: g = "xor", d = "xor_b32"; break;
+    case K::assign: g = "swap", d = "wrxchg_b32"; break;
+    default:
+      return unsupported(op, "this atomic kind has no gfx9 atomic instruction (it would "
+                             "need a compare-and-swap loop)");
+    }
+    bool rtn = !a->use_empty() || (!base && a.getKind() == K::assign);
+    std::string mn;
+    if (base) {
+      mn = ("global_atomic_" + g + (rtn ? "_rtn" : "")).str();
+    } else {
+      // ds_<op>_rtn_<type>: the rtn goes before the type suffix.
+      size_t us = d.rfind('_');
+      mn = rtn ? ("ds_" + d.substr(0, us) + "_rtn" + d.substr(us)).str() : ("ds_" + d).str();
+    }
+    SmallVector<NamedAttribute> attrs;
+    Value voff = memOffset(off, !base, attrs);
+    SmallVector<Value> ops{voff, toV(*v)};
+    if (base)
+      ops.push_back(base);
+    Value r = inst(mn, rtn ? vT : Type(), ops, attrs);
+    if (rtn)
+      vals[a] = RV::of(RV::V, r, isF32(a.getType()));
+    return success();
+  }
   if (auto d = dyn_cast<memref::DimOp>(op)) {
     auto it = mems.find(d.getSource());
     auto i = d.getConstantIndex();

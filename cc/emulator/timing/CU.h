@@ -30,6 +30,7 @@ struct TWave {
   Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
+  bool stale = false;          ///< from an earlier launch: clear all its registers
   bool localNext = false;      ///< its next instruction is SIMD-local
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
   std::vector<uint64_t> ready;          ///< per tracked register: result available
@@ -114,6 +115,10 @@ struct Shared {
   std::vector<std::unique_ptr<Wave>> wavesFree;
   std::vector<std::unique_ptr<Group>> groupsFree;
   std::vector<uint64_t> dispatcherFree;  ///< per XCD: its workgroup dispatcher's next free cycle
+  /// Takes the free waves earlier launches left (cleared as fresh ones),
+  /// and gives this launch's back at its end.
+  void takePooled();
+  void returnPooled();
   uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
   bool failed = false;   ///< a kernel fault or the budget ended the launch
 };

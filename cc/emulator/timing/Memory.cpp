@@ -2,18 +2,35 @@
 #include "emulator/timing/Memory.h"
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 namespace aster::emu::timing {
 
-/// Clocks of one group of n dwords with a clash (two distinct dwords in one
-/// bank): the most distinct dwords any bank holds (the same dword is
-/// broadcast).
-static unsigned clashCycles(uint32_t *group, unsigned n, uint32_t mask) {
-  std::sort(group, group + n);
-  n = unsigned(std::unique(group, group + n) - group);
-  unsigned count[64] = {}, worst = 0;
-  for (unsigned i = 0; i < n; ++i)
-    worst = std::max(worst, ++count[group[i] & mask]);
+/// Clocks of one group of n (<= 64) dwords with a clash (two distinct dwords
+/// in one bank): the most distinct dwords any bank holds (the same dword is
+/// broadcast). Each bank chains the distinct dwords seen in it (no sort).
+static unsigned clashCycles(const uint32_t *group, unsigned n, uint32_t mask) {
+  uint8_t head[64] = {}, next[64], count[64] = {};
+  uint32_t seen[64];
+  unsigned distinct = 0, worst = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    uint32_t d = group[i];
+    unsigned b = d & mask;
+    bool found = false;
+    for (unsigned k = count[b], j = head[b]; k; --k, j = next[j])
+      if (seen[j] == d) {
+        found = true;
+        break;
+      }
+    if (found)
+      continue;
+    seen[distinct] = d;
+    next[distinct] = head[b];
+    head[b] = uint8_t(distinct++);
+    worst = std::max(worst, unsigned(++count[b]));
+  }
   return worst;
 }
 
@@ -46,8 +63,7 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
         ++cycles;
         continue;
       }
-      std::copy(d, d + n, group);
-      cycles += clashCycles(group, n, mask);
+      cycles += clashCycles(d, n, mask);
       continue;
     }
     uint64_t used = 0;
@@ -76,6 +92,7 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
 
 void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
   ways_ = ways;
+  lines_.reset();
   sets_ = 1;  // a power of two, so that a line's set is a mask
   setBits_ = 0;
   while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes) {
@@ -85,36 +102,83 @@ void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
   clear();
 }
 
-void TagCache::clear() {
-  tags_.assign(size_t(sets_) * ways_, 0);
-  ready_.assign(tags_.size(), 0);
-  stamp_.assign(tags_.size(), 0);
-  clock_ = 0;
+namespace {
+/// Tag storage of ended launches by size, up to kKeepBytes in all.
+struct WayPool {
+  static constexpr size_t kKeepBytes = size_t(64) << 20;
+  std::mutex m;
+  std::unordered_map<size_t, std::vector<void *>> free;
+  size_t bytes = 0;
+};
+WayPool &wayPool() {
+  static WayPool *p = new WayPool;  // never destroyed: launches may run at exit
+  return *p;
+}
+} // namespace
+
+void TagRelease::operator()(TagWay *p) const {
+  WayPool &pool = wayPool();
+  size_t bytes = n * sizeof(TagWay);
+  {
+    std::lock_guard<std::mutex> lk(pool.m);
+    if (pool.bytes + bytes <= WayPool::kKeepBytes) {
+      pool.free[n].push_back(p);
+      pool.bytes += bytes;
+      return;
+    }
+  }
+  delete[] p;
+}
+
+TagCache::Way *TagCache::storage() {
+  size_t n = size_t(sets_) * ways_;
+  Way *p = nullptr;
+  WayPool &pool = wayPool();
+  {
+    std::lock_guard<std::mutex> lk(pool.m);
+    auto it = pool.free.find(n);
+    if (it != pool.free.end() && !it->second.empty()) {
+      p = static_cast<Way *>(it->second.back());
+      it->second.pop_back();
+      pool.bytes -= n * sizeof(Way);
+    }
+  }
+  if (!p)
+    p = new Way[n];  // uninitialised: each set is emptied at its first use
+  lines_ = std::unique_ptr<Way[], Release>(p, Release{n});
+  return p;
+}
+
+void TagCache::clear() { used_.assign((sets_ + 63) / 64, 0); }
+
+void TagCache::prefetch(uint64_t line) const {
+  if (lines_)
+    __builtin_prefetch(lines_.get() + size_t(setOf(line)) * ways_);
 }
 
 uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
-  // The set from the line's address bits folded together: hardware hashes
-  // addresses over its channels and sets, so that power-of-two strides (the
-  // rows of a matrix) do not all land in a few sets.
-  uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
-  size_t base = size_t(h & (sets_ - 1)) * ways_;
-  ++clock_;
-  const uint64_t *tags = tags_.data() + base;
-  for (unsigned i = 0; i < ways_; ++i)
-    if (tags[i] == line + 1) {
-      stamp_[base + i] = clock_;
-      return &ready_[base + i];
-    }
-  // A miss: the least recently used way (the first of equal stamps).
-  size_t victim = base;
-  for (size_t i = base + 1; i < base + ways_; ++i)
-    if (stamp_[i] < stamp_[victim])
-      victim = i;
+  size_t si = setOf(line);
+  Way *set = (lines_ ? lines_.get() : storage()) + si * ways_;
+  if (!(used_[si / 64] >> (si % 64) & 1)) {
+    used_[si / 64] |= 1ull << (si % 64);
+    std::fill(set, set + ways_, Way{0, 0});
+  }
+  const uint64_t key = line + 1;
+  unsigned i = 0;
+  while (i < ways_ && set[i].tag && set[i].tag != key)
+    ++i;
+  if (i < ways_ && set[i].tag == key) {  // a hit: it becomes the most recent
+    Way hit = set[i];
+    std::memmove(set + 1, set, i * sizeof(Way));
+    set[0] = hit;
+    return &set[0].ready;
+  }
+  // A miss: the least recently used way (or an empty one) makes room.
   *fill = nullptr;
   if (allocate) {
-    tags_[victim] = line + 1;
-    stamp_[victim] = clock_;
-    *fill = &ready_[victim];
+    std::memmove(set + 1, set, (ways_ - 1) * sizeof(Way));
+    set[0] = Way{key, 0};
+    *fill = &set[0].ready;
   }
   return nullptr;
 }
@@ -184,6 +248,7 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   }
   mallBw_.init(P.mallBytesPerClk / line, P.bandwidthWindow);
   hbmBw_.init(P.hbmBytesPerClk / line, P.bandwidthWindow);
+  mall_.reserve(4096);
   icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
   for (TagCache &c : icache_)
     c.init(P.icacheBytes, P.icacheLine, 8);
@@ -251,6 +316,12 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
   m.pipeFree = begin + pipe;
   uint64_t issued = begin + pipe;
   uint64_t done = issued;
+  // The host fetches every line's tag sets at once (they are far apart).
+  for (unsigned i = 0; i < n; ++i) {
+    if (!store && !atomic)
+      m.l1.prefetch(lines[i]);
+    l2_[m.xcd].prefetch(lines[i]);
+  }
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];
     uint64_t *fill1 = nullptr, *fill2 = nullptr, *r;

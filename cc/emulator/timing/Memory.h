@@ -28,6 +28,7 @@
 #include "emulator/timing/Params.h"
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -39,25 +40,55 @@ namespace aster::emu::timing {
 std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per,
                                             uint64_t exec, unsigned banks);
 
+/// One way of a TagCache set.
+struct TagWay {
+  uint64_t tag;    ///< line + 1, 0 = empty
+  uint64_t ready;  ///< arrival cycle of the line's data
+};
+/// TagCache storage goes back to a process-wide pool (a launch allocates
+/// ~9 MiB of tags for 304 CUs; fresh pages cost a fault each).
+struct TagRelease {
+  size_t n;
+  void operator()(TagWay *p) const;
+};
+
 /// A set-associative cache of line tags with LRU replacement, the set a
 /// hash of the line's address ([model]: hardware hashes). Each line
 /// holds the cycle its data arrives (an access that finds a line still on
 /// its way waits for it, as a miss merged into the one in flight would).
+/// A set keeps its lines most recently used first (empty ways last), so a
+/// hit is found near the front and the victim of a miss is the last way:
+/// the same lines as LRU by time stamps, in one run of host memory per set.
+/// Sets are emptied when first used (a launch touches few of the 2 MiB of
+/// an idle XCD's L2 tags: a small kernel pays only for what it uses).
 class TagCache {
 public:
   void init(uint64_t bytes, unsigned lineBytes, unsigned ways);
   void clear();
   /// The arrival cycle of `line` if present (LRU updated), else nullptr; a
   /// miss allocates the line when `allocate` and returns its arrival slot
-  /// through `fill` (the caller writes it).
+  /// through `fill` (the caller writes it). A returned slot stays valid
+  /// until the next access of this cache.
   uint64_t *access(uint64_t line, bool allocate, uint64_t **fill);
+  /// Asks the host to bring `line`'s set into its cache (no effect on
+  /// the model).
+  void prefetch(uint64_t line) const;
 
 private:
+  /// The set from the line's address bits folded together: hardware hashes
+  /// addresses over its channels and sets, so that power-of-two strides
+  /// (the rows of a matrix) do not all land in a few sets.
+  size_t setOf(uint64_t line) const {
+    uint64_t h = line ^ (line >> setBits_) ^ (line >> 2 * setBits_) ^ (line >> 3 * setBits_);
+    return size_t(h & (sets_ - 1));
+  }
+  using Way = TagWay;
+  using Release = TagRelease;
   unsigned sets_ = 0, ways_ = 0, setBits_ = 0;
-  std::vector<uint64_t> tags_;   ///< line + 1, 0 = empty
-  std::vector<uint64_t> ready_;  ///< arrival cycle of the line's data
-  std::vector<uint32_t> stamp_;
-  uint32_t clock_ = 0;
+  std::unique_ptr<Way[], Release> lines_;  ///< per set: most recently used first;
+                                           ///< allocated at the first access
+  std::vector<uint64_t> used_;             ///< per set, a bit: its ways are initialised
+  Way *storage();
 };
 
 /// Bandwidth shared in time: `width`-cycle buckets of `linesPerCycle x

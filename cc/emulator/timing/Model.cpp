@@ -39,10 +39,53 @@
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace aster::emu::timing {
 
 namespace detail {
+
+namespace {
+/// Wave state kept from one timed launch to the next: a launch keeps all its
+/// CUs' waves alive at once, and fresh ones cost the host a page fault per
+/// 4 KiB they touch (most of a small launch's time). At most kKeep of each
+/// are kept (a Wave's touched registers stay allocated: about 130 KiB each
+/// at 512 registers).
+struct WavePool {
+  static constexpr size_t kKeep = 512;
+  std::mutex m;
+  std::vector<std::unique_ptr<Wave>> waves;
+  std::vector<std::unique_ptr<TWave>> twaves;
+};
+WavePool &wavePool() {
+  static WavePool *p = new WavePool;  // never destroyed: launches may run at exit
+  return *p;
+}
+} // namespace
+
+void Shared::takePooled() {
+  WavePool &p = wavePool();
+  std::lock_guard<std::mutex> lk(p.m);
+  wavesFree.swap(p.waves);
+  // A wave of another kernel may have used registers this one does not
+  // clear: dispatch clears all of a pooled wave's (`stale`).
+  for (auto &t : p.twaves)
+    t->stale = true;
+  twavesFree.swap(p.twaves);
+}
+
+void Shared::returnPooled() {
+  WavePool &p = wavePool();
+  std::lock_guard<std::mutex> lk(p.m);
+  for (auto &w : wavesFree)
+    if (p.waves.size() < WavePool::kKeep)
+      p.waves.push_back(std::move(w));
+  for (auto &t : twavesFree)
+    if (p.twaves.size() < WavePool::kKeep)
+      p.twaves.push_back(std::move(t));
+  wavesFree.clear();
+  twavesFree.clear();
+}
 
 Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
                     uint32_t lds) {
@@ -119,6 +162,10 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       twavesFree.pop_back();
       // Only the registers the kernel has can hold an earlier wave's times.
       auto clear = [&](auto &v) {
+        if (tw->stale) {
+          std::fill(v.begin(), v.end(), 0);
+          return;
+        }
         std::fill(v.begin(), v.begin() + kTrackV, 0);
         std::fill(v.begin() + kTrackV, v.begin() + kTrackV + LN.vgprsToClear, 0);
         std::fill(v.begin() + kTrackA, v.begin() + kTrackA + LN.agprsToClear, 0);
@@ -126,7 +173,10 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       clear(tw->ready);
       clear(tw->fwd);
       clear(tw->fwdRange);
+      tw->stale = false;
       tw->vm.clear();
+      tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
+      tw->waitOn = tw->memLevel = WaitOn::L1;
       tw->lds.clear();
       tw->smem.clear();
       tw->barrier = tw->done = false;
@@ -450,7 +500,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   uint64_t groups = L.grid.count();
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
-  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 16));
+  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));  // (grows)
   // All CUs advance together in epochs of global time: each runs its turns
   // of the epoch in turn, so the shared caches and bandwidth calendars see
   // every CU's requests in time order up to an epoch. The CUs run in a new
@@ -459,6 +509,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // long.
   GlobalMemory mem(P);
   Shared sh(*L.prog, L.opts, P);
+  sh.takePooled();
   std::vector<std::unique_ptr<CUModel>> models;
   std::vector<unsigned> live;
   for (unsigned cu = 0; cu < cus; ++cu) {
@@ -493,6 +544,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   }
   if (L.matrix)  // the waves go away with the models
     L.matrix->drain();
+  if (!sh.failed)
+    sh.returnPooled();
   if (sh.failed)
     wk.errorGroup = 0;
   for (auto &m : models)
