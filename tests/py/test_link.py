@@ -122,3 +122,24 @@ def test_link_after_fork_and_after_descriptors_changed(tmp_path):
     assert aster.compile(m).hsaco == want
     assert user.read_text() == "user data"
     os.close(memfd)
+
+
+def test_pass_options_still_parse_after_a_link():
+    """The first link takes LLVM's command-line options out of LLVM's registry
+    (cc/target/Linker.cpp: lld reset all of them before every link); MLIR
+    pass options live in their passes' own option maps, so a pipeline with
+    options parsed after a link still takes them, and a wrong one is still
+    named in the error."""
+    _, m = _object(2)
+    aster.compile(m).hsaco  # a link in this process
+    vm = aster.Module("gfx942")
+    k = vm.kernel("k", block=(64, 1, 1))
+    x, y = k.v_mov_b32(aster.VGPR(), 1), k.v_mov_b32(aster.VGPR(), 2)
+    k.v_add_u32(aster.VGPR(), x, y)
+    k.s_endpgm()
+    assert aster.compile(vm, "amdgcn-regalloc{max-vgprs=3}").metadata["k"].regalloc["vgpr"] == 2
+    # Two VGPRs live at once: one allowed is too few, which only the option says.
+    with pytest.raises(aster.AsterError, match="1 of the 1 allowed"):
+        aster.compile(vm, "amdgcn-regalloc{max-vgprs=1}")
+    with pytest.raises(aster.AsterError, match="no-such-option"):
+        aster.compile(vm, "amdgcn-regalloc{no-such-option=3}")
