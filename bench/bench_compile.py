@@ -1,39 +1,43 @@
-"""End-to-end compile speed: µs per instruction to build a kernel from Python,
-allocate its registers, insert hazard nops and produce the code object, for
-N = 10, 100, 1k, 10k, 100k, 1M, side by side with ASTER (the peer) in the
-same run. Small N shows the fixed cost a kernel pays (module, context,
-passes, MC, lld); large N the cost per instruction.
+"""End-to-end compile speed: a kernel built from Python, its registers
+allocated, hazard nops inserted and its code object produced, for N = 10,
+100, 1000 instructions by default (--ns adds 10k...1M), side by side with
+ASTER (the peer, iree-org/aster) in the same run. Small N shows the fixed
+cost a kernel pays (module, passes, MC, lld); large N the cost per
+instruction.
 
-    python bench/bench_compile.py [--reps 3] [--ns 10,100,1000,10000,100000,1000000]
-                                  [--peer-ns 10,100,1000,10000] [--no-peer] [--text-max 100000]
+    python bench/bench_compile.py [--small-reps 30] [--ns 10,100,1000]
+                                  [--peer-ns 10,100,1000] [--no-peer] [--peer-harness]
+                                  [--gemm-library] [--json FILE]
 
 Kernels are the peer's (../shared/peers/aster/aster_kernels.py), with virtual
 registers: `add` is a = 0, x = 1, then N x = v_add_u32(a, x); `mfma` is N
 v_mfma_f32_16x16x16_f16 cycling through 10 AGPR x4 accumulators.
 
-Columns (seconds are the minimum over repetitions, each a fresh module;
-N <= 1000 repeats at least --small-reps times):
+First table, per kernel and N, in ms per kernel: aster.Module(...) to the
+code object of aster.compile(m, "amdgcn-regalloc,amdgcn-hazards"), each
+repetition a fresh module (module creation inside the time, as a user pays
+it), N <= 1000 repeated --small-reps times (--reps above): process CPU time
+(less sensitive to other load on the machine) and wall-clock time, min and
+median; the same for ASTER (bench/peer_cpu.py under the peer's Python, one
+process, a warm-up repetition, the same number of repetitions: build +
+amdgcn-backend + hazards + translate + in-process MC and lld); speed-up =
+ASTER / aster of the medians.
+
+Second table, µs per instruction (minimum over repetitions):
   build     aster.Module(...), m.kernel(...) and the Python builder calls
-            (module creation is inside, as a user pays it)
   passes    aster.compile's copy of the module + amdgcn-regalloc +
             amdgcn-hazards (as compile runs them: no verifier between passes)
   hsaco     the verifier, then the code object, instructions encoded directly
             (DirectEmit), linked by lld: what aster.compile adds after the passes
-  total     build + passes + hsaco = aster.Module(...) to the code object of
-            aster.compile(m, "amdgcn-regalloc,amdgcn-hazards"); µs/instr is
-            total / N
-  median    the median over repetitions of the same total, in ms
-  CPU       the process CPU time of the same (less sensitive to other load
-            on the machine than the wall-clock columns), median, µs/instr
   text      the same code object through assembly text (print, LLVM MC parse,
             lld), for comparison (up to --text-max instructions)
-ASTER's figures come from running its harness (../shared/peers/aster/run.sh,
-`regalloc` variant: build + amdgcn-backend + hazards + translate + hsaco) in
-the same run, min of --peer-reps (each in a fresh process), for --peer-ns.
-ASTER CPU: the same path in process CPU time (bench/peer_cpu.py under the
-peer's Python, one process, a warm-up repetition, then --small-reps at
-N <= 1000), median, µs/instr; CPU speed-up is its ratio to aster's CPU
-median (the comparison that other load on the machine disturbs least).
+--peer-harness also runs the peer's own harness (../shared/peers/aster/run.sh,
+wall clock, each repetition a fresh process) for --peer-ns.
+
+--gemm-library times aster.ops' GEMM generator compiling the 32 kernels of
+the original default library (its 8 tiles x trans_b x f16/bf16 on gfx942,
+generators.gemm.compile_config: build + inline, schedule, regalloc, waitcnt,
+hazards + code object), one process, min over --gemm-reps of the total.
 """
 import argparse
 import json
@@ -80,8 +84,9 @@ KERNELS = {"add": build_add, "mfma": build_mfma}
 
 
 def measure(kind, n, reps, text_max):
-    """{build, passes, hsaco, text} seconds (minimum of `reps`), total and
-    CPU medians, and the direct encoder's stats."""
+    """{build, passes, hsaco, text} seconds (minimum of `reps`), the wall and
+    CPU seconds of each repetition ("walls", "cpus"), and the direct
+    encoder's stats."""
     best = {}
     stats = None
     totals, cpus = [], []
@@ -109,8 +114,7 @@ def measure(kind, n, reps, text_max):
         for k, v in row.items():
             best[k] = min(best.get(k, v), v)
     best["total"] = best["build"] + best["passes"] + best["hsaco"]
-    best["median"] = statistics.median(totals)
-    best["cpu"] = statistics.median(cpus)
+    best["walls"], best["cpus"] = totals, cpus
     return best, stats
 
 
@@ -133,8 +137,9 @@ def run_peer(ns, reps):
 
 
 def run_peer_cpu(ns, reps):
-    """{(kernel, n): median CPU µs/instr} of the peer's regalloc path
-    (bench/peer_cpu.py under the peer's venv Python, as run.sh makes it)."""
+    """{(kernel, n): {"cpu": [s], "wall": [s]}} of the peer's regalloc path,
+    one entry per repetition (bench/peer_cpu.py under the peer's venv
+    Python, as run.sh makes it)."""
     peer_dir = os.path.dirname(_peer_script())
     root = os.environ.get("PEER", os.path.join(os.environ.get("TMPDIR", "/tmp"), "aster-peer"))
     py = os.path.join(root, "venv", "bin", "python")
@@ -150,7 +155,7 @@ def run_peer_cpu(ns, reps):
     out = {}
     for key, times in data.items():
         kind, n = key.split()
-        out[(kind, int(n))] = statistics.median(times) / int(n) * 1e6
+        out[(kind, int(n))] = times
     return out
 
 
@@ -162,22 +167,51 @@ def _peer_script():
     return next((c for c in cands if os.path.exists(c)), cands[0])
 
 
+GEMM_DTYPES, GEMM_ARCH = ("f16", "bf16"), "gfx942"
+
+
+def gemm_library(reps):
+    """Seconds (wall, CPU) to compile the original default GEMM library's 32
+    kernels (min of `reps` totals) and their count."""
+    from aster.generators.gemm import GemmConfig, compile_config
+    from aster.ops.library import DEFAULT_TILES
+    cfgs = [GemmConfig(dtype=d, arch=GEMM_ARCH, trans_b=tb, **t)
+            for d in GEMM_DTYPES for t in DEFAULT_TILES for tb in (False, True)]
+    compile_config(cfgs[0]).hsaco  # the generator's imports and caches, once
+    best = None
+    for _ in range(reps):
+        w, c = time.perf_counter(), time.process_time()
+        for cfg in cfgs:
+            assert compile_config(cfg).hsaco
+        t = (time.perf_counter() - w, time.process_time() - c)
+        best = t if best is None else (min(best[0], t[0]), min(best[1], t[1]))
+    return best, len(cfgs)
+
+
+def _ms(xs):
+    return f"{min(xs) * 1e3:.3f} | {statistics.median(xs) * 1e3:.3f}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--small-reps", type=int, default=30)
-    ap.add_argument("--ns", default="10,100,1000,10000,100000,1000000")
-    ap.add_argument("--peer-ns", default="10,100,1000,10000")
-    ap.add_argument("--peer-reps", type=int, default=3)
+    ap.add_argument("--ns", default="10,100,1000")
+    ap.add_argument("--peer-ns", default="10,100,1000")
+    ap.add_argument("--peer-reps", type=int, default=3, help="repetitions of --peer-harness")
     ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--peer-harness", action="store_true")
     ap.add_argument("--text-max", type=int, default=100000)
+    ap.add_argument("--gemm-library", action="store_true")
+    ap.add_argument("--gemm-reps", type=int, default=2)
+    ap.add_argument("--json", help="also write the measurements to this file")
     args = ap.parse_args()
     ns = [int(x) for x in args.ns.split(",")]
     load = os.getloadavg()[0]
     peer_ns = [int(x) for x in args.peer_ns.split(",")]
-    peer = {} if args.no_peer else run_peer(peer_ns, args.peer_reps)
+    peer = run_peer(peer_ns, args.peer_reps) if args.peer_harness and not args.no_peer else {}
     peer_cpu = {} if args.no_peer else run_peer_cpu(
-        [n for n in peer_ns if n <= 1000], max(args.peer_reps, args.small_reps))
+        [n for n in peer_ns if n <= 1000], args.small_reps)
     rows = []
     for kind in KERNELS:        # LLVM, lld and the kernels' forms, once per process
         measure(kind, 100, 2, 0)
@@ -188,28 +222,49 @@ def main():
                 reps = max(reps, args.small_reps)
             t, st = measure(kind, n, reps, args.text_max)
             rows.append((kind, n, t, st))
-    print(f"aster.compile(m, \"{PIPELINE}\") end to end (min of {args.reps}, of "
-          f"{max(args.reps, args.small_reps)} at N <= 1000; 1 at 1M), "
-          f"gfx942, load {load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print("| kernel | N | build | passes | hsaco | total µs/instr | median ms | vs 10k "
-          "| CPU µs/instr | hsaco via text | text kernels | ASTER µs/instr | speed-up "
-          "| ASTER CPU µs/instr | CPU speed-up |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    gemm = gemm_library(args.gemm_reps) if args.gemm_library else None
+    print(f"aster.compile(m, \"{PIPELINE}\") end to end, gfx942, {args.small_reps} repetitions "
+          f"at N <= 1000 ({args.reps} above, 1 at 1M); load {load:.1f} -> "
+          f"{os.getloadavg()[0]:.1f}, {len(os.sched_getaffinity(0))} of {os.cpu_count()} cores")
+    print("ms per kernel:\n")
+    print("| kernel | N | aster CPU min | median | aster wall min | median "
+          "| ASTER CPU min | median | ASTER wall min | median | speed-up CPU | speed-up wall |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind, n, t, st in rows:
-        us = {k: v / n * 1e6 for k, v in t.items()}
+        pc = peer_cpu.get((kind, n))
+        cells = [_ms(t["cpus"]), _ms(t["walls"])]
+        if pc:
+            cells += [_ms(pc["cpu"]), _ms(pc["wall"]),
+                      f"{statistics.median(pc['cpu']) / statistics.median(t['cpus']):.1f}x",
+                      f"{statistics.median(pc['wall']) / statistics.median(t['walls']):.1f}x"]
+        else:
+            cells += [""] * 6
+        print(f"| {kind} | {n} | " + " | ".join(cells) + " |")
+    print("\nµs per instruction (min over repetitions):\n")
+    print("| kernel | N | build | passes | hsaco | total | vs 10k | hsaco via text "
+          "| text kernels | ASTER harness | speed-up |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for kind, n, t, st in rows:
+        us = {k: v / n * 1e6 for k, v in t.items() if not isinstance(v, list)}
         ref = next((r[2]["total"] / r[1] for r in rows if r[0] == kind and r[1] == 10000), None)
         rel = f"{t['total'] / n / ref:.2f}" if ref else ""
         p = peer.get((kind, n))
         text = f"{us['text']:.2f}" if "text" in us else ""
         ratio = f"{p / us['total']:.0f}x" if p else ""
-        pc = peer_cpu.get((kind, n))
-        cpu_ratio = f"{pc / us['cpu']:.1f}x" if pc else ""
         print(f"| {kind} | {n} | {us['build']:.2f} | {us['passes']:.2f} | {us['hsaco']:.2f} | "
-              f"{us['total']:.2f} | {t['median'] * 1e3:.3f} | {rel} | {us['cpu']:.2f} | {text} | {len(st['text_kernels'])} | "
-              f"{f'{p:.1f}' if p else ''} | {ratio} | {f'{pc:.1f}' if pc else ''} | {cpu_ratio} |")
-    print("build/passes/hsaco/text columns are µs per instruction; ASTER runs its "
-          "`regalloc` variant (build + amdgcn-backend + hazards + translate + hsaco), "
-          f"min of {args.peer_reps}")
+              f"{us['total']:.2f} | {rel} | {text} | {len(st['text_kernels'])} | "
+              f"{f'{p:.1f}' if p else ''} | {ratio} |")
+    if gemm:
+        (wall, cpu), count = gemm
+        print(f"\nGEMM library ({count} kernels, gfx942 f16/bf16, compile_config + .hsaco), "
+              f"min of {args.gemm_reps}: wall {wall:.3f} s, CPU {cpu:.3f} s "
+              f"({cpu / count * 1e3:.1f} ms CPU per kernel)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"load": load, "aster": {f"{k} {n}": {"cpu": t["cpus"], "wall": t["walls"]}
+                                               for k, n, t, _ in rows},
+                       "peer": {f"{k} {n}": v for (k, n), v in peer_cpu.items()},
+                       "gemm": gemm}, f)
 
 
 if __name__ == "__main__":

@@ -22,10 +22,21 @@ Sources (public, AMD's own measurements shipped in the amd-aiter wheel):
     N 8192 K 1024 rows were measured with splitK 0 (later edited to 4
     without new times); later rows name other kernels, and nine repeat one
     time (1483.54 us) for different shapes.
+  a4w4_blockscale_tuned_gemm.csv `us`: AMD's asm MXFP4 GEMMs for gfx950
+    (f4gemm_bf16_per1x32Fp4_BpreShuffle_<tile>), the rows whose kernelName
+    is such an asm symbol (the CK-named rows are not asm code objects), all
+    on cu_num 256 (MI355X), split-K 0; launched by aster.aiter.f4gemm as
+    aiter's gemm_a4w4_asm launches them, timed by aiter's tuner
+    (csrc/ck_gemm_a4w4_blockscale/gemm_a4w4_blockscale_tune.py: perftest,
+    10 warm-up and 101 timed launches). The MI355X profile's sustained-MFMA
+    clock bound (Params.h mfmaClockMHz) comes from this table's fastest row
+    (32768x8192x28672), one number bounding the clock, not fitted to rows.
 Held out, never opened: aiter/configs/bf16_tuned_gemm.csv.
 
     python bench/bench_fidelity.py                 # rows under --max-cost
     python bench/bench_fidelity.py --max-cost 2e6 --rows 40
+    python bench/bench_fidelity.py --family f4gemm --csv f4.csv   # rows appended as done
+    python bench/bench_fidelity.py --summarize a.csv b.csv        # Markdown table + medians
 
 --max-cost bounds each row's emulation work (estimated MFMAs), so the
 default run takes minutes on two cores; the rows are chosen by cost only,
@@ -38,7 +49,7 @@ import statistics
 import sys
 import time
 
-from aster.aiter import fmoe, gemm_a8w8_m128, wheel
+from aster.aiter import f4gemm, fmoe, gemm_a8w8_m128, wheel
 
 DEVICE_OF_CUS = {80: ("mi308x", "gfx942"), 256: ("mi355x", "gfx950")}
 
@@ -94,6 +105,29 @@ def a8w8_rows():
     return out
 
 
+def f4gemm_rows():
+    """(cost, row) for the asm rows of a4w4_blockscale_tuned_gemm.csv (cu_num
+    256: MI355X); cost as fmoe_rows, over whole tiles."""
+    path = wheel.wheel_file("aiter/configs/a4w4_blockscale_tuned_gemm.csv")
+    table = f4gemm.kernels()
+    out = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            k = table.get(r["kernelName"])
+            if k is None or int(r["cu_num"]) != 256 or int(r["splitK"]):
+                continue
+            m, n, kk = int(r["M"]), int(r["N"]), int(r["K"])
+            tiles = -(-m // k.tile_m) * -(-n // k.tile_n)
+            cost = 2 * tiles * k.tile_m * k.tile_n * kk / 16384
+            out.append((cost, dict(source="a4w4_blockscale_tuned_gemm.csv us", family="f4gemm",
+                                   kernel=k.symbol, device="mi355x", arch="gfx950", m=m, n=n,
+                                   k=kk, splitk=0, measured=float(r["us"]))))
+    return out
+
+
+FAMILIES = {"fmoe_stage1": fmoe_rows, "gemm_a8w8_m128": a8w8_rows, "f4gemm": f4gemm_rows}
+
+
 def short(symbol):
     """aiter::NAME from the mangled _ZN5aiter<len>NAMEE."""
     m = re.fullmatch(r"_ZN5aiter\d+(\w+)E", symbol)
@@ -101,6 +135,8 @@ def short(symbol):
 
 
 def run(row):
+    if row["family"] == "f4gemm":
+        return f4gemm.run(row["kernel"], row["m"], row["n"], row["k"], device=row["device"])[1]
     if row["family"] == "gemm_a8w8_m128":
         st = gemm_a8w8_m128.launch(row["m"], row["n"], row["k"], row["splitk"],
                                    device=row["device"])
@@ -138,15 +174,20 @@ def main(argv=None):
                     help="only rows measured on this device (repeatable)")
     ap.add_argument("--skip", type=int, default=0,
                     help="skip the first N selected rows (to resume a run)")
-    ap.add_argument("--family", action="append", choices=("fmoe_stage1", "gemm_a8w8_m128"),
+    ap.add_argument("--family", action="append", choices=FAMILIES,
                     help="only rows of this kernel family (repeatable)")
+    ap.add_argument("--csv", help="append each finished row to this CSV file")
+    ap.add_argument("--summarize", nargs="+", metavar="CSV",
+                    help="run nothing: print the rows of these --csv files as a Markdown "
+                         "table and their medians")
     args = ap.parse_args(argv)
+    if args.summarize:
+        return summarize(args.summarize)
     if not wheel.available():
         print("the amd-aiter wheel is not installed (make deps)")
         return 1
-    fams = args.family or ("fmoe_stage1", "gemm_a8w8_m128")
-    src = (fmoe_rows() if "fmoe_stage1" in fams else []) + \
-        (a8w8_rows() if "gemm_a8w8_m128" in fams else [])
+    fams = args.family or FAMILIES
+    src = [row for fam in fams for row in FAMILIES[fam]()]
     cand = sorted(((c, r) for c, r in src if c <= args.max_cost
                    and (not args.device or r["device"] in args.device)), key=lambda x: x[0])
     # Distinct launches only (the tables repeat shapes with other columns).
@@ -168,10 +209,52 @@ def main(argv=None):
               f"{r['simulated']:8.2f} {r['ratio']:8.3f} {time.perf_counter() - t0:6.1f}",
               flush=True)
         done.append(r)
+        if args.csv:
+            append_csv(args.csv, r)
     if not done:
         print("no rows")
         return 1
     print()
+    report(done)
+    return 0
+
+
+CSV_FIELDS = ("family", "device", "kernel", "shape", "measured", "simulated")
+
+
+def append_csv(path, r):
+    import os
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(CSV_FIELDS)
+        w.writerow([r["family"], r["device"], short(r["kernel"]), shape(r),
+                    f"{r['measured']:.4f}", f"{r['simulated']:.4f}"])
+
+
+def summarize(paths):
+    """The rows of --csv files (later files win for a repeated launch) as a
+    Markdown table, then the medians."""
+    rows = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                r["measured"], r["simulated"] = float(r["measured"]), float(r["simulated"])
+                r["ratio"] = r["simulated"] / r["measured"]
+                rows[(r["family"], r["device"], r["kernel"], r["shape"])] = r
+    done = list(rows.values())
+    print("| family | device | kernel | shape | measured us | simulated us | sim/meas |")
+    print("|---|---|---|---|---|---|---|")
+    for r in done:
+        print(f"| {r['family']} | {r['device']} | {r['kernel']} | {r['shape']} | "
+              f"{r['measured']:.2f} | {r['simulated']:.2f} | {r['ratio']:.3f} |")
+    print()
+    report(done)
+    return 0
+
+
+def report(done):
     for title, by in (("per device", lambda r: r["device"]),
                       ("per family", lambda r: r["family"]),
                       ("per family and device", lambda r: r["family"] + " " + r["device"])):
@@ -181,8 +264,8 @@ def main(argv=None):
     errs = [abs(r["ratio"] - 1) for r in done]
     print(f"\nall: {len(done)} launches, median |sim/meas-1| {statistics.median(errs):.1%}, "
           f"worst {max(errs):.1%}; geometric mean sim/meas "
-          f"{statistics.geometric_mean([r['ratio'] for r in done]):.3f}")
-    return 0
+          f"{statistics.geometric_mean([r['ratio'] for r in done]):.3f}; "
+          f"rows off by more than 35%: {sum(e > 0.35 for e in errs)}")
 
 
 if __name__ == "__main__":

@@ -30,8 +30,9 @@ device, not the CUs that were busy) and aiter/aster (the speed-up of aster, by
 device time). Launches counted: AMD's side launches a zero fill of D before a
 split-K GEMM (asm_gemm_a16w16.cu's ``out.zero_()``; `aiter fill us`: aster.ops.fill's
 zero fill kernel of D on the same profile stands in for torch's); aster's
-split-K kernels need no zero fill (the first split of a tile stores), so
-aster launches the GEMM alone. `aster est. cycles`: the dispatch estimate
+split-K kernels need no zero fill (workgroup z = 0 zeroes C, or, names
+ending `n`, split 0 stores and the others add), so aster launches the GEMM
+alone. `aster est. cycles`: the dispatch estimate
 (`aster.ops.plan`) of the kernel it chose, next to its simulated cycles.
 """
 import argparse
@@ -148,26 +149,32 @@ def tflops(m, n, k, us):
 
 def report(rows, markdown):
     hdr = ("| class | M x N x K | aiter kernel | aiter cycles | aiter fill us | aiter us | "
-           "aiter TFLOP/s | aster kernel | aster est. cycles | aster cycles | aster us | "
-           "aster TFLOP/s | aiter/aster | NumPy |")
+           "aiter TFLOP/s | aster kernel | aster est. cycles | aster cycles | est/sim | "
+           "aster us | aster TFLOP/s | aiter/aster | NumPy |")
     print(hdr)
-    print("|" + "---|" * 14)
-    logs = []
+    print("|" + "---|" * 15)
+    logs, errs = [], []
     for r in rows:
         m, n, k = r["shape"]
         ratio = r["aiter_us"] / r["aster_us"]
         logs.append(math.log(ratio))
+        errs.append(r["aster_est"] / r["aster"])
         ok = "ok" if r["aiter_ok"] and r["aster_ok"] else \
             f"MISMATCH (aiter {r['aiter_ok']}, aster {r['aster_ok']})"
         print(f"| {r['cls']} | {m}x{n}x{k} | {r['aiter_kernel']} | {r['aiter']} | "
               f"{r['aiter_fill_us']:.2f} | {r['aiter_us']:.2f} | "
               f"{tflops(m, n, k, r['aiter_us']):.1f} | {r['aster_kernel']} | "
-              f"{r['aster_est']:.0f} | {r['aster']} | {r['aster_us']:.2f} | "
+              f"{r['aster_est']:.0f} | {r['aster']} | {r['aster_est'] / r['aster']:.2f} | "
+              f"{r['aster_us']:.2f} | "
               f"{tflops(m, n, k, r['aster_us']):.1f} | {ratio:.2f} | {ok} |")
     if logs:
         gm = math.exp(sum(logs) / len(logs))
         print(f"\ngeometric-mean speed-up of aster over aiter (device time): {gm:.2f}"
               f" over {len(logs)} shapes; lowest {min(math.exp(x) for x in logs):.2f}")
+        within = sum(abs(e - 1) <= 0.15 for e in errs)
+        print(f"dispatch estimate / simulated cycles: {min(errs):.2f} .. {max(errs):.2f}, "
+              f"mean |err| {sum(abs(e - 1) for e in errs) / len(errs):.1%}, "
+              f"{within} of {len(errs)} within 15%")
     if not markdown:
         for r in rows:
             print(f"{r['shape']}: emulation s aiter {r['emu_s'][0]:.1f}, aster {r['emu_s'][1]:.1f}")

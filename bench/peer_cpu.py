@@ -1,16 +1,17 @@
 """The peer's (iree-org/aster, aster-mlir wheel) compile path in process CPU
-time, for bench_compile.py: the same stages as its own harness
-(../shared/peers/aster/bench.py, `regalloc` variant: build with virtual
-registers, amdgcn-backend + hazards, translate to assembly, in-process MC +
-lld to hsaco), each repetition timed with time.process_time() instead of
-the wall clock, so that other load on the machine counts less. Runs under
-the peer's Python (its venv); the peer's kernels come from its folder.
+time and wall-clock time, for bench_compile.py: the same stages as its own
+harness (../shared/peers/aster/bench.py, `regalloc` variant: build with
+virtual registers, amdgcn-backend + hazards, translate to assembly,
+in-process MC + lld to hsaco), each repetition timed with
+time.process_time() (other load on the machine counts less) and
+time.perf_counter(). Runs under the peer's Python (its venv); the peer's
+kernels come from its folder.
 
     PEER_PY bench/peer_cpu.py PEER_DIR --ns 10,100,1000 --reps 30
 
-Prints one JSON object: {"kernel n": [CPU seconds of each repetition]}
-after one warm-up repetition per (kernel, n) (LLVM's start-up, as
-bench_compile.py warms aster up).
+Prints one JSON object: {"kernel n": {"cpu": [seconds of each repetition],
+"wall": [...]}} after one warm-up repetition per (kernel, n) (LLVM's
+start-up, as bench_compile.py warms aster up).
 """
 import argparse
 import json
@@ -37,18 +38,19 @@ def main():
     with ctx:
         for kernel, build in (("add", K.build_add), ("mfma", K.build_mfma)):
             for n in (int(x) for x in args.ns.split(",")):
-                times = []
+                cpu, wall = [], []
                 for rep in range(args.reps + 1):
-                    c0 = time.process_time()
+                    c0, w0 = time.process_time(), time.perf_counter()
                     m = build(n, allocated=False)
                     passmanager.PassManager.parse(K.PIPE_REGALLOC, ctx).run(m.operation)
                     asm = translate_module(K.find_amdgcn_module(m))
                     hsaco = compile_asm(ir.Location.unknown(), asm, "gfx942", "+wavefrontsize64")
                     if rep:
-                        times.append(time.process_time() - c0)
+                        cpu.append(time.process_time() - c0)
+                        wall.append(time.perf_counter() - w0)
                     assert hsaco, f"the peer produced no code object for {kernel} {n}"
                     del m
-                out[f"{kernel} {n}"] = times
+                out[f"{kernel} {n}"] = {"cpu": cpu, "wall": wall}
     print(json.dumps(out))
 
 

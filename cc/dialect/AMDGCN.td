@@ -78,6 +78,12 @@ def AMDGCN_KernelOp : AMDGCN_Op<"kernel", [
         (default: `kernarg_ptr` when there are arguments, then `workgroup_id_x`)
       - `workitem_ids`: how many of x,y,z the hardware writes in v0 (1)
       - `private_segment`: scratch bytes per lane (0)
+      - `arg_type_names`: one string per argument, the metadata's
+        `.type_name` ("" keeps the default, e.g. `f32*`); amdgcn-lower
+        writes the memref type a kernel argument came from
+    An argument named `hidden_<kind>` (e.g. `hidden_block_count_x: i32`) is
+    the code-object-v5 hidden argument of that value kind: the launcher
+    fills it (AMDGPUUsage, "Code Object V5 Metadata").
     }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$arg_names,
                        TypeArrayAttr:$arg_types);

@@ -129,11 +129,20 @@ KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
   KernelInfo info;
   info.name = k.getSymName().str();
   unsigned off = 0;
+  // `arg_type_names` (optional, one string per argument, "" for the
+  // default): the metadata's .type_name, e.g. the memref type a lowered
+  // kernel's argument came from (amdgcn-lower, aster.lowering.signature).
+  auto typeNames = k->getAttrOfType<ArrayAttr>("arg_type_names");
   for (unsigned i = 0, e = k.getArgNames().size(); i < e; ++i) {
     KernelInfo::Arg a;
     a.name = cast<StringAttr>(k.getArgNames()[i]).getValue().str();
     Type t = cast<TypeAttr>(k.getArgTypes()[i]).getValue();
     argLayout(t, a.size, a.typeName);
+    if (typeNames && i < typeNames.size())
+      if (auto s = dyn_cast<StringAttr>(typeNames[i]); s && !s.getValue().empty())
+        a.typeName = s.getValue().str();
+    // An argument named hidden_* is that hidden argument (the launcher fills it).
+    a.hidden = StringRef(a.name).starts_with("hidden_");
     a.pointer = isa<PtrType>(t);
     a.offset = (unsigned)llvm::alignTo(off, a.size);
     off = a.offset + a.size;
@@ -276,7 +285,7 @@ msgpack::DocNode kernelMetadata(msgpack::Document &doc, const KernelInfo &k) {
     am[".offset"] = num(a.offset);
     am[".size"] = num(a.size);
     am[".type_name"] = str(a.typeName);
-    am[".value_kind"] = str(a.pointer ? "global_buffer" : "by_value");
+    am[".value_kind"] = str(a.hidden ? a.name : a.pointer ? "global_buffer" : "by_value");
     args.push_back(am);
   }
   m[".args"] = args;

@@ -13,11 +13,19 @@
 // one write at the end of the link (lld's Filesystem.cpp and LLVM's
 // FileOutputBuffer.cpp): no temporary file, no rename, no unlink, no entry in
 // LLVM's remove-on-signal list (a list that only grows and is walked on every
-// temporary file). A thread drains the pipe while lld writes (the code object
-// may exceed what the pipe holds); it lives only while lldMutex() is held,
-// so a fork() (which waits for that lock) never happens while it runs and a
-// process that is not linking has no thread of ours (Python 3.12 warns on
-// fork() in a process with threads).
+// temporary file). The pipe is made as large as the system lets a process
+// make it (F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size, 1 MiB by
+// default). When the code object surely fits in it (outputBound: every input
+// section with its alignment, the symbol, string, relocation and section
+// tables lld builds from the object's (each at most a few times the
+// object's own) and a page per segment, taken many times over), lld's single
+// write cannot block and the pipe is read after lld returns, on this thread:
+// no thread is started (a thread per link, its stack and its hand-offs were
+// a twentieth of a small kernel's compile). Otherwise a thread drains the
+// pipe while lld writes; it lives only while lldMutex() is held, so a fork()
+// (which waits for that lock) never happens while it runs and a process
+// that is not linking has no thread of ours (Python 3.12 warns on fork() in
+// a process with threads).
 //
 // The memfd and the pipes are made once per process and kept (LinkChannel):
 // making them per link (memfd_create, two pipe2, /proc checks, closes) was a
@@ -27,12 +35,30 @@
 // a new channel too, and the old descriptors are left alone. Elsewhere, or
 // when that cannot be set up, two temporary files (linkThroughFiles).
 //
+// LLVM's command-line options. lld's ELF driver resets every option
+// registered with LLVM's command-line parser before each link
+// (cl::ResetAllOptionOccurrences in its readConfigs, so that one link's
+// -mllvm flags do not leak into the next). libLLVM registers some 2800
+// options, and that walk (a virtual call on each, spread over the whole
+// library's data) was about a tenth of a small kernel's compile time. aster
+// passes lld no -mllvm flag and no code of aster's parses LLVM options after
+// start-up (tools parse their own before their first link; MLIR pass options
+// live in their passes' own option maps, not in the global registry), so the
+// first link takes every option out of the registry once
+// (unregisterLlvmOptions): their values stay what they are (lld's reset
+// would have set them to their defaults at every link, undoing any option a
+// tool was given on its command line), only parsing them by name no longer
+// works. tests/py/test_link.py compares the code objects with ld.lld-22's.
+//
 //===----------------------------------------------------------------------===//
 #include "target/Assembler.h"
 #include "recovery/ForkSafeMutex.h"
 #include "recovery/Recovery.h"
 
 #include "lld/Common/Driver.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,6 +90,21 @@ ForkSafeMutex &lldMutex() {
   return mu;
 }
 
+/// Takes every LLVM command-line option out of the parser's registry, once
+/// per process (see the file header). The caller holds lldMutex().
+void unregisterLlvmOptions() {
+  static bool done = false;
+  if (done)
+    return;
+  done = true;
+  SmallPtrSet<cl::Option *, 32> all;
+  for (cl::SubCommand *sub : cl::getRegisteredSubcommands())
+    for (auto &entry : cl::getRegisteredOptions(*sub))
+      all.insert(entry.second);
+  for (cl::Option *o : all)
+    o->removeArgument();
+}
+
 /// Runs lld's ELF driver on object `in`, writing the code object to `out`
 /// (paths). The caller holds lldMutex(). lld's own errors and LLVM's fatal
 /// errors come back as an Error.
@@ -75,6 +116,7 @@ Error runLld(StringRef in, StringRef out) {
   // (multiprocessing's default) would wait on them forever.
   const char *args[] = {"ld.lld", "-shared", "--no-undefined", "--threads=1",
                         inStr.c_str(), "-o", outPath.c_str()};
+  unregisterLlvmOptions();
   lld::Result r;
   // lldMain recovers from lld's own fatal errors; this also catches LLVM's.
   if (Error crashed = runRecoverable("lld failed", [&] {
@@ -136,6 +178,29 @@ bool writeAll(int fd, ArrayRef<char> data, bool atZero) {
   return true;
 }
 
+/// An upper bound of the size of the code object lld makes of `object`
+/// (see the file header): 8x the object (the tables lld builds from the
+/// object's symbols, relocations and sections are each at most a few times
+/// their size in the object), each section's alignment (padding), and 512
+/// KiB (headers, the dynamic section, a page of up to 64 KiB for each of 8
+/// segments). Unknown (the object does not parse): SIZE_MAX.
+size_t outputBound(ArrayRef<char> object) {
+  auto file = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(StringRef(object.data(), object.size()), "object"));
+  if (!file) {
+    consumeError(file.takeError());
+    return SIZE_MAX;
+  }
+  size_t bound = 8 * object.size() + (512u << 10);
+  for (const object::SectionRef &sec : (*file)->sections()) {
+    uint64_t align = sec.getAlignment().value();
+    if (align > (1u << 30))
+      return SIZE_MAX;
+    bound += align;
+  }
+  return bound;
+}
+
 /// Identity of an open file: what a descriptor number named when it was
 /// opened.
 struct FileId {
@@ -156,6 +221,7 @@ struct FileId {
 struct LinkChannel {
   pid_t pid = 0;
   int object = -1, outRead = -1, outWrite = -1, stopRead = -1, stopWrite = -1;
+  size_t capacity = 0; // bytes the output pipe holds
   FileId ids[5];
   std::string objectPath, outPath;
 
@@ -168,6 +234,22 @@ struct LinkChannel {
         return false;
     }
     return true;
+  }
+
+  /// Reads what the pipe holds, lld having returned (everything it wrote
+  /// fitted). False on a read error.
+  bool readAll(std::vector<char> &out) {
+    char buf[1 << 16];
+    for (;;) {
+      ssize_t n = ::read(outRead, buf, sizeof buf);
+      if (n > 0) {
+        out.insert(out.end(), buf, buf + n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR)
+        continue;
+      return n < 0 && errno == EAGAIN; // empty (the write end is ours: no EOF)
+    }
   }
 
   /// Reads the pipe until it is empty after a byte on the stop pipe (lld
@@ -219,6 +301,10 @@ struct LinkChannel {
     if (::fcntl(c->outRead, F_SETFL, O_NONBLOCK) != 0 ||
         ::fcntl(c->stopRead, F_SETFL, O_NONBLOCK) != 0)
       return fail();
+    // As large as allowed (a failure leaves the default); what it holds.
+    (void)::fcntl(c->outWrite, F_SETPIPE_SZ, 1 << 20);
+    int capacity = ::fcntl(c->outWrite, F_GETPIPE_SZ);
+    c->capacity = capacity > 0 ? capacity : 0;
     int fds[5] = {c->object, c->outRead, c->outWrite, c->stopRead, c->stopWrite};
     for (int i = 0; i < 5; ++i) {
       auto id = FileId::of(fds[i]);
@@ -248,10 +334,17 @@ struct LinkChannel {
   /// thread can be started (the caller links through files).
   std::optional<Expected<std::vector<char>>> link(ArrayRef<char> object) {
     using Result = Expected<std::vector<char>>;
-    if (::ftruncate(this->object, 0) != 0 || !writeAll(this->object, object, true))
+    // Sized first (not emptied): the pages of the previous object are reused.
+    if (::ftruncate(this->object, object.size()) != 0 || !writeAll(this->object, object, true))
       return Result(createStringError("cannot hand the object to lld"));
     std::vector<char> hsaco;
     bool readOk = true;
+    if (outputBound(object) <= capacity) {
+      // lld's one write of the code object fits in the pipe: read it after.
+      Error linked = runLld(objectPath, outPath);
+      readOk = readAll(hsaco);
+      return finish(std::move(linked), readOk, std::move(hsaco));
+    }
     std::thread drain;
     try {
       drain = std::thread([&] { readOk = drainOne(hsaco); });
@@ -264,6 +357,13 @@ struct LinkChannel {
     bool stopped = writeAll(stopWrite, ArrayRef<char>(&one, 1), false);
     (void)stopped; // the stop pipe is empty between links: a byte always fits
     drain.join();
+    return finish(std::move(linked), readOk, std::move(hsaco));
+  }
+
+  /// The result of a link from lld's error, whether the pipe was read
+  /// and what was read.
+  Expected<std::vector<char>> finish(Error linked, bool readOk, std::vector<char> hsaco) {
+    using Result = Expected<std::vector<char>>;
     if (!readOk)
       pid = 0; // what is left in the pipe is unknown: a new channel next time
     if (linked)

@@ -21,6 +21,10 @@ struct KernelInfo {
     unsigned offset, size;
     bool pointer;
     std::string typeName;
+    /// A code-object-v5 hidden argument (the launcher fills it): its name is
+    /// its value kind, e.g. hidden_block_count_x (AMDGPUUsage, "Code Object
+    /// V5 Metadata").
+    bool hidden = false;
   };
   std::vector<Arg> args;
   unsigned kernargSize = 0;

@@ -8,6 +8,9 @@ by-value argument at its metadata offset and size, and the NumPy arrays bound
 to pointer (`global_buffer`) arguments. A backend puts each array in device
 memory and calls `Packed.bytes_with(addresses)` to fill the pointer slots.
 Hidden arguments (code object v5 `hidden_*`) are the backend's business.
+A kernel lowered from upstream MLIR (aster.lower) also takes one array per
+memref argument: its metadata names the memref types
+(aster.lowering.signature.expand turns the arrays into descriptors).
 
 Scalars are checked against the metadata's type name where there is one
 (aster writes i32/f16/..., OpenCL-style producers C names; a float for an
@@ -195,6 +198,10 @@ def pack(kernel, arg_meta, values):
         raise TypeError(f"args must be a list or tuple of the kernel's arguments, got "
                         f"{type(values).__name__}")
     values = list(values)
+    if any((m.type_name or "").startswith("memref<") for m in explicit):
+        # A kernel lowered from MLIR: one array per memref (aster.lowering).
+        from .lowering.signature import expand
+        values = list(expand(kernel, explicit, values))
     if len(values) != len(explicit):
         names = ", ".join(f"{m.name or '#' + str(i)} ({m.value_kind})"
                           for i, m in enumerate(explicit)) or "none"

@@ -23,6 +23,7 @@ class Case:
     expect: object              # inputs -> {argument index: expected array}
     tol: float = 0.0            # relative tolerance (0: exact)
     llvm_mlir: str = None       # LLVM's source when upstream cannot lower `mlir` (why: at the case)
+    same_bits: bool = False     # aster's outputs must equal LLVM's bit for bit (NaN payloads too)
 
 
 def module(body):
@@ -446,3 +447,196 @@ def check(case, args):
             np.testing.assert_allclose(args[i], want, rtol=case.tol, atol=case.tol)
         else:
             np.testing.assert_array_equal(args[i], want)
+
+
+# ---------------------------------------------------------------------------
+# Breadth (issue 26 item 2): division, min/max NaN semantics, clustered
+# reductions, atomics, while loops, unstructured control flow.
+# ---------------------------------------------------------------------------
+
+def _divrem_inputs(r):
+    x = r.integers(-2**31, 2**31, 256, dtype=np.int64).astype(np.int32)
+    y = r.integers(-2**31, 2**31, 256, dtype=np.int64).astype(np.int32)
+    y[:64] = r.integers(-40, 40, 64).astype(np.int32)          # small divisors
+    x[64:72] = [0, 1, -1, 2**31 - 1, -2**31, 7, -7, 100]
+    y[64:72] = [3, -3, 5, 2**31 - 1, 2**31 - 1, -2**31, 1, -1]
+    y[y == 0] = 1
+    x[(x == -2**31) & (y == -1)] = 0                             # overflow: undefined
+    return [x, y] + [np.zeros(256, np.int32) for _ in range(4)]
+
+
+def _divrem_expect(a):
+    x, y = a[0].astype(np.int64), a[1].astype(np.int64)
+    q = np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y))       # C: truncated toward zero
+    ux, uy = a[0].view(np.uint32).astype(np.uint64), a[1].view(np.uint32).astype(np.uint64)
+    return {2: q.astype(np.int32), 3: (x - q * y).astype(np.int32),
+            4: (ux // uy).astype(np.uint32).view(np.int32), 5: (ux % uy).astype(np.uint32).view(np.int32)}
+
+
+# 13. Integer division and remainder, signed and unsigned (i32), LLVM's
+# AMDGPU expansion (v_rcp_iflag_f32, one Newton step, two corrections).
+CASES.append(Case("int_divrem", "divrem", module("""
+    gpu.func @divrem(%x: memref<256xi32>, %y: memref<256xi32>, %qs: memref<256xi32>,
+                     %rs: memref<256xi32>, %qu: memref<256xi32>, %ru: memref<256xi32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %a = memref.load %x[%i] : memref<256xi32>
+      %b = memref.load %y[%i] : memref<256xi32>
+      %q = arith.divsi %a, %b : i32
+      memref.store %q, %qs[%i] : memref<256xi32>
+      %r = arith.remsi %a, %b : i32
+      memref.store %r, %rs[%i] : memref<256xi32>
+      %uq = arith.divui %a, %b : i32
+      memref.store %uq, %qu[%i] : memref<256xi32>
+      %ur = arith.remui %a, %b : i32
+      memref.store %ur, %ru[%i] : memref<256xi32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _divrem_inputs, _divrem_expect))
+
+
+def _fdiv_inputs(r):
+    x = (r.standard_normal(256) * 10.0 ** r.integers(-30, 30, 256)).astype(np.float32)
+    y = (r.standard_normal(256) * 10.0 ** r.integers(-30, 30, 256)).astype(np.float32)
+    x[:12] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, 1e-45, 3e38, 1.0, 1e-40, 5.0, -0.0]
+    y[:12] = [0.0, 2.0, np.inf, 3.0, 1.0, 0.0, 3.0, 1e-10, 1e-40, 7.0, -np.inf, -0.0]
+    return [x, y, np.zeros(256, np.float32)]
+
+
+def _quiet_divide(x, y):
+    with np.errstate(all="ignore"):
+        return np.divide(x, y)
+
+
+# 14. f32 division, correctly rounded (NumPy's float32 division is), over
+# zeros, infinities, NaN, denormals and quotients that overflow/underflow.
+CASES.append(Case("fdiv_f32", "fdiv", module("""
+    gpu.func @fdiv(%x: memref<256xf32>, %y: memref<256xf32>, %z: memref<256xf32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %a = memref.load %x[%i] : memref<256xf32>
+      %b = memref.load %y[%i] : memref<256xf32>
+      %q = arith.divf %a, %b : f32
+      memref.store %q, %z[%i] : memref<256xf32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _fdiv_inputs,
+    lambda a: {2: _quiet_divide(a[0], a[1])}, same_bits=True))
+
+
+def _minmax_inputs(r):
+    x = r.standard_normal(256).astype(np.float32)
+    y = r.standard_normal(256).astype(np.float32)
+    x[:6] = [np.nan, 1.0, np.nan, np.inf, -np.inf, 2.0]
+    y[:6] = [1.0, np.nan, np.nan, 3.0, 3.0, -np.inf]
+    return [x, y] + [np.zeros(256, np.float32) for _ in range(4)]
+
+
+# 15. minimumf / maximumf (NaN if either is NaN: np.minimum / np.maximum) and
+# minnumf / maxnumf (the number when one is NaN: np.fmin / np.fmax).
+CASES.append(Case("minmax_nan", "mm", module("""
+    gpu.func @mm(%x: memref<256xf32>, %y: memref<256xf32>, %a: memref<256xf32>,
+                 %b: memref<256xf32>, %c: memref<256xf32>, %d: memref<256xf32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %u = memref.load %x[%i] : memref<256xf32>
+      %v = memref.load %y[%i] : memref<256xf32>
+      %m1 = arith.minimumf %u, %v : f32
+      memref.store %m1, %a[%i] : memref<256xf32>
+      %m2 = arith.maximumf %u, %v : f32
+      memref.store %m2, %b[%i] : memref<256xf32>
+      %m3 = arith.minnumf %u, %v : f32
+      memref.store %m3, %c[%i] : memref<256xf32>
+      %m4 = arith.maxnumf %u, %v : f32
+      memref.store %m4, %d[%i] : memref<256xf32>
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _minmax_inputs,
+    lambda a: {2: np.minimum(a[0], a[1]), 3: np.maximum(a[0], a[1]),
+               4: np.fmin(a[0], a[1]), 5: np.fmax(a[0], a[1])}, same_bits=True))
+
+
+def _clustered_case(cluster):
+    """gpu.subgroup_reduce with a cluster size: each aligned group of
+    `cluster` lanes gets its own sum. LLVM builds the same reduction as the
+    xor butterfly of gpu.shuffle over log2(cluster) steps (upstream has no
+    ROCDL lowering of gpu.subgroup_reduce)."""
+    body = """
+    gpu.func @cred(%x: memref<128xi32>, %y: memref<128xi32>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %i = gpu.thread_id x
+      %s0 = memref.load %x[%i] : memref<128xi32>
+      %w64 = arith.constant 64 : i32
+REDUCE
+      memref.store %s, %y[%i] : memref<128xi32>
+      gpu.return
+    }"""
+    ours = f"      %s = gpu.subgroup_reduce add %s0 cluster(size = {cluster}) : (i32) -> i32"
+    n = cluster.bit_length() - 1
+    theirs = "\n".join(
+        f"      %c{k} = arith.constant {1 << k} : i32\n"
+        f"      %o{k}, %k{k} = gpu.shuffle xor %s{k}, %c{k}, %w64 : i32\n"
+        f"      %s{k + 1} = arith.addi %s{k}, %o{k} : i32" for k in range(n))
+    theirs += f"\n      %s = arith.addi %s{n}, %s{n} : i32".replace(f"%s{n}, %s{n}", f"%s{n}, %w0")
+    theirs = theirs.replace("%w0", "%z") .replace("      %s = ", "      %z = arith.constant 0 : i32\n      %s = ")
+    return Case(f"subgroup_reduce_cluster{cluster}", "cred", module(body.replace("REDUCE", ours)),
+                (1, 1, 1), (128, 1, 1),
+                lambda r: [r.integers(-1000, 1000, 128, dtype=np.int32), np.zeros(128, np.int32)],
+                lambda a: {1: np.repeat(a[0].reshape(-1, cluster).sum(axis=1), cluster).astype(np.int32)},
+                llvm_mlir=module(body.replace("REDUCE", theirs)))
+
+
+# 16. Clustered wave reductions (clusters of 4 and 16 lanes).
+CASES += [_clustered_case(c) for c in (4, 16)]
+
+
+def _atomic_inputs(r):
+    return [r.integers(0, 1000, 256, dtype=np.int32), np.zeros(16, np.int32), np.zeros(16, np.float32),
+            r.integers(-50, 50, 256, dtype=np.int32), np.zeros(256, np.int32), np.zeros(16, np.int32)]
+
+
+def _atomic_expect(a):
+    bins = np.bincount(a[0] % 16, minlength=16)
+    old = a[3] + 10                                               # the pre-op value each lane reads
+    return {1: bins.astype(np.int32), 2: bins.astype(np.float32),
+            3: np.maximum(old, 7).astype(np.int32),
+            4: old.astype(np.int32), 5: (bins * 2).astype(np.int32)}
+
+
+# 17. memref.atomic_rmw: a histogram with addi and addf on global memory,
+# maxs returning its pre-op value (each lane its own element), and addi on
+# workgroup memory (ds_add_u32) copied out after a barrier.
+CASES.append(Case("atomic_rmw", "atom", module("""
+    gpu.func @atom(%x: memref<256xi32>, %hi: memref<16xi32>, %hf: memref<16xf32>,
+                   %m: memref<256xi32>, %old: memref<256xi32>, %hl: memref<16xi32>)
+        workgroup(%lds: memref<16xi32, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %i = gpu.thread_id x
+      %c16 = arith.constant 16 : index
+      %z = arith.constant 0 : i32
+      %small = arith.cmpi ult, %i, %c16 : index
+      scf.if %small {
+        memref.store %z, %lds[%i] : memref<16xi32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %v = memref.load %x[%i] : memref<256xi32>
+      %c16i = arith.constant 16 : i32
+      %bin = arith.remui %v, %c16i : i32
+      %b = arith.index_cast %bin : i32 to index
+      %one = arith.constant 1 : i32
+      %onef = arith.constant 1.0 : f32
+      %two = arith.constant 2 : i32
+      %r0 = memref.atomic_rmw addi %one, %hi[%b] : (i32, memref<16xi32>) -> i32
+      %r1 = memref.atomic_rmw addf %onef, %hf[%b] : (f32, memref<16xf32>) -> f32
+      %r2 = memref.atomic_rmw addi %two, %lds[%b] : (i32, memref<16xi32, #gpu.address_space<workgroup>>) -> i32
+      %mv = memref.load %m[%i] : memref<256xi32>
+      %ten = arith.constant 10 : i32
+      %mv10 = arith.addi %mv, %ten : i32
+      memref.store %mv10, %m[%i] : memref<256xi32>
+      %seven = arith.constant 7 : i32
+      %o = memref.atomic_rmw maxs %seven, %m[%i] : (i32, memref<256xi32>) -> i32
+      memref.store %o, %old[%i] : memref<256xi32>
+      gpu.barrier
+      scf.if %small {
+        %h = memref.load %lds[%i] : memref<16xi32, #gpu.address_space<workgroup>>
+        memref.store %h, %hl[%i] : memref<16xi32>
+      }
+      gpu.return
+    }"""), (1, 1, 1), (256, 1, 1), _atomic_inputs, _atomic_expect))

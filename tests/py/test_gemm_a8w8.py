@@ -33,7 +33,7 @@ def lib(tmp_path_factory):
     cfgs = [c for c in L.default_configs(archs=("gfx942",), dtypes=())
             if (c.dtype == "i8" and c.tile_m <= 128) or (c.dtype == "fp8" and c.tile_m == 64)]
     return L.build_library(str(tmp_path_factory.mktemp("a8lib")), cfgs, ref_shapes=(),
-                           workers=2)
+                           workers=2, calib=False)
 
 
 @pytest.mark.parametrize("shape", [(1, 1, 1), (37, 70, 333), (130, 257, 96), (5, 300, 1001)])

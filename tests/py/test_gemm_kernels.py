@@ -38,7 +38,7 @@ def run(compiled, cfg, a, b, m, n, k):
     cnt = split_counters(gx * gy * cfg.waves)
     aster.launch(compiled, cfg.name, grid=cfg.grid(m, n, sk if cfg.split_k else 1),
                  block=cfg.block,
-                 args=[padded(a), padded(b), c, m, n, k] + ([kc, cnt, sk] if cfg.split_k else []))
+                 args=[padded(a), padded(b), c, m, n, k] + ([kc, cnt, sk, 1] if cfg.split_k else []))
     assert not cnt.any()
     return c
 

@@ -26,7 +26,8 @@ SMALL = [GemmConfig(dtype=d, arch=a, trans_b=tb, tile_m=t, tile_n=t, tile_k=64 /
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
     d = tmp_path_factory.mktemp("gemmlib")
-    return L.build_library(str(d), SMALL, ref_shapes=((64, 64, 64), (128, 128, 64)), workers=2)
+    return L.build_library(str(d), SMALL, ref_shapes=((64, 64, 64), (128, 128, 64)), workers=2,
+                           calib=False)
 
 
 def operands(m, n, k, dtype, trans_b, seed=0):
@@ -196,7 +197,7 @@ def test_default_library_is_built_once_per_user(tmp_path, monkeypatch):
     def small_build(directory, configs=None, **kw):
         builds.append(directory)
         return L.build_library(directory, [c for c in SMALL if c.arch == "gfx942"
-                                           and c.dtype == "f16"], ref_shapes=())
+                                           and c.dtype == "f16"], ref_shapes=(), calib=False)
     monkeypatch.setattr(dispatch, "build_library", small_build)
     monkeypatch.setattr(dispatch, "_DEFAULT", {})
     d = L.cache_dir()

@@ -20,16 +20,17 @@ def operands(m, n, k, dtype, trans_b, seed=0):
     return a, b
 
 
-def run(cfg, m, n, k, kc, fill=np.nan, **launch):
+def run(cfg, m, n, k, kc, fill=np.nan, zwg=1, **launch):
     """C starts as `fill` (NaN: the kernel must overwrite, not add); the
-    counters must come back zero."""
+    counters must come back zero. zwg: zero workgroups (1) or split 0
+    storing (0)."""
     a, b = operands(m, n, k, cfg.dtype, cfg.trans_b)
     c = np.full((m, n), fill, np.float32)
     gx, gy, _ = cfg.grid(m, n)
     cnt = dispatch.split_counters(gx * gy * cfg.waves)
     sk = -(-k // kc)
-    aster.launch(compile_config(cfg), cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block,
-                 args=[dispatch._padded(a), dispatch._padded(b), c, m, n, k, kc, cnt, sk],
+    aster.launch(compile_config(cfg), cfg.name, grid=cfg.grid(m, n, sk, zwg), block=cfg.block,
+                 args=[dispatch._padded(a), dispatch._padded(b), c, m, n, k, kc, cnt, sk, zwg],
                  **launch)
     assert not cnt.any(), "the kernel must leave its split counters at zero"
     return c, reference(a, b, cfg.trans_b)
@@ -46,34 +47,42 @@ TILES = [dict(tile_m=64, tile_n=64, tile_k=64, mfma=16),
 @pytest.mark.parametrize("dtype,arch", [("bf16", "gfx942"), ("f16", "gfx950")])
 def test_split_k_matches_numpy(tile, trans_b, dtype, arch):
     """Odd M, N and K, a K chunk that is not a multiple of the K step (the
-    last split is short), several splits."""
+    last split is short), several splits; with zero workgroups and with
+    split 0 storing (zwg = 0), and one split alone storing (zwg = 0)."""
     cfg = GemmConfig(dtype=dtype, arch=arch, trans_b=trans_b, prefetch=2, split_k=True,
                      **tile).check()
     c, ref = run(cfg, 37, 70, 333, 100)
     np.testing.assert_array_equal(c, ref)
+    c, ref = run(cfg, 37, 70, 333, 100, zwg=0)
+    np.testing.assert_array_equal(c, ref)
+    c, ref = run(cfg, 37, 70, 333, 400, zwg=0)
+    np.testing.assert_array_equal(c, ref)
 
 
+@pytest.mark.parametrize("zwg", [1, 0])
 @pytest.mark.parametrize("launch", [dict(threads=4), dict(timing=True)],
                          ids=["threads", "timing"])
-def test_split_k_splits_finishing_in_any_order(launch):
-    """Workgroups on 4 host threads (a tile's zeroing and its splits run at
-    once, in any order) and on the timing model (CUs side by side in
-    simulated time: split waves that finish before their tile is zero spin):
-    C's old contents (1.5) never reach the result, the counters end at zero."""
+def test_split_k_splits_finishing_in_any_order(launch, zwg):
+    """Workgroups on 4 host threads (a tile's zeroing or storing split and
+    its adding splits run at once, in any order) and on the timing model
+    (CUs side by side in simulated time: split waves that finish before
+    their tile is stored spin): C's old contents (1.5) never reach the
+    result, the counters end at zero."""
     cfg = GemmConfig(dtype="bf16", tile_m=64, tile_n=64, tile_k=64, mfma=16, trans_b=True,
                      split_k=True, prefetch=2)
-    c, ref = run(cfg, 70, 130, 1000, 128, fill=1.5, **launch)
+    c, ref = run(cfg, 70, 130, 1000, 128, fill=1.5, zwg=zwg, **launch)
     np.testing.assert_array_equal(c, ref)
 
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
     """A small library: the default library's bf16 gfx942 trans_b tiles
-    (no reference simulations: dispatch assumes its default utilisation)."""
+    (no reference simulations, no calibration: dispatch's uncalibrated
+    estimate; test_gemm_dispatch_time.py checks the calibrated one)."""
     cfgs = [c for c in L.default_configs(archs=("gfx942",), dtypes=("bf16",), a8w8=False)
             if c.trans_b and (c.split_k or c.tile_m == 64)]
     return L.build_library(str(tmp_path_factory.mktemp("sklib")), cfgs, ref_shapes=(),
-                           workers=2)
+                           workers=2, calib=False)
 
 
 def test_plan_splits_skinny_shapes(lib):
@@ -92,7 +101,7 @@ def test_gemm_with_split_plan_matches_numpy(lib, shape):
     a, b = operands(m, n, k, "bf16", True)
     c, r = L.gemm(a, b, trans_b=True, timing=True, library=lib)
     np.testing.assert_array_equal(c, reference(a, b, True))
-    assert r.plan.splits + 1 == r.grid[2] and r.cycles > 0     # z = 0 zeroes C
+    assert r.plan.splits + r.plan.zwg == r.grid[2] and r.cycles > 0  # zwg: z = 0 zeroes C
 
 
 def test_bad_splits_raise(lib):

@@ -1,5 +1,6 @@
 """Linking in process (cc/target/Linker.cpp): the code object aster's lld
-run makes through memory (object in a memfd, code object through a pipe) is
+run makes through memory (object in a memfd, code object through a pipe,
+read after the link or by a drain thread) is
 byte for byte the one ld.lld-22, the command-line linker, makes of the same
 object with the same flags (the oracle), for small and for large code objects
 (larger than a pipe's buffer), from several threads at once, in a forked
@@ -38,8 +39,11 @@ def _ld_lld(obj, tmp_path):
     return out.read_bytes()
 
 
-# 40000 instructions: 160 kB of code, more than a pipe holds (64 kB).
-@pytest.mark.parametrize("n", [1, 40000])
+# 1 and 12000 instructions (48 kB of code): the code object surely fits in
+# the enlarged pipe and is read after lld returns (no drain thread);
+# 40000 instructions: 160 kB of code, more than the bound allows (and more
+# than a default pipe holds, 64 kB): a thread drains the pipe while lld writes.
+@pytest.mark.parametrize("n", [1, 12000, 40000])
 def test_in_process_link_is_ld_lld_byte_for_byte(n, tmp_path):
     obj, m = _object(n)
     ours = aster.compile(m).hsaco

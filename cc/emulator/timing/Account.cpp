@@ -104,6 +104,25 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
       for (unsigned l = 0; l < 64; ++l)
         dw[l * per + k] = (base[l] + off) / 4 + d;
     }
+    if (!ti.store && ti.laneBytes == 16 && ti.accesses == 1 && per == 4) {
+      // ds_read_b128 serves its 64 lanes in 8 phases of 8 lanes that are not
+      // consecutive: 0-3 + 20-23, 4-7 + 16-19, 8-11 + 28-31, 12-15 + 24-27,
+      // and the same +32 (AMD, Composable Kernel docs, "Understanding AMD
+      // GPU LDS and Bank Conflicts", Read Access Pattern; ds_write_b128's
+      // phases are lanes 0-7, 8-15, ...). Lanes are put in phase order, so
+      // that ldsBankCycles' groups of 8 consecutive lanes are the phases.
+      static constexpr uint8_t kFirst[8] = {0, 20, 4, 16, 8, 28, 12, 24};
+      uint32_t ph[64 * 4];
+      uint64_t pexec = 0;
+      for (unsigned q = 0; q < 16; ++q)
+        for (unsigned i = 0; i < 4; ++i) {
+          unsigned from = (q >= 8 ? 32 : 0) + kFirst[q % 8] + i, to = q * 4 + i;
+          std::copy(dw + from * 4, dw + from * 4 + 4, ph + to * 4);
+          pexec |= (exec >> from & 1) << to;
+        }
+      std::copy(ph, ph + 64 * 4, dw);
+      exec = pexec;
+    }
     // The bank cycles depend only on the dwords' differences (a shift of
     // all of them by the same amount rotates the banks and keeps which are
     // equal): an instruction that runs again with the same lanes and

@@ -152,6 +152,9 @@ public:
   MCContext *mc = nullptr;
   MCAsmParser *parser = nullptr;
   const MCStreamer *streamer = nullptr;
+  /// The origin of lines printed after the parser is gone (the streamer's
+  /// last output as it is destroyed): the last statement's.
+  SMLoc endLoc;
   std::vector<SMLoc> lineOrigins;
   uint64_t expanded = 0, copies = 0, expandedLines = 0;
   bool stopped = false;
@@ -192,7 +195,7 @@ void LineSink::write_impl(const char *p, size_t n) {
   text.append(p, n);
   for (size_t i = from; i < text.size(); ++i)
     if (text[i] == '\n')
-      x.onLine(x.streamer ? x.streamer->getStartTokLoc() : SMLoc());
+      x.onLine(x.streamer ? x.streamer->getStartTokLoc() : x.endLoc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -642,8 +645,18 @@ Expected<ExpandedAsm> expandAsm(MLIRContext *ctx, StringRef text, StringRef cpu,
         x.streamer = streamer.get();
         bool failed = parser->Run(/*NoInitialTextSection=*/false);
         x.parser = nullptr;
-        streamer.reset(); // flushes the printer into the sink
+        // The parsers go first, then the streamer (which flushes the printer
+        // into the sink): AsmParser's destructor writes into its streamer
+        // (MCStreamer::setStartTokLocPtr(nullptr)). Destroyed the other way
+        // round, that write of 8 zero bytes landed in freed memory, wherever
+        // the heap had reused the streamer's block (a line's origin text, or
+        // malloc's own chunk headers: the intermittent "corrupted size vs.
+        // prev_size" aborts of issue 24; valgrind shows it on any input).
+        x.endLoc = streamer->getStartTokLoc();
         x.streamer = nullptr;
+        tap.reset();
+        parser.reset();
+        streamer.reset();
         messages = x.errorMessages();
         if (failed && messages.empty())
           messages.push_back(opts.sourceName + ": the assembly has errors");

@@ -64,9 +64,10 @@ def kernel(arch, causal, bf16_cvt=1):
 
 
 def run(q, k, v, *, causal=False, softmax_scale=None, lse=False, bf16_cvt=1, arch="gfx942",
-        timing=False, device="emu", slack=0, interleave=1):
+        timing=False, device="emu", slack=0, interleave=1, profile=None):
     """Returns ``(out, lse or None, launch_result)``. `interleave`: the
-    emulator's wave turn length (1: instruction by instruction, see above)."""
+    emulator's wave turn length (1: instruction by instruction, see above);
+    `profile`: the timing model's device profile (None: the arch's flagship)."""
     import ml_dtypes
     bf16 = np.dtype(ml_dtypes.bfloat16)
     for name, a in (("q", q), ("k", k), ("v", v)):
@@ -99,5 +100,6 @@ def run(q, k, v, *, causal=False, softmax_scale=None, lse=False, bf16_cvt=1, arc
     tg = 2 if causal else 1
     grid = (((sq + TS_QO - 1) // TS_QO + tg - 1) // tg, h, b)
     r = launch(arch, co, sym, grid, (512, 1, 1), packed, timing=timing, device=device,
-               slack=slack, **({"interleave": interleave} if device == "emu" else {}))
+               slack=slack, profile=profile,
+               **({"interleave": interleave} if device == "emu" else {}))
     return out, lse_arr, r

@@ -150,15 +150,16 @@ def struct_layout(relative, name="KernelArgs", occurrence=0):
 
 
 def launch(arch, relative, kernel, grid, block, packed, *, timing=False, device="emu",
-           slack=0, **options):
+           slack=0, profile=None, **options):
     """Runs `kernel` of the wheel's code object `relative` (under
     ``aiter_meta/hsa/<arch>``) with the packed arguments `packed` as aiter's
     ``AiterAsmKernel::launch_kernel`` does (no dynamic LDS). `device`: "emu"
     (aster's emulator, strict) or "hip" (a ROCm GPU); `slack`: see
-    aster.launch. Returns the LaunchResult."""
+    aster.launch; `profile`: the timing model's device profile (aster.launch's
+    `device`; None: the arch's flagship). Returns the LaunchResult."""
     from ..runtime import launch as _launch
     from .wheel import code_object
     if arch not in ("gfx942", "gfx950"):
         raise ValueError(f"arch must be 'gfx942' or 'gfx950', got {arch!r}")
     return _launch(code_object(arch, relative), kernel, grid, block, packed, backend=device,
-                   timing=timing, slack=slack, **options)
+                   timing=timing, slack=slack, device=profile, **options)

@@ -54,15 +54,18 @@ pairs as its elements and v_mfma_i32_16x16x32_i8 / 32x32x16_i8 take a lane's
 (M f32), sb (N f32), bias (N f32); C is bf16: round to nearest even of
 f32(sum) * sa[m] * sb[n] + bias[n] (`tiles.store_scaled_bf16`).
 
-Split-K (`split_k`): three more arguments, kchunk, cnt (u32 counters, one
-per output tile and wave, zero before the launch and left zero) and splits
-= ceil(K / kchunk); the grid's z is splits + 1. Workgroup z = 0 of a tile
-zeroes its C tile (C's old contents never matter: no zero fill before the
-launch); workgroup z > 0 multiplies K elements [(z - 1) kchunk, min(z kchunk,
-K)) (rows stay K apart, the K mask and the trip count use the split's
-length) and, once the counter says its tile is zero, adds its partial tile
-into C with buffer_atomic_add_f32 (gemm_gen's "split-K without a zero fill"
-states the protocol).
+Split-K (`split_k`): four more arguments, kchunk, cnt (u32 counters, one
+per output tile and wave, zero before the launch and left zero), splits
+= ceil(K / kchunk) and zwg (1 or 0). With zwg = 1 the grid's z is splits +
+1: workgroup z = 0 of a tile zeroes its C tile and workgroup z > 0
+multiplies K elements [(z - 1) kchunk, min(z kchunk, K)) and, once the
+counter says its tile is zero, adds its partial tile into C with
+buffer_atomic_add_f32. With zwg = 0 the grid's z is splits: workgroup z
+multiplies split z, split 0 stores its sums and the others add once it
+has (no zero workgroups). Rows stay K apart, the K mask and the trip
+count use the split's length; C's old contents never matter (no zero fill
+before the launch); gemm_gen's "split-K without a zero fill" states the
+protocol.
 """
 from dataclasses import asdict, dataclass, fields
 
@@ -121,10 +124,12 @@ class GemmConfig:
     def block(self):
         return (64 * self.waves, 1, 1)
 
-    def grid(self, m, n, splits=1):
+    def grid(self, m, n, splits=1, zwg=True):
         """Workgroups (along N, along M, along K) for an M x N result; a
-        split-K kernel has one more along K than splits (z = 0 zeroes C)."""
-        return (-(-n // self.tile_n), -(-m // self.tile_m), splits + bool(self.split_k))
+        split-K kernel launched with zero workgroups (zwg) has one more along
+        K than splits (z = 0 zeroes C)."""
+        return (-(-n // self.tile_n), -(-m // self.tile_m),
+                splits + bool(self.split_k and zwg))
 
     def kchunk(self, k, splits=1):
         """(K elements per split, splits launched) of a split-K launch:

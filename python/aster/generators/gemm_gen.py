@@ -84,8 +84,11 @@ class _Gen:
         if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
             # cnt: one u32 per (output tile, wave), zero before the launch and
             # left zero after it (the kernel resets what it used); splits:
-            # the grid's z (`store_splitk`)
-            args += [("kchunk", np.int32), ("cnt", ptr(np.uint32)), ("splits", np.int32)]
+            # K splits; zwg: 1 = workgroup z = 0 zeroes C (grid z = splits +
+            # 1), 0 = split 0 stores its sums and the others add (grid z =
+            # splits: no zero workgroups) (`store_splitk`)
+            args += [("kchunk", np.int32), ("cnt", ptr(np.uint32)), ("splits", np.int32),
+                     ("zwg", np.int32)]
             setup.append("workgroup_id_z")
         self.k = m.kernel(c.name, args=args, block=c.block, lds=c.lds_bytes, sgpr_setup=setup)
         # MFMAs of a step before its barrier, after the LDS writes of the
@@ -138,8 +141,9 @@ class _Gen:
         self.k0, self.Kh = None, K
         if c.split_k:
             kc = k.load_arg("kchunk")
-            # workgroup z > 0 multiplies split z - 1 (z = 0 zeroes C: zero_tile)
-            self.k0 = k.s_mul_i32(SGPR(), kc, k.s_sub_u32(SGPR(), k.workgroup_id("z"), 1))
+            # workgroup z multiplies split z - zwg (with zwg, z = 0 zeroes C: zero_tile)
+            self.sidx = k.s_sub_u32(SGPR(), k.workgroup_id("z"), k.load_arg("zwg"))
+            self.k0 = k.s_mul_i32(SGPR(), kc, self.sidx)
             kend = k.s_min_u32(SGPR(), k.s_add_u32(SGPR(), self.k0, kc), K)
             self.Kh = k.s_sub_u32(SGPR(), kend, self.k0)
         (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
@@ -448,20 +452,26 @@ class _Gen:
                           self.dbias, r4, c4)
 
     # ---- split-K without a zero fill ---------------------------------------------
-    # Workgroup z = 0 of a tile zeroes C's tile in the same launch and the K
-    # splits (z = 1..splits) add into it once it has: no zero-fill launch
-    # before the GEMM. Each wave owns a part of the output tile and a counter
-    # cnt[tile, wave] (zero before the launch, zero again after it):
-    #   zero wave (z = 0): stores zeros, releases them (buffer_wbl2 sc1,
-    #     s_waitcnt vmcnt(0): LLVM's agent-scope release on gfx942,
-    #     AMDGPUUsage "Memory Model GFX942"), then cnt += 1;
-    #   split wave: polls cnt (a returning atomic add of 0) until its low
-    #     half is 1 (zeroed), then r = cnt += 0x10000 (returning) and adds
-    #     its partial sums with buffer_atomic_add_f32; the wave that reads
-    #     r = (splits - 1) 0x10000 + 1 (every other split wave has finished
+    # zwg = 1: workgroup z = 0 of a tile zeroes C's tile in the same launch
+    # and the K splits (z = 1..splits) add into it once it has. zwg = 0:
+    # split 0 (z = 0) stores its partial sums instead of adding them and the
+    # other splits add into them once it has (no zero workgroups: the
+    # launch has one workgroup per tile fewer along z, at the cost of the
+    # adders waiting for split 0's store). Either way no zero-fill launch
+    # runs before the GEMM. Each wave owns a part of the output tile and a
+    # counter cnt[tile, wave] (zero before the launch, zero again after it):
+    #   storing wave (z = 0: zeros with zwg, split 0's sums without):
+    #     stores, releases (buffer_wbl2 sc1, s_waitcnt vmcnt(0): LLVM's
+    #     agent-scope release on gfx942, AMDGPUUsage "Memory Model GFX942"),
+    #     then cnt += 1 (unless it is the only split: nobody adds);
+    #   adding wave (the other splits, adders = splits + zwg - 1 of them):
+    #     polls cnt (a returning atomic add of 0) until its low half is 1
+    #     (stored), then r = cnt += 0x10000 (returning) and adds its partial
+    #     sums with buffer_atomic_add_f32; the wave that reads
+    #     r = (adders - 1) 0x10000 + 1 (every other adding wave has finished
     #     polling) stores cnt = 0.
-    # A split wave waits only for a zero wave, which waits for nothing; the
-    # zero workgroups come first in dispatch order (z = 0) and in the
+    # An adding wave waits only for a storing wave, which waits for nothing;
+    # storing workgroups come first in dispatch order (z = 0) and in the
     # emulator's in-order runs, so the wait ends in every order workgroups
     # run in.
     def counter(self):
@@ -504,16 +514,32 @@ class _Gen:
         k.s_endpgm()
 
     def store_splitk(self, acc):
-        """A K split's epilogue: wait for the zero wave, add (see above)."""
+        """A K split's epilogue (see above): split 0 of a launch without
+        zero workgroups stores; the others wait for the storing wave and add."""
         k = self.k
         cnt = self.counter()
+        splits = k.load_arg("splits")
+        zwg = k.load_arg("zwg")
+        add = k.label("sk_add")
+        k.s_cmp_lg_u32(k.s_or_b32(SGPR(), zwg, self.sidx), 0)
+        k.s_cbranch_scc1(add)
+        self.store(acc, atomic=False)                   # zwg = 0, split 0
+        k.buffer_wbl2(sc1=True)
+        k.s_waitcnt(vmcnt=0)
+        alone = k.label("sk_alone")
+        k.s_cmp_eq_u32(splits, 1)
+        k.s_cbranch_scc1(alone)
+        self.cnt_add(cnt, 1, ret=False)
+        k.bind(alone)
+        k.s_endpgm()
+        k.bind(add)
         spin = k.here("sk_wait")
         k.s_cmp_eq_u32(self.cnt_add(cnt, 0), 0)
         k.s_cbranch_scc1(spin)
         r = self.cnt_add(cnt, 0x10000)
         self.store(acc, atomic=True)
-        splits = k.load_arg("splits")
-        last = k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), k.s_sub_u32(SGPR(), splits, 1), 16), 1)
+        adders = k.s_sub_u32(SGPR(), k.s_add_u32(SGPR(), splits, zwg), 1)
+        last = k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), k.s_sub_u32(SGPR(), adders, 1), 16), 1)
         end = k.label("sk_end")
         k.s_cmp_eq_u32(r, last)
         k.s_cbranch_scc0(end)
@@ -571,9 +597,11 @@ class _Gen:
     def generate(self):
         k, c = self.k, self.cfg
         self.setup_common()
-        if c.split_k:
+        if c.split_k:                   # with zwg, workgroup z = 0 zeroes C
             gemm = k.label("sk_gemm")
             k.s_cmp_lg_u32(k.workgroup_id("z"), 0)
+            k.s_cbranch_scc1(gemm)
+            k.s_cmp_eq_u32(k.load_arg("zwg"), 0)
             k.s_cbranch_scc1(gemm)
             self.zero_tile()
             k.bind(gemm)

@@ -3,7 +3,8 @@
     hsaco = aster.lowering.llvm.build(text, target="gfx942")   # {gpu.module name: bytes}
 
 Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
-`mlir-opt-22` (convert-scf-to-cf, then convert-gpu-to-rocdl with the
+`mlir-opt-22` (convert-scf-to-cf, convert-vector-to-llvm (vector transfers
+and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
 chipset, bare pointers exactly when amdgcn-lower uses them), `mlir-translate-22
 --mlir-to-llvmir` on each gpu.module's body, `llc-22 -O3 -mtriple=amdgcn-amd-amdhsa
 -mcpu=TARGET -filetype=obj` and `ld.lld-22 -shared`.
@@ -90,16 +91,24 @@ def _split_modules(text):
     return out
 
 
+def _aliases(text):
+    """The top-level attribute aliases of mlir-opt's output (`#name = ...`,
+    e.g. the MMRA tag of amdgpu.lds_barrier's fences), which the gpu.module
+    bodies refer to."""
+    return "".join(line + "\n" for line in text.splitlines() if re.match(r"#[\w.$-]+ = ", line))
+
+
 def build(text, target="gfx942", opt="-O3"):
     """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
     bare = "true" if _bare(text) else "false"
-    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, body in _split_modules(llvm_dialect).items():
-            ll = _run(["mlir-translate-22", "--mlir-to-llvmir"], "module {\n" + body + "\n}\n")
+            ll = _run(["mlir-translate-22", "--mlir-to-llvmir"],
+                     _aliases(llvm_dialect) + "module {\n" + body + "\n}\n")
             ll = _with_shim(ll)
             src = os.path.join(tmp, name + ".ll")
             obj = os.path.join(tmp, name + ".o")
@@ -117,12 +126,13 @@ def build(text, target="gfx942", opt="-O3"):
 def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
     bare = "true" if _bare(text) else "false"
-    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
     for name, body in _split_modules(llvm_dialect).items():
-        ll = _run(["mlir-translate-22", "--mlir-to-llvmir"], "module {\n" + body + "\n}\n")
+        ll = _run(["mlir-translate-22", "--mlir-to-llvmir"],
+                     _aliases(llvm_dialect) + "module {\n" + body + "\n}\n")
         ll = _with_shim(ll)
         out[name] = _run(["llc-22", opt, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-o", "-"],
                          ll)

@@ -5,10 +5,19 @@ both produce): when every memref argument has a static shape and identity
 layout, a memref is one pointer (`use-bare-ptr-memref-call-conv`);
 otherwise it is its descriptor: allocated pointer, aligned pointer, offset,
 sizes, strides (i64, in elements). `index` arguments are i64.
+
+A lowered kernel's code object says where its memrefs are: the metadata's
+`.type_name` of each memref's first kernarg slot (the pointer, or the
+allocated pointer of a descriptor) is the memref type (amdgcn-lower writes it,
+`arg_type_names`). `from_metadata` rebuilds the Signature from that, so
+`aster.launch` takes arrays for memrefs of any lowered code object
+(`aster.kernargs.pack` calls `expand`).
 """
 import re
 
 import numpy as np
+
+from .._aster import AsterError, AsterTypeError
 
 _DTYPES = {"f32": np.float32, "i32": np.int32, "f16": np.float16, "i64": np.int64,
            "index": np.int64, "f64": np.float64}
@@ -28,7 +37,7 @@ class Param:
             self.identity = m.group(2) is None
         else:
             if text not in _DTYPES:
-                raise ValueError(f"argument type {text} is not supported")
+                raise AsterError(f"argument type {text} is not supported")
             self.memref = False
             self.dtype = np.dtype(_DTYPES[text])
 
@@ -53,7 +62,7 @@ class Signature:
 
     def args(self, *values):
         if len(values) != len(self.params):
-            raise TypeError(f"{self.kernel} takes {len(self.params)} arguments "
+            raise AsterTypeError(f"{self.kernel} takes {len(self.params)} arguments "
                             f"({', '.join(p.text for p in self.params)}), got {len(values)}")
         out = []
         for i, (p, v) in enumerate(zip(self.params, values)):
@@ -61,17 +70,17 @@ class Signature:
                 out.append(p.dtype.type(v))
                 continue
             if not isinstance(v, np.ndarray):
-                raise TypeError(f"{self.kernel}: argument {i} ({p.text}) needs a NumPy array, "
+                raise AsterTypeError(f"{self.kernel}: argument {i} ({p.text}) needs a NumPy array, "
                                 f"got {type(v).__name__}")
             if v.dtype != p.dtype:
-                raise TypeError(f"{self.kernel}: argument {i} ({p.text}) needs dtype "
+                raise AsterTypeError(f"{self.kernel}: argument {i} ({p.text}) needs dtype "
                                 f"{p.dtype}, got {v.dtype}")
             if v.ndim != len(p.shape) or any(s is not None and s != n
                                              for s, n in zip(p.shape, v.shape)):
-                raise ValueError(f"{self.kernel}: argument {i} ({p.text}) does not accept "
+                raise AsterError(f"{self.kernel}: argument {i} ({p.text}) does not accept "
                                  f"an array of shape {v.shape}")
             if not v.flags.c_contiguous:
-                raise ValueError(f"{self.kernel}: argument {i} must be C-contiguous")
+                raise AsterError(f"{self.kernel}: argument {i} ({p.text}) must be C-contiguous")
             if self.bare:
                 out.append(v)
                 continue
@@ -80,3 +89,38 @@ class Signature:
             out += [np.zeros(1, v.dtype), v, np.int64(0)]
             out += [np.int64(n) for n in v.shape] + [np.int64(s) for s in strides]
         return out
+
+
+def from_metadata(kernel, explicit):
+    """The source Signature of a lowered kernel from its code object's
+    explicit argument metadata (objects with type_name), or None when no
+    argument is a memref (not a lowered kernel, or no memrefs)."""
+    names = [m.type_name or "" for m in explicit]
+    if not any(n.startswith("memref<") for n in names):
+        return None
+    memrefs = [Param(n) for n in names if n.startswith("memref<")]
+    bare = all(p.static for p in memrefs)
+    types, i = [], 0
+    while i < len(names):
+        types.append(names[i])
+        if names[i].startswith("memref<") and not bare:
+            # allocated, aligned, offset, sizes, strides
+            i += 3 + 2 * len(Param(names[i]).shape)
+        else:
+            i += 1
+    if i != len(names):
+        raise AsterError(f"kernel '{kernel}': its argument metadata does not follow MLIR's "
+                         "ROCDL memref convention")
+    return Signature(kernel, types)
+
+
+def expand(kernel, explicit, values):
+    """`values` as the kernel's explicit arguments: a lowered kernel's
+    source-form values (one array per memref) go through Signature.args
+    (dtype, rank, static sizes checked); anything else is returned as it is."""
+    sig = from_metadata(kernel, explicit)
+    if sig is None or not isinstance(values, (list, tuple)):
+        return values
+    if len(values) == len(sig.params) and (sig.bare or len(values) != len(explicit)):
+        return sig.args(*values)
+    return values

@@ -6,13 +6,17 @@
     lib = aster.ops.build_library("gemmlib")          # *.co, configs.csv, kernel_args.h
     lib = aster.ops.Library("gemmlib")
     aster.ops.tune([(1024, 1024, 1024)], space, executor="ray", library="gemmlib")
+    O = aster.ops.attention(q, k, v, causal=True)      # FlashAttention forward (ops/attention.py)
 """
 from .library import (Entry, Library, REF_SHAPES, args_dtype, build_library,  # noqa: F401
                       default_configs, kernel_args_header, simulate, utilisation)
 from .dispatch import Plan, cache_dir, choose, default_library, estimate, gemm, plan  # noqa: F401
 from .tune import tune  # noqa: F401
 from . import fill  # noqa: F401
+from .attention import (attention, build_attention_library,  # noqa: F401
+                        load_attention_library)
 
 __all__ = ["gemm", "choose", "plan", "Plan", "estimate", "build_library", "Library", "Entry",
            "default_configs", "default_library", "cache_dir", "args_dtype",
-           "kernel_args_header", "simulate", "utilisation", "tune", "REF_SHAPES", "fill"]
+           "kernel_args_header", "simulate", "utilisation", "tune", "REF_SHAPES", "fill",
+           "attention", "build_attention_library", "load_attention_library"]

@@ -2,34 +2,50 @@
 chosen by a heuristic (or tuning results), on the emulator or a GPU.
 
 The heuristic (`plan`; `choose` is its kernel), for each kernel of the
-library matching (arch, dtype, trans_b) and, for a split-K kernel
-(`GemmConfig.split_k`: workgroup z multiplies K elements [z kchunk,
-(z+1) kchunk); the first split of a tile to finish stores, the others add
-with buffer_atomic_add_f32: no zero fill of C before the launch), each split factor up to
-MAX_SPLITS that gives a distinct K chunk (`split_factors`):
+library matching (arch, dtype, trans_b, C format) and, for a split-K kernel
+(`GemmConfig.split_k`: the splits add with buffer_atomic_add_f32, no zero
+fill of C before the launch), each split factor up to MAX_SPLITS that
+gives a distinct K chunk (`split_factors`) and both ways of starting C:
+zwg = 1 (grid z = splits + 1, workgroup z = 0 zeroes its C tile) and
+zwg = 0 (grid z = splits, split 0 stores and the others add once it has:
+no zero workgroups, but the adders wait for split 0's store):
 
   1. A shape tuning found a winner for (configs.csv `tuned_for`) takes it
-     (a split-K winner with its best estimated split).
-  2. Otherwise the estimated whole-device time is
-        rounds x (wg_cycles + max(compute, memory)) per workgroup
-     kchunk   = ceil(K / splits) rounded up to the kernel's K unroll
-                (K_UNROLL tile_k); splits = ceil(K / kchunk) workgroups along K
-     rounds   = ceil(tiles / CUs): waves of workgroups over the device's CUs
-                (`devices.cus`, the device profile's; one workgroup per CU: the tiles' LDS),
-                tiles = ceil(M/tm) ceil(N/tn) splits
-     compute  = 2 tm tn kchunk / (2048 flop/clk x u): the padded edge work of
-                M, N and K is paid for; u the utilisation of the kernel's K
-                loop (`loop_utilisation`: its simulated reference less
-                wg_cycles; 0.75 without)
-     memory   = 2 (tm + tn) kchunk bytes / (HBM bytes per clock / CUs busy):
-                the compute/memory ratio of the tile (tm tn / (tm + tn)
-                flop/byte) against each busy CU's share of 5.3 TB/s at 2.1 GHz
-     wg_cycles a workgroup's fixed cost (setup, the pipeline's fill from
-                memory, the stores; split-K: the wait for the tile's
-                counter), measured on the timing model
+     (a split-K winner with its tuned split).
+  2. Otherwise the smallest estimated device time (`estimate_us`) wins
+     (ties: fewer wasted edge flops, then the larger tile).
 
-     and the smallest estimate wins (ties: fewer wasted edge flops, then the
-     larger tile).
+`estimate` (needs: the entry's calibration, configs.csv wg_* columns from
+`library.calibrate`: one workgroup alone at two K lengths on the timing
+model; guarantees: whole-device cycles of the launch, the per-CU
+placement and the waves of workgroups included):
+
+  T        = ceil(M/tm) ceil(N/tn) output tiles; kchunk, splits from
+             GemmConfig.kchunk; steps = K steps per workgroup (kchunk
+             rounded up to the loop's unroll, so edge waste is paid)
+  WGs      = [T zero workgroups (split-K, zwg)] + T x splits K workgroups, in
+             dispatch order; workgroup g runs on CU g mod CUs, at most
+             wg_per_cu resident per CU, the next one starting when one ends
+             (the timing model's placement, cc/emulator/timing/README.md)
+  K wg     = wg_fixed (zwg = 0 with 2+ splits: wg_fixed0, which includes
+             the wait for split 0's store)
+             + max(steps x step, bytes / HBM): step = max(wg_step + wg_load /
+             CALIB_STEPS[0] x workgroups resident per CU (the step under
+             load; none for a split-K launch that only stores),
+             the CU's MFMA time per step shared by the workgroups resident
+             on it); bytes = the HBM bytes of A and B (each element once,
+             the model's shared L2 / Infinity Cache) of the workgroups
+             running at once; HBM = the profile's hbm_tb_s / clock
+  zero wg  = wg_zero + C's bytes written by the zero workgroups at once / HBM
+  cycles   = the latest CU's end + max(wg_drain, C's bytes stored by the
+             last wave of workgroups / HBM) (a plain launch; split-K adds
+             at L2: wg_drain)
+
+`estimate_us` = launch_us + cycles / the clock under the launch's MFMA load
+(the timing model's `effectiveMHz`: the profile's clock_mhz falling to
+mfma_clock_mhz with the share of matrix cores busy, wg_mfma per step).
+A library without calibration (calib=False) falls back to the earlier
+per-workgroup formula, `estimate_uncalibrated`.
 """
 import hashlib
 import os
@@ -41,6 +57,7 @@ from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL, split_counters
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
 __all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate",
+           "estimate_us", "estimate_uncalibrated",
            "kchunk", "default_library",
            "cache_dir", "split_factors", "MAX_SPLITS"]
 
@@ -109,10 +126,11 @@ def kchunk(cfg, k, splits):
     return cfg.kchunk(k, splits)
 
 
-def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
-    """(estimated whole-device cycles, wasted fraction of the computed flops)
-    of one kernel on an M x N x K problem with `splits` K splits (see the
-    module doc)."""
+def estimate_uncalibrated(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
+    """(estimated cycles, wasted fraction of the computed flops) without a
+    calibration: rounds x (wg_cycles + max(compute, memory)), rounds =
+    ceil(T splits / CUs), compute = 2 tm tn kchunk / (2048 flop/clk x u),
+    memory = 2 (tm + tn) kchunk bytes over each busy CU's share of 5.3 TB/s."""
     gx, gy, _ = cfg.grid(m, n)
     kc, sk = kchunk(cfg, k, splits)
     tiles = gx * gy * sk
@@ -125,26 +143,140 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS):
     return rounds * (wg_cycles(cfg) + max(compute, memory)), 1 - (m * n * k) / done
 
 
+def _waste(cfg, m, n, k, splits):
+    gx, gy, _ = cfg.grid(m, n)
+    kc, sk = kchunk(cfg, k, splits)
+    return 1 - (m * n * k) / (gx * gy * sk * cfg.tile_m * cfg.tile_n * kc)
+
+
+def _cu_end(zero, work, nz, nc, slots):
+    """When a CU that runs nz zero workgroups (`zero` cycles each) and then
+    nc K workgroups (`work` cycles) with `slots` resident at once is done."""
+    import heapq
+    free = [0.0] * max(1, min(slots, nz + nc))
+    end = 0.0
+    for d in [zero] * nz + [work] * nc:
+        t = heapq.heappop(free) + d
+        end = max(end, t)
+        heapq.heappush(free, t)
+    return end
+
+
+def _per_cu(first, count, cus):
+    """{(how many of workgroups first .. first + count - 1 land on a CU):
+    [CUs]} for placement g mod cus, as the counts for CU 0 .. cus - 1."""
+    base, extra = divmod(count, cus)
+    counts = np.full(cus, base, np.int64)
+    if extra:
+        idx = (np.arange(extra) + first) % cus
+        counts[idx] += 1
+    return counts
+
+
+def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=None,
+             detail=False, zwg=1):
+    """(estimated whole-device cycles, wasted fraction of the computed flops)
+    of one kernel on an M x N x K problem with `splits` K splits (the module
+    doc). calib: the entry's calibration (`Entry.calibration`; None: the
+    uncalibrated formula); hbm: HBM bytes per cycle (the device profile's;
+    default MI300X's 4.2 TB/s at 2.1 GHz). detail: also a dict of the terms.
+    zwg: a split-K launch with zero workgroups (1) or split 0 storing (0)."""
+    if not calib:
+        return estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
+    from .library import CALIB_STEPS, k_per_step
+    hbm = hbm or 4.2e12 / 2.1e9
+    gx, gy, _ = cfg.grid(m, n)
+    T = gx * gy
+    kc, sk = kchunk(cfg, k, splits)
+    ks = k_per_step(cfg)
+    steps = -(-kc // (K_UNROLL * ks)) * K_UNROLL
+    nz = T if cfg.split_k and zwg else 0
+    nc = T * sk
+    slots = max(1, int(calib["wg_per_cu"]))
+    # a step under load (wg_load: the full-device probe's extra cycles over
+    # its CALIB_STEPS[0] steps, in proportion to the workgroups resident per
+    # CU; the probe of a split-K kernel adds atomically, so a launch that
+    # only stores, one split without zero workgroups, pays none), and the
+    # CU's MFMA time per step, shared by the K workgroups resident at once
+    resident = max(1, min(slots, -(-nc // cus)))
+    busy = min(nz + nc, cus * slots) / cus
+    adds = not cfg.split_k or zwg or sk > 1
+    step = max(calib["wg_step"] + (calib["wg_load"] / CALIB_STEPS[0] * busy if adds else 0),
+               resident * calib["wg_mfma"] / 4)
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    ab = (m + n) * k * esz                            # A and B, each element once
+    at_once = min(nc, cus * slots)
+    loop = max(steps * step, ab * at_once / nc / hbm)
+    # without zero workgroups the adding splits wait for split 0's store
+    fixed = calib["wg_fixed0"] if cfg.split_k and not zwg and sk > 1 else calib["wg_fixed"]
+    work = fixed + loop
+    c_bytes = m * n * (4 if cfg.out == "f32" and cfg.dtype not in BYTE_DTYPES else 2)
+    zero = calib["wg_zero"] + c_bytes * min(1.0, cus * slots / T) / hbm if nz else 0.0
+    zc, cc = _per_cu(0, nz, cus), _per_cu(nz, nc, cus)
+    ends = {}
+    for a, b in zip(zc.tolist(), cc.tolist()):
+        if (a, b) not in ends:
+            ends[(a, b)] = _cu_end(zero, work, a, b, slots)
+    span = max(ends.values())
+    drain = calib["wg_drain"] if cfg.split_k else \
+        max(calib["wg_drain"], c_bytes * min(1.0, cus * slots / T) / hbm)
+    cycles = span + drain
+    waste = _waste(cfg, m, n, k, splits)
+    if detail:
+        return cycles, waste, dict(steps=steps, step=step, loop=loop, work=work, zero=zero,
+                                   span=span, drain=drain,
+                                   mfma=calib["wg_mfma"] * steps * nc)
+    return cycles, waste
+
+
+def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=None, zwg=1):
+    """(estimated microseconds, cycles, wasted fraction) of one launch on the
+    device `profile` (`devices.profile`; None: the arch's flagship): the
+    profile's launch_us + cycles at the clock under the launch's MFMA load
+    (the module doc)."""
+    from .devices import profile as _profile
+    p = profile or _profile(cfg.arch)
+    cus = int(p["cus"])
+    hbm = p["hbm_tb_s"] * 1e12 / (p["clock_mhz"] * 1e6)
+    if not calib:
+        cyc, waste = estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
+        return p["launch_us"] + cyc / p["clock_mhz"], cyc, waste
+    cyc, waste, d = estimate(cfg, m, n, k, utilisation, splits, cus, calib, hbm, detail=True,
+                             zwg=zwg)
+    util = min(1.0, d["mfma"] / (cyc * 4 * cus))
+    mhz = p["clock_mhz"] - (p["clock_mhz"] - p["mfma_clock_mhz"]) * util
+    return p["launch_us"] + cyc / mhz, cyc, waste
+
+
 @dataclass(frozen=True)
 class Plan:
     """What `gemm` launches: a library Entry, its K split (1 for a plain
-    kernel), the K elements per split, and the estimated cycles."""
+    kernel), the K elements per split, and the estimated cycles and
+    microseconds; zwg: a split-K launch's zero workgroups (1: z = 0 zeroes
+    C; 0: split 0 stores, no zero workgroups)."""
     entry: object
     splits: int
     kchunk: int
     cycles: float
+    us: float = 0.0
+    zwg: int = 1
 
     @property
     def name(self):
-        return self.entry.name + (f"/sk{self.splits}" if self.entry.config.split_k else "")
+        return self.entry.name + (f"/sk{self.splits}{'' if self.zwg else 'n'}"
+                                  if self.entry.config.split_k else "")
 
 
 def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
          out=None, device=None):
     """The Plan the heuristic picks for an M x N x K GEMM (module doc); out:
-    C's format ("f32", "bf16", "f16"; default f32, bf16 for i8)."""
-    from .devices import cus as _cus
-    ncu = cus or _cus(arch, device)
+    C's format ("f32", "bf16", "f16"; default f32, bf16 for i8); device: the
+    timing model's profile to estimate on (None: the arch's flagship); cus
+    overrides its compute units."""
+    from .devices import profile as _profile
+    prof = dict(_profile(arch, device))
+    if cus:
+        prof["cus"] = cus
     byte8 = dtype in BYTE_DTYPES
     out = out or ("bf16" if byte8 else "f32")
     cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
@@ -159,9 +291,12 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
         for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
                   else (1,)):
             kc, sk = kchunk(e.config, k, s)
-            t, waste = estimate(e.config, m, n, k, loop_utilisation(e), s, ncu)
-            opts.append(((t, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k, sk),
-                         Plan(e, sk, kc, t)))
+            cal = e.calibration
+            for z in ((1, 0) if e.config.split_k and cal and cal["wg_fixed0"] else (1,)):
+                us, t, waste = estimate_us(e.config, m, n, k, s, cal, prof,
+                                           loop_utilisation(e), zwg=z)
+                opts.append(((us, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k,
+                              sk, -z), Plan(e, sk, kc, t, us, z)))
     return min(opts, key=lambda o: o[0])[1]
 
 
@@ -172,15 +307,21 @@ def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", devic
 
 def cache_dir():
     """Where the default library lives: $ASTER_CACHE_DIR or ~/.cache/aster,
-    in a folder named after the hash of the generator and library sources
-    and of aster's compiled extension (a changed generator or a rebuilt
-    aster builds a new library)."""
+    in a folder named after the hash of the sources that make the library's
+    contents (ops/library.py, the generator generators/gemm*.py, the
+    nanokernels it calls) and of aster's compiled extension (a changed
+    generator or a rebuilt aster builds a new library; a changed dispatch
+    does not)."""
     root = os.environ.get("ASTER_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "aster")
     h = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))
-    srcs = [os.path.join(here, f) for f in sorted(os.listdir(here)) if f.endswith(".py")]
-    srcs.append(os.path.join(os.path.dirname(here), "generators", "gemm.py"))
+    pkg = os.path.dirname(here)
+    gen, nk = os.path.join(pkg, "generators"), os.path.join(pkg, "nanokernels")
+    srcs = [os.path.join(here, "library.py")]
+    srcs += [os.path.join(gen, f) for f in sorted(os.listdir(gen))
+             if f.startswith("gemm") and f.endswith(".py")]
+    srcs += [os.path.join(nk, f) for f in sorted(os.listdir(nk)) if f.endswith(".py")]
     for p in srcs:
         with open(p, "rb") as f:
             h.update(f.read())
@@ -336,8 +477,8 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
                 m, n, k]
     if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
         gx, gy, _ = cfg.grid(m, n)
-        args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits]
-    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits), block=cfg.block,
+        args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits, p.zwg]
+    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits, p.zwg), block=cfg.block,
                args=args, backend=backend, timing=timing, device=device)
     if timing:
         r.plan = p

@@ -16,6 +16,7 @@ from ..generators.gemm import GemmConfig, compile_config
 from .devices import CUS as _CUS
 
 __all__ = ["build_library", "Library", "Entry", "default_configs", "REF_SHAPES", "CSV_FIELDS",
+           "run", "calibrate", "k_per_step", "CALIB_STEPS", "CALIB_FIELDS",
            "kernel_args_header", "args_dtype", "explicit_args"]
 
 ARCHS = ("gfx942", "gfx950")
@@ -45,7 +46,10 @@ DEFAULT_TILES = (
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
               "lds_bytes", "vgprs",
-              "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "tuned_for"]
+              "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
+              "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "tuned_for"]
+CALIB_FIELDS = ("wg_fixed", "wg_step", "wg_drain", "wg_zero", "wg_mfma", "wg_per_cu",
+                "wg_fixed0", "wg_load")
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
 CUS = _CUS["gfx942"]
 
@@ -138,37 +142,102 @@ def kernel_args_header(kernels):
     return "\n".join(out) + "\n"
 
 
-def simulate(hsaco, cfg, shape, splits=1, device=None):
-    """Simulated cycles of the kernel on an M x N x K problem (zero inputs:
-    the timing model does not depend on values); a split-K kernel with
-    `splits` K splits (GemmConfig.kchunk), on the timing model's `device`
-    profile (None: the target's flagship)."""
+def run(hsaco, cfg, shape, splits=1, device=None, zwg=1):
+    """The timed LaunchResult of the kernel on an M x N x K problem (zero
+    inputs: the timing model does not depend on values); a split-K kernel
+    with `splits` K splits (GemmConfig.kchunk) and zero workgroups (zwg = 1)
+    or split 0 storing (zwg = 0), on the timing model's `device` profile
+    (None: the target's flagship)."""
     from ..runtime import launch
-    from ..generators.gemm import DTYPES as NP
+    from ..generators.gemm import DTYPES as NP, split_counters
     m, n, k = shape
-    if cfg.out != "f32":
-        a, b = np.zeros(m * k + 1, NP[cfg.dtype]), np.zeros(n * k + 1, NP[cfg.dtype])
-        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block,
-                   args=[a, b, np.zeros(m * n, np.uint16), m, n, k], timing=True)
-        return r.cycles
     if cfg.dtype in ("i8", "fp8", "ofp8"):      # K byte pairs, scales and bias, bf16 C
         kp = -(-k // 2)
         args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
                 np.zeros(m * n, np.uint16), m, n, kp, np.zeros(m, np.float32),
                 np.zeros(n, np.float32), np.zeros(n, np.float32)]
-        r = launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args, timing=True)
-        return r.cycles
+        return launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args,
+                      timing=True, device=device)
     a = np.zeros(m * k + 1, NP[cfg.dtype])
     b = np.zeros(n * k + 1, NP[cfg.dtype])
-    c = np.zeros(m * n, np.float32)
+    c = np.zeros(m * n, np.float32 if cfg.out == "f32" else np.uint16)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     gx, gy, _ = cfg.grid(m, n)
-    from ..generators.gemm import split_counters
-    args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk]
+    args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk, zwg]
                                  if cfg.split_k else [])
-    r = launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk), block=cfg.block, args=args, timing=True,
-               device=device)
-    return r.cycles
+    return launch(hsaco, cfg.name, grid=cfg.grid(m, n, sk, zwg), block=cfg.block, args=args,
+                  timing=True, device=device)
+
+
+def simulate(hsaco, cfg, shape, splits=1, device=None, zwg=1):
+    """Simulated cycles of the kernel on an M x N x K problem (`run`)."""
+    return run(hsaco, cfg, shape, splits, device, zwg).cycles
+
+
+def k_per_step(cfg):
+    """Elements of K one K step of the kernel's loop multiplies (tile_k; the
+    a8w8 kernels move K in pairs of bytes: 2 tile_k)."""
+    return cfg.tile_k * (2 if cfg.dtype in ("i8", "fp8", "ofp8") else 1)
+
+
+# Calibration (configs.csv wg_* columns, read by aster.ops.dispatch.estimate):
+# one workgroup alone on the device (a single output tile, one K split) at
+# CALIB_STEPS[0] and CALIB_STEPS[1] K steps. Alone, it waits for memory at
+# the latency of a line nobody else fetched (what a decode or K-split
+# workgroup sees) and its pipeline, MFMAs and epilogue run as in a full launch.
+CALIB_STEPS = (4, 12)
+
+
+def calibrate(hsaco, cfg, device=None):
+    """{wg_step: cycles per K step of one workgroup, wg_fixed: the rest of
+    its cycles (setup, cold instruction cache, pipeline fill, epilogue), not
+    counting wg_drain: its stores still in flight after its waves end,
+    wg_zero: the cycles of a split-K launch's zero workgroup (0 without),
+    wg_mfma: SIMD-cycles of MFMA per K step, wg_per_cu: workgroups resident
+    per CU (occupancy), wg_fixed0: split-K without zero workgroups (zwg = 0,
+    2 splits of CALIB_STEPS[0] steps): the fixed cycles of the adding split,
+    which waits for split 0's store, wg_load: the cycles a K workgroup takes
+    longer when every CU runs one (a launch of one round over the device's
+    CUs, tiles sharing A and B so HBM bandwidth does not bind: the C stores
+    or atomic adds and the shared caches under load)} from single-tile
+    launches (CALIB_STEPS) and that full one. (Splits adding into the same
+    tile's lines take turns at L2, but 8 splits of one tile side by side
+    cost under 30 cycles more per split: not a term.)"""
+    ks = k_per_step(cfg)
+    rs = [run(hsaco, cfg, (cfg.tile_m, cfg.tile_n, n * ks), 1, device) for n in CALIB_STEPS]
+    (n1, n2), (r1, r2) = CALIB_STEPS, rs
+    span = []
+    for r in rs:
+        t = r.trace
+        groups = {}
+        for w in t.waves:
+            lo, hi = groups.get(w["group"], (w["start"], w["end"]))
+            groups[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
+        span.append(groups)
+    last = [max(g for g in grp) for grp in span]         # the K split's group
+    dur = [span[i][last[i]][1] - span[i][last[i]][0] for i in range(2)]
+    step = (dur[1] - dur[0]) / (n2 - n1)
+    zero = span[0][0][1] - span[0][0][0] if cfg.split_k else 0
+    mfma = (r2.trace.unit_busy["mfma"] - r1.trace.unit_busy["mfma"]) / (n2 - n1)
+    fixed0 = 0
+    if cfg.split_k:
+        r0 = run(hsaco, cfg, (cfg.tile_m, cfg.tile_n, 2 * n1 * ks), 2, device, zwg=0)
+        fixed0 = r0.cycles - r0.trace.drain_cycles - n1 * step
+    from .devices import cus as _cus
+    ncu = _cus(cfg.arch, device)
+    tiles = ncu // 2 if cfg.split_k else ncu          # split-K: + a zero workgroup each
+    gy = max(d for d in range(1, int(tiles ** 0.5) + 1) if tiles % d == 0)
+    rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), n1 * ks), 1, device)
+    per = {}
+    for w in rf.trace.waves:
+        if w["group"] >= (tiles if cfg.split_k else 0):
+            lo, hi = per.get(w["group"], (w["start"], w["end"]))
+            per[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
+    full = float(np.median([hi - lo for lo, hi in per.values()]))
+    return dict(wg_step=round(step, 1), wg_fixed=round(dur[0] - n1 * step),
+                wg_drain=r1.trace.drain_cycles, wg_zero=zero, wg_mfma=round(mfma, 1),
+                wg_per_cu=r1.trace.occupancy["groups_per_cu"], wg_fixed0=round(fixed0),
+                wg_load=round(max(0.0, full - dur[0])))
 
 
 def utilisation(shape, cycles, cfg):
@@ -178,8 +247,9 @@ def utilisation(shape, cycles, cfg):
     return 2 * m * n * k / (cycles * PEAK_FLOP_PER_CLK_CU * min(gx * gy, CUS))
 
 
-def _row(cfg, file, meta, sims=(), tuned_for=""):
-    """A configs.csv row; sims: [(shape, cycles)] (';'-separated columns)."""
+def _row(cfg, file, meta, sims=(), tuned_for="", calib=None):
+    """A configs.csv row; sims: [(shape, cycles)] (';'-separated columns);
+    calib: `calibrate`'s dict."""
     d = cfg.as_dict()
     row = {"name": cfg.name, "file": file, **{k: d[k] for k in d},
            "lds_bytes": cfg.lds_bytes, "vgprs": meta.next_free_vgpr if meta else "",
@@ -187,17 +257,18 @@ def _row(cfg, file, meta, sims=(), tuned_for=""):
            "ref_shape": ";".join("x".join(map(str, s)) for s, _ in sims),
            "ref_cycles": ";".join(str(c) for _, c in sims),
            "ref_utilisation": ";".join(f"{utilisation(s, c, cfg):.4f}" for s, c in sims),
-           "tuned_for": tuned_for}
+           "tuned_for": tuned_for, **(calib or {})}
     return row
 
 
-def _build_one(cfg, directory, ref_shapes):
+def _build_one(cfg, directory, ref_shapes, calib=True):
     out = compile_config(cfg)
     file = f"{cfg.name}.{cfg.arch}.co"
     with open(os.path.join(directory, file), "wb") as f:
         f.write(out.hsaco)
     sims = [(shape, simulate(out.hsaco, cfg, shape)) for shape in ref_shapes]
-    return _row(cfg, file, out.metadata[cfg.name], sims), out.hsaco
+    cal = calibrate(out.hsaco, cfg) if calib else None
+    return _row(cfg, file, out.metadata[cfg.name], sims, calib=cal), out.hsaco
 
 
 def write_csv(directory, rows):
@@ -225,11 +296,13 @@ def write_header(directory, rows):
         f.write(kernel_args_header(kernels))
 
 
-def build_library(directory, configs=None, ref_shapes=REF_SHAPES, workers=None):
+def build_library(directory, configs=None, ref_shapes=REF_SHAPES, workers=None, calib=True):
     """Writes one <name>.<arch>.co per config (default: `default_configs()`),
     configs.csv and kernel_args.h into `directory`; returns a Library.
     ref_shapes: problems simulated for the ref_cycles / ref_utilisation
-    columns (() skips simulation). workers > 1 builds in that many processes."""
+    columns (() skips simulation); calib: the wg_* columns dispatch's
+    estimate reads (`calibrate`; False leaves them empty). workers > 1
+    builds in that many processes."""
     configs = default_configs() if configs is None else list(configs)
     if not configs:
         raise ValueError("build_library needs at least one config")
@@ -245,9 +318,9 @@ def build_library(directory, configs=None, ref_shapes=REF_SHAPES, workers=None):
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(workers) as ex:
             results = list(ex.map(_build_one, configs, [directory] * len(configs),
-                                  [tuple(ref_shapes)] * len(configs)))
+                                  [tuple(ref_shapes)] * len(configs), [calib] * len(configs)))
     else:
-        results = [_build_one(c, directory, tuple(ref_shapes)) for c in configs]
+        results = [_build_one(c, directory, tuple(ref_shapes), calib) for c in configs]
     rows = [r for r, _ in results]
     write_csv(directory, rows)
     write_header(directory, rows)
@@ -280,6 +353,15 @@ class Entry:
             shape, _, sk = s.partition("@")
             out[tuple(int(x) for x in shape.split("x"))] = int(sk or 1)
         return out
+
+    @property
+    def calibration(self):
+        """configs.csv's wg_* columns (`calibrate`) as floats, or None for a
+        row without them (a library built with calib=False or before them)."""
+        try:
+            return {f: float(self.row[f]) for f in CALIB_FIELDS}
+        except (KeyError, TypeError, ValueError):
+            return None
 
     @property
     def ref_utilisation(self):

@@ -1,0 +1,170 @@
+"""aster's generated attention forward against AMD's hand-written asm
+flash-attention forward, side by side in one run on aster's emulator with its
+timing model (MI300X profile, gfx942; --arch gfx950: MI355X and AMD's gfx950
+code objects).
+
+    python bench/bench_attention_vs_aiter.py                   # every shape, 1 process
+    python bench/bench_attention_vs_aiter.py --shapes 2x32x32x1024,1x8x1x8192c
+    python bench/bench_attention_vs_aiter.py --jobs 2
+    python bench/bench_attention_vs_aiter.py --device mi308x   # a smaller device, for tuning
+    python bench/bench_attention_vs_aiter.py --arch gfx950     # MI355X: AMD's gfx950 code objects
+
+AMD's side: `aster.aiter.fmha_fwd.run` (the amd-aiter wheel's `fmha_v3_fwd`
+code objects for gfx942, bf16, head dim 128, launched as aiter's
+asm_mha_fwd.cu / fmha_v3_fwd codegen.py do: their packed fmha_fwd_v3_args,
+grid, block 512, the `rtna` bf16 conversion of P). The wheel has no head
+dim 64 and no f16 forward, so the bench compares bf16 at d = 128 only.
+aster's side: `aster.ops.attention(q, k, v, causal=)` with its own config
+choice. AMD's kernel takes [batch, seq, heads, d]; the same tensors are
+passed to it transposed (copies, outside the timed launch).
+
+Both outputs are checked against the float64 definition
+(aster.generators.attention.reference) within the bound
+tests/py/test_attention.py states (P rounded to bf16: |O - O_ref| <= 2^-8
+max|v|, here with a 1.25 margin); AMD's output is bf16, so it is allowed one
+more bf16 rounding of O (2^-8 |O| <= 2^-8 max|v|). The reference is
+computed 512 query rows at a time.
+
+Printed per shape: device time in microseconds (`LaunchResult.microseconds`:
+the timing model's launch cost plus the cycles at the profile's clock under
+the launch's MFMA load), whole-device TFLOP/s (4 b h s_q s_k d flops, half
+of them under a causal mask with s_q = s_k; the whole device, not the busy
+CUs), aiter/aster (aster's speed-up by device time), workgroups of each
+launch and the host seconds each emulation took.
+"""
+import argparse
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import _path  # noqa: E402,F401  (finds aster in a source checkout)
+
+# (batch, heads, kv_heads, seq, causal): prefill shapes with at least 304
+# aster workgroups (128 query rows each) on MI300X's 304 CUs; GQA where
+# kv_heads < heads. Sizes keep each side's emulation to minutes on a shared
+# 2-core machine.
+SHAPES = [
+    (4, 32, 32, 512, False),
+    (4, 32, 32, 512, True),
+    (2, 32, 32, 1024, False),
+    (2, 32, 8, 1024, True),
+    (1, 32, 8, 2048, False),
+    (1, 32, 32, 2048, True),
+    (1, 16, 16, 4096, True),
+    (1, 8, 1, 8192, True),
+]
+
+
+def _parse(text):
+    causal = text.endswith("c")
+    b, h, hk, s = (int(x) for x in text.rstrip("c").split("x"))
+    return b, h, hk, s, causal
+
+
+def _name(shape):
+    b, h, hk, s, causal = shape
+    return f"{b}x{h}x{hk}x{s}{'c' if causal else ''}"
+
+
+def _max_error(o, q, k, v, causal, rows=512):
+    """max |o - O_ref| with O_ref from the definition in float64, a block of
+    query rows at a time (the whole score matrix of an 8192-long sequence
+    would not fit in memory)."""
+    b, h, s, d = q.shape
+    grp = h // k.shape[1]
+    scale = 1.0 / math.sqrt(d)
+    worst = 0.0
+    for bi in range(b):
+        for hi in range(h):
+            kf = k[bi, hi // grp].astype(np.float64)
+            vf = v[bi, hi // grp].astype(np.float64)
+            for r0 in range(0, s, rows):
+                qf = q[bi, hi, r0:r0 + rows].astype(np.float64)
+                sc = qf @ kf.T * scale
+                if causal:
+                    sc = np.where(np.arange(s)[None, :] <= np.arange(r0, r0 + len(qf))[:, None],
+                                  sc, -np.inf)
+                e = np.exp(sc - sc.max(axis=1, keepdims=True))
+                ref = (e / e.sum(axis=1, keepdims=True)) @ vf
+                worst = max(worst, float(np.abs(o[bi, hi, r0:r0 + rows] - ref).max()))
+    return worst
+
+
+def run_one(shape, device, arch="gfx942"):
+    import ml_dtypes
+
+    import aster
+    from aster.aiter import fmha_fwd
+    b, h, hk, s, causal = shape
+    d = 128
+    bf = np.dtype(ml_dtypes.bfloat16)
+    g = np.random.default_rng(0)
+    q = g.normal(size=(b, h, s, d)).astype(bf)
+    k = g.normal(size=(b, hk, s, d)).astype(bf)
+    v = g.normal(size=(b, hk, s, d)).astype(bf)
+    bound = 1.25 * 2.0 ** -8 * np.abs(v.astype(np.float64)).max() + 1e-5
+    t0 = time.time()
+    o, r = aster.ops.attention(q, k, v, causal=causal, timing=True, device=device, target=arch)
+    t_aster = time.time() - t0
+    ok_aster = _max_error(o, q, k, v, causal) <= bound
+    bshd = [np.ascontiguousarray(x.transpose(0, 2, 1, 3)) for x in (q, k, v)]
+    t0 = time.time()
+    # gfx950's kernel prefetches the next 64-row K tile (16 KiB) past the end
+    # of K (tests/py/aiter/test_aiter_fmha_fwd.py): a framework's slack
+    oa, _, ra = fmha_fwd.run(*bshd, causal=causal, timing=True, profile=device, arch=arch,
+                             slack=16384 if arch == "gfx950" else 0)
+    t_aiter = time.time() - t0
+    oa = oa.astype(np.float64).transpose(0, 2, 1, 3)
+    # one more bf16 rounding of O (|O| <= max|v|)
+    ok_aiter = _max_error(oa, q, k, v, causal) <= bound + 2.0 ** -8 * np.abs(
+        v.astype(np.float64)).max()
+    flops = 4.0 * b * h * s * s * d / (2 if causal else 1)
+    return dict(shape=shape, aster_us=r.microseconds, aiter_us=ra.microseconds,
+                aster_tf=flops / r.microseconds / 1e6, aiter_tf=flops / ra.microseconds / 1e6,
+                aster_wg=r.workgroups, aiter_wg=ra.workgroups, aster_cfg=r.config.name,
+                t_aster=t_aster, t_aiter=t_aiter, ok_aster=bool(ok_aster),
+                ok_aiter=bool(ok_aiter))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--shapes", help="comma-separated BxHxHKxS[c] (c: causal)")
+    p.add_argument("--jobs", type=int, default=1, help="processes (at most 2 on a shared box)")
+    p.add_argument("--device", default=None, help="timing model profile (default: the "
+                   "arch's flagship, MI300X / MI355X)")
+    p.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"))
+    args = p.parse_args()
+    shapes = [_parse(x) for x in args.shapes.split(",")] if args.shapes else SHAPES
+    head = ("| batch x heads x kv_heads x seq | causal | aiter us | aiter TFLOP/s | aster us | "
+            "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s "
+            "(aiter / aster) | NumPy (aiter / aster) |")
+    print(head)
+    print("|---" * 10 + "|")
+    t0 = time.time()
+    ratios, results = [], []
+    with ProcessPoolExecutor(args.jobs) as ex:
+        for x in ex.map(run_one, shapes, [args.device] * len(shapes), [args.arch] * len(shapes)):
+            results.append(x)
+            b, h, hk, s, causal = x["shape"]
+            ratio = x["aiter_us"] / x["aster_us"]
+            ratios.append(ratio)
+            print(f"| {b}x{h}x{hk}x{s} | {'yes' if causal else 'no'} | {x['aiter_us']:.2f} | "
+                  f"{x['aiter_tf']:.1f} | {x['aster_us']:.2f} | {x['aster_tf']:.1f} | "
+                  f"{ratio:.3f} | {x['aiter_wg']} / {x['aster_wg']} | {x['t_aiter']:.0f} / "
+                  f"{x['t_aster']:.0f} | {'ok' if x['ok_aiter'] else 'FAIL'} / "
+                  f"{'ok' if x['ok_aster'] else 'FAIL'} |", flush=True)
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"\ngeometric mean aiter/aster: {geo:.3f} over {len(ratios)} shapes, lowest "
+          f"{min(ratios):.3f}; {args.arch}, device {args.device or 'flagship'}; aster configs: "
+          f"{sorted(set(x['aster_cfg'] for x in results))}; wall {time.time() - t0:.0f} s")
+    if not all(x["ok_aster"] and x["ok_aiter"] for x in results):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+//===- KernelLowering.cpp - gpu.func kernels to amdgcn instructions -------===//
+//
+// What it needs and guarantees: Lower.h. How (KernelLowering.h has the
+// value representation and the split into dialect files):
+//   1. Uniformity (Uniformity.h) marks the divergent values of the kernel.
+//   2. Kernel arguments are loaded with s_load from the kernarg segment in
+//      the entry block (which also names the hardware-initialised
+//      registers), so every use is dominated (setupInterface).
+//   3. The body is walked once in order; each op goes to the function the
+//      LoweringTable holds for it (its dialect file). Structured control
+//      flow becomes blocks in layout order (LowerControlFlow.cpp); values
+//      flow between blocks as block arguments of register type, as for
+//      hand-written kernels.
+//   4. lowerGpuModules makes one amdgcn.module per gpu.module; on any error
+//      the modules made so far are erased (nothing is half lowered).
+//===----------------------------------------------------------------------===//
+#include "lower/KernelLowering.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace aster::lower {
+
+void registerUpstreamDialects(DialectRegistry &registry) {
+  registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                  cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
+                  amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,
+                  LLVM::LLVMDialect>();
+}
+
+const LoweringTable::Fn *LoweringTable::lookup(Operation *op) const {
+  auto it = fns.find(op->getName().getStringRef());
+  if (it != fns.end())
+    return &it->second;
+  it = fns.find(op->getName().getDialectNamespace());
+  return it != fns.end() ? &it->second : nullptr;
+}
+
+const LoweringTable &loweringTable() {
+  static const LoweringTable table = [] {
+    LoweringTable t;
+#define ASTER_LOWERING(Name) populate##Name##Lowering(t);
+#include "lower/Lowerings.def"
+#undef ASTER_LOWERING
+    return t;
+  }();
+  return table;
+}
+
+// ---------------------------------------------------------------------------
+// Kernel interface: arguments and the hardware-initialised registers
+// ---------------------------------------------------------------------------
+LogicalResult KernelLowering::setupInterface() {
+  // ROCDL's calling convention (mlir/lib/Conversion/GPUCommon): bare pointers
+  // when every memref is static with identity layout, else descriptors.
+  bool bare = true;
+  for (BlockArgument a : kernelArgs())
+    if (auto mt = dyn_cast<MemRefType>(a.getType()))
+      bare &= mt.hasStaticShape() && mt.getLayout().isIdentity();
+  SmallVector<Attribute> names, types;
+  unsigned off = 0;
+  auto slot = [&](StringRef name, Type t, unsigned size) {
+    off = (off + size - 1) / size * size;
+    names.push_back(b.getStringAttr(name));
+    types.push_back(TypeAttr::get(t));
+    Slot s{off, size};
+    off += size;
+    return s;
+  };
+  for (BlockArgument a : kernelArgs()) {
+    std::string n = ("arg" + Twine(a.getArgNumber())).str();
+    Type t = a.getType();
+    if (auto mt = dyn_cast<MemRefType>(t)) {
+      Type elem = mt.getElementType();
+      if (!(elem.isF32() || elem.isInteger(32)))
+        return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
+                                          << " cannot be lowered to amdgcn: memref elements "
+                                             "must be f32 or i32";
+      if (mt.getMemorySpace() && !isa<gpu::AddressSpaceAttr>(mt.getMemorySpace()))
+        ;
+      MemArg m;
+      m.type = mt;
+      Type pt = PtrType::get(ctx, elem);
+      if (bare) {
+        m.ptr = slot(n, pt, 8);
+      } else {
+        m.desc = true;
+        slot(n + "_allocated", pt, 8);
+        m.ptr = slot(n, pt, 8);
+        m.offset = slot(n + "_offset", b.getI64Type(), 8);
+        for (int64_t i = 0; i < mt.getRank(); ++i)
+          m.sizes.push_back(slot(n + "_size" + std::to_string(i), b.getI64Type(), 8));
+        for (int64_t i = 0; i < mt.getRank(); ++i)
+          m.strides.push_back(slot(n + "_stride" + std::to_string(i), b.getI64Type(), 8));
+      }
+      mems[a] = m;
+    } else if (t.isIndex() || t.isInteger(64)) {
+      scalars[a] = slot(n, b.getI64Type(), 8);
+    } else if (t.isInteger(32) || t.isF32()) {
+      scalars[a] = slot(n, t, 4);
+    } else {
+      return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
+                                        << " cannot be lowered to amdgcn (memrefs, index, "
+                                           "i32, i64, f32 are)";
+    }
+  }
+  // Workgroup attributions: static LDS, each at a 16-byte aligned offset.
+  unsigned lds = 0;
+  for (BlockArgument a : fn.getWorkgroupAttributions()) {
+    auto mt = cast<MemRefType>(a.getType());
+    if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
+        !(mt.getElementType().isF32() || mt.getElementType().isInteger(32)))
+      return fn.emitOpError("workgroup attribution of type ")
+             << mt << " cannot be lowered to amdgcn (static shapes of f32 or i32)";
+    MemArg m;
+    m.type = mt;
+    m.lds = true;
+    m.ldsOffset = lds;
+    lds += (unsigned)((mt.getNumElements() * 4 + 15) / 16 * 16);
+    mems[a] = m;
+  }
+  if (!fn.getPrivateAttributions().empty())
+    return fn.emitOpError("private attributions cannot be lowered to amdgcn");
+  // Which ids and dims the body reads.
+  bool dims = false;
+  unsigned maxTid = 0, maxWg = 0;
+  auto known = fn.getKnownBlockSizeAttr();
+  fn.walk([&](Operation *op) {
+    if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+      maxTid = std::max(maxTid, (unsigned)t.getDimension() + 1);
+    if (auto t = dyn_cast<gpu::BlockIdOp>(op))
+      maxWg = std::max(maxWg, (unsigned)t.getDimension() + 1);
+    if (isa<gpu::BlockDimOp>(op) && !known)
+      dims = true;
+    if (isa<gpu::GridDimOp>(op))
+      dims = true;
+  });
+  SmallVector<Attribute> setup;
+  unsigned next = 0;
+  if (dims) {
+    setup.push_back(b.getStringAttr("dispatch_ptr"));
+    next += 2;
+  }
+  unsigned kernargAt = next;
+  if (!names.empty()) {
+    setup.push_back(b.getStringAttr("kernarg_ptr"));
+    next += 2;
+  }
+  unsigned wgAt = next;
+  for (unsigned d = 0; d < std::max(1u, maxWg); ++d)
+    setup.push_back(b.getStringAttr(std::string("workgroup_id_") + "xyz"[d]));
+
+  b.setInsertionPointToEnd(&km.getBody().front());
+  loc = fn.getLoc();
+  kernel = KernelOp::create(b, loc, fn.getName(), b.getArrayAttr(names), b.getArrayAttr(types));
+  SmallVector<int32_t> blk = {1024, 1, 1};
+  if (known)
+    blk.assign(known.asArrayRef().begin(), known.asArrayRef().end());
+  kernel->setAttr("block", b.getDenseI32ArrayAttr(blk));
+  kernel->setAttr("sgpr_setup", b.getArrayAttr(setup));
+  if (lds)
+    kernel->setAttr("lds", b.getI32IntegerAttr(lds));
+  // The source signature, for callers that fill memrefs from arrays
+  // (aster.lowering.Signature).
+  SmallVector<Attribute> from;
+  for (BlockArgument a : kernelArgs()) {
+    std::string t;
+    llvm::raw_string_ostream os(t);
+    os << a.getType();
+    from.push_back(b.getStringAttr(t));
+  }
+  kernel->setAttr("lowered_from", b.getArrayAttr(from));
+  packedIds = maxTid > 1 && !(known && known[1] == 1 && known[2] == 1);
+  if (maxTid > 1)
+    kernel->setAttr("workitem_ids", b.getI32IntegerAttr(maxTid));
+  body = &kernel.getBody();
+  entry = new Block();
+  body->push_back(entry);
+  b.setInsertionPointToEnd(entry);
+  Block *first = newBlock();
+  cf::BranchOp::create(b, loc, first);
+  b.setInsertionPoint(entry->getTerminator());
+  if (dims)
+    dispatchPtr = RegOp::create(b, loc, RegType::get(ctx, RegKind::SGPR, 0, 2));
+  if (!names.empty())
+    kernargPtr = RegOp::create(b, loc, RegType::get(ctx, RegKind::SGPR, kernargAt, 2));
+  for (unsigned d = 0; d < std::max(1u, maxWg); ++d)
+    wgid[d] = RegOp::create(b, loc, RegType::get(ctx, RegKind::SGPR, wgAt + d));
+  tid0 = RegOp::create(b, loc, RegType::get(ctx, RegKind::VGPR, 0));
+  start(first);
+  for (BlockArgument a : kernelArgs())
+    if (auto it = scalars.find(a); it != scalars.end())
+      vals[a] = loadScalar(it->second, a.getType().isF32());
+  return success();
+}
+
+LogicalResult KernelLowering::run() {
+  if (!fn.getBody().hasOneBlock())
+    return fn.emitOpError("cannot be lowered to amdgcn: its body has several blocks "
+                          "(unstructured control flow; use scf)");
+  if (failed(setupInterface()))
+    return failure();
+  return lowerBlock(fn.getBody().front());
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &blk) {
+  for (Operation &op : blk) {
+    if (isa<scf::YieldOp>(op))
+      continue;
+    loc = op.getLoc();
+    if (failed(lowerOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+FailureOr<SmallVector<RV>> KernelLowering::yields(Block &blk) {
+  SmallVector<RV> out;
+  for (Value v : blk.getTerminator()->getOperands()) {
+    auto r = get(v);
+    if (failed(r))
+      return failure();
+    out.push_back(*r);
+  }
+  return out;
+}
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
+  if (const LoweringTable::Fn *fn = loweringTable().lookup(op))
+    return (*fn)(*this, op);
+  return unsupported(op);
+}
+
+LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
+  if (!ISA::targetBit(target))
+    return top.emitError("amdgcn-lower: unknown target '") << target << "'";
+  SmallVector<gpu::GPUModuleOp> gms;
+  for (auto gm : top.getOps<gpu::GPUModuleOp>())
+    gms.push_back(gm);
+  SmallVector<Operation *> made;
+  bool ok = true;
+  OpBuilder b(top.getContext());
+  for (gpu::GPUModuleOp gm : gms) {
+    b.setInsertionPoint(gm);
+    auto km = KernelModuleOp::create(b, gm.getLoc(), gm.getName(), target);
+    km.getBody().push_back(new Block());
+    made.push_back(km);
+    for (Operation &op : gm.getBody()->getOperations()) {
+      auto fn = dyn_cast<gpu::GPUFuncOp>(&op);
+      if (!fn) {
+        op.emitOpError("cannot be lowered to amdgcn (a gpu.module holds gpu.func kernels)");
+        ok = false;
+        continue;
+      }
+      if (!fn.isKernel()) {
+        fn.emitOpError("cannot be lowered to amdgcn: only kernels (gpu.func ... kernel)");
+        ok = false;
+        continue;
+      }
+      KernelLowering kl(fn, km);
+      if (failed(kl.run()))
+        ok = false;
+    }
+  }
+  if (!ok) {
+    for (Operation *op : made)
+      op->erase();
+    return failure();
+  }
+  for (gpu::GPUModuleOp gm : gms)
+    gm.erase();
+  return success();
+}
+
+} // namespace aster::lower

@@ -1,0 +1,406 @@
+//===- KernelLowering.h - shared state of amdgcn-lower's dialect files ----===//
+//
+// What the pass needs and guarantees: Lower.h. This header is internal to
+// cc/lower: the lowered-value representation (RV), the per-kernel state and
+// emission helpers (KernelLowering), and the table that maps an upstream op
+// to the function lowering it (LoweringTable).
+//
+// How the work is split (one file per upstream dialect family):
+//   KernelLowering.cpp   kernel interface (arguments, hardware-initialised
+//                        registers), the walk, the table, lowerGpuModules
+//   LowerArith.cpp       arith        LowerMath.cpp     math
+//   LowerControlFlow.cpp scf (uniform: SCC branches; divergent: EXEC masks)
+//   LowerMemory.cpp      memref (global and workgroup memory)
+//   LowerGpu.cpp         gpu ids, dims, barrier, shuffle, reductions
+// A new dialect file defines `void populate<Name>Lowering(LoweringTable &)`
+// registering its ops (by op name, or a whole dialect by namespace) and adds
+// one `ASTER_LOWERING(<Name>)` line to Lowerings.def; no other file changes.
+// Its functions take the KernelLowering and use its helpers (get, inst,
+// valu, vOps, toS/toV/toMask, ...).
+//
+// The body is walked once in order; every MLIR value gets a lowered form
+// (RV): an immediate, a virtual SGPR (uniform 32-bit values, i1 as 0/1), a
+// virtual VGPR, or a lane mask in an SGPR pair (divergent i1). An integer
+// op whose operands are all immediates or SGPRs is a scalar (SALU)
+// instruction, else a vector one; float ops are always VALU (gfx9 has no
+// scalar float ALU). VALU operands obey gfx9's rules: at most one SGPR /
+// literal read per instruction (the constant bus; CDNA3 ISA "VOP3 ... at
+// most one SGPR or literal"), no literal in a VOP3 encoding: extra SGPRs and
+// non-inline constants go through v_mov_b32 first (vOps).
+//===----------------------------------------------------------------------===//
+#ifndef ASTER_LOWER_KERNELLOWERING_H
+#define ASTER_LOWER_KERNELLOWERING_H
+
+#include "lower/Lower.h"
+#include "lower/Uniformity.h"
+
+#include "dialect/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <map>
+#include <tuple>
+
+namespace aster::lower {
+
+using namespace mlir;
+using namespace aster::amdgcn;
+
+/// A lowered value.
+struct RV {
+  enum Kind { None, Imm, S, V, Mask } k = None;
+  Value reg;         // S: sgpr<?>, V: vgpr<?>, Mask: sgpr<?x2>
+  uint32_t bits = 0; // Imm
+  bool isFloat = false;
+  static RV imm(uint32_t b, bool f = false) {
+    RV r;
+    r.k = Imm, r.bits = b, r.isFloat = f;
+    return r;
+  }
+  static RV of(Kind k, Value v, bool f = false) {
+    RV r;
+    r.k = k, r.reg = v, r.isFloat = f;
+    return r;
+  }
+  bool scalar() const { return k == Imm || k == S; }
+};
+
+inline bool inlineConstant(uint32_t bits, bool isFloat) {
+  int32_t i = (int32_t)bits;
+  if (!isFloat)
+    return i >= -16 && i <= 64;
+  // gfx9 inline floats: 0, +-0.5, +-1, +-2, +-4, 1/(2 pi) (AMD CDNA3 ISA 4.3.2).
+  switch (bits) {
+  case 0x00000000: case 0x3f000000: case 0xbf000000: case 0x3f800000: case 0xbf800000:
+  case 0x40000000: case 0xc0000000: case 0x40800000: case 0xc0800000: case 0x3e22f983:
+    return true;
+  default:
+    return false;
+  }
+}
+
+inline bool isF32(Type t) { return t.isF32(); }
+inline bool is32(Type t) { return t.isIndex() || t.isInteger(32) || t.isF32(); }
+
+/// One kernarg slot: byte offset and size.
+struct Slot {
+  unsigned offset = 0, size = 0;
+};
+
+/// A memref argument: where its pointer (and descriptor fields) are.
+struct MemArg {
+  MemRefType type;
+  Slot ptr;         // the aligned pointer
+  bool lds = false; // a workgroup attribution: at byte ldsOffset of the LDS
+  unsigned ldsOffset = 0;
+  bool desc = false;
+  Slot offset;
+  SmallVector<Slot> sizes, strides;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(gpu::GPUFuncOp fn, KernelModuleOp km)
+      : fn(fn), km(km), ctx(fn.getContext()), b(ctx), uni(fn), loc(fn.getLoc()) {
+    sT = RegType::getVirtual(ctx, RegKind::SGPR);
+    s2T = RegType::getVirtual(ctx, RegKind::SGPR, 2, 2);
+    vT = RegType::getVirtual(ctx, RegKind::VGPR);
+    execT = SpecialRegType::get(ctx, SpecialReg::exec);
+    vccT = SpecialRegType::get(ctx, SpecialReg::vcc);
+  }
+  LogicalResult run();
+
+  gpu::GPUFuncOp fn;
+  KernelModuleOp km;
+  MLIRContext *ctx;
+  OpBuilder b;
+  Uniformity uni;
+  Location loc;
+  Type sT, s2T, vT, execT, vccT;
+  KernelOp kernel;
+  Region *body = nullptr;
+  Block *entry = nullptr;
+  DenseMap<Value, RV> vals;
+  DenseMap<Value, MemArg> mems;
+  DenseMap<Value, Slot> scalars;
+  // Prologue values (made once in the entry block).
+  Value kernargPtr, dispatchPtr, tid0, wgid[3];
+  bool packedIds = false;
+  DenseMap<std::pair<unsigned, unsigned>, Value> argLoads;
+  Value blockDims[2];
+
+  // ---- emission helpers ---------------------------------------------------
+  Value cst(uint32_t bits, bool isFloat) {
+    if (isFloat)
+      return arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(llvm::bit_cast<float>(bits)));
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr((int32_t)bits));
+  }
+  Value cst(uint32_t bits) { return cst(bits, false); }
+  Value inst(StringRef mn, Type res, ValueRange ops, ArrayRef<NamedAttribute> attrs = {}) {
+    Operation *op = createInstOp(b, loc, mn, ops, res ? TypeRange(res) : TypeRange(), attrs);
+    return res ? op->getResult(0) : Value();
+  }
+  Value execReg() { return RegOp::create(b, loc, execT); }
+  /// Runs `f` with the builder at the end of the entry block (before its branch).
+  template <typename F> Value inPrologue(F f) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(entry->getTerminator());
+    return f();
+  }
+  void branch(StringRef mn, Block *taken, ValueRange a, Block *fall, ValueRange fa) {
+    OperationState st(loc, getInstOpName(ctx, *ISA::lookup(mn)));
+    st.addOperands(a);
+    st.addOperands(fa);
+    st.addSuccessors(taken);
+    st.addSuccessors(fall);
+    st.addAttribute(kSuccOperandSizesAttr,
+                    b.getDenseI32ArrayAttr({(int32_t)a.size(), (int32_t)fa.size()}));
+    b.create(st);
+  }
+  void start(Block *blk) {
+    cse.clear();
+    body->push_back(blk);
+    b.setInsertionPointToEnd(blk);
+  }
+  Block *newBlock(TypeRange args = {}) {
+    Block *blk = new Block();
+    for (Type t : args)
+      blk->addArgument(t, loc);
+    return blk;
+  }
+
+  Value toS(RV r) {
+    switch (r.k) {
+    case RV::Imm: return inst("s_mov_b32", sT, cst(r.bits, r.isFloat));
+    case RV::S: return r.reg;
+    case RV::V: return inst("v_readfirstlane_b32", sT, r.reg);
+    case RV::Mask: // a uniform i1 held as a mask: any lane set
+      inst("s_cmp_lg_u64", {}, {r.reg, cst(0)});
+      return inst("s_cselect_b32", sT, {cst(1), cst(0)});
+    default: llvm_unreachable("no value");
+    }
+  }
+  Value toV(RV r) {
+    switch (r.k) {
+    case RV::Imm: return inst("v_mov_b32", vT, cst(r.bits, r.isFloat));
+    case RV::S: return inst("v_mov_b32", vT, r.reg);
+    case RV::V: return r.reg;
+    case RV::Mask: return inst("v_cndmask_b32", vT, {cst(0), cst(1), r.reg});
+    default: llvm_unreachable("no value");
+    }
+  }
+  Value toMask(RV r) {
+    switch (r.k) {
+    case RV::Mask: return r.reg;
+    case RV::Imm: return inst("s_mov_b64", s2T, cst(r.bits & 1 ? -1 : 0));
+    case RV::S:
+      inst("s_cmp_lg_u32", {}, {r.reg, cst(0)});
+      return inst("s_cselect_b64", s2T, {cst(-1), cst(0)});
+    case RV::V: return inst("v_cmp_ne_u32", s2T, {cst(0), r.reg});
+    default: llvm_unreachable("no value");
+    }
+  }
+  /// SCC := the i1 `r` (uniform).
+  void toSCC(RV r) {
+    if (r.k == RV::Mask) {
+      inst("s_cmp_lg_u64", {}, {r.reg, cst(0)});
+      return;
+    }
+    Value s = r.k == RV::Imm ? cst(r.bits) : toS(r);
+    inst("s_cmp_lg_u32", {}, {s, cst(0)});
+  }
+  /// An SALU operand: immediates are literals or inline constants.
+  Value sOp(RV r) { return r.k == RV::Imm ? cst(r.bits, r.isFloat) : toS(r); }
+  /// VALU operands: at most one SGPR/mask read, no literal.
+  SmallVector<Value> vOps(ArrayRef<RV> in) {
+    SmallVector<Value> out;
+    Value bus;
+    for (const RV &r : in)
+      if (r.k == RV::Mask)
+        bus = r.reg;
+    for (const RV &r : in) {
+      if (r.k == RV::Imm) {
+        out.push_back(inlineConstant(r.bits, r.isFloat) ? cst(r.bits, r.isFloat) : toV(r));
+      } else if (r.k == RV::S) {
+        if (!bus || bus == r.reg) {
+          bus = r.reg;
+          out.push_back(r.reg);
+        } else {
+          out.push_back(toV(r));
+        }
+      } else {
+        out.push_back(r.reg);
+      }
+    }
+    return out;
+  }
+  RV valu(StringRef mn, ArrayRef<RV> in, bool isFloat) {
+    return RV::of(RV::V, inst(mn, vT, vOps(in)), isFloat);
+  }
+
+  /// The kernel's arguments (the body's first block arguments; workgroup
+  /// and private attributions follow them).
+  ArrayRef<BlockArgument> kernelArgs() {
+    return fn.getBody().front().getArguments().take_front(fn.getFunctionType().getNumInputs());
+  }
+
+  // ---- values ------------------------------------------------------------
+  FailureOr<RV> get(Value v) {
+    auto it = vals.find(v);
+    if (it != vals.end())
+      return it->second;
+    if (Operation *d = v.getDefiningOp())
+      return d->emitOpError("was not lowered before its use");
+    return fn.emitOpError("uses a value amdgcn-lower does not know");
+  }
+  LogicalResult unsupported(Operation *op, const Twine &why = "") {
+    return op->emitOpError("cannot be lowered to amdgcn") << (why.isTriviallyEmpty() ? "" : ": ")
+                                                          << why;
+  }
+  Value loadArg(Slot s) {
+    auto key = std::make_pair(s.offset & ~3u, s.size == 8 && !(s.offset & 4) ? 2u : 1u);
+    auto it = argLoads.find(key);
+    if (it != argLoads.end())
+      return it->second;
+    Value v = inPrologue([&] {
+      if (key.second == 2)
+        return inst("s_load_dwordx2", s2T, {kernargPtr, cst(key.first)});
+      return inst("s_load_dword", sT, {kernargPtr, cst(key.first)});
+    });
+    return argLoads[key] = v;
+  }
+  Value loadPtr(Slot s) { return loadArg(Slot{s.offset, 8}); }
+  /// Low dword of an i64 / the i32 of a kernarg slot.
+  RV loadScalar(Slot s, bool isFloat) {
+    return RV::of(RV::S, loadArg(Slot{s.offset, 4}), isFloat);
+  }
+
+  // ---- integer helpers (fold constants, pick SALU or VALU) ---------------
+  RV ibin(StringRef salu, StringRef valuMn, bool reversed, RV x, RV y,
+          uint32_t (*fold)(uint32_t, uint32_t)) {
+    if (x.k == RV::Imm && y.k == RV::Imm && fold)
+      return RV::imm(fold(x.bits, y.bits));
+    // Local CSE: the same op on the same operands in this block (address
+    // arithmetic repeats per access); forgotten when a new block starts.
+    auto key = std::make_tuple(salu.data(), (int)x.k, x.reg.getAsOpaquePointer(), x.bits,
+                               (int)y.k, y.reg.getAsOpaquePointer(), y.bits);
+    if (auto it = cse.find(key); it != cse.end())
+      return it->second;
+    RV r;
+    if (x.scalar() && y.scalar()) {
+      r = RV::of(RV::S, inst(salu, sT, {sOp(x), sOp(y)}));
+    } else {
+      if (reversed)
+        std::swap(x, y);
+      r = valu(valuMn, {x, y}, false);
+    }
+    return cse[key] = r;
+  }
+  std::map<std::tuple<const char *, int, void *, uint32_t, int, void *, uint32_t>, RV> cse;
+  RV add(RV x, RV y) {
+    if (y.k == RV::Imm && y.bits == 0) return x;
+    if (x.k == RV::Imm && x.bits == 0) return y;
+    return ibin("s_add_u32", "v_add_u32", false, x, y,
+                [](uint32_t a, uint32_t c) { return a + c; });
+  }
+  RV mul(RV x, RV y) {
+    if (y.k == RV::Imm && y.bits == 1) return x;
+    if (x.k == RV::Imm && x.bits == 1) return y;
+    for (auto [p, q] : {std::pair{&x, &y}, std::pair{&y, &x}})
+      if (q->k == RV::Imm && q->bits && !(q->bits & (q->bits - 1)) && p->k != RV::Imm)
+        return shl(*p, RV::imm(llvm::countr_zero(q->bits)));
+    return ibin("s_mul_i32", "v_mul_lo_u32", false, x, y,
+                [](uint32_t a, uint32_t c) { return a * c; });
+  }
+  RV shl(RV x, RV y) {
+    if (y.k == RV::Imm && y.bits == 0) return x;
+    return ibin("s_lshl_b32", "v_lshlrev_b32", true, x, y,
+                [](uint32_t a, uint32_t c) { return c < 32 ? a << c : 0u; });
+  }
+
+
+
+  /// The VGPR address operand of a memory access at byte offset `off`; a
+  /// constant offset goes into the instruction's offset field when it fits
+  /// (LowerMemory.cpp).
+  Value memOffset(RV off, bool lds, SmallVectorImpl<NamedAttribute> &attrs);
+  /// Correctly rounded f32 square root (LowerMath.cpp).
+  RV sqrtF32(RV x);
+  /// 32-bit integer division and remainder, LLVM's AMDGPU expansion
+  /// (LowerArith.cpp): {quotient, remainder} in VGPRs.
+  std::pair<Value, Value> udivrem32(RV x, RV y);
+  /// Correctly rounded f32 division (v_div_scale/fmas/fixup; LowerArith.cpp).
+  RV divF32(RV x, RV y);
+  /// An instruction with several results (e.g. v_div_scale_f32's vdst, sdst).
+  Operation *instN(StringRef mn, TypeRange res, ValueRange ops) {
+    return createInstOp(b, loc, mn, ops, res, {});
+  }
+
+  // ---- lowering (each dialect's in its Lower<Dialect>.cpp) -----------------
+  LogicalResult setupInterface();
+  LogicalResult lowerBlock(Block &blk);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerArith(Operation *op);
+  LogicalResult lowerGpu(Operation *op);
+  LogicalResult lowerMemref(Operation *op);
+  LogicalResult lowerMath(Operation *op);
+  LogicalResult lowerIf(scf::IfOp op);
+  LogicalResult lowerFor(scf::ForOp op);
+  FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx);
+  FailureOr<SmallVector<RV>> yields(Block &blk);
+  RV laneId();
+  Value laneByteAddr();
+  Value lane, laneAddr;
+  Type regTypeFor(Value v) {
+    if (v.getType().isInteger(1))
+      return uni.isDivergent(v) ? s2T : sT;
+    if (uni.isDivergent(v) || isF32(v.getType()))
+      return vT;
+    return sT;
+  }
+  RV inClass(RV r, Type t) {
+    if (t == vT) return RV::of(RV::V, toV(r), r.isFloat);
+    if (t == s2T) return RV::of(RV::Mask, toMask(r));
+    return RV::of(RV::S, toS(r), r.isFloat);
+  }
+  RV fromArg(Value blockArg, Type t, bool isFloat) {
+    if (t == vT) return RV::of(RV::V, blockArg, isFloat);
+    if (t == s2T) return RV::of(RV::Mask, blockArg);
+    return RV::of(RV::S, blockArg, isFloat);
+  }
+};
+
+/// Which function lowers an op: looked up by the op's name, then by its
+/// dialect's namespace (a dialect file may take a whole dialect).
+class LoweringTable {
+public:
+  using Fn = std::function<LogicalResult(KernelLowering &, Operation *)>;
+  void add(StringRef opOrDialect, Fn fn) { fns[opOrDialect] = std::move(fn); }
+  template <typename... Ops> void addOps(const Fn &fn) {
+    (add(Ops::getOperationName(), fn), ...);
+  }
+  /// The function for `op`, or null.
+  const Fn *lookup(Operation *op) const;
+
+private:
+  llvm::StringMap<Fn> fns;
+};
+
+/// The table every kernel is lowered with (filled once by the populate
+/// functions Lowerings.def lists).
+const LoweringTable &loweringTable();
+
+#define ASTER_LOWERING(Name) void populate##Name##Lowering(LoweringTable &table);
+#include "lower/Lowerings.def"
+#undef ASTER_LOWERING
+
+} // namespace aster::lower
+
+#endif

@@ -1,0 +1,245 @@
+//===- LowerControlFlow.cpp - scf.if / scf.for to branches and EXEC masks -===//
+//
+// Structured control flow becomes blocks in layout order (the fall-through
+// successor of a conditional branch is the next block): uniform scf.if /
+// scf.for branch on SCC; divergent ones mask EXEC (layouts below, at
+// lowerIf and lowerFor). Values flow between blocks as block arguments of
+// register type.
+// Needs before: Uniformity (which conditions and loops are divergent).
+// Guarantees after: EXEC is restored after every divergent region; each
+// scf result is a block argument of the join block.
+//===----------------------------------------------------------------------===//
+#include "lower/KernelLowering.h"
+
+namespace aster::lower {
+
+// ---------------------------------------------------------------------------
+// scf.if
+//   uniform:   s_cmp_lg c, 0; s_cbranch_scc0 else; then...; s_branch join;
+//              else...; join(results)
+//   divergent: saved = s_and_saveexec_b64 M; s_cbranch_execz elseHead;
+//              then...; elseHead(then results): exec = saved & ~M;
+//              s_cbranch_execz join; else...; join(both results):
+//              exec = saved; r = v_cndmask(else r, then r, M)
+//   A skipped side passes zeros for its results (all their lanes are
+//   taken from the other side by the v_cndmask).
+// ---------------------------------------------------------------------------
+LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
+  auto cond = get(op.getCondition());
+  if (failed(cond))
+    return failure();
+  bool hasElse = !op.getElseRegion().empty();
+  if (cond->k == RV::Imm) {
+    Region &r = cond->bits ? op.getThenRegion() : op.getElseRegion();
+    if (r.empty())
+      return success();
+    if (failed(lowerBlock(r.front())))
+      return failure();
+    auto ys = yields(r.front());
+    if (failed(ys))
+      return failure();
+    for (auto [res, y] : llvm::zip(op.getResults(), *ys))
+      vals[res] = y;
+    return success();
+  }
+  SmallVector<Type> types;
+  for (Value r : op.getResults()) {
+    if (r.getType().isInteger(1) && uni.isDivergent(r))
+      return unsupported(op, "divergent i1 results are not lowered");
+    types.push_back(uni.isDivergent(op.getCondition()) ? (Type)vT : regTypeFor(r));
+  }
+  // Lowers a branch's block and gives the values its scf.yield passes on,
+  // each in the register class of its result.
+  auto passOn = [&](Block &blk) -> FailureOr<SmallVector<Value>> {
+    if (failed(lowerBlock(blk)))
+      return failure();
+    auto ys = yields(blk);
+    if (failed(ys))
+      return failure();
+    SmallVector<Value> out;
+    for (auto [y, t] : llvm::zip(*ys, types))
+      out.push_back(inClass(y, t).reg);
+    return out;
+  };
+  auto isFloat = [&](unsigned i) { return isF32(op.getResult(i).getType()); };
+  if (!uni.isDivergent(op.getCondition())) {
+    toSCC(*cond);
+    Block *thenB = newBlock(), *join = newBlock(types);
+    Block *elseB = hasElse ? newBlock() : join;
+    branch("s_cbranch_scc0", elseB, {}, thenB, {});
+    start(thenB);
+    auto tv = passOn(op.getThenRegion().front());
+    if (failed(tv))
+      return failure();
+    cf::BranchOp::create(b, loc, join, *tv);
+    if (hasElse) {
+      start(elseB);
+      auto ev = passOn(op.getElseRegion().front());
+      if (failed(ev))
+        return failure();
+      cf::BranchOp::create(b, loc, join, *ev);
+    }
+    start(join);
+    for (unsigned i = 0; i < op.getNumResults(); ++i)
+      vals[op.getResult(i)] = fromArg(join->getArgument(i), types[i], isFloat(i));
+    return success();
+  }
+  Value m = toMask(*cond);
+  Value saved = inst("s_and_saveexec_b64", s2T, m);
+  SmallVector<Value> zeros;
+  for (unsigned i = 0; i < types.size(); ++i)
+    zeros.push_back(inst("v_mov_b32", vT, cst(0)));
+  Block *thenB = newBlock(), *elseHead = newBlock(types);
+  branch("s_cbranch_execz", elseHead, zeros, thenB, {});
+  start(thenB);
+  auto tv = passOn(op.getThenRegion().front());
+  if (failed(tv))
+    return failure();
+  cf::BranchOp::create(b, loc, elseHead, *tv);
+  start(elseHead);
+  if (!hasElse) {
+    inst("s_mov_b64", execT, saved);
+    return success();
+  }
+  inst("s_andn2_b64", execT, {saved, m});
+  SmallVector<Value> passT(elseHead->getArguments().begin(), elseHead->getArguments().end());
+  SmallVector<Value> skipArgs = passT;
+  for (unsigned i = 0; i < types.size(); ++i)
+    skipArgs.push_back(inst("v_mov_b32", vT, cst(0)));
+  SmallVector<Type> joinTypes(types);
+  joinTypes.append(types.begin(), types.end());
+  Block *elseB = newBlock(), *join = newBlock(joinTypes);
+  branch("s_cbranch_execz", join, skipArgs, elseB, {});
+  start(elseB);
+  auto ev = passOn(op.getElseRegion().front());
+  if (failed(ev))
+    return failure();
+  SmallVector<Value> joinArgs = passT;
+  joinArgs.append(ev->begin(), ev->end());
+  cf::BranchOp::create(b, loc, join, joinArgs);
+  start(join);
+  inst("s_mov_b64", execT, saved);
+  unsigned n = types.size();
+  for (unsigned i = 0; i < n; ++i)
+    vals[op.getResult(i)] =
+        RV::of(RV::V,
+               inst("v_cndmask_b32", vT, {join->getArgument(n + i), join->getArgument(i), m}),
+               isFloat(i));
+  return success();
+}
+
+// ---------------------------------------------------------------------------
+// scf.for
+//   uniform bounds: (s_cmp_lt_i32 lb, ub; s_cbranch_scc0 exit) body(iv,
+//     args): ...; iv += step; s_cmp_lt_i32 iv, ub; s_cbranch_scc1 body;
+//     exit(results)
+//   divergent bounds: saved = exec; head(iv, args): exec &= (iv < ub);
+//     s_cbranch_execz exit; body...; br head; exit: exec = saved. A lane that
+//     leaves keeps its last arguments: later iterations write only the
+//     lanes still in exec.
+// ---------------------------------------------------------------------------
+LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
+  auto lb = get(op.getLowerBound()), ub = get(op.getUpperBound()), st = get(op.getStep());
+  if (failed(lb) || failed(ub) || failed(st))
+    return failure();
+  if (!is32(op.getInductionVar().getType()))
+    return unsupported(op, "the induction variable must be index or i32");
+  SmallVector<Type> types;
+  SmallVector<RV> inits;
+  for (auto [arg, init] : llvm::zip(op.getRegionIterArgs(), op.getInitArgs())) {
+    if (arg.getType().isInteger(1) && uni.isDivergent(arg))
+      return unsupported(op, "divergent i1 loop-carried values are not lowered");
+    types.push_back(regTypeFor(arg));
+    auto r = get(init);
+    if (failed(r))
+      return failure();
+    inits.push_back(*r);
+  }
+  bool divergent = uni.isDivergent(op.getInductionVar());
+  Block &src = *op.getBody();
+  auto mapArgs = [&](Block *blk, unsigned first) {
+    for (unsigned i = 0; i < types.size(); ++i)
+      vals[op.getRegionIterArgs()[i]] =
+          fromArg(blk->getArgument(first + i), types[i], isF32(op.getRegionIterArgs()[i].getType()));
+  };
+  auto nextArgs = [&]() -> FailureOr<SmallVector<Value>> {
+    auto ys = yields(src);
+    if (failed(ys))
+      return failure();
+    SmallVector<Value> out;
+    for (auto [y, t] : llvm::zip(*ys, types))
+      out.push_back(inClass(y, t).reg);
+    return out;
+  };
+  SmallVector<Value> initRegs;
+  for (auto [r, t] : llvm::zip(inits, types))
+    initRegs.push_back(inClass(r, t).reg);
+  if (!divergent) {
+    SmallVector<Type> bodyTypes{sT};
+    bodyTypes.append(types);
+    Block *bodyB = newBlock(bodyTypes), *exit = newBlock(types);
+    SmallVector<Value> entryArgs{toS(*lb)};
+    entryArgs.append(initRegs);
+    bool runsOnce = lb->k == RV::Imm && ub->k == RV::Imm && (int32_t)lb->bits < (int32_t)ub->bits;
+    if (runsOnce) {
+      cf::BranchOp::create(b, loc, bodyB, entryArgs);
+    } else {
+      inst("s_cmp_lt_i32", {}, {sOp(*lb), sOp(*ub)});
+      branch("s_cbranch_scc0", exit, initRegs, bodyB, entryArgs);
+    }
+    start(bodyB);
+    vals[op.getInductionVar()] = RV::of(RV::S, bodyB->getArgument(0));
+    mapArgs(bodyB, 1);
+    if (failed(lowerBlock(src)))
+      return failure();
+    auto next = nextArgs();
+    if (failed(next))
+      return failure();
+    Value iv1 = inst("s_add_u32", sT, {bodyB->getArgument(0), sOp(*st)});
+    inst("s_cmp_lt_i32", {}, {iv1, sOp(*ub)});
+    SmallVector<Value> back{iv1};
+    back.append(*next);
+    branch("s_cbranch_scc1", bodyB, back, exit, *next);
+    start(exit);
+    for (unsigned i = 0; i < types.size(); ++i)
+      vals[op.getResult(i)] = fromArg(exit->getArgument(i), types[i], isF32(op.getResult(i).getType()));
+    return success();
+  }
+  Value saved = inst("s_mov_b64", s2T, execReg());
+  SmallVector<Type> headTypes{vT};
+  headTypes.append(types);
+  Block *head = newBlock(headTypes), *bodyB = newBlock(), *exit = newBlock();
+  SmallVector<Value> entryArgs{toV(*lb)};
+  entryArgs.append(initRegs);
+  cf::BranchOp::create(b, loc, head, entryArgs);
+  start(head);
+  Value iv = head->getArgument(0);
+  Value inRange = inst("v_cmp_lt_i32", s2T, vOps({RV::of(RV::V, iv), *ub}));
+  inst("s_and_b64", execT, {execReg(), inRange});
+  branch("s_cbranch_execz", exit, {}, bodyB, {});
+  start(bodyB);
+  vals[op.getInductionVar()] = RV::of(RV::V, iv);
+  mapArgs(head, 1);
+  if (failed(lowerBlock(src)))
+    return failure();
+  auto next = nextArgs();
+  if (failed(next))
+    return failure();
+  Value iv1 = valu("v_add_u32", {RV::of(RV::V, iv), *st}, false).reg;
+  SmallVector<Value> back{iv1};
+  back.append(*next);
+  cf::BranchOp::create(b, loc, head, back);
+  start(exit);
+  inst("s_mov_b64", execT, saved);
+  for (unsigned i = 0; i < types.size(); ++i)
+    vals[op.getResult(i)] = fromArg(head->getArgument(1 + i), types[i], isF32(op.getResult(i).getType()));
+  return success();
+}
+
+void populateControlFlowLowering(LoweringTable &table) {
+  table.add("scf.if", [](KernelLowering &k, Operation *op) { return k.lowerIf(cast<scf::IfOp>(op)); });
+  table.add("scf.for",
+            [](KernelLowering &k, Operation *op) { return k.lowerFor(cast<scf::ForOp>(op)); });
+}
+
+} // namespace aster::lower
