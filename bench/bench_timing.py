@@ -5,6 +5,11 @@ the vector add, strict mode, one thread, through aster.launch. Prints per kernel
 timing, their ratio (the issue's target: <= 2.5), ns per wave-instruction,
 and the simulated cycles and MI300X-equivalent time.
 
+Then the fixed cost of a timed launch: examples/vector_add.py on 1 and on 64
+workgroups of 256 lanes, plain and timed, wall milliseconds of
+aster.launch (fastest of 200), side by side with their ratio (target
+<= 2.5).
+
 Then the issue's whole-launch figure: the GEMM library's 2048^3 f16 GEMM
 (aster.ops.gemm), plain and timed, with the emulator's matrix thread
 (dense MFMAs on a second host thread, cc/emulator/MatrixThread.h) and
@@ -13,7 +18,11 @@ process, all threads) and wall seconds. Targets (issue 23 item 5): timed
 <= 3 s wall on two cores, timed/plain <= 2.5. Wall times are only
 meaningful on idle cores: the load average is printed.
 
-    python bench/bench_timing.py [--repeat 3] [--gemm 2048] [--gemm-only]
+    python bench/bench_timing.py [--repeat 3] [--gemm 2048] [--gemm-only] [--speed]
+
+--speed prints only the small kernels and the GEMM with the matrix thread
+(plain vs timed, one table each). Measure with two idle cores
+(`taskset -c 0,1`), and quote the load average it prints.
 """
 import argparse
 import os
@@ -63,7 +72,33 @@ def cpu_time(hsaco, kernel, grid, block, args, timing, repeat):
     return best, r
 
 
-def gemm_rows(n, repeat):
+def small_rows(repeat=200):
+    """The fixed cost of a timed launch: vector_add on 1 and 64 workgroups,
+    plain vs timed wall milliseconds (fastest of `repeat`)."""
+    hsaco = aster.compile(vector_add.build(block=256)).hsaco
+    print(f"\nsmall kernels (vector_add, 256 lanes per workgroup), wall ms, fastest of "
+          f"{repeat}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'workgroups':>10} {'plain ms':>9} {'timed ms':>9} {'timed/plain':>11}")
+    worst = 0.0
+    for groups in (1, 64):
+        n = groups * 256
+        a, b = np.ones(n, np.float32), np.ones(n, np.float32)
+        c = np.zeros(n, np.float32)
+        best = {}
+        for timing in (False, True):
+            t = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                aster.launch(hsaco, "vector_add", groups, 256, [a, b, c, n], timing=timing)
+                t.append(time.perf_counter() - t0)
+            best[timing] = min(t)
+        ratio = best[True] / best[False]
+        worst = max(worst, ratio)
+        print(f"{groups:>10} {1e3 * best[False]:>9.3f} {1e3 * best[True]:>9.3f} {ratio:>11.2f}")
+    print(f"worst timed/plain {worst:.2f} (target <= {TARGET})")
+
+
+def gemm_rows(n, repeat, threads=("1", "0")):
     """The library GEMM n x n x n, f16: CPU and wall seconds, plain and timed,
     with and without the matrix thread."""
     import aster.ops
@@ -75,7 +110,7 @@ def gemm_rows(n, repeat):
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'matrix thread':14} {'timing':7} {'cpu s':>7} {'wall s':>7} {'cycles':>9}")
     res = {}
-    for thread in ("1", "0"):
+    for thread in threads:
         os.environ["ASTER_EMU_MATRIX_THREAD"] = thread
         for timing in (False, True):
             best = None
@@ -90,9 +125,10 @@ def gemm_rows(n, repeat):
             print(f"{'on' if thread == '1' else 'off':14} {str(timing):7} {best[0]:>7.2f} "
                   f"{best[1]:>7.2f} {best[2] or '':>9}")
     os.environ.pop("ASTER_EMU_MATRIX_THREAD")
-    same = len({r[3] for r in res.values()}) == 1 and \
-        res["1", True][2] == res["0", True][2]
-    print(f"results and cycles identical with and without the thread: {same}")
+    if len(threads) > 1:
+        same = len({r[3] for r in res.values()}) == 1 and \
+            res["1", True][2] == res["0", True][2]
+        print(f"results and cycles identical with and without the thread: {same}")
     print(f"timed/plain (wall, thread on): {res['1', True][1] / res['1', False][1]:.2f} "
           f"(target <= {TARGET}); timed wall {res['1', True][1]:.2f} s (target <= 3 s)")
 
@@ -102,7 +138,12 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--gemm", type=int, default=2048)
     ap.add_argument("--gemm-only", action="store_true")
+    ap.add_argument("--speed", action="store_true")
     opts = ap.parse_args()
+    if opts.speed:
+        small_rows()
+        gemm_rows(opts.gemm, opts.repeat, threads=("1",))
+        return
     if opts.gemm_only:
         gemm_rows(opts.gemm, opts.repeat)
         return
@@ -120,6 +161,7 @@ def main():
                   f"{ratio:>6.2f} {1e9 * timed / r1.wave_instructions:>8.1f} "
                   f"{r1.cycles:>10} {r1.cycles / r1.trace.clock_mhz:>10.2f}")
     print(f"worst VALU/MFMA ratio {worst:.2f} (target <= {TARGET})")
+    small_rows()
     gemm_rows(opts.gemm, opts.repeat)
 
 

@@ -13,6 +13,7 @@
 #include "emulator/timing/Costs.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace aster::emu::timing::detail {
 
@@ -111,7 +112,7 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
       // phases are lanes 0-7, 8-15, ...). Lanes are put in phase order, so
       // that ldsBankCycles' groups of 8 consecutive lanes are the phases.
       static constexpr uint8_t kFirst[8] = {0, 20, 4, 16, 8, 28, 12, 24};
-      static thread_local uint32_t ph[64 * 4];
+      uint32_t ph[64 * 4];
       uint64_t pexec = 0;
       for (unsigned q = 0; q < 16; ++q)
         for (unsigned i = 0; i < 4; ++i) {
@@ -122,7 +123,37 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
       std::copy(ph, ph + 64 * 4, dw);
       exec = pexec;
     }
-    auto [cyc, ideal] = ldsBankCycles(dw, per, exec, P.ldsBanks);
+    // The bank cycles depend only on the dwords' differences (a shift of
+    // all of them by the same amount rotates the banks and keeps which are
+    // equal): an instruction that runs again with the same lanes and
+    // addresses moved together (the next loop iteration, another wave)
+    // reuses the last result.
+    unsigned cnt = 64 * per;
+    std::unique_ptr<LdsMemo> &mp = ldsMemo[t.w->pc];
+    if (!mp)
+      mp = std::make_unique<LdsMemo>();
+    LdsMemo &m = *mp;
+    unsigned cyc, ideal;
+    uint32_t delta = dw[0] - m.dw[0];
+    bool same = m.valid && m.exec == exec && m.per == per;
+    for (unsigned i = 0; same && i < cnt; i += 64) {
+      uint32_t diff = 0;
+      for (unsigned k = 0; k < 64; ++k)
+        diff |= (dw[i + k] - m.dw[i + k]) ^ delta;
+      same = !diff;
+    }
+    if (same) {
+      cyc = m.cycles;
+      ideal = m.ideal;
+    } else {
+      std::tie(cyc, ideal) = ldsBankCycles(dw, per, exec, P.ldsBanks);
+      m.valid = true;
+      m.exec = exec;
+      m.per = per;
+      m.cycles = cyc;
+      m.ideal = ideal;
+      std::copy(dw, dw + cnt, m.dw);
+    }
     cyc = std::max(cyc, 1u);
     R.ldsCycles += cyc;
     R.ldsIdealCycles += std::max(ideal, 1u);

@@ -91,6 +91,14 @@ struct Occupancy {
 Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
                     uint32_t lds);
 
+/// The last LDS access of one instruction and its bank cycles (memoryOp).
+struct LdsMemo {
+  bool valid = false;
+  unsigned per = 0, cycles = 0, ideal = 0;
+  uint64_t exec = 0;
+  uint32_t dw[64 * 8];
+};
+
 /// What the CU models of a launch share: the program's timing facts, the
 /// pools of wave and workgroup state (a workgroup that ends on one CU leaves
 /// its memory to the next one started anywhere), the instruction budget.
@@ -105,6 +113,7 @@ struct Shared {
     while ((2u << lineShift) <= P.lineBytes)
       ++lineShift;
     dispatcherFree.assign((P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd, 0);
+    ldsMemo.resize(prog.insts.size());
   }
   std::vector<InstInfo> info;
   std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
@@ -115,6 +124,7 @@ struct Shared {
   std::vector<std::unique_ptr<Wave>> wavesFree;
   std::vector<std::unique_ptr<Group>> groupsFree;
   std::vector<uint64_t> dispatcherFree;  ///< per XCD: its workgroup dispatcher's next free cycle
+  std::vector<std::unique_ptr<LdsMemo>> ldsMemo;  ///< per instruction, LDS ones
   /// Takes the free waves earlier launches left (cleared as fresh ones),
   /// and gives this launch's back at its end.
   void takePooled();
@@ -133,7 +143,8 @@ public:
       : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()),
         info(sh.info), stopAhead(sh.stopAhead), batching(sh.batching),
         lineShift(sh.lineShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
-        groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), executed(sh.executed),
+        groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), ldsMemo(sh.ldsMemo),
+        executed(sh.executed),
         failed(sh.failed) {}
 
   /// Makes this CU `cu` of a launch of `numGroups` workgroups and starts
@@ -169,6 +180,7 @@ private:
   std::vector<std::unique_ptr<Wave>> &wavesFree;
   std::vector<std::unique_ptr<Group>> &groupsFree;
   std::vector<uint64_t> &dispatcherFree;
+  std::vector<std::unique_ptr<LdsMemo>> &ldsMemo;
   uint64_t &executed;
   bool &failed;
   Simd simd[4];
