@@ -248,14 +248,28 @@ LogicalResult KernelLowering::lowerBlock(Block &blk) {
   return success();
 }
 
-FailureOr<SmallVector<RV>> KernelLowering::yields(Block &blk) {
+FailureOr<SmallVector<RV>> KernelLowering::getAll(ValueRange values) {
   SmallVector<RV> out;
-  for (Value v : blk.getTerminator()->getOperands()) {
+  for (Value v : values) {
     auto r = get(v);
     if (failed(r))
       return failure();
     out.push_back(*r);
   }
+  return out;
+}
+
+FailureOr<SmallVector<RV>> KernelLowering::yields(Block &blk) {
+  return getAll(blk.getTerminator()->getOperands());
+}
+
+FailureOr<SmallVector<Value>> KernelLowering::yieldedRegs(Block &blk, ArrayRef<Type> types) {
+  auto ys = yields(blk);
+  if (failed(ys))
+    return failure();
+  SmallVector<Value> out;
+  for (auto [y, t] : llvm::zip(*ys, types))
+    out.push_back(inClass(y, t).reg);
   return out;
 }
 

@@ -362,7 +362,12 @@ public:
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerWhile(scf::WhileOp op);
   FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx);
+  /// The lowered values of `values` (an error already reported if one fails).
+  FailureOr<SmallVector<RV>> getAll(ValueRange values);
+  /// The lowered operands of `blk`'s terminator (scf.yield / scf.condition).
   FailureOr<SmallVector<RV>> yields(Block &blk);
+  /// Those operands as registers, each moved into the class of `types[i]`.
+  FailureOr<SmallVector<Value>> yieldedRegs(Block &blk, ArrayRef<Type> types);
   RV laneId();
   Value laneByteAddr();
   Value lane, laneAddr;

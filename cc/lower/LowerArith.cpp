@@ -101,13 +101,10 @@ LogicalResult KernelLowering::lowerArith(Operation *op) {
     }
     return unsupported(op, "only scalar constants are lowered");
   }
-  SmallVector<RV> in;
-  for (Value v : op->getOperands()) {
-    auto r = get(v);
-    if (failed(r))
-      return failure();
-    in.push_back(*r);
-  }
+  auto operands = getAll(op->getOperands());
+  if (failed(operands))
+    return failure();
+  SmallVector<RV> &in = *operands;
   Value res = op->getNumResults() ? op->getResult(0) : Value();
   auto set = [&](RV r) {
     vals[res] = r;

@@ -53,13 +53,7 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   auto passOn = [&](Block &blk) -> FailureOr<SmallVector<Value>> {
     if (failed(lowerBlock(blk)))
       return failure();
-    auto ys = yields(blk);
-    if (failed(ys))
-      return failure();
-    SmallVector<Value> out;
-    for (auto [y, t] : llvm::zip(*ys, types))
-      out.push_back(inClass(y, t).reg);
-    return out;
+    return yieldedRegs(blk, types);
   };
   auto isFloat = [&](unsigned i) { return isF32(op.getResult(i).getType()); };
   if (!uni.isDivergent(op.getCondition())) {
@@ -162,15 +156,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       vals[op.getRegionIterArgs()[i]] =
           fromArg(blk->getArgument(first + i), types[i], isF32(op.getRegionIterArgs()[i].getType()));
   };
-  auto nextArgs = [&]() -> FailureOr<SmallVector<Value>> {
-    auto ys = yields(src);
-    if (failed(ys))
-      return failure();
-    SmallVector<Value> out;
-    for (auto [y, t] : llvm::zip(*ys, types))
-      out.push_back(inClass(y, t).reg);
-    return out;
-  };
+  auto nextArgs = [&]() { return yieldedRegs(src, types); };
   SmallVector<Value> initRegs;
   for (auto [r, t] : llvm::zip(inits, types))
     initRegs.push_back(inClass(r, t).reg);

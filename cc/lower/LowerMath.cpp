@@ -108,13 +108,10 @@ LogicalResult KernelLowering::lowerMath(Operation *op) {
     return unsupported(op);
   if (!isF32(op->getResult(0).getType()))
     return unsupported(op, "only f32 is lowered");
-  SmallVector<RV> in;
-  for (Value v : op->getOperands()) {
-    auto r = get(v);
-    if (failed(r))
-      return failure();
-    in.push_back(*r);
-  }
+  auto operands = getAll(op->getOperands());
+  if (failed(operands))
+    return failure();
+  SmallVector<RV> &in = *operands;
   if (isa<math::SqrtOp>(op)) {
     vals[op->getResult(0)] = sqrtF32(in[0]);
     return success();
