@@ -200,13 +200,19 @@ public:
     default: llvm_unreachable("no value");
     }
   }
+  /// The 64-bit all-ones lane mask as an operand: the inline constant -1,
+  /// which a 64-bit SALU op sign-extends (a 32-bit literal 0xffffffff would
+  /// be zero-extended: lanes 32-63 off).
+  Value allLanes() {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(-1));
+  }
   Value toMask(RV r) {
     switch (r.k) {
     case RV::Mask: return r.reg;
-    case RV::Imm: return inst("s_mov_b64", s2T, cst(r.bits & 1 ? -1 : 0));
+    case RV::Imm: return inst("s_mov_b64", s2T, r.bits & 1 ? allLanes() : cst(0));
     case RV::S:
       inst("s_cmp_lg_u32", {}, {r.reg, cst(0)});
-      return inst("s_cselect_b64", s2T, {cst(-1), cst(0)});
+      return inst("s_cselect_b64", s2T, {allLanes(), cst(0)});
     case RV::V: return inst("v_cmp_ne_u32", s2T, {cst(0), r.reg});
     default: llvm_unreachable("no value");
     }
