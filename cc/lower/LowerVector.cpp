@@ -264,6 +264,31 @@ FailureOr<RV> scalarOp(KernelLowering &L, Location at, StringRef name, ArrayRef<
   return out;
 }
 
+/// Whether element `e` of a transfer starting at index `i0` along a
+/// dimension of `size` is read/written: in bounds (unless the transfer is
+/// known in bounds) and set in `mask` (when there is one). An immediate when
+/// known.
+static FailureOr<RV> elementValid(KernelLowering &L, Operation *op, RV i0, RV size,
+                                  bool inBounds, ArrayRef<RV> mask, int64_t e) {
+  RV valid = RV::imm(1);
+  if (!inBounds) {
+    auto v = scalarOp(L, op->getLoc(), "arith.cmpi", {L.add(i0, RV::imm(e)), size},
+                      {L.b.getIndexType(), L.b.getIndexType()}, L.b.getI1Type(),
+                      {L.b.getNamedAttr("predicate", arith::CmpIPredicateAttr::get(
+                                                         L.ctx, arith::CmpIPredicate::slt))});
+    if (failed(v))
+      return failure();
+    valid = *v;
+  }
+  if (mask.empty())
+    return valid;
+  if (valid.k == RV::Imm)
+    return valid.bits ? mask[e] : valid;
+  return scalarOp(L, op->getLoc(), "arith.andi", {valid, mask[e]},
+                  {L.b.getI1Type(), L.b.getI1Type()}, L.b.getI1Type(), {});
+}
+
+
 /// An arith / math op on vectors: its scalar op per element.
 LogicalResult lowerElementwise(KernelLowering &L, Operation *op) {
   if (op->getNumResults() != 1)
@@ -410,25 +435,10 @@ LogicalResult lowerVectorOp(KernelLowering &L, Operation *op) {
       return failure();
     SmallVector<RV> out;
     for (int64_t e = 0; e < vt.getNumElements(); ++e) {
-      RV valid = RV::imm(1);
-      if (!inBounds) {
-        auto v = scalarOp(L, op->getLoc(), "arith.cmpi", {L.add(*i0, RV::imm(e)), *size},
-                          {L.b.getIndexType(), L.b.getIndexType()}, L.b.getI1Type(),
-                          {L.b.getNamedAttr("predicate", arith::CmpIPredicateAttr::get(
-                                                             L.ctx, arith::CmpIPredicate::slt))});
-        if (failed(v))
-          return failure();
-        valid = *v;
-      }
-      if (!mask.empty() && valid.k == RV::Imm) {
-        valid = valid.bits ? mask[e] : valid;
-      } else if (!mask.empty()) {
-        auto v = scalarOp(L, op->getLoc(), "arith.andi", {valid, mask[e]},
-                          {L.b.getI1Type(), L.b.getI1Type()}, L.b.getI1Type(), {});
-        if (failed(v))
-          return failure();
-        valid = *v;
-      }
+      auto validOr = elementValid(L, op, *i0, *size, inBounds, mask, e);
+      if (failed(validOr))
+        return failure();
+      RV valid = *validOr;
       if (valid.k == RV::Imm && !valid.bits) {
         out.push_back(*pad);
         continue;
@@ -483,25 +493,10 @@ LogicalResult lowerVectorOp(KernelLowering &L, Operation *op) {
     if (failed(size) || failed(stride) || failed(i0))
       return failure();
     for (int64_t e = 0; e < vt.getNumElements(); ++e) {
-      RV valid = RV::imm(1);
-      if (!inBounds) {
-        auto c = scalarOp(L, op->getLoc(), "arith.cmpi", {L.add(*i0, RV::imm(e)), *size},
-                          {L.b.getIndexType(), L.b.getIndexType()}, L.b.getI1Type(),
-                          {L.b.getNamedAttr("predicate", arith::CmpIPredicateAttr::get(
-                                                             L.ctx, arith::CmpIPredicate::slt))});
-        if (failed(c))
-          return failure();
-        valid = *c;
-      }
-      if (!mask.empty() && valid.k == RV::Imm) {
-        valid = valid.bits ? mask[e] : valid;
-      } else if (!mask.empty()) {
-        auto c = scalarOp(L, op->getLoc(), "arith.andi", {valid, mask[e]},
-                          {L.b.getI1Type(), L.b.getI1Type()}, L.b.getI1Type(), {});
-        if (failed(c))
-          return failure();
-        valid = *c;
-      }
+      auto validOr = elementValid(L, op, *i0, *size, inBounds, mask, e);
+      if (failed(validOr))
+        return failure();
+      RV valid = *validOr;
       if (valid.k == RV::Imm && !valid.bits)
         continue;
       RV off = L.add(a->second, L.mul(*stride, RV::imm(e)));
