@@ -54,6 +54,22 @@ pairs as its elements and v_mfma_i32_16x16x32_i8 / 32x32x16_i8 take a lane's
 (M f32), sb (N f32), bias (N f32); C is bf16: round to nearest even of
 f32(sum) * sa[m] * sb[n] + bias[n] (`tiles.store_scaled_bf16`).
 
+Block-scale fp8 (`block_scale`, "ofp8" on gfx950, the operation of AMD's
+gfx950 block-scale GEMM, aster.aiter.gemm_blockscale): two scale arguments
+instead of the three of a8w8: sa, f32 [ceil(K / 128), M] (x_scale
+transposed: one per row of A and 128 k), and sb, f32 [ceil(N / 128),
+ceil(K / 128)] (one per 128 x 128 block of B); C = bf16(sum over K blocks kb
+of sa[kb, m] sb[n / 128, kb] (sum over k in kb of A[m, k] B[n, k])). One K
+step is one block (tile_k = 64 pairs = 128 fp8); its MFMAs are gfx950's
+v_mfma_f32_16x16x128_f8f6f4 / 32x32x64_f8f6f4 (one per 128 / 64 k: the
+fragments of 4 single-K steps side by side, as double_k does with 2; the
+same permutation of k in A and B, so the sum is unchanged) into a fresh f32
+partial sum in VGPRs (the first with C = 0), which acc += partial x (sa x
+sb) folds into the f32 accumulator (v_fma_f32); tile_n divides 128, so sb
+is one value per workgroup and step; the scales are loaded `prefetch` + 1
+steps ahead. Each block's sum is rounded to f32 once and each fold once:
+equal to NumPy's when every partial sum and scale product is exact.
+
 Split-K (`split_k`): four more arguments, kchunk, cnt (u32 counters, one
 per output tile and wave, zero before the launch and left zero), splits
 = ceil(K / kchunk) and zwg (1 or 0). With zwg = 1 the grid's z is splits +
@@ -71,9 +87,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import BYTE_DTYPES, CNT_BYTES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import BLOCK_SCALE, BYTE_DTYPES, CNT_BYTES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
 
-__all__ = ["GemmConfig", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
+__all__ = ["GemmConfig", "BLOCK_SCALE", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
            "DTYPES",
            "MFMA_SHAPES"]
 
@@ -107,6 +123,7 @@ class GemmConfig:
     split_k: bool = False
     double_k: bool = False
     out: str = "f32"
+    block_scale: bool = False
 
     @property
     def name(self):
@@ -114,7 +131,8 @@ class GemmConfig:
                 f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
                 f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}"
                 f"{'_sk' if self.split_k else ''}{'_dk' if self.double_k else ''}"
-                f"{'' if self.out == 'f32' else '_o' + self.out}")
+                f"{'' if self.out == 'f32' else '_o' + self.out}"
+                f"{'_bs' if self.block_scale else ''}")
 
     @property
     def waves(self):
@@ -192,6 +210,11 @@ class GemmConfig:
         if self.out not in ("f32", "bf16", "f16") or (self.out != "f32" and (
                 self.split_k or self.dtype in BYTE_DTYPES)):
             bad("out must be f32, bf16 or f16 (16-bit C: no split_k, not with i8)")
+        if self.block_scale and (self.dtype, self.arch) != ("ofp8", "gfx950") or \
+                self.block_scale and (self.tile_k != 64 or BLOCK_SCALE % self.tile_n or
+                                      self.b_direct):
+            bad(f"block_scale needs ofp8 on gfx950, tile_k 64 (one block of {BLOCK_SCALE} "
+                f"fp8 per K step) and tile_n dividing {BLOCK_SCALE}, no b_direct")
         if self.dtype in BYTE_DTYPES and (not self.trans_b or self.split_k or self.double_k):
             bad("i8 / fp8 (a8w8) needs trans_b and no split_k or double_k")
         if (self.dtype, self.arch) in (("fp8", "gfx950"), ("ofp8", "gfx942")):
