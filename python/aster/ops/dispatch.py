@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL, split_counters
+from ..generators.gemm import BLOCK_SCALE, BYTE_DTYPES, DTYPES, K_UNROLL, split_counters
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
 __all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate",
@@ -278,11 +278,12 @@ class Plan:
 
 
 def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
-         out=None, device=None):
+         out=None, device=None, block_scale=False):
     """The Plan the heuristic picks for an M x N x K GEMM (module doc); out:
     C's format ("f32", "bf16", "f16"; default f32, bf16 for i8); device: the
     timing model's profile to estimate on (None: the arch's flagship); cus
-    overrides its compute units."""
+    overrides its compute units; block_scale: among the block-scale fp8
+    kernels (gfx950 ofp8) instead of the others."""
     from .devices import profile as _profile
     prof = dict(_profile(arch, device))
     if cus:
@@ -290,9 +291,10 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
     byte8 = dtype in BYTE_DTYPES
     out = out or ("bf16" if byte8 else "f32")
     cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
-                         out=None if byte8 else out)
+                         out=None if byte8 else out, block_scale=bool(block_scale))
     if not cands:
-        raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
+        raise ValueError(f"the library {library.directory} has no {dtype} "
+                         f"{'block-scale ' if block_scale else ''}kernel for {arch} "
                          f"with trans_b={trans_b} and {out} out")
     tuned = [e for e in cands if (m, n, k) in e.tuned_for]
     opts = []
@@ -410,14 +412,38 @@ _OUT = {"f32": np.dtype(np.float32), "bf16": np.dtype(DTYPES["bf16"]),
         "f16": np.dtype(np.float16)}
 
 
+def _block_scales(scale_a, scale_b, m, n, k):
+    """block_scale's scales as the kernel takes them: sa [K blocks, M]
+    (scale_a [M, K blocks] transposed) and sb [N blocks, K blocks], float32."""
+    kb, nb = -(-k // BLOCK_SCALE), -(-n // BLOCK_SCALE)
+    out = []
+    for v, shape, what in ((scale_a, (m, kb), "scale_a"), (scale_b, (nb, kb), "scale_b")):
+        if v is None:
+            raise ValueError(f"gemm: block_scale needs {what} (float32 {shape})")
+        v = np.asarray(v)
+        if v.shape != shape or not np.issubdtype(v.dtype, np.floating):
+            raise ValueError(f"gemm: with block_scale={BLOCK_SCALE}, {what} must be a float "
+                             f"array of shape {shape} (one per {BLOCK_SCALE} of K"
+                             f"{'' if what == 'scale_a' else ' and of N'}), got {v.dtype} "
+                             f"{v.shape}")
+        out.append(v.astype(np.float32))
+    return [np.ascontiguousarray(out[0].T), np.ascontiguousarray(out[1])]
+
+
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
          library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None,
-         out_dtype=None, device=None):
+         out_dtype=None, device=None, block_scale=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
     A, B: float16 or bfloat16 NumPy arrays (the same dtype), or int8 (a8w8,
     trans_b only: C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]),
     scale_a (M values) and scale_b (N) float32, bias (N) optional).
+    block_scale=128 (OCP fp8 `float8_e4m3fn` A and B, arch="gfx950",
+    trans_b; the operation of AMD's gfx950 block-scale fp8 GEMM,
+    aster.aiter.gemm_blockscale): C = bf16(sum over K blocks kb of 128:
+    scale_a[m, kb] scale_b[n // 128, kb] (A[m, kb] . B[n, kb])), scale_a
+    float32 [M, ceil(K / 128)], scale_b float32 [ceil(N / 128), ceil(K / 128)];
+    no bias.
     out_dtype: C's dtype for 16-bit inputs: float32 (default) or the
     inputs' own (bfloat16 / float16: rounded to nearest even; no split-K).
     out: an optional
@@ -443,6 +469,14 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     if max(m * k, n * k, m * n * 2) * 2 >= 2**31:
         raise ValueError("gemm: each matrix must be smaller than 2 GiB")
     i8 = da in BYTE_DTYPES
+    if block_scale is not None:
+        if block_scale != BLOCK_SCALE:
+            raise ValueError(f"gemm: block_scale must be {BLOCK_SCALE} (or None), "
+                             f"got {block_scale!r}")
+        if da != "ofp8" or arch != "gfx950" or not trans_b or bias is not None:
+            raise ValueError("gemm: block_scale needs float8_e4m3fn A and B, arch='gfx950', "
+                             "trans_b=True and no bias")
+        bscales = _block_scales(scale_a, scale_b, m, n, k)
     if i8 and not trans_b:
         raise ValueError("gemm: int8 (a8w8) operands need trans_b=True (B is N x K)")
     if not i8 and (scale_a is not None or scale_b is not None or bias is not None):
@@ -463,12 +497,12 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     lib = library if library is not None else default_library()
     if config is None:
         p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch, out=names[want],
-                 device=device)
+                 device=device, block_scale=block_scale is not None)
     else:
         entry = config if not isinstance(config, str) else lib.entry(config, arch)
         c = entry.config
         if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch) or \
-                (not i8 and c.out != names[want]):
+                (not i8 and c.out != names[want]) or c.block_scale != (block_scale is not None):
             raise ValueError(f"gemm: kernel {entry.name} is for {c.dtype}, trans_b={c.trans_b}, "
                              f"{c.arch}; this call needs {da}, trans_b={trans_b}, {arch}")
         s = splits or 1
@@ -478,7 +512,9 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         p = Plan(entry, sk, kc, 0.0)
     cfg = p.entry.config
     c_arr = out if out is not None else np.empty((m, n), out_dt)
-    if i8:
+    if block_scale is not None:
+        args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2), *bscales]
+    elif i8:
         args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2),
                 _vector(scale_a, m, "scale_a", None), _vector(scale_b, n, "scale_b", None),
                 _vector(bias, n, "bias", 0.0)]

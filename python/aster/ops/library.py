@@ -43,9 +43,19 @@ DEFAULT_TILES = (
     dict(tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16, prefetch=2,
          split_k=True),
 )
+# Block-scale fp8 (gfx950 ofp8, `block_scale`: one K step per 128-k block):
+# small tiles only, the shapes of AMD's block-scale GEMM's users (decode to
+# mid-size prefill) need workgroups more than big tiles; with a 64 x 128
+# tile the per-block partial sums, the f32 accumulator and the operands in
+# flight outgrow the 256 VGPRs (spills: 4x slower on the timing model).
+BLOCK_SCALE_TILES = (
+    dict(tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16, prefetch=2),
+    dict(tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
+)
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
-              "lds_bytes", "vgprs",
+              "block_scale", "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
               "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "wg_load_full",
               "tuned_for"]
@@ -59,7 +69,8 @@ def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
     """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
     the plain tiles again with C in the inputs' 16-bit format (`out`), and
     (a8w8) the plain tiles with trans_b for int8 and FNUZ fp8 on gfx942 and
-    OCP fp8 (ofp8) on gfx950."""
+    OCP fp8 (ofp8) on gfx950, and BLOCK_SCALE_TILES for gfx950's block-scale
+    fp8 (ofp8, `block_scale`)."""
     out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
            for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
     out += [GemmConfig(dtype=d, arch=a, trans_b=tb, out=d, **t)
@@ -69,6 +80,9 @@ def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
         if a8w8 and a in archs:
             out += [GemmConfig(dtype=d, arch=a, trans_b=True, **t)
                     for t in DEFAULT_TILES if not t.get("split_k")]
+    if a8w8 and "gfx950" in archs:
+        out += [GemmConfig(dtype="ofp8", arch="gfx950", trans_b=True, block_scale=True, **t)
+                for t in BLOCK_SCALE_TILES]
     return out
 
 
@@ -155,8 +169,12 @@ def run(hsaco, cfg, shape, splits=1, device=None, zwg=1):
     if cfg.dtype in ("i8", "fp8", "ofp8"):      # K byte pairs, scales and bias, bf16 C
         kp = -(-k // 2)
         args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
-                np.zeros(m * n, np.uint16), m, n, kp, np.zeros(m, np.float32),
-                np.zeros(n, np.float32), np.zeros(n, np.float32)]
+                np.zeros(m * n, np.uint16), m, n, kp]
+        if cfg.block_scale:     # sa [K blocks, M], sb [N blocks, K blocks]
+            kb, nb = -(-k // 128), -(-n // 128)
+            args += [np.zeros(kb * m, np.float32), np.zeros(nb * kb, np.float32)]
+        else:
+            args += [np.zeros(m, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32)]
         return launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args,
                       timing=True, device=device)
     a = np.zeros(m * k + 1, NP[cfg.dtype])
@@ -397,9 +415,10 @@ class Library:
     def __repr__(self):
         return f"<aster.ops.Library {self.directory}: {len(self.entries)} kernels>"
 
-    def find(self, arch=None, dtype=None, trans_b=None, out=None):
+    def find(self, arch=None, dtype=None, trans_b=None, out=None, block_scale=None):
         return [e for e in self.entries
                 if (arch is None or e.config.arch == arch)
+                and (block_scale is None or e.config.block_scale == block_scale)
                 and (dtype is None or e.config.dtype == dtype)
                 and (trans_b is None or e.config.trans_b == trans_b)
                 and (out is None or e.config.out == out)]
