@@ -270,11 +270,14 @@ class Plan:
     cycles: float
     us: float = 0.0
     zwg: int = 1
+    convert: str = ""       # "bf16" / "f16": an f32 split-K kernel into a
+    #                         workspace, then aster.ops.gemm_convert into C
 
     @property
     def name(self):
         return self.entry.name + (f"/sk{self.splits}{'' if self.zwg else 'n'}"
-                                  if self.entry.config.split_k else "")
+                                  if self.entry.config.split_k else "") + \
+            (f"+cvt_{self.convert}" if self.convert else "")
 
 
 def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
@@ -298,6 +301,25 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
                          f"with trans_b={trans_b} and {out} out")
     tuned = [e for e in cands if (m, n, k) in e.tuned_for]
     opts = []
+    if out in ("bf16", "f16") and not byte8 and not tuned:
+        # 16-bit C by split-K: the f32 split-K kernels into a workspace (two
+        # or more splits) and the conversion's launch (gemm_convert)
+        from .gemm_convert import estimate_us as convert_us
+        cvt = convert_us(m, n, prof)
+        for e in library.find(arch=arch, dtype=dtype, trans_b=trans_b, out="f32",
+                              block_scale=False):
+            cal = e.calibration
+            if not e.config.split_k or not cal:
+                continue
+            for s in split_factors(e.config, k):
+                kc, sk = kchunk(e.config, k, s)
+                if sk < 2:
+                    continue
+                for z in ((1, 0) if cal["wg_fixed0"] else (1,)):
+                    us, t, waste = estimate_us(e.config, m, n, k, s, cal, prof,
+                                               loop_utilisation(e), zwg=z)
+                    opts.append(((us + cvt, waste, -e.config.tile_m * e.config.tile_n, True,
+                                  sk, -z), Plan(e, sk, kc, t, us + cvt, z, out)))
     for e in tuned or cands:
         fixed = e.tuned_splits.get((m, n, k)) if tuned else None
         for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
@@ -445,7 +467,10 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     float32 [M, ceil(K / 128)], scale_b float32 [ceil(N / 128), ceil(K / 128)];
     no bias.
     out_dtype: C's dtype for 16-bit inputs: float32 (default) or the
-    inputs' own (bfloat16 / float16: rounded to nearest even; no split-K).
+    inputs' own (bfloat16 / float16: rounded to nearest even; by the 16-bit
+    kernels, or, where the estimate says it is faster, by an f32 split-K
+    kernel into a workspace and a conversion launch, aster.ops.gemm_convert:
+    r.plan.convert, r.convert, r.total_us).
     out: an optional
     float32 C-contiguous M x N array to write into. config: a kernel name
     (or Entry) of the library to use instead of the heuristic (`choose`).
@@ -501,17 +526,23 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     else:
         entry = config if not isinstance(config, str) else lib.entry(config, arch)
         c = entry.config
+        cvt = "" if i8 or c.out == names[want] or not (c.split_k and c.out == "f32") \
+            else names[want]        # a 16-bit C from an f32 split-K kernel: convert after
         if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch) or \
-                (not i8 and c.out != names[want]) or c.block_scale != (block_scale is not None):
+                (not i8 and not cvt and c.out != names[want]) or \
+                c.block_scale != (block_scale is not None):
             raise ValueError(f"gemm: kernel {entry.name} is for {c.dtype}, trans_b={c.trans_b}, "
                              f"{c.arch}; this call needs {da}, trans_b={trans_b}, {arch}")
         s = splits or 1
         if s < 1 or (s > 1 and not c.split_k):
             raise ValueError(f"gemm: splits={splits} needs a split-K kernel (not {entry.name})")
         kc, sk = kchunk(c, k, s)
-        p = Plan(entry, sk, kc, 0.0)
+        p = Plan(entry, sk, kc, 0.0, convert=cvt)
     cfg = p.entry.config
     c_arr = out if out is not None else np.empty((m, n), out_dt)
+    c_final = c_arr
+    if p.convert:           # the split-K kernel adds into an f32 workspace
+        c_arr = np.empty((m, n), np.float32)
     if block_scale is not None:
         args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2), *bscales]
     elif i8:
@@ -519,14 +550,23 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
                 _vector(scale_a, m, "scale_a", None), _vector(scale_b, n, "scale_b", None),
                 _vector(bias, n, "bias", 0.0)]
     else:
-        args = [_padded(A), _padded(B), c_arr if out_dt == _OUT["f32"] else c_arr.view(np.uint16),
+        args = [_padded(A), _padded(B),
+                c_arr if c_arr.dtype == np.float32 else c_arr.view(np.uint16),
                 m, n, k]
     if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
         gx, gy, _ = cfg.grid(m, n)
         args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits, p.zwg]
     r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits, p.zwg), block=cfg.block,
                args=args, backend=backend, timing=timing, device=device)
+    rc = None
+    if p.convert:
+        from . import gemm_convert
+        rc = gemm_convert.run(c_arr, c_final, p.convert, arch=arch, timing=timing,
+                              device=device, backend=backend)
     if timing:
-        r.plan = p
-        return c_arr, r
-    return c_arr
+        # r: the GEMM kernel's launch; r.convert: the conversion's (or None);
+        # r.total_us: the device time of both
+        r.plan, r.convert = p, rc
+        r.total_us = r.microseconds + (rc.microseconds if rc is not None else 0.0)
+        return c_final, r
+    return c_final
