@@ -87,9 +87,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import BLOCK_SCALE, BYTE_DTYPES, CNT_BYTES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import BLOCK_SCALE, BYTE_DTYPES, CNT_BYTES, STREAM_K_WORDS, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
 
-__all__ = ["GemmConfig", "BLOCK_SCALE", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
+__all__ = ["GemmConfig", "BLOCK_SCALE", "stream_k_table", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
            "DTYPES",
            "MFMA_SHAPES"]
 
@@ -124,6 +124,7 @@ class GemmConfig:
     double_k: bool = False
     out: str = "f32"
     block_scale: bool = False
+    stream_k: bool = False
 
     @property
     def name(self):
@@ -132,7 +133,7 @@ class GemmConfig:
                 f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}"
                 f"{'_sk' if self.split_k else ''}{'_dk' if self.double_k else ''}"
                 f"{'' if self.out == 'f32' else '_o' + self.out}"
-                f"{'_bs' if self.block_scale else ''}")
+                f"{'_bs' if self.block_scale else ''}{'_st' if self.stream_k else ''}")
 
     @property
     def waves(self):
@@ -215,6 +216,8 @@ class GemmConfig:
                                       self.b_direct):
             bad(f"block_scale needs ofp8 on gfx950, tile_k 64 (one block of {BLOCK_SCALE} "
                 f"fp8 per K step) and tile_n dividing {BLOCK_SCALE}, no b_direct")
+        if self.stream_k and not self.split_k:
+            bad("stream_k is a split-K kernel (split_k=True) fed a work table")
         if self.dtype in BYTE_DTYPES and (not self.trans_b or self.split_k or self.double_k):
             bad("i8 / fp8 (a8w8) needs trans_b and no split_k or double_k")
         if (self.dtype, self.arch) in (("fp8", "gfx950"), ("ofp8", "gfx942")):
@@ -242,6 +245,39 @@ def split_counters(n):
     so a GPU keeps one allocation for every launch; on the emulator, each
     launch works on a copy of a fresh zero array."""
     return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)
+
+
+def stream_k_table(cfg, m, n, k, groups):
+    """The work table of a stream-K launch (`stream_k` kernels): the tiles'
+    K steps (of K_UNROLL tile_k elements, the kernel's loop trip) laid end
+    to end, tile after tile, cut into `groups` ranges of equal length, each
+    range cut again at tile boundaries: one row per piece (a segment), in
+    that order, i32 [tile x, tile y, first K element, K elements, first
+    (1: starts at k = 0 and stores), adders (the tile's other segments,
+    in the first's row and in each adder's), 0, 0]. The launch runs one
+    workgroup per row (grid (rows, 1, 1)); a tile's first segment has a lower
+    row than its adders (the split-K protocol's order)."""
+    gx, gy, _ = cfg.grid(m, n)
+    unit = K_UNROLL * cfg.tile_k
+    steps = -(-k // unit)
+    total = gx * gy * steps
+    per = -(-total // max(1, groups))
+    rows = []
+    for g in range(-(-total // per)):
+        pos, end = g * per, min((g + 1) * per, total)
+        while pos < end:
+            t, kb = divmod(pos, steps)
+            ke = min(steps, kb + end - pos)
+            rows.append([t % gx, t // gx, kb * unit, min(ke * unit, k) - kb * unit,
+                         int(kb == 0), 0, 0, 0])
+            pos += ke - kb
+    count = {}
+    for r in rows:
+        count[(r[0], r[1])] = count.get((r[0], r[1]), 0) + 1
+    for r in rows:
+        r[5] = count[(r[0], r[1])] - 1
+    out = np.array(rows, np.int32).reshape(-1, STREAM_K_WORDS)
+    return out
 
 
 def build(cfg):

@@ -39,6 +39,8 @@ BLOCK_SCALE = 128           # fp8 elements per block-scale block along K (and
 #                             along N for B's scales): AMD's gfx950 block-scale
 #                             GEMM's TileK = TileN (asm_mi350_a8w8_blockscale.cu)
 
+STREAM_K_WORDS = 8          # i32 per row of a stream-K work table (6 used)
+
 K_UNROLL = 2                # K steps per trip of the K loop (one per LDS buffer)
 
 
@@ -114,7 +116,14 @@ class _Gen:
             if not c.block_scale:   # block_scale: sa [K blocks, M], sb [N blocks, K blocks]
                 args.append(("bias", ptr(np.float32)))
         setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
-        if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
+        if c.stream_k:
+            # stream-K decomposition: workgroup x runs the segment of row x
+            # of the work table (STREAM_K_WORDS i32 each: tile x, tile y,
+            # first K element, K elements, first = 1 when the segment starts
+            # at k = 0 (it stores; the others add), adders = the tile's other
+            # segments); cnt as split-K's
+            args += [("work", ptr(np.int32)), ("cnt", ptr(np.uint32))]
+        elif c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
             # cnt: one u32 per (output tile, wave), zero before the launch and
             # left zero after it (the kernel resets what it used); splits:
             # K splits; zwg: 1 = workgroup z = 0 zeroes C (grid z = splits +
@@ -152,7 +161,16 @@ class _Gen:
         pc = k.load_arg("c")
         M, N, K = k.load_arg("M"), k.load_arg("N"), k.load_arg("K")
         self.M, self.N, self.K = M, N, K
-        wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
+        if c.stream_k:
+            w = k.load_arg("work")
+            off = k.s_lshl_b32(SGPR(), k.workgroup_id("x"), _log2(4 * STREAM_K_WORDS))
+            lo = k.s_add_u32(SGPR(), w[0], off)
+            hi = k.s_addc_u32(SGPR(), w[1], 0)
+            self.work = k.s_load_dwordx8(SGPR(8, align=8), k.concat(lo, hi), 0)
+            wgx, wgy = self.work[0], self.work[1]
+        else:
+            wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
+        self.wgx, self.wgy = wgx, wgy
         self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
         c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
@@ -172,7 +190,9 @@ class _Gen:
         # k0: this workgroup's first K element; Kh: how many it multiplies
         # (rows stay K elements apart; the K mask and the trip count use Kh)
         self.k0, self.Kh = None, K
-        if c.split_k:
+        if c.stream_k:
+            self.k0, self.Kh = self.work[2], self.work[3]
+        elif c.split_k:
             kc = k.load_arg("kchunk")
             # workgroup z multiplies split z - zwg (with zwg, z = 0 zeroes C: zero_tile)
             self.sidx = k.s_sub_u32(SGPR(), k.workgroup_id("z"), k.load_arg("zwg"))
@@ -587,8 +607,7 @@ class _Gen:
         (dcnt,) = self.call(tiles.raw_buffer, k.load_arg("cnt"), k.s_lshl_b32(
             SGPR(), k.s_mul_i32(SGPR(), k.s_mul_i32(SGPR(), ntn, ntm), c.waves),
             _log2(CNT_BYTES)))
-        tile = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), k.workgroup_id("y"), ntn),
-                           k.workgroup_id("x"))
+        tile = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wgy, ntn), self.wgx)
         wave = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wm, c.waves_n), self.wn)
         coff = k.s_lshl_b32(SGPR(), k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), tile, c.waves),
                                                  wave), _log2(CNT_BYTES))
@@ -622,17 +641,27 @@ class _Gen:
         zero workgroups stores; the others wait for the storing wave and add."""
         k = self.k
         cnt = self.counter()
-        splits = k.load_arg("splits")
-        zwg = k.load_arg("zwg")
         add = k.label("sk_add")
-        k.s_cmp_lg_u32(k.s_or_b32(SGPR(), zwg, self.sidx), 0)
-        k.s_cbranch_scc1(add)
-        self.store(acc, atomic=False)                   # zwg = 0, split 0
-        k.buffer_wbl2(sc1=True)
-        k.s_waitcnt(vmcnt=0)
         alone = k.label("sk_alone")
-        k.s_cmp_eq_u32(splits, 1)
-        k.s_cbranch_scc1(alone)
+        if self.cfg.stream_k:   # the table says: first segment of its tile, and its adders
+            adders = self.work[5]
+            k.s_cmp_eq_u32(self.work[4], 0)
+            k.s_cbranch_scc1(add)
+            self.store(acc, atomic=False)
+            k.buffer_wbl2(sc1=True)
+            k.s_waitcnt(vmcnt=0)
+            k.s_cmp_eq_u32(adders, 0)
+            k.s_cbranch_scc1(alone)
+        else:
+            splits = k.load_arg("splits")
+            zwg = k.load_arg("zwg")
+            k.s_cmp_lg_u32(k.s_or_b32(SGPR(), zwg, self.sidx), 0)
+            k.s_cbranch_scc1(add)
+            self.store(acc, atomic=False)                   # zwg = 0, split 0
+            k.buffer_wbl2(sc1=True)
+            k.s_waitcnt(vmcnt=0)
+            k.s_cmp_eq_u32(splits, 1)
+            k.s_cbranch_scc1(alone)
         self.cnt_add(cnt, 1, ret=False)
         k.bind(alone)
         k.s_endpgm()
@@ -642,7 +671,8 @@ class _Gen:
         k.s_cbranch_scc1(spin)
         r = self.cnt_add(cnt, 0x10000)
         self.store(acc, atomic=True)
-        adders = k.s_sub_u32(SGPR(), k.s_add_u32(SGPR(), splits, zwg), 1)
+        if not self.cfg.stream_k:
+            adders = k.s_sub_u32(SGPR(), k.s_add_u32(SGPR(), splits, zwg), 1)
         last = k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), k.s_sub_u32(SGPR(), adders, 1), 16), 1)
         end = k.label("sk_end")
         k.s_cmp_eq_u32(r, last)
@@ -705,7 +735,7 @@ class _Gen:
     def generate(self):
         k, c = self.k, self.cfg
         self.setup_common()
-        if c.split_k:                   # with zwg, workgroup z = 0 zeroes C
+        if c.split_k and not c.stream_k:    # with zwg, workgroup z = 0 zeroes C
             gemm = k.label("sk_gemm")
             k.s_cmp_lg_u32(k.workgroup_id("z"), 0)
             k.s_cbranch_scc1(gemm)
