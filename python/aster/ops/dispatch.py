@@ -239,6 +239,46 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     return cycles, waste
 
 
+def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
+    """(cycles, MFMA SIMD-cycles) of a stream-K launch (`stream_k` kernels,
+    `generators.gemm.stream_k_table` with `groups` ranges): each segment
+    (row) a workgroup of the calibrated fixed cycles (wg_fixed0 for an
+    adder: it waits for its tile's first segment) + its K steps at the step
+    under load (as `estimate`), on CU row mod CUs with wg_per_cu of them
+    resident (list scheduling in row order); the launch ends at the latest
+    CU plus the drain of the stores and adds."""
+    import heapq
+    from ..generators.gemm import stream_k_table
+    from .library import CALIB_STEPS, k_per_step
+    hbm = hbm or 4.2e12 / 2.1e9
+    tab = stream_k_table(cfg, m, n, k, groups)
+    rows = len(tab)
+    slots = max(1, int(calib["wg_per_cu"]))
+    resident = max(1, min(slots, -(-rows // cus)))
+    busy = min(rows, cus * slots) / cus
+    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
+    if busy <= 1 or slots == 1:
+        extra = calib["wg_load"] * busy
+    else:
+        extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
+            calib["wg_load_full"] - calib["wg_load"])
+    unit = K_UNROLL * k_per_step(cfg)
+    ab = (m + n) * k * 2
+    total = 0
+    ends = [[0.0] * slots for _ in range(min(cus, rows))]
+    for i, r in enumerate(tab.tolist()):
+        steps = -(-r[3] // unit) * K_UNROLL
+        total += steps
+        loop = max(steps * step + extra * max(1.0, steps / CALIB_STEPS[0]),
+                   ab * steps / max(1, (-(-k // unit) * K_UNROLL) * rows) * min(rows, cus * slots)
+                   / hbm)
+        work = (calib["wg_fixed"] if r[4] else calib["wg_fixed0"] or calib["wg_fixed"]) + loop
+        heap = ends[i % cus]
+        heapq.heapreplace(heap, heap[0] + work)
+    span = max(max(h) for h in ends)
+    return span + calib["wg_drain"] * max(1.0, busy), calib["wg_mfma"] * total
+
+
 def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=None, zwg=1):
     """(estimated microseconds, cycles, wasted fraction) of one launch on the
     device `profile` (`devices.profile`; None: the arch's flagship): the
@@ -248,6 +288,11 @@ def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=No
     p = profile or _profile(cfg.arch)
     cus = int(p["cus"])
     hbm = p["hbm_tb_s"] * 1e12 / (p["clock_mhz"] * 1e6)
+    if cfg.stream_k:        # splits: the stream-K ranges (groups)
+        cyc, mfma = estimate_stream_k(cfg, m, n, k, splits, calib, cus, hbm)
+        util = min(1.0, mfma / (cyc * 4 * cus))
+        mhz = p["clock_mhz"] - (p["clock_mhz"] - p["mfma_clock_mhz"]) * util
+        return p["launch_us"] + cyc / mhz, cyc, _waste(cfg, m, n, k, 1)
     if not calib:
         cyc, waste = estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
         return p["launch_us"] + cyc / p["clock_mhz"], cyc, waste
@@ -275,6 +320,8 @@ class Plan:
 
     @property
     def name(self):
+        if self.entry.config.stream_k:      # splits: the stream-K ranges
+            return self.entry.name + f"/st{self.splits}"
         return self.entry.name + (f"/sk{self.splits}{'' if self.zwg else 'n'}"
                                   if self.entry.config.split_k else "") + \
             (f"+cvt_{self.convert}" if self.convert else "")
@@ -309,7 +356,7 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
         for e in library.find(arch=arch, dtype=dtype, trans_b=trans_b, out="f32",
                               block_scale=False):
             cal = e.calibration
-            if not e.config.split_k or not cal:
+            if not e.config.split_k or e.config.stream_k or not cal:
                 continue
             for s in split_factors(e.config, k):
                 kc, sk = kchunk(e.config, k, s)
@@ -322,6 +369,15 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
                                   sk, -z), Plan(e, sk, kc, t, us + cvt, z, out)))
     for e in tuned or cands:
         fixed = e.tuned_splits.get((m, n, k)) if tuned else None
+        if e.config.stream_k:       # ranges: one or every resident slot per CU
+            if not e.calibration:
+                continue
+            slots = max(1, int(e.calibration["wg_per_cu"]))
+            for g in sorted({int(prof["cus"]), int(prof["cus"]) * slots}):
+                us, t, waste = estimate_us(e.config, m, n, k, g, e.calibration, prof)
+                opts.append(((us, waste, -e.config.tile_m * e.config.tile_n, True, g, 0),
+                             Plan(e, g, 0, t, us, 0)))
+            continue
         for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
                   else (1,)):
             kc, sk = kchunk(e.config, k, s)
@@ -536,8 +592,13 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         s = splits or 1
         if s < 1 or (s > 1 and not c.split_k):
             raise ValueError(f"gemm: splits={splits} needs a split-K kernel (not {entry.name})")
-        kc, sk = kchunk(c, k, s)
-        p = Plan(entry, sk, kc, 0.0, convert=cvt)
+        if c.stream_k:      # splits: the stream-K ranges (default: one per CU)
+            from .devices import profile as _profile
+            p = Plan(entry, splits or int(_profile(arch, device)["cus"]), 0, 0.0, zwg=0,
+                     convert=cvt)
+        else:
+            kc, sk = kchunk(c, k, s)
+            p = Plan(entry, sk, kc, 0.0, convert=cvt)
     cfg = p.entry.config
     c_arr = out if out is not None else np.empty((m, n), out_dt)
     c_final = c_arr
@@ -553,10 +614,17 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
         args = [_padded(A), _padded(B),
                 c_arr if c_arr.dtype == np.float32 else c_arr.view(np.uint16),
                 m, n, k]
-    if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
+    grid = cfg.grid(m, n, p.splits, p.zwg)
+    if cfg.stream_k:        # the work table of p.splits ranges; one workgroup per row
+        from ..generators.gemm import stream_k_table
+        gx, gy, _ = cfg.grid(m, n)
+        tab = stream_k_table(cfg, m, n, k, p.splits)
+        args += [tab, split_counters(gx * gy * cfg.waves)]
+        grid = (len(tab), 1, 1)
+    elif cfg.split_k:       # no zero fill: the first split to finish stores (store_splitk)
         gx, gy, _ = cfg.grid(m, n)
         args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits, p.zwg]
-    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits, p.zwg), block=cfg.block,
+    r = launch(lib.code(p.entry), cfg.name, grid=grid, block=cfg.block,
                args=args, backend=backend, timing=timing, device=device)
     rc = None
     if p.convert:

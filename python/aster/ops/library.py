@@ -55,7 +55,7 @@ BLOCK_SCALE_TILES = (
 )
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
-              "block_scale", "lds_bytes", "vgprs",
+              "block_scale", "stream_k", "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
               "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "wg_load_full",
               "tuned_for"]
@@ -180,6 +180,13 @@ def run(hsaco, cfg, shape, splits=1, device=None, zwg=1):
     a = np.zeros(m * k + 1, NP[cfg.dtype])
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32 if cfg.out == "f32" else np.uint16)
+    if cfg.stream_k:        # `splits` segments per tile (the table of tiles x splits groups)
+        from ..generators.gemm import stream_k_table
+        gx, gy, _ = cfg.grid(m, n)
+        tab = stream_k_table(cfg, m, n, k, gx * gy * splits)
+        return launch(hsaco, cfg.name, grid=(len(tab), 1, 1), block=cfg.block,
+                      args=[a, b, c, m, n, k, tab, split_counters(gx * gy * cfg.waves)],
+                      timing=True, device=device)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     gx, gy, _ = cfg.grid(m, n)
     args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk, zwg]
@@ -237,7 +244,7 @@ def calibrate(hsaco, cfg, device=None):
     last = [max(g for g in grp) for grp in span]         # the K split's group
     dur = [span[i][last[i]][1] - span[i][last[i]][0] for i in range(2)]
     step = (dur[1] - dur[0]) / (n2 - n1)
-    zero = span[0][0][1] - span[0][0][0] if cfg.split_k else 0
+    zero = span[0][0][1] - span[0][0][0] if cfg.split_k and not cfg.stream_k else 0
     mfma = (r2.trace.unit_busy["mfma"] - r1.trace.unit_busy["mfma"]) / (n2 - n1)
     fixed0 = 0
     if cfg.split_k:
@@ -250,12 +257,13 @@ def calibrate(hsaco, cfg, device=None):
     def loaded(per_cu):
         """The median K workgroup's extra cycles over dur[0] in a launch of
         per_cu workgroups on every CU (split-K: half of them zero ones)."""
-        tiles = ncu * per_cu // 2 if cfg.split_k else ncu * per_cu
+        zwg = cfg.split_k and not cfg.stream_k      # a split-K probe's zero workgroups
+        tiles = ncu * per_cu // 2 if zwg else ncu * per_cu
         gy = max(d for d in range(1, int(tiles ** 0.5) + 1) if tiles % d == 0)
         rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), n1 * ks), 1, device)
         per = {}
         for w in rf.trace.waves:
-            if w["group"] >= (tiles if cfg.split_k else 0):
+            if w["group"] >= (tiles if zwg else 0):
                 lo, hi = per.get(w["group"], (w["start"], w["end"]))
                 per[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
         return max(0.0, float(np.median([hi - lo for lo, hi in per.values()])) - dur[0])
