@@ -53,6 +53,14 @@ BLOCK_SCALE_TILES = (
     dict(tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
     dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
 )
+# Stream-K (`stream_k`: a split-K kernel fed a work table of equal ranges
+# of the tiles' K steps; aster.generators.gemm.stream_k_table): one tile,
+# with trans_b, for launches whose tiles leave the last round of
+# workgroups part-empty (wave quantisation).
+STREAM_K_TILES = (
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True, stream_k=True),
+)
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
               "block_scale", "stream_k", "lds_bytes", "vgprs",
@@ -69,10 +77,13 @@ def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
     """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
     the plain tiles again with C in the inputs' 16-bit format (`out`), and
     (a8w8) the plain tiles with trans_b for int8 and FNUZ fp8 on gfx942 and
-    OCP fp8 (ofp8) on gfx950, and BLOCK_SCALE_TILES for gfx950's block-scale
-    fp8 (ofp8, `block_scale`)."""
+    OCP fp8 (ofp8) on gfx950, BLOCK_SCALE_TILES for gfx950's block-scale
+    fp8 (ofp8, `block_scale`), and STREAM_K_TILES with trans_b for each arch
+    and dtype."""
     out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
            for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+    out += [GemmConfig(dtype=d, arch=a, trans_b=True, **t)
+            for a in archs for d in dtypes for t in STREAM_K_TILES]
     out += [GemmConfig(dtype=d, arch=a, trans_b=tb, out=d, **t)
             for a in archs for d in dtypes for t in DEFAULT_TILES if not t.get("split_k")
             for tb in (False, True)]
