@@ -60,14 +60,17 @@ class _Gen:
         self.k_bytes = c.kv * self.rs_k         # V^T follows K in LDS
         self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}"
         m = Module(c.arch, name=c.name)
-        el = ptr(_dtypes()[c.dtype])
-        args = [("q", el), ("k", el), ("v", el), ("o", ptr(np.float32)),
-                ("lse", ptr(np.float32)), ("seq_q", np.int32), ("seq_k", np.int32),
-                ("group", np.int32), ("c2", np.float32)]
         self.m = m
-        self.k = m.kernel(c.name, args=args, block=(self.lanes, 1, 1), lds=c.lds_bytes,
+        self.k = m.kernel(c.name, args=self.kernel_args(), block=(self.lanes, 1, 1),
+                          lds=c.lds_bytes,
                           sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y",
                                       "workgroup_id_z"])
+
+    def kernel_args(self):
+        el = ptr(_dtypes()[self.cfg.dtype])
+        return [("q", el), ("k", el), ("v", el), ("o", ptr(np.float32)),
+                ("lse", ptr(np.float32)), ("seq_q", np.int32), ("seq_k", np.int32),
+                ("group", np.int32), ("c2", np.float32)]
 
     def call(self, fn, *args):
         return self.k.call(fn, *args)
@@ -87,7 +90,10 @@ class _Gen:
                         self.smov(tiles.RAW_BUFFER_WORD3))
 
     # ---- setup ---------------------------------------------------------------
-    def setup(self):
+    def bases(self):
+        """The kernel's arguments and the workgroup's buffers: sets sq, sk
+        (rows and keys of its head), q0 (its first query row), c2 and the
+        buffer resources dq, dk, dv, do, dl."""
         k, c = self.k, self.cfg
         d2 = 2 * c.d
         pq, pk, pv = k.load_arg("q"), k.load_arg("k"), k.load_arg("v")
@@ -108,6 +114,11 @@ class _Gen:
         self.do = self.head_buffer(po, bh, k.s_mul_i32(SGPR(), sq, 4 * c.d))
         if c.lse:
             self.dl = self.head_buffer(plse, bh, k.s_lshl_b32(SGPR(), sq, 2))
+
+    def setup(self):
+        k, c = self.k, self.cfg
+        d2 = 2 * c.d
+        self.bases()
         tid = v[0]
         wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
         lane = k.v_and_b32(VGPR(), 63, tid)
@@ -168,12 +179,23 @@ class _Gen:
         (self.k_rd,) = self.call(lds.fragment_offset(32, self.rs_k), lane)
         (self.v_rd,) = self.call(lds.fragment_offset(32, self.rs_v), lane)
         # the lane's limit of visible keys, less its key offset 4 lh: key j
-        # of the lane is visible iff j < lim (causal: j <= row + seq_k - seq_q)
-        lim = sk
-        if c.causal:
-            off = k.s_add_u32(SGPR(), k.s_sub_u32(SGPR(), sk, sq), 1)
-            lim = k.v_min_i32(VGPR(), sk, k.v_add_u32(VGPR(), off, self.qrow))
-        self.tlim = k.v_sub_u32(VGPR(), lim, k.v_lshlrev_b32(VGPR(), 2, self.lh))
+        # of the lane is visible iff j < lim
+        self.tlim = k.v_sub_u32(VGPR(), self.row_limit(), k.v_lshlrev_b32(VGPR(), 2, self.lh))
+        self.tile_counts()
+
+    def row_limit(self):
+        """The keys the lane's query row sees: j < limit (causal: j <= row +
+        seq_k - seq_q)."""
+        k, c, sq, sk = self.k, self.cfg, self.sq, self.sk
+        if not c.causal:
+            return sk
+        off = k.s_add_u32(SGPR(), k.s_sub_u32(SGPR(), sk, sq), 1)
+        return k.v_min_i32(VGPR(), sk, k.v_add_u32(VGPR(), off, self.qrow))
+
+    def tile_counts(self):
+        """nfull (tiles every row of the block sees whole, run first without
+        a mask) and nmask (the tiles after them, masked)."""
+        k, c, sq, sk = self.k, self.cfg, self.sq, self.sk
         # KV tiles: all of them, and those every row of the block sees whole
         kvl = _log2(c.kv)
         ntiles = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), sk, c.kv - 1), kvl)
