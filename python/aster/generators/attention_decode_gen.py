@@ -134,11 +134,94 @@ class _SplitGen(_Gen):
         return self.kv_loop(st, count, masked, name, one)
 
 
+def _buffer(k, ptr_, index, head_bytes, nbytes=None):
+    """A raw buffer of nbytes (default head_bytes) at ptr_ + index head_bytes."""
+    lo = k.s_mul_i32(SGPR(), index, head_bytes)
+    hi = k.s_mul_hi_u32(SGPR(), index, head_bytes)
+    plo = k.s_add_u32(SGPR(), ptr_[0], lo)
+    phi = k.s_addc_u32(SGPR(), ptr_[1], hi)
+    nbytes = head_bytes if nbytes is None else nbytes
+    return k.concat(plo, k.s_and_b32(SGPR(), 0xFFFF, phi), k.s_mov_b32(SGPR(), nbytes),
+                    k.s_mov_b32(SGPR(), tiles.RAW_BUFFER_WORD3))
+
+
+def _vmax(k, xs):
+    while len(xs) > 1:
+        xs = [k.v_max3_f32(VGPR(), *xs[i:i + 3]) if len(xs) - i >= 3 else
+              (k.v_max_f32(VGPR(), *xs[i:i + 2]) if len(xs) - i == 2 else xs[i])
+              for i in range(0, len(xs), 3)]
+    return xs[0]
+
+
+def _vsum(k, xs):
+    while len(xs) > 1:
+        xs = [k.v_add_f32(VGPR(), xs[i], xs[i + 1]) if i + 1 < len(xs) else xs[i]
+              for i in range(0, len(xs), 2)]
+    return xs[0]
+
+
+def _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, unroll):
+    """Merges the splits of the lane's row (byte offsets ooff into O, loff
+    into LSE) and stores O and LSE (the row's first lane, col == 0).
+    heads = (o_part, lse_part, o, lse) buffers of the (batch, kv head): the
+    splits at srow / slse bytes apart; `unroll` splits' loads per trip, one
+    wait each; splits past the last masked to LSE -inf."""
+    dpo, dpl, do, dl = heads
+    ninf = k.v_mov_b32(VGPR(), NEG_INF)
+    log2e = k.v_mov_b32(VGPR(), LOG2E)
+    groups = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), splits, unroll - 1), _log2(unroll))
+    gro, grl = k.s_lshl_b32(SGPR(), srow, _log2(unroll)), k.s_lshl_b32(SGPR(), slse,
+                                                                   _log2(unroll))
+    m = k.v_mov_b32(VGPR(), M_INIT)
+    lsum = k.v_mov_b32(VGPR(), 0)
+    acc = [k.v_mov_b32(VGPR(), 0) for _ in range(4)]
+    left = k.s_mov_b32(SGPR(), splits)                    # splits not yet merged
+    carry = [m, lsum, *acc, dpo, dpl, left]
+    k.s_mov_b32(COUNTER, groups)                          # >= 1: splits >= 1
+    with k.loop(COUNTER, COUNTER, name="splits", carry=carry) as L:
+        m, lsum, a0, a1, a2, a3, dpo, dpl, left = L.carry
+        acc = [a0, a1, a2, a3]
+        # split u of the group at u srow / u slse bytes (the buffers move by
+        # `unroll` splits per trip)
+        ls = [k.buffer_load_dword(VGPR(), k.v_mad_u32_u24(VGPR(), u, slse, loff), dpl, 0,
+                                  offen=True) for u in range(unroll)]
+        ov = [k.buffer_load_dwordx4(VGPR(4), k.v_mad_u32_u24(VGPR(), u, srow, ooff), dpo, 0,
+                                    offen=True) for u in range(unroll)]
+        (dpo,) = k.call(tiles.advance_buffer, dpo, gro)
+        (dpl,) = k.call(tiles.advance_buffer, dpl, grl)
+        lu = []
+        for u in range(unroll):
+            k.s_cmp_lt_u32(u, left)
+            ok = k.s_cselect_b64(SGPR(2, align=2), -1, 0)
+            lu.append(k.v_cndmask_b32(VGPR(), ninf, ls[u], ok))
+        # the group's max first, then one rescale of the sums
+        m_new = k.v_max_f32(VGPR(), m, _vmax(k, lu))
+        alpha = k.v_exp_f32(VGPR(), k.v_mul_f32(VGPR(), LOG2E, k.v_sub_f32(VGPR(), m, m_new)))
+        nmc = k.v_mul_f32(VGPR(), -LOG2E, m_new)
+        w = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, log2e, nmc)) for x in lu]
+        lsum = k.v_fma_f32(VGPR(), lsum, alpha, _vsum(k, w))
+        acc = [k.v_mul_f32(VGPR(), alpha, a) for a in acc]
+        for u in range(unroll):
+            acc = [k.v_fma_f32(VGPR(), w[u], ov[u][j], acc[j]) for j in range(4)]
+        left = k.s_sub_u32(SGPR(), left, unroll)
+        L.next(m_new, lsum, *acc, dpo, dpl, left)
+    m, lsum, a0, a1, a2, a3, dpo, dpl, left = L.results
+    pos = k.v_cmp_lt_f32(SGPR(2, align=2), 0, lsum)
+    inv = k.v_cndmask_b32(VGPR(), 0, k.v_rcp_f32(VGPR(), lsum), pos)
+    vals = k.concat(*[k.v_mul_f32(VGPR(), inv, a) for a in (a0, a1, a2, a3)])
+    k.buffer_store_dwordx4(vals, ooff, do, 0, offen=True)
+    # LSE = m + ln(sum) (ln 0 = -inf: no key), stored by the row's first lane
+    lse = k.v_add_f32(VGPR(), m, k.v_mul_f32(VGPR(), LN2, k.v_log_f32(VGPR(), lsum)))
+    first = k.v_cmp_eq_u32(SGPR(2, align=2), 0, col)
+    loff2 = k.v_cndmask_b32(VGPR(), k.v_mov_b32(VGPR(), tiles.OUT_OF_RANGE), loff, first)
+    k.buffer_store_dword(lse, loff2, dl, 0, offen=True)
+
+
 class _ReduceGen:
     """O = sum_s w_s O_s / sum_s w_s, w_s = exp(LSE_s - max LSE), and LSE =
     max LSE + ln sum_s w_s, per row, from the splits' normalised O_s and
-    LSE_s (online over the splits: the running max moves, the sums are
-    rescaled)."""
+    LSE_s (online over groups of splits: the running max moves, the sums
+    are rescaled)."""
 
     def __init__(self, cfg):
         self.cfg = c = cfg
@@ -153,33 +236,6 @@ class _ReduceGen:
                           block=(256, 1, 1), sgpr_setup=["kernarg_ptr", "workgroup_id_x",
                                                          "workgroup_id_y"])
 
-    def buffer(self, ptr_, index, head_bytes, nbytes=None):
-        """A raw buffer of nbytes (default head_bytes) at head `index`."""
-        k = self.k
-        lo = k.s_mul_i32(SGPR(), index, head_bytes)
-        hi = k.s_mul_hi_u32(SGPR(), index, head_bytes)
-        plo = k.s_add_u32(SGPR(), ptr_[0], lo)
-        phi = k.s_addc_u32(SGPR(), ptr_[1], hi)
-        nbytes = head_bytes if nbytes is None else nbytes
-        return k.concat(plo, k.s_and_b32(SGPR(), 0xFFFF, phi), k.s_mov_b32(SGPR(), nbytes),
-                        k.s_mov_b32(SGPR(), tiles.RAW_BUFFER_WORD3))
-
-    def _max(self, xs):
-        k = self.k
-        while len(xs) > 1:
-            nxt = [k.v_max3_f32(VGPR(), *xs[i:i + 3]) if len(xs) - i >= 3 else
-                   (k.v_max_f32(VGPR(), *xs[i:i + 2]) if len(xs) - i == 2 else xs[i])
-                   for i in range(0, len(xs), 3)]
-            xs = nxt
-        return xs[0]
-
-    def _sum(self, xs):
-        k = self.k
-        while len(xs) > 1:
-            xs = [k.v_add_f32(VGPR(), xs[i], xs[i + 1]) if i + 1 < len(xs) else xs[i]
-                  for i in range(0, len(xs), 2)]
-        return xs[0]
-
     def generate(self):
         k, c = self.k, self.cfg
         rb = 4 * c.d                                          # bytes per row of O
@@ -190,66 +246,15 @@ class _ReduceGen:
         zs = k.s_mul_i32(SGPR(), z, splits)
         srow = k.s_mul_i32(SGPR(), rows, rb)                  # one split's O bytes
         slse = k.s_lshl_b32(SGPR(), rows, 2)
-        # the splits of head z (split 0 first; each load moves the base)
-        dpo = self.buffer(po, zs, srow, k.s_mul_i32(SGPR(), srow, splits))
-        dpl = self.buffer(pl, zs, slse, k.s_mul_i32(SGPR(), slse, splits))
+        heads = (_buffer(k, po, zs, srow, k.s_mul_i32(SGPR(), srow, splits)),
+                 _buffer(k, pl, zs, slse, k.s_mul_i32(SGPR(), slse, splits)),
+                 _buffer(k, oo, z, srow), _buffer(k, ol, z, slse))
         tid = v[0]
         row = k.v_add_u32(VGPR(), k.s_mul_i32(SGPR(), k.workgroup_id("x"), self.rpw),
                           k.v_lshrrev_b32(VGPR(), _log2(self.lpr), tid))
         col = k.v_and_b32(VGPR(), self.lpr - 1, tid)
         ooff = k.v_lshl_add_u32(VGPR(), col, 4, k.v_mul_u32_u24(VGPR(), rb, row))
         loff = k.v_lshlrev_b32(VGPR(), 2, row)
-        ninf = k.v_mov_b32(VGPR(), NEG_INF)
-        groups = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), splits, UNROLL - 1), _log2(UNROLL))
-        m = k.v_mov_b32(VGPR(), M_INIT)
-        lsum = k.v_mov_b32(VGPR(), 0)
-        acc = [k.v_mov_b32(VGPR(), 0) for _ in range(4)]
-        left = k.s_mov_b32(SGPR(), splits)                    # splits not yet merged
-        log2e = k.v_mov_b32(VGPR(), LOG2E)
-        gro, grl = k.s_lshl_b32(SGPR(), srow, _log2(UNROLL)), k.s_lshl_b32(SGPR(), slse,
-                                                                       _log2(UNROLL))
-        carry = [m, lsum, *acc, dpo, dpl, left]
-        k.s_mov_b32(COUNTER, groups)                          # >= 1: splits >= 1
-        with k.loop(COUNTER, COUNTER, name="splits", carry=carry) as L:
-            m, lsum, a0, a1, a2, a3, dpo, dpl, left = L.carry
-            acc = [a0, a1, a2, a3]
-            # split u of the group at u srow / u slse bytes (the buffers move
-            # by UNROLL splits per trip)
-            ls = [k.buffer_load_dword(VGPR(), k.v_mad_u32_u24(VGPR(), u, slse, loff), dpl, 0,
-                                      offen=True) for u in range(UNROLL)]
-            ov = [k.buffer_load_dwordx4(VGPR(4), k.v_mad_u32_u24(VGPR(), u, srow, ooff), dpo,
-                                        0, offen=True) for u in range(UNROLL)]
-            (dpo,) = k.call(tiles.advance_buffer, dpo, gro)
-            (dpl,) = k.call(tiles.advance_buffer, dpl, grl)
-            lu = []
-            for u in range(UNROLL):
-                # splits past the last: LSE -inf (weight 0)
-                k.s_cmp_lt_u32(u, left)
-                ok = k.s_cselect_b64(SGPR(2, align=2), -1, 0)
-                lu.append(k.v_cndmask_b32(VGPR(), ninf, ls[u], ok))
-            # the group's max first, then one rescale of the sums
-            m_new = k.v_max_f32(VGPR(), m, self._max(lu))
-            alpha = k.v_exp_f32(VGPR(), k.v_mul_f32(VGPR(), LOG2E,
-                                                    k.v_sub_f32(VGPR(), m, m_new)))
-            nmc = k.v_mul_f32(VGPR(), -LOG2E, m_new)
-            w = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, log2e, nmc)) for x in lu]
-            lsum = k.v_fma_f32(VGPR(), lsum, alpha, self._sum(w))
-            acc = [k.v_mul_f32(VGPR(), alpha, a) for a in acc]
-            for u in range(UNROLL):
-                acc = [k.v_fma_f32(VGPR(), w[u], ov[u][j], acc[j]) for j in range(4)]
-            left = k.s_sub_u32(SGPR(), left, UNROLL)
-            L.next(m_new, lsum, *acc, dpo, dpl, left)
-        m, lsum, a0, a1, a2, a3, dpo, dpl, left = L.results
-        pos = k.v_cmp_lt_f32(SGPR(2, align=2), 0, lsum)
-        inv = k.v_cndmask_b32(VGPR(), 0, k.v_rcp_f32(VGPR(), lsum), pos)
-        do = self.buffer(oo, z, srow)
-        vals = k.concat(*[k.v_mul_f32(VGPR(), inv, a) for a in (a0, a1, a2, a3)])
-        k.buffer_store_dwordx4(vals, ooff, do, 0, offen=True)
-        # LSE = m + ln(sum) (ln 0 = -inf: no key), stored by the row's first lane
-        lse = k.v_add_f32(VGPR(), m, k.v_mul_f32(VGPR(), LN2, k.v_log_f32(VGPR(), lsum)))
-        dl = self.buffer(ol, z, slse)
-        first = k.v_cmp_eq_u32(SGPR(2, align=2), 0, col)
-        loff2 = k.v_cndmask_b32(VGPR(), k.v_mov_b32(VGPR(), tiles.OUT_OF_RANGE), loff, first)
-        k.buffer_store_dword(lse, loff2, dl, 0, offen=True)
+        _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, UNROLL)
         k.s_endpgm()
         return self.m
