@@ -1,32 +1,35 @@
-"""The generators behind aster.generators.attention_decode (see its module
+"""The generator behind aster.generators.attention_decode (see its module
 doc for the algorithm and the layouts): `_SplitGen`, the forward kernel of
-attention_gen over one split of the keys, and `_ReduceGen`, the kernel that
-merges the splits by their LSE.
+attention_gen over one split of the keys, whose last split to finish merges
+the splits by their LSE (`_merge_rows`).
 
-_SplitGen changes only what attention_gen._Gen lets a subclass change (its
-arguments, `bases`, `row_limit`, `tile_counts`): the KV loop, the MFMAs,
-the online softmax and the epilogue are the forward's. Needs and guarantees
-are the forward's (the same pass pipeline; strict emulator mode clean); a
-split with no key (a causal mask that hides it, or a split past seq_k)
-writes O = 0 and LSE = -inf.
+_SplitGen changes what attention_gen._Gen lets a subclass change (its
+arguments, `bases`, `row_limit`, `tile_counts`, `kv_tiles`, `epilogue`):
+the KV tile body, the MFMAs and the online softmax are the forward's.
+Needs and guarantees are the forward's (the same pass pipeline; strict
+emulator mode clean; the only waits written here are the release's
+s_waitcnt vmcnt(0)); a split with no key (a causal mask that hides it)
+gives O = 0 and LSE = -inf for that split.
 
-_ReduceGen: one lane per (row, 4 consecutive d); the splits in groups of
-UNROLL (loads of a group issued together, amdgcn-waitcnt waits once per
-group), splits past `splits` masked to LSE = -inf. Needs amdgcn-inline,
-amdgcn-regalloc, amdgcn-waitcnt, amdgcn-hazards; writes no waits itself."""
+_merge_rows: one lane per (row, 4 consecutive d); the splits in groups of
+MERGE_UNROLL (loads of a group issued together, amdgcn-waitcnt waits once
+per group), splits past `splits` masked to LSE = -inf."""
 import math
 
 import numpy as np
 
 from .. import ptr
-from ..module import Module
 from ..nanokernels import tiles
-from ..registers import SGPR, VGPR, v
+from ..registers import SGPR, VGPR, s, v
 from .attention_gen import COUNTER, M_INIT, NEG_INF, _Gen, _log2
 
 LOG2E = 1.0 / math.log(2.0)
 LN2 = math.log(2.0)
-UNROLL = 16                 # splits whose loads the reduce issues together
+CNT_BYTES = 128             # one counter per 128-byte line: the timing model runs atomics
+#                             to one line one after another at L2 (Params.h atomicLineCycles)
+MERGE_UNROLL = 16           # splits whose loads the merge issues together: one memory
+#                             round trip per 16 splits ([model] choice, a power of two)
+PASSES = s[49]              # the merge's pass counter (a pinned SGPR, as COUNTER)
 
 
 class _SplitGen(_Gen):
@@ -37,7 +40,9 @@ class _SplitGen(_Gen):
         from .attention_gen import _dtypes
         el = ptr(_dtypes()[self.cfg.dtype])
         return [("q", el), ("k", el), ("v", el), ("o", ptr(np.float32)),
-                ("lse", ptr(np.float32)), ("rows", np.int32), ("seq_q", np.int32),
+                ("lse", ptr(np.float32)), ("out", ptr(np.float32)),
+                ("out_lse", ptr(np.float32)), ("cnt", ptr(np.uint32)),
+                ("rows", np.int32), ("seq_q", np.int32),
                 ("seq_k", np.int32), ("chunk", np.int32), ("splits", np.int32),
                 ("c2", np.float32)]
 
@@ -68,6 +73,8 @@ class _SplitGen(_Gen):
         self.do = self.head_buffer(po, part, k.s_mul_i32(SGPR(), rows, 4 * c.d))
         self.dl = self.head_buffer(plse, part, k.s_lshl_b32(SGPR(), rows, 2))
         self.rows, self.sq_tokens, self.sk_all, self.key0 = rows, sq, sk, key0
+        self.z, self.qb, self.nqb, self.splits = z, qb, nqb, splits
+        self.parts = (po, plse)
         self.sq, self.sk = rows, n
 
     def split_buffer(self, ptr_, index, head_bytes, offset, nbytes):
@@ -82,6 +89,61 @@ class _SplitGen(_Gen):
         phi2 = k.s_addc_u32(SGPR(), phi, 0)
         return k.concat(plo2, k.s_and_b32(SGPR(), 0xFFFF, phi2), self.smov(nbytes),
                         self.smov(tiles.RAW_BUFFER_WORD3))
+
+    def epilogue(self, st):
+        """The forward's epilogue (this split's O and LSE to o_part,
+        lse_part), then the merge by the split that finishes last: each
+        wave releases its stores (buffer_wbl2 sc1, s_waitcnt vmcnt(0):
+        LLVM's agent-scope release on gfx942, AMDGPUUsage "Memory Model
+        GFX942") and adds 1 to its counter cnt[(z nqb + qb) waves + wave]
+        (a returning atomic, lane 0 only); the wave that reads splits - 1
+        acquires (buffer_inv sc1), zeroes the counter for the next launch and
+        merges its 32 rows from every split into out, out_lse (_merge_rows,
+        32 / (d / 4) rows per pass). One split: the caller passes out and
+        out_lse as o_part and lse_part, no merge."""
+        super().epilogue(st)
+        k, c = self.k, self.cfg
+        done = k.label("merge_done")
+        k.s_cmp_eq_u32(self.splits, 1)
+        k.s_cbranch_scc1(done)
+        k.buffer_wbl2(sc1=True)
+        k.s_waitcnt(vmcnt=0)
+        idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.z, self.nqb), self.qb)
+        idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), idx, c.waves), self.wave)
+        dcnt = _buffer(k, k.load_arg("cnt"), idx, CNT_BYTES, 4)
+        lane0 = k.v_lshlrev_b32(VGPR(), 25, self.lane)        # lanes 1..63: out of range
+        old = k.buffer_atomic_add_rtn(VGPR(), lane0, dcnt, 0, vdata_in=k.v_mov_b32(VGPR(), 1),
+                                      offen=True, sc1=True)
+        k.s_cmp_lg_u32(k.v_readfirstlane_b32(SGPR(), old), k.s_sub_u32(SGPR(), self.splits, 1))
+        k.s_cbranch_scc1(done)
+        k.buffer_inv(sc1=True)
+        k.buffer_store_dword(k.v_mov_b32(VGPR(), 0), lane0, dcnt, 0, offen=True, sc1=True)
+        rb = 4 * c.d
+        lpr = c.d // 4
+        rpp = 64 // lpr                                       # rows per pass
+        rows, splits = self.rows, self.splits
+        srow = k.s_mul_i32(SGPR(), rows, rb)
+        slse = k.s_lshl_b32(SGPR(), rows, 2)
+        zs = k.s_mul_i32(SGPR(), self.z, splits)
+        po, plse = self.parts
+        heads = (_buffer(k, po, zs, srow, k.s_mul_i32(SGPR(), srow, splits)),
+                 _buffer(k, plse, zs, slse, k.s_mul_i32(SGPR(), slse, splits)),
+                 _buffer(k, k.load_arg("out"), self.z, srow),
+                 _buffer(k, k.load_arg("out_lse"), self.z, slse))
+        # the wave's rows wq0 .. wq0 + 31 (those below rows): ceil(n / rpp) passes
+        wq0 = k.s_add_u32(SGPR(), self.q0, k.s_lshl_b32(SGPR(), self.wave, 5))
+        n = k.s_max_i32(SGPR(), k.s_min_i32(SGPR(), k.s_sub_i32(SGPR(), rows, wq0), 32), 1)
+        passes = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), n, rpp - 1), _log2(rpp))
+        col = k.v_and_b32(VGPR(), lpr - 1, self.lane)
+        row = k.v_add_u32(VGPR(), wq0, k.v_lshrrev_b32(VGPR(), _log2(lpr), self.lane))
+        ooff = k.v_lshl_add_u32(VGPR(), col, 4, k.v_mul_u32_u24(VGPR(), rb, row))
+        loff = k.v_lshlrev_b32(VGPR(), 2, row)
+        k.s_mov_b32(PASSES, passes)
+        with k.loop(PASSES, PASSES, name="merge", carry=[ooff, loff]) as L:
+            ooff, loff = L.carry
+            _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, MERGE_UNROLL)
+            L.next(k.v_add_u32(VGPR(), rpp * rb, ooff), k.v_add_u32(VGPR(), 4 * rpp, loff))
+        k.bind(done)
 
     def row_limit(self):
         """Keys of this split the lane's row sees: all n, or under the causal
@@ -215,46 +277,3 @@ def _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, unroll):
     first = k.v_cmp_eq_u32(SGPR(2, align=2), 0, col)
     loff2 = k.v_cndmask_b32(VGPR(), k.v_mov_b32(VGPR(), tiles.OUT_OF_RANGE), loff, first)
     k.buffer_store_dword(lse, loff2, dl, 0, offen=True)
-
-
-class _ReduceGen:
-    """O = sum_s w_s O_s / sum_s w_s, w_s = exp(LSE_s - max LSE), and LSE =
-    max LSE + ln sum_s w_s, per row, from the splits' normalised O_s and
-    LSE_s (online over groups of splits: the running max moves, the sums
-    are rescaled)."""
-
-    def __init__(self, cfg):
-        self.cfg = c = cfg
-        self.lpr = c.d // 4                    # lanes per row (4 d each)
-        self.rpw = 256 // self.lpr             # rows per workgroup
-        m = Module(c.arch, name=c.name)
-        f32 = ptr(np.float32)
-        self.m = m
-        self.k = m.kernel(c.name, args=[("o_part", f32), ("lse_part", f32), ("o", f32),
-                                        ("lse", f32), ("rows", np.int32),
-                                        ("splits", np.int32)],
-                          block=(256, 1, 1), sgpr_setup=["kernarg_ptr", "workgroup_id_x",
-                                                         "workgroup_id_y"])
-
-    def generate(self):
-        k, c = self.k, self.cfg
-        rb = 4 * c.d                                          # bytes per row of O
-        po, pl = k.load_arg("o_part"), k.load_arg("lse_part")
-        oo, ol = k.load_arg("o"), k.load_arg("lse")
-        rows, splits = k.load_arg("rows"), k.load_arg("splits")
-        z = k.workgroup_id("y")
-        zs = k.s_mul_i32(SGPR(), z, splits)
-        srow = k.s_mul_i32(SGPR(), rows, rb)                  # one split's O bytes
-        slse = k.s_lshl_b32(SGPR(), rows, 2)
-        heads = (_buffer(k, po, zs, srow, k.s_mul_i32(SGPR(), srow, splits)),
-                 _buffer(k, pl, zs, slse, k.s_mul_i32(SGPR(), slse, splits)),
-                 _buffer(k, oo, z, srow), _buffer(k, ol, z, slse))
-        tid = v[0]
-        row = k.v_add_u32(VGPR(), k.s_mul_i32(SGPR(), k.workgroup_id("x"), self.rpw),
-                          k.v_lshrrev_b32(VGPR(), _log2(self.lpr), tid))
-        col = k.v_and_b32(VGPR(), self.lpr - 1, tid)
-        ooff = k.v_lshl_add_u32(VGPR(), col, 4, k.v_mul_u32_u24(VGPR(), rb, row))
-        loff = k.v_lshlrev_b32(VGPR(), 2, row)
-        _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, UNROLL)
-        k.s_endpgm()
-        return self.m

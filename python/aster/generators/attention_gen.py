@@ -122,7 +122,7 @@ class _Gen:
         tid = v[0]
         wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
         lane = k.v_and_b32(VGPR(), 63, tid)
-        self.lane = lane
+        self.lane, self.wave = lane, wave
         lq = k.v_and_b32(VGPR(), 31, lane)
         self.lh = k.v_lshrrev_b32(VGPR(), 5, lane)
         # the lane's query row (rows past seq_q compute and store nothing)

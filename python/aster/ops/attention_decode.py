@@ -1,11 +1,11 @@
 """aster.ops.attention_decode: attention for decoding (one or a few query
 tokens against a long KV) as split-KV FlashAttention
-(aster.generators.attention_decode): a split kernel over chunks of the keys
-and a kernel merging the chunks by their LSE.
+(aster.generators.attention_decode): one launch over chunks of the keys, the
+last chunk of each head to finish merging them by their LSE.
 
     O = aster.ops.attention_decode(q, k, v)                    # (b, h, sq, d) f32
     (O, lse), r = aster.ops.attention_decode(q, k, v, lse=True, timing=True)
-    r.microseconds, r.splits, r.launches                      # both kernels' time
+    r.microseconds, r.splits                                  # the launch's device time
 
 q (batch, heads, seq_q, d) with seq_q 1..16, k and v (batch, kv_heads,
 seq_k, d) contiguous (not paged): NumPy float16 or bfloat16, one dtype, d
@@ -16,12 +16,11 @@ aligned per token (token i sees keys j <= i + seq_k - seq_q). The caller's
 arrays are never written.
 
 Split choice (`decode_plan`): floor(2 CUs / (batch kv_heads query-blocks))
-splits (a workgroup of one wave per split and query block: two per CU),
-at most 16 (the merge reads 16 splits per trip) and at most one per two
-KV tiles; one split skips the merge (the split kernel writes O and LSE).
-Measured on the timing model (MI300X, bf16 d128, 8:1 GQA):
-1x64x8x1024 16 splits 13.0 us (8: 14.9, 32: 13.0); 16x64x8x4096 4 splits
-79.8 us (2: 83.0); 64x64x8x1024 1 split 75.0 us (2: 88.9)."""
+splits (a workgroup of one wave per split and query block: about two per
+CU), at most MAX_SPLITS and at most one per two KV tiles; one split skips
+the merge. Measured on the timing model (MI300X, bf16 d = 128, 8:1 GQA,
+`splits=` forced): 1x64x8x1024: 8 splits 15.0 us, 11: 13.6, 16: 13.1, 32:
+14.6; 8x64x8x2048: 4 splits 28.3 us, 6: 28.3, 8: 27.1, 16: 34.4."""
 import functools
 import math
 from dataclasses import dataclass, field
@@ -29,13 +28,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..generators.attention_decode import DecodeConfig, compile_config
+from ..generators.attention_decode_gen import CNT_BYTES
 from .attention import _dtype_name
 
 __all__ = ["attention_decode", "decode_plan", "DecodePlan", "DecodeResult", "MAX_SEQ_Q",
            "MAX_SPLITS"]
 
 MAX_SEQ_Q = 16          # the causal mask's row -> token modulo is exact to 16 (attention_decode_gen)
-MAX_SPLITS = 16         # the merge kernel's loads per trip (attention_decode_gen.UNROLL)
+MAX_SPLITS = 32         # measured (MI300X model), 1x64x8x16384 bf16: 24 splits 35.5 us,
+#                         32: 31.3, 64: 34.6 (one wave merges: 4 passes x splits / 16 trips)
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,8 @@ class DecodePlan:
 
 @dataclass
 class DecodeResult:
-    """The timing of a decode: both launches' LaunchResults (one when a
-    single split skips the merge) and their summed device time."""
+    """The timing of a decode: the launch's LaunchResult (in `launches`, a
+    list as a decode may take several launches) and its device time."""
     plan: DecodePlan
     launches: list = field(default_factory=list)
 
@@ -81,7 +82,7 @@ def decode_plan(dtype, d, causal, batch, heads, kv_heads, seq_q, seq_k, target="
     blocks = batch * kv_heads * -(-rows // cfg.block_q)
     if splits is None:
         splits = min(2 * cus(target, device) // blocks, MAX_SPLITS, tiles // 2)
-    splits = max(1, min(int(splits), tiles))
+    splits = max(1, min(int(splits), tiles, 65535))
     chunk = -(-tiles // splits) * cfg.kv
     return DecodePlan(cfg, rows, -(-seq_k // chunk), chunk)
 
@@ -139,20 +140,16 @@ def attention_decode(q, k, v, *, causal=False, scale=None, lse=False, timing=Fal
     c2 = float(np.float32(scale * math.log2(math.e)))
     qc, kc, vc = (np.ascontiguousarray(x) for x in (q, k, v))
     if plan.splits == 1:
-        o_part, lse_part = o, lse_arr
+        o_part, lse_part, cnt = o, lse_arr, np.zeros(1, np.uint32)
     else:
         o_part = np.empty((z, plan.splits, plan.rows, d), np.float32)
         lse_part = np.empty((z, plan.splits, plan.rows), np.float32)
-    res = DecodeResult(plan)
-    res.launches.append(launch(
-        _compiled(cfg), cfg.name, grid=cfg.grid(z, plan.rows, plan.splits), block=cfg.block,
-        args=[qc, kc, vc, o_part, lse_part, plan.rows, sq, sk, plan.chunk, plan.splits, c2],
-        timing=timing, device=device))
-    if plan.splits > 1:
-        red = cfg.reduce
-        res.launches.append(launch(
-            _compiled(red), red.name, grid=red.grid(z, plan.rows), block=red.block,
-            args=[o_part, lse_part, o, lse_arr, plan.rows, plan.splits], timing=timing,
-            device=device))
+        # the merge's counters: zero before the launch (and after it)
+        cnt = np.zeros((z, -(-plan.rows // cfg.block_q), cfg.waves, CNT_BYTES // 4), np.uint32)
+    r = launch(_compiled(cfg), cfg.name, grid=cfg.grid(z, plan.rows, plan.splits),
+               block=cfg.block, args=[qc, kc, vc, o_part, lse_part, o, lse_arr, cnt, plan.rows,
+                                      sq, sk, plan.chunk, plan.splits, c2],
+               timing=timing, device=device)
+    res = DecodeResult(plan, [r])
     out = (o, lse_arr) if lse else o
     return (out, res) if timing else out
