@@ -59,6 +59,12 @@ class _Gen:
         self.rs_v = (c.kv + PAD) * 2           # LDS row stride of V^T (rows: d)
         self.k_bytes = c.kv * self.rs_k         # V^T follows K in LDS
         self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}"
+        # gfx950: v_mfma_f32_32x32x16 (twice the K per instruction, the same
+        # 8 passes, [CDNA4]); its operands are two 32x32x8 fragments of
+        # consecutive steps concatenated: lane positions 0-3 and 4-7 carry
+        # steps 2i and 2i + 1 in both A and B, so they pair the same d (S) or
+        # the same keys (P V) and the sum over K is the same sum.
+        self.k16 = c.arch == "gfx950"
         m = Module(c.arch, name=c.name)
         self.m = m
         self.k = m.kernel(c.name, args=self.kernel_args(), block=(self.lanes, 1, 1),
@@ -295,8 +301,22 @@ class _Gen:
         for kb, acc in enumerate(self.s_regs(which)):
             frags = self.call(tiles.read_fragments(tuple(
                 kb * 32 * self.rs_k + 16 * s_ for s_ in range(ks))), self.k_rd)
-            for s_ in range(ks):
-                getattr(k, self.mfma)(acc, frags[s_], self.qf[s_], 0 if s_ == 0 else acc)
+            self.mma(acc, frags, self.qf, ks, zero=True)
+
+    def mma(self, acc, a, b, steps, zero=False):
+        """acc += sum over the K steps of a[t] b[t] (32x32x8 fragments):
+        one v_mfma_f32_32x32x8 per step, or on gfx950 one
+        v_mfma_f32_32x32x16 per two (their fragments concatenated);
+        zero: the first one starts from 0."""
+        k, c = self.k, self.cfg
+        if not self.k16:
+            for t in range(steps):
+                getattr(k, self.mfma)(acc, a[t], b[t], 0 if zero and t == 0 else acc)
+            return
+        op = getattr(k, f"v_mfma_f32_32x32x16_{c.dtype}")
+        for t in range(0, steps, 2):
+            op(acc, k.concat(a[t], a[t + 1]), k.concat(b[t], b[t + 1]),
+               0 if zero and t == 0 else acc)
 
     def mask(self, S, j0):
         """Keys at or past the lane's limit become -inf."""
@@ -403,9 +423,7 @@ class _Gen:
             o = self.o_regs(db)
             for i in range(0, 16, 2):
                 k.v_pk_mul_f32(o[i:i + 2], o[i:i + 2], a2, op_sel=[0, 1], op_sel_hi=[1, 1])
-            frags = vfr[db]
-            for t in range(c.kv // 8):
-                getattr(k, self.mfma)(o, frags[t], pf[t], o)
+            self.mma(o, vfr[db], pf, c.kv // 8)
         out = dict(st)
         out.update(m=m_new, l=l_new)
         return out
