@@ -145,3 +145,13 @@ def test_amd_pa_long_context_strict():
     ro, _ = gen.reference(q, k, v)
     tol = 2.25 * 2.0 ** -8 * np.abs(v.astype(np.float64)).max()
     assert np.abs(out.astype(np.float64) - ro[:, :, 0]).max() <= tol
+
+
+def test_decode_gfx950():
+    """gfx950 (v_mfma_f32_32x32x16 in the split kernel, v_cvt_pk_bf16_f32
+    for P) under the same bound, on its MI355X timing profile."""
+    q, k, v = _inputs(1, 16, 2, 2, 500, 128, "bf16")
+    (o, lse), r = aster.ops.attention_decode(q, k, v, causal=True, lse=True, timing=True,
+                                             target="gfx950")
+    assert r.splits > 1 and r.launches[0].trace.device == "mi355x"
+    _check(q, k, v, "bf16", True, o, lse)
