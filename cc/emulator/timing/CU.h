@@ -18,6 +18,15 @@ inline constexpr uint64_t kNever = ~0ull >> 2;
 
 struct Group;
 
+/// When a register's value is available to the wave's next instructions.
+struct RegTime {
+  uint64_t ready = 0;     ///< result available
+  uint64_t fwd = 0;       ///< an MFMA result: available as the same range's srcC
+                          ///< (forwarding)
+  uint32_t fwdRange = 0;  ///< the MFMA destination range (first << 8 | count) that
+                          ///< fwd is for; 0: none
+};
+
 struct TWave {
   Wave *w = nullptr;
   Group *g = nullptr;
@@ -33,11 +42,9 @@ struct TWave {
   bool stale = false;          ///< from an earlier launch: clear all its registers
   bool localNext = false;      ///< its next instruction is SIMD-local
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
-  std::vector<uint64_t> ready;          ///< per tracked register: result available
-  std::vector<uint64_t> fwd;            ///< MFMA results: available as the same
-                                        ///< range's srcC (forwarding)
-  std::vector<uint32_t> fwdRange;       ///< the MFMA destination range (first << 8 |
-                                        ///< count) that fwd is for; 0: none
+  /// Per tracked register: when its result is available (one host cache
+  /// line holds all three facts of a register, read together).
+  std::vector<RegTime> regs;
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
   std::vector<uint8_t> vmLevel;         ///< per vm entry: its deepest memory level
@@ -97,6 +104,11 @@ struct LdsMemo {
   unsigned per = 0, cycles = 0, ideal = 0;
   uint64_t exec = 0;
   uint32_t dw[64 * 8];
+  /// The address VGPR's lanes and EXEC (before any phase reordering) the
+  /// result was computed for: the first check, before the dwords are formed.
+  bool baseValid = false;
+  uint64_t baseExec = 0;
+  uint32_t base[64];
 };
 
 /// What the CU models of a launch share: the program's timing facts, the

@@ -154,25 +154,21 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     std::unique_ptr<TWave> tw;
     if (twavesFree.empty()) {
       tw = std::make_unique<TWave>();
-      tw->ready.assign(kTrackCount, 0);
-      tw->fwd.assign(kTrackCount, 0);
-      tw->fwdRange.assign(kTrackCount, 0);
+      tw->regs.assign(kTrackCount, RegTime{});
     } else {
       tw = std::move(twavesFree.back());
       twavesFree.pop_back();
       // Only the registers the kernel has can hold an earlier wave's times.
       auto clear = [&](auto &v) {
         if (tw->stale) {
-          std::fill(v.begin(), v.end(), 0);
+          std::fill(v.begin(), v.end(), RegTime{});
           return;
         }
-        std::fill(v.begin(), v.begin() + kTrackV, 0);
-        std::fill(v.begin() + kTrackV, v.begin() + kTrackV + LN.vgprsToClear, 0);
-        std::fill(v.begin() + kTrackA, v.begin() + kTrackA + LN.agprsToClear, 0);
+        std::fill(v.begin(), v.begin() + kTrackV, RegTime{});
+        std::fill(v.begin() + kTrackV, v.begin() + kTrackV + LN.vgprsToClear, RegTime{});
+        std::fill(v.begin() + kTrackA, v.begin() + kTrackA + LN.agprsToClear, RegTime{});
       };
-      clear(tw->ready);
-      clear(tw->fwd);
-      clear(tw->fwdRange);
+      clear(tw->regs);
       tw->stale = false;
       tw->vm.clear();
       tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
