@@ -39,12 +39,12 @@ struct TWave {
   Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
-  bool stale = false;          ///< from an earlier launch: clear all its registers
   bool localNext = false;      ///< its next instruction is SIMD-local
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
   /// Per tracked register: when its result is available (one host cache
   /// line holds all three facts of a register, read together).
   std::vector<RegTime> regs;
+  uint32_t regsUsed = 0;  ///< regs[regsUsed...] are all zero (never written)
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
   std::vector<uint8_t> vmLevel;         ///< per vm entry: its deepest memory level
@@ -52,7 +52,17 @@ struct TWave {
   WaitOn memLevel = WaitOn::L1;         ///< the level of the memory op being issued
   /// SIMD-local instructions the emulator already executed (in a batch)
   /// and the model has yet to issue, from qpos on.
-  std::vector<uint32_t> queue;
+  struct Batch {
+    static constexpr size_t kMax = 256;  ///< instructions per batch
+    uint32_t idx[kMax];
+    size_t n = 0;
+    size_t size() const { return n; }
+    bool empty() const { return !n; }
+    void clear() { n = 0; }
+    void resize(size_t k) { n = k; }  ///< (k <= kMax; no initialisation)
+    uint32_t *data() { return idx; }
+    uint32_t operator[](size_t i) const { return idx[i]; }
+  } queue;
   size_t qpos = 0;
 };
 
