@@ -237,6 +237,36 @@ void Calendar::forget(uint64_t t) {
   base_ = b;
 }
 
+void LineMap::grow() {
+  std::vector<uint64_t> keys(std::max<size_t>(keys_.size() * 2, 1024), 0), vals(keys.size());
+  keys.swap(keys_);
+  vals.swap(vals_);
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (keys[i]) {
+      size_t j = slot(keys[i]);
+      while (keys_[j])
+        j = (j + 1) & (keys_.size() - 1);
+      keys_[j] = keys[i];
+      vals_[j] = vals[i];
+    }
+}
+
+uint64_t &LineMap::get(uint64_t line, bool &fresh) {
+  if (2 * (count_ + 1) > keys_.size())
+    grow();
+  const uint64_t key = line + 1;
+  size_t j = slot(key);
+  while (keys_[j] && keys_[j] != key)
+    j = (j + 1) & (keys_.size() - 1);
+  fresh = !keys_[j];
+  if (fresh) {
+    keys_[j] = key;
+    vals_[j] = 0;
+    ++count_;
+  }
+  return vals_[j];
+}
+
 GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   unsigned xcds = (P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd;
   l2_.resize(xcds);
@@ -248,7 +278,6 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   }
   mallBw_.init(P.mallBytesPerClk / line, P.bandwidthWindow);
   hbmBw_.init(P.hbmBytesPerClk / line, P.bandwidthWindow);
-  mall_.reserve(4096);
   icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
   for (TagCache &c : icache_)
     c.init(P.icacheBytes, P.icacheLine, 8);
@@ -258,11 +287,12 @@ uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMa
   uint64_t *fill = nullptr;
   if (uint64_t *r = l2_[xcd].access(line, true, &fill))
     return std::max(t + P.l2Latency, *r);
-  auto [it, fresh] = mall_.try_emplace(line, 0);
+  bool fresh;
+  uint64_t &at = mall_.get(line, fresh);
   fresh = fresh && !inMall;
-  uint64_t arrive = fresh ? t + P.hbmLatency : std::max(t + P.mallLatency, it->second);
+  uint64_t arrive = fresh ? t + P.hbmLatency : std::max(t + P.mallLatency, at);
   if (fresh)
-    it->second = arrive;
+    at = arrive;
   *fill = arrive;
   return arrive;
 }
@@ -339,15 +369,16 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
         arrive = std::max(t + P.l2Latency, store ? 0 : *r);
       } else {
         t = mallBw_.take(t);
-        auto [it, fresh] = mall_.try_emplace(line, 0);
+        bool fresh;
+        uint64_t &at = mall_.get(line, fresh);
         if (!fresh) {
           lv = MALL;
-          arrive = std::max(t + P.mallLatency, store ? 0 : it->second);
+          arrive = std::max(t + P.mallLatency, store ? 0 : at);
         } else {
           lv = HBM;
           t = hbmBw_.take(t);
           arrive = t + P.hbmLatency;
-          it->second = store ? t : arrive;
+          at = store ? t : arrive;
         }
         if (store)
           arrive = t;

@@ -117,6 +117,27 @@ private:
   void grow(uint64_t b);
 };
 
+/// line -> cycle for the lines a launch touched: open addressing (linear
+/// probing, a power-of-two table at most half full). Every line beyond L2
+/// is looked up here ([host]: std::unordered_map allocated a node per new
+/// line).
+class LineMap {
+public:
+  /// The value of `line`; an absent line is inserted with 0 (`fresh`). The
+  /// reference stays valid until the next call.
+  uint64_t &get(uint64_t line, bool &fresh);
+
+private:
+  std::vector<uint64_t> keys_;  ///< line + 1; 0: empty
+  std::vector<uint64_t> vals_;
+  size_t count_ = 0;
+  size_t slot(uint64_t key) const {
+    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    return size_t(h ^ (h >> 29)) & (keys_.size() - 1);
+  }
+  void grow();
+};
+
 /// Where a line was found.
 enum Level : uint8_t { L1, L2, MALL, HBM };
 
@@ -156,7 +177,7 @@ private:
   const Params &P;
   std::vector<TagCache> l2_;      ///< one per XCD
   std::vector<Calendar> l2Bw_;    ///< one per XCD
-  std::unordered_map<uint64_t, uint64_t> mall_;  ///< line -> arrival cycle
+  LineMap mall_;                  ///< line -> arrival cycle
   std::vector<TagCache> icache_;  ///< one per Params::icacheCUs CUs
   std::unordered_map<uint64_t, uint64_t> atomicFree_;  ///< line -> free at L2
   /// A line (in vector-line units) wanted from L2 at t by XCD xcd, without
