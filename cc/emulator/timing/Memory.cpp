@@ -311,7 +311,9 @@ std::pair<unsigned, unsigned> GlobalMemory::placeOf(unsigned cu) const {
 
 void GlobalMemory::warmCode(uint64_t first, uint64_t end, unsigned cus) {
   std::vector<bool> done(icache_.size());
-  uint64_t last = std::min(end, first + P.icacheBytes);
+  // (and the lines the last launch's prefetcher fetched past the end)
+  uint64_t last = std::min(end + uint64_t(P.icachePrefetchLines) * P.icacheLine,
+                           first + P.icacheBytes);
   for (unsigned cu = 0; cu < cus; ++cu) {
     unsigned ic = placeOf(cu).second;
     if (done[ic])

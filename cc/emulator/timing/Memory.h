@@ -148,8 +148,8 @@ public:
   /// size) is available to CU `cu` when wanted at t; `miss` when it was
   /// fetched from L2 or beyond by this request.
   uint64_t fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t, bool &miss);
-  /// Puts the code lines [first, end) (instruction-cache lines, at most
-  /// one cache's worth from `first`) in the instruction caches of CU slots
+  /// Puts the code [first, end) (and the prefetched lines after it; at
+  /// most one cache's worth from `first`) in the instruction caches of CU slots
   /// 0..cus-1, arrived at cycle 0 (Params::codeWarm).
   void warmCode(uint64_t first, uint64_t end, unsigned cus);
   /// The same for a scalar-cache line of CU m.
