@@ -30,7 +30,9 @@ Second table, µs per instruction (minimum over repetitions):
   hsaco     the verifier, then the code object, instructions encoded directly
             (DirectEmit), linked by lld: what aster.compile adds after the passes
   text      the same code object through assembly text (print, LLVM MC parse,
-            lld), for comparison (up to --text-max instructions)
+            lld), for comparison (up to --text-max instructions), timed
+            after the repetitions above on the last one's module: between
+            them it would leave the caches and the heap of another workload
 --peer-harness also runs the peer's own harness (../shared/peers/aster/run.sh,
 wall clock, each repetition a fresh process) for --peer-ns.
 
