@@ -57,7 +57,12 @@ struct RV {
   enum Kind { None, Imm, S, V, Mask } k = None;
   Value reg;         // S: sgpr<?>, V: vgpr<?>, Mask: sgpr<?x2>
   uint32_t bits = 0; // Imm
-  bool isFloat = false;
+  bool isFloat = false; // an f32 (immediates: f32 inline constants apply)
+  // A 64-bit value (i64, f64; LowerArith64.cpp): (reg, bits) is its low
+  // dword, (hiReg, hiBits) its high one, both of kind k (Imm, S or V).
+  bool wide = false;
+  Value hiReg;
+  uint32_t hiBits = 0;
   static RV imm(uint32_t b, bool f = false) {
     RV r;
     r.k = Imm, r.bits = b, r.isFloat = f;
@@ -86,6 +91,13 @@ inline bool inlineConstant(uint32_t bits, bool isFloat) {
 }
 
 inline bool isF32(Type t) { return t.isF32(); }
+/// Types held as two dwords (LowerArith64.cpp); `index` stays 32 bits.
+inline bool is64(Type t) { return t.isInteger(64) || t.isF64(); }
+/// Types held in the low 16 (8) bits of a dword, the rest unspecified
+/// (LowerArith16.cpp).
+inline bool isNarrow(Type t) {
+  return t.isF16() || t.isBF16() || t.isInteger(16) || t.isInteger(8);
+}
 inline bool is32(Type t) { return t.isIndex() || t.isInteger(32) || t.isF32(); }
 
 /// One kernarg slot: byte offset and size.
@@ -102,6 +114,20 @@ struct MemArg {
   bool desc = false;
   Slot offset;
   SmallVector<Slot> sizes, strides;
+  /// A view (memref.subview, reinterpret_cast, collapse_shape, expand_shape,
+  /// cast; LowerMemrefViews.cpp): its offset, sizes and strides in elements
+  /// as lowered values, over the memory of the memref it views (ptr / lds).
+  bool view = false;
+  RV viewOffset;
+  SmallVector<RV> viewSizes, viewStrides;
+  /// A memref.alloca in scratch (private) memory at byte privOffset of the
+  /// work-item's private segment (LowerMemory.cpp).
+  bool priv = false;
+  unsigned privOffset = 0;
+  /// A small static memref.alloca held in registers: one lowered value per
+  /// element, row-major (every access at constant indices).
+  bool regs = false;
+  unsigned regsId = 0;
 };
 
 class KernelLowering {
@@ -111,6 +137,7 @@ public:
     sT = RegType::getVirtual(ctx, RegKind::SGPR);
     s2T = RegType::getVirtual(ctx, RegKind::SGPR, 2, 2);
     vT = RegType::getVirtual(ctx, RegKind::VGPR);
+    v2T = RegType::getVirtual(ctx, RegKind::VGPR, 2, 2);
     execT = SpecialRegType::get(ctx, SpecialReg::exec);
     vccT = SpecialRegType::get(ctx, SpecialReg::vcc);
   }
@@ -122,7 +149,7 @@ public:
   OpBuilder b;
   Uniformity uni;
   Location loc;
-  Type sT, s2T, vT, execT, vccT;
+  Type sT, s2T, vT, v2T, execT, vccT;
   KernelOp kernel;
   Region *body = nullptr;
   Block *entry = nullptr;
@@ -361,13 +388,34 @@ public:
   LogicalResult lowerBlock(Block &blk);
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerArith(Operation *op);
+  /// arith on 32-bit values (and narrow ones where the low bits of the
+  /// 32-bit op are the result: add, sub, mul, logic, shl, select, trunci).
+  LogicalResult lowerArith32(Operation *op);
+  /// A compare of two 32-bit integers (LowerArith.cpp).
+  RV cmpi32(arith::CmpIPredicate p, RV x, RV y);
   LogicalResult lowerGpu(Operation *op);
   LogicalResult lowerMemref(Operation *op);
   LogicalResult lowerMath(Operation *op);
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerWhile(scf::WhileOp op);
-  FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx);
+  /// The base (the SGPR-pair pointer of global memory; null for LDS and
+  /// scratch) and byte offset of memref[idx] (LowerMemory.cpp).
+  /// Scratch memrefs only where `allowPrivate` (memref.load / store).
+  FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx,
+                                          bool allowPrivate = false);
+  /// A memref's offset, size and stride in dimension `d` (elements) as
+  /// lowered values: static ones from its type, dynamic ones from its
+  /// descriptor's kernel arguments or its view (LowerMemory.cpp).
+  RV memrefOffset(const MemArg &m);
+  RV memrefSize(const MemArg &m, unsigned d);
+  RV memrefStride(const MemArg &m, unsigned d);
+  /// The MemArg of a memref value, or an error at `op`.
+  FailureOr<MemArg> memrefOf(Operation *op, Value memref);
+  /// Scratch bytes per work-item taken by memref.alloca so far.
+  unsigned privateBytes = 0;
+  /// Register-held allocas (MemArg::regs): their elements.
+  SmallVector<SmallVector<RV>> regAllocas;
   /// The lowered values of `values` (an error already reported if one fails).
   FailureOr<SmallVector<RV>> getAll(ValueRange values);
   /// The lowered operands of `blk`'s terminator (scf.yield / scf.condition).
@@ -380,20 +428,57 @@ public:
   Type regTypeFor(Value v) {
     if (v.getType().isInteger(1))
       return uni.isDivergent(v) ? s2T : sT;
+    if (is64(v.getType()))
+      return uni.isDivergent(v) || v.getType().isF64() ? v2T : s2T;
     if (uni.isDivergent(v) || isF32(v.getType()))
       return vT;
     return sT;
   }
+  /// `r` as one register of class `t` (a range for a 64-bit value: vT
+  /// means v2T for it).
   RV inClass(RV r, Type t) {
+    if (r.wide) {
+      if (t == vT || t == v2T)
+        return RV::of(RV::V, toV64(r));
+      return RV::of(RV::S, toS64(r));
+    }
     if (t == vT) return RV::of(RV::V, toV(r), r.isFloat);
     if (t == s2T) return RV::of(RV::Mask, toMask(r));
     return RV::of(RV::S, toS(r), r.isFloat);
   }
-  RV fromArg(Value blockArg, Type t, bool isFloat) {
+  /// The value of source type `src` held in `blockArg` of class `t`.
+  RV fromArg(Value blockArg, Type t, Type src) {
+    if (is64(src))
+      return t == vT || t == v2T ? fromV64(blockArg) : fromS64(blockArg);
+    bool isFloat = isF32(src);
     if (t == vT) return RV::of(RV::V, blockArg, isFloat);
     if (t == s2T) return RV::of(RV::Mask, blockArg);
     return RV::of(RV::S, blockArg, isFloat);
   }
+
+  // ---- 64-bit values (LowerArith64.cpp) ----------------------------------
+  static RV imm64(uint64_t v) {
+    RV r = RV::imm((uint32_t)v);
+    r.wide = true, r.hiBits = (uint32_t)(v >> 32);
+    return r;
+  }
+  /// The low / high dword of a 64-bit value as a 32-bit one.
+  static RV lo(RV r) {
+    RV o = r.k == RV::Imm ? RV::imm(r.bits) : RV::of(r.k, r.reg);
+    return o;
+  }
+  static RV hi(RV r) { return r.k == RV::Imm ? RV::imm(r.hiBits) : RV::of(r.k, r.hiReg); }
+  /// A 64-bit value of two dwords (both immediates, SGPRs, or else VGPRs).
+  RV pair(RV l, RV h);
+  Value toV64(RV r);  // a vgpr<?x2>
+  Value toS64(RV r);  // an sgpr<?x2> (r uniform)
+  RV fromV64(Value v);
+  RV fromS64(Value v);
+  LogicalResult lowerArith64(Operation *op);
+  /// The low `w` bits of `x` sign- or zero-extended to 32 (LowerArith16.cpp).
+  RV extendNarrow(RV x, unsigned w, bool sign);
+  /// f16 / bf16 / i8 / i16 arith (LowerArith16.cpp).
+  LogicalResult lowerArith16(Operation *op);
 };
 
 /// Copies the amdgcn.func each func.func declaration of `gm` names, from an
@@ -407,6 +492,19 @@ void scalarizeVectorCarries(gpu::GPUFuncOp fn);
 
 /// An arith / math op on vectors, element by element (LowerVector.cpp).
 LogicalResult lowerElementwise(KernelLowering &L, Operation *op);
+
+/// Lowers a scalar `name` op on `operands` (of `types`) to `result` type by
+/// the scalar lowering of its dialect (LowerVector.cpp).
+FailureOr<RV> scalarOp(KernelLowering &L, Location at, StringRef name, ArrayRef<RV> operands,
+                       TypeRange types, Type result, ArrayRef<NamedAttribute> attrs);
+
+/// Bytes of one element of a memref of `t` that memory ops lower (1, 2, 4),
+/// 0 for others (LowerMemory.cpp).
+unsigned memElementBytes(Type t);
+
+/// Places memref.alloca / private attribution `v` in registers or scratch
+/// (LowerMemory.cpp); an error at `at` for shapes it does not lower.
+LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v);
 
 /// Which function lowers an op: looked up by the op's name, then by its
 /// dialect's namespace (a dialect file may take a whole dialect).

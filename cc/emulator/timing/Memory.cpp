@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 #include <mutex>
 #include <unordered_map>
 
@@ -303,7 +304,8 @@ uint64_t GlobalMemory::fetch(const CUMemory &m, unsigned cu, uint64_t line, uint
                              bool &miss) {
   uint64_t *fill = nullptr;
   miss = false;
-  if (uint64_t *r = icache_[cu / P.icacheCUs].access(line, true, &fill))
+  (void)cu;
+  if (uint64_t *r = icache_[m.icache].access(line, true, &fill))
     return std::max(t, *r);
   miss = true;
   // Code lines in L2: their own address space (bit 60), in vector lines.
@@ -324,7 +326,37 @@ void GlobalMemory::initCU(CUMemory &m, unsigned cu) const {
   m.l1.init(P.l1Bytes, P.lineBytes, P.l1Ways);
   m.scalar.init(P.scacheBytes, P.scacheLine, 4);
   m.pipeFree = 0;
-  m.xcd = (cu / P.cusPerXcd) % unsigned(l2_.size());
+  // Workgroups go to the XCDs in turn (AMD: "on MI300 series GPUs,
+  // workgroups are typically scheduled round-robin across XCDs",
+  // ROCm/composable_kernel pull request 3652): CU slot `cu` (workgroups cu,
+  // cu + numCUs, ...) is CU cu / xcds of XCD cu mod xcds. The CUs sharing an
+  // instruction cache are neighbours in their XCD.
+  std::tie(m.xcd, m.icache) = placeOf(cu);
+}
+
+std::pair<unsigned, unsigned> GlobalMemory::placeOf(unsigned cu) const {
+  unsigned xcds = unsigned(l2_.size());
+  unsigned xcd = cu % xcds;
+  unsigned physical = xcd * P.cusPerXcd + (cu / xcds) % P.cusPerXcd;
+  return {xcd, std::min<unsigned>(physical / P.icacheCUs, unsigned(icache_.size()) - 1)};
+}
+
+void GlobalMemory::warmCode(uint64_t first, uint64_t end, unsigned cus) {
+  std::vector<bool> done(icache_.size());
+  // (and the lines the last launch's prefetcher fetched past the end)
+  uint64_t last = std::min(end + uint64_t(P.icachePrefetchLines) * P.icacheLine,
+                           first + P.icacheBytes);
+  for (unsigned cu = 0; cu < cus; ++cu) {
+    unsigned ic = placeOf(cu).second;
+    if (done[ic])
+      continue;
+    done[ic] = true;
+    for (uint64_t line = first / P.icacheLine; line * P.icacheLine < last; ++line) {
+      uint64_t *fill = nullptr;
+      if (!icache_[ic].access(line, true, &fill) && fill)
+        *fill = 0;
+    }
+  }
 }
 
 void GlobalMemory::forget(uint64_t t) {

@@ -148,6 +148,7 @@ struct CUMemory {
   TagCache scalar;        ///< the scalar data cache
   uint64_t pipeFree = 0;  ///< the pipeline is busy until then
   unsigned xcd = 0;
+  unsigned icache = 0;    ///< its instruction cache (shared by Params::icacheCUs CUs)
 };
 
 /// The memory hierarchy of a launch, shared by all its CUs. The CUs are
@@ -168,6 +169,10 @@ public:
   /// size) is available to CU `cu` when wanted at t; `miss` when it was
   /// fetched from L2 or beyond by this request.
   uint64_t fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t, bool &miss);
+  /// Puts the code [first, end) (and the prefetched lines after it; at
+  /// most one cache's worth from `first`) in the instruction caches of CU slots
+  /// 0..cus-1, arrived at cycle 0 (Params::codeWarm).
+  void warmCode(uint64_t first, uint64_t end, unsigned cus);
   /// The same for a scalar-cache line of CU m.
   uint64_t scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss);
   /// No request will be issued before cycle t again (the epoch start).
@@ -186,6 +191,9 @@ private:
   /// launch, or any line when `inMall`), else HBM.
   uint64_t fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMall);
   Calendar mallBw_, hbmBw_;
+  /// CU slot `cu`'s XCD and instruction cache (workgroups round-robin over
+  /// the XCDs).
+  std::pair<unsigned, unsigned> placeOf(unsigned cu) const;
   /// Cycles the CU's vector memory pipeline spends on n lines.
   unsigned pipeCycles(unsigned n) const;
 };

@@ -7,7 +7,8 @@
 //    and a wave issues its first instruction Params::waveStartCycles after
 //    its dispatch (register initialisation), once its code line is in the
 //    instruction cache.
-//  * workgroup g runs on CU g mod numCUs; a CU keeps as many workgroups
+//  * workgroup g runs on CU slot g mod numCUs, slot c on XCD c mod XCDs
+//    (round-robin over the XCDs: GlobalMemory::initCU); a CU keeps as many workgroups
 //    resident as occupancy allows (waves per SIMD, VGPRs, SGPRs, LDS,
 //    workgroups) and starts the next when one ends. The CUs advance
 //    together in epochs of global time (Params::epochCycles, runTimed):
@@ -494,6 +495,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // when a bandwidth is oversubscribed no CU is first, or last, to it for
   // long.
   GlobalMemory mem(P);
+  if (P.codeWarm)
+    mem.warmCode(L.kernel->entryAddr, L.prog->end, cus);
   Shared sh(*L.prog, L.opts, P);
   sh.takePooled();
   std::vector<std::unique_ptr<CUModel>> models;

@@ -3,7 +3,9 @@
     hsaco = aster.lowering.llvm.build(text, target="gfx942")   # {gpu.module name: bytes}
 
 Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
-`mlir-opt-22` (convert-scf-to-cf, convert-vector-to-llvm (vector transfers
+`mlir-opt-22` (expand-strided-metadata + memref-expand + lower-affine (memref
+views and the atomic_rmw kinds LLVM has no atomicrmw for),
+convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
 chipset, bare pointers exactly when amdgcn-lower uses them), `mlir-translate-22
 --mlir-to-llvmir` on each gpu.module's body, `llc-22 -O3 -mtriple=amdgcn-amd-amdhsa
@@ -47,8 +49,25 @@ define linkonce_odr hidden i64 @__ockl_get_num_groups(i32 %d) alwaysinline {
 """
 
 
+# ocml functions (ROCm's device library, not installed) that LLVM itself
+# lowers as intrinsics on AMDGPU: the oracle calls LLVM's intrinsic instead
+# (llvm.sin/cos.f32 select v_sin/v_cos_f32 after a multiply by 1/(2 pi):
+# SITargetLowering::LowerTrig). Functions LLVM cannot lower (tanh, erf, ...)
+# are not listed: their kernels have no LLVM oracle.
+OCML_AS_INTRINSIC = {"__ocml_sin_f32": "llvm.sin.f32", "__ocml_cos_f32": "llvm.cos.f32"}
+
+
+def _ocml_intrinsics(ll):
+    """The module with OCML_AS_INTRINSIC's calls turned into the intrinsics."""
+    for f, intr in OCML_AS_INTRINSIC.items():
+        ll = ll.replace("@" + f + "(", "@" + intr + "(")
+    return ll
+
+
 def _with_shim(ll):
-    """The module with OCKL_SHIM's definitions in place of its declarations."""
+    """The module with OCKL_SHIM's definitions in place of its declarations
+    (and OCML_AS_INTRINSIC's calls as LLVM intrinsics)."""
+    ll = _ocml_intrinsics(ll)
     if "__ockl_" not in ll:
         return ll
     drop = re.compile(r"^declare .*@(__ockl_get_local_size|__ockl_get_num_groups|"
@@ -101,7 +120,7 @@ def _aliases(text):
 def build(text, target="gfx942", opt="-O3"):
     """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
     bare = "true" if _bare(text) else "false"
-    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
@@ -126,7 +145,7 @@ def build(text, target="gfx942", opt="-O3"):
 def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
     bare = "true" if _bare(text) else "false"
-    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
