@@ -17,6 +17,8 @@
 #include "lower/KernelLowering.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -31,7 +33,7 @@ void registerUpstreamDialects(DialectRegistry &registry) {
   registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
                   amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,
-                  LLVM::LLVMDialect>();
+                  LLVM::LLVMDialect, linalg::LinalgDialect, affine::AffineDialect>();
 }
 
 const LoweringTable::Fn *LoweringTable::lookup(Operation *op) const {
@@ -236,7 +238,7 @@ LogicalResult KernelLowering::run() {
         "cannot be lowered to amdgcn: unstructured control flow (a kernel body of several "
         "blocks) is not lowered; run mlir-opt --lift-cf-to-scf first");
   }
-  if (failed(setupInterface()))
+  if (failed(fn.isKernel() ? setupInterface() : setupFunction()))
     return failure();
   return lowerBlock(fn.getBody().front());
 }
@@ -278,7 +280,11 @@ FailureOr<SmallVector<Value>> KernelLowering::yieldedRegs(Block &blk, ArrayRef<T
 }
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
-  // arith / math ops on vectors: the scalar op per element (LowerVector.cpp).
+  // A function's return and the kernel-only ids (LowerFunction.cpp).
+  if (func && isa<gpu::ReturnOp, gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+                  gpu::GridDimOp>(op))
+    return lowerInFunction(op);
+  // arith / math ops on vectors: the scalar op per element (LowerVectorElementwise.cpp).
   if (op->getDialect() && isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
       llvm::any_of(op->getResultTypes(), [](Type t) { return isa<VectorType>(t); }))
     return lowerElementwise(*this, op);
@@ -296,6 +302,23 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   SmallVector<Operation *> made;
   bool ok = true;
   OpBuilder b(top.getContext());
+  // linalg ops become loops first, in a clone lowered in place of the
+  // gpu.module (LowerLinalg.cpp): the input stays as it was on error.
+  SmallVector<Operation *> loopClones, originals;
+  for (gpu::GPUModuleOp &gm : gms) {
+    if (!hasLinalg(gm))
+      continue;
+    b.setInsertionPoint(gm);
+    auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
+    loopClones.push_back(c);
+    originals.push_back(gm);
+    gm = c;
+    if (failed(linalgToLoops(c))) {
+      for (Operation *op : loopClones)
+        op->erase();
+      return failure();
+    }
+  }
   for (gpu::GPUModuleOp gm : gms) {
     b.setInsertionPoint(gm);
     auto km = KernelModuleOp::create(b, gm.getLoc(), gm.getName(), target);
@@ -312,11 +335,6 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
         ok = false;
         continue;
       }
-      if (!fn.isKernel()) {
-        fn.emitOpError("cannot be lowered to amdgcn: only kernels (gpu.func ... kernel)");
-        ok = false;
-        continue;
-      }
       scalarizeVectorCarries(fn);
       KernelLowering kl(fn, km);
       if (failed(kl.run()))
@@ -326,10 +344,14 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   if (!ok) {
     for (Operation *op : made)
       op->erase();
+    for (Operation *op : loopClones)
+      op->erase();
     return failure();
   }
   for (gpu::GPUModuleOp gm : gms)
     gm.erase();
+  for (Operation *op : originals)
+    op->erase();
   // amdgcn.modules of the input holding only functions were libraries for
   // func.call (copied where called): not modules of the result.
   for (auto lib : llvm::make_early_inc_range(top.getOps<KernelModuleOp>()))

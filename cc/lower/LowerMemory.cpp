@@ -126,7 +126,7 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
     return std::pair{Value(), add(byteOff, RV::imm(m.ldsOffset))};
   if (m.priv)
     return std::pair{Value(), add(byteOff, RV::imm(m.privOffset))};
-  Value base = loadPtr(m.ptr);
+  Value base = m.ptrReg ? m.ptrReg : loadPtr(m.ptr);
   return std::pair{base, byteOff};
 }
 
@@ -209,6 +209,9 @@ LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v) {
     m.regsId = L.regAllocas.size();
     L.regAllocas.emplace_back(mt.getNumElements(), RV::imm(0));
   } else {
+    if (!L.kernel)
+      return at->emitOpError("cannot be lowered to amdgcn: in a function only allocas held in "
+                             "registers (constant indices, one block) are lowered");
     m.priv = true;
     m.privOffset = (unsigned)llvm::alignTo(L.privateBytes, 16);
     L.privateBytes = m.privOffset + (unsigned)(mt.getNumElements() * bytes);

@@ -3,7 +3,7 @@
     hsaco = aster.lowering.llvm.build(text, target="gfx942")   # {gpu.module name: bytes}
 
 Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
-`mlir-opt-22` (expand-strided-metadata + memref-expand + lower-affine (memref
+`mlir-opt-22` (convert-linalg-to-loops, expand-strided-metadata + memref-expand + lower-affine (memref
 views and the atomic_rmw kinds LLVM has no atomicrmw for),
 convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
@@ -103,7 +103,7 @@ def _aliases(text):
 def build(text, target="gfx942", opt="-O3"):
     """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
     bare = "true" if _bare(text) else "false"
-    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(convert-linalg-to-loops,expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
@@ -128,7 +128,7 @@ def build(text, target="gfx942", opt="-O3"):
 def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
     bare = "true" if _bare(text) else "false"
-    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(convert-linalg-to-loops,expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
