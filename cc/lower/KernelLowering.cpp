@@ -116,6 +116,8 @@ LogicalResult KernelLowering::setupInterface() {
       mems[a] = m;
     } else if (t.isIndex() || t.isInteger(64)) {
       scalars[a] = slot(n, b.getI64Type(), 8);
+    } else if (t.isF64()) {
+      scalars[a] = slot(n, t, 8);
     } else if (t.isInteger(32) || t.isF32()) {
       scalars[a] = slot(n, t, 4);
     } else {
@@ -224,7 +226,8 @@ LogicalResult KernelLowering::setupInterface() {
       return failure();
   for (BlockArgument a : kernelArgs())
     if (auto it = scalars.find(a); it != scalars.end())
-      vals[a] = loadScalar(it->second, a.getType().isF32());
+      vals[a] = is64(a.getType()) ? fromS64(loadArg(Slot{it->second.offset, 8}))
+                                  : loadScalar(it->second, a.getType().isF32());
   return success();
 }
 

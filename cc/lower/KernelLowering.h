@@ -63,7 +63,12 @@ struct RV {
   enum Kind { None, Imm, S, V, Mask } k = None;
   Value reg;         // S: sgpr<?>, V: vgpr<?>, Mask: sgpr<?x2>
   uint32_t bits = 0; // Imm
-  bool isFloat = false;
+  bool isFloat = false; // an f32 (immediates: f32 inline constants apply)
+  // A 64-bit value (i64, f64; LowerArith64.cpp): (reg, bits) is its low
+  // dword, (hiReg, hiBits) its high one, both of kind k (Imm, S or V).
+  bool wide = false;
+  Value hiReg;
+  uint32_t hiBits = 0;
   static RV imm(uint32_t b, bool f = false) {
     RV r;
     r.k = Imm, r.bits = b, r.isFloat = f;
@@ -92,6 +97,13 @@ inline bool inlineConstant(uint32_t bits, bool isFloat) {
 }
 
 inline bool isF32(Type t) { return t.isF32(); }
+/// Types held as two dwords (LowerArith64.cpp); `index` stays 32 bits.
+inline bool is64(Type t) { return t.isInteger(64) || t.isF64(); }
+/// Types held in the low 16 (8) bits of a dword, the rest unspecified
+/// (LowerArith16.cpp).
+inline bool isNarrow(Type t) {
+  return t.isF16() || t.isBF16() || t.isInteger(16) || t.isInteger(8);
+}
 inline bool is32(Type t) { return t.isIndex() || t.isInteger(32) || t.isF32(); }
 
 /// One kernarg slot: byte offset and size.
@@ -132,6 +144,7 @@ public:
     sT = RegType::getVirtual(ctx, RegKind::SGPR);
     s2T = RegType::getVirtual(ctx, RegKind::SGPR, 2, 2);
     vT = RegType::getVirtual(ctx, RegKind::VGPR);
+    v2T = RegType::getVirtual(ctx, RegKind::VGPR, 2, 2);
     execT = SpecialRegType::get(ctx, SpecialReg::exec);
     vccT = SpecialRegType::get(ctx, SpecialReg::vcc);
   }
@@ -143,7 +156,7 @@ public:
   OpBuilder b;
   Uniformity uni;
   Location loc;
-  Type sT, s2T, vT, execT, vccT;
+  Type sT, s2T, vT, v2T, execT, vccT;
   KernelOp kernel;
   Region *body = nullptr;
   Block *entry = nullptr;
@@ -387,6 +400,11 @@ public:
   LogicalResult lowerBlock(Block &blk);
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerArith(Operation *op);
+  /// arith on 32-bit values (and narrow ones where the low bits of the
+  /// 32-bit op are the result: add, sub, mul, logic, shl, select, trunci).
+  LogicalResult lowerArith32(Operation *op);
+  /// A compare of two 32-bit integers (LowerArith.cpp).
+  RV cmpi32(arith::CmpIPredicate p, RV x, RV y);
   LogicalResult lowerGpu(Operation *op);
   LogicalResult lowerMemref(Operation *op);
   LogicalResult lowerMath(Operation *op);
@@ -422,20 +440,57 @@ public:
   Type regTypeFor(Value v) {
     if (v.getType().isInteger(1))
       return uni.isDivergent(v) ? s2T : sT;
+    if (is64(v.getType()))
+      return uni.isDivergent(v) || v.getType().isF64() ? v2T : s2T;
     if (uni.isDivergent(v) || isF32(v.getType()))
       return vT;
     return sT;
   }
+  /// `r` as one register of class `t` (a range for a 64-bit value: vT
+  /// means v2T for it).
   RV inClass(RV r, Type t) {
+    if (r.wide) {
+      if (t == vT || t == v2T)
+        return RV::of(RV::V, toV64(r));
+      return RV::of(RV::S, toS64(r));
+    }
     if (t == vT) return RV::of(RV::V, toV(r), r.isFloat);
     if (t == s2T) return RV::of(RV::Mask, toMask(r));
     return RV::of(RV::S, toS(r), r.isFloat);
   }
-  RV fromArg(Value blockArg, Type t, bool isFloat) {
+  /// The value of source type `src` held in `blockArg` of class `t`.
+  RV fromArg(Value blockArg, Type t, Type src) {
+    if (is64(src))
+      return t == vT || t == v2T ? fromV64(blockArg) : fromS64(blockArg);
+    bool isFloat = isF32(src);
     if (t == vT) return RV::of(RV::V, blockArg, isFloat);
     if (t == s2T) return RV::of(RV::Mask, blockArg);
     return RV::of(RV::S, blockArg, isFloat);
   }
+
+  // ---- 64-bit values (LowerArith64.cpp) ----------------------------------
+  static RV imm64(uint64_t v) {
+    RV r = RV::imm((uint32_t)v);
+    r.wide = true, r.hiBits = (uint32_t)(v >> 32);
+    return r;
+  }
+  /// The low / high dword of a 64-bit value as a 32-bit one.
+  static RV lo(RV r) {
+    RV o = r.k == RV::Imm ? RV::imm(r.bits) : RV::of(r.k, r.reg);
+    return o;
+  }
+  static RV hi(RV r) { return r.k == RV::Imm ? RV::imm(r.hiBits) : RV::of(r.k, r.hiReg); }
+  /// A 64-bit value of two dwords (both immediates, SGPRs, or else VGPRs).
+  RV pair(RV l, RV h);
+  Value toV64(RV r);  // a vgpr<?x2>
+  Value toS64(RV r);  // an sgpr<?x2> (r uniform)
+  RV fromV64(Value v);
+  RV fromS64(Value v);
+  LogicalResult lowerArith64(Operation *op);
+  /// The low `w` bits of `x` sign- or zero-extended to 32 (LowerArith16.cpp).
+  RV extendNarrow(RV x, unsigned w, bool sign);
+  /// f16 / bf16 / i8 / i16 arith (LowerArith16.cpp).
+  LogicalResult lowerArith16(Operation *op);
 };
 
 /// Copies the amdgcn.func each func.func declaration of `gm` names, from an

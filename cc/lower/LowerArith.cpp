@@ -72,25 +72,23 @@ static StringRef fcmpName(arith::CmpFPredicate p) {
 
 LogicalResult KernelLowering::lowerArith(Operation *op) {
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (!(is32(t) || t.isInteger(1) || t.isInteger(64)))
-      return unsupported(op, "only i1, i32, index and f32 values are lowered");
-  // i64 values are held as their low dword (as `index` is): only the ops
-  // that keep the low 32 bits exact pass - casts between i64, index and
-  // 32-bit integers, and constants that fit in 32 bits. Arithmetic on i64
-  // would silently drop the high dword: an error instead.
-  bool wide = llvm::any_of(
-      llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()),
-      [](Type t) { return t.isInteger(64); });
-  if (wide && !isa<arith::ConstantOp, arith::IndexCastOp, arith::IndexCastUIOp,
-                   arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(op))
-    return unsupported(op, "i64 arithmetic is not lowered (i64 values are held as "
-                           "their low dword)");
+    if (!(is32(t) || t.isInteger(1) || is64(t) || isNarrow(t)))
+      return unsupported(op, "only i1, i8, i16, i32, i64, index, f16, bf16, f32 and f64 "
+                             "values are lowered");
+  // 64-bit values are dword pairs (LowerArith64.cpp); 16- and 8-bit ones the
+  // low bits of a dword (LowerArith16.cpp).
+  auto types = llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes());
+  if (llvm::any_of(types, is64))
+    return lowerArith64(op);
+  if (llvm::any_of(types, isNarrow))
+    return lowerArith16(op);
+  return lowerArith32(op);
+}
+
+LogicalResult KernelLowering::lowerArith32(Operation *op) {
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     Attribute v = c.getValue();
     if (auto i = dyn_cast<IntegerAttr>(v)) {
-      if (c.getType().isInteger(64) && !i.getValue().isSignedIntN(32) &&
-          !i.getValue().isIntN(32))
-        return unsupported(op, "i64 constants beyond 32 bits are not lowered");
       vals[c] = RV::imm((uint32_t)i.getValue().getZExtValue() &
                         (c.getType().isInteger(1) ? 1u : ~0u));
       return success();
@@ -229,14 +227,7 @@ LogicalResult KernelLowering::lowerArith(Operation *op) {
   if (auto c = dyn_cast<arith::CmpIOp>(op)) {
     if (op->getOperand(0).getType().isInteger(1))
       return unsupported(op, "compares of i1 values are not lowered");
-    auto [sn, vn] = *icmpNames(c.getPredicate());
-    if (in[0].k == RV::Imm && in[1].k == RV::Imm)
-      return set(RV::imm(foldCmp(c.getPredicate(), in[0].bits, in[1].bits)));
-    if (in[0].scalar() && in[1].scalar()) {
-      inst(sn, {}, {sOp(in[0]), sOp(in[1])});
-      return set(RV::of(RV::S, inst("s_cselect_b32", sT, {cst(1), cst(0)})));
-    }
-    return set(RV::of(RV::Mask, inst(vn, s2T, vOps(in))));
+    return set(cmpi32(c.getPredicate(), in[0], in[1]));
   }
   if (auto c = dyn_cast<arith::CmpFOp>(op)) {
     if (c.getPredicate() == arith::CmpFPredicate::AlwaysTrue)
@@ -313,6 +304,16 @@ LogicalResult KernelLowering::lowerArith(Operation *op) {
   return unsupported(op);
 }
 
+RV KernelLowering::cmpi32(arith::CmpIPredicate p, RV x, RV y) {
+  auto [sn, vn] = *icmpNames(p);
+  if (x.k == RV::Imm && y.k == RV::Imm)
+    return RV::imm(foldCmp(p, x.bits, y.bits));
+  if (x.scalar() && y.scalar()) {
+    inst(sn, {}, {sOp(x), sOp(y)});
+    return RV::of(RV::S, inst("s_cselect_b32", sT, {cst(1), cst(0)}));
+  }
+  return RV::of(RV::Mask, inst(vn, s2T, vOps({x, y})));
+}
 
 // Unsigned x / y and x % y as LLVM's AMDGPU backend expands a 32-bit
 // udiv/urem (AMDGPUCodeGenPrepare::expandDivRem32): z ~ 2^32 / y from

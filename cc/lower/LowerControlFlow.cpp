@@ -46,7 +46,8 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   for (Value r : op.getResults()) {
     if (r.getType().isInteger(1) && uni.isDivergent(r))
       return unsupported(op, "divergent i1 results are not lowered");
-    types.push_back(uni.isDivergent(op.getCondition()) ? (Type)vT : regTypeFor(r));
+    types.push_back(uni.isDivergent(op.getCondition()) ? (is64(r.getType()) ? v2T : (Type)vT)
+                                                       : regTypeFor(r));
   }
   // Lowers a branch's block and gives the values its scf.yield passes on,
   // each in the register class of its result.
@@ -75,14 +76,18 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
     }
     start(join);
     for (unsigned i = 0; i < op.getNumResults(); ++i)
-      vals[op.getResult(i)] = fromArg(join->getArgument(i), types[i], isFloat(i));
+      vals[op.getResult(i)] = fromArg(join->getArgument(i), types[i], op.getResult(i).getType());
     return success();
   }
   Value m = toMask(*cond);
   Value saved = inst("s_and_saveexec_b64", s2T, m);
+  // A zero of each result's class (a skipped side's results).
+  auto zero = [&](Type t) {
+    return t == v2T ? toV64(imm64(0)) : inst("v_mov_b32", vT, cst(0));
+  };
   SmallVector<Value> zeros;
   for (unsigned i = 0; i < types.size(); ++i)
-    zeros.push_back(inst("v_mov_b32", vT, cst(0)));
+    zeros.push_back(zero(types[i]));
   Block *thenB = newBlock(), *elseHead = newBlock(types);
   branch("s_cbranch_execz", elseHead, zeros, thenB, {});
   start(thenB);
@@ -99,7 +104,7 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   SmallVector<Value> passT(elseHead->getArguments().begin(), elseHead->getArguments().end());
   SmallVector<Value> skipArgs = passT;
   for (unsigned i = 0; i < types.size(); ++i)
-    skipArgs.push_back(inst("v_mov_b32", vT, cst(0)));
+    skipArgs.push_back(zero(types[i]));
   SmallVector<Type> joinTypes(types);
   joinTypes.append(types.begin(), types.end());
   Block *elseB = newBlock(), *join = newBlock(joinTypes);
@@ -114,11 +119,19 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   start(join);
   inst("s_mov_b64", execT, saved);
   unsigned n = types.size();
-  for (unsigned i = 0; i < n; ++i)
+  for (unsigned i = 0; i < n; ++i) {
+    if (types[i] == v2T) { // per dword
+      RV e = fromV64(join->getArgument(n + i)), t = fromV64(join->getArgument(i));
+      vals[op.getResult(i)] =
+          pair(RV::of(RV::V, inst("v_cndmask_b32", vT, {e.reg, t.reg, m})),
+               RV::of(RV::V, inst("v_cndmask_b32", vT, {e.hiReg, t.hiReg, m})));
+      continue;
+    }
     vals[op.getResult(i)] =
         RV::of(RV::V,
                inst("v_cndmask_b32", vT, {join->getArgument(n + i), join->getArgument(i), m}),
                isFloat(i));
+  }
   return success();
 }
 
@@ -154,7 +167,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   auto mapArgs = [&](Block *blk, unsigned first) {
     for (unsigned i = 0; i < types.size(); ++i)
       vals[op.getRegionIterArgs()[i]] =
-          fromArg(blk->getArgument(first + i), types[i], isF32(op.getRegionIterArgs()[i].getType()));
+          fromArg(blk->getArgument(first + i), types[i], op.getRegionIterArgs()[i].getType());
   };
   auto nextArgs = [&]() { return yieldedRegs(src, types); };
   SmallVector<Value> initRegs;
@@ -188,7 +201,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     branch("s_cbranch_scc1", bodyB, back, exit, *next);
     start(exit);
     for (unsigned i = 0; i < types.size(); ++i)
-      vals[op.getResult(i)] = fromArg(exit->getArgument(i), types[i], isF32(op.getResult(i).getType()));
+      vals[op.getResult(i)] = fromArg(exit->getArgument(i), types[i], op.getResult(i).getType());
     return success();
   }
   Value saved = inst("s_mov_b64", s2T, execReg());
@@ -218,7 +231,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   start(exit);
   inst("s_mov_b64", execT, saved);
   for (unsigned i = 0; i < types.size(); ++i)
-    vals[op.getResult(i)] = fromArg(head->getArgument(1 + i), types[i], isF32(op.getResult(i).getType()));
+    vals[op.getResult(i)] = fromArg(head->getArgument(1 + i), types[i], op.getResult(i).getType());
   return success();
 }
 
@@ -269,7 +282,7 @@ LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
   start(head);
   for (unsigned i = 0; i < headTypes.size(); ++i)
     vals[before.getArgument(i)] =
-        fromArg(head->getArgument(i), headTypes[i], isF32(before.getArgument(i).getType()));
+        fromArg(head->getArgument(i), headTypes[i], before.getArgument(i).getType());
   if (failed(lowerBlock(before)))
     return failure();
   auto c = get(cond.getCondition());
@@ -278,8 +291,7 @@ LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
     return failure();
   auto mapAfter = [&](ValueRange regs) {
     for (unsigned i = 0; i < fwdTypes.size(); ++i) {
-      bool fl = isF32(after.getArgument(i).getType());
-      vals[after.getArgument(i)] = fromArg(regs[i], fwdTypes[i], fl);
+      vals[after.getArgument(i)] = fromArg(regs[i], fwdTypes[i], after.getArgument(i).getType());
     }
   };
   auto lowerBody = [&]() -> LogicalResult {
@@ -302,7 +314,7 @@ LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
     start(exit);
     for (unsigned i = 0; i < fwdTypes.size(); ++i)
       vals[op.getResult(i)] =
-          fromArg(exit->getArgument(i), fwdTypes[i], isF32(op.getResult(i).getType()));
+          fromArg(exit->getArgument(i), fwdTypes[i], op.getResult(i).getType());
     return success();
   }
   Value m = toMask(*c);
@@ -316,7 +328,7 @@ LogicalResult KernelLowering::lowerWhile(scf::WhileOp op) {
   start(exit);
   inst("s_mov_b64", execT, saved);
   for (unsigned i = 0; i < fwdTypes.size(); ++i)
-    vals[op.getResult(i)] = fromArg((*fwd)[i], fwdTypes[i], isF32(op.getResult(i).getType()));
+    vals[op.getResult(i)] = fromArg((*fwd)[i], fwdTypes[i], op.getResult(i).getType());
   return success();
 }
 

@@ -104,14 +104,46 @@ RV KernelLowering::logF32(RV x) {
 
 LogicalResult KernelLowering::lowerMath(Operation *op) {
   if (!isa<math::FmaOp, math::SqrtOp, math::RsqrtOp, math::Exp2Op, math::Log2Op,
-           math::AbsFOp, math::ExpOp, math::LogOp>(op))
+           math::AbsFOp, math::ExpOp, math::LogOp, math::SinOp, math::CosOp>(op))
     return unsupported(op);
-  if (!isF32(op->getResult(0).getType()))
-    return unsupported(op, "only f32 is lowered");
+  Type t = op->getResult(0).getType();
   auto operands = getAll(op->getOperands());
   if (failed(operands))
     return failure();
   SmallVector<RV> &in = *operands;
+  // f16 / f64: fma and absf (v_fma_f16 / v_fma_f64; the sign bit cleared).
+  if (t.isF16() || t.isF64()) {
+    if (isa<math::AbsFOp>(op)) {
+      auto clear = [&](RV x, uint32_t m) {
+        return ibin("s_and_b32", "v_and_b32", false, x, RV::imm(m),
+                    [](uint32_t a, uint32_t c) { return a & c; });
+      };
+      vals[op->getResult(0)] =
+          t.isF16() ? clear(in[0], 0x7fff) : pair(lo(in[0]), clear(hi(in[0]), 0x7fffffff));
+      return success();
+    }
+    if (isa<math::FmaOp>(op)) {
+      if (t.isF16()) {
+        vals[op->getResult(0)] =
+            RV::of(RV::V, inst("v_fma_f16", vT, {toV(in[0]), toV(in[1]), toV(in[2])}));
+      } else {
+        vals[op->getResult(0)] =
+            fromV64(inst("v_fma_f64", v2T, {toV64(in[0]), toV64(in[1]), toV64(in[2])}));
+      }
+      return success();
+    }
+  }
+  if (!isF32(t))
+    return unsupported(op, "only f32 is lowered (and fma, absf of f16 and f64)");
+  if (isa<math::SinOp, math::CosOp>(op)) {
+    // LLVM's AMDGPU lowering of llvm.sin/cos.f32 (SITargetLowering::LowerTrig):
+    // v_sin/v_cos_f32 take turns, not radians: x * 1/(2 pi) first (the inline
+    // constant 0.15915494); gfx9 has no reduced-range v_sin, so no v_fract.
+    Value turns = valu("v_mul_f32", {RV::imm(0x3e22f983, true), in[0]}, true).reg;
+    vals[op->getResult(0)] =
+        RV::of(RV::V, inst(isa<math::SinOp>(op) ? "v_sin_f32" : "v_cos_f32", vT, turns), true);
+    return success();
+  }
   if (isa<math::SqrtOp>(op)) {
     vals[op->getResult(0)] = sqrtF32(in[0]);
     return success();

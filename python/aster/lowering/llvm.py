@@ -49,8 +49,25 @@ define linkonce_odr hidden i64 @__ockl_get_num_groups(i32 %d) alwaysinline {
 """
 
 
+# ocml functions (ROCm's device library, not installed) that LLVM itself
+# lowers as intrinsics on AMDGPU: the oracle calls LLVM's intrinsic instead
+# (llvm.sin/cos.f32 select v_sin/v_cos_f32 after a multiply by 1/(2 pi):
+# SITargetLowering::LowerTrig). Functions LLVM cannot lower (tanh, erf, ...)
+# are not listed: their kernels have no LLVM oracle.
+OCML_AS_INTRINSIC = {"__ocml_sin_f32": "llvm.sin.f32", "__ocml_cos_f32": "llvm.cos.f32"}
+
+
+def _ocml_intrinsics(ll):
+    """The module with OCML_AS_INTRINSIC's calls turned into the intrinsics."""
+    for f, intr in OCML_AS_INTRINSIC.items():
+        ll = ll.replace("@" + f + "(", "@" + intr + "(")
+    return ll
+
+
 def _with_shim(ll):
-    """The module with OCKL_SHIM's definitions in place of its declarations."""
+    """The module with OCKL_SHIM's definitions in place of its declarations
+    (and OCML_AS_INTRINSIC's calls as LLVM intrinsics)."""
+    ll = _ocml_intrinsics(ll)
     if "__ockl_" not in ll:
         return ll
     drop = re.compile(r"^declare .*@(__ockl_get_local_size|__ockl_get_num_groups|"
