@@ -87,7 +87,7 @@ LogicalResult KernelLowering::setupInterface() {
       if (!memElementBytes(elem))
         return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
                                           << " cannot be lowered to amdgcn: memref elements "
-                                             "must be f16, bf16, f32, i8, i16 or i32";
+                                             "must be f16, bf16, f32, f64, i8, i16, i32 or i64";
       if (mt.getMemorySpace() && !isa<gpu::AddressSpaceAttr>(mt.getMemorySpace()))
         ;
       MemArg m;
@@ -133,8 +133,8 @@ LogicalResult KernelLowering::setupInterface() {
     if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
         !memElementBytes(mt.getElementType()))
       return fn.emitOpError("workgroup attribution of type ")
-             << mt << " cannot be lowered to amdgcn (static shapes of f16, bf16, f32, i8, i16, "
-                      "i32)";
+             << mt << " cannot be lowered to amdgcn (static shapes of f16, bf16, f32, f64, i8, "
+                      "i16, i32, i64)";
     MemArg m;
     m.type = mt;
     m.lds = true;

@@ -515,7 +515,7 @@ LogicalResult lowerElementwise(KernelLowering &L, Operation *op);
 FailureOr<RV> scalarOp(KernelLowering &L, Location at, StringRef name, ArrayRef<RV> operands,
                        TypeRange types, Type result, ArrayRef<NamedAttribute> attrs);
 
-/// Bytes of one element of a memref of `t` that memory ops lower (1, 2, 4),
+/// Bytes of one element of a memref of `t` that memory ops lower (1, 2, 4, 8),
 /// 0 for others (LowerMemory.cpp).
 unsigned memElementBytes(Type t);
 
