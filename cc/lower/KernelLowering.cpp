@@ -30,10 +30,11 @@
 namespace aster::lower {
 
 void registerUpstreamDialects(DialectRegistry &registry) {
+  registry.insert<linalg::LinalgDialect, affine::AffineDialect>(); // LowerLinalg.cpp
   registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
                   amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, linalg::LinalgDialect, affine::AffineDialect>();
+                  LLVM::LLVMDialect>();
 }
 
 const LoweringTable::Fn *LoweringTable::lookup(Operation *op) const {
@@ -59,6 +60,8 @@ const LoweringTable &loweringTable() {
 // Kernel interface: arguments and the hardware-initialised registers
 // ---------------------------------------------------------------------------
 LogicalResult KernelLowering::setupInterface() {
+  if (!fn.isKernel()) // a function's parameters instead (LowerFunction.cpp)
+    return setupFunction();
   // ROCDL's calling convention (mlir/lib/Conversion/GPUCommon): bare pointers
   // when every memref is static with identity layout, else descriptors.
   bool bare = true;
@@ -241,7 +244,7 @@ LogicalResult KernelLowering::run() {
         "cannot be lowered to amdgcn: unstructured control flow (a kernel body of several "
         "blocks) is not lowered; run mlir-opt --lift-cf-to-scf first");
   }
-  if (failed(fn.isKernel() ? setupInterface() : setupFunction()))
+  if (failed(setupInterface()))
     return failure();
   return lowerBlock(fn.getBody().front());
 }
@@ -331,10 +334,22 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
       ok = false;
     for (Operation &op : gm.getBody()->getOperations()) {
       auto fn = dyn_cast<gpu::GPUFuncOp>(&op);
+      if (fn && !fn.isKernel()) { // an amdgcn.func (LowerFunction.cpp)
+        scalarizeVectorCarries(fn);
+        KernelLowering kl(fn, km);
+        if (failed(kl.run()))
+          ok = false;
+        continue;
+      }
       if (auto decl = dyn_cast<func::FuncOp>(&op); decl && decl.isDeclaration())
         continue;
       if (!fn) {
         op.emitOpError("cannot be lowered to amdgcn (a gpu.module holds gpu.func kernels)");
+        ok = false;
+        continue;
+      }
+      if (!fn.isKernel()) {
+        fn.emitOpError("cannot be lowered to amdgcn: only kernels (gpu.func ... kernel)");
         ok = false;
         continue;
       }
