@@ -17,6 +17,8 @@
 #include "lower/KernelLowering.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -28,6 +30,7 @@
 namespace aster::lower {
 
 void registerUpstreamDialects(DialectRegistry &registry) {
+  registry.insert<linalg::LinalgDialect, affine::AffineDialect>(); // LowerLinalg.cpp
   registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
                   amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,
@@ -57,6 +60,8 @@ const LoweringTable &loweringTable() {
 // Kernel interface: arguments and the hardware-initialised registers
 // ---------------------------------------------------------------------------
 LogicalResult KernelLowering::setupInterface() {
+  if (!fn.isKernel()) // a function's parameters instead (LowerFunction.cpp)
+    return setupFunction();
   // ROCDL's calling convention (mlir/lib/Conversion/GPUCommon): bare pointers
   // when every memref is static with identity layout, else descriptors.
   bool bare = true;
@@ -85,7 +90,7 @@ LogicalResult KernelLowering::setupInterface() {
       if (!memElementBytes(elem))
         return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
                                           << " cannot be lowered to amdgcn: memref elements "
-                                             "must be f16, bf16, f32, i8, i16 or i32";
+                                             "must be f16, bf16, f32, f64, i8, i16, i32 or i64";
       if (mt.getMemorySpace() && !isa<gpu::AddressSpaceAttr>(mt.getMemorySpace()))
         ;
       MemArg m;
@@ -131,8 +136,8 @@ LogicalResult KernelLowering::setupInterface() {
     if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
         !memElementBytes(mt.getElementType()))
       return fn.emitOpError("workgroup attribution of type ")
-             << mt << " cannot be lowered to amdgcn (static shapes of f16, bf16, f32, i8, i16, "
-                      "i32)";
+             << mt << " cannot be lowered to amdgcn (static shapes of f16, bf16, f32, f64, i8, "
+                      "i16, i32, i64)";
     MemArg m;
     m.type = mt;
     m.lds = true;
@@ -281,7 +286,11 @@ FailureOr<SmallVector<Value>> KernelLowering::yieldedRegs(Block &blk, ArrayRef<T
 }
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
-  // arith / math ops on vectors: the scalar op per element (LowerVector.cpp).
+  // A function's return and the kernel-only ids (LowerFunction.cpp).
+  if (func && isa<gpu::ReturnOp, gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+                  gpu::GridDimOp>(op))
+    return lowerInFunction(op);
+  // arith / math ops on vectors: the scalar op per element (LowerVectorElementwise.cpp).
   if (op->getDialect() && isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
       llvm::any_of(op->getResultTypes(), [](Type t) { return isa<VectorType>(t); }))
     return lowerElementwise(*this, op);
@@ -299,6 +308,23 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   SmallVector<Operation *> made;
   bool ok = true;
   OpBuilder b(top.getContext());
+  // linalg ops become loops first, in a clone lowered in place of the
+  // gpu.module (LowerLinalg.cpp): the input stays as it was on error.
+  SmallVector<Operation *> loopClones, originals;
+  for (gpu::GPUModuleOp &gm : gms) {
+    if (!hasLinalg(gm))
+      continue;
+    b.setInsertionPoint(gm);
+    auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
+    loopClones.push_back(c);
+    originals.push_back(gm);
+    gm = c;
+    if (failed(linalgToLoops(c))) {
+      for (Operation *op : loopClones)
+        op->erase();
+      return failure();
+    }
+  }
   for (gpu::GPUModuleOp gm : gms) {
     b.setInsertionPoint(gm);
     auto km = KernelModuleOp::create(b, gm.getLoc(), gm.getName(), target);
@@ -308,6 +334,13 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
       ok = false;
     for (Operation &op : gm.getBody()->getOperations()) {
       auto fn = dyn_cast<gpu::GPUFuncOp>(&op);
+      if (fn && !fn.isKernel()) { // an amdgcn.func (LowerFunction.cpp)
+        scalarizeVectorCarries(fn);
+        KernelLowering kl(fn, km);
+        if (failed(kl.run()))
+          ok = false;
+        continue;
+      }
       if (auto decl = dyn_cast<func::FuncOp>(&op); decl && decl.isDeclaration())
         continue;
       if (!fn) {
@@ -329,10 +362,14 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   if (!ok) {
     for (Operation *op : made)
       op->erase();
+    for (Operation *op : loopClones)
+      op->erase();
     return failure();
   }
   for (gpu::GPUModuleOp gm : gms)
     gm.erase();
+  for (Operation *op : originals)
+    op->erase();
   // amdgcn.modules of the input holding only functions were libraries for
   // func.call (copied where called): not modules of the result.
   for (auto lib : llvm::make_early_inc_range(top.getOps<KernelModuleOp>()))

@@ -10,8 +10,14 @@
 //                        registers), the walk, the table, lowerGpuModules
 //   LowerArith.cpp       arith        LowerMath.cpp     math
 //   LowerControlFlow.cpp scf (uniform: SCC branches; divergent: EXEC masks)
-//   LowerMemory.cpp      memref (global and workgroup memory)
+//   LowerMemory.cpp      memref (global, workgroup, private memory; allocas)
+//   LowerMemrefViews.cpp subview, reinterpret_cast, collapse/expand_shape
+//   LowerMemrefAtomics.cpp atomic_rmw (instructions, compare-and-swap loops)
 //   LowerGpu.cpp         gpu ids, dims, barrier, shuffle, reductions
+//   LowerVector*.cpp     vector (LowerVectorUtil.h: representation, files)
+//   LowerAmdgpu.cpp      amdgpu     LowerCall.cpp     func.call of amdgcn.func
+//   LowerFunction.cpp    non-kernel gpu.func -> amdgcn.func
+//   LowerLinalg.cpp      linalg ops -> loops (before the walk)
 // A new dialect file defines `void populate<Name>Lowering(LoweringTable &)`
 // registering its ops (by op name, or a whole dialect by namespace) and adds
 // one `ASTER_LOWERING(<Name>)` line to Lowerings.def; no other file changes.
@@ -109,6 +115,7 @@ struct Slot {
 struct MemArg {
   MemRefType type;
   Slot ptr;         // the aligned pointer
+  Value ptrReg;     // or the pointer's SGPR pair (a function's parameter)
   bool lds = false; // a workgroup attribution: at byte ldsOffset of the LDS
   unsigned ldsOffset = 0;
   bool desc = false;
@@ -154,7 +161,7 @@ public:
   Region *body = nullptr;
   Block *entry = nullptr;
   DenseMap<Value, RV> vals;
-  /// Vector values: their elements flattened, row-major (LowerVector.cpp).
+  /// Vector values: their elements flattened, row-major (LowerVectorUtil.h).
   DenseMap<Value, SmallVector<RV>> vecs;
   DenseMap<Value, MemArg> mems;
   DenseMap<Value, Slot> scalars;
@@ -385,6 +392,11 @@ public:
 
   // ---- lowering (each dialect's in its Lower<Dialect>.cpp) -----------------
   LogicalResult setupInterface();
+  /// A non-kernel gpu.func: the amdgcn.func `func` (LowerFunction.cpp).
+  FuncOp func;
+  LogicalResult setupFunction();
+  /// gpu.return and the kernel-only gpu ops in a function (LowerFunction.cpp).
+  LogicalResult lowerInFunction(Operation *op);
   LogicalResult lowerBlock(Block &blk);
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerArith(Operation *op);
@@ -485,20 +497,25 @@ public:
 /// amdgcn.module of `top`, into `km` (LowerCall.cpp).
 LogicalResult importFunctions(ModuleOp top, gpu::GPUModuleOp gm, KernelModuleOp km);
 
+/// Whether `gm` holds linalg ops; rewrites them (and the affine.apply ops
+/// their loops use) to scf / memref / arith (LowerLinalg.cpp).
+bool hasLinalg(gpu::GPUModuleOp gm);
+LogicalResult linalgToLoops(gpu::GPUModuleOp gm);
+
 /// Rewrites scf.for loops carrying vectors to carry their 32-bit words
-/// (upstream IR in, upstream IR out; LowerVector.cpp). Runs before the
+/// (upstream IR in, upstream IR out; LowerVectorCarries.cpp). Runs before the
 /// kernel's Uniformity is computed.
 void scalarizeVectorCarries(gpu::GPUFuncOp fn);
 
-/// An arith / math op on vectors, element by element (LowerVector.cpp).
+/// An arith / math op on vectors, element by element (LowerVectorElementwise.cpp).
 LogicalResult lowerElementwise(KernelLowering &L, Operation *op);
 
 /// Lowers a scalar `name` op on `operands` (of `types`) to `result` type by
-/// the scalar lowering of its dialect (LowerVector.cpp).
+/// the scalar lowering of its dialect (LowerVectorElementwise.cpp).
 FailureOr<RV> scalarOp(KernelLowering &L, Location at, StringRef name, ArrayRef<RV> operands,
                        TypeRange types, Type result, ArrayRef<NamedAttribute> attrs);
 
-/// Bytes of one element of a memref of `t` that memory ops lower (1, 2, 4),
+/// Bytes of one element of a memref of `t` that memory ops lower (1, 2, 4, 8),
 /// 0 for others (LowerMemory.cpp).
 unsigned memElementBytes(Type t);
 

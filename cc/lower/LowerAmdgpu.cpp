@@ -21,7 +21,7 @@
 //     boundsCheck = false is lowered the same (gfx9 always checks).
 //
 // Needs before: operands lowered (vector values in KernelLowering::vecs,
-// LowerVector.cpp); buffer ops on kernel-argument memrefs of 4-byte elements.
+// LowerVectorUtil.h); buffer ops on kernel-argument memrefs of 4-byte elements.
 // Guarantees after: results in vals / vecs; anything else is an error at the
 // op naming it.
 //===----------------------------------------------------------------------===//

@@ -13,8 +13,9 @@
 // global_store_short, ds_read_u16 / ds_write_b16), i8 (ubyte / byte,
 // ds_read_u8 / ds_write_b8). A loaded 8- or 16-bit value is zero-extended in
 // its VGPR (the upper bits 0, as the u8/u16/ubyte/ushort forms write them);
-// a store writes the register's low 8 / 16 bits. i64/f64 elements are not
-// lowered (their 64-bit register form belongs to the arith lowering).
+// a store writes the register's low 8 / 16 bits. i64/f64: dwordx2 /
+// ds_read_b64 / ds_write_b64 into and from a VGPR pair (the 64-bit form of
+// LowerArith64.cpp: low dword first, as memory holds it).
 //
 // memref.alloca / private attributions (static shape, identity layout):
 //   - held in registers when every use is a memref.load / memref.store at
@@ -56,6 +57,8 @@ unsigned memElementBytes(Type t) {
     return 2;
   if (t.isInteger(8))
     return 1;
+  if (t.isInteger(64) || t.isF64())
+    return 8;
   return 0;
 }
 
@@ -112,8 +115,8 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
     return unsupported(op, "the memref layout is not strided");
   unsigned bytes = memElementBytes(m.type.getElementType());
   if (!bytes)
-    return unsupported(op, "memref elements of this type are not lowered (f16, bf16, f32, i8, "
-                           "i16, i32 are)");
+    return unsupported(op, "memref elements of this type are not lowered (f16, bf16, f32, "
+                           "f64, i8, i16, i32, i64 are)");
   RV lin = memrefOffset(m);
   for (unsigned i = 0; i < idx.size(); ++i) {
     auto x = get(idx[i]);
@@ -126,7 +129,7 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
     return std::pair{Value(), add(byteOff, RV::imm(m.ldsOffset))};
   if (m.priv)
     return std::pair{Value(), add(byteOff, RV::imm(m.privOffset))};
-  Value base = loadPtr(m.ptr);
+  Value base = m.ptrReg ? m.ptrReg : loadPtr(m.ptr);
   return std::pair{base, byteOff};
 }
 
@@ -136,12 +139,16 @@ namespace {
 /// scratch (the _nosaddr form: the VGPR offset alone).
 std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds) {
   if (lds) {
-    static const char *const ld[] = {"", "ds_read_u8", "ds_read_u16", "", "ds_read_b32"};
-    static const char *const st[] = {"", "ds_write_b8", "ds_write_b16", "", "ds_write_b32"};
+    static const char *const ld[] = {"",   "ds_read_u8", "ds_read_u16", "", "ds_read_b32",
+                                     "",   "",           "",            "ds_read_b64"};
+    static const char *const st[] = {"",   "ds_write_b8", "ds_write_b16", "", "ds_write_b32",
+                                     "",   "",            "",             "ds_write_b64"};
     return store ? st[bytes] : ld[bytes];
   }
-  static const char *const ld[] = {"", "load_ubyte", "load_ushort", "", "load_dword"};
-  static const char *const st[] = {"", "store_byte", "store_short", "", "store_dword"};
+  static const char *const ld[] = {"", "load_ubyte", "load_ushort", "", "load_dword",
+                                   "", "",           "",            "load_dwordx2"};
+  static const char *const st[] = {"", "store_byte", "store_short", "", "store_dword",
+                                   "", "",           "",            "store_dwordx2"};
   std::string mn = std::string(global ? "global_" : "scratch_") + (store ? st[bytes] : ld[bytes]);
   return global ? mn : mn + "_nosaddr";
 }
@@ -194,7 +201,8 @@ LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v) {
   unsigned bytes = memElementBytes(mt.getElementType());
   if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() || !bytes)
     return at->emitOpError("cannot be lowered to amdgcn: only allocas of static shapes with "
-                           "identity layouts of f16, bf16, f32, i8, i16, i32 are lowered");
+                           "identity layouts of f16, bf16, f32, f64, i8, i16, i32, i64 are "
+                           "lowered");
   if (isa_and_nonnull<gpu::AddressSpaceAttr>(mt.getMemorySpace()) &&
       cast<gpu::AddressSpaceAttr>(mt.getMemorySpace()).getValue() !=
           gpu::AddressSpace::Private)
@@ -207,8 +215,12 @@ LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v) {
   if (registerAlloca(v, blk)) {
     m.regs = true;
     m.regsId = L.regAllocas.size();
-    L.regAllocas.emplace_back(mt.getNumElements(), RV::imm(0));
+    L.regAllocas.emplace_back(mt.getNumElements(),
+                              bytes == 8 ? KernelLowering::imm64(0) : RV::imm(0));
   } else {
+    if (!L.kernel)
+      return at->emitOpError("cannot be lowered to amdgcn: in a function only allocas held in "
+                             "registers (constant indices, one block) are lowered");
     m.priv = true;
     m.privOffset = (unsigned)llvm::alignTo(L.privateBytes, 16);
     L.privateBytes = m.privOffset + (unsigned)(mt.getNumElements() * bytes);
@@ -224,14 +236,11 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
     auto mo = memrefOf(op, l.getMemRef());
     if (failed(mo))
       return failure();
-    bool fl = isa<FloatType>(l.getType());
     if (mo->regs) {
       int64_t e = regIndex(*this, mo->type, l.getIndices());
       if (e < 0)
         return unsupported(op, "an index out of the alloca's bounds");
-      RV r = regAllocas[mo->regsId][e];
-      r.isFloat = fl && r.k == RV::Imm ? r.isFloat : fl;
-      vals[l] = r;
+      vals[l] = regAllocas[mo->regsId][e];
       return success();
     }
     auto a = address(op, l.getMemRef(), l.getIndices(), true);
@@ -242,8 +251,9 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
     SmallVector<NamedAttribute> attrs;
     Value voff = memOffset(off, mo->lds, attrs);
     std::string mn = memMnemonic(false, bytes, (bool)base, mo->lds);
-    Value r = base ? inst(mn, vT, {voff, base}, attrs) : inst(mn, vT, {voff}, attrs);
-    vals[l] = RV::of(RV::V, r, fl);
+    Type rt = bytes == 8 ? v2T : vT;
+    Value r = base ? inst(mn, rt, {voff, base}, attrs) : inst(mn, rt, {voff}, attrs);
+    vals[l] = bytes == 8 ? fromV64(r) : RV::of(RV::V, r, isF32(l.getType()));
     return success();
   }
   if (auto s = dyn_cast<memref::StoreOp>(op)) {
@@ -266,10 +276,11 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
     SmallVector<NamedAttribute> attrs;
     Value voff = memOffset(off, mo->lds, attrs);
     std::string mn = memMnemonic(true, bytes, (bool)base, mo->lds);
+    Value data = bytes == 8 ? toV64(*v) : toV(*v);
     if (base)
-      inst(mn, {}, {voff, toV(*v), base}, attrs);
+      inst(mn, {}, {voff, data, base}, attrs);
     else
-      inst(mn, {}, {voff, toV(*v)}, attrs);
+      inst(mn, {}, {voff, data}, attrs);
     return success();
   }
   if (auto al = dyn_cast<memref::AllocaOp>(op)) {

@@ -13,6 +13,16 @@ using namespace mlir;
 namespace aster::lower {
 
 Uniformity::Uniformity(Operation *func) {
+  // Private memory is per work-item (its loads differ between lanes); the
+  // parameters of a non-kernel function come from any caller (VGPRs).
+  if (auto g = dyn_cast<gpu::GPUFuncOp>(func)) {
+    for (BlockArgument a : g.getPrivateAttributions())
+      mark(a);
+    if (!g.isKernel())
+      for (BlockArgument a : g.getBody().front().getArguments().take_front(
+               g.getFunctionType().getNumInputs()))
+        mark(a);
+  }
   bool changed = true;
   while (changed) {
     changed = false;
@@ -33,7 +43,7 @@ bool Uniformity::visit(Operation *op) {
     return false;
   };
   if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::ShuffleOp, memref::AtomicRMWOp,
-          memref::GenericAtomicRMWOp, amdgpu::MFMAOp>(op)) {
+          memref::GenericAtomicRMWOp, amdgpu::MFMAOp, memref::AllocaOp>(op)) {
     all(op->getResults());
     return changed;
   }

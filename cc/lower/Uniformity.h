@@ -6,6 +6,9 @@
 //   - it is gpu.thread_id, gpu.lane_id, a gpu.shuffle result, an atomic's
 //     result, a subgroup_reduce with a cluster size, or an amdgpu.mfma
 //     result (each lane holds other elements of the product);
+//   - it is private memory (a memref.alloca, a private attribution: each
+//     lane has its own, so what is loaded from it differs), or a parameter
+//     of a non-kernel gpu.func (passed by any caller, in VGPRs);
 //   - any operand is divergent (loads: any index);
 //   - it is an scf.if result and the condition or a yielded value is
 //     divergent (lanes took different sides);

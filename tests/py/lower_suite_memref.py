@@ -1,7 +1,7 @@
 """Kernels of amdgcn-lower's suite for memref breadth (the cases of
 lower_suite.py's form): views (subview, reinterpret_cast, collapse_shape,
 expand_shape, cast) on static and dynamic memrefs, 8- and 16-bit elements in
-global and workgroup memory (a transpose through LDS), allocas in registers
+global and workgroup memory and 64-bit ones (a transpose through LDS), allocas in registers
 and in scratch, and atomics that need a compare-and-swap loop under
 contention. Each is built by aster (aster.lower) and by LLVM
 (aster.lowering.llvm: mlir-opt-22 expand-strided-metadata +
@@ -136,8 +136,8 @@ CASES.append(Case("memref_expand_dynamic", "ex", module("""
 
 def _typed_transpose(elem, dtype, make):
     """A 16x16 transpose through workgroup memory of `elem` elements
-    (ds_write_b16/b8, barrier, ds_read_u16/u8 transposed; global 16/8-bit
-    loads and stores)."""
+    (ds_write_b16/b8/b64, barrier, ds_read_u16/u8/b64 transposed; global
+    16/8/64-bit loads and stores)."""
     return Case(f"lds_transpose_{elem}", "tr", module(f"""
     gpu.func @tr(%x: memref<16x16x{elem}>, %y: memref<16x16x{elem}>)
         workgroup(%t: memref<16x17x{elem}, #gpu.address_space<workgroup>>) kernel
@@ -165,6 +165,10 @@ CASES.append(_typed_transpose(
     "i8", np.int8, lambda r: r.integers(-128, 128, (16, 16), dtype=np.int8)))
 CASES.append(_typed_transpose(
     "i16", np.int16, lambda r: r.integers(-32768, 32768, (16, 16), dtype=np.int16)))
+CASES.append(_typed_transpose(
+    "f64", np.float64, lambda r: r.standard_normal((16, 16))))
+CASES.append(_typed_transpose(
+    "i64", np.int64, lambda r: r.integers(-2**62, 2**62, (16, 16), dtype=np.int64)))
 
 
 # 5. Allocas: a 4-element one at constant indices (registers), a 16-element

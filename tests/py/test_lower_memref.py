@@ -36,13 +36,17 @@ def _asm(name):
 
 def test_narrow_elements_use_narrow_instructions():
     """16-bit elements: global_load_ushort / global_store_short and
-    ds_write_b16 / ds_read_u16; 8-bit: ubyte / byte, ds_write_b8 / ds_read_u8
-    (the forms LLVM selects for i16 / i8 loads and stores)."""
+    ds_write_b16 / ds_read_u16; 8-bit: ubyte / byte, ds_write_b8 / ds_read_u8;
+    64-bit: dwordx2, ds_read_b64 / ds_write_b64 (the forms LLVM selects for
+    i16 / i8 / i64 loads and stores)."""
     asm = _asm("lds_transpose_f16")
     for mn in ("global_load_ushort", "global_store_short", "ds_write_b16", "ds_read_u16"):
         assert mn in asm
     asm = _asm("lds_transpose_i8")
     for mn in ("global_load_ubyte", "global_store_byte", "ds_write_b8", "ds_read_u8"):
+        assert mn in asm
+    asm = _asm("lds_transpose_f64")
+    for mn in ("global_load_dwordx2", "global_store_dwordx2", "ds_write_b64", "ds_read_b64"):
         assert mn in asm
 
 
@@ -75,11 +79,11 @@ def test_cas_loop_instructions():
 
 def test_unsupported_memref_forms_are_located_errors():
     text = S.module("""
-    gpu.func @k(%x: memref<64xf64>) kernel {
+    gpu.func @k(%x: memref<64xcomplex<f32>>) kernel {
       gpu.return
     }""")
-    with pytest.raises(aster.AsterError, match=r"memref elements must be f16, bf16, f32, i8, "
-                                               r"i16 or i32"):
+    with pytest.raises(aster.AsterError, match=r"memref elements must be f16, bf16, f32, f64, "
+                                               r"i8, i16, i32 or i64"):
         aster.lower(text)
     text = S.module("""
     gpu.func @k(%x: memref<64xf32>, %n: index) kernel {

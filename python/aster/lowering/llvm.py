@@ -3,7 +3,7 @@
     hsaco = aster.lowering.llvm.build(text, target="gfx942")   # {gpu.module name: bytes}
 
 Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
-`mlir-opt-22` (expand-strided-metadata + memref-expand + lower-affine (memref
+`mlir-opt-22` (convert-linalg-to-loops, expand-strided-metadata + memref-expand + lower-affine (memref
 views and the atomic_rmw kinds LLVM has no atomicrmw for),
 convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
@@ -117,8 +117,18 @@ def _aliases(text):
     return "".join(line + "\n" for line in text.splitlines() if re.match(r"#[\w.$-]+ = ", line))
 
 
+def _linalg_to_loops(text):
+    """linalg ops of the gpu.modules as loops (mlir-opt-22
+    --convert-linalg-to-loops), before the pipeline below."""
+    if "linalg." not in text:
+        return text
+    return _run(["mlir-opt-22",
+                 "--pass-pipeline=builtin.module(gpu.module(convert-linalg-to-loops))"], text)
+
+
 def build(text, target="gfx942", opt="-O3"):
     """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
+    text = _linalg_to_loops(text)
     bare = "true" if _bare(text) else "false"
     pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
@@ -144,6 +154,7 @@ def build(text, target="gfx942", opt="-O3"):
 
 def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
+    text = _linalg_to_loops(text)
     bare = "true" if _bare(text) else "false"
     pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")

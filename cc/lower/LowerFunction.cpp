@@ -1,0 +1,106 @@
+//===- LowerFunction.cpp - non-kernel gpu.func to amdgcn.func --------------===//
+//
+// Mixing, the other direction (issue 26 item 5): a gpu.func without the
+// `kernel` attribute becomes an `amdgcn.func` of the same name in the
+// lowered module, which a Python-built kernel calls with `k.call` (after
+// `m.include(lowered)`) and amdgcn-inline puts in place, like any
+// register-level function.
+//
+//   parameters   f32 / i32 / index / i1-free scalars: a virtual VGPR each
+//                (divergent: any caller's value, Uniformity.h); a memref of
+//                static shape and identity layout: its pointer, an SGPR pair
+//                (`!amdgcn.sgpr<?x2>`, 2-aligned) - the caller passes a
+//                kernel argument's pointer.
+//   results      gpu.return's values, a virtual VGPR each (amdgcn.return).
+//   body         lowered as a kernel's (the same dialect files); thread /
+//                block ids and dims, workgroup attributions and scratch
+//                allocas belong to the kernel that calls it and are errors
+//                here (pass them as parameters); lane ids, shuffles, wave
+//                reductions and register allocas work.
+//
+// Needs before: a one-block gpu.func body. Guarantees after: an amdgcn.func
+// on virtual registers ending in amdgcn.return, or an error at the op.
+//===----------------------------------------------------------------------===//
+#include "lower/KernelLowering.h"
+
+namespace aster::lower {
+
+LogicalResult KernelLowering::setupFunction() {
+  SmallVector<Type> params, results;
+  for (BlockArgument a : kernelArgs()) {
+    Type t = a.getType();
+    if (auto mt = dyn_cast<MemRefType>(t)) {
+      if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
+          !memElementBytes(mt.getElementType()))
+        return fn.emitOpError("argument ")
+               << a.getArgNumber() << " of type " << t
+               << " cannot be lowered to amdgcn: a function takes memrefs of static shapes "
+                  "and identity layouts (their pointer)";
+      if (mt.getMemorySpace())
+        return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
+                                          << " cannot be lowered to amdgcn: a function takes "
+                                             "global memrefs only";
+      params.push_back(s2T);
+    } else if (t.isF32() || t.isInteger(32) || t.isIndex()) {
+      params.push_back(vT);
+    } else {
+      return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
+                                        << " cannot be lowered to amdgcn (a function takes f32, "
+                                           "i32, index and static memrefs)";
+    }
+  }
+  for (Type t : fn.getFunctionType().getResults()) {
+    if (!(t.isF32() || t.isInteger(32) || t.isIndex()))
+      return fn.emitOpError("result of type ")
+             << t << " cannot be lowered to amdgcn (a function returns f32, i32, index)";
+    results.push_back(vT);
+  }
+  if (!fn.getWorkgroupAttributions().empty() || !fn.getPrivateAttributions().empty())
+    return fn.emitOpError("cannot be lowered to amdgcn: a function has no workgroup or "
+                          "private attributions (the kernel that calls it owns its memory)");
+  b.setInsertionPointToEnd(&km.getBody().front());
+  loc = fn.getLoc();
+  OperationState st(loc, FuncOp::getOperationName());
+  st.addAttribute(SymbolTable::getSymbolAttrName(), b.getStringAttr(fn.getName()));
+  st.addAttribute("function_type", TypeAttr::get(b.getFunctionType(params, results)));
+  st.addRegion();
+  func = cast<FuncOp>(b.create(st));
+  body = &func.getBody();
+  entry = new Block();
+  body->push_back(entry);
+  for (Type t : params)
+    entry->addArgument(t, loc);
+  b.setInsertionPointToEnd(entry);
+  Block *first = newBlock();
+  cf::BranchOp::create(b, loc, first);
+  start(first);
+  for (auto [a, reg] : llvm::zip(kernelArgs(), entry->getArguments())) {
+    if (auto mt = dyn_cast<MemRefType>(a.getType())) {
+      MemArg m;
+      m.type = mt;
+      m.ptrReg = reg;
+      mems[a] = m;
+    } else {
+      vals[a] = RV::of(RV::V, reg, a.getType().isF32());
+    }
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerInFunction(Operation *op) {
+  if (!isa<gpu::ReturnOp>(op))
+    return unsupported(op, "in a function (not a kernel) thread and block ids and dims are "
+                           "the caller's: pass them as parameters");
+  if (op->getParentOp() != fn.getOperation())
+    return unsupported(op, "gpu.return only ends the function body");
+  auto rs = getAll(op->getOperands());
+  if (failed(rs))
+    return failure();
+  SmallVector<Value> regs;
+  for (const RV &r : *rs)
+    regs.push_back(toV(r));
+  ReturnOp::create(b, loc, regs);
+  return success();
+}
+
+} // namespace aster::lower

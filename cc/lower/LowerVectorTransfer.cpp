@@ -1,0 +1,223 @@
+//===- LowerVectorTransfer.cpp - vector loads, stores and transfers -------===//
+//
+// vector.load / store and in-bounds transfer_read / transfer_write: 32-bit
+// words in chunks (LowerVectorUtil's loadWords / storeWords); out-of-bounds
+// or masked transfers per element (LowerVectorUtil.h states the forms).
+// Needs before: rank-1 vectors, minor-identity maps, memrefs of 4-byte
+// elements (LowerMemory's address()). Guarantees after: the loaded vector
+// in vecs; anything else an error naming what is missing.
+//===----------------------------------------------------------------------===//
+#include "lower/LowerVectorUtil.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace aster::lower {
+
+using namespace vec;
+
+namespace {
+
+LogicalResult checkMem(KernelLowering &L, Operation *op, MemRefType mt, VectorType vt) {
+  if (elemBits(mt.getElementType()) != 32)
+    return L.unsupported(op, "vector memory accesses are lowered on memrefs of 4-byte elements");
+  if (vt.getRank() != 1)
+    return L.unsupported(op, "only vectors of rank 1 are loaded and stored");
+  if (numWords(vt) * 32 != (unsigned)vt.getNumElements() * elemBits(vt.getElementType()))
+    return L.unsupported(op, "the vector is not a whole number of 32-bit words");
+  return success();
+}
+
+/// The memref's size in dimension `d` as an RV.
+FailureOr<RV> dimSize(KernelLowering &L, Operation *op, Value memref, unsigned d) {
+  auto m = L.memrefOf(op, memref);
+  if (failed(m))
+    return failure();
+  return L.memrefSize(*m, d);
+}
+
+/// Byte stride of the minor dimension of `memref` (4-byte elements) as an RV.
+FailureOr<RV> minorByteStride(KernelLowering &L, Operation *op, Value memref) {
+  auto m = L.memrefOf(op, memref);
+  if (failed(m))
+    return failure();
+  return L.shl(L.memrefStride(*m, m->type.getRank() - 1), RV::imm(2));
+}
+
+
+/// Whether element `e` of a transfer starting at index `i0` along a
+/// dimension of `size` is read/written: in bounds (unless the transfer is
+/// known in bounds) and set in `mask` (when there is one). An immediate when
+/// known.
+FailureOr<RV> elementValid(KernelLowering &L, Operation *op, RV i0, RV size,
+                                  bool inBounds, ArrayRef<RV> mask, int64_t e) {
+  RV valid = RV::imm(1);
+  if (!inBounds) {
+    auto v = scalarOp(L, op->getLoc(), "arith.cmpi", {L.add(i0, RV::imm(e)), size},
+                      {L.b.getIndexType(), L.b.getIndexType()}, L.b.getI1Type(),
+                      {L.b.getNamedAttr("predicate", arith::CmpIPredicateAttr::get(
+                                                         L.ctx, arith::CmpIPredicate::slt))});
+    if (failed(v))
+      return failure();
+    valid = *v;
+  }
+  if (mask.empty())
+    return valid;
+  if (valid.k == RV::Imm)
+    return valid.bits ? mask[e] : valid;
+  return scalarOp(L, op->getLoc(), "arith.andi", {valid, mask[e]},
+                  {L.b.getI1Type(), L.b.getI1Type()}, L.b.getI1Type(), {});
+}
+
+LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
+  // ---- memory -------------------------------------------------------------
+  if (auto ld = dyn_cast<vector::LoadOp>(op)) {
+    auto vt = ld.getVectorType();
+    if (failed(checkMem(L, op, ld.getMemRefType(), vt)))
+      return failure();
+    auto a = L.address(op, ld.getBase(), ld.getIndices());
+    if (failed(a))
+      return failure();
+    L.vecs[ld] = loadWords(L, a->first, a->second, numWords(vt),
+                           knownByteAlign(ld.getMemRefType(), ld.getIndices()),
+                           isa<FloatType>(vt.getElementType()));
+    return success();
+  }
+  if (auto st = dyn_cast<vector::StoreOp>(op)) {
+    auto vt = st.getVectorType();
+    if (failed(checkMem(L, op, st.getMemRefType(), vt)))
+      return failure();
+    auto a = L.address(op, st.getBase(), st.getIndices());
+    auto v = getVec(L, st.getValueToStore());
+    if (failed(a) || failed(v))
+      return failure();
+    storeWords(L, a->first, a->second, *v, knownByteAlign(st.getMemRefType(), st.getIndices()));
+    return success();
+  }
+  if (auto tr = dyn_cast<vector::TransferReadOp>(op)) {
+    auto vt = tr.getVectorType();
+    auto mt = dyn_cast<MemRefType>(tr.getBase().getType());
+    if (!mt)
+      return L.unsupported(op, "transfers from tensors are not lowered (bufferize first)");
+    if (failed(checkMem(L, op, mt, vt)))
+      return failure();
+    if (!tr.getPermutationMap().isMinorIdentity())
+      return L.unsupported(op, "only minor-identity permutation maps are lowered");
+    auto a = L.address(op, tr.getBase(), tr.getIndices());
+    if (failed(a))
+      return failure();
+    bool fl = isa<FloatType>(vt.getElementType());
+    uint64_t align = knownByteAlign(mt, tr.getIndices());
+    bool inBounds = tr.getInBoundsValues().empty() || tr.getInBoundsValues()[0];
+    if (inBounds && !tr.getMask()) {
+      L.vecs[tr] = loadWords(L, a->first, a->second, numWords(vt), align, fl);
+      return success();
+    }
+    auto pad = L.get(tr.getPadding());
+    if (failed(pad))
+      return failure();
+    SmallVector<RV> mask;
+    if (tr.getMask()) {
+      auto m = getVec(L, tr.getMask());
+      if (failed(m))
+        return failure();
+      mask = *m;
+    }
+    unsigned d = mt.getRank() - 1;
+    auto size = dimSize(L, op, tr.getBase(), d);
+    auto stride = minorByteStride(L, op, tr.getBase());
+    auto i0 = L.get(tr.getIndices()[d]);
+    if (failed(size) || failed(stride) || failed(i0))
+      return failure();
+    SmallVector<RV> out;
+    for (int64_t e = 0; e < vt.getNumElements(); ++e) {
+      auto validOr = elementValid(L, op, *i0, *size, inBounds, mask, e);
+      if (failed(validOr))
+        return failure();
+      RV valid = *validOr;
+      if (valid.k == RV::Imm && !valid.bits) {
+        out.push_back(*pad);
+        continue;
+      }
+      RV off = L.add(a->second, L.mul(*stride, RV::imm(e)));
+      if (valid.k == RV::Imm) {
+        out.push_back(loadWords(L, a->first, off, 1, 4, fl)[0]);
+        continue;
+      }
+      // Clamped: an invalid lane reads offset 0 of the memref.
+      Value m = L.toMask(valid);
+      Value safe = L.inst("v_cndmask_b32", L.vT, L.vOps({RV::imm(0), RV::of(RV::V, L.toV(off)),
+                                                         RV::of(RV::Mask, m)}));
+      RV loaded = loadWords(L, a->first, RV::of(RV::V, safe), 1, 4, fl)[0];
+      out.push_back(RV::of(RV::V, L.inst("v_cndmask_b32", L.vT,
+                                         L.vOps({*pad, loaded, RV::of(RV::Mask, m)})),
+                           fl));
+    }
+    L.vecs[tr] = out;
+    return success();
+  }
+  if (auto tw = dyn_cast<vector::TransferWriteOp>(op)) {
+    auto vt = tw.getVectorType();
+    auto mt = dyn_cast<MemRefType>(tw.getBase().getType());
+    if (!mt)
+      return L.unsupported(op, "transfers to tensors are not lowered (bufferize first)");
+    if (failed(checkMem(L, op, mt, vt)))
+      return failure();
+    if (!tw.getPermutationMap().isMinorIdentity())
+      return L.unsupported(op, "only minor-identity permutation maps are lowered");
+    auto a = L.address(op, tw.getBase(), tw.getIndices());
+    auto v = getVec(L, tw.getVector());
+    if (failed(a) || failed(v))
+      return failure();
+    uint64_t align = knownByteAlign(mt, tw.getIndices());
+    bool inBounds = tw.getInBoundsValues().empty() || tw.getInBoundsValues()[0];
+    if (inBounds && !tw.getMask()) {
+      storeWords(L, a->first, a->second, *v, align);
+      return success();
+    }
+    SmallVector<RV> mask;
+    if (tw.getMask()) {
+      auto m = getVec(L, tw.getMask());
+      if (failed(m))
+        return failure();
+      mask = *m;
+    }
+    unsigned d = mt.getRank() - 1;
+    auto size = dimSize(L, op, tw.getBase(), d);
+    auto stride = minorByteStride(L, op, tw.getBase());
+    auto i0 = L.get(tw.getIndices()[d]);
+    if (failed(size) || failed(stride) || failed(i0))
+      return failure();
+    for (int64_t e = 0; e < vt.getNumElements(); ++e) {
+      auto validOr = elementValid(L, op, *i0, *size, inBounds, mask, e);
+      if (failed(validOr))
+        return failure();
+      RV valid = *validOr;
+      if (valid.k == RV::Imm && !valid.bits)
+        continue;
+      RV off = L.add(a->second, L.mul(*stride, RV::imm(e)));
+      if (valid.k == RV::Imm) {
+        storeWords(L, a->first, off, {(*v)[e]}, 4);
+        continue;
+      }
+      // Only the lanes whose element is valid store it.
+      Value saved = L.inst("s_and_saveexec_b64", L.s2T, L.toMask(valid));
+      storeWords(L, a->first, off, {(*v)[e]}, 4);
+      L.inst("s_mov_b64", L.execT, saved);
+    }
+    return success();
+  }
+  return L.unsupported(op);
+}
+
+} // namespace
+
+void populateVectorTransferLowering(LoweringTable &table) {
+  table.addOps<vector::LoadOp, vector::StoreOp, vector::TransferReadOp,
+               vector::TransferWriteOp>(lowerVectorTransfer);
+}
+
+} // namespace aster::lower

@@ -1,0 +1,157 @@
+//===- LowerVectorUtil.cpp - shared helpers of the vector lowering --------===//
+// What each does: LowerVectorUtil.h; the representation: LowerVectorUtil.h.
+#include "lower/LowerVectorUtil.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace aster::lower::vec {
+
+unsigned elemBits(Type t) {
+  if (t.isIndex())
+    return 32;
+  return t.getIntOrFloatBitWidth();
+}
+
+/// RVs (words) a value of vector type `vt` is held in.
+unsigned numWords(VectorType vt) {
+  unsigned bits = elemBits(vt.getElementType());
+  unsigned n = (unsigned)vt.getNumElements();
+  return bits == 16 ? (n + 1) / 2 : n;
+}
+
+/// Largest power of two known to divide the index value `v` (at most 2^20).
+uint64_t knownAlign(Value v, unsigned depth) {
+  constexpr uint64_t kMax = 1u << 20;
+  if (depth > 8)
+    return 1;
+  APInt c;
+  if (auto k = v.getDefiningOp<arith::ConstantOp>())
+    if (auto i = dyn_cast<IntegerAttr>(k.getValue())) {
+      uint64_t x = i.getValue().getZExtValue();
+      return x ? std::min<uint64_t>(x & -x, kMax) : kMax;
+    }
+  Operation *d = v.getDefiningOp();
+  if (!d)
+    return 1;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(d))
+    return knownAlign(d->getOperand(0), depth + 1);
+  if (isa<arith::MulIOp>(d))
+    return std::min(kMax, knownAlign(d->getOperand(0), depth + 1) *
+                              knownAlign(d->getOperand(1), depth + 1));
+  if (isa<arith::AddIOp, arith::SubIOp>(d))
+    return std::min(knownAlign(d->getOperand(0), depth + 1),
+                    knownAlign(d->getOperand(1), depth + 1));
+  if (isa<arith::ShLIOp>(d))
+    if (auto k = d->getOperand(1).getDefiningOp<arith::ConstantOp>())
+      if (auto i = dyn_cast<IntegerAttr>(k.getValue()))
+        return std::min(kMax, knownAlign(d->getOperand(0), depth + 1)
+                                  << std::min<uint64_t>(i.getInt(), 20));
+  return 1;
+}
+
+/// Known byte alignment of the address of memref[idx] relative to the
+/// memref's base (4-byte elements).
+uint64_t knownByteAlign(MemRefType mt, ValueRange idx) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(mt.getStridesAndOffset(strides, offset)))
+    return 4;
+  auto pow2 = [](int64_t x) -> uint64_t { return x ? (uint64_t)(x & -x) : 1u << 20; };
+  uint64_t a = ShapedType::isDynamic(offset) ? 1 : pow2(offset);
+  for (unsigned i = 0; i < idx.size(); ++i) {
+    uint64_t s = ShapedType::isDynamic(strides[i]) ? 1 : pow2(strides[i]);
+    a = std::min(a, knownAlign(idx[i]) * s);
+  }
+  return 4 * std::min<uint64_t>(a, 1u << 20);
+}
+
+Type rangeT(KernelLowering &L, unsigned n) {
+  return n == 1 ? L.vT : (Type)RegType::getVirtual(L.ctx, RegKind::VGPR, n);
+}
+
+/// The words of range `r` (n registers) as single VGPRs.
+SmallVector<RV> partsOf(KernelLowering &L, Value r, unsigned n, bool isFloat) {
+  SmallVector<RV> out;
+  if (n == 1) {
+    out.push_back(RV::of(RV::V, r, isFloat));
+    return out;
+  }
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(RV::of(RV::V, PartOp::create(L.b, L.loc, L.vT, r, L.b.getI32IntegerAttr(i)),
+                         isFloat));
+  return out;
+}
+
+/// A range of VGPRs holding `words` in order.
+Value concat(KernelLowering &L, ArrayRef<RV> words) {
+  SmallVector<Value> regs;
+  for (const RV &w : words)
+    regs.push_back(L.toV(w));
+  if (regs.size() == 1)
+    return regs[0];
+  return ConcatOp::create(L.b, L.loc, rangeT(L, regs.size()), regs);
+}
+
+FailureOr<SmallVector<RV>> getVec(KernelLowering &L, Value v) {
+  auto it = L.vecs.find(v);
+  if (it != L.vecs.end())
+    return it->second;
+  if (Operation *d = v.getDefiningOp())
+    return d->emitOpError("was not lowered before its use (a vector value)");
+  return L.fn.emitOpError("uses a vector value amdgcn-lower does not know");
+}
+
+LogicalResult only32(KernelLowering &L, Operation *op, VectorType vt) {
+  unsigned bits = elemBits(vt.getElementType());
+  if (bits == 32 || bits == 1)
+    return success();
+  return L.unsupported(op, "vectors of " + Twine(bits) +
+                               "-bit elements are only loaded, stored, bitcast and used "
+                               "as MFMA operands");
+}
+
+/// Loads `words` 32-bit words at byte offset `off` of memory `base` (null:
+/// LDS), in chunks as wide as `align` (bytes) allows.
+SmallVector<RV> loadWords(KernelLowering &L, Value base, RV off, unsigned words,
+                          uint64_t align, bool isFloat) {
+  SmallVector<RV> out;
+  for (unsigned w = 0; w < words;) {
+    unsigned n = std::min(4u, words - w);
+    if (!base) // ds_read_b128 / b64 need 16 / 8-byte alignment (CDNA3 ISA, LDS)
+      n = align >= 16 && n >= 4 ? 4 : align >= 8 && n >= 2 ? 2 : 1;
+    else if (n == 3 && words - w > 3)
+      n = 3;
+    SmallVector<NamedAttribute> attrs;
+    Value voff = L.memOffset(L.add(off, RV::imm(4 * w)), !base, attrs);
+    static const char *const g[] = {"", "global_load_dword", "global_load_dwordx2",
+                                    "global_load_dwordx3", "global_load_dwordx4"};
+    static const char *const s[] = {"", "ds_read_b32", "ds_read_b64", "", "ds_read_b128"};
+    Value r = base ? L.inst(g[n], rangeT(L, n), {voff, base}, attrs)
+                   : L.inst(s[n], rangeT(L, n), {voff}, attrs);
+    for (RV p : partsOf(L, r, n, isFloat))
+      out.push_back(p);
+    w += n;
+  }
+  return out;
+}
+
+void storeWords(KernelLowering &L, Value base, RV off, ArrayRef<RV> words, uint64_t align) {
+  for (unsigned w = 0; w < words.size();) {
+    unsigned n = std::min<unsigned>(4, words.size() - w);
+    if (!base)
+      n = align >= 16 && n >= 4 ? 4 : align >= 8 && n >= 2 ? 2 : 1;
+    SmallVector<NamedAttribute> attrs;
+    Value voff = L.memOffset(L.add(off, RV::imm(4 * w)), !base, attrs);
+    Value data = concat(L, words.slice(w, n));
+    static const char *const g[] = {"", "global_store_dword", "global_store_dwordx2",
+                                    "global_store_dwordx3", "global_store_dwordx4"};
+    static const char *const s[] = {"", "ds_write_b32", "ds_write_b64", "", "ds_write_b128"};
+    if (base)
+      L.inst(g[n], {}, {voff, data, base}, attrs);
+    else
+      L.inst(s[n], {}, {voff, data}, attrs);
+    w += n;
+  }
+}
+
+} // namespace aster::lower::vec
