@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace aster::lower {
@@ -31,7 +32,7 @@ void registerUpstreamDialects(DialectRegistry &registry) {
   registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
                   amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,
-                  LLVM::LLVMDialect>();
+                  LLVM::LLVMDialect, ub::UBDialect>();
 }
 
 const LoweringTable::Fn *LoweringTable::lookup(Operation *op) const {
@@ -139,6 +140,7 @@ LogicalResult KernelLowering::setupInterface() {
     lds += (unsigned)((mt.getNumElements() * 4 + 15) / 16 * 16);
     mems[a] = m;
   }
+  reserveLds(lds); // gpu.all_reduce scratch (LowerGpu.cpp)
   if (!fn.getPrivateAttributions().empty())
     return fn.emitOpError("private attributions cannot be lowered to amdgcn");
   // Which ids and dims the body reads.
@@ -226,15 +228,8 @@ LogicalResult KernelLowering::setupInterface() {
 }
 
 LogicalResult KernelLowering::run() {
-  if (!fn.getBody().hasOneBlock()) {
-    // Unstructured control flow (cf.br / cf.cond_br between blocks) is not
-    // structurised here: the error is at the first branch, with the way out
-    // (upstream's lift-cf-to-scf makes scf of reducible CFGs).
-    Operation *br = fn.getBody().front().getTerminator();
-    return (br ? br : fn.getOperation())->emitOpError(
-        "cannot be lowered to amdgcn: unstructured control flow (a kernel body of several "
-        "blocks) is not lowered; run mlir-opt --lift-cf-to-scf first");
-  }
+  if (!fn.getBody().hasOneBlock()) // lifted by structurizeKernelCFG before
+    return fn.emitOpError("cannot be lowered to amdgcn: a body of several blocks");
   if (failed(setupInterface()))
     return failure();
   return lowerBlock(fn.getBody().front());
@@ -313,6 +308,10 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
       }
       if (!fn.isKernel()) {
         fn.emitOpError("cannot be lowered to amdgcn: only kernels (gpu.func ... kernel)");
+        ok = false;
+        continue;
+      }
+      if (failed(structurizeKernelCFG(fn))) { // cf branches to scf (LowerCFG.cpp)
         ok = false;
         continue;
       }
