@@ -8,6 +8,8 @@ code objects).
     python bench/bench_attention_vs_aiter.py --jobs 2
     python bench/bench_attention_vs_aiter.py --device mi308x   # a smaller device, for tuning
     python bench/bench_attention_vs_aiter.py --arch gfx950     # MI355X: AMD's gfx950 code objects
+    python bench/bench_attention_vs_aiter.py --decode          # decode vs AMD's paged attention
+    python bench/bench_attention_vs_aiter.py --decode --shapes 1x64x8x1024
 
 AMD's side: `aster.aiter.fmha_fwd.run` (the amd-aiter wheel's `fmha_v3_fwd`
 code objects for gfx942, bf16, head dim 128, launched as aiter's
@@ -31,6 +33,22 @@ the launch's MFMA load), whole-device TFLOP/s (4 b h s_q s_k d flops, half
 of them under a causal mask with s_q = s_k; the whole device, not the busy
 CUs), aiter/aster (aster's speed-up by device time), workgroups of each
 launch and the host seconds each emulation took.
+
+--decode: one query token per sequence against a long KV (DECODE_SHAPES,
+BxHxHKxSK, bf16, d = 128). AMD's side: `aster.aiter.pa.run`, the wheel's
+asm paged attention (pa_bf16_noquant_gqa{8,16}_1tg_4w, chosen and launched
+as aiter's asm_pa.cu does: grid (kv_heads, batch), block 256), with a
+trivially ordered block table (sequence s's block i is cache block s
+max_blocks + i, 16 tokens each) over caches holding the same keys and
+values: the same bytes to read as aster's contiguous k and v. Its strict
+mode is off (its main loop reads a block-table register under a wait that
+does not cover it: aster.aiter.pa.run) and it gets 4 KiB of allocator slack
+(it reads block-table entries past the table, tests/py/aiter/test_aiter_pa.py).
+aster's side: `aster.ops.attention_decode` (one launch: split-KV with the
+merge by each head's last split; the split count its own). Both checked against the
+float64 definition: aster's O within 1.25 2^-8 max|v| (P rounded to bf16),
+AMD's bf16 O within one more bf16 rounding. TB/s: K and V bytes over the
+device time (the KV read is the whole cost of decode).
 """
 import argparse
 import math
@@ -57,6 +75,21 @@ SHAPES = [
     (1, 32, 32, 2048, True),
     (1, 16, 16, 4096, True),
     (1, 8, 1, 8192, True),
+]
+
+
+# (batch, heads, kv_heads, seq_k): decode, one query token; GQA 8:1 (AMD's
+# gqa8 kernel) and 16:1 (its gqa16 kernel). Not 4:1: get_heuristic_kernel
+# rounds it up to the gqa8 kernel, which writes 8 heads of O per kv head
+# (past the end of a 4:1 output: the emulator stops it).
+DECODE_SHAPES = [
+    (1, 64, 8, 1024),
+    (1, 64, 8, 16384),
+    (4, 32, 4, 8192),
+    (8, 64, 8, 2048),
+    (16, 64, 8, 4096),
+    (64, 64, 8, 1024),
+    (2, 128, 8, 8192),
 ]
 
 
@@ -131,6 +164,94 @@ def run_one(shape, device, arch="gfx942"):
                 ok_aiter=bool(ok_aiter))
 
 
+def _decode_error(o, q, k, v):
+    """max |o - O_ref|, O_ref from the definition in float64, a sequence at a
+    time; q (b, h, d), k and v (b, hk, sk, d), o (b, h, d)."""
+    b, h, d = q.shape
+    hk = k.shape[1]
+    worst = 0.0
+    for bi in range(b):
+        qf = q[bi].astype(np.float64).reshape(hk, h // hk, d)
+        kf, vf = k[bi].astype(np.float64), v[bi].astype(np.float64)
+        sc = np.einsum("grd,gkd->grk", qf, kf) / math.sqrt(d)
+        e = np.exp(sc - sc.max(axis=-1, keepdims=True))
+        ref = np.einsum("grk,gkd->grd", e / e.sum(axis=-1, keepdims=True), vf)
+        worst = max(worst, float(np.abs(o[bi].reshape(hk, h // hk, d) - ref).max()))
+    return worst
+
+
+def run_decode(shape, device, arch="gfx942"):
+    import ml_dtypes
+
+    import aster
+    from aster.aiter import pa
+    b, h, hk, sk = shape
+    d, bs = 128, 16
+    bf = np.dtype(ml_dtypes.bfloat16)
+    g = np.random.default_rng(0)
+    q = g.normal(size=(b, h, d)).astype(bf)
+    k = g.normal(size=(b, hk, sk, d)).astype(bf)
+    v = g.normal(size=(b, hk, sk, d)).astype(bf)
+    vmax = np.abs(v.astype(np.float32)).max()
+    bound = 1.25 * 2.0 ** -8 * vmax + 1e-5
+    t0 = time.time()
+    o, r = aster.ops.attention_decode(q[:, :, None, :], k, v, timing=True, device=device,
+                                      target=arch)
+    t_aster = time.time() - t0
+    ok_aster = _decode_error(o[:, :, 0, :], q, k, v) <= bound
+    # the paged caches: sequence s's block i is cache block s * max_blocks + i
+    mb = sk // bs
+
+    def paged(x):
+        return np.ascontiguousarray(x.reshape(b, hk, mb, bs, d).transpose(0, 2, 1, 3, 4)
+                                    .reshape(b * mb, hk, bs, d))
+    kc, vc = pa.k_cache_layout(paged(k)), pa.v_cache_layout(paged(v))
+    bt = np.arange(b * mb, dtype=np.int32).reshape(b, mb)
+    t0 = time.time()
+    oa, ra = pa.run(q, kc, vc, bt, np.full(b, sk, np.int32), arch=arch, timing=True,
+                    profile=device, slack=4096, strict=False)
+    t_aiter = time.time() - t0
+    ok_aiter = _decode_error(oa.astype(np.float64), q, k, v) <= bound + 2.0 ** -8 * vmax
+    kv_bytes = 2.0 * b * hk * sk * d * 2
+    return dict(shape=shape, aster_us=r.microseconds, aiter_us=ra.microseconds,
+                aster_tbs=kv_bytes / r.microseconds / 1e6, aiter_tbs=kv_bytes / ra.microseconds / 1e6,
+                aster_wg=sum(x.workgroups for x in r.launches), aiter_wg=ra.workgroups,
+                splits=r.splits, t_aster=t_aster,
+                t_aiter=t_aiter, ok_aster=bool(ok_aster), ok_aiter=bool(ok_aiter),
+                aster_cfg=r.config.name)
+
+
+def main_decode(args):
+    shapes = ([tuple(int(x) for x in t.split("x")) for t in args.shapes.split(",")]
+              if args.shapes else DECODE_SHAPES)
+    print("| batch x heads x kv_heads x seq_k | aiter us | aiter TB/s | aster us | aster TB/s | "
+          "splits | aiter/aster | workgroups (aiter / aster) | emulation s (aiter / aster) | "
+          "NumPy (aiter / aster) |")
+    print("|---" * 10 + "|")
+    t0 = time.time()
+    ratios, results = [], []
+    with ProcessPoolExecutor(args.jobs) as ex:
+        for x in ex.map(run_decode, shapes, [args.device] * len(shapes),
+                        [args.arch] * len(shapes)):
+            results.append(x)
+            b, h, hk, sk = x["shape"]
+            ratio = x["aiter_us"] / x["aster_us"]
+            ratios.append(ratio)
+            print(f"| {b}x{h}x{hk}x{sk} | {x['aiter_us']:.2f} | {x['aiter_tbs']:.2f} | "
+                  f"{x['aster_us']:.2f} | {x['aster_tbs']:.2f} | "
+                  f"{x['splits']} | {ratio:.3f} | {x['aiter_wg']} / {x['aster_wg']} | "
+                  f"{x['t_aiter']:.0f} / {x['t_aster']:.0f} | "
+                  f"{'ok' if x['ok_aiter'] else 'FAIL'} / {'ok' if x['ok_aster'] else 'FAIL'} |",
+                  flush=True)
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"\ngeometric mean aiter/aster: {geo:.3f} over {len(ratios)} shapes, lowest "
+          f"{min(ratios):.3f}; {args.arch}, device {args.device or 'flagship'}; aster "
+          f"configs: {sorted(set(x['aster_cfg'] for x in results))}; wall "
+          f"{time.time() - t0:.0f} s")
+    if not all(x["ok_aster"] and x["ok_aiter"] for x in results):
+        sys.exit(1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--shapes", help="comma-separated BxHxHKxS[c] (c: causal)")
@@ -138,7 +259,11 @@ def main():
     p.add_argument("--device", default=None, help="timing model profile (default: the "
                    "arch's flagship, MI300X / MI355X)")
     p.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"))
+    p.add_argument("--decode", action="store_true", help="the decode table: aster's "
+                   "split-KV decode against AMD's asm paged attention")
     args = p.parse_args()
+    if args.decode:
+        return main_decode(args)
     shapes = [_parse(x) for x in args.shapes.split(",")] if args.shapes else SHAPES
     head = ("| batch x heads x kv_heads x seq | causal | aiter us | aiter TFLOP/s | aster us | "
             "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s "

@@ -2,8 +2,9 @@
 
     python bench/bench_lower.py [--cases add_static,saxpy_dynamic] [--device mi300x]
 
-For every kernel of the lowering suite (tests/py/lower_suite.py and
-lower_suite_vector.py: upstream
+For every kernel of the lowering suite (tests/py/lower_suite.py,
+lower_suite_vector.py, lower_suite_arith.py, lower_suite_cf.py and
+lower_suite_gpu.py: upstream
 MLIR gpu.modules in the style of MLIR's GPU integration tests), builds
 aster's code object (aster.lower + amdgcn-regalloc,amdgcn-waitcnt,
 amdgcn-hazards) and LLVM's (aster.lowering.llvm: mlir-opt-22
@@ -27,6 +28,9 @@ import aster  # noqa: E402
 import aster.lowering.llvm  # noqa: E402
 import lower_suite as S  # noqa: E402
 import lower_suite_vector as V  # noqa: E402
+import lower_suite_arith as A  # noqa: E402
+import lower_suite_cf as CF  # noqa: E402
+import lower_suite_gpu as G  # noqa: E402
 
 
 def static_instructions(hsaco, kernel):
@@ -41,7 +45,7 @@ def main():
     ap.add_argument("--device", default="mi300x")
     args = ap.parse_args()
     want = set(filter(None, args.cases.split(",")))
-    cases = [c for c in S.CASES + V.CASES if not want or c.name in want]
+    cases = [c for c in S.CASES + V.CASES + A.CASES + CF.CASES + G.CASES if not want or c.name in want]
     print(f"{'kernel':24} {'insts aster':>11} {'insts LLVM':>10} {'wave-insts aster':>16} "
           f"{'wave-insts LLVM':>15} {'cycles aster':>12} {'cycles LLVM':>11} {'ratio':>6}")
     ratios, bad = [], 0

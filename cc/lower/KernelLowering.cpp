@@ -83,10 +83,10 @@ LogicalResult KernelLowering::setupInterface() {
     Type t = a.getType();
     if (auto mt = dyn_cast<MemRefType>(t)) {
       Type elem = mt.getElementType();
-      if (!(elem.isF32() || elem.isInteger(32)))
+      if (!memElementBytes(elem))
         return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
                                           << " cannot be lowered to amdgcn: memref elements "
-                                             "must be f32 or i32";
+                                             "must be f16, bf16, f32, i8, i16 or i32";
       if (mt.getMemorySpace() && !isa<gpu::AddressSpaceAttr>(mt.getMemorySpace()))
         ;
       MemArg m;
@@ -130,19 +130,19 @@ LogicalResult KernelLowering::setupInterface() {
   for (BlockArgument a : fn.getWorkgroupAttributions()) {
     auto mt = cast<MemRefType>(a.getType());
     if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
-        !(mt.getElementType().isF32() || mt.getElementType().isInteger(32)))
+        !memElementBytes(mt.getElementType()))
       return fn.emitOpError("workgroup attribution of type ")
-             << mt << " cannot be lowered to amdgcn (static shapes of f32 or i32)";
+             << mt << " cannot be lowered to amdgcn (static shapes of f16, bf16, f32, i8, i16, "
+                      "i32)";
     MemArg m;
     m.type = mt;
     m.lds = true;
     m.ldsOffset = lds;
-    lds += (unsigned)((mt.getNumElements() * 4 + 15) / 16 * 16);
+    lds += (unsigned)((mt.getNumElements() * memElementBytes(mt.getElementType()) + 15) / 16 *
+                      16);
     mems[a] = m;
   }
   reserveLds(lds); // gpu.all_reduce scratch (LowerGpu.cpp)
-  if (!fn.getPrivateAttributions().empty())
-    return fn.emitOpError("private attributions cannot be lowered to amdgcn");
   // Which ids and dims the body reads.
   bool dims = false, gridDims = false;
   unsigned maxTid = 0, maxWg = 0;
@@ -220,6 +220,10 @@ LogicalResult KernelLowering::setupInterface() {
     wgid[d] = RegOp::create(b, loc, RegType::get(ctx, RegKind::SGPR, wgAt + d));
   tid0 = RegOp::create(b, loc, RegType::get(ctx, RegKind::VGPR, 0));
   start(first);
+  // Private attributions: as memref.alloca (LowerMemory.cpp).
+  for (BlockArgument a : fn.getPrivateAttributions())
+    if (failed(allocatePrivate(*this, fn.getOperation(), a)))
+      return failure();
   for (BlockArgument a : kernelArgs())
     if (auto it = scalars.find(a); it != scalars.end())
       vals[a] = is64(a.getType()) ? fromS64(loadArg(Slot{it->second.offset, 8}))

@@ -114,6 +114,20 @@ struct MemArg {
   bool desc = false;
   Slot offset;
   SmallVector<Slot> sizes, strides;
+  /// A view (memref.subview, reinterpret_cast, collapse_shape, expand_shape,
+  /// cast; LowerMemrefViews.cpp): its offset, sizes and strides in elements
+  /// as lowered values, over the memory of the memref it views (ptr / lds).
+  bool view = false;
+  RV viewOffset;
+  SmallVector<RV> viewSizes, viewStrides;
+  /// A memref.alloca in scratch (private) memory at byte privOffset of the
+  /// work-item's private segment (LowerMemory.cpp).
+  bool priv = false;
+  unsigned privOffset = 0;
+  /// A small static memref.alloca held in registers: one lowered value per
+  /// element, row-major (every access at constant indices).
+  bool regs = false;
+  unsigned regsId = 0;
 };
 
 class KernelLowering {
@@ -398,7 +412,23 @@ public:
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerWhile(scf::WhileOp op);
-  FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx);
+  /// The base (the SGPR-pair pointer of global memory; null for LDS and
+  /// scratch) and byte offset of memref[idx] (LowerMemory.cpp).
+  /// Scratch memrefs only where `allowPrivate` (memref.load / store).
+  FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx,
+                                          bool allowPrivate = false);
+  /// A memref's offset, size and stride in dimension `d` (elements) as
+  /// lowered values: static ones from its type, dynamic ones from its
+  /// descriptor's kernel arguments or its view (LowerMemory.cpp).
+  RV memrefOffset(const MemArg &m);
+  RV memrefSize(const MemArg &m, unsigned d);
+  RV memrefStride(const MemArg &m, unsigned d);
+  /// The MemArg of a memref value, or an error at `op`.
+  FailureOr<MemArg> memrefOf(Operation *op, Value memref);
+  /// Scratch bytes per work-item taken by memref.alloca so far.
+  unsigned privateBytes = 0;
+  /// Register-held allocas (MemArg::regs): their elements.
+  SmallVector<SmallVector<RV>> regAllocas;
   /// The lowered values of `values` (an error already reported if one fails).
   FailureOr<SmallVector<RV>> getAll(ValueRange values);
   /// The lowered operands of `blk`'s terminator (scf.yield / scf.condition).
@@ -479,6 +509,19 @@ LogicalResult structurizeKernelCFG(gpu::GPUFuncOp fn);
 
 /// An arith / math op on vectors, element by element (LowerVector.cpp).
 LogicalResult lowerElementwise(KernelLowering &L, Operation *op);
+
+/// Lowers a scalar `name` op on `operands` (of `types`) to `result` type by
+/// the scalar lowering of its dialect (LowerVector.cpp).
+FailureOr<RV> scalarOp(KernelLowering &L, Location at, StringRef name, ArrayRef<RV> operands,
+                       TypeRange types, Type result, ArrayRef<NamedAttribute> attrs);
+
+/// Bytes of one element of a memref of `t` that memory ops lower (1, 2, 4),
+/// 0 for others (LowerMemory.cpp).
+unsigned memElementBytes(Type t);
+
+/// Places memref.alloca / private attribution `v` in registers or scratch
+/// (LowerMemory.cpp); an error at `at` for shapes it does not lower.
+LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v);
 
 /// Which function lowers an op: looked up by the op's name, then by its
 /// dialect's namespace (a dialect file may take a whole dialect).

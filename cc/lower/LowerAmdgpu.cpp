@@ -114,7 +114,8 @@ LogicalResult lowerMfma(KernelLowering &L, amdgpu::MFMAOp op) {
 /// The buffer resource (4 SGPRs) of kernel-argument memref `m`.
 FailureOr<Value> resource(KernelLowering &L, Operation *op, Value m) {
   auto it = L.mems.find(m);
-  if (it == L.mems.end() || it->second.lds)
+  if (it == L.mems.end() || it->second.lds || it->second.view || it->second.priv ||
+      it->second.regs)
     return L.unsupported(op, "buffer resources are made from kernel-argument memrefs only");
   const MemArg &ma = it->second;
   auto mt = ma.type;

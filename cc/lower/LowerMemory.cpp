@@ -1,12 +1,34 @@
-//===- LowerMemory.cpp - memref loads, stores, dims ------------------------===//
+//===- LowerMemory.cpp - memref loads, stores, dims, allocas --------------===//
 //
 // A memref is a kernel argument (global memory: its aligned pointer in an
-// SGPR pair, global_load/store_dword with a VGPR byte offset) or a workgroup
-// attribution (LDS at a fixed byte offset: ds_read/write_b32). The element
-// offset is offset + sum(index_i * stride_i) with static strides folded and
-// dynamic ones read from the descriptor's kernel arguments.
-// Needs before: setupInterface (mems). Guarantees after: loads give a VGPR;
-// any other memref op is an error naming it.
+// SGPR pair, global_load/store with a VGPR byte offset), a workgroup
+// attribution (LDS at a fixed byte offset: ds_read/ds_write), a
+// memref.alloca or private attribution (below), or a view of one of those
+// (LowerMemrefViews.cpp). The element offset is offset + sum(index_i *
+// stride_i): static offsets and strides folded, dynamic ones read from the
+// descriptor's kernel arguments or computed by the view ops; the byte
+// offset is that times the element size.
+//
+// Element types: f32/i32 (dword), f16/bf16/i16 (global_load_ushort /
+// global_store_short, ds_read_u16 / ds_write_b16), i8 (ubyte / byte,
+// ds_read_u8 / ds_write_b8). A loaded 8- or 16-bit value is zero-extended in
+// its VGPR (the upper bits 0, as the u8/u16/ubyte/ushort forms write them);
+// a store writes the register's low 8 / 16 bits. i64/f64 elements are not
+// lowered (their 64-bit register form belongs to the arith lowering).
+//
+// memref.alloca / private attributions (static shape, identity layout):
+//   - held in registers when every use is a memref.load / memref.store at
+//     constant indices in the block that allocates it (straight-line code:
+//     each element's current value is a lowered value, no instruction);
+//   - otherwise in scratch: a fixed byte offset of the work-item's private
+//     segment (the kernel's `private_segment` bytes, architected flat
+//     scratch on gfx942/gfx950), scratch_load/scratch_store with a VGPR
+//     byte offset and no saddr. amdgcn-regalloc places its spill slots
+//     after these bytes.
+//
+// Needs before: setupInterface (mems). Guarantees after: loads give a VGPR
+// (or, for a register alloca, the stored value); any other memref op is an
+// error naming it.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 
@@ -27,120 +49,242 @@ Value KernelLowering::memOffset(RV off, bool lds, SmallVectorImpl<NamedAttribute
   return inst("v_mov_b32", vT, cst(0));
 }
 
-FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value memref,
-                                                        ValueRange idx) {
+unsigned memElementBytes(Type t) {
+  if (t.isF32() || t.isInteger(32))
+    return 4;
+  if (t.isF16() || t.isBF16() || t.isInteger(16))
+    return 2;
+  if (t.isInteger(8))
+    return 1;
+  return 0;
+}
+
+FailureOr<MemArg> KernelLowering::memrefOf(Operation *op, Value memref) {
   auto it = mems.find(memref);
   if (it == mems.end())
-    return unsupported(op, "only memrefs that are kernel arguments are lowered");
-  const MemArg &m = it->second;
+    return unsupported(op, "only memrefs that are kernel arguments, workgroup or private "
+                           "attributions, allocas or views of those are lowered");
+  return it->second;
+}
+
+RV KernelLowering::memrefOffset(const MemArg &m) {
+  SmallVector<int64_t> strides;
+  int64_t offset = ShapedType::kDynamic;
+  if (succeeded(m.type.getStridesAndOffset(strides, offset)) && !ShapedType::isDynamic(offset))
+    return RV::imm((uint32_t)offset);
+  if (m.view)
+    return m.viewOffset;
+  return loadScalar(m.offset, false);
+}
+
+RV KernelLowering::memrefSize(const MemArg &m, unsigned d) {
+  if (!m.type.isDynamicDim(d))
+    return RV::imm((uint32_t)m.type.getDimSize(d));
+  if (m.view)
+    return m.viewSizes[d];
+  return loadScalar(m.sizes[d], false);
+}
+
+RV KernelLowering::memrefStride(const MemArg &m, unsigned d) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (succeeded(m.type.getStridesAndOffset(strides, offset)) && !ShapedType::isDynamic(strides[d]))
+    return RV::imm((uint32_t)strides[d]);
+  if (m.view)
+    return m.viewStrides[d];
+  return loadScalar(m.strides[d], false);
+}
+
+FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value memref,
+                                                        ValueRange idx, bool allowPrivate) {
+  auto mo = memrefOf(op, memref);
+  if (failed(mo))
+    return failure();
+  const MemArg &m = *mo;
+  if (m.regs)
+    return unsupported(op, "this alloca is held in registers (only memref.load / store at "
+                           "constant indices reach it)");
+  if (m.priv && !allowPrivate)
+    return unsupported(op, "only memref.load / store reach an alloca in scratch memory");
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(m.type.getStridesAndOffset(strides, offset)))
     return unsupported(op, "the memref layout is not strided");
-  RV lin = RV::imm(0);
-  if (ShapedType::isDynamic(offset))
-    lin = loadScalar(m.offset, false);
-  else
-    lin = RV::imm((uint32_t)offset);
+  unsigned bytes = memElementBytes(m.type.getElementType());
+  if (!bytes)
+    return unsupported(op, "memref elements of this type are not lowered (f16, bf16, f32, i8, "
+                           "i16, i32 are)");
+  RV lin = memrefOffset(m);
   for (unsigned i = 0; i < idx.size(); ++i) {
     auto x = get(idx[i]);
     if (failed(x))
       return failure();
-    RV st = ShapedType::isDynamic(strides[i]) ? loadScalar(m.strides[i], false)
-                                              : RV::imm((uint32_t)strides[i]);
-    lin = add(lin, mul(*x, st));
+    lin = add(lin, mul(*x, memrefStride(m, i)));
   }
+  RV byteOff = shl(lin, RV::imm(llvm::Log2_32(bytes)));
   if (m.lds)
-    return std::pair{Value(), add(shl(lin, RV::imm(2)), RV::imm(m.ldsOffset))};
+    return std::pair{Value(), add(byteOff, RV::imm(m.ldsOffset))};
+  if (m.priv)
+    return std::pair{Value(), add(byteOff, RV::imm(m.privOffset))};
   Value base = loadPtr(m.ptr);
-  return std::pair{base, shl(lin, RV::imm(2))};
+  return std::pair{base, byteOff};
+}
+
+namespace {
+
+/// The mnemonic of a load (store) of `bytes` bytes from global memory, LDS or
+/// scratch (the _nosaddr form: the VGPR offset alone).
+std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds) {
+  if (lds) {
+    static const char *const ld[] = {"", "ds_read_u8", "ds_read_u16", "", "ds_read_b32"};
+    static const char *const st[] = {"", "ds_write_b8", "ds_write_b16", "", "ds_write_b32"};
+    return store ? st[bytes] : ld[bytes];
+  }
+  static const char *const ld[] = {"", "load_ubyte", "load_ushort", "", "load_dword"};
+  static const char *const st[] = {"", "store_byte", "store_short", "", "store_dword"};
+  std::string mn = std::string(global ? "global_" : "scratch_") + (store ? st[bytes] : ld[bytes]);
+  return global ? mn : mn + "_nosaddr";
+}
+
+/// A register-held alloca's element index for constant indices, or -1.
+int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx) {
+  int64_t lin = 0;
+  for (unsigned i = 0; i < idx.size(); ++i) {
+    auto r = L.vals.find(idx[i]);
+    if (r == L.vals.end() || r->second.k != RV::Imm)
+      return -1;
+    int64_t x = (int32_t)r->second.bits;
+    if (x < 0 || x >= mt.getDimSize(i))
+      return -1;
+    lin = lin * mt.getDimSize(i) + x;
+  }
+  return lin;
+}
+
+/// Whether alloca `v` (static, identity layout) can live in registers: every
+/// use a memref.load / store (of it, not into it) at constant indices in
+/// the alloca's block.
+bool registerAlloca(Value v, Block *blk) {
+  auto mt = cast<MemRefType>(v.getType());
+  if (mt.getNumElements() > 64)
+    return false;
+  for (OpOperand &u : v.getUses()) {
+    Operation *user = u.getOwner();
+    if (user->getBlock() != blk)
+      return false;
+    ValueRange idx;
+    if (auto l = dyn_cast<memref::LoadOp>(user))
+      idx = l.getIndices();
+    else if (auto s = dyn_cast<memref::StoreOp>(user); s && u.getOperandNumber() == 1)
+      idx = s.getIndices();
+    else
+      return false;
+    for (Value i : idx)
+      if (!i.getDefiningOp<arith::ConstantOp>())
+        return false;
+  }
+  return true;
+}
+
+} // namespace
+
+/// A memref.alloca or private attribution `v` (LowerMemory.cpp header).
+LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v) {
+  auto mt = cast<MemRefType>(v.getType());
+  unsigned bytes = memElementBytes(mt.getElementType());
+  if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() || !bytes)
+    return at->emitOpError("cannot be lowered to amdgcn: only allocas of static shapes with "
+                           "identity layouts of f16, bf16, f32, i8, i16, i32 are lowered");
+  if (isa_and_nonnull<gpu::AddressSpaceAttr>(mt.getMemorySpace()) &&
+      cast<gpu::AddressSpaceAttr>(mt.getMemorySpace()).getValue() !=
+          gpu::AddressSpace::Private)
+    return at->emitOpError("cannot be lowered to amdgcn: allocas are lowered in private "
+                           "memory only");
+  MemArg m;
+  m.type = mt;
+  Block *blk = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getOwner()
+                                     : v.getDefiningOp()->getBlock();
+  if (registerAlloca(v, blk)) {
+    m.regs = true;
+    m.regsId = L.regAllocas.size();
+    L.regAllocas.emplace_back(mt.getNumElements(), RV::imm(0));
+  } else {
+    m.priv = true;
+    m.privOffset = (unsigned)llvm::alignTo(L.privateBytes, 16);
+    L.privateBytes = m.privOffset + (unsigned)(mt.getNumElements() * bytes);
+    L.kernel->setAttr("private_segment",
+                      L.b.getI32IntegerAttr((int32_t)llvm::alignTo(L.privateBytes, 4)));
+  }
+  L.mems[v] = m;
+  return success();
 }
 
 LogicalResult KernelLowering::lowerMemref(Operation *op) {
   if (auto l = dyn_cast<memref::LoadOp>(op)) {
-    auto a = address(op, l.getMemRef(), l.getIndices());
+    auto mo = memrefOf(op, l.getMemRef());
+    if (failed(mo))
+      return failure();
+    bool fl = isa<FloatType>(l.getType());
+    if (mo->regs) {
+      int64_t e = regIndex(*this, mo->type, l.getIndices());
+      if (e < 0)
+        return unsupported(op, "an index out of the alloca's bounds");
+      RV r = regAllocas[mo->regsId][e];
+      r.isFloat = fl && r.k == RV::Imm ? r.isFloat : fl;
+      vals[l] = r;
+      return success();
+    }
+    auto a = address(op, l.getMemRef(), l.getIndices(), true);
     if (failed(a))
       return failure();
     auto [base, off] = *a;
+    unsigned bytes = memElementBytes(mo->type.getElementType());
     SmallVector<NamedAttribute> attrs;
-    Value voff = memOffset(off, !base, attrs);
-    Value r = base ? inst("global_load_dword", vT, {voff, base}, attrs)
-                   : inst("ds_read_b32", vT, {voff}, attrs);
-    vals[l] = RV::of(RV::V, r, isF32(l.getType()));
+    Value voff = memOffset(off, mo->lds, attrs);
+    std::string mn = memMnemonic(false, bytes, (bool)base, mo->lds);
+    Value r = base ? inst(mn, vT, {voff, base}, attrs) : inst(mn, vT, {voff}, attrs);
+    vals[l] = RV::of(RV::V, r, fl);
     return success();
   }
   if (auto s = dyn_cast<memref::StoreOp>(op)) {
-    auto a = address(op, s.getMemRef(), s.getIndices());
+    auto mo = memrefOf(op, s.getMemRef());
     auto v = get(s.getValue());
-    if (failed(a) || failed(v))
+    if (failed(mo) || failed(v))
+      return failure();
+    if (mo->regs) {
+      int64_t e = regIndex(*this, mo->type, s.getIndices());
+      if (e < 0)
+        return unsupported(op, "an index out of the alloca's bounds");
+      regAllocas[mo->regsId][e] = *v;
+      return success();
+    }
+    auto a = address(op, s.getMemRef(), s.getIndices(), true);
+    if (failed(a))
       return failure();
     auto [base, off] = *a;
+    unsigned bytes = memElementBytes(mo->type.getElementType());
     SmallVector<NamedAttribute> attrs;
-    Value voff = memOffset(off, !base, attrs);
+    Value voff = memOffset(off, mo->lds, attrs);
+    std::string mn = memMnemonic(true, bytes, (bool)base, mo->lds);
     if (base)
-      inst("global_store_dword", {}, {voff, toV(*v), base}, attrs);
+      inst(mn, {}, {voff, toV(*v), base}, attrs);
     else
-      inst("ds_write_b32", {}, {voff, toV(*v)}, attrs);
+      inst(mn, {}, {voff, toV(*v)}, attrs);
     return success();
   }
-  if (auto a = dyn_cast<memref::AtomicRMWOp>(op)) {
-    // One global_atomic_* / ds_* per access; the returning form (sc0 set,
-    // ds_*_rtn) only when the pre-op value is used. Kinds without a gfx9
-    // atomic instruction (mulf, muli, minimumf, maximumf, minnumf, maxnumf
-    // on global memory) would need a compare-and-swap loop: an error.
-    using K = arith::AtomicRMWKind;
-    auto addr = address(op, a.getMemref(), a.getIndices());
-    auto v = get(a.getValue());
-    if (failed(addr) || failed(v))
-      return failure();
-    if (!is32(a.getType()))
-      return unsupported(op, "only 32-bit atomics are lowered");
-    auto [base, off] = *addr;
-    StringRef g, d;
-    switch (a.getKind()) {
-    case K::addi: g = "add", d = "add_u32"; break;
-    case K::addf: g = "add_f32", d = "add_f32"; break;
-    case K::maxs: g = "smax", d = "max_i32"; break;
-    case K::mins: g = "smin", d = "min_i32"; break;
-    case K::maxu: g = "umax", d = "max_u32"; break;
-    case K::minu: g = "umin", d = "min_u32"; break;
-    case K::andi: g = "and", d = "and_b32"; break;
-    case K::ori: g = "or", d = "or_b32"; break;
-    case K::xori: g = "xor", d = "xor_b32"; break;
-    case K::assign: g = "swap", d = "wrxchg_b32"; break;
-    default:
-      return unsupported(op, "this atomic kind has no gfx9 atomic instruction (it would "
-                             "need a compare-and-swap loop)");
-    }
-    bool rtn = !a->use_empty() || (!base && a.getKind() == K::assign);
-    std::string mn;
-    if (base) {
-      mn = ("global_atomic_" + g + (rtn ? "_rtn" : "")).str();
-    } else {
-      // ds_<op>_rtn_<type>: the rtn goes before the type suffix.
-      size_t us = d.rfind('_');
-      mn = rtn ? ("ds_" + d.substr(0, us) + "_rtn" + d.substr(us)).str() : ("ds_" + d).str();
-    }
-    SmallVector<NamedAttribute> attrs;
-    Value voff = memOffset(off, !base, attrs);
-    SmallVector<Value> ops{voff, toV(*v)};
-    if (base)
-      ops.push_back(base);
-    Value r = inst(mn, rtn ? vT : Type(), ops, attrs);
-    if (rtn)
-      vals[a] = RV::of(RV::V, r, isF32(a.getType()));
-    return success();
+  if (auto al = dyn_cast<memref::AllocaOp>(op)) {
+    if (!al.getDynamicSizes().empty() || !al.getSymbolOperands().empty())
+      return unsupported(op, "only allocas of static shapes are lowered");
+    return allocatePrivate(*this, op, al.getResult());
   }
   if (auto d = dyn_cast<memref::DimOp>(op)) {
-    auto it = mems.find(d.getSource());
     auto i = d.getConstantIndex();
-    if (it == mems.end() || !i)
-      return unsupported(op, "only dims of kernel-argument memrefs at constant indices");
-    int64_t n = it->second.type.getDimSize(*i);
-    if (!ShapedType::isDynamic(n))
-      vals[d] = RV::imm((uint32_t)n);
-    else
-      vals[d] = loadScalar(it->second.sizes[*i], false);
+    if (!i)
+      return unsupported(op, "only dims at constant indices are lowered");
+    auto mo = memrefOf(op, d.getSource());
+    if (failed(mo))
+      return failure();
+    vals[d] = memrefSize(*mo, *i);
     return success();
   }
   return unsupported(op);

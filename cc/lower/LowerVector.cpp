@@ -209,29 +209,18 @@ LogicalResult checkMem(KernelLowering &L, Operation *op, MemRefType mt, VectorTy
 
 /// The memref's size in dimension `d` as an RV.
 FailureOr<RV> dimSize(KernelLowering &L, Operation *op, Value memref, unsigned d) {
-  auto mt = cast<MemRefType>(memref.getType());
-  if (!mt.isDynamicDim(d))
-    return RV::imm((uint32_t)mt.getDimSize(d));
-  auto it = L.mems.find(memref);
-  if (it == L.mems.end() || it->second.sizes.size() <= d)
-    return L.unsupported(op, "the dynamic size of this memref is unknown");
-  return L.loadScalar(it->second.sizes[d], false);
+  auto m = L.memrefOf(op, memref);
+  if (failed(m))
+    return failure();
+  return L.memrefSize(*m, d);
 }
 
-/// Byte stride of the minor dimension of `mt` as an RV.
+/// Byte stride of the minor dimension of `memref` (4-byte elements) as an RV.
 FailureOr<RV> minorByteStride(KernelLowering &L, Operation *op, Value memref) {
-  auto mt = cast<MemRefType>(memref.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(mt.getStridesAndOffset(strides, offset)))
-    return L.unsupported(op, "the memref layout is not strided");
-  int64_t s = strides.back();
-  if (!ShapedType::isDynamic(s))
-    return RV::imm((uint32_t)(4 * s));
-  auto it = L.mems.find(memref);
-  if (it == L.mems.end() || it->second.strides.empty())
-    return L.unsupported(op, "the dynamic stride of this memref is unknown");
-  return L.shl(L.loadScalar(it->second.strides.back(), false), RV::imm(2));
+  auto m = L.memrefOf(op, memref);
+  if (failed(m))
+    return failure();
+  return L.shl(L.memrefStride(*m, m->type.getRank() - 1), RV::imm(2));
 }
 
 } // namespace

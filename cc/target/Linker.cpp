@@ -241,9 +241,9 @@ struct LinkChannel {
     return true;
   }
 
-  /// Reads what the pipe holds, lld having returned (everything it wrote
-  /// fitted). False on a read error.
-  bool readAll(std::vector<char> &out) {
+  /// Reads what the pipe holds now, until it is empty. False on a read
+  /// error (the write end is ours and open: a read never sees EOF).
+  bool readAvailable(std::vector<char> &out) {
     char buf[1 << 16];
     for (;;) {
       ssize_t n = ::read(outRead, buf, sizeof buf);
@@ -253,25 +253,16 @@ struct LinkChannel {
       }
       if (n < 0 && errno == EINTR)
         continue;
-      return n < 0 && errno == EAGAIN; // empty (the write end is ours: no EOF)
+      return n < 0 && errno == EAGAIN; // empty
     }
   }
 
   /// Reads the pipe until it is empty after a byte on the stop pipe (lld
   /// has written all it will). False on a read error.
   bool drainOne(std::vector<char> &out) {
-    char buf[1 << 16];
-    bool stopping = false;
-    for (;;) {
-      ssize_t n = ::read(outRead, buf, sizeof buf);
-      if (n > 0) {
-        out.insert(out.end(), buf, buf + n);
-        continue;
-      }
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n == 0 || errno != EAGAIN)
-        return false; // the write end is ours and open: no EOF
+    for (bool stopping = false;;) {
+      if (!readAvailable(out))
+        return false;
       if (stopping) {
         char c;
         while (::read(stopRead, &c, 1) < 0 && errno == EINTR) {
@@ -347,7 +338,7 @@ struct LinkChannel {
     if (outputBound(object) <= capacity) {
       // lld's one write of the code object fits in the pipe: read it after.
       Error linked = runLld(objectPath, outPath);
-      readOk = readAll(hsaco);
+      readOk = readAvailable(hsaco); // lld has returned: all it wrote fitted
       return finish(std::move(linked), readOk, std::move(hsaco));
     }
     std::thread drain;

@@ -411,7 +411,11 @@ unsigned requiredWaitStates(const InstFacts &p, const InstFacts &c,
   auto req = [&](unsigned n) { need = std::max(need, n); };
   if (p.mfma)
     req(afterMfma(p, c, target));
-  if (p.valu) {
+  // Every VALU rule below needs `p` to write a scalar register (an SGPR,
+  // vcc, exec, m0) or `c` to be an MFMA, a DPP op or a lane op: a VALU
+  // writing only VGPRs, then a plain VALU (most pairs of a kernel), is
+  // answered without walking the reads.
+  if (p.valu && (c.mfma || c.dpp || c.lanes || llvm::any_of(p.writes, isScalarFile))) {
     bool writesExec = overlapsAny(p.writes, kExec);
     if (c.mfma) {
       // [CDNA3] / [LLVM] checkMAIHazards90A: VALU (v_accvgpr_write

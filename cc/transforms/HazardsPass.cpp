@@ -50,11 +50,7 @@ struct HazardsPass : PassWrapper<HazardsPass, OperationPass<>> {
       llvm::cl::desc("pad only hazards involving these mnemonics (default: all)")};
 
   void runOnOperation() override {
-    SmallVector<Operation *> kernels;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<KernelOp, DeviceFunctionOp>(op))
-        kernels.push_back(op);
-    });
+    SmallVector<Operation *> kernels = codeUnder(getOperation());
     bool ok = true;
     for (Operation *k : kernels) {
       if (Operation *op = firstVirtualOp(k)) {

@@ -27,7 +27,7 @@ def test_unsupported_types_and_functions():
     f64 = HEAD + """    gpu.func @k(%x: memref<64xf64>) kernel {
       gpu.return
     }""" + TAIL
-    with pytest.raises(aster.AsterError, match="memref elements must be f32 or i32"):
+    with pytest.raises(aster.AsterError, match="memref elements must be f16, bf16, f32, i8, i16 or i32"):
         aster.lower(f64)
     device = HEAD + """    gpu.func @f() {
       gpu.return

@@ -28,9 +28,18 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
   }
   size_t nl = t.lds.size() + t.smem.size();
   if (size_t k = need(nl, in.lgkmcnt)) {
-    std::vector<uint64_t> all(t.lds);
-    all.insert(all.end(), t.smem.begin(), t.smem.end());
-    std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
+    // The k-th earliest completion of the LDS and SMEM operations (a small
+    // set: no heap copy unless it is large).
+    uint64_t small[64];
+    std::vector<uint64_t> big;
+    uint64_t *all = small;
+    if (nl > 64) {
+      big.resize(nl);
+      all = big.data();
+    }
+    std::copy(t.lds.begin(), t.lds.end(), all);
+    std::copy(t.smem.begin(), t.smem.end(), all + t.lds.size());
+    std::nth_element(all, all + (k - 1), all + nl);
     if (all[k - 1] > when) {
       when = all[k - 1];
       t.waitOn = std::find(t.lds.begin(), t.lds.end(), when) != t.lds.end() ? WaitOn::LDS
@@ -53,7 +62,8 @@ void CUModel::computeHead(TWave &t, uint32_t pc) {
     uint32_t key = int(r) == ti.srcC ? uint32_t(rr.first) << 8 | rr.count : ~0u;
     for (unsigned k = 0; k < rr.count; ++k) {
       unsigned reg = rr.first + k;
-      uint64_t at = t.fwdRange[reg] == key ? t.fwd[reg] : t.ready[reg];
+      const RegTime &rt = t.regs[reg];
+      uint64_t at = rt.fwdRange == key ? rt.fwd : rt.ready;
       if (at > h) {
         h = at;
         why = Stall::Dependency;
@@ -96,6 +106,33 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     const Opnd &a = in.nsrc() ? in.src(0) : in.op[0];
     static const uint32_t zero[64] = {};
     const uint32_t *base = a.kind == OpKind::V ? w.v[a.reg] : zero;
+    std::unique_ptr<LdsMemo> &mp = ldsMemo[t.w->pc];
+    if (!mp)
+      mp = std::make_unique<LdsMemo>();
+    LdsMemo &m = *mp;
+    unsigned cyc, ideal;
+    // First check (no dwords formed): the same EXEC, and every lane's address
+    // moved by the same multiple of 4 bytes since the last time, all of them
+    // below 2^24 (the dwords cannot wrap): every dword moved by the same
+    // amount, so the banks rotate and the result is the last one.
+    if (m.baseValid && m.baseExec == exec) {
+      uint32_t delta = base[0] - m.base[0];
+      uint32_t diff = delta & 3u, high = 0;
+      for (unsigned l = 0; l < 64; ++l) {
+        diff |= (base[l] - m.base[l]) ^ delta;
+        high |= base[l] | m.base[l];
+      }
+      if (!diff && high < (1u << 24)) {
+        cyc = std::max(m.cycles, 1u);
+        R.ldsCycles += cyc;
+        R.ldsIdealCycles += std::max(m.ideal, 1u);
+        busy = uint16_t(std::min(cyc, 65535u));
+        std::copy(base, base + 64, m.base);
+        return c + cyc;
+      }
+    }
+    m.baseExec = exec;
+    std::copy(base, base + 64, m.base);
     // The dwords of each access: offset k of per, in lane order.
     for (unsigned k = 0; k < per; ++k) {
       unsigned x = k / dpl, d = k % dpl;
@@ -129,11 +166,6 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     // addresses moved together (the next loop iteration, another wave)
     // reuses the last result.
     unsigned cnt = 64 * per;
-    std::unique_ptr<LdsMemo> &mp = ldsMemo[t.w->pc];
-    if (!mp)
-      mp = std::make_unique<LdsMemo>();
-    LdsMemo &m = *mp;
-    unsigned cyc, ideal;
     uint32_t delta = dw[0] - m.dw[0];
     bool same = m.valid && m.exec == exec && m.per == per;
     for (unsigned i = 0; same && i < cnt; i += 64) {
@@ -154,6 +186,7 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
       m.ideal = ideal;
       std::copy(dw, dw + cnt, m.dw);
     }
+    m.baseValid = true;
     cyc = std::max(cyc, 1u);
     R.ldsCycles += cyc;
     R.ldsIdealCycles += std::max(ideal, 1u);
@@ -285,9 +318,10 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
     S.mfmaFree = c + ic.unitBusy;
     for (unsigned i = 0; i < in.nwrites; ++i) {
       const RegRange &wr = in.writes[i];
+      t.regsUsed = std::max<uint32_t>(t.regsUsed, wr.first + wr.count);
       for (unsigned k = 0; k < wr.count; ++k) {
-        t.fwd[wr.first + k] = c + passes;
-        t.fwdRange[wr.first + k] = uint32_t(wr.first) << 8 | wr.count;
+        t.regs[wr.first + k].fwd = c + passes;
+        t.regs[wr.first + k].fwdRange = uint32_t(wr.first) << 8 | wr.count;
       }
     }
     break;
@@ -326,13 +360,15 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   // MFMA) may still be pending, to overwrite it.
   bool longResult = ti.unit == Unit::MFMA || done > c + P.issuePeriod;
   if (writesRegs && (longResult || t.pendingUntil > c)) {
-    for (unsigned i = 0; i < in.nwrites; ++i)
+    for (unsigned i = 0; i < in.nwrites; ++i) {
+      t.regsUsed = std::max<uint32_t>(t.regsUsed, in.writes[i].first + in.writes[i].count);
       for (unsigned k = 0; k < in.writes[i].count; ++k) {
         unsigned r = in.writes[i].first + k;
-        t.ready[r] = done;
+        t.regs[r].ready = done;
         if (ti.unit != Unit::MFMA)
-          t.fwdRange[r] = 0;
+          t.regs[r].fwdRange = 0;
       }
+    }
     if (longResult)
       t.pendingUntil = std::max(t.pendingUntil, done);
   }

@@ -18,6 +18,15 @@ inline constexpr uint64_t kNever = ~0ull >> 2;
 
 struct Group;
 
+/// When a register's value is available to the wave's next instructions.
+struct RegTime {
+  uint64_t ready = 0;     ///< result available
+  uint64_t fwd = 0;       ///< an MFMA result: available as the same range's srcC
+                          ///< (forwarding)
+  uint32_t fwdRange = 0;  ///< the MFMA destination range (first << 8 | count) that
+                          ///< fwd is for; 0: none
+};
+
 struct TWave {
   Wave *w = nullptr;
   Group *g = nullptr;
@@ -30,14 +39,12 @@ struct TWave {
   Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
   uint64_t baseline = 0;       ///< its next turn after the previous issue
   bool barrier = false, done = false;
-  bool stale = false;          ///< from an earlier launch: clear all its registers
   bool localNext = false;      ///< its next instruction is SIMD-local
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
-  std::vector<uint64_t> ready;          ///< per tracked register: result available
-  std::vector<uint64_t> fwd;            ///< MFMA results: available as the same
-                                        ///< range's srcC (forwarding)
-  std::vector<uint32_t> fwdRange;       ///< the MFMA destination range (first << 8 |
-                                        ///< count) that fwd is for; 0: none
+  /// Per tracked register: when its result is available (one host cache
+  /// line holds all three facts of a register, read together).
+  std::vector<RegTime> regs;
+  uint32_t regsUsed = 0;  ///< regs[regsUsed...] are all zero (never written)
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
   std::vector<uint8_t> vmLevel;         ///< per vm entry: its deepest memory level
@@ -45,7 +52,17 @@ struct TWave {
   WaitOn memLevel = WaitOn::L1;         ///< the level of the memory op being issued
   /// SIMD-local instructions the emulator already executed (in a batch)
   /// and the model has yet to issue, from qpos on.
-  std::vector<uint32_t> queue;
+  struct Batch {
+    static constexpr size_t kMax = 256;  ///< instructions per batch
+    uint32_t idx[kMax];
+    size_t n = 0;
+    size_t size() const { return n; }
+    bool empty() const { return !n; }
+    void clear() { n = 0; }
+    void resize(size_t k) { n = k; }  ///< (k <= kMax; no initialisation)
+    uint32_t *data() { return idx; }
+    uint32_t operator[](size_t i) const { return idx[i]; }
+  } queue;
   size_t qpos = 0;
 };
 
@@ -97,6 +114,11 @@ struct LdsMemo {
   unsigned per = 0, cycles = 0, ideal = 0;
   uint64_t exec = 0;
   uint32_t dw[64 * 8];
+  /// The address VGPR's lanes and EXEC (before any phase reordering) the
+  /// result was computed for: the first check, before the dwords are formed.
+  bool baseValid = false;
+  uint64_t baseExec = 0;
+  uint32_t base[64];
 };
 
 /// What the CU models of a launch share: the program's timing facts, the

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 #include <mutex>
 #include <unordered_map>
 
@@ -237,6 +238,36 @@ void Calendar::forget(uint64_t t) {
   base_ = b;
 }
 
+void LineMap::grow() {
+  std::vector<uint64_t> keys(std::max<size_t>(keys_.size() * 2, 1024), 0), vals(keys.size());
+  keys.swap(keys_);
+  vals.swap(vals_);
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (keys[i]) {
+      size_t j = slot(keys[i]);
+      while (keys_[j])
+        j = (j + 1) & (keys_.size() - 1);
+      keys_[j] = keys[i];
+      vals_[j] = vals[i];
+    }
+}
+
+uint64_t &LineMap::get(uint64_t line, bool &fresh) {
+  if (2 * (count_ + 1) > keys_.size())
+    grow();
+  const uint64_t key = line + 1;
+  size_t j = slot(key);
+  while (keys_[j] && keys_[j] != key)
+    j = (j + 1) & (keys_.size() - 1);
+  fresh = !keys_[j];
+  if (fresh) {
+    keys_[j] = key;
+    vals_[j] = 0;
+    ++count_;
+  }
+  return vals_[j];
+}
+
 GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   unsigned xcds = (P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd;
   l2_.resize(xcds);
@@ -248,7 +279,6 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
   }
   mallBw_.init(P.mallBytesPerClk / line, P.bandwidthWindow);
   hbmBw_.init(P.hbmBytesPerClk / line, P.bandwidthWindow);
-  mall_.reserve(4096);
   icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
   for (TagCache &c : icache_)
     c.init(P.icacheBytes, P.icacheLine, 8);
@@ -258,11 +288,12 @@ uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMa
   uint64_t *fill = nullptr;
   if (uint64_t *r = l2_[xcd].access(line, true, &fill))
     return std::max(t + P.l2Latency, *r);
-  auto [it, fresh] = mall_.try_emplace(line, 0);
+  bool fresh;
+  uint64_t &at = mall_.get(line, fresh);
   fresh = fresh && !inMall;
-  uint64_t arrive = fresh ? t + P.hbmLatency : std::max(t + P.mallLatency, it->second);
+  uint64_t arrive = fresh ? t + P.hbmLatency : std::max(t + P.mallLatency, at);
   if (fresh)
-    it->second = arrive;
+    at = arrive;
   *fill = arrive;
   return arrive;
 }
@@ -271,7 +302,8 @@ uint64_t GlobalMemory::fetch(const CUMemory &m, unsigned cu, uint64_t line, uint
                              bool &miss) {
   uint64_t *fill = nullptr;
   miss = false;
-  if (uint64_t *r = icache_[cu / P.icacheCUs].access(line, true, &fill))
+  (void)cu;
+  if (uint64_t *r = icache_[m.icache].access(line, true, &fill))
     return std::max(t, *r);
   miss = true;
   // Code lines in L2: their own address space (bit 60), in vector lines.
@@ -292,7 +324,37 @@ void GlobalMemory::initCU(CUMemory &m, unsigned cu) const {
   m.l1.init(P.l1Bytes, P.lineBytes, P.l1Ways);
   m.scalar.init(P.scacheBytes, P.scacheLine, 4);
   m.pipeFree = 0;
-  m.xcd = (cu / P.cusPerXcd) % unsigned(l2_.size());
+  // Workgroups go to the XCDs in turn (AMD: "on MI300 series GPUs,
+  // workgroups are typically scheduled round-robin across XCDs",
+  // ROCm/composable_kernel pull request 3652): CU slot `cu` (workgroups cu,
+  // cu + numCUs, ...) is CU cu / xcds of XCD cu mod xcds. The CUs sharing an
+  // instruction cache are neighbours in their XCD.
+  std::tie(m.xcd, m.icache) = placeOf(cu);
+}
+
+std::pair<unsigned, unsigned> GlobalMemory::placeOf(unsigned cu) const {
+  unsigned xcds = unsigned(l2_.size());
+  unsigned xcd = cu % xcds;
+  unsigned physical = xcd * P.cusPerXcd + (cu / xcds) % P.cusPerXcd;
+  return {xcd, std::min<unsigned>(physical / P.icacheCUs, unsigned(icache_.size()) - 1)};
+}
+
+void GlobalMemory::warmCode(uint64_t first, uint64_t end, unsigned cus) {
+  std::vector<bool> done(icache_.size());
+  // (and the lines the last launch's prefetcher fetched past the end)
+  uint64_t last = std::min(end + uint64_t(P.icachePrefetchLines) * P.icacheLine,
+                           first + P.icacheBytes);
+  for (unsigned cu = 0; cu < cus; ++cu) {
+    unsigned ic = placeOf(cu).second;
+    if (done[ic])
+      continue;
+    done[ic] = true;
+    for (uint64_t line = first / P.icacheLine; line * P.icacheLine < last; ++line) {
+      uint64_t *fill = nullptr;
+      if (!icache_[ic].access(line, true, &fill) && fill)
+        *fill = 0;
+    }
+  }
 }
 
 void GlobalMemory::forget(uint64_t t) {
@@ -339,15 +401,16 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
         arrive = std::max(t + P.l2Latency, store ? 0 : *r);
       } else {
         t = mallBw_.take(t);
-        auto [it, fresh] = mall_.try_emplace(line, 0);
+        bool fresh;
+        uint64_t &at = mall_.get(line, fresh);
         if (!fresh) {
           lv = MALL;
-          arrive = std::max(t + P.mallLatency, store ? 0 : it->second);
+          arrive = std::max(t + P.mallLatency, store ? 0 : at);
         } else {
           lv = HBM;
           t = hbmBw_.take(t);
           arrive = t + P.hbmLatency;
-          it->second = store ? t : arrive;
+          at = store ? t : arrive;
         }
         if (store)
           arrive = t;

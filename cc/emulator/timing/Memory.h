@@ -117,6 +117,27 @@ private:
   void grow(uint64_t b);
 };
 
+/// line -> cycle for the lines a launch touched: open addressing (linear
+/// probing, a power-of-two table at most half full). Every line beyond L2
+/// is looked up here ([host]: std::unordered_map allocated a node per new
+/// line).
+class LineMap {
+public:
+  /// The value of `line`; an absent line is inserted with 0 (`fresh`). The
+  /// reference stays valid until the next call.
+  uint64_t &get(uint64_t line, bool &fresh);
+
+private:
+  std::vector<uint64_t> keys_;  ///< line + 1; 0: empty
+  std::vector<uint64_t> vals_;
+  size_t count_ = 0;
+  size_t slot(uint64_t key) const {
+    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    return size_t(h ^ (h >> 29)) & (keys_.size() - 1);
+  }
+  void grow();
+};
+
 /// Where a line was found.
 enum Level : uint8_t { L1, L2, MALL, HBM };
 
@@ -127,6 +148,7 @@ struct CUMemory {
   TagCache scalar;        ///< the scalar data cache
   uint64_t pipeFree = 0;  ///< the pipeline is busy until then
   unsigned xcd = 0;
+  unsigned icache = 0;    ///< its instruction cache (shared by Params::icacheCUs CUs)
 };
 
 /// The memory hierarchy of a launch, shared by all its CUs. The CUs are
@@ -147,6 +169,10 @@ public:
   /// size) is available to CU `cu` when wanted at t; `miss` when it was
   /// fetched from L2 or beyond by this request.
   uint64_t fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t, bool &miss);
+  /// Puts the code [first, end) (and the prefetched lines after it; at
+  /// most one cache's worth from `first`) in the instruction caches of CU slots
+  /// 0..cus-1, arrived at cycle 0 (Params::codeWarm).
+  void warmCode(uint64_t first, uint64_t end, unsigned cus);
   /// The same for a scalar-cache line of CU m.
   uint64_t scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss);
   /// No request will be issued before cycle t again (the epoch start).
@@ -156,7 +182,7 @@ private:
   const Params &P;
   std::vector<TagCache> l2_;      ///< one per XCD
   std::vector<Calendar> l2Bw_;    ///< one per XCD
-  std::unordered_map<uint64_t, uint64_t> mall_;  ///< line -> arrival cycle
+  LineMap mall_;                  ///< line -> arrival cycle
   std::vector<TagCache> icache_;  ///< one per Params::icacheCUs CUs
   std::unordered_map<uint64_t, uint64_t> atomicFree_;  ///< line -> free at L2
   /// A line (in vector-line units) wanted from L2 at t by XCD xcd, without
@@ -165,6 +191,9 @@ private:
   /// launch, or any line when `inMall`), else HBM.
   uint64_t fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMall);
   Calendar mallBw_, hbmBw_;
+  /// CU slot `cu`'s XCD and instruction cache (workgroups round-robin over
+  /// the XCDs).
+  std::pair<unsigned, unsigned> placeOf(unsigned cu) const;
   /// Cycles the CU's vector memory pipeline spends on n lines.
   unsigned pipeCycles(unsigned n) const;
 };

@@ -7,7 +7,8 @@
 //    and a wave issues its first instruction Params::waveStartCycles after
 //    its dispatch (register initialisation), once its code line is in the
 //    instruction cache.
-//  * workgroup g runs on CU g mod numCUs; a CU keeps as many workgroups
+//  * workgroup g runs on CU slot g mod numCUs, slot c on XCD c mod XCDs
+//    (round-robin over the XCDs: GlobalMemory::initCU); a CU keeps as many workgroups
 //    resident as occupancy allows (waves per SIMD, VGPRs, SGPRs, LDS,
 //    workgroups) and starts the next when one ends. The CUs advance
 //    together in epochs of global time (Params::epochCycles, runTimed):
@@ -39,6 +40,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 
 namespace aster::emu::timing {
@@ -67,10 +69,7 @@ void Shared::takePooled() {
   WavePool &p = wavePool();
   std::lock_guard<std::mutex> lk(p.m);
   wavesFree.swap(p.waves);
-  // A wave of another kernel may have used registers this one does not
-  // clear: dispatch clears all of a pooled wave's (`stale`).
-  for (auto &t : p.twaves)
-    t->stale = true;
+  // (dispatch clears the register times a wave of any kernel wrote)
   twavesFree.swap(p.twaves);
 }
 
@@ -154,26 +153,13 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     std::unique_ptr<TWave> tw;
     if (twavesFree.empty()) {
       tw = std::make_unique<TWave>();
-      tw->ready.assign(kTrackCount, 0);
-      tw->fwd.assign(kTrackCount, 0);
-      tw->fwdRange.assign(kTrackCount, 0);
+      tw->regs.assign(kTrackCount, RegTime{});
     } else {
       tw = std::move(twavesFree.back());
       twavesFree.pop_back();
-      // Only the registers the kernel has can hold an earlier wave's times.
-      auto clear = [&](auto &v) {
-        if (tw->stale) {
-          std::fill(v.begin(), v.end(), 0);
-          return;
-        }
-        std::fill(v.begin(), v.begin() + kTrackV, 0);
-        std::fill(v.begin() + kTrackV, v.begin() + kTrackV + LN.vgprsToClear, 0);
-        std::fill(v.begin() + kTrackA, v.begin() + kTrackA + LN.agprsToClear, 0);
-      };
-      clear(tw->ready);
-      clear(tw->fwd);
-      clear(tw->fwdRange);
-      tw->stale = false;
+      // Only registers below regsUsed hold an earlier wave's times.
+      std::memset(static_cast<void *>(tw->regs.data()), 0, tw->regsUsed * sizeof(RegTime));
+      tw->regsUsed = 0;
       tw->vm.clear();
       tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
       tw->waitOn = tw->memLevel = WaitOn::L1;
@@ -256,7 +242,7 @@ void CUModel::releaseBarrier(Group &grp) {
 
 bool CUModel::fillQueue(TWave &t) {
   Wave &w = *t.w;
-  t.queue.resize(256);
+  t.queue.resize(TWave::Batch::kMax);
   t.qpos = 0;
   uint64_t n = runWaveLogged(w, t.queue.size(), stopAhead.data(), t.queue.data());
   t.queue.resize(n);
@@ -501,6 +487,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
   R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));  // (grows)
+  R->waves.reserve(size_t(std::min<uint64_t>(L.grid.count(), 1 << 16)) * LN.numWaves);
   // All CUs advance together in epochs of global time: each runs its turns
   // of the epoch in turn, so the shared caches and bandwidth calendars see
   // every CU's requests in time order up to an epoch. The CUs run in a new
@@ -508,6 +495,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // when a bandwidth is oversubscribed no CU is first, or last, to it for
   // long.
   GlobalMemory mem(P);
+  if (P.codeWarm)
+    mem.warmCode(L.kernel->entryAddr, L.prog->end, cus);
   Shared sh(*L.prog, L.opts, P);
   sh.takePooled();
   std::vector<std::unique_ptr<CUModel>> models;

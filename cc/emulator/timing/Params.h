@@ -26,6 +26,12 @@
 //  [MI325X] AMD Instinct MI325X data sheet (304 CUs, 2100 MHz, 6 TB/s HBM3E)
 //  [MI308X] the 80-CU gfx942 part aiter's tuned tables are measured on
 //          (cu_num 80): MI300X's XCDs with 10 CUs each, MI300X's memory
+//  [CK]    AMD's Composable Kernel sources (github.com/ROCm/composable_kernel)
+//  [MAF]   AMD ROCm blog "Measuring Max-Achievable FLOPs - Part 2" (MAF
+//          results table): the median engine clock measured (amd-smi) while
+//          hipBLASLt runs its fastest dense GEMM: MI300X bf16 1207 MHz at
+//          708.0 TFLOP/s, MI325X bf16 1447 MHz at 840.8 TFLOP/s (it gives
+//          no MI308X or MI355X figure)
 //  [aiter] AMD's measured kernel times shipped in the amd-aiter wheel
 //          (aiter/configs/*_tuned_*.csv, not bf16_tuned_gemm.csv, held out):
 //          the best dense-GEMM TFLOP/s measured per device bound the engine
@@ -47,13 +53,14 @@ struct Params {
   unsigned numCUs = 304;            ///< [WP] MI300X
   unsigned cusPerXcd = 38;          ///< [WP] 8 XCDs of 38 CUs
   double clockMHz = 2100;           ///< [WP] peak engine clock
-  /// The engine clock while every matrix core is busy ([aiter]: the best
-  /// dense GEMM AMD measured on a 304-CU gfx942, 538.7 TFLOP/s bf16
-  /// (bf16_tuned_batched_gemm.csv, 16x16384x8192x1024), is 0.412 of the
-  /// 1307.4 TFLOP/s peak at 2100 MHz: the clock is at least 0.412 x 2100).
-  /// A launch runs at clockMHz - (clockMHz - mfmaClockMHz) x its matrix-core
-  /// utilisation (Result::effectiveMHz).
-  double mfmaClockMHz = 865;
+  /// The engine clock while every matrix core is busy. A launch runs at
+  /// clockMHz - (clockMHz - mfmaClockMHz) x its matrix-core utilisation
+  /// (Result::effectiveMHz). [MAF] MI300X (750 W): median 1207 MHz under
+  /// hipBLASLt's bf16 GEMM at 708 TFLOP/s, which is 0.942 of the peak at
+  /// 1207 MHz (1307.4 x 1207 / 2100): on the line, 2100 - (2100 - 1207) /
+  /// 0.942 = 1152. (The bound from [aiter]'s best measured MI300X GEMM,
+  /// 538.7 TFLOP/s bf16, 0.412 of peak: at least 865 MHz.)
+  double mfmaClockMHz = 1152;
   double realtimeMHz = 100;         ///< [ISA] s_memrealtime: constant 100 MHz clock
 
   // ---- CU resources (occupancy) ----
@@ -116,6 +123,15 @@ struct Params {
   /// rotates copies of the arguments, never the code), and the Infinity Cache
   /// is memory-side ([WP]), not invalidated between launches.
   bool codeInMall = true;
+  /// A kernel's code is already in the instruction caches of the CUs that
+  /// run it: the caches keep code from one launch to the next ([CK]: AMD's
+  /// Composable Kernel times kernels with cold code only by running a
+  /// kernel of s_icache_inv before each timed launch,
+  /// include/ck/utility/flush_icache.hpp), and [aiter]'s perftest flushes
+  /// nothing (warm-up launches of the same grid, then the timed ones). Each
+  /// used instruction cache starts with the kernel's first icacheBytes of
+  /// code (GlobalMemory::warmCode); false: every line misses once.
+  bool codeWarm = true;
   /// Scalar loads and instruction fetches that miss go to the XCD's L2
   /// (and beyond, as vector lines do); the wave waits for the line.
   unsigned ldsLatency = 64;         ///< [C&C] LDS load-to-use, ~30 ns
@@ -131,7 +147,14 @@ struct Params {
   unsigned l2BytesPerClkPerXcd = 2048; ///< [WP] 16 channels x 128 B/clk
   unsigned l2Latency = 250;         ///< [C&C] ~118 ns
   double mallBytesPerClk = 8095;    ///< [WP] 17 TB/s Infinity Cache / 2.1 GHz
-  unsigned mallLatency = 460;       ///< [C&C] ~218 ns
+  /// The Infinity Cache and HBM are on the I/O dies, outside the shader
+  /// clock: their latencies are times ([C&C] pointer chasing on MI300X,
+  /// ~219 ns and ~362 ns), in shader cycles at the profile's peak clock
+  /// (setFabricLatencies: 460 and 760 at 2100 MHz, 526 and 869 at 2400).
+  /// L1 and L2 are on the XCD and stay in cycles.
+  double mallLatencyNs = 219;
+  double hbmLatencyNs = 362;
+  unsigned mallLatency = 460;       ///< mallLatencyNs at clockMHz
   /// HBM bandwidth a kernel can get: 4.2 TB/s, measured on MI300X with
   /// AMD's roofline benchmark (/opt/rocm/bin/roofline, reported in
   /// ROCm/legacy-rocm-build#5070); the data sheet's 5.3 TB/s
@@ -140,7 +163,7 @@ struct Params {
   /// the same 4.2 / 5.3 ([model]).
   double hbmBytesPerClk = 4.2e12 / 2.1e9;
   double hbmPeakTBs = 5.3;          ///< [WP] data-sheet peak
-  unsigned hbmLatency = 760;        ///< [C&C] ~360 ns
+  unsigned hbmLatency = 760;        ///< hbmLatencyNs at clockMHz
   unsigned storeAckLatency = 250;   ///< [model] a store counts in vmcnt until L2 acks
   /// Atomics execute at L2 (not in L1): an atomic instruction occupies
   /// each line it touches at its L2 channel this long, so atomics to one
@@ -163,6 +186,12 @@ struct Params {
   // ---- the device ----
   std::string device = "mi300x";    ///< profile name (devices())
   std::string target = "gfx942";
+
+  /// mallLatency and hbmLatency from their times at clockMHz.
+  void setFabricLatencies() {
+    mallLatency = unsigned(mallLatencyNs * clockMHz / 1000 + 0.5);
+    hbmLatency = unsigned(hbmLatencyNs * clockMHz / 1000 + 0.5);
+  }
 
   /// The profiles: MI300X (everything above), MI308X, MI325X (gfx942),
   /// MI355X (gfx950). Sources in the header's list.
@@ -188,7 +217,9 @@ struct Params {
     if (name == "mi325x") {
       p.hbmPeakTBs = 6.0;               // [MI325X] 6 TB/s HBM3E
       p.hbmBytesPerClk = 6e12 * (4.2 / 5.3) / 2.1e9;
-      // [model] no measured GEMM of MI325X in the wheel: MI300X's.
+      // [MAF] MI325X (1000 W): median 1447 MHz at 840.8 TFLOP/s bf16, 0.933
+      // of the peak at 1447 MHz: 2100 - (2100 - 1447) / 0.933 = 1400.
+      p.mfmaClockMHz = 1400;
       return true;
     }
     if (name == "mi355x") {
@@ -196,6 +227,7 @@ struct Params {
       p.numCUs = 256;                // [CDNA4]
       p.cusPerXcd = 32;
       p.clockMHz = 2400;
+      p.setFabricLatencies();
       p.ldsPerCU = 160 * 1024;
       p.hbmPeakTBs = 8.0;
       p.hbmBytesPerClk = 8e12 * (4.2 / 5.3) / 2.4e9;

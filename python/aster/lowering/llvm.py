@@ -3,7 +3,9 @@
     hsaco = aster.lowering.llvm.build(text, target="gfx942")   # {gpu.module name: bytes}
 
 Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
-`mlir-opt-22` (convert-scf-to-cf, convert-vector-to-llvm (vector transfers
+`mlir-opt-22` (expand-strided-metadata + memref-expand + lower-affine (memref
+views and the atomic_rmw kinds LLVM has no atomicrmw for),
+convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
 chipset, bare pointers exactly when amdgcn-lower uses them), `mlir-translate-22
 --mlir-to-llvmir` on each gpu.module's body, `llc-22 -O3 -mtriple=amdgcn-amd-amdhsa
@@ -122,7 +124,7 @@ def build(text, target="gfx942", opt="-O3"):
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
         # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
         text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
-    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
@@ -151,7 +153,7 @@ def asm(text, target="gfx942", opt="-O3"):
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
         # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
         text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
-    pipeline = (f"builtin.module(gpu.module(convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
+    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}

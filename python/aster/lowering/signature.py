@@ -20,7 +20,12 @@ import numpy as np
 from .._aster import AsterError, AsterTypeError
 
 _DTYPES = {"f32": np.float32, "i32": np.int32, "f16": np.float16, "i64": np.int64,
-           "index": np.int64, "f64": np.float64}
+           "index": np.int64, "f64": np.float64, "i8": np.int8, "i16": np.int16}
+try:                                       # bf16 arrays are ml_dtypes' bfloat16
+    import ml_dtypes
+    _DTYPES["bf16"] = ml_dtypes.bfloat16
+except ImportError:                        # pragma: no cover
+    pass
 
 
 class Param:

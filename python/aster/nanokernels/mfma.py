@@ -52,6 +52,10 @@ SHAPES = {
     # fp8 x fp8 (f32 accumulators; gfx942 reads FNUZ E4M3, gfx950 OCP E4M3)
     "16x16x32_fp8": ("v_mfma_f32_16x16x32_fp8_fp8", 2, 2, 4),
     "32x32x16_fp8": ("v_mfma_f32_32x32x16_fp8_fp8", 2, 2, 16),
+    # gfx950 f8f6f4 with both formats fp8 (cbsz = blgp = 0: OCP E4M3): a
+    # lane holds 32 consecutive k (A[l % M][32 (l // M) + j]), 8 registers
+    "16x16x128_f8f6f4": ("v_mfma_f32_16x16x128_f8f6f4", 8, 8, 4),
+    "32x32x64_f8f6f4": ("v_mfma_f32_32x32x64_f8f6f4", 8, 8, 16),
 }
 _CACHE = {}
 

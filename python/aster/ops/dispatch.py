@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..generators.gemm import BYTE_DTYPES, DTYPES, K_UNROLL, split_counters
+from ..generators.gemm import BLOCK_SCALE, BYTE_DTYPES, DTYPES, K_UNROLL, split_counters
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
 __all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate",
@@ -239,6 +239,46 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     return cycles, waste
 
 
+def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
+    """(cycles, MFMA SIMD-cycles) of a stream-K launch (`stream_k` kernels,
+    `generators.gemm.stream_k_table` with `groups` ranges): each segment
+    (row) a workgroup of the calibrated fixed cycles (wg_fixed0 for an
+    adder: it waits for its tile's first segment) + its K steps at the step
+    under load (as `estimate`), on CU row mod CUs with wg_per_cu of them
+    resident (list scheduling in row order); the launch ends at the latest
+    CU plus the drain of the stores and adds."""
+    import heapq
+    from ..generators.gemm import stream_k_table
+    from .library import CALIB_STEPS, k_per_step
+    hbm = hbm or 4.2e12 / 2.1e9
+    tab = stream_k_table(cfg, m, n, k, groups)
+    rows = len(tab)
+    slots = max(1, int(calib["wg_per_cu"]))
+    resident = max(1, min(slots, -(-rows // cus)))
+    busy = min(rows, cus * slots) / cus
+    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
+    if busy <= 1 or slots == 1:
+        extra = calib["wg_load"] * busy
+    else:
+        extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
+            calib["wg_load_full"] - calib["wg_load"])
+    unit = K_UNROLL * k_per_step(cfg)
+    ab = (m + n) * k * 2
+    total = 0
+    ends = [[0.0] * slots for _ in range(min(cus, rows))]
+    for i, r in enumerate(tab.tolist()):
+        steps = -(-r[3] // unit) * K_UNROLL
+        total += steps
+        loop = max(steps * step + extra * max(1.0, steps / CALIB_STEPS[0]),
+                   ab * steps / max(1, (-(-k // unit) * K_UNROLL) * rows) * min(rows, cus * slots)
+                   / hbm)
+        work = (calib["wg_fixed"] if r[4] else calib["wg_fixed0"] or calib["wg_fixed"]) + loop
+        heap = ends[i % cus]
+        heapq.heapreplace(heap, heap[0] + work)
+    span = max(max(h) for h in ends)
+    return span + calib["wg_drain"] * max(1.0, busy), calib["wg_mfma"] * total
+
+
 def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=None, zwg=1):
     """(estimated microseconds, cycles, wasted fraction) of one launch on the
     device `profile` (`devices.profile`; None: the arch's flagship): the
@@ -248,6 +288,11 @@ def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=No
     p = profile or _profile(cfg.arch)
     cus = int(p["cus"])
     hbm = p["hbm_tb_s"] * 1e12 / (p["clock_mhz"] * 1e6)
+    if cfg.stream_k:        # splits: the stream-K ranges (groups)
+        cyc, mfma = estimate_stream_k(cfg, m, n, k, splits, calib, cus, hbm)
+        util = min(1.0, mfma / (cyc * 4 * cus))
+        mhz = p["clock_mhz"] - (p["clock_mhz"] - p["mfma_clock_mhz"]) * util
+        return p["launch_us"] + cyc / mhz, cyc, _waste(cfg, m, n, k, 1)
     if not calib:
         cyc, waste = estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
         return p["launch_us"] + cyc / p["clock_mhz"], cyc, waste
@@ -270,19 +315,25 @@ class Plan:
     cycles: float
     us: float = 0.0
     zwg: int = 1
+    convert: str = ""       # "bf16" / "f16": an f32 split-K kernel into a
+    #                         workspace, then aster.ops.gemm_convert into C
 
     @property
     def name(self):
+        if self.entry.config.stream_k:      # splits: the stream-K ranges
+            return self.entry.name + f"/st{self.splits}"
         return self.entry.name + (f"/sk{self.splits}{'' if self.zwg else 'n'}"
-                                  if self.entry.config.split_k else "")
+                                  if self.entry.config.split_k else "") + \
+            (f"+cvt_{self.convert}" if self.convert else "")
 
 
 def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
-         out=None, device=None):
+         out=None, device=None, block_scale=False):
     """The Plan the heuristic picks for an M x N x K GEMM (module doc); out:
     C's format ("f32", "bf16", "f16"; default f32, bf16 for i8); device: the
     timing model's profile to estimate on (None: the arch's flagship); cus
-    overrides its compute units."""
+    overrides its compute units; block_scale: among the block-scale fp8
+    kernels (gfx950 ofp8) instead of the others."""
     from .devices import profile as _profile
     prof = dict(_profile(arch, device))
     if cus:
@@ -290,14 +341,43 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
     byte8 = dtype in BYTE_DTYPES
     out = out or ("bf16" if byte8 else "f32")
     cands = library.find(arch=arch, dtype=dtype, trans_b=trans_b,
-                         out=None if byte8 else out)
+                         out=None if byte8 else out, block_scale=bool(block_scale))
     if not cands:
-        raise ValueError(f"the library {library.directory} has no {dtype} kernel for {arch} "
+        raise ValueError(f"the library {library.directory} has no {dtype} "
+                         f"{'block-scale ' if block_scale else ''}kernel for {arch} "
                          f"with trans_b={trans_b} and {out} out")
     tuned = [e for e in cands if (m, n, k) in e.tuned_for]
     opts = []
+    if out in ("bf16", "f16") and not byte8 and not tuned:
+        # 16-bit C by split-K: the f32 split-K kernels into a workspace (two
+        # or more splits) and the conversion's launch (gemm_convert)
+        from .gemm_convert import estimate_us as convert_us
+        cvt = convert_us(m, n, prof)
+        for e in library.find(arch=arch, dtype=dtype, trans_b=trans_b, out="f32",
+                              block_scale=False):
+            cal = e.calibration
+            if not e.config.split_k or e.config.stream_k or not cal:
+                continue
+            for s in split_factors(e.config, k):
+                kc, sk = kchunk(e.config, k, s)
+                if sk < 2:
+                    continue
+                for z in ((1, 0) if cal["wg_fixed0"] else (1,)):
+                    us, t, waste = estimate_us(e.config, m, n, k, s, cal, prof,
+                                               loop_utilisation(e), zwg=z)
+                    opts.append(((us + cvt, waste, -e.config.tile_m * e.config.tile_n, True,
+                                  sk, -z), Plan(e, sk, kc, t, us + cvt, z, out)))
     for e in tuned or cands:
         fixed = e.tuned_splits.get((m, n, k)) if tuned else None
+        if e.config.stream_k:       # ranges: one or every resident slot per CU
+            if not e.calibration:
+                continue
+            slots = max(1, int(e.calibration["wg_per_cu"]))
+            for g in sorted({int(prof["cus"]), int(prof["cus"]) * slots}):
+                us, t, waste = estimate_us(e.config, m, n, k, g, e.calibration, prof)
+                opts.append(((us, waste, -e.config.tile_m * e.config.tile_n, True, g, 0),
+                             Plan(e, g, 0, t, us, 0)))
+            continue
         for s in ((fixed,) if fixed else split_factors(e.config, k) if e.config.split_k
                   else (1,)):
             kc, sk = kchunk(e.config, k, s)
@@ -410,16 +490,43 @@ _OUT = {"f32": np.dtype(np.float32), "bf16": np.dtype(DTYPES["bf16"]),
         "f16": np.dtype(np.float16)}
 
 
+def _block_scales(scale_a, scale_b, m, n, k):
+    """block_scale's scales as the kernel takes them: sa [K blocks, M]
+    (scale_a [M, K blocks] transposed) and sb [N blocks, K blocks], float32."""
+    kb, nb = -(-k // BLOCK_SCALE), -(-n // BLOCK_SCALE)
+    out = []
+    for v, shape, what in ((scale_a, (m, kb), "scale_a"), (scale_b, (nb, kb), "scale_b")):
+        if v is None:
+            raise ValueError(f"gemm: block_scale needs {what} (float32 {shape})")
+        v = np.asarray(v)
+        if v.shape != shape or not np.issubdtype(v.dtype, np.floating):
+            raise ValueError(f"gemm: with block_scale={BLOCK_SCALE}, {what} must be a float "
+                             f"array of shape {shape} (one per {BLOCK_SCALE} of K"
+                             f"{'' if what == 'scale_a' else ' and of N'}), got {v.dtype} "
+                             f"{v.shape}")
+        out.append(v.astype(np.float32))
+    return [np.ascontiguousarray(out[0].T), np.ascontiguousarray(out[1])]
+
+
 def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=None,
          library=None, arch="gfx942", splits=None, scale_a=None, scale_b=None, bias=None,
-         out_dtype=None, device=None):
+         out_dtype=None, device=None, block_scale=None):
     """C = A @ B (B is K x N) or A @ B.T (trans_b: B is N x K), in float32.
 
     A, B: float16 or bfloat16 NumPy arrays (the same dtype), or int8 (a8w8,
     trans_b only: C = bf16(A @ B.T * scale_a[m] * scale_b[n] + bias[n]),
     scale_a (M values) and scale_b (N) float32, bias (N) optional).
+    block_scale=128 (OCP fp8 `float8_e4m3fn` A and B, arch="gfx950",
+    trans_b; the operation of AMD's gfx950 block-scale fp8 GEMM,
+    aster.aiter.gemm_blockscale): C = bf16(sum over K blocks kb of 128:
+    scale_a[m, kb] scale_b[n // 128, kb] (A[m, kb] . B[n, kb])), scale_a
+    float32 [M, ceil(K / 128)], scale_b float32 [ceil(N / 128), ceil(K / 128)];
+    no bias.
     out_dtype: C's dtype for 16-bit inputs: float32 (default) or the
-    inputs' own (bfloat16 / float16: rounded to nearest even; no split-K).
+    inputs' own (bfloat16 / float16: rounded to nearest even; by the 16-bit
+    kernels, or, where the estimate says it is faster, by an f32 split-K
+    kernel into a workspace and a conversion launch, aster.ops.gemm_convert:
+    r.plan.convert, r.convert, r.total_us).
     out: an optional
     float32 C-contiguous M x N array to write into. config: a kernel name
     (or Entry) of the library to use instead of the heuristic (`choose`).
@@ -443,6 +550,14 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     if max(m * k, n * k, m * n * 2) * 2 >= 2**31:
         raise ValueError("gemm: each matrix must be smaller than 2 GiB")
     i8 = da in BYTE_DTYPES
+    if block_scale is not None:
+        if block_scale != BLOCK_SCALE:
+            raise ValueError(f"gemm: block_scale must be {BLOCK_SCALE} (or None), "
+                             f"got {block_scale!r}")
+        if da != "ofp8" or arch != "gfx950" or not trans_b or bias is not None:
+            raise ValueError("gemm: block_scale needs float8_e4m3fn A and B, arch='gfx950', "
+                             "trans_b=True and no bias")
+        bscales = _block_scales(scale_a, scale_b, m, n, k)
     if i8 and not trans_b:
         raise ValueError("gemm: int8 (a8w8) operands need trans_b=True (B is N x K)")
     if not i8 and (scale_a is not None or scale_b is not None or bias is not None):
@@ -463,34 +578,63 @@ def gemm(A, B, *, trans_b=False, out=None, backend="emu", timing=False, config=N
     lib = library if library is not None else default_library()
     if config is None:
         p = plan(lib, m, n, k, dtype=da, trans_b=trans_b, arch=arch, out=names[want],
-                 device=device)
+                 device=device, block_scale=block_scale is not None)
     else:
         entry = config if not isinstance(config, str) else lib.entry(config, arch)
         c = entry.config
+        cvt = "" if i8 or c.out == names[want] or not (c.split_k and c.out == "f32") \
+            else names[want]        # a 16-bit C from an f32 split-K kernel: convert after
         if (c.dtype, c.trans_b, c.arch) != (da, trans_b, arch) or \
-                (not i8 and c.out != names[want]):
+                (not i8 and not cvt and c.out != names[want]) or \
+                c.block_scale != (block_scale is not None):
             raise ValueError(f"gemm: kernel {entry.name} is for {c.dtype}, trans_b={c.trans_b}, "
                              f"{c.arch}; this call needs {da}, trans_b={trans_b}, {arch}")
         s = splits or 1
         if s < 1 or (s > 1 and not c.split_k):
             raise ValueError(f"gemm: splits={splits} needs a split-K kernel (not {entry.name})")
-        kc, sk = kchunk(c, k, s)
-        p = Plan(entry, sk, kc, 0.0)
+        if c.stream_k:      # splits: the stream-K ranges (default: one per CU)
+            from .devices import profile as _profile
+            p = Plan(entry, splits or int(_profile(arch, device)["cus"]), 0, 0.0, zwg=0,
+                     convert=cvt)
+        else:
+            kc, sk = kchunk(c, k, s)
+            p = Plan(entry, sk, kc, 0.0, convert=cvt)
     cfg = p.entry.config
     c_arr = out if out is not None else np.empty((m, n), out_dt)
-    if i8:
+    c_final = c_arr
+    if p.convert:           # the split-K kernel adds into an f32 workspace
+        c_arr = np.empty((m, n), np.float32)
+    if block_scale is not None:
+        args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2), *bscales]
+    elif i8:
         args = [_i8_pairs(A), _i8_pairs(B), c_arr.view(np.uint16), m, n, -(-k // 2),
                 _vector(scale_a, m, "scale_a", None), _vector(scale_b, n, "scale_b", None),
                 _vector(bias, n, "bias", 0.0)]
     else:
-        args = [_padded(A), _padded(B), c_arr if out_dt == _OUT["f32"] else c_arr.view(np.uint16),
+        args = [_padded(A), _padded(B),
+                c_arr if c_arr.dtype == np.float32 else c_arr.view(np.uint16),
                 m, n, k]
-    if cfg.split_k:         # no zero fill: the first split to finish stores (store_splitk)
+    grid = cfg.grid(m, n, p.splits, p.zwg)
+    if cfg.stream_k:        # the work table of p.splits ranges; one workgroup per row
+        from ..generators.gemm import stream_k_table
+        gx, gy, _ = cfg.grid(m, n)
+        tab = stream_k_table(cfg, m, n, k, p.splits)
+        args += [tab, split_counters(gx * gy * cfg.waves)]
+        grid = (len(tab), 1, 1)
+    elif cfg.split_k:       # no zero fill: the first split to finish stores (store_splitk)
         gx, gy, _ = cfg.grid(m, n)
         args += [p.kchunk, split_counters(gx * gy * cfg.waves), p.splits, p.zwg]
-    r = launch(lib.code(p.entry), cfg.name, grid=cfg.grid(m, n, p.splits, p.zwg), block=cfg.block,
+    r = launch(lib.code(p.entry), cfg.name, grid=grid, block=cfg.block,
                args=args, backend=backend, timing=timing, device=device)
+    rc = None
+    if p.convert:
+        from . import gemm_convert
+        rc = gemm_convert.run(c_arr, c_final, p.convert, arch=arch, timing=timing,
+                              device=device, backend=backend)
     if timing:
-        r.plan = p
-        return c_arr, r
-    return c_arr
+        # r: the GEMM kernel's launch; r.convert: the conversion's (or None);
+        # r.total_us: the device time of both
+        r.plan, r.convert = p, rc
+        r.total_us = r.microseconds + (rc.microseconds if rc is not None else 0.0)
+        return c_final, r
+    return c_final

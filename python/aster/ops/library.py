@@ -43,9 +43,27 @@ DEFAULT_TILES = (
     dict(tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16, prefetch=2,
          split_k=True),
 )
+# Block-scale fp8 (gfx950 ofp8, `block_scale`: one K step per 128-k block):
+# small tiles only, the shapes of AMD's block-scale GEMM's users (decode to
+# mid-size prefill) need workgroups more than big tiles; with a 64 x 128
+# tile the per-block partial sums, the f32 accumulator and the operands in
+# flight outgrow the 256 VGPRs (spills: 4x slower on the timing model).
+BLOCK_SCALE_TILES = (
+    dict(tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16, prefetch=2),
+    dict(tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2),
+)
+# Stream-K (`stream_k`: a split-K kernel fed a work table of equal ranges
+# of the tiles' K steps; aster.generators.gemm.stream_k_table): one tile,
+# with trans_b, for launches whose tiles leave the last round of
+# workgroups part-empty (wave quantisation).
+STREAM_K_TILES = (
+    dict(tile_m=64, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16, prefetch=2,
+         split_k=True, stream_k=True),
+)
 CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "waves_m",
               "waves_n", "mfma", "trans_b", "b_direct", "prefetch", "split_k", "double_k", "out",
-              "lds_bytes", "vgprs",
+              "block_scale", "stream_k", "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
               "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "wg_load_full",
               "tuned_for"]
@@ -59,9 +77,13 @@ def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
     """The default library: DEFAULT_TILES x trans_b for each arch and dtype,
     the plain tiles again with C in the inputs' 16-bit format (`out`), and
     (a8w8) the plain tiles with trans_b for int8 and FNUZ fp8 on gfx942 and
-    OCP fp8 (ofp8) on gfx950."""
+    OCP fp8 (ofp8) on gfx950, BLOCK_SCALE_TILES for gfx950's block-scale
+    fp8 (ofp8, `block_scale`), and STREAM_K_TILES with trans_b for each arch
+    and dtype."""
     out = [GemmConfig(dtype=d, arch=a, trans_b=tb, **t)
            for a in archs for d in dtypes for t in DEFAULT_TILES for tb in (False, True)]
+    out += [GemmConfig(dtype=d, arch=a, trans_b=True, **t)
+            for a in archs for d in dtypes for t in STREAM_K_TILES]
     out += [GemmConfig(dtype=d, arch=a, trans_b=tb, out=d, **t)
             for a in archs for d in dtypes for t in DEFAULT_TILES if not t.get("split_k")
             for tb in (False, True)]
@@ -69,6 +91,9 @@ def default_configs(archs=ARCHS, dtypes=DTYPES, a8w8=True):
         if a8w8 and a in archs:
             out += [GemmConfig(dtype=d, arch=a, trans_b=True, **t)
                     for t in DEFAULT_TILES if not t.get("split_k")]
+    if a8w8 and "gfx950" in archs:
+        out += [GemmConfig(dtype="ofp8", arch="gfx950", trans_b=True, block_scale=True, **t)
+                for t in BLOCK_SCALE_TILES]
     return out
 
 
@@ -155,13 +180,24 @@ def run(hsaco, cfg, shape, splits=1, device=None, zwg=1):
     if cfg.dtype in ("i8", "fp8", "ofp8"):      # K byte pairs, scales and bias, bf16 C
         kp = -(-k // 2)
         args = [np.zeros(2 * m * kp + 2, np.int8), np.zeros(2 * n * kp + 2, np.int8),
-                np.zeros(m * n, np.uint16), m, n, kp, np.zeros(m, np.float32),
-                np.zeros(n, np.float32), np.zeros(n, np.float32)]
+                np.zeros(m * n, np.uint16), m, n, kp]
+        if cfg.block_scale:     # sa [K blocks, M], sb [N blocks, K blocks]
+            kb, nb = -(-k // 128), -(-n // 128)
+            args += [np.zeros(kb * m, np.float32), np.zeros(nb * kb, np.float32)]
+        else:
+            args += [np.zeros(m, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32)]
         return launch(hsaco, cfg.name, grid=cfg.grid(m, n), block=cfg.block, args=args,
                       timing=True, device=device)
     a = np.zeros(m * k + 1, NP[cfg.dtype])
     b = np.zeros(n * k + 1, NP[cfg.dtype])
     c = np.zeros(m * n, np.float32 if cfg.out == "f32" else np.uint16)
+    if cfg.stream_k:        # `splits` segments per tile (the table of tiles x splits groups)
+        from ..generators.gemm import stream_k_table
+        gx, gy, _ = cfg.grid(m, n)
+        tab = stream_k_table(cfg, m, n, k, gx * gy * splits)
+        return launch(hsaco, cfg.name, grid=(len(tab), 1, 1), block=cfg.block,
+                      args=[a, b, c, m, n, k, tab, split_counters(gx * gy * cfg.waves)],
+                      timing=True, device=device)
     kc, sk = cfg.kchunk(k, splits) if cfg.split_k else (k, 1)
     gx, gy, _ = cfg.grid(m, n)
     args = [a, b, c, m, n, k] + ([kc, split_counters(gx * gy * cfg.waves), sk, zwg]
@@ -219,7 +255,7 @@ def calibrate(hsaco, cfg, device=None):
     last = [max(g for g in grp) for grp in span]         # the K split's group
     dur = [span[i][last[i]][1] - span[i][last[i]][0] for i in range(2)]
     step = (dur[1] - dur[0]) / (n2 - n1)
-    zero = span[0][0][1] - span[0][0][0] if cfg.split_k else 0
+    zero = span[0][0][1] - span[0][0][0] if cfg.split_k and not cfg.stream_k else 0
     mfma = (r2.trace.unit_busy["mfma"] - r1.trace.unit_busy["mfma"]) / (n2 - n1)
     fixed0 = 0
     if cfg.split_k:
@@ -232,12 +268,13 @@ def calibrate(hsaco, cfg, device=None):
     def loaded(per_cu):
         """The median K workgroup's extra cycles over dur[0] in a launch of
         per_cu workgroups on every CU (split-K: half of them zero ones)."""
-        tiles = ncu * per_cu // 2 if cfg.split_k else ncu * per_cu
+        zwg = cfg.split_k and not cfg.stream_k      # a split-K probe's zero workgroups
+        tiles = ncu * per_cu // 2 if zwg else ncu * per_cu
         gy = max(d for d in range(1, int(tiles ** 0.5) + 1) if tiles % d == 0)
         rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), n1 * ks), 1, device)
         per = {}
         for w in rf.trace.waves:
-            if w["group"] >= (tiles if cfg.split_k else 0):
+            if w["group"] >= (tiles if zwg else 0):
                 lo, hi = per.get(w["group"], (w["start"], w["end"]))
                 per[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
         return max(0.0, float(np.median([hi - lo for lo, hi in per.values()])) - dur[0])
@@ -397,9 +434,10 @@ class Library:
     def __repr__(self):
         return f"<aster.ops.Library {self.directory}: {len(self.entries)} kernels>"
 
-    def find(self, arch=None, dtype=None, trans_b=None, out=None):
+    def find(self, arch=None, dtype=None, trans_b=None, out=None, block_scale=None):
         return [e for e in self.entries
                 if (arch is None or e.config.arch == arch)
+                and (block_scale is None or e.config.block_scale == block_scale)
                 and (dtype is None or e.config.dtype == dtype)
                 and (trans_b is None or e.config.trans_b == trans_b)
                 and (out is None or e.config.out == out)]

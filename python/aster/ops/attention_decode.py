@@ -1,0 +1,155 @@
+"""aster.ops.attention_decode: attention for decoding (one or a few query
+tokens against a long KV) as split-KV FlashAttention
+(aster.generators.attention_decode): one launch over chunks of the keys, the
+last chunk of each head to finish merging them by their LSE.
+
+    O = aster.ops.attention_decode(q, k, v)                    # (b, h, sq, d) f32
+    (O, lse), r = aster.ops.attention_decode(q, k, v, lse=True, timing=True)
+    r.microseconds, r.splits                                  # the launch's device time
+
+q (batch, heads, seq_q, d) with seq_q 1..16, k and v (batch, kv_heads,
+seq_k, d) contiguous (not paged): NumPy float16 or bfloat16, one dtype, d
+64 or 128, heads a multiple of kv_heads; the query heads of one kv head
+and their tokens are the rows of one MFMA block (GQA packed as rows).
+scale (default 1/sqrt(d)) positive and finite; causal: bottom-right
+aligned per token (token i sees keys j <= i + seq_k - seq_q). The caller's
+arrays are never written.
+
+Split choice (`decode_plan`): floor(2 CUs / (batch kv_heads query-blocks))
+splits (a workgroup of one wave per split and query block: about two per
+CU), at most MAX_SPLITS and at most one per two KV tiles; one split skips
+the merge. Measured on the timing model (MI300X, bf16 d = 128, 8:1 GQA,
+`splits=` forced): 1x64x8x1024: 8 splits 15.0 us, 11: 13.6, 16: 13.1, 32:
+14.6; 8x64x8x2048: 4 splits 28.3 us, 6: 28.3, 8: 27.1, 16: 34.4."""
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..generators.attention_decode import DecodeConfig, compile_config
+from ..generators.attention_decode_gen import CNT_BYTES
+from .attention import _dtype_name
+
+__all__ = ["attention_decode", "decode_plan", "DecodePlan", "DecodeResult", "MAX_SEQ_Q",
+           "MAX_SPLITS"]
+
+MAX_SEQ_Q = 16          # the causal mask's row -> token modulo is exact to 16 (attention_decode_gen)
+MAX_SPLITS = 32         # measured (MI300X model), 1x64x8x16384 bf16: 24 splits 35.5 us,
+#                         32: 31.3, 64: 34.6 (one wave merges: 4 passes x splits / 16 trips)
+
+
+@dataclass(frozen=True)
+class DecodePlan:
+    """One decode launch: the split kernel's config, its splits and keys per
+    split (a multiple of the config's KV tile)."""
+    config: DecodeConfig
+    rows: int
+    splits: int
+    chunk: int
+
+
+@dataclass
+class DecodeResult:
+    """The timing of a decode: the launch's LaunchResult (in `launches`, a
+    list as a decode may take several launches) and its device time."""
+    plan: DecodePlan
+    launches: list = field(default_factory=list)
+
+    @property
+    def microseconds(self):
+        return sum(r.microseconds for r in self.launches)
+
+    @property
+    def splits(self):
+        return self.plan.splits
+
+    @property
+    def config(self):
+        return self.plan.config
+
+
+def decode_plan(dtype, d, causal, batch, heads, kv_heads, seq_q, seq_k, target="gfx942",
+                device=None, splits=None):
+    """The DecodePlan attention_decode launches (module doc); `splits`
+    overrides the choice (rounded so that every split has keys)."""
+    from .devices import cus
+    rows = heads // kv_heads * seq_q
+    waves = 1 if rows <= 32 else 2 if rows <= 64 else 4
+    cfg = DecodeConfig(dtype=dtype, d=d, causal=bool(causal), waves=waves,
+                       kv=32 if d == 128 else 64, arch=target)
+    tiles = -(-seq_k // cfg.kv)
+    blocks = batch * kv_heads * -(-rows // cfg.block_q)
+    if splits is None:
+        splits = min(2 * cus(target, device) // blocks, MAX_SPLITS, tiles // 2)
+    splits = max(1, min(int(splits), tiles, 65535))
+    chunk = -(-tiles // splits) * cfg.kv
+    return DecodePlan(cfg, rows, -(-seq_k // chunk), chunk)
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(cfg):
+    return compile_config(cfg)
+
+
+def attention_decode(q, k, v, *, causal=False, scale=None, lse=False, timing=False,
+                     target="gfx942", device=None, splits=None):
+    """Decode attention (module doc). Returns O (float32), or (O, LSE) with
+    lse=True; with timing=True, (that, DecodeResult) from the emulator's
+    timing model on `device` (None: the target's flagship). `splits`
+    overrides decode_plan's choice."""
+    from ..runtime import launch
+    dt = _dtype_name(q, "q")
+    for a, what in ((k, "k"), (v, "v")):
+        if _dtype_name(a, what) != dt:
+            raise TypeError(f"attention_decode: q, k and v must have one dtype, got {q.dtype}, "
+                            f"{k.dtype}, {v.dtype}")
+    if q.ndim != 4 or k.ndim != 4 or v.shape != k.shape:
+        raise ValueError(f"attention_decode: q must be (batch, heads, seq_q, d) and k, v "
+                         f"(batch, kv_heads, seq_k, d) of one shape; got q {q.shape}, k "
+                         f"{k.shape}, v {v.shape}")
+    b, h, sq, d = q.shape
+    bk, hk, sk, dk = k.shape
+    if bk != b or dk != d:
+        raise ValueError(f"attention_decode: k and v must be ({b}, kv_heads, seq_k, {d}); got "
+                         f"{k.shape}")
+    if d not in (64, 128):
+        raise ValueError(f"attention_decode: head dim d must be 64 or 128, got {d}")
+    if 0 in (b, h, sq, hk, sk):
+        raise ValueError(f"attention_decode: empty inputs (q {q.shape}, k {k.shape})")
+    if sq > MAX_SEQ_Q:
+        raise ValueError(f"attention_decode: seq_q must be at most {MAX_SEQ_Q} (decode), got "
+                         f"{sq}; use aster.ops.attention")
+    if h % hk:
+        raise ValueError(f"attention_decode: heads ({h}) must be a multiple of kv_heads ({hk})")
+    if sk * d * 2 >= 2**31 or b * hk >= 2**16:
+        raise ValueError("attention_decode: one head's keys must be smaller than 2 GiB and "
+                         "batch * kv_heads below 65536")
+    scale = 1.0 / math.sqrt(d) if scale is None else scale
+    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.floating)) or \
+            not math.isfinite(scale) or scale <= 0:
+        raise ValueError(f"attention_decode: scale must be a positive finite number, got "
+                         f"{scale!r}")
+    if splits is not None and (isinstance(splits, bool) or not isinstance(splits, int) or
+                               splits < 1):
+        raise ValueError(f"attention_decode: splits must be a positive int, got {splits!r}")
+    plan = decode_plan(dt, d, causal, b, h, hk, sq, sk, target, device, splits)
+    cfg, z = plan.config, b * hk
+    o = np.empty((b, h, sq, d), np.float32)
+    lse_arr = np.empty((b, h, sq), np.float32)
+    c2 = float(np.float32(scale * math.log2(math.e)))
+    qc, kc, vc = (np.ascontiguousarray(x) for x in (q, k, v))
+    if plan.splits == 1:
+        o_part, lse_part, cnt = o, lse_arr, np.zeros(1, np.uint32)
+    else:
+        o_part = np.empty((z, plan.splits, plan.rows, d), np.float32)
+        lse_part = np.empty((z, plan.splits, plan.rows), np.float32)
+        # the merge's counters: zero before the launch (and after it)
+        cnt = np.zeros((z, -(-plan.rows // cfg.block_q), cfg.waves, CNT_BYTES // 4), np.uint32)
+    r = launch(_compiled(cfg), cfg.name, grid=cfg.grid(z, plan.rows, plan.splits),
+               block=cfg.block, args=[qc, kc, vc, o_part, lse_part, o, lse_arr, cnt, plan.rows,
+                                      sq, sk, plan.chunk, plan.splits, c2],
+               timing=timing, device=device)
+    res = DecodeResult(plan, [r])
+    out = (o, lse_arr) if lse else o
+    return (out, res) if timing else out

@@ -1,0 +1,106 @@
+"""A timed launch gives the same bytes, cycles, events and strict-mode report
+whatever the host does to run it faster: run to run, with the emulator's
+matrix thread (cc/emulator/MatrixThread.h: dense MFMAs on a second host
+thread) and without it (ASTER_EMU_MATRIX_THREAD=0, read per launch), and
+after other launches left their waves and register times in the pools
+(cc/emulator/timing/Model.cpp). The reference is the single-thread run;
+the library GEMM's values are also checked against NumPy, so that "the
+same" cannot mean "the same wrong"."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import aster
+import aster.ops
+from aster import s, v
+
+
+def fingerprint(r, arrays):
+    return (r.cycles, r.trace.events.tobytes(),
+            json.dumps(r.trace.summary(), sort_keys=True, default=str),
+            b"".join(np.ascontiguousarray(x).tobytes() for x in arrays))
+
+
+def with_thread(thread, fn):
+    old = os.environ.get("ASTER_EMU_MATRIX_THREAD")
+    os.environ["ASTER_EMU_MATRIX_THREAD"] = thread
+    try:
+        return fn()
+    finally:
+        if old is None:
+            os.environ.pop("ASTER_EMU_MATRIX_THREAD")
+        else:
+            os.environ["ASTER_EMU_MATRIX_THREAD"] = old
+
+
+@pytest.fixture(scope="module")
+def gemm_inputs():
+    rng = np.random.default_rng(7)
+    n = 512  # 16 workgroups of the library's 128x128 tile: 16 CUs, 2 XCDs
+    return (rng.standard_normal((n, n)).astype(np.float16),
+            rng.standard_normal((n, n)).astype(np.float16))
+
+
+def timed_gemm(A, B):
+    C, r = aster.ops.gemm(A, B, timing=True)
+    return fingerprint(r, [C]), C
+
+
+def test_timed_gemm_same_with_and_without_matrix_thread(gemm_inputs):
+    A, B = gemm_inputs
+    off, c_off = with_thread("0", lambda: timed_gemm(A, B))
+    on, c_on = with_thread("1", lambda: timed_gemm(A, B))
+    on2, _ = with_thread("1", lambda: timed_gemm(A, B))
+    assert on == off
+    assert on2 == on
+    want = A.astype(np.float32) @ B.astype(np.float32)
+    np.testing.assert_allclose(c_on, want, rtol=2e-3, atol=2e-2)
+
+
+def test_timed_launch_unchanged_after_mfma_launches(gemm_inputs):
+    """Pooled waves keep the register times of the kernel they last ran
+    (here another kernel's MFMA results, 8 workgroups of 4 waves): a later
+    launch clears what they wrote, so it times the same as before."""
+    A, B = gemm_inputs
+    a, b = A[:256, :256].copy(), B[:256, :256].copy()
+    first, _ = timed_gemm(a, b)
+    aster.launch(strict_violation(), "bad", 8, 256, [], timing=True, strict=False)
+    again, _ = timed_gemm(a, b)
+    assert again == first
+
+
+def strict_violation():
+    """Four waves per workgroup: MFMAs, then an MFMA that reads an LDS load
+    no s_waitcnt covers (strict mode reports it)."""
+    m = aster.Module("gfx942")
+    k = m.kernel("bad", block=(256, 1, 1), lds=4096)
+    k.v_and_b32(v[1], 63, v[0])
+    k.v_lshlrev_b32(v[1], 3, v[1])
+    for r in range(2, 8):
+        k.v_mov_b32(v[r], 0x3c003c00)
+    for r in range(16, 32):
+        k.v_mov_b32(v[r], 0)
+    for _ in range(4):
+        k.v_mfma_f32_32x32x8_f16(v[16:32], v[2:4], v[4:6], v[16:32])
+    k.ds_read_b64(v[2:4], v[1])
+    k.v_mfma_f32_32x32x8_f16(v[16:32], v[2:4], v[4:6], v[16:32])
+    k.s_waitcnt(lgkmcnt=0)
+    k.s_endpgm()
+    return m.hsaco()
+
+
+def test_strict_report_same_with_and_without_matrix_thread():
+    code = strict_violation()
+
+    def report():
+        with pytest.raises(aster.EmulatorError) as e:
+            aster.launch(code, "bad", 8, 256, [], timing=True)
+        return str(e.value)
+
+    off = with_thread("0", report)
+    on = with_thread("1", report)
+    assert "strict mode: reads v2 before the load" in off
+    assert on == off
+    assert with_thread("1", report) == on
