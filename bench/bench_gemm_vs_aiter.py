@@ -262,11 +262,12 @@ def main():
     p.add_argument("--a8w8", action="store_true", help="int8 GEMMs with scales and bias")
     p.add_argument("--blockscale-fp8", action="store_true",
                    help="gfx950 block-scale fp8 GEMMs (MI355X)")
+    p.add_argument("--library", help="a library folder to use instead of the default library")
     args = p.parse_args()
     default = BLOCKSCALE_SHAPES if args.blockscale_fp8 else SHAPES
     shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else default
     import aster.ops
-    libdir = aster.ops.default_library().directory     # built once, before the workers
+    libdir = args.library or aster.ops.default_library().directory  # built before the workers
     kind = "blockscale" if args.blockscale_fp8 else args.a8w8
     jobs = [(s, libdir, args.arch, kind) for s in shapes]
     rows = []

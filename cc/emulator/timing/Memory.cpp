@@ -169,6 +169,8 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
   while (i < ways_ && set[i].tag && set[i].tag != key)
     ++i;
   if (i < ways_ && set[i].tag == key) {  // a hit: it becomes the most recent
+    if (i == 0)
+      return &set[0].ready;
     Way hit = set[i];
     std::memmove(set + 1, set, i * sizeof(Way));
     set[0] = hit;

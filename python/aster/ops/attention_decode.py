@@ -18,8 +18,8 @@ arrays are never written.
 Split choice (`decode_plan`): floor(2 CUs / (batch kv_heads query-blocks))
 splits (a workgroup of one wave per split and query block: about two per
 CU), at most MAX_SPLITS and at most one per two KV tiles; one split skips
-the merge. Measured on the timing model (MI300X, bf16 d = 128, 8:1 GQA,
-`splits=` forced): 1x64x8x1024: 8 splits 15.0 us, 11: 13.6, 16: 13.1, 32:
+the merge. Measured on the timing model of main at deef4d2 (MI300X, bf16
+d = 128, 8:1 GQA, `splits=` forced): 1x64x8x1024: 8 splits 15.0 us, 11: 13.6, 16: 13.1, 32:
 14.6; 8x64x8x2048: 4 splits 28.3 us, 6: 28.3, 8: 27.1, 16: 34.4."""
 import functools
 import math
@@ -35,7 +35,7 @@ __all__ = ["attention_decode", "decode_plan", "DecodePlan", "DecodeResult", "MAX
            "MAX_SPLITS"]
 
 MAX_SEQ_Q = 16          # the causal mask's row -> token modulo is exact to 16 (attention_decode_gen)
-MAX_SPLITS = 32         # measured (MI300X model), 1x64x8x16384 bf16: 24 splits 35.5 us,
+MAX_SPLITS = 32         # measured (MI300X model at deef4d2), 1x64x8x16384 bf16: 24 splits 35.5 us,
 #                         32: 31.3, 64: 34.6 (one wave merges: 4 passes x splits / 16 trips)
 
 
