@@ -4,7 +4,8 @@
 
 For every kernel of the lowering suite (tests/py/lower_suite.py,
 lower_suite_vector.py, lower_suite_memref.py, lower_suite_linalg.py,
-lower_suite_breadth.py: upstream
+lower_suite_breadth.py, lower_suite_arith.py, lower_suite_cf.py and
+lower_suite_gpu.py: upstream
 MLIR gpu.modules in the style of MLIR's GPU integration tests), builds
 aster's code object (aster.lower + amdgcn-regalloc,amdgcn-waitcnt,
 amdgcn-hazards) and LLVM's (aster.lowering.llvm: mlir-opt-22
@@ -31,6 +32,9 @@ import lower_suite_vector as V  # noqa: E402
 import lower_suite_memref as M  # noqa: E402
 import lower_suite_linalg as G  # noqa: E402
 import lower_suite_breadth as B  # noqa: E402
+import lower_suite_arith as A  # noqa: E402
+import lower_suite_cf as CF  # noqa: E402
+import lower_suite_gpu as GP  # noqa: E402
 
 
 def static_instructions(hsaco, kernel):
@@ -45,7 +49,8 @@ def main():
     ap.add_argument("--device", default="mi300x")
     args = ap.parse_args()
     want = set(filter(None, args.cases.split(",")))
-    cases = [c for c in S.CASES + V.CASES + M.CASES + G.CASES + B.CASES if not want or c.name in want]
+    cases = [c for c in S.CASES + V.CASES + M.CASES + G.CASES + B.CASES + A.CASES + CF.CASES + GP.CASES
+             if not want or c.name in want]
     print(f"{'kernel':24} {'insts aster':>11} {'insts LLVM':>10} {'wave-insts aster':>16} "
           f"{'wave-insts LLVM':>15} {'cycles aster':>12} {'cycles LLVM':>11} {'ratio':>6}")
     ratios, bad = [], 0

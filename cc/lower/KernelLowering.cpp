@@ -25,6 +25,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace aster::lower {
@@ -34,7 +35,7 @@ void registerUpstreamDialects(DialectRegistry &registry) {
   registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
                   amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,
-                  LLVM::LLVMDialect>();
+                  LLVM::LLVMDialect, ub::UBDialect>();
 }
 
 const LoweringTable::Fn *LoweringTable::lookup(Operation *op) const {
@@ -146,6 +147,7 @@ LogicalResult KernelLowering::setupInterface() {
                       16);
     mems[a] = m;
   }
+  reserveLds(lds); // gpu.all_reduce scratch (LowerGpu.cpp)
   // Which ids and dims the body reads.
   bool dims = false, gridDims = false;
   unsigned maxTid = 0, maxWg = 0;
@@ -235,15 +237,8 @@ LogicalResult KernelLowering::setupInterface() {
 }
 
 LogicalResult KernelLowering::run() {
-  if (!fn.getBody().hasOneBlock()) {
-    // Unstructured control flow (cf.br / cf.cond_br between blocks) is not
-    // structurised here: the error is at the first branch, with the way out
-    // (upstream's lift-cf-to-scf makes scf of reducible CFGs).
-    Operation *br = fn.getBody().front().getTerminator();
-    return (br ? br : fn.getOperation())->emitOpError(
-        "cannot be lowered to amdgcn: unstructured control flow (a kernel body of several "
-        "blocks) is not lowered; run mlir-opt --lift-cf-to-scf first");
-  }
+  if (!fn.getBody().hasOneBlock()) // lifted by structurizeKernelCFG before
+    return fn.emitOpError("cannot be lowered to amdgcn: a body of several blocks");
   if (failed(setupInterface()))
     return failure();
   return lowerBlock(fn.getBody().front());
@@ -350,6 +345,10 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
       }
       if (!fn.isKernel()) {
         fn.emitOpError("cannot be lowered to amdgcn: only kernels (gpu.func ... kernel)");
+        ok = false;
+        continue;
+      }
+      if (failed(structurizeKernelCFG(fn))) { // cf branches to scf (LowerCFG.cpp)
         ok = false;
         continue;
       }

@@ -406,6 +406,19 @@ public:
   /// A compare of two 32-bit integers (LowerArith.cpp).
   RV cmpi32(arith::CmpIPredicate p, RV x, RV y);
   LogicalResult lowerGpu(Operation *op);
+  // ---- reductions and LDS of the gpu dialect (LowerGpu.cpp) --------------
+  /// The VALU instruction of a reduction kind (empty: not lowered).
+  static StringRef reduceInst(gpu::AllReduceOperation k, bool isFloat);
+  /// `acc` reduced over clusters of `cluster` lanes of the wave.
+  FailureOr<Value> waveReduce(Value acc, unsigned cluster,
+                              function_ref<FailureOr<Value>(Value, Value)> combine);
+  LogicalResult lowerAllReduce(gpu::AllReduceOp r);
+  /// Reserves the LDS scratch of the kernel's all_reduce ops after the
+  /// static LDS bytes `lds` (setupInterface).
+  void reserveLds(unsigned &lds);
+  DenseMap<Operation *, unsigned> allReduceScratch;
+  /// Where the dynamic LDS begins (the end of the static LDS, aligned).
+  unsigned staticLdsEnd();
   LogicalResult lowerMemref(Operation *op);
   LogicalResult lowerMath(Operation *op);
   LogicalResult lowerIf(scf::IfOp op);
@@ -506,6 +519,10 @@ LogicalResult linalgToLoops(gpu::GPUModuleOp gm);
 /// (upstream IR in, upstream IR out; LowerVectorCarries.cpp). Runs before the
 /// kernel's Uniformity is computed.
 void scalarizeVectorCarries(gpu::GPUFuncOp fn);
+
+/// Lifts a kernel body of several blocks (cf branches) to scf
+/// (LowerCFG.cpp). Runs before the kernel's Uniformity is computed.
+LogicalResult structurizeKernelCFG(gpu::GPUFuncOp fn);
 
 /// An arith / math op on vectors, element by element (LowerVectorElementwise.cpp).
 LogicalResult lowerElementwise(KernelLowering &L, Operation *op);

@@ -113,6 +113,21 @@ LogicalResult KernelLowering::lowerArith32(Operation *op) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
           arith::TruncIOp>(op) && !op->getOperand(0).getType().isInteger(1) && !i1)
     return set(in[0]);
+  if (isa<arith::TruncIOp>(op) && i1) { // bit 0
+    if (in[0].k == RV::Imm)
+      return set(RV::imm(in[0].bits & 1));
+    if (in[0].k == RV::S)
+      return set(ibin("s_and_b32", "v_and_b32", false, in[0], RV::imm(1), nullptr));
+    return set(RV::of(RV::Mask, inst("v_cmp_ne_u32", s2T,
+                                     {cst(0), inst("v_and_b32", vT, {cst(1), toV(in[0])})})));
+  }
+  if (isa<arith::ExtSIOp>(op) && op->getOperand(0).getType().isInteger(1)) { // 0 / -1
+    if (in[0].k == RV::Imm)
+      return set(RV::imm(in[0].bits & 1 ? ~0u : 0));
+    if (in[0].k == RV::Mask)
+      return set(RV::of(RV::V, inst("v_cndmask_b32", vT, {cst(0), cst(-1), in[0].reg})));
+    return set(ibin("s_sub_u32", "v_sub_u32", false, RV::imm(0), in[0], nullptr));
+  }
   if (isa<arith::ExtUIOp>(op) && op->getOperand(0).getType().isInteger(1)) {
     if (in[0].k == RV::Mask)
       return set(RV::of(RV::V, inst("v_cndmask_b32", vT, {cst(0), cst(1), in[0].reg})));

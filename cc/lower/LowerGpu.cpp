@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 namespace aster::lower {
 
 RV KernelLowering::laneId() {
@@ -29,6 +31,149 @@ Value KernelLowering::laneByteAddr() {
     laneAddr = inPrologue([&] { return inst("v_lshlrev_b32", vT, {cst(2), l}); });
   }
   return laneAddr;
+}
+
+StringRef KernelLowering::reduceInst(gpu::AllReduceOperation k, bool fl) {
+  using K = gpu::AllReduceOperation;
+  switch (k) {
+  case K::ADD: return fl ? "v_add_f32" : "v_add_u32";
+  case K::MUL: return fl ? "v_mul_f32" : "v_mul_lo_u32";
+  case K::MINUI: return "v_min_u32";
+  case K::MINSI: return "v_min_i32";
+  case K::MAXUI: return "v_max_u32";
+  case K::MAXSI: return "v_max_i32";
+  case K::MINNUMF: return "v_min_f32";
+  case K::MAXNUMF: return "v_max_f32";
+  case K::AND: return "v_and_b32";
+  case K::OR: return "v_or_b32";
+  case K::XOR: return "v_xor_b32";
+  default: return "";
+  }
+}
+
+// Butterfly over the lanes of a wave: after step k every lane holds the
+// reduction of its 2^k-lane group (ds_swizzle within 32 lanes, then
+// ds_bpermute across the halves). Needs every lane of the wave active.
+FailureOr<Value> KernelLowering::waveReduce(Value acc, unsigned cluster,
+                                            function_ref<FailureOr<Value>(Value, Value)> combine) {
+  for (unsigned k = 1; k < std::min(cluster, 32u); k <<= 1) {
+    // ds_swizzle bit mode: offset = and_mask | or_mask << 5 | xor_mask << 10
+    // (CDNA3 ISA 12.13.x, "DS_SWIZZLE_B32": bit 15 clear = bitmask mode).
+    unsigned pattern = 0x1f | (k << 10);
+    Value other = inst("ds_swizzle_b32", vT, {acc},
+                       {b.getNamedAttr("offset", b.getI32IntegerAttr(pattern))});
+    auto c = combine(acc, other);
+    if (failed(c))
+      return failure();
+    acc = *c;
+  }
+  if (cluster < 64)
+    return acc;
+  Value xaddr = valu("v_xor_b32", {RV::imm(128), RV::of(RV::V, laneByteAddr())}, false).reg;
+  Value other = inst("ds_bpermute_b32", vT, {xaddr, acc});
+  return combine(acc, other);
+}
+
+unsigned KernelLowering::staticLdsEnd() {
+  auto a = kernel->getAttrOfType<IntegerAttr>("lds");
+  return a ? (unsigned)(a.getInt() + 15) / 16 * 16 : 0;
+}
+
+// gpu.all_reduce across the workgroup: each wave reduces its 64 lanes
+// (waveReduce: the op's kind or its region as the combining function), one
+// value per wave goes to LDS scratch at wave * 4 (every lane writes the
+// wave's value), s_barrier, then every lane combines the waves' values in
+// wave order. The scratch (one dword per wave, 16-byte aligned) is reserved
+// per all_reduce at the end of the static LDS (setupInterface: reserveLds).
+// Needs: known_block_size a multiple of 64 work-items (whole waves), every
+// work-item reaching the op (the gpu dialect's rule), 32-bit values.
+LogicalResult KernelLowering::lowerAllReduce(gpu::AllReduceOp r) {
+  Operation *op = r;
+  if (!is32(r.getType()))
+    return unsupported(op, "only reductions of 32-bit values are lowered");
+  auto known = fn.getKnownBlockSizeAttr();
+  unsigned threads = known ? known[0] * known[1] * known[2] : 0;
+  if (!threads || threads % 64)
+    return unsupported(op, "needs known_block_size, a multiple of 64 work-items");
+  if (op->getParentOp() != fn.getOperation())
+    return unsupported(op, "only at the top level of the kernel body (every work-item "
+                           "reaches it)");
+  auto x = get(r.getValue());
+  if (failed(x))
+    return failure();
+  bool fl = isF32(r.getType());
+  std::function<FailureOr<Value>(Value, Value)> combine;
+  if (r.getOp()) {
+    StringRef mn = reduceInst(*r.getOp(), fl);
+    if (mn.empty())
+      return unsupported(op, "this reduction kind is not lowered");
+    combine = [this, mn](Value a, Value c) -> FailureOr<Value> { return inst(mn, vT, {a, c}); };
+  } else {
+    // The region: its two block arguments bound to the operands, its ops
+    // lowered at each use, its gpu.yield's operand the result.
+    Block &body = r.getBody().front();
+    combine = [this, &body, fl](Value a, Value c) -> FailureOr<Value> {
+      vals[body.getArgument(0)] = RV::of(RV::V, a, fl);
+      vals[body.getArgument(1)] = RV::of(RV::V, c, fl);
+      cse.clear(); // the block's values are new at each use
+      if (failed(lowerBlock(body)))
+        return failure();
+      auto y = get(body.getTerminator()->getOperand(0));
+      if (failed(y))
+        return failure();
+      return toV(*y);
+    };
+  }
+  auto acc = waveReduce(toV(*x), 64, combine);
+  if (failed(acc))
+    return failure();
+  unsigned waves = threads / 64;
+  if (waves == 1) {
+    vals[r] = RV::of(RV::S, inst("v_readfirstlane_b32", sT, *acc), fl);
+    return success();
+  }
+  unsigned base = allReduceScratch.lookup(op);
+  // The wave's index * 4: the linear work-item id / 64 * 4.
+  RV tid = RV::of(RV::V, tid0);
+  if (packedIds) {
+    RV tx = RV::of(RV::V, inst("v_bfe_u32", vT, {tid0, cst(0), cst(10)}));
+    RV ty = RV::of(RV::V, inst("v_bfe_u32", vT, {tid0, cst(10), cst(10)}));
+    RV tz = RV::of(RV::V, inst("v_bfe_u32", vT, {tid0, cst(20), cst(10)}));
+    tid = add(tx, mul(add(ty, mul(tz, RV::imm(known[1]))), RV::imm(known[0])));
+  }
+  Value w4 = inst("v_and_b32", vT, {toV(RV::imm(~63u)), toV(tid)});
+  w4 = inst("v_lshrrev_b32", vT, {cst(4), w4});
+  inst("ds_write_b32", {}, {w4, *acc}, {b.getNamedAttr("offset", b.getI32IntegerAttr(base))});
+  inst("s_waitcnt", {}, {}, {b.getNamedAttr("lgkmcnt", b.getI32IntegerAttr(0))});
+  inst("s_barrier", {}, {});
+  Value zero = inst("v_mov_b32", vT, cst(0));
+  Value sum;
+  for (unsigned w = 0; w < waves; ++w) {
+    Value v = inst("ds_read_b32", vT, {zero},
+                   {b.getNamedAttr("offset", b.getI32IntegerAttr(base + 4 * w))});
+    if (!w) {
+      sum = v;
+      continue;
+    }
+    auto c = combine(sum, v);
+    if (failed(c))
+      return failure();
+    sum = *c;
+  }
+  vals[r] = RV::of(RV::S, inst("v_readfirstlane_b32", sT, sum), fl);
+  return success();
+}
+
+void KernelLowering::reserveLds(unsigned &lds) {
+  auto known = fn.getKnownBlockSizeAttr();
+  unsigned waves = known ? (unsigned)(known[0] * known[1] * known[2] + 63) / 64 : 16;
+  fn.walk([&](gpu::AllReduceOp r) {
+    if (waves > 1) {
+      lds = (lds + 15) / 16 * 16;
+      allReduceScratch[r] = lds;
+      lds += 4 * waves;
+    }
+  });
 }
 
 LogicalResult KernelLowering::lowerGpu(Operation *op) {
@@ -167,49 +312,61 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     if (failed(x))
       return failure();
     bool fl = isF32(r.getType());
-    using K = gpu::AllReduceOperation;
-    StringRef mn;
-    switch (r.getOp()) {
-    case K::ADD: mn = fl ? "v_add_f32" : "v_add_u32"; break;
-    case K::MUL: mn = fl ? "v_mul_f32" : "v_mul_lo_u32"; break;
-    case K::MINUI: mn = "v_min_u32"; break;
-    case K::MINSI: mn = "v_min_i32"; break;
-    case K::MAXUI: mn = "v_max_u32"; break;
-    case K::MAXSI: mn = "v_max_i32"; break;
-    case K::MINNUMF: mn = "v_min_f32"; break;
-    case K::MAXNUMF: mn = "v_max_f32"; break;
-    case K::AND: mn = "v_and_b32"; break;
-    case K::OR: mn = "v_or_b32"; break;
-    case K::XOR: mn = "v_xor_b32"; break;
-    default: return unsupported(op, "this reduction kind is not lowered");
-    }
-    // Butterfly over the 64 lanes: after step k every lane holds the
-    // reduction of its 2^k-lane group (ds_swizzle within 32 lanes, then
-    // ds_bpermute across the halves).
-    Value acc = toV(*x);
-    for (unsigned k = 1; k < std::min(cluster, 32u); k <<= 1) {
-      // ds_swizzle bit mode: offset = and_mask | or_mask << 5 | xor_mask << 10
-      // (CDNA3 ISA 12.13.x, "DS_SWIZZLE_B32": bit 15 clear = bitmask mode).
-      unsigned pattern = 0x1f | (k << 10);
-      Value other = inst("ds_swizzle_b32", vT, {acc},
-                         {b.getNamedAttr("offset", b.getI32IntegerAttr(pattern))});
-      acc = inst(mn, vT, {acc, other});
-    }
-    if (cluster < 64) {
-      vals[r] = RV::of(RV::V, acc, fl);
-      return success();
-    }
-    Value xaddr = valu("v_xor_b32", {RV::imm(128), RV::of(RV::V, laneByteAddr())}, false).reg;
-    Value other = inst("ds_bpermute_b32", vT, {xaddr, acc});
-    acc = inst(mn, vT, {acc, other});
-    vals[r] = RV::of(RV::S, inst("v_readfirstlane_b32", sT, acc), fl);
+    StringRef mn = reduceInst(r.getOp(), fl);
+    if (mn.empty())
+      return unsupported(op, "this reduction kind is not lowered");
+    auto combine = [&](Value a, Value c) -> FailureOr<Value> { return inst(mn, vT, {a, c}); };
+    auto acc = waveReduce(toV(*x), cluster, combine);
+    if (failed(acc))
+      return failure();
+    vals[r] = cluster < 64 ? RV::of(RV::V, *acc, fl)
+                           : RV::of(RV::S, inst("v_readfirstlane_b32", sT, *acc), fl);
+    return success();
+  }
+  if (auto r = dyn_cast<gpu::AllReduceOp>(op))
+    return lowerAllReduce(r);
+  if (isa<gpu::YieldOp>(op)) // an all_reduce region's result (lowerAllReduce)
+    return success();
+  if (auto d = dyn_cast<gpu::DynamicSharedMemoryOp>(op)) {
+    // The dynamic LDS begins where the static LDS (attributions, reduction
+    // scratch) ends, 16-byte aligned; its size is the launch's
+    // (aster.launch(..., dynamic_lds=bytes)).
+    MemArg m;
+    m.type = cast<MemRefType>(d.getType());
+    m.lds = true;
+    m.ldsOffset = staticLdsEnd();
+    mems[d] = m;
     return success();
   }
   return unsupported(op);
 }
 
+// memref.view of workgroup memory (gpu.dynamic_shared_memory's byte buffer,
+// as upstream kernels type it): the same LDS at a constant byte shift, with
+// the view's static type.
+static LogicalResult lowerLdsView(KernelLowering &k, Operation *op) {
+  auto v = cast<memref::ViewOp>(op);
+  auto it = k.mems.find(v.getSource());
+  if (it == k.mems.end() || !it->second.lds)
+    return k.unsupported(op, "only views of workgroup memory (gpu.dynamic_shared_memory) "
+                             "are lowered");
+  auto shift = k.get(v.getByteShift());
+  if (failed(shift))
+    return failure();
+  if (shift->k != RV::Imm)
+    return k.unsupported(op, "the byte shift must be a constant");
+  if (!v.getSizes().empty() || !v.getType().hasStaticShape())
+    return k.unsupported(op, "only views of a static shape are lowered");
+  MemArg m = it->second;
+  m.type = v.getType();
+  m.ldsOffset += shift->bits;
+  k.mems[v] = m;
+  return success();
+}
+
 void populateGpuLowering(LoweringTable &table) {
   table.add("gpu", [](KernelLowering &k, Operation *op) { return k.lowerGpu(op); });
+  table.add("memref.view", lowerLdsView);
 }
 
 } // namespace aster::lower

@@ -29,6 +29,7 @@ class Case:
     # matches any NaN (IEEE-754 leaves the sign and payload open), the rest
     # bit for bit (lower_suite_arith.py).
     nan_any: dict = field(default_factory=dict)
+    launch: dict = field(default_factory=dict)   # more aster.launch arguments (dynamic_lds=...)
 
 
 def module(body):
@@ -434,7 +435,7 @@ def run(case, code, seed=0, **launch):
     sig = aster.lowering.Signature(case.kernel, _arg_types(case.mlir))
     args = case.inputs(np.random.default_rng(seed))
     r = aster.launch(code, case.kernel, grid=case.grid, block=case.block,
-                     args=sig.args(*args), **launch)
+                     args=sig.args(*args), **{**case.launch, **launch})
     return args, r
 
 

@@ -130,6 +130,10 @@ def build(text, target="gfx942", opt="-O3"):
     """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
     text = _linalg_to_loops(text)
     bare = "true" if _bare(text) else "false"
+    if "gpu.all_reduce" in text:
+        # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
+        # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
+        text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
     pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
@@ -156,6 +160,10 @@ def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
     text = _linalg_to_loops(text)
     bare = "true" if _bare(text) else "false"
+    if "gpu.all_reduce" in text:
+        # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
+        # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
+        text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
     pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
                 f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)

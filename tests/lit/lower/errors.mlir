@@ -16,20 +16,15 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// Unstructured control flow: the error is at the first branch.
-// CHECK: errors.mlir:[[@LINE+8]]:7: error: 'cf.cond_br' op cannot be lowered to amdgcn: unstructured control flow
+// gpu.all_reduce needs whole waves of a known workgroup size.
+// CHECK: errors.mlir:[[@LINE+6]]:12: error: 'gpu.all_reduce' op cannot be lowered to amdgcn: needs known_block_size
 module attributes {gpu.container_module} {
   gpu.module @m2 {
     gpu.func @k(%x: memref<64xf32>) kernel {
       %i = gpu.thread_id x
-      %c0 = arith.constant 0 : index
       %v = memref.load %x[%i] : memref<64xf32>
-      %p = arith.cmpi eq, %i, %c0 : index
-      cf.cond_br %p, ^bb1, ^bb2
-    ^bb1:
-      memref.store %v, %x[%c0] : memref<64xf32>
-      cf.br ^bb2
-    ^bb2:
+      %r = gpu.all_reduce add %v uniform {} : (f32) -> f32
+      memref.store %r, %x[%i] : memref<64xf32>
       gpu.return
     }
   }

@@ -1,0 +1,72 @@
+"""amdgcn-lower's unstructured control flow (lower_suite_cf.py: mlir-opt's
+cf output, a cf.switch with early returns, an irreducible loop), workgroup
+reductions and dynamic shared memory (lower_suite_gpu.py), each against
+NumPy and against LLVM's build of the same kernel (LLVM's structurizer for
+the CFGs; upstream's AllReduceLowering for gpu.all_reduce), both run on the
+emulator in strict mode."""
+import numpy as np
+import pytest
+
+import aster
+import aster.lowering.llvm
+import lower_suite as S
+import lower_suite_cf as CF
+import lower_suite_gpu as G
+
+CASES = CF.CASES + G.CASES
+
+
+def _ours(case):
+    return aster.compile(aster.lower(case.mlir)["kernels"], aster.lowering.PIPELINE)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_aster_lowering_matches_numpy(case):
+    args, r = S.run(case, _ours(case))
+    S.check(case, args)
+    assert r.wave_instructions > 0
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_llvm_build_matches_numpy(case):
+    args, _ = S.run(case, aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"])
+    S.check(case, args)
+
+
+def test_divergent_cfg_masks_exec():
+    """The lifted divergent branches run under EXEC masks (as LLVM's
+    structurizer makes them), not per-lane branches."""
+    asm = _ours(next(c for c in CF.CASES if c.name == "cf_switch_exits")).asm
+    assert "s_and_saveexec_b64" in asm and "s_cbranch_execz" in asm
+
+
+def test_all_reduce_uses_lds_and_one_barrier():
+    asm = _ours(next(c for c in G.CASES if c.name == "all_reduce_add_4w")).asm
+    assert asm.count("s_barrier") == 1
+    assert "ds_write_b32" in asm and asm.count("ds_read_b32") == 4
+
+
+def test_dynamic_lds_follows_static_lds():
+    """The dynamic buffer starts after the static attribution (32 bytes,
+    rounded to 16): a launch with too little dynamic LDS reads out of the
+    workgroup's LDS, which strict mode reports."""
+    case = next(c for c in G.CASES if c.name == "dynamic_shared_reverse")
+    code = _ours(case)
+    with pytest.raises(aster.EmulatorError, match="outside the workgroup's 96 bytes"):
+        S.run(case, code, dynamic_lds=64)
+
+
+@pytest.mark.parametrize("body, what", [
+    ("%r = gpu.all_reduce add %v uniform {} : (i32) -> i32", "known_block_size"),
+])
+def test_unsupported_all_reduce_names_the_op(body, what):
+    text = S.module(f"""
+    gpu.func @k(%x: memref<64xi32>) kernel {{
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<64xi32>
+      {body}
+      memref.store %r, %x[%i] : memref<64xi32>
+      gpu.return
+    }}""")
+    with pytest.raises(aster.AsterError, match=r"gpu\.all_reduce.*" + what):
+        aster.lower(text)
