@@ -10,6 +10,7 @@ import pytest
 import aster
 from aster.ops.dispatch import split_counters
 from aster.generators import gemm
+from aster.generators.gemm import stream_k_table
 from aster.ops import default_configs
 
 SHAPES = [(1, 1, 1), (1, 7, 3), (37, 53, 29), (64, 61, 33), (97, 131, 113), (130, 67, 16),
@@ -31,11 +32,18 @@ def padded(x):
 
 def run(compiled, cfg, a, b, m, n, k):
     """C from the kernel (every element of a NaN-filled C written); a
-    split-K kernel runs 3 K splits (and leaves its counters zero)."""
+    split-K kernel runs 3 K splits, a stream-K one 5 segments (each leaves
+    its counters zero)."""
     c = np.full((m, n), np.nan, np.float32)
     kc, sk = cfg.kchunk(k, 3)
     gx, gy, _ = cfg.grid(m, n)
     cnt = split_counters(gx * gy * cfg.waves)
+    if cfg.stream_k:    # a stream-K kernel: 5 segments from its work table
+        tab = stream_k_table(cfg, m, n, k, 5)
+        aster.launch(compiled, cfg.name, grid=(len(tab), 1, 1), block=cfg.block,
+                     args=[padded(a), padded(b), c, m, n, k, tab, cnt])
+        assert not cnt.any()
+        return c
     aster.launch(compiled, cfg.name, grid=cfg.grid(m, n, sk if cfg.split_k else 1),
                  block=cfg.block,
                  args=[padded(a), padded(b), c, m, n, k] + ([kc, cnt, sk, 1] if cfg.split_k else []))
