@@ -31,22 +31,9 @@ static std::optional<std::pair<StringRef, StringRef>> icmpNames(arith::CmpIPredi
   return std::nullopt;
 }
 
+// Constant compares: upstream's arith::applyCmpPredicate on the 32-bit values.
 static bool foldCmp(arith::CmpIPredicate p, uint32_t a, uint32_t c) {
-  using P = arith::CmpIPredicate;
-  int32_t x = (int32_t)a, y = (int32_t)c;
-  switch (p) {
-  case P::eq: return a == c;
-  case P::ne: return a != c;
-  case P::slt: return x < y;
-  case P::sle: return x <= y;
-  case P::sgt: return x > y;
-  case P::sge: return x >= y;
-  case P::ult: return a < c;
-  case P::ule: return a <= c;
-  case P::ugt: return a > c;
-  case P::uge: return a >= c;
-  }
-  return false;
+  return arith::applyCmpPredicate(p, APInt(32, a), APInt(32, c));
 }
 
 static StringRef fcmpName(arith::CmpFPredicate p) {

@@ -100,21 +100,9 @@ StringRef icmp64(P p) {
   return "";
 }
 
+// Constant compares: upstream's arith::applyCmpPredicate on the 64-bit values.
 bool fold64(P p, uint64_t a, uint64_t c) {
-  int64_t x = (int64_t)a, y = (int64_t)c;
-  switch (p) {
-  case P::eq: return a == c;
-  case P::ne: return a != c;
-  case P::slt: return x < y;
-  case P::sle: return x <= y;
-  case P::sgt: return x > y;
-  case P::sge: return x >= y;
-  case P::ult: return a < c;
-  case P::ule: return a <= c;
-  case P::ugt: return a > c;
-  case P::uge: return a >= c;
-  }
-  return false;
+  return arith::applyCmpPredicate(p, APInt(64, a), APInt(64, c));
 }
 
 uint64_t bits64(RV r) { return (uint64_t)r.hiBits << 32 | r.bits; }
