@@ -56,6 +56,9 @@ class _SplitGen(_Gen):
         po, plse = k.load_arg("o"), k.load_arg("lse")
         rows, sq, sk = k.load_arg("rows"), k.load_arg("seq_q"), k.load_arg("seq_k")
         chunk, splits, self.c2 = k.load_arg("chunk"), k.load_arg("splits"), k.load_arg("c2")
+        # the merge's pointers now: loaded in the epilogue, their scalar
+        # loads' latency was on the merge's critical path
+        self.merge_ptrs = (k.load_arg("cnt"), k.load_arg("out"), k.load_arg("out_lse"))
         # grid (query blocks, splits, batch * kv_heads)
         nqb = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), rows, self.bq - 1), _log2(self.bq))
         qb = k.s_sub_u32(SGPR(), k.s_sub_u32(SGPR(), nqb, 1), k.workgroup_id("x"))
@@ -110,17 +113,8 @@ class _SplitGen(_Gen):
         k.s_cmp_eq_u32(self.splits, 1)
         k.s_cbranch_scc1(done)
         k.buffer_wbl2(sc1=True)
-        k.s_waitcnt(vmcnt=0)
-        idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.z, self.nqb), self.qb)
-        idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), idx, c.waves), self.wave)
-        dcnt = _buffer(k, k.load_arg("cnt"), idx, CNT_BYTES, 4)
-        lane0 = k.v_lshlrev_b32(VGPR(), 25, self.lane)        # lanes 1..63: out of range
-        old = k.buffer_atomic_add_rtn(VGPR(), lane0, dcnt, 0, vdata_in=k.v_mov_b32(VGPR(), 1),
-                                      offen=True, sc1=True)
-        k.s_cmp_lg_u32(k.v_readfirstlane_b32(SGPR(), old), k.s_sub_u32(SGPR(), self.splits, 1))
-        k.s_cbranch_scc1(done)
-        k.buffer_inv(sc1=True)
-        k.buffer_store_dword(k.v_mov_b32(VGPR(), 0), lane0, dcnt, 0, offen=True, sc1=True)
+        # the merge's setup (no memory access) while the release completes
+        pcnt, pout, pout_lse = self.merge_ptrs
         rb = 4 * c.d
         lpr = c.d // (4 * MERGE_NV)                           # lanes per row
         rpp = 64 // lpr                                       # rows per pass
@@ -130,8 +124,7 @@ class _SplitGen(_Gen):
         zs = k.s_mul_i32(SGPR(), self.z, splits)
         po, plse = self.parts
         heads = (_buffer(k, po, zs, srow), _buffer(k, plse, zs, slse),
-                 _buffer(k, k.load_arg("out"), self.z, srow),
-                 _buffer(k, k.load_arg("out_lse"), self.z, slse))
+                 _buffer(k, pout, self.z, srow), _buffer(k, pout_lse, self.z, slse))
         # the wave's rows wq0 .. wq0 + 31 (those below rows): ceil(n / rpp) passes
         wq0 = k.s_add_u32(SGPR(), self.q0, k.s_lshl_b32(SGPR(), self.wave, 5))
         n = k.s_max_i32(SGPR(), k.s_min_i32(SGPR(), k.s_sub_i32(SGPR(), rows, wq0), 32), 1)
@@ -147,6 +140,17 @@ class _SplitGen(_Gen):
                  k.s_lshl_b32(SGPR(), srow, _log2(u)), k.s_lshl_b32(SGPR(), slse, _log2(u)))
         consts = (k.v_mov_b32(VGPR(), NEG_INF), k.v_mov_b32(VGPR(), LOG2E),
                   k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), splits, u - 1), _log2(u)))
+        k.s_waitcnt(vmcnt=0)
+        idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.z, self.nqb), self.qb)
+        idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), idx, c.waves), self.wave)
+        dcnt = _buffer(k, pcnt, idx, CNT_BYTES, 4)
+        lane0 = k.v_lshlrev_b32(VGPR(), 25, self.lane)        # lanes 1..63: out of range
+        old = k.buffer_atomic_add_rtn(VGPR(), lane0, dcnt, 0, vdata_in=k.v_mov_b32(VGPR(), 1),
+                                      offen=True, sc1=True)
+        k.s_cmp_lg_u32(k.v_readfirstlane_b32(SGPR(), old), k.s_sub_u32(SGPR(), self.splits, 1))
+        k.s_cbranch_scc1(done)
+        k.buffer_inv(sc1=True)
+        k.buffer_store_dword(k.v_mov_b32(VGPR(), 0), lane0, dcnt, 0, offen=True, sc1=True)
         k.s_mov_b32(PASSES, passes)
         with k.loop(PASSES, PASSES, name="merge", carry=[ooff, loff]) as L:
             ooff, loff = L.carry
