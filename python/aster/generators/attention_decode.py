@@ -59,6 +59,8 @@ class DecodeConfig(AttnConfig):
         super().check()
         if not self.lse:
             raise ValueError(f"decode config {self.name}: the split kernel always writes LSE")
+        if self.varlen:
+            raise ValueError(f"decode config {self.name}: no variable lengths (varlen)")
         return self
 
 

@@ -398,7 +398,12 @@ class _Gen:
         m_old = st["m"]
         m_new = k.v_max_f32(VGPR(), m_old, mx)
         nmc = k.v_mul_f32(VGPR(), self.nc2, m_new)             # -m c
-        alpha = k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), m_old, self.c2, nmc))
+        # alpha = exp2((m_old - m_new) c): exactly 1 while no key was seen
+        # (m_old = m_new = M_INIT); exp2(fma(m_old, c, -m_new c)) gave
+        # exp2(the rounding of M_INIT c), up to +-1e22: inf for some scales
+        # (d = 64), and O = 0 * inf = NaN for rows without a key
+        alpha = k.v_exp_f32(VGPR(), k.v_mul_f32(VGPR(), self.c2,
+                                                k.v_sub_f32(VGPR(), m_old, m_new)))
         a2 = k.concat(nmc, alpha)
         if masked:
             P = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, self.c2, nmc)) for x in flat]

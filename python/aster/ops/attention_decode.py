@@ -29,7 +29,7 @@ import numpy as np
 
 from ..generators.attention_decode import DecodeConfig, compile_config
 from ..generators.attention_decode_gen import CNT_BYTES
-from .attention import _dtype_name
+from .attention import check_inputs
 
 __all__ = ["attention_decode", "decode_plan", "DecodePlan", "DecodeResult", "MAX_SEQ_Q",
            "MAX_SPLITS"]
@@ -99,37 +99,15 @@ def attention_decode(q, k, v, *, causal=False, scale=None, lse=False, timing=Fal
     timing model on `device` (None: the target's flagship). `splits`
     overrides decode_plan's choice."""
     from ..runtime import launch
-    dt = _dtype_name(q, "q")
-    for a, what in ((k, "k"), (v, "v")):
-        if _dtype_name(a, what) != dt:
-            raise TypeError(f"attention_decode: q, k and v must have one dtype, got {q.dtype}, "
-                            f"{k.dtype}, {v.dtype}")
-    if q.ndim != 4 or k.ndim != 4 or v.shape != k.shape:
-        raise ValueError(f"attention_decode: q must be (batch, heads, seq_q, d) and k, v "
-                         f"(batch, kv_heads, seq_k, d) of one shape; got q {q.shape}, k "
-                         f"{k.shape}, v {v.shape}")
+    dt, scale = check_inputs("attention_decode", q, k, v, scale)
     b, h, sq, d = q.shape
-    bk, hk, sk, dk = k.shape
-    if bk != b or dk != d:
-        raise ValueError(f"attention_decode: k and v must be ({b}, kv_heads, seq_k, {d}); got "
-                         f"{k.shape}")
-    if d not in (64, 128):
-        raise ValueError(f"attention_decode: head dim d must be 64 or 128, got {d}")
-    if 0 in (b, h, sq, hk, sk):
-        raise ValueError(f"attention_decode: empty inputs (q {q.shape}, k {k.shape})")
+    hk, sk = k.shape[1], k.shape[2]
     if sq > MAX_SEQ_Q:
         raise ValueError(f"attention_decode: seq_q must be at most {MAX_SEQ_Q} (decode), got "
                          f"{sq}; use aster.ops.attention")
-    if h % hk:
-        raise ValueError(f"attention_decode: heads ({h}) must be a multiple of kv_heads ({hk})")
     if sk * d * 2 >= 2**31 or b * hk >= 2**16:
         raise ValueError("attention_decode: one head's keys must be smaller than 2 GiB and "
                          "batch * kv_heads below 65536")
-    scale = 1.0 / math.sqrt(d) if scale is None else scale
-    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.floating)) or \
-            not math.isfinite(scale) or scale <= 0:
-        raise ValueError(f"attention_decode: scale must be a positive finite number, got "
-                         f"{scale!r}")
     if splits is not None and (isinstance(splits, bool) or not isinstance(splits, int) or
                                splits < 1):
         raise ValueError(f"attention_decode: splits must be a positive int, got {splits!r}")
