@@ -108,3 +108,26 @@ def test_varlen_bad_inputs_raise(bad, match):
     q2, k2, v2, cq2, ck2 = bad(q, k, v, cq, ck)
     with pytest.raises(ValueError, match=match):
         aster.ops.attention(q2, k2, v2, cu_seqlens_q=cq2, cu_seqlens_k=ck2)
+
+
+def test_varlen_library_on_disk(tmp_path):
+    """The varlen kernels are in the library (default_attention_configs):
+    a launch from a library build_attention_library wrote equals the
+    in-process kernel bit for bit; its kernel arguments are the offsets'
+    pointers and sizes of attention_varlen_gen."""
+    from aster.ops.attention import default_attention_configs
+    cfg = [c for c in default_attention_configs(("gfx942",)) if c.varlen and c.d == 64
+           and c.dtype == "bf16" and not c.causal and not c.lse and c.waves == 2]
+    assert len(cfg) == 1
+    lib = str(tmp_path / "lib")
+    aster.ops.build_attention_library(lib, cfg)
+    info = aster.load_code_object(open(tmp_path / "lib" / f"{cfg[0].name}.gfx942.co", "rb")
+                                  .read()).kernel(cfg[0].name)
+    assert [a.name for a in info.args if not a.hidden] == [
+        "q", "k", "v", "o", "lse", "cu_q", "cu_k", "total_q", "total_k", "group",
+        "group_magic", "c2"]
+    q, k, v, cq, ck = _packed([3, 20], [9, 30], 2, 1, 64, "bf16", seed=5)
+    a = aster.ops.attention(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck, config=cfg[0],
+                            library=lib)
+    b = aster.ops.attention(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck)
+    assert a.tobytes() == b.tobytes()

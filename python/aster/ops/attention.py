@@ -32,8 +32,8 @@ import numpy as np
 
 from ..generators.attention import DTYPES, AttnConfig, compile_config
 
-__all__ = ["attention", "check_inputs", "config_for", "default_attention_configs", "build_attention_library",
-           "load_attention_library"]
+__all__ = ["attention", "check_inputs", "config_for", "default_attention_configs",
+           "build_attention_library", "load_attention_library"]
 
 
 def _dtype_name(a, what):
@@ -60,17 +60,17 @@ def _compiled(cfg):
     return compile_config(cfg)
 
 
-CSV_FIELDS = ("name", "file", "arch", "dtype", "d", "causal", "lse", "waves", "kv", "block_q",
-              "lds", "vgprs", "sgprs")
+CSV_FIELDS = ("name", "file", "arch", "dtype", "d", "causal", "lse", "varlen", "waves", "kv",
+              "block_q", "lds", "vgprs", "sgprs")
 
 
-def default_attention_configs(archs=("gfx942", "gfx950")):
-    """Every config config_for can choose: f16/bf16 x d 64/128 x causal x
-    LSE x 2/4 waves x arch."""
+def default_attention_configs(archs=("gfx942", "gfx950"), varlen=(False, True)):
+    """Every config attention() can choose: f16/bf16 x d 64/128 x causal x
+    LSE x 2/4 waves x fixed / variable lengths x arch."""
     return [AttnConfig(dtype=dt, d=d, causal=cz, lse=ls, waves=w, kv=32 if d == 128 else 64,
-                       arch=a)
+                       arch=a, varlen=vl)
             for a in archs for dt in ("bf16", "f16") for d in (64, 128) for cz in (False, True)
-            for ls in (False, True) for w in (2, 4)]
+            for ls in (False, True) for vl in varlen for w in (2, 4)]
 
 
 def build_attention_library(directory, configs=None):
@@ -91,7 +91,8 @@ def build_attention_library(directory, configs=None):
         with open(os.path.join(directory, file), "wb") as f:
             f.write(out.hsaco)
         rows.append(dict(name=cfg.name, file=file, arch=cfg.arch, dtype=cfg.dtype, d=cfg.d,
-                         causal=int(cfg.causal), lse=int(cfg.lse), waves=cfg.waves, kv=cfg.kv,
+                         causal=int(cfg.causal), lse=int(cfg.lse), varlen=int(cfg.varlen),
+                         waves=cfg.waves, kv=cfg.kv,
                          block_q=cfg.block_q, lds=md.lds, vgprs=md.vgpr_count,
                          sgprs=md.sgpr_count))
         kernels.append((struct_name(cfg.name, cfg.arch), out.hsaco, cfg.name))
