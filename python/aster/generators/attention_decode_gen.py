@@ -104,7 +104,7 @@ class _SplitGen(_Gen):
         GFX942") and adds 1 to its counter cnt[(z nqb + qb) waves + wave]
         (a returning atomic, lane 0 only); the wave that reads splits - 1
         acquires (buffer_inv sc1), zeroes the counter for the next launch and
-        merges its 32 rows from every split into out, out_lse (_merge_rows,
+        merges its M (32 or 16) rows from every split into out, out_lse (_merge_rows,
         32 / (d / 4) rows per pass). One split: the caller passes out and
         out_lse as o_part and lse_part, no merge."""
         super().epilogue(st)
@@ -125,9 +125,9 @@ class _SplitGen(_Gen):
         po, plse = self.parts
         heads = (_buffer(k, po, zs, srow), _buffer(k, plse, zs, slse),
                  _buffer(k, pout, self.z, srow), _buffer(k, pout_lse, self.z, slse))
-        # the wave's rows wq0 .. wq0 + 31 (those below rows): ceil(n / rpp) passes
-        wq0 = k.s_add_u32(SGPR(), self.q0, k.s_lshl_b32(SGPR(), self.wave, 5))
-        n = k.s_max_i32(SGPR(), k.s_min_i32(SGPR(), k.s_sub_i32(SGPR(), rows, wq0), 32), 1)
+        # the wave's rows wq0 .. wq0 + M - 1 (those below rows): ceil(n / rpp) passes
+        wq0 = k.s_add_u32(SGPR(), self.q0, k.s_lshl_b32(SGPR(), self.wave, _log2(self.M)))
+        n = k.s_max_i32(SGPR(), k.s_min_i32(SGPR(), k.s_sub_i32(SGPR(), rows, wq0), self.M), 1)
         passes = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), n, rpp - 1), _log2(rpp))
         col = k.v_and_b32(VGPR(), lpr - 1, self.lane)
         row = k.v_add_u32(VGPR(), wq0, k.v_lshrrev_b32(VGPR(), _log2(lpr), self.lane))
@@ -203,7 +203,7 @@ class _SplitGen(_Gen):
         def one(x):
             x = self.step(x, masked, 0)
             for a, b in zip(self.s_regs(0), self.s_regs(1)):
-                for r in range(16):
+                for r in range(self.nacc):
                     k.v_mov_b32(a[r], b[r])
             return x
         return self.kv_loop(st, count, masked, name, one)

@@ -34,6 +34,8 @@ from .attention import check_inputs
 __all__ = ["attention_decode", "decode_plan", "DecodePlan", "DecodeResult", "MAX_SEQ_Q",
            "MAX_SPLITS"]
 
+M = 16                  # rows of the MFMA block: v_mfma_f32_16x16x16 (a GQA 8:1 token
+#                         is 8 rows: half of a 16-row block, a quarter of a 32-row one)
 MAX_SEQ_Q = 16          # the causal mask's row -> token modulo is exact to 16 (attention_decode_gen)
 MAX_SPLITS = 32         # measured (MI300X model at deef4d2), 1x64x8x16384 bf16: 24 splits 35.5 us,
 #                         32: 31.3, 64: 34.6 (one wave merges: 4 passes x splits / 16 trips)
@@ -75,9 +77,9 @@ def decode_plan(dtype, d, causal, batch, heads, kv_heads, seq_q, seq_k, target="
     overrides the choice (rounded so that every split has keys)."""
     from .devices import cus
     rows = heads // kv_heads * seq_q
-    waves = 1 if rows <= 32 else 2 if rows <= 64 else 4
+    waves = 1 if rows <= M else 2 if rows <= 2 * M else 4
     cfg = DecodeConfig(dtype=dtype, d=d, causal=bool(causal), waves=waves,
-                       kv=32 if d == 128 else 64, arch=target)
+                       kv=32 if d == 128 else 64, arch=target, m=M)
     tiles = -(-seq_k // cfg.kv)
     blocks = batch * kv_heads * -(-rows // cfg.block_q)
     if splits is None:
