@@ -16,11 +16,13 @@ aligned per token (token i sees keys j <= i + seq_k - seq_q). The caller's
 arrays are never written.
 
 Split choice (`decode_plan`): floor(2 CUs / (batch kv_heads query-blocks))
-splits (a workgroup of one wave per split and query block: about two per
-CU), at most MAX_SPLITS and at most one per two KV tiles; one split skips
+splits (a workgroup of one wave, 16 rows, per split and query block: about
+two per CU), at most MAX_SPLITS and at most one per two KV tiles; one split skips
 the merge. Measured on the timing model of main at deef4d2 (MI300X, bf16
 d = 128, 8:1 GQA, `splits=` forced): 1x64x8x1024: 8 splits 15.0 us, 11: 13.6, 16: 13.1, 32:
-14.6; 8x64x8x2048: 4 splits 28.3 us, 6: 28.3, 8: 27.1, 16: 34.4."""
+14.6; 8x64x8x2048: 4 splits 28.3 us, 6: 28.3, 8: 27.1, 16: 34.4. With 16-row
+blocks (`M`) on the model of main at 38b1edd, 8x64x8x2048: 6 splits 23.01 us,
+8: 22.50, 11: 24.68, 16: 28.64 (past 3 workgroups per CU: two rounds)."""
 import functools
 import math
 from dataclasses import dataclass, field
