@@ -10,6 +10,7 @@ code objects).
     python bench/bench_attention_vs_aiter.py --arch gfx950     # MI355X: AMD's gfx950 code objects
     python bench/bench_attention_vs_aiter.py --decode          # decode vs AMD's paged attention
     python bench/bench_attention_vs_aiter.py --decode --shapes 1x64x8x1024
+    python bench/bench_attention_vs_aiter.py --varlen          # packed variable lengths
 
 AMD's side: `aster.aiter.fmha_fwd.run` (the amd-aiter wheel's `fmha_v3_fwd`
 code objects for gfx942, bf16, head dim 128, launched as aiter's
@@ -49,6 +50,17 @@ merge by each head's last split; the split count its own). Both checked against 
 float64 definition: aster's O within 1.25 2^-8 max|v| (P rounded to bf16),
 AMD's bf16 O within one more bf16 rounding. TB/s: K and V bytes over the
 device time (the KV read is the whole cost of decode).
+
+--varlen: sequences of different lengths packed in one launch
+(VARLEN_SHAPES; bf16, d = 128, q and k of one length per sequence): AMD's
+side `aster.aiter.fmha_fwd.run_group` (the wheel's group-mode
+`fmha_v3_fwd` code objects, `*_group.co`, launched as aiter's
+asm_mha_varlen_fwd.cu and codegen.py's group dispatcher do, on [total,
+heads, 128] tensors with 16 KiB of allocator slack: the kernels read K
+tiles past the end of K, tests/py/test_attention_varlen.py), aster's `aster.ops.attention(...,
+cu_seqlens_q=, cu_seqlens_k=)` on the same (heads, total, 128) tensors;
+both checked against the definition per sequence; TFLOP/s over the
+sequences' own flops (4 h n^2 d each, half under the mask).
 """
 import argparse
 import math
@@ -92,6 +104,14 @@ DECODE_SHAPES = [
     (2, 128, 8, 8192),
     (8, 64, 8, 4096),       # GQA 8:1 at 4k-8k keys with 32-64 sequences: AMD's kernel
     (4, 64, 8, 8192),       # has 32-64 workgroups of 4 waves, streaming at 3.2-3.6 TB/s
+]
+
+
+# (heads, kv_heads, sequence lengths (q and k alike), causal): variable
+# lengths packed in one launch, the batch's odd lengths 77-1500
+VARLEN_SHAPES = [
+    (16, 16, (300, 1000, 77, 640, 1500, 220, 512, 900), False),
+    (16, 4, (300, 1000, 77, 640, 1500, 220, 512, 900), True),
 ]
 
 
@@ -223,6 +243,74 @@ def run_decode(shape, device, arch="gfx942"):
                 aster_cfg=r.config.name)
 
 
+def run_varlen(shape, device, arch="gfx942"):
+    import ml_dtypes
+
+    import aster
+    from aster.aiter import fmha_fwd
+    from aster.generators.attention import reference
+    h, hk, lens, causal = shape
+    d = 128
+    bf = np.dtype(ml_dtypes.bfloat16)
+    g = np.random.default_rng(0)
+    cu = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+    q = g.normal(size=(h, cu[-1], d)).astype(bf)
+    k = g.normal(size=(hk, cu[-1], d)).astype(bf)
+    v = g.normal(size=(hk, cu[-1], d)).astype(bf)
+    vmax = np.abs(v.astype(np.float64)).max()
+    bound = 1.25 * 2.0 ** -8 * vmax + 1e-5
+    t0 = time.time()
+    o, r = aster.ops.attention(q, k, v, causal=causal, timing=True, device=device, target=arch,
+                               cu_seqlens_q=cu, cu_seqlens_k=cu)
+    t_aster = time.time() - t0
+    t0 = time.time()
+    # the group kernels read K tiles past the end of K (as the batch mode's
+    # gfx950 kernel): a framework's allocator slack
+    oa, _, ra = fmha_fwd.run_group(*(np.ascontiguousarray(x.transpose(1, 0, 2))
+                                     for x in (q, k, v)), cu, cu, causal=causal, timing=True,
+                                   profile=device, arch=arch, slack=16384)
+    t_aiter = time.time() - t0
+    oa = oa.astype(np.float64).transpose(1, 0, 2)
+    err_aster = err_aiter = 0.0
+    for i in range(len(lens)):
+        rows = slice(cu[i], cu[i + 1])
+        ref, _ = reference(q[None, :, rows], k[None, :, rows], v[None, :, rows], causal)
+        err_aster = max(err_aster, float(np.abs(o[:, rows] - ref[0]).max()))
+        err_aiter = max(err_aiter, float(np.abs(oa[:, rows] - ref[0]).max()))
+    flops = sum(4.0 * h * n * n * d / (2 if causal else 1) for n in lens)
+    return dict(shape=shape, aster_us=r.microseconds, aiter_us=ra.microseconds,
+                aster_tf=flops / r.microseconds / 1e6, aiter_tf=flops / ra.microseconds / 1e6,
+                aster_wg=r.workgroups, aiter_wg=ra.workgroups, t_aster=t_aster, t_aiter=t_aiter,
+                ok_aster=err_aster <= bound, ok_aiter=err_aiter <= bound + 2.0 ** -8 * vmax)
+
+
+def main_varlen(args):
+    print("| heads x kv_heads | sequence lengths | causal | aiter us | aiter TFLOP/s | aster us | "
+          "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s (aiter / "
+          "aster) | NumPy (aiter / aster) |")
+    print("|---" * 11 + "|")
+    t0 = time.time()
+    ratios, results = [], []
+    with ProcessPoolExecutor(args.jobs) as ex:
+        for x in ex.map(run_varlen, VARLEN_SHAPES, [args.device] * len(VARLEN_SHAPES),
+                        [args.arch] * len(VARLEN_SHAPES)):
+            results.append(x)
+            h, hk, lens, causal = x["shape"]
+            ratio = x["aiter_us"] / x["aster_us"]
+            ratios.append(ratio)
+            print(f"| {h}x{hk} | {','.join(map(str, lens))} | {'yes' if causal else 'no'} | "
+                  f"{x['aiter_us']:.2f} | {x['aiter_tf']:.1f} | {x['aster_us']:.2f} | "
+                  f"{x['aster_tf']:.1f} | {ratio:.3f} | {x['aiter_wg']} / {x['aster_wg']} | "
+                  f"{x['t_aiter']:.0f} / {x['t_aster']:.0f} | "
+                  f"{'ok' if x['ok_aiter'] else 'FAIL'} / {'ok' if x['ok_aster'] else 'FAIL'} |",
+                  flush=True)
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"\ngeometric mean aiter/aster: {geo:.3f} over {len(ratios)} shapes; {args.arch}, "
+          f"device {args.device or 'flagship'}; wall {time.time() - t0:.0f} s")
+    if not all(x["ok_aster"] and x["ok_aiter"] for x in results):
+        sys.exit(1)
+
+
 def main_decode(args):
     shapes = ([tuple(int(x) for x in t.split("x")) for t in args.shapes.split(",")]
               if args.shapes else DECODE_SHAPES)
@@ -263,9 +351,13 @@ def main():
     p.add_argument("--arch", default="gfx942", choices=("gfx942", "gfx950"))
     p.add_argument("--decode", action="store_true", help="the decode table: aster's "
                    "split-KV decode against AMD's asm paged attention")
+    p.add_argument("--varlen", action="store_true", help="variable sequence lengths packed in "
+                   "one launch (cu_seqlens) against AMD's group-mode fmha_v3_fwd")
     args = p.parse_args()
     if args.decode:
         return main_decode(args)
+    if args.varlen:
+        return main_varlen(args)
     shapes = [_parse(x) for x in args.shapes.split(",")] if args.shapes else SHAPES
     head = ("| batch x heads x kv_heads x seq | causal | aiter us | aiter TFLOP/s | aster us | "
             "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s "

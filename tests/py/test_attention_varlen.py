@@ -131,3 +131,24 @@ def test_varlen_library_on_disk(tmp_path):
                             library=lib)
     b = aster.ops.attention(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck)
     assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_amd_group_mode_kernel(causal):
+    """The bench's other side: AMD's group-mode (varlen) fmha_v3_fwd code
+    object launched as aiter's asm_mha_varlen_fwd.cu does
+    (aster.aiter.fmha_fwd.run_group) matches the definition per sequence,
+    within the bound above plus one bf16 rounding of its bf16 O (|O| <=
+    max|v|). Both kernels read K tiles past the end of K (on this 133-row K,
+    more than 16 KiB past: 64 KiB of allocator slack, a framework's caching
+    allocator's)."""
+    from aster.aiter import fmha_fwd
+    q, k, v, cq, ck = _packed([100, 33], [100, 33], 2, 1, 128, "bf16", seed=6)
+    out, _, _ = fmha_fwd.run_group(*(np.ascontiguousarray(x.transpose(1, 0, 2))
+                                     for x in (q, k, v)), cq, ck, causal=causal, slack=65536)
+    o = out.astype(np.float64).transpose(1, 0, 2)
+    vmax = np.abs(v.astype(np.float64)).max()
+    for i in range(2):
+        rq = slice(cq[i], cq[i + 1])
+        ref, _ = gen.reference(q[None, :, rq], k[None, :, rq], v[None, :, rq], causal)
+        assert np.abs(o[:, rq] - ref[0]).max() <= 2.25 * 2.0 ** -8 * vmax + 1e-5
