@@ -4,6 +4,9 @@
 table (cc/dialect/isa/MFMA.td, one form per A/B format width).
 
 Sources, and where they disagree:
+* AMD's ROCm blog "Matrix Core Programming on AMD CDNA3 and CDNA4
+  architecture" (2025), section 3's MFMA table: 16x16x128 "16 or 32" cycles,
+  32x32x64 "32 or 64", "Larger cycle count if either matrix A or B is FP8".
 * AMD's MI355X peaks (data sheet, CDNA4 white paper): 5.0 PFLOP/s dense
   FP8, 10 FP6, 10 FP4 on 256 CUs at 2400 MHz, i.e. 65536 flops of a
   16x16x128 in 32 cycles per SIMD with FP8 and in 16 with FP6/FP4.

@@ -66,7 +66,10 @@ def : MFMA<"v_mfma_i32_32x32x32_i8", 8, 16, 4, "b128", "i32", CDNA4>;
 // fp8/bf8, 6 for fp6/bf6, 4 for fp4. The 8-register form keeps the plain
 // name, the others add _a<width>_b<width>.
 // Passes by format: 16x16x128 takes 8 passes when A or B is fp8/bf8 and 4
-// otherwise (fp6, fp4); 32x32x64 16 and 8. Sources: AMD's MI355X peaks
+// otherwise (fp6, fp4); 32x32x64 16 and 8. Sources: AMD's ROCm blog "Matrix
+// Core Programming on AMD CDNA3 and CDNA4 architecture" (2025, section 3's
+// MFMA table: 16x16x128 "16 or 32" cycles, 32x32x64 "32 or 64", "Larger
+// cycle count if either matrix A or B is FP8"), AMD's MI355X peaks
 // (data sheet and CDNA4 white paper: 5.0 PFLOP/s dense FP8, 10 FP6 and 10
 // FP4 on 256 CUs x 4 SIMDs at 2400 MHz: 65536 flops of 16x16x128 in 32
 // cycles with FP8, 16 with FP6/FP4), and LLVM's gfx950 scheduling model
