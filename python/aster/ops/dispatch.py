@@ -73,7 +73,7 @@ MAX_SPLITS = 64
 # K, 128x128 tiles 4.7k + 3.1k per 128 of K)
 WG_BASE = 2400
 WG_STORE_BYTES_PER_CLK = 28
-# Split-K in one launch (gemm_gen "split-K without a zero fill"): [model]
+# Split-K in one launch (generators/gemm_splitk's protocol): [model]
 # measured on the timing model (gfx942, bf16, trans_b): a split's wait for
 # its tile's counter adds SPLIT_SYNC to each workgroup (1024^3 on 128x128
 # tiles, 4 splits: 18.9k -> 20.0k cycles). The zero workgroups (one per
