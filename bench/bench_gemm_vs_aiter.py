@@ -83,6 +83,9 @@ SHAPES = [
     ("odd", 97, 1536, 2048),
     ("odd", 257, 768, 1536),
     ("odd", 1021, 512, 640),
+    # wave quantisation: 323 tiles of 64x64 for 304 CUs (MI300X), a second
+    # round of 19 tiles unless stream-K evens it out (aster.ops.dispatch)
+    ("wave-quant", 1216, 1088, 4096),
 ]
 
 

@@ -241,15 +241,29 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
 
 def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
     """(cycles, MFMA SIMD-cycles) of a stream-K launch (`stream_k` kernels,
-    `generators.gemm.stream_k_table` with `groups` ranges): each segment
-    (row) a workgroup of the calibrated fixed cycles (wg_fixed0 for an
-    adder: it waits for its tile's first segment) + its K steps at the step
-    under load (as `estimate`), on CU row mod CUs with wg_per_cu of them
-    resident (list scheduling in row order); the launch ends at the latest
-    CU plus the drain of the stores and adds."""
+    `generators.gemm.stream_k_table` with `groups` ranges), laid out as the
+    timing model runs it: row i of the table on CU i mod CUs, wg_per_cu
+    resident, the next starting when one ends (list scheduling in row
+    order). A row (segment) of s K steps takes
+      fixed + max(s x step + load, its share of A and B's bytes at HBM)
+    with fixed = wg_fixed for a tile's first segment (it stores), wg_fixed0
+    for an adder, step as `estimate`'s, load = the full-device probe's extra
+    cycles once per segment (not per step: segments of 60 K steps on every
+    CU run at wg_step, 1216x1088x4096 on MI300X), and the bytes share =
+    A and B's bytes (each element once) x s / every segment's steps, times
+    the segments running at once. An adder cannot add before its tile's
+    first segment has stored: it ends at the latest of its own end and the
+    first's end + add, add = wg_fixed0 - wg_fixed (the adder's atomic
+    epilogue over a store) x (1 + adders / 32) (a tile's adders take turns
+    on its lines at L2: 63 adders of one 64x64 tile end up to 4.7k cycles
+    after its first segment, 128x128x16384). The launch ends at the latest
+    segment + the adds' drain (add; wg_drain where no segment adds).
+    [model] structure and the two factors from the timing model's segment
+    times (start, end per workgroup) of 1216x1088x4096, 768^3 and
+    128x128x16384 (bf16, 64x64 tiles, MI300X)."""
     import heapq
     from ..generators.gemm import stream_k_table
-    from .library import CALIB_STEPS, k_per_step
+    from .library import k_per_step
     hbm = hbm or 4.2e12 / 2.1e9
     tab = stream_k_table(cfg, m, n, k, groups)
     rows = len(tab)
@@ -263,20 +277,33 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
         extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
             calib["wg_load_full"] - calib["wg_load"])
     unit = K_UNROLL * k_per_step(cfg)
-    ab = (m + n) * k * 2
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    ab = (m + n) * k * esz
+    gx, gy, _ = cfg.grid(m, n)
+    all_steps = gx * gy * -(-k // unit) * K_UNROLL
+    at_once = min(rows, cus * slots)
+    fixed0 = calib["wg_fixed0"] or calib["wg_fixed"]
+    add0 = max(0.0, fixed0 - calib["wg_fixed"])
     total = 0
+    span = 0.0
+    first_end = {}
     ends = [[0.0] * slots for _ in range(min(cus, rows))]
     for i, r in enumerate(tab.tolist()):
         steps = -(-r[3] // unit) * K_UNROLL
         total += steps
-        loop = max(steps * step + extra * max(1.0, steps / CALIB_STEPS[0]),
-                   ab * steps / max(1, (-(-k // unit) * K_UNROLL) * rows) * min(rows, cus * slots)
-                   / hbm)
-        work = (calib["wg_fixed"] if r[4] else calib["wg_fixed0"] or calib["wg_fixed"]) + loop
+        loop = max(steps * step + extra, ab * steps / all_steps * at_once / hbm)
         heap = ends[i % cus]
-        heapq.heapreplace(heap, heap[0] + work)
-    span = max(max(h) for h in ends)
-    return span + calib["wg_drain"] * max(1.0, busy), calib["wg_mfma"] * total
+        start = heap[0]
+        if r[4]:
+            end = start + calib["wg_fixed"] + loop
+            first_end[(r[0], r[1])] = end
+        else:
+            add = add0 * (1 + r[5] / 32)
+            end = max(start + fixed0 + loop, first_end.get((r[0], r[1]), 0.0) + add)
+        heapq.heapreplace(heap, end)
+        span = max(span, end)
+    adds = bool((tab[:, 5] > 0).any())
+    return span + (add0 if adds else calib["wg_drain"]), calib["wg_mfma"] * total
 
 
 def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=None, zwg=1):
