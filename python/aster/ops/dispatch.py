@@ -82,6 +82,23 @@ WG_STORE_BYTES_PER_CLK = 28
 # CUs they cost little (1024^3, 128x128, 4 splits: 320 workgroups on 304
 # CUs, 20.0k cycles; 3 splits: 256 workgroups, 21.0k).
 SPLIT_SYNC = 1000
+# The CU's vector-memory pipeline: bytes per clock (the timing model's
+# Params.h l1BytesPerClk, [WP]: AMD's CDNA3 white paper, 64 B/clk/CU).
+# Workgroups resident on one CU queue their global loads on it: a K step
+# takes at least their tiles' A and B bytes of one step at this rate
+# (16x64 tiles, 4 per CU on MI355X: 4 x 10 KiB per step > 599 cycles alone).
+VMEM_BYTES_PER_CLK = 64
+
+
+def _step(cfg, calib, resident):
+    """A K workgroup's cycles per K step with `resident` of them on its CU:
+    the calibrated step alone (wg_step), the CU's MFMA time shared (wg_mfma
+    SIMD-cycles over 4 SIMDs) or its vector-memory pipeline shared
+    (VMEM_BYTES_PER_CLK), whichever is longest."""
+    from .library import k_per_step
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    vmem = (cfg.tile_m + cfg.tile_n) * k_per_step(cfg) * esz / VMEM_BYTES_PER_CLK
+    return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem)
 
 
 def wg_cycles(cfg):
@@ -204,7 +221,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     resident = max(1, min(slots, -(-nc // cus)))
     busy = min(nz + nc, cus * slots) / cus
     adds = not cfg.split_k or zwg or sk > 1
-    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
+    step = _step(cfg, calib, resident)
     # the probe's extra cycles: per step over its CALIB_STEPS[0] steps, but
     # at least once (a short K chunk pays them in its setup and epilogue)
     if busy <= 1 or slots == 1:
@@ -270,7 +287,7 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
     slots = max(1, int(calib["wg_per_cu"]))
     resident = max(1, min(slots, -(-rows // cus)))
     busy = min(rows, cus * slots) / cus
-    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
+    step = _step(cfg, calib, resident)
     if busy <= 1 or slots == 1:
         extra = calib["wg_load"] * busy
     else:
