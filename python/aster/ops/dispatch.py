@@ -31,7 +31,8 @@ placement and the waves of workgroups included):
              the wait for split 0's store)
              + max(steps x step + load, bytes / HBM): step = max(wg_step,
              the CU's MFMA time per step shared by the workgroups resident
-             on it); load = the full-device probes' extra cycles at the
+             on it, their A and B bytes of a step through the CU's vector
+             memory pipeline, VMEM_BYTES_PER_CLK); load = the full-device probes' extra cycles at the
              launch's workgroups per CU (wg_load x that share below one
              per CU; between wg_load at one and wg_load_full at wg_per_cu),
              x max(1, steps / CALIB_STEPS[0]) (per step but at least once;
