@@ -35,8 +35,11 @@ placement and the waves of workgroups included):
              memory pipeline, VMEM_BYTES_PER_CLK); load = the full-device probes' extra cycles at the
              launch's workgroups per CU (wg_load x that share below one
              per CU; between wg_load at one and wg_load_full at wg_per_cu),
-             x max(1, steps / CALIB_STEPS[0]) (per step but at least once;
-             none for a split-K launch that only stores); bytes = the HBM
+             once per workgroup, not per step (none for a split-K launch
+             that only stores; the timing model's segment times of a
+             stream-K launch show 60-step workgroups on every CU at
+             wg_step, and scaling it by the steps ran 1.33-1.44x over on
+             512x1024x4096 and 1216x1088x4096, 128x128 split-K tiles); bytes = the HBM
              bytes of A and B (each element once,
              the model's shared L2 / Infinity Cache) of the workgroups
              running at once; HBM = the profile's hbm_tb_s / clock
@@ -204,7 +207,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     zwg: a split-K launch with zero workgroups (1) or split 0 storing (0)."""
     if not calib:
         return estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
-    from .library import CALIB_STEPS, k_per_step
+    from .library import k_per_step
     hbm = hbm or 4.2e12 / 2.1e9
     gx, gy, _ = cfg.grid(m, n)
     T = gx * gy
@@ -223,14 +226,13 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     busy = min(nz + nc, cus * slots) / cus
     adds = not cfg.split_k or zwg or sk > 1
     step = _step(cfg, calib, resident)
-    # the probe's extra cycles: per step over its CALIB_STEPS[0] steps, but
-    # at least once (a short K chunk pays them in its setup and epilogue)
+    # the probe's extra cycles, once per workgroup (module doc)
     if busy <= 1 or slots == 1:
         extra = calib["wg_load"] * busy
     else:       # between the probes of 1 and wg_per_cu workgroups on every CU
         extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
             calib["wg_load_full"] - calib["wg_load"])
-    load = extra * max(1.0, steps / CALIB_STEPS[0]) if adds else 0.0
+    load = extra if adds else 0.0
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
