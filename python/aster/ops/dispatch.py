@@ -94,6 +94,19 @@ SPLIT_SYNC = 1000
 VMEM_BYTES_PER_CLK = 64
 
 
+# A split-K launch without zero workgroups (zwg = 0) whose splits are all
+# resident at once: its adders poll their counters while split 0 runs and
+# then add together; each workgroup takes POLL_EXTRA times the calibrated
+# wait-and-add (wg_fixed0 - wg_fixed, measured with one tile alone) longer
+# ([model] the timing model's segment times of 768^3, bf16 64x64 tiles,
+# MI300X: storing pieces 1.6k cycles slower than alone, adders done 2.2k
+# after them against 1.1k alone; such launches ran 0.77-0.81 of their
+# simulated cycles without the term: 768^3 with 2 splits on MI300X,
+# 64x8192x1024 on MI355X, while 1216x1088x4096 in 3 splits of 128x128
+# tiles ran 0.96: the cost does not grow with the splits' length).
+POLL_EXTRA = 2
+
+
 def _step(cfg, calib, resident):
     """A K workgroup's cycles per K step with `resident` of them on its CU:
     the calibrated step alone (wg_step), the CU's MFMA time shared (wg_mfma
@@ -240,6 +253,11 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     # without zero workgroups the adding splits wait for split 0's store
     fixed = calib["wg_fixed0"] if cfg.split_k and not zwg and sk > 1 else calib["wg_fixed"]
     work = fixed + loop
+    if cfg.split_k and not zwg and sk > 1 and nc <= cus * slots:
+        # every split resident at once: the adders poll their counters
+        # (returning atomics at L2) while split 0 runs, which slows it, and
+        # then add into its tile together (POLL_EXTRA)
+        work += POLL_EXTRA * (fixed - calib["wg_fixed"])
     c_bytes = m * n * (4 if cfg.out == "f32" and cfg.dtype not in BYTE_DTYPES else 2)
     zero = calib["wg_zero"] + c_bytes * min(1.0, cus * slots / T) / hbm if nz else 0.0
     zc, cc = _per_cu(0, nz, cus), _per_cu(nz, nc, cus)
