@@ -2,7 +2,7 @@
 //
 // The conversions of 64-bit values that take a sequence, each as LLVM's
 // AMDGPU backend selects it for gfx942 (llc-22 -mcpu=gfx942 on the same
-// IR; tests/lit/lower/arith64-convert.mlir); VALU forms of LLVM's (LLVM
+// IR; tests/lit/lower/arith64-div-convert.mlir); VALU forms of LLVM's (LLVM
 // picks SALU for uniform operands; same values):
 //   uitofp i64 -> f32  n = min(clz(hi), 32); (hi:lo) << n; its high dword
 //        with a sticky bit (lo != 0) converted (v_cvt_f32_u32), scaled by

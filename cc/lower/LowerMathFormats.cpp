@@ -2,7 +2,7 @@
 //
 // The math ops whose lowering depends on the float format, each as LLVM's
 // AMDGPU backend selects the matching intrinsic for gfx942 (checked with
-// llc-22 -mcpu=gfx942; tests/lit/lower/math-formats.mlir):
+// llc-22 -mcpu=gfx942; tests/lit/lower/math-expand.mlir):
 //   floor / ceil / trunc / roundeven (f32, f64)  v_floor / v_ceil / v_trunc
 //                 / v_rndne _f32 / _f64 (exact)
 //   copysign f32  v_bfi_b32 0x7fffffff, |x|, y (the sign bit of y)
