@@ -4,8 +4,8 @@
 
 For every kernel of the lowering suite (tests/py/lower_suite.py,
 lower_suite_vector.py, lower_suite_memref.py, lower_suite_linalg.py,
-lower_suite_breadth.py, lower_suite_arith.py, lower_suite_cf.py and
-lower_suite_gpu.py: upstream
+lower_suite_breadth.py, lower_suite_arith.py, lower_suite_cf.py,
+lower_suite_gpu.py, lower_suite_arith64b.py and lower_suite_math.py: upstream
 MLIR gpu.modules in the style of MLIR's GPU integration tests), builds
 aster's code object (aster.lower + amdgcn-regalloc,amdgcn-waitcnt,
 amdgcn-hazards) and LLVM's (aster.lowering.llvm: mlir-opt-22
@@ -35,6 +35,8 @@ import lower_suite_breadth as B  # noqa: E402
 import lower_suite_arith as A  # noqa: E402
 import lower_suite_cf as CF  # noqa: E402
 import lower_suite_gpu as GP  # noqa: E402
+import lower_suite_arith64b as A64  # noqa: E402
+import lower_suite_math as MA  # noqa: E402
 
 
 def static_instructions(hsaco, kernel):
@@ -50,6 +52,7 @@ def main():
     args = ap.parse_args()
     want = set(filter(None, args.cases.split(",")))
     cases = [c for c in S.CASES + V.CASES + M.CASES + G.CASES + B.CASES + A.CASES + CF.CASES + GP.CASES
+             + A64.CASES + MA.CASES
              if not want or c.name in want]
     print(f"{'kernel':24} {'insts aster':>11} {'insts LLVM':>10} {'wave-insts aster':>16} "
           f"{'wave-insts LLVM':>15} {'cycles aster':>12} {'cycles LLVM':>11} {'ratio':>6}")

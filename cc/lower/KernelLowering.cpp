@@ -307,14 +307,16 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   // gpu.module (LowerLinalg.cpp): the input stays as it was on error.
   SmallVector<Operation *> loopClones, originals;
   for (gpu::GPUModuleOp &gm : gms) {
-    if (!hasLinalg(gm))
+    // ... and so do the math ops upstream's expansions rewrite (LowerMathExpand.cpp).
+    bool linalg = hasLinalg(gm), math = hasExpandableMath(gm);
+    if (!linalg && !math)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
     loopClones.push_back(c);
     originals.push_back(gm);
     gm = c;
-    if (failed(linalgToLoops(c))) {
+    if ((linalg && failed(linalgToLoops(c))) || (math && failed(expandMath(c)))) {
       for (Operation *op : loopClones)
         op->erase();
       return failure();
