@@ -161,6 +161,13 @@ LogicalResult KernelLowering::setupInterface() {
       dims = true;
     if (isa<gpu::GridDimOp>(op) && !fn.getKnownGridSizeAttr())
       gridDims = true;
+    // gpu.all_reduce needs the linear work-item id and the block size
+    // (LowerGpu.cpp): every id dimension the block may have, the dispatch
+    // packet when the size is not known.
+    if (isa<gpu::AllReduceOp>(op)) {
+      dims |= !known;
+      maxTid = std::max(maxTid, !known || known[2] > 1 ? 3u : known[1] > 1 ? 2u : 1u);
+    }
   });
   // gpu.grid_dim reads the code-object-v5 hidden arguments
   // hidden_block_count_x/y/z (u32, after the explicit arguments, 8-aligned;

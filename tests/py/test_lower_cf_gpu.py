@@ -40,6 +40,21 @@ def test_divergent_cfg_masks_exec():
     assert "s_and_saveexec_b64" in asm and "s_cbranch_execz" in asm
 
 
+def test_all_reduce_without_known_size_reads_the_dispatch_packet():
+    """No known_block_size: the block size from the dispatch packet, the
+    waves' values combined in a loop (s_cbranch_scc1 back), and one code
+    object serves two block sizes (the reduction's value changes with it)."""
+    case = next(c for c in G.CASES if c.name == "all_reduce_f64_add_nosize")
+    code = _ours(case)
+    assert "s_cbranch_scc1" in code.asm and "ds_read_b64" in code.asm
+    x = np.arange(256, dtype=np.float64)
+    for block in (64, 256, 130):
+        y = np.zeros(256)
+        aster.launch(code, "ar", grid=1, block=block, args=[x, y])
+        np.testing.assert_array_equal(y[:block], x[:block].sum())
+        np.testing.assert_array_equal(y[block:], 0)
+
+
 def test_all_reduce_uses_lds_and_one_barrier():
     asm = _ours(next(c for c in G.CASES if c.name == "all_reduce_add_4w")).asm
     assert asm.count("s_barrier") == 1
@@ -57,7 +72,9 @@ def test_dynamic_lds_follows_static_lds():
 
 
 @pytest.mark.parametrize("body, what", [
-    ("%r = gpu.all_reduce add %v uniform {} : (i32) -> i32", "known_block_size"),
+    ("""%h = arith.trunci %v : i32 to i16
+      %h2 = gpu.all_reduce add %h uniform {} : (i16) -> i16
+      %r = arith.extsi %h2 : i16 to i32""", "32- and 64-bit values"),
 ])
 def test_unsupported_all_reduce_names_the_op(body, what):
     text = S.module(f"""
