@@ -3,9 +3,6 @@ lowered to an amdgcn.func that a Python-built kernel calls (k.call after
 m.include) and aster.compile inlines. The oracle is NumPy: the example
 (examples/lower_function_call.py) evaluates a polynomial with the same fmas
 and clamps it; errors name the op."""
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,17 +10,11 @@ import pytest
 import aster
 from aster import VGPR, v
 import lower_suite as S
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lower_testing import run_example
 
 
 def test_example_runs_and_inlines():
-    env = dict(os.environ,
-               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(aster.__file__))))
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "lower_function_call.py")],
-                       capture_output=True, text=True, env=env, timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert "match NumPy; inlined: True" in p.stdout
+    assert "match NumPy; inlined: True" in run_example("lower_function_call.py")
 
 
 def test_function_signature_and_divergent_parameters():
