@@ -4,6 +4,8 @@ reductions and dynamic shared memory (lower_suite_gpu.py), each against
 NumPy and against LLVM's build of the same kernel (LLVM's structurizer for
 the CFGs; upstream's AllReduceLowering for gpu.all_reduce), both run on the
 emulator in strict mode."""
+import re
+
 import numpy as np
 import pytest
 
@@ -38,6 +40,17 @@ def test_divergent_cfg_masks_exec():
     structurizer makes them), not per-lane branches."""
     asm = _ours(next(c for c in CF.CASES if c.name == "cf_switch_exits")).asm
     assert "s_and_saveexec_b64" in asm and "s_cbranch_execz" in asm
+
+
+def test_irreducible_loop_is_split_into_one_loop():
+    """The loop entered at ^A or ^B is made reducible by cloning ^B for the
+    entry into it (node splitting): one loop (one backward s_branch) whose
+    body has ^A's n * 2 + 1 once and ^B's m + 3 once, plus the clone's
+    m + 3 before it; no entry selector multiplexing the two bodies."""
+    asm = _ours(next(c for c in CF.CASES if c.name == "cf_irreducible")).asm
+    assert asm.count("s_branch") == 1
+    assert len(re.findall(r"v_lshlrev_b32 v\d+, 1, v\d+", asm)) == 1
+    assert len(re.findall(r"v_add_u32 v\d+, v\d+, 3\n", asm)) == 2
 
 
 def test_all_reduce_without_known_size_reads_the_dispatch_packet():
