@@ -160,6 +160,9 @@ RV blockDimOf(KernelLowering &L, unsigned d) {
 LogicalResult KernelLowering::lowerAllReduce(gpu::AllReduceOp r) {
   Operation *op = r;
   Type et = r.getType();
+  if (func) // a non-kernel function (LowerFunction.cpp): no workgroup of its own
+    return unsupported(op, "a workgroup reduction needs the kernel's work-item ids and LDS "
+                           "(not in a function)");
   if (!is32(et) && !is64(et))
     return unsupported(op, "only reductions of 32- and 64-bit values are lowered");
   bool wide = is64(et);

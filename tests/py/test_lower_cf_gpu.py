@@ -100,3 +100,14 @@ def test_unsupported_all_reduce_names_the_op(body, what):
     }}""")
     with pytest.raises(aster.AsterError, match=r"gpu\.all_reduce.*" + what):
         aster.lower(text)
+
+
+def test_all_reduce_in_a_function_is_an_error():
+    """A non-kernel function has no workgroup ids or LDS of its own."""
+    text = S.module("""
+    gpu.func @f(%v: i32) -> i32 {
+      %r = gpu.all_reduce add %v uniform {} : (i32) -> i32
+      gpu.return %r : i32
+    }""")
+    with pytest.raises(aster.AsterError, match=r"gpu\.all_reduce.*not in a function"):
+        aster.lower(text)
