@@ -16,15 +16,17 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// gpu.all_reduce needs whole waves of a known workgroup size.
-// CHECK: errors.mlir:[[@LINE+6]]:12: error: 'gpu.all_reduce' op cannot be lowered to amdgcn: needs known_block_size
+// gpu.all_reduce reduces 32- and 64-bit values (not i16).
+// CHECK: errors.mlir:[[@LINE+7]]:14: error: 'gpu.all_reduce' op cannot be lowered to amdgcn: only reductions of 32- and 64-bit values are lowered
 module attributes {gpu.container_module} {
   gpu.module @m2 {
-    gpu.func @k(%x: memref<64xf32>) kernel {
+    gpu.func @k(%x: memref<64xi32>) kernel {
       %i = gpu.thread_id x
-      %v = memref.load %x[%i] : memref<64xf32>
-      %r = gpu.all_reduce add %v uniform {} : (f32) -> f32
-      memref.store %r, %x[%i] : memref<64xf32>
+      %v = memref.load %x[%i] : memref<64xi32>
+      %h = arith.trunci %v : i32 to i16
+      %r16 = gpu.all_reduce add %h uniform {} : (i16) -> i16
+      %r = arith.extsi %r16 : i16 to i32
+      memref.store %r, %x[%i] : memref<64xi32>
       gpu.return
     }
   }
