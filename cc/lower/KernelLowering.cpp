@@ -161,6 +161,13 @@ LogicalResult KernelLowering::setupInterface() {
       dims = true;
     if (isa<gpu::GridDimOp>(op) && !fn.getKnownGridSizeAttr())
       gridDims = true;
+    // gpu.all_reduce needs the linear work-item id and the block size
+    // (LowerGpu.cpp): every id dimension the block may have, the dispatch
+    // packet when the size is not known.
+    if (isa<gpu::AllReduceOp>(op)) {
+      dims |= !known;
+      maxTid = std::max(maxTid, !known || known[2] > 1 ? 3u : known[1] > 1 ? 2u : 1u);
+    }
   });
   // gpu.grid_dim reads the code-object-v5 hidden arguments
   // hidden_block_count_x/y/z (u32, after the explicit arguments, 8-aligned;
@@ -294,6 +301,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   return unsupported(op);
 }
 
+// LowerFunction.cpp: whether `gm` holds func.func bodies; each becomes a
+// non-kernel gpu.func of the same name, body and type.
+bool hasFuncBodies(gpu::GPUModuleOp gm);
+void funcBodiesToGpuFuncs(gpu::GPUModuleOp gm);
+
 LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   if (!ISA::targetBit(target))
     return top.emitError("amdgcn-lower: unknown target '") << target << "'";
@@ -306,15 +318,20 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   // linalg ops become loops first, in a clone lowered in place of the
   // gpu.module (LowerLinalg.cpp): the input stays as it was on error.
   SmallVector<Operation *> loopClones, originals;
+  // So do func.func bodies: gpu.funcs (LowerFunction.cpp).
   for (gpu::GPUModuleOp &gm : gms) {
-    if (!hasLinalg(gm))
+    // ... and so do the math ops upstream's expansions rewrite (LowerMathExpand.cpp).
+    bool linalg = hasLinalg(gm), math = hasExpandableMath(gm), funcs = hasFuncBodies(gm);
+    if (!linalg && !math && !funcs)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
     loopClones.push_back(c);
     originals.push_back(gm);
     gm = c;
-    if (failed(linalgToLoops(c))) {
+    if (funcs)
+      funcBodiesToGpuFuncs(c);
+    if ((linalg && failed(linalgToLoops(c))) || (math && failed(expandMath(c)))) {
       for (Operation *op : loopClones)
         op->erase();
       return failure();
@@ -327,15 +344,37 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     made.push_back(km);
     if (failed(importFunctions(top, gm, km))) // func.call's callees (LowerCall.cpp)
       ok = false;
-    for (Operation &op : gm.getBody()->getOperations()) {
-      auto fn = dyn_cast<gpu::GPUFuncOp>(&op);
-      if (fn && !fn.isKernel()) { // an amdgcn.func (LowerFunction.cpp)
-        scalarizeVectorCarries(fn);
-        KernelLowering kl(fn, km);
-        if (failed(kl.run()))
-          ok = false;
+    // Functions first (amdgcn.funcs: LowerFunction.cpp), each after the
+    // functions it calls, so that func.call finds its amdgcn.func (a call
+    // cycle or an unknown callee: the first left, whose call then fails).
+    SmallVector<gpu::GPUFuncOp> funcs;
+    for (auto f : gm.getOps<gpu::GPUFuncOp>())
+      if (!f.isKernel())
+        funcs.push_back(f);
+    while (!funcs.empty()) {
+      auto *next = llvm::find_if(funcs, [&](gpu::GPUFuncOp f) {
+        return !f.walk([&](func::CallOp c) {
+                   return km.lookupSymbol(c.getCallee()) ? WalkResult::advance()
+                                                         : WalkResult::interrupt();
+                 }).wasInterrupted();
+      });
+      if (next == funcs.end())
+        next = funcs.begin();
+      gpu::GPUFuncOp fn = *next;
+      funcs.erase(next);
+      if (failed(structurizeKernelCFG(fn))) {
+        ok = false;
         continue;
       }
+      scalarizeVectorCarries(fn);
+      KernelLowering kl(fn, km);
+      if (failed(kl.run()))
+        ok = false;
+    }
+    for (Operation &op : gm.getBody()->getOperations()) {
+      auto fn = dyn_cast<gpu::GPUFuncOp>(&op);
+      if (fn && !fn.isKernel())
+        continue;
       if (auto decl = dyn_cast<func::FuncOp>(&op); decl && decl.isDeclaration())
         continue;
       if (!fn) {

@@ -10,6 +10,20 @@
 // upstream IR out: the lowering of scf (LowerControlFlow.cpp) then gives
 // uniform branches on SCC and divergent ones under EXEC masks, as LLVM's
 // structurizer does for the same CFG.
+//
+// An irreducible loop (a cycle entered at several blocks) is first made
+// reducible by node splitting, as the textbook remedy does (and LLVM's
+// FixIrreducible avoids only to bound code growth): for a strongly
+// connected set of blocks with entries H (the first in block order) and
+// E1..Ek, the blocks each Ei reaches inside the set without passing H are
+// cloned and the outside edges into Ei go to the clone of Ei, so the cycle
+// has one header H and transformCFGToSCF lifts it to a plain loop instead
+// of multiplexing its entries through a selector variable in an
+// scf.while (which runs every entry's body under its own EXEC mask on
+// each trip). Skipped (the selector form stays) when a value of a cloned
+// block is used outside the cloned blocks (its dominance would break) or
+// the function would grow past a bound.
+//
 // Needs before: a gpu.func whose blocks end in cf.br, cf.cond_br, cf.switch
 // or gpu.return. Guarantees after: a one-block body (or an error at the
 // first terminator it cannot lift, naming it; the function unchanged).
@@ -20,7 +34,12 @@
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/RegionGraphTraits.h"
 #include "mlir/Transforms/CFGToSCF.h"
+
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace aster::lower {
 
@@ -68,6 +87,86 @@ LogicalResult switchToIfs(scf::IndexSwitchOp sw) {
   return success();
 }
 
+/// One node-splitting step (the header above) on the first irreducible
+/// cycle of `body`; whether it changed the region.
+bool splitOneIrreducibleCycle(Region &body) {
+  DenseMap<Block *, unsigned> order;
+  for (Block &blk : body)
+    order[&blk] = order.size();
+  for (auto it = llvm::scc_begin(&body); !it.isAtEnd(); ++it) {
+    const std::vector<Block *> &scc = *it;
+    if (scc.size() < 2)
+      continue;
+    llvm::SmallPtrSet<Block *, 8> in(scc.begin(), scc.end());
+    SmallVector<Block *> entries;
+    for (Block *blk : scc)
+      if (blk->isEntryBlock() ||
+          llvm::any_of(blk->getPredecessors(), [&](Block *p) { return !in.contains(p); }))
+        entries.push_back(blk);
+    if (entries.size() < 2)
+      continue;
+    llvm::sort(entries, [&](Block *a, Block *c) { return order[a] < order[c]; });
+    Block *header = entries.front();
+    Block *e = entries[1];
+    // The blocks e reaches in the cycle without passing the header, in
+    // breadth-first order (a block's dominating definitions come first).
+    llvm::SetVector<Block *> reach;
+    reach.insert(e);
+    for (unsigned i = 0; i < reach.size(); ++i)
+      for (Block *succ : reach[i]->getSuccessors())
+        if (succ != header && in.contains(succ))
+          reach.insert(succ);
+    if (reach.size() > 32)
+      return false;
+    // Every use of a value of those blocks is in them.
+    for (Block *blk : reach) {
+      auto usedOutside = [&](Value v) {
+        return llvm::any_of(v.getUsers(), [&](Operation *u) {
+          Block *ub = body.findAncestorBlockInRegion(*u->getBlock());
+          return !ub || !reach.contains(ub);
+        });
+      };
+      if (llvm::any_of(blk->getArguments(), usedOutside))
+        return false;
+      for (Operation &op : *blk)
+        if (llvm::any_of(op.getResults(), usedOutside))
+          return false;
+    }
+    IRMapping map;
+    SmallVector<Block *> clones;
+    for (Block *blk : reach) {
+      Block *c = new Block();
+      body.push_back(c);
+      for (BlockArgument a : blk->getArguments())
+        map.map(a, c->addArgument(a.getType(), a.getLoc()));
+      map.map(blk, c);
+      clones.push_back(c);
+    }
+    for (auto [blk, c] : llvm::zip(reach, clones))
+      for (Operation &op : *blk)
+        c->push_back(op.clone(map));
+    // Operands defined in a later-cloned block (not in breadth-first
+    // dominance order): remapped now that every clone exists.
+    for (Block *c : clones)
+      c->walk([&](Operation *op) {
+        for (OpOperand &o : op->getOpOperands())
+          if (Value m = map.lookupOrNull(o.get()))
+            o.set(m);
+      });
+    // The outside edges into e now enter its clone.
+    for (Block *p : llvm::to_vector(e->getPredecessors())) {
+      if (in.contains(p))
+        continue;
+      Operation *t = p->getTerminator();
+      for (unsigned i = 0; i < t->getNumSuccessors(); ++i)
+        if (t->getSuccessor(i) == e)
+          t->setSuccessor(clones.front(), i);
+    }
+    return true;
+  }
+  return false;
+}
+
 } // namespace
 
 LogicalResult structurizeKernelCFG(gpu::GPUFuncOp fn) {
@@ -82,6 +181,10 @@ LogicalResult structurizeKernelCFG(gpu::GPUFuncOp fn) {
   }
   // On a clone: the transformation leaves its input unspecified on failure.
   auto clone = cast<gpu::GPUFuncOp>(fn->clone());
+  // Irreducible cycles made reducible first (bounded: each step clones at
+  // most 32 blocks, at most 8 steps).
+  for (unsigned step = 0; step < 8 && splitOneIrreducibleCycle(clone.getBody()); ++step) {
+  }
   KernelCFGToSCF iface;
   DominanceInfo dom(clone);
   FailureOr<bool> lifted = transformCFGToSCF(clone.getBody(), iface, dom);

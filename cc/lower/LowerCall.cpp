@@ -16,6 +16,10 @@
 //     by amdgcn.concat); results read back (a range split by amdgcn.part
 //     into a vector's words).
 //
+// The callee may also be a func.func with a body in the gpu.module, lowered
+// to an amdgcn.func before the kernel (LowerFunction.cpp); a memref
+// argument is then its kernel argument's pointer.
+//
 // Needs before: the callee's parameters and results virtual VGPR / SGPR
 // ranges (pinned registers are errors). Guarantees after: one amdgcn.call
 // per func.call; the library modules of the input are removed once every
@@ -30,6 +34,8 @@ namespace aster::lower {
 LogicalResult importFunctions(ModuleOp top, gpu::GPUModuleOp gm, KernelModuleOp km) {
   bool ok = true;
   for (auto decl : gm.getOps<func::FuncOp>()) {
+    if (!decl.isDeclaration()) // a device function of the module (LowerFunction.cpp)
+      continue;
     FuncOp def;
     for (auto lib : top.getOps<KernelModuleOp>()) {
       if (lib == km)
@@ -69,6 +75,19 @@ LogicalResult lowerCall(KernelLowering &L, Operation *op) {
     if (!rt || !rt.isVirtual() ||
         (rt.getKind() != RegKind::VGPR && rt.getKind() != RegKind::SGPR))
       return L.unsupported(op, "parameters must be virtual VGPR or SGPR ranges");
+    if (isa<MemRefType>(v.getType())) {
+      // A lowered function's memref parameter: the pointer (an SGPR pair)
+      // of a kernel argument's global memory (LowerFunction.cpp).
+      auto m = L.memrefOf(op, v);
+      if (failed(m))
+        return failure();
+      if (m->lds || m->priv || m->regs || m->view || rt.getKind() != RegKind::SGPR ||
+          rt.getWidth() != 2)
+        return L.unsupported(op, "a memref argument is the pointer of a kernel argument "
+                                 "(global memory, not a view) for a memref parameter");
+      args.push_back(m->ptrReg ? m->ptrReg : L.loadPtr(m->ptr));
+      continue;
+    }
     SmallVector<RV> words;
     if (isa<VectorType>(v.getType())) {
       auto it = L.vecs.find(v);

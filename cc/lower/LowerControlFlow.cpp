@@ -81,17 +81,60 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   }
   Value m = toMask(*cond);
   Value saved = inst("s_and_saveexec_b64", s2T, m);
+  // Which results a side passes as a block argument: only values it
+  // computes inside its region. A value from outside the if (it dominates
+  // the join) or a constant is used at the join as it is, and a side
+  // yielding ub.poison (transformCFGToSCF's undefined path) takes the other
+  // side's value: no v_cndmask, no zero for the skipped side.
+  unsigned n = types.size();
+  auto yielded = [&](Region &r, unsigned i) { return r.front().getTerminator()->getOperand(i); };
+  auto isPoison = [](Value v) {
+    Operation *d = v.getDefiningOp();
+    return d && d->getName().getStringRef() == "ub.poison";
+  };
+  auto carried = [&](Region &r, unsigned i) {
+    if (r.empty())
+      return false;
+    Value y = yielded(r, i);
+    return types[i] == v2T || (!isPoison(y) && r.isAncestor(y.getParentRegion()));
+  };
+  SmallVector<bool> carryT, carryE;
+  SmallVector<Type> typesT, typesE;
+  for (unsigned i = 0; i < n; ++i) {
+    carryT.push_back(carried(op.getThenRegion(), i));
+    carryE.push_back(carried(op.getElseRegion(), i));
+    if (carryT.back())
+      typesT.push_back(types[i]);
+    if (carryE.back())
+      typesE.push_back(types[i]);
+  }
   // A zero of each result's class (a skipped side's results).
   auto zero = [&](Type t) {
     return t == v2T ? toV64(imm64(0)) : inst("v_mov_b32", vT, cst(0));
   };
-  SmallVector<Value> zeros;
-  for (unsigned i = 0; i < types.size(); ++i)
-    zeros.push_back(zero(types[i]));
-  Block *thenB = newBlock(), *elseHead = newBlock(types);
-  branch("s_cbranch_execz", elseHead, zeros, thenB, {});
+  auto zerosOf = [&](ArrayRef<Type> ts) {
+    SmallVector<Value> z;
+    for (Type t : ts)
+      z.push_back(zero(t));
+    return z;
+  };
+  // The registers of a side's carried results (the region lowered).
+  auto passCarried = [&](Region &r, ArrayRef<bool> carry) -> FailureOr<SmallVector<Value>> {
+    if (failed(lowerBlock(r.front())))
+      return failure();
+    auto ys = yields(r.front());
+    if (failed(ys))
+      return failure();
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < n; ++i)
+      if (carry[i])
+        out.push_back(inClass((*ys)[i], types[i]).reg);
+    return out;
+  };
+  Block *thenB = newBlock(), *elseHead = newBlock(typesT);
+  branch("s_cbranch_execz", elseHead, zerosOf(typesT), thenB, {});
   start(thenB);
-  auto tv = passOn(op.getThenRegion().front());
+  auto tv = passCarried(op.getThenRegion(), carryT);
   if (failed(tv))
     return failure();
   cf::BranchOp::create(b, loc, elseHead, *tv);
@@ -103,14 +146,13 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   inst("s_andn2_b64", execT, {saved, m});
   SmallVector<Value> passT(elseHead->getArguments().begin(), elseHead->getArguments().end());
   SmallVector<Value> skipArgs = passT;
-  for (unsigned i = 0; i < types.size(); ++i)
-    skipArgs.push_back(zero(types[i]));
-  SmallVector<Type> joinTypes(types);
-  joinTypes.append(types.begin(), types.end());
+  skipArgs.append(zerosOf(typesE));
+  SmallVector<Type> joinTypes(typesT);
+  joinTypes.append(typesE.begin(), typesE.end());
   Block *elseB = newBlock(), *join = newBlock(joinTypes);
   branch("s_cbranch_execz", join, skipArgs, elseB, {});
   start(elseB);
-  auto ev = passOn(op.getElseRegion().front());
+  auto ev = passCarried(op.getElseRegion(), carryE);
   if (failed(ev))
     return failure();
   SmallVector<Value> joinArgs = passT;
@@ -118,19 +160,42 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   cf::BranchOp::create(b, loc, join, joinArgs);
   start(join);
   inst("s_mov_b64", execT, saved);
-  unsigned n = types.size();
+  unsigned nt = 0, ne = typesT.size();
   for (unsigned i = 0; i < n; ++i) {
-    if (types[i] == v2T) { // per dword
-      RV e = fromV64(join->getArgument(n + i)), t = fromV64(join->getArgument(i));
+    Value ty = yielded(op.getThenRegion(), i), ey = yielded(op.getElseRegion(), i);
+    auto side = [&](bool carry, Value arg, Value y) -> FailureOr<RV> {
+      if (carry)
+        return fromArg(arg, types[i], op.getResult(i).getType());
+      return get(y);
+    };
+    Value ta = carryT[i] ? join->getArgument(nt++) : Value();
+    Value ea = carryE[i] ? join->getArgument(ne++) : Value();
+    if (types[i] == v2T) { // per dword (both sides carried)
+      RV e = fromV64(ea), t = fromV64(ta);
       vals[op.getResult(i)] =
           pair(RV::of(RV::V, inst("v_cndmask_b32", vT, {e.reg, t.reg, m})),
                RV::of(RV::V, inst("v_cndmask_b32", vT, {e.hiReg, t.hiReg, m})));
       continue;
     }
+    auto t = side(carryT[i], ta, ty), e = side(carryE[i], ea, ey);
+    if (failed(t) || failed(e))
+      return failure();
+    if (isPoison(ty) || isPoison(ey)) {
+      vals[op.getResult(i)] = isPoison(ty) ? *e : *t;
+      continue;
+    }
+    if (!carryT[i] && !carryE[i] && t->k == e->k && t->reg == e->reg && t->bits == e->bits) {
+      vals[op.getResult(i)] = *t;
+      continue;
+    }
+    // v_cndmask_b32 (VOP3): the mask is the one SGPR read; the values are
+    // VGPRs or inline constants.
+    auto vOperand = [&](RV r) {
+      return r.k == RV::Imm && inlineConstant(r.bits, r.isFloat) ? cst(r.bits, r.isFloat)
+                                                                 : toV(r);
+    };
     vals[op.getResult(i)] =
-        RV::of(RV::V,
-               inst("v_cndmask_b32", vT, {join->getArgument(n + i), join->getArgument(i), m}),
-               isFloat(i));
+        RV::of(RV::V, inst("v_cndmask_b32", vT, {vOperand(*e), vOperand(*t), m}), isFloat(i));
   }
   return success();
 }

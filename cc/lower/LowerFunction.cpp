@@ -18,12 +18,46 @@
 //                here (pass them as parameters); lane ids, shuffles, wave
 //                reductions and register allocas work.
 //
-// Needs before: a one-block gpu.func body. Guarantees after: an amdgcn.func
-// on virtual registers ending in amdgcn.return, or an error at the op.
+// A func.func with a body in the gpu.module (called from a kernel with
+// func.call, as upstream writes device functions) is first made a gpu.func
+// of the same name, type and body (func.return -> gpu.return;
+// funcBodiesToGpuFuncs, on lowerGpuModules' clone of the module), then
+// lowered as above; lowerGpuModules lowers functions before the kernels
+// and callees before callers, so each func.call becomes an amdgcn.call of
+// it (LowerCall.cpp), inlined by aster.compile like a library function.
+//
+// Needs before: a gpu.func body lifted to one block (structurizeKernelCFG).
+// Guarantees after: an amdgcn.func on virtual registers ending in
+// amdgcn.return, or an error at the op.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 namespace aster::lower {
+
+bool hasFuncBodies(gpu::GPUModuleOp gm) {
+  return llvm::any_of(gm.getOps<func::FuncOp>(),
+                      [](func::FuncOp f) { return !f.isDeclaration(); });
+}
+
+void funcBodiesToGpuFuncs(gpu::GPUModuleOp gm) {
+  for (auto f : llvm::make_early_inc_range(gm.getOps<func::FuncOp>())) {
+    if (f.isDeclaration())
+      continue;
+    OpBuilder b(f);
+    auto g = gpu::GPUFuncOp::create(b, f.getLoc(), f.getSymName(), f.getFunctionType());
+    g.getBody().takeBody(f.getBody());
+    SmallVector<func::ReturnOp> rets;
+    g.walk([&](func::ReturnOp r) { rets.push_back(r); });
+    for (func::ReturnOp r : rets) {
+      OpBuilder rb(r);
+      gpu::ReturnOp::create(rb, r.getLoc(), r.getOperands());
+      r.erase();
+    }
+    f.erase();
+  }
+}
 
 LogicalResult KernelLowering::setupFunction() {
   SmallVector<Type> params, results;

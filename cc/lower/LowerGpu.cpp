@@ -79,88 +79,272 @@ unsigned KernelLowering::staticLdsEnd() {
   return a ? (unsigned)(a.getInt() + 15) / 16 * 16 : 0;
 }
 
-// gpu.all_reduce across the workgroup: each wave reduces its 64 lanes
-// (waveReduce: the op's kind or its region as the combining function), one
-// value per wave goes to LDS scratch at wave * 4 (every lane writes the
-// wave's value), s_barrier, then every lane combines the waves' values in
-// wave order. The scratch (one dword per wave, 16-byte aligned) is reserved
-// per all_reduce at the end of the static LDS (setupInterface: reserveLds).
-// Needs: known_block_size a multiple of 64 work-items (whole waves), every
-// work-item reaching the op (the gpu dialect's rule), 32-bit values.
+// gpu.all_reduce across the workgroup: each wave reduces its lanes (the
+// op's kind or its region as the combining function), one value per wave
+// goes to LDS scratch at wave * 4 (wave * 8 for 64-bit values; every lane
+// writes the wave's value), s_barrier, then every lane combines the waves'
+// values in wave order. The scratch (16-byte aligned) is reserved per
+// all_reduce at the end of the static LDS (setupInterface: reserveLds; 16
+// waves when the block size is not known).
+//   64-bit values (i64, f64): each dword moved by its own ds_swizzle /
+//     ds_bpermute, combined by the 64-bit arith lowering (LowerArith64.cpp).
+//   block size: known_block_size, else the dispatch packet's
+//     workgroup_size_x/y/z (as gpu.block_dim reads it); then the number of
+//     waves is a uniform loop count (s_cmp / s_cbranch_scc1 over the slots).
+//   partial waves (a block size not known to be whole waves): the work-items
+//     of the last wave are a prefix of its lanes. Step k of the butterfly
+//     reads the first lane of the partner's k-lane group, (lane & ~(k-1)) ^ k
+//     (ds_swizzle's and/xor masks), and combines only when that lane exists
+//     (its linear id < the block size): by induction every existing lane
+//     then holds the reduction of the existing lanes of its 2k-lane group.
+//   control flow: the gpu dialect requires every work-item of the workgroup
+//     to execute the op, so inside scf.if / scf.for / scf.while (a region
+//     every work-item enters: uniform in fact, whatever Uniformity says) EXEC
+//     holds every existing lane and the above applies; inside a loop a
+//     second s_barrier after the reads keeps the next iteration's writes of
+//     the scratch from overtaking a slower wave's reads.
+// Needs: every work-item reaching the op (the op's semantics), 32- or
+// 64-bit values.
+namespace {
+
+using ARK = gpu::AllReduceOperation;
+
+/// The arith op of a reduction kind for element type `t`, or "".
+StringRef reduceArith(ARK k, Type t) {
+  bool fl = isa<FloatType>(t);
+  switch (k) {
+  case ARK::ADD: return fl ? "arith.addf" : "arith.addi";
+  case ARK::MUL: return fl ? "arith.mulf" : "arith.muli";
+  case ARK::MINUI: return "arith.minui";
+  case ARK::MINSI: return "arith.minsi";
+  case ARK::MAXUI: return "arith.maxui";
+  case ARK::MAXSI: return "arith.maxsi";
+  case ARK::MINNUMF: return "arith.minnumf";
+  case ARK::MAXNUMF: return "arith.maxnumf";
+  case ARK::MINIMUMF: return "arith.minimumf";
+  case ARK::MAXIMUMF: return "arith.maximumf";
+  case ARK::AND: return "arith.andi";
+  case ARK::OR: return "arith.ori";
+  case ARK::XOR: return "arith.xori";
+  }
+  return "";
+}
+
+/// A 32- or 64-bit value's dwords in VGPRs.
+SmallVector<Value, 2> vDwords(KernelLowering &L, RV x) {
+  if (!x.wide)
+    return {L.toV(x)};
+  return {L.toV(KernelLowering::lo(x)), L.toV(KernelLowering::hi(x))};
+}
+RV fromDwords(KernelLowering &L, ArrayRef<Value> d, bool fl) {
+  if (d.size() == 1)
+    return RV::of(RV::V, d[0], fl);
+  return L.pair(RV::of(RV::V, d[0]), RV::of(RV::V, d[1]));
+}
+
+/// The block size (work-items) as a uniform value: known_block_size, else
+/// the dispatch packet's u16 fields (HSA Platform System Architecture Spec
+/// 1.2, 2.9.6: workgroup_size_x/y/z at bytes 4, 6, 8).
+RV blockDimOf(KernelLowering &L, unsigned d) {
+  if (auto known = L.fn.getKnownBlockSizeAttr())
+    return RV::imm(known[d]);
+  Value w = L.inPrologue(
+      [&] { return L.inst("s_load_dword", L.sT, {L.dispatchPtr, L.cst(d == 2 ? 8 : 4)}); });
+  RV word = RV::of(RV::S, w);
+  return d == 1 ? L.ibin("s_lshr_b32", "v_lshrrev_b32", true, word, RV::imm(16), nullptr)
+                : L.ibin("s_and_b32", "v_and_b32", false, word, RV::imm(0xffff), nullptr);
+}
+
+} // namespace
+
 LogicalResult KernelLowering::lowerAllReduce(gpu::AllReduceOp r) {
   Operation *op = r;
-  if (!is32(r.getType()))
-    return unsupported(op, "only reductions of 32-bit values are lowered");
+  Type et = r.getType();
+  if (func) // a non-kernel function (LowerFunction.cpp): no workgroup of its own
+    return unsupported(op, "a workgroup reduction needs the kernel's work-item ids and LDS "
+                           "(not in a function)");
+  if (!is32(et) && !is64(et))
+    return unsupported(op, "only reductions of 32- and 64-bit values are lowered");
+  bool wide = is64(et);
   auto known = fn.getKnownBlockSizeAttr();
   unsigned threads = known ? known[0] * known[1] * known[2] : 0;
-  if (!threads || threads % 64)
-    return unsupported(op, "needs known_block_size, a multiple of 64 work-items");
-  if (op->getParentOp() != fn.getOperation())
-    return unsupported(op, "only at the top level of the kernel body (every work-item "
-                           "reaches it)");
+  // Whole waves: no lane checks in the butterfly.
+  bool whole = threads && threads % 64 == 0;
   auto x = get(r.getValue());
   if (failed(x))
     return failure();
-  bool fl = isF32(r.getType());
-  std::function<FailureOr<Value>(Value, Value)> combine;
+  bool fl = isF32(et);
+  std::function<FailureOr<RV>(RV, RV)> combine;
   if (r.getOp()) {
-    StringRef mn = reduceInst(*r.getOp(), fl);
-    if (mn.empty())
+    StringRef mn = wide ? StringRef() : reduceInst(*r.getOp(), fl);
+    StringRef an = reduceArith(*r.getOp(), et);
+    if (mn.empty() && an.empty())
       return unsupported(op, "this reduction kind is not lowered");
-    combine = [this, mn](Value a, Value c) -> FailureOr<Value> { return inst(mn, vT, {a, c}); };
+    Location at = op->getLoc();
+    combine = [this, mn, an, et, fl, at](RV a, RV c) -> FailureOr<RV> {
+      if (!mn.empty())
+        return RV::of(RV::V, inst(mn, vT, {toV(a), toV(c)}), fl);
+      return scalarOp(*this, at, an, {a, c}, {et, et}, et, {});
+    };
   } else {
     // The region: its two block arguments bound to the operands, its ops
     // lowered at each use, its gpu.yield's operand the result.
     Block &body = r.getBody().front();
-    combine = [this, &body, fl](Value a, Value c) -> FailureOr<Value> {
-      vals[body.getArgument(0)] = RV::of(RV::V, a, fl);
-      vals[body.getArgument(1)] = RV::of(RV::V, c, fl);
+    combine = [this, &body](RV a, RV c) -> FailureOr<RV> {
+      vals[body.getArgument(0)] = a;
+      vals[body.getArgument(1)] = c;
       cse.clear(); // the block's values are new at each use
       if (failed(lowerBlock(body)))
         return failure();
-      auto y = get(body.getTerminator()->getOperand(0));
-      if (failed(y))
-        return failure();
-      return toV(*y);
+      return get(body.getTerminator()->getOperand(0));
     };
   }
-  auto acc = waveReduce(toV(*x), 64, combine);
-  if (failed(acc))
-    return failure();
-  unsigned waves = threads / 64;
-  if (waves == 1) {
-    vals[r] = RV::of(RV::S, inst("v_readfirstlane_b32", sT, *acc), fl);
-    return success();
-  }
-  unsigned base = allReduceScratch.lookup(op);
-  // The wave's index * 4: the linear work-item id / 64 * 4.
+  auto combineV = [&](RV a, RV c) -> FailureOr<SmallVector<Value, 2>> {
+    auto y = combine(a, c);
+    if (failed(y))
+      return failure();
+    return vDwords(*this, *y);
+  };
+
+  // The linear work-item id (needed for the wave index and the lane checks).
+  RV bx = blockDimOf(*this, 0), by = blockDimOf(*this, 1), bz = blockDimOf(*this, 2);
   RV tid = RV::of(RV::V, tid0);
   if (packedIds) {
     RV tx = RV::of(RV::V, inst("v_bfe_u32", vT, {tid0, cst(0), cst(10)}));
     RV ty = RV::of(RV::V, inst("v_bfe_u32", vT, {tid0, cst(10), cst(10)}));
     RV tz = RV::of(RV::V, inst("v_bfe_u32", vT, {tid0, cst(20), cst(10)}));
-    tid = add(tx, mul(add(ty, mul(tz, RV::imm(known[1]))), RV::imm(known[0])));
+    tid = add(tx, mul(add(ty, mul(tz, by)), bx));
   }
-  Value w4 = inst("v_and_b32", vT, {toV(RV::imm(~63u)), toV(tid)});
-  w4 = inst("v_lshrrev_b32", vT, {cst(4), w4});
-  inst("ds_write_b32", {}, {w4, *acc}, {b.getNamedAttr("offset", b.getI32IntegerAttr(base))});
-  inst("s_waitcnt", {}, {}, {b.getNamedAttr("lgkmcnt", b.getI32IntegerAttr(0))});
-  inst("s_barrier", {}, {});
-  Value zero = inst("v_mov_b32", vT, cst(0));
-  Value sum;
-  for (unsigned w = 0; w < waves; ++w) {
-    Value v = inst("ds_read_b32", vT, {zero},
-                   {b.getNamedAttr("offset", b.getI32IntegerAttr(base + 4 * w))});
-    if (!w) {
-      sum = v;
-      continue;
+  RV n = known ? RV::imm(threads) : mul(mul(bx, by), bz);
+  // Lanes whose linear id is below `limit` exist: n - (tid & ~63).
+  RV waveBase;
+  Value limit;
+  if (!whole || !known || threads > 64)
+    waveBase = RV::of(RV::V, inst("v_and_b32", vT, {toV(RV::imm(~63u)), toV(tid)}));
+  if (!whole)
+    limit = inst("v_sub_u32", vT, vOps({n, waveBase}));
+
+  SmallVector<Value, 2> acc = vDwords(*this, *x);
+  Value lanes = laneId().reg;
+  for (unsigned k = 1; k < 64; k <<= 1) {
+    SmallVector<Value, 2> other;
+    Value srcLane;
+    if (k < 32) {
+      // ds_swizzle bit mode: offset = and_mask | or_mask << 5 | xor_mask << 10
+      // (CDNA3 ISA 12.13.x, "DS_SWIZZLE_B32": bit 15 clear = bitmask mode);
+      // with whole waves lane ^ k (every lane of the group holds its value).
+      unsigned andMask = whole ? 0x1f : 0x1f & ~(k - 1);
+      unsigned pattern = andMask | (k << 10);
+      for (Value d : acc)
+        other.push_back(inst("ds_swizzle_b32", vT, {d},
+                             {b.getNamedAttr("offset", b.getI32IntegerAttr(pattern))}));
+      if (!whole) {
+        Value g = k > 1 ? inst("v_and_b32", vT, {cst(~(k - 1)), lanes}) : lanes;
+        srcLane = inst("v_xor_b32", vT, {cst(k), g});
+      }
+    } else {
+      Value xaddr = whole ? valu("v_xor_b32", {RV::imm(128), RV::of(RV::V, laneByteAddr())},
+                                 false).reg
+                          : inst("v_xor_b32", vT, {toV(RV::imm(128)),
+                                                    inst("v_and_b32", vT, {toV(RV::imm(128)),
+                                                                           laneByteAddr()})});
+      for (Value d : acc)
+        other.push_back(inst("ds_bpermute_b32", vT, {xaddr, d}));
+      if (!whole)
+        srcLane = inst("v_lshrrev_b32", vT, {cst(2), xaddr});
     }
-    auto c = combine(sum, v);
+    auto c = combineV(fromDwords(*this, acc, fl), fromDwords(*this, other, fl));
     if (failed(c))
       return failure();
-    sum = *c;
+    if (whole) {
+      acc = *c;
+      continue;
+    }
+    Value valid = inst("v_cmp_lt_u32", s2T, {srcLane, limit});
+    for (unsigned i = 0; i < acc.size(); ++i)
+      acc[i] = inst("v_cndmask_b32", vT, {acc[i], (*c)[i], valid});
   }
-  vals[r] = RV::of(RV::S, inst("v_readfirstlane_b32", sT, sum), fl);
+  auto result = [&](ArrayRef<Value> d) {
+    SmallVector<Value, 2> s;
+    for (Value v : d)
+      s.push_back(inst("v_readfirstlane_b32", sT, v));
+    vals[r] = wide ? pair(RV::of(RV::S, s[0]), RV::of(RV::S, s[1])) : RV::of(RV::S, s[0], fl);
+  };
+  if (known && threads <= 64) {
+    result(acc);
+    return success();
+  }
+  unsigned base = allReduceScratch.lookup(op);
+  unsigned bytes = wide ? 8 : 4;
+  // The wave's slot: (tid & ~63) / 64 * bytes.
+  Value slot = inst("v_lshrrev_b32", vT, {cst(wide ? 3 : 4), toV(waveBase)});
+  auto ldsAttr = [&](unsigned off) {
+    return SmallVector<NamedAttribute>{b.getNamedAttr("offset", b.getI32IntegerAttr(off))};
+  };
+  if (wide)
+    inst("ds_write_b64", {}, {slot, ConcatOp::create(b, loc, v2T, acc)}, ldsAttr(base));
+  else
+    inst("ds_write_b32", {}, {slot, acc[0]}, ldsAttr(base));
+  inst("s_waitcnt", {}, {}, {b.getNamedAttr("lgkmcnt", b.getI32IntegerAttr(0))});
+  inst("s_barrier", {}, {});
+  auto readSlot = [&](Value addr, unsigned off) -> SmallVector<Value, 2> {
+    if (!wide)
+      return {inst("ds_read_b32", vT, {addr}, ldsAttr(off))};
+    RV v = fromV64(inst("ds_read_b64", v2T, {addr}, ldsAttr(off)));
+    return vDwords(*this, v);
+  };
+  Value zero = inst("v_mov_b32", vT, cst(0));
+  SmallVector<Value, 2> sum = readSlot(zero, base);
+  if (known) {
+    for (unsigned w = 1; w < (threads + 63) / 64; ++w) {
+      auto c = combineV(fromDwords(*this, sum, fl),
+                        fromDwords(*this, readSlot(zero, base + bytes * w), fl));
+      if (failed(c))
+        return failure();
+      sum = *c;
+    }
+  } else {
+    // A uniform loop over waves 1 .. ceil(n / 64) - 1:
+    //   s_cmp_lt_u32 1, waves; s_cbranch_scc0 exit(sum)
+    //   body(sum, w): sum = combine(sum, slot w); w += 1;
+    //     s_cmp_lt_u32 w, waves; s_cbranch_scc1 body(sum, w) / exit(sum)
+    Value waves = inst("s_lshr_b32", sT, {sOp(add(n, RV::imm(63))), cst(6)});
+    SmallVector<Type> carried(sum.size(), vT);
+    SmallVector<Type> bodyTypes(carried);
+    bodyTypes.push_back(sT);
+    Block *bodyB = newBlock(bodyTypes), *exit = newBlock(carried);
+    Value one = inst("s_mov_b32", sT, cst(1));
+    inst("s_cmp_lt_u32", {}, {one, waves});
+    SmallVector<Value> entryArgs(sum.begin(), sum.end());
+    SmallVector<Value> bodyArgs(entryArgs);
+    bodyArgs.push_back(one);
+    branch("s_cbranch_scc0", exit, entryArgs, bodyB, bodyArgs);
+    start(bodyB);
+    SmallVector<Value, 2> cur;
+    for (unsigned i = 0; i < sum.size(); ++i)
+      cur.push_back(bodyB->getArgument(i));
+    Value w = bodyB->getArgument(sum.size());
+    Value addr = inst("v_mov_b32", vT, inst("s_lshl_b32", sT, {w, cst(wide ? 3 : 2)}));
+    auto c = combineV(fromDwords(*this, cur, fl), fromDwords(*this, readSlot(addr, base), fl));
+    if (failed(c))
+      return failure();
+    Value w1 = inst("s_add_u32", sT, {w, cst(1)});
+    inst("s_cmp_lt_u32", {}, {w1, waves});
+    SmallVector<Value> next(c->begin(), c->end());
+    SmallVector<Value> back(next);
+    back.push_back(w1);
+    branch("s_cbranch_scc1", bodyB, back, exit, next);
+    start(exit);
+    sum.clear();
+    for (unsigned i = 0; i < carried.size(); ++i)
+      sum.push_back(exit->getArgument(i));
+  }
+  // In a loop the next execution rewrites the scratch: every wave has read it first.
+  if (op->getParentOfType<scf::ForOp>() || op->getParentOfType<scf::WhileOp>()) {
+    inst("s_waitcnt", {}, {}, {b.getNamedAttr("lgkmcnt", b.getI32IntegerAttr(0))});
+    inst("s_barrier", {}, {});
+  }
+  result(sum);
   return success();
 }
 
@@ -168,10 +352,10 @@ void KernelLowering::reserveLds(unsigned &lds) {
   auto known = fn.getKnownBlockSizeAttr();
   unsigned waves = known ? (unsigned)(known[0] * known[1] * known[2] + 63) / 64 : 16;
   fn.walk([&](gpu::AllReduceOp r) {
-    if (waves > 1) {
+    if (waves > 1 || !known) {
       lds = (lds + 15) / 16 * 16;
       allReduceScratch[r] = lds;
-      lds += 4 * waves;
+      lds += (is64(r.getType()) ? 8 : 4) * waves;
     }
   });
 }

@@ -25,9 +25,25 @@
 // Compares are of the bits (v_cmp_eq_u32), as cmpxchg compares, so a NaN
 // in memory does not loop forever.
 //
+// Other widths:
+//   64-bit (i64, f64): the _x2 / _u64 / _i64 / _b64 atomics (add, smin,
+//     smax, umin, umax, and, or, xor, swap; f64 add: global_atomic_add_f64 /
+//     ds_add_f64, which gfx90a+ has: CDNA3 ISA section 9 and 12); the rest a
+//     loop as above on the pair (global_load_dwordx2,
+//     global_atomic_cmpswap_x2 returning / ds_cmpst_rtn_b64, v_cmp_eq_u64).
+//   8- and 16-bit (i8, i16, f16, bf16): every kind a loop on the containing
+//     dword, as AtomicExpand's partword expansion does
+//     ("expandPartwordAtomicRMW"/"createMaskInstrs": the dword at addr & ~3,
+//     the element at bit 8 * (addr & 3)): the element extracted by a shift,
+//     combined, put back with v_bfi_b32 under the element's mask, the dword
+//     swapped as above.
+// memref.generic_atomic_rmw: the same loops with its region as the
+// operation (the region's argument the value in memory, its
+// memref.atomic_yield the new one).
+//
 // Needs before: the memref's address (LowerMemory.cpp). Guarantees after:
 // the memory updated once per active lane; the result (when used) in a
-// VGPR; other element widths are an error at the op.
+// VGPR (pair); private memory is an error at the op.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 
@@ -52,32 +68,73 @@ StringRef casOpName(K k) {
   }
 }
 
-LogicalResult lowerCasLoop(KernelLowering &L, memref::AtomicRMWOp a, Value base, RV off,
-                           RV value, StringRef opName) {
+/// The compare-and-swap loop (the layout above) for an element of `et` at
+/// (base, off), the new value computed from the old by `compute`; the
+/// result (the pre-op value) is the old value of the lane's last iteration.
+LogicalResult casLoop(KernelLowering &L, Operation *op, Value base, RV off, Type et,
+                      function_ref<FailureOr<RV>(RV)> compute) {
+  unsigned bytes = memElementBytes(et);
+  bool wide = bytes == 8, part = bytes < 4;
+  bool fl = isF32(et);
+  // A sub-dword element: the dword holding it and its bit position.
+  RV shift;
+  Value mask;
+  if (part) {
+    shift = L.shl(L.ibin("s_and_b32", "v_and_b32", false, off, RV::imm(3), nullptr), RV::imm(3));
+    off = L.ibin("s_and_b32", "v_and_b32", false, off, RV::imm(~3u), nullptr);
+    mask = L.inst("v_lshlrev_b32", L.vT,
+                  L.vOps({shift, RV::imm(bytes == 2 ? 0xffff : 0xff)}));
+  }
   SmallVector<NamedAttribute> attrs;
   Value voff = L.memOffset(off, !base, attrs);
+  Type t = wide ? L.v2T : L.vT;
   Value saved = L.inst("s_mov_b64", L.s2T, L.execReg());
-  Value old0 = base ? L.inst("global_load_dword", L.vT, {voff, base}, attrs)
-                    : L.inst("ds_read_b32", L.vT, {voff}, attrs);
-  Block *head = L.newBlock({L.vT});
+  Value old0 = base ? L.inst(wide ? "global_load_dwordx2" : "global_load_dword", t, {voff, base},
+                             attrs)
+                    : L.inst(wide ? "ds_read_b64" : "ds_read_b32", t, {voff}, attrs);
+  Block *head = L.newBlock({t});
   cf::BranchOp::create(L.b, L.loc, head, ValueRange{old0});
   L.start(head);
-  Type et = a.getType();
-  bool fl = isa<FloatType>(et);
-  RV old = RV::of(RV::V, head->getArgument(0), fl);
-  auto nv = scalarOp(L, a.getLoc(), opName, {old, value}, {et, et}, et, {});
+  Value oldReg = head->getArgument(0);
+  RV old = wide ? L.fromV64(oldReg)
+           : part ? RV::of(RV::V, L.inst("v_lshrrev_b32", L.vT, L.vOps({shift, RV::of(RV::V, oldReg)})))
+                  : RV::of(RV::V, oldReg, fl);
+  auto nv = compute(old);
   if (failed(nv))
     return failure();
+  Value newReg;
+  if (wide) {
+    newReg = L.toV64(*nv);
+  } else if (part) {
+    Value placed = L.inst("v_lshlrev_b32", L.vT, L.vOps({shift, *nv}));
+    newReg = L.inst("v_bfi_b32", L.vT, {mask, placed, oldReg});
+  } else {
+    newReg = L.toV(*nv);
+  }
   Value prev;
   if (base) {
-    Value data = ConcatOp::create(L.b, L.loc, RegType::getVirtual(L.ctx, RegKind::VGPR, 2),
-                                  ValueRange{L.toV(*nv), old.reg});
-    prev = L.inst("global_atomic_cmpswap_rtn", L.vT, {voff, data, base}, attrs);
+    auto split = [&](Value v) -> SmallVector<Value, 2> {
+      if (!wide)
+        return {v};
+      return {PartOp::create(L.b, L.loc, L.vT, v, L.b.getI32IntegerAttr(0)),
+              PartOp::create(L.b, L.loc, L.vT, v, L.b.getI32IntegerAttr(1))};
+    };
+    SmallVector<Value> words;
+    for (Value v : split(newReg))
+      words.push_back(v);
+    for (Value v : split(oldReg))
+      words.push_back(v);
+    Value data = ConcatOp::create(L.b, L.loc,
+                                  RegType::getVirtual(L.ctx, RegKind::VGPR, wide ? 4 : 2, 2),
+                                  words);
+    prev = L.inst(wide ? "global_atomic_cmpswap_x2_rtn" : "global_atomic_cmpswap_rtn", t,
+                  {voff, data, base}, attrs);
   } else {
     // ds_cmpst: if mem == data0 then mem = data1 (data0 the compare value).
-    prev = L.inst("ds_cmpst_rtn_b32", L.vT, {voff, old.reg, L.toV(*nv)}, attrs);
+    prev = L.inst(wide ? "ds_cmpst_rtn_b64" : "ds_cmpst_rtn_b32", t, {voff, oldReg, newReg},
+                  attrs);
   }
-  Value done = L.inst("v_cmp_eq_u32", L.s2T, {prev, old.reg});
+  Value done = L.inst(wide ? "v_cmp_eq_u64" : "v_cmp_eq_u32", L.s2T, {prev, oldReg});
   L.inst("s_andn2_b64", L.execT, {L.execReg(), done});
   Block *latch = L.newBlock(), *exit = L.newBlock();
   L.branch("s_cbranch_execz", exit, {}, latch, {});
@@ -85,8 +142,15 @@ LogicalResult lowerCasLoop(KernelLowering &L, memref::AtomicRMWOp a, Value base,
   cf::BranchOp::create(L.b, L.loc, head, ValueRange{prev});
   L.start(exit);
   L.inst("s_mov_b64", L.execT, saved);
-  if (!a->use_empty())
-    L.vals[a] = old;
+  if (!op->use_empty())
+    L.vals[op->getResult(0)] = old;
+  return success();
+}
+
+/// The element type's width is one memory ops lower (1, 2, 4, 8 bytes).
+LogicalResult checkAtomicType(KernelLowering &L, Operation *op, Type et) {
+  if (!memElementBytes(et))
+    return L.unsupported(op, "atomics on elements of 8, 16, 32 or 64 bits are lowered");
   return success();
 }
 
@@ -97,29 +161,59 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
     return failure();
   if (mo->priv || mo->regs)
     return L.unsupported(op, "atomics on private memory are not lowered");
+  Type et = a.getType();
+  if (failed(checkAtomicType(L, op, et)))
+    return failure();
   auto addr = L.address(op, a.getMemref(), a.getIndices());
   auto v = L.get(a.getValue());
   if (failed(addr) || failed(v))
     return failure();
-  if (!is32(a.getType()))
-    return L.unsupported(op, "only 32-bit atomics are lowered");
   auto [base, off] = *addr;
-  if (StringRef cas = casOpName(a.getKind()); !cas.empty())
-    return lowerCasLoop(L, a, base, off, *v, cas);
+  unsigned bytes = memElementBytes(et);
+  bool wide = bytes == 8;
   StringRef g, d;
   switch (a.getKind()) {
-  case K::addi: g = "add", d = "add_u32"; break;
-  case K::addf: g = "add_f32", d = "add_f32"; break;
-  case K::maxs: g = "smax", d = "max_i32"; break;
-  case K::mins: g = "smin", d = "min_i32"; break;
-  case K::maxu: g = "umax", d = "max_u32"; break;
-  case K::minu: g = "umin", d = "min_u32"; break;
-  case K::andi: g = "and", d = "and_b32"; break;
-  case K::ori: g = "or", d = "or_b32"; break;
-  case K::xori: g = "xor", d = "xor_b32"; break;
-  case K::assign: g = "swap", d = "wrxchg_b32"; break;
-  default:
-    return L.unsupported(op, "this atomic kind is not lowered");
+  case K::addi: g = wide ? "add_x2" : "add", d = wide ? "add_u64" : "add_u32"; break;
+  case K::addf:
+    if (et.isF32() || et.isF64())
+      g = wide ? "add_f64" : "add_f32", d = wide ? "add_f64" : "add_f32";
+    break;
+  case K::maxs: g = wide ? "smax_x2" : "smax", d = wide ? "max_i64" : "max_i32"; break;
+  case K::mins: g = wide ? "smin_x2" : "smin", d = wide ? "min_i64" : "min_i32"; break;
+  case K::maxu: g = wide ? "umax_x2" : "umax", d = wide ? "max_u64" : "max_u32"; break;
+  case K::minu: g = wide ? "umin_x2" : "umin", d = wide ? "min_u64" : "min_u32"; break;
+  case K::andi: g = wide ? "and_x2" : "and", d = wide ? "and_b64" : "and_b32"; break;
+  case K::ori: g = wide ? "or_x2" : "or", d = wide ? "or_b64" : "or_b32"; break;
+  case K::xori: g = wide ? "xor_x2" : "xor", d = wide ? "xor_b64" : "xor_b32"; break;
+  case K::assign: g = wide ? "swap_x2" : "swap", d = wide ? "wrxchg_b64" : "wrxchg_b32"; break;
+  default: break;
+  }
+  // Sub-dword elements and kinds without an instruction: a CAS loop on the
+  // kind's arith op.
+  if (bytes < 4 || g.empty()) {
+    StringRef cas = casOpName(a.getKind());
+    if (cas.empty()) {
+      switch (a.getKind()) {
+      case K::addi: cas = "arith.addi"; break;
+      case K::addf: cas = "arith.addf"; break;
+      case K::maxs: cas = "arith.maxsi"; break;
+      case K::mins: cas = "arith.minsi"; break;
+      case K::maxu: cas = "arith.maxui"; break;
+      case K::minu: cas = "arith.minui"; break;
+      case K::andi: cas = "arith.andi"; break;
+      case K::ori: cas = "arith.ori"; break;
+      case K::xori: cas = "arith.xori"; break;
+      case K::assign: break;
+      default: return L.unsupported(op, "this atomic kind is not lowered");
+      }
+    }
+    RV value = *v;
+    Location at = op->getLoc();
+    return casLoop(L, op, base, off, et, [&](RV old) -> FailureOr<RV> {
+      if (cas.empty()) // assign
+        return value;
+      return scalarOp(L, at, cas, {old, value}, {et, et}, et, {});
+    });
   }
   bool rtn = !a->use_empty() || (!base && a.getKind() == K::assign);
   std::string mn;
@@ -132,19 +226,48 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
   }
   SmallVector<NamedAttribute> attrs;
   Value voff = L.memOffset(off, !base, attrs);
-  SmallVector<Value> ops{voff, L.toV(*v)};
+  SmallVector<Value> ops{voff, wide ? L.toV64(*v) : L.toV(*v)};
   if (base)
     ops.push_back(base);
-  Value r = L.inst(mn, rtn ? L.vT : Type(), ops, attrs);
-  if (rtn)
-    L.vals[a] = RV::of(RV::V, r, isF32(a.getType()));
+  Type rt = wide ? L.v2T : L.vT;
+  Value r = L.inst(mn, rtn ? rt : Type(), ops, attrs);
+  if (rtn && !a->use_empty())
+    L.vals[a] = wide ? L.fromV64(r) : RV::of(RV::V, r, isF32(et));
   return success();
+}
+
+/// memref.generic_atomic_rmw: the CAS loop with the region as the operation.
+LogicalResult lowerGenericAtomicRMW(KernelLowering &L, Operation *op) {
+  auto a = cast<memref::GenericAtomicRMWOp>(op);
+  auto mo = L.memrefOf(op, a.getMemref());
+  if (failed(mo))
+    return failure();
+  if (mo->priv || mo->regs)
+    return L.unsupported(op, "atomics on private memory are not lowered");
+  Type et = a.getResult().getType();
+  if (failed(checkAtomicType(L, op, et)))
+    return failure();
+  auto addr = L.address(op, a.getMemref(), a.getIndices());
+  if (failed(addr))
+    return failure();
+  Block &body = a.getAtomicBody().front();
+  return casLoop(L, op, addr->first, addr->second, et, [&](RV old) -> FailureOr<RV> {
+    L.vals[body.getArgument(0)] = old;
+    L.cse.clear();
+    if (failed(L.lowerBlock(body)))
+      return failure();
+    return L.get(body.getTerminator()->getOperand(0));
+  });
 }
 
 } // namespace
 
 void populateMemrefAtomicsLowering(LoweringTable &table) {
   table.add(memref::AtomicRMWOp::getOperationName(), lowerAtomicRMW);
+  table.add(memref::GenericAtomicRMWOp::getOperationName(), lowerGenericAtomicRMW);
+  // The region's result (lowerGenericAtomicRMW reads its operand).
+  table.add(memref::AtomicYieldOp::getOperationName(),
+            [](KernelLowering &, Operation *) { return success(); });
 }
 
 } // namespace aster::lower

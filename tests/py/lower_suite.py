@@ -30,6 +30,10 @@ class Case:
     # bit for bit (lower_suite_arith.py).
     nan_any: dict = field(default_factory=dict)
     launch: dict = field(default_factory=dict)   # more aster.launch arguments (dynamic_lds=...)
+    # False where llvm_mlir is another algorithm (upstream cannot build the
+    # same one): bench/bench_lower.py prints the ratio but leaves it out of
+    # the geometric mean (it compares algorithms, not lowerings).
+    compare: bool = True
 
 
 def module(body):

@@ -4,6 +4,8 @@ reductions and dynamic shared memory (lower_suite_gpu.py), each against
 NumPy and against LLVM's build of the same kernel (LLVM's structurizer for
 the CFGs; upstream's AllReduceLowering for gpu.all_reduce), both run on the
 emulator in strict mode."""
+import re
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,32 @@ def test_divergent_cfg_masks_exec():
     assert "s_and_saveexec_b64" in asm and "s_cbranch_execz" in asm
 
 
+def test_irreducible_loop_is_split_into_one_loop():
+    """The loop entered at ^A or ^B is made reducible by cloning ^B for the
+    entry into it (node splitting): one loop (one backward s_branch) whose
+    body has ^A's n * 2 + 1 once and ^B's m + 3 once, plus the clone's
+    m + 3 before it; no entry selector multiplexing the two bodies."""
+    asm = _ours(next(c for c in CF.CASES if c.name == "cf_irreducible")).asm
+    assert asm.count("s_branch") == 1
+    assert len(re.findall(r"v_lshlrev_b32 v\d+, 1, v\d+", asm)) == 1
+    assert len(re.findall(r"v_add_u32 v\d+, v\d+, 3\n", asm)) == 2
+
+
+def test_all_reduce_without_known_size_reads_the_dispatch_packet():
+    """No known_block_size: the block size from the dispatch packet, the
+    waves' values combined in a loop (s_cbranch_scc1 back), and one code
+    object serves two block sizes (the reduction's value changes with it)."""
+    case = next(c for c in G.CASES if c.name == "all_reduce_f64_add_nosize")
+    code = _ours(case)
+    assert "s_cbranch_scc1" in code.asm and "ds_read_b64" in code.asm
+    x = np.arange(256, dtype=np.float64)
+    for block in (64, 256, 130):
+        y = np.zeros(256)
+        aster.launch(code, "ar", grid=1, block=block, args=[x, y])
+        np.testing.assert_array_equal(y[:block], x[:block].sum())
+        np.testing.assert_array_equal(y[block:], 0)
+
+
 def test_all_reduce_uses_lds_and_one_barrier():
     asm = _ours(next(c for c in G.CASES if c.name == "all_reduce_add_4w")).asm
     assert asm.count("s_barrier") == 1
@@ -57,7 +85,9 @@ def test_dynamic_lds_follows_static_lds():
 
 
 @pytest.mark.parametrize("body, what", [
-    ("%r = gpu.all_reduce add %v uniform {} : (i32) -> i32", "known_block_size"),
+    ("""%h = arith.trunci %v : i32 to i16
+      %h2 = gpu.all_reduce add %h uniform {} : (i16) -> i16
+      %r = arith.extsi %h2 : i16 to i32""", "32- and 64-bit values"),
 ])
 def test_unsupported_all_reduce_names_the_op(body, what):
     text = S.module(f"""
@@ -69,4 +99,15 @@ def test_unsupported_all_reduce_names_the_op(body, what):
       gpu.return
     }}""")
     with pytest.raises(aster.AsterError, match=r"gpu\.all_reduce.*" + what):
+        aster.lower(text)
+
+
+def test_all_reduce_in_a_function_is_an_error():
+    """A non-kernel function has no workgroup ids or LDS of its own."""
+    text = S.module("""
+    gpu.func @f(%v: i32) -> i32 {
+      %r = gpu.all_reduce add %v uniform {} : (i32) -> i32
+      gpu.return %r : i32
+    }""")
+    with pytest.raises(aster.AsterError, match=r"gpu\.all_reduce.*not in a function"):
         aster.lower(text)

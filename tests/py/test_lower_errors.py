@@ -29,13 +29,16 @@ def test_unsupported_types_and_functions():
     }""" + TAIL
     with pytest.raises(aster.AsterError, match="memref elements must be f16, bf16, f32, f64, i8, i16, i32 or i64"):
         aster.lower(f64)
-    # A non-kernel gpu.func is a function now (tests/py/test_lower_function.py);
-    # a body func.func in the gpu.module is still an error.
+    # A non-kernel gpu.func is a function now, and so is a func.func with a
+    # body (tests/py/test_lower_function.py); other ops of the gpu.module
+    # are errors.
     device = HEAD + """    func.func @f() {
       return
     }""" + TAIL
+    assert "amdgcn.func @f" in str(aster.lower(device)["kernels"])
+    glob = HEAD + """    memref.global "private" @g : memref<4xf32>""" + TAIL
     with pytest.raises(aster.AsterError, match="a gpu.module holds gpu.func kernels"):
-        aster.lower(device)
+        aster.lower(glob)
 
 
 def test_bad_source_and_target():

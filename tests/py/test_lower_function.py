@@ -2,28 +2,21 @@
 lowered to an amdgcn.func that a Python-built kernel calls (k.call after
 m.include) and aster.compile inlines. The oracle is NumPy: the example
 (examples/lower_function_call.py) evaluates a polynomial with the same fmas
-and clamps it; errors name the op."""
-import os
-import subprocess
-import sys
-
+and clamps it; errors name the op. Also func.func bodies in the gpu.module
+called with func.call (lower_suite_functions.py), against NumPy and LLVM's
+build of the same source."""
 import numpy as np
 import pytest
 
 import aster
 from aster import VGPR, v
 import lower_suite as S
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import lower_suite_functions as F
+from lower_testing import check_aster_and_llvm, run_example
 
 
 def test_example_runs_and_inlines():
-    env = dict(os.environ,
-               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(aster.__file__))))
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "lower_function_call.py")],
-                       capture_output=True, text=True, env=env, timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert "match NumPy; inlined: True" in p.stdout
+    assert "match NumPy; inlined: True" in run_example("lower_function_call.py")
 
 
 def test_function_signature_and_divergent_parameters():
@@ -80,4 +73,44 @@ def test_kernel_only_ops_in_a_function_are_located_errors():
       gpu.return
     }""")
     with pytest.raises(aster.AsterError, match="a function takes memrefs of static shapes"):
+        aster.lower(text)
+
+
+# func.func bodies in the gpu.module called with func.call
+# (lower_suite_functions.py): lowered to amdgcn.funcs, inlined by
+# aster.compile; NumPy and LLVM's build (functions marked alwaysinline) agree.
+
+
+@pytest.mark.parametrize("case", F.CASES, ids=lambda c: c.name)
+def test_device_functions_match_numpy_and_llvm(case):
+    check_aster_and_llvm(case, np.testing.assert_array_equal)
+
+
+def test_device_functions_become_amdgcn_funcs_and_are_inlined():
+    """The lowered module holds amdgcn.funcs of the func.funcs (callees
+    lowered first, wherever they are defined) and amdgcn.calls of them;
+    the compiled kernel has no call left."""
+    case = next(c for c in F.CASES if c.name == "func_calls")
+    m = aster.lower(case.mlir)["kernels"]
+    text = str(m)
+    assert "amdgcn.func @scale" in text and "amdgcn.func @absish" in text
+    assert "amdgcn.call @scale" in text
+    code = aster.compile(m, aster.lowering.PIPELINE)
+    assert "s_swappc" not in code.asm and "s_setpc" not in code.asm
+
+
+def test_device_function_with_an_unsupported_parameter_names_it():
+    text = S.module("""
+    func.func @f(%v: f64) -> f64 {
+      return %v : f64
+    }
+    gpu.func @k(%x: memref<64xf64>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<64xf64>
+      %r = func.call @f(%v) : (f64) -> f64
+      memref.store %r, %x[%i] : memref<64xf64>
+      gpu.return
+    }""")
+    with pytest.raises(aster.AsterError, match=r"<string>:4:\d+: error: 'gpu.func' op argument 0 "
+                                               r"of type 'f64' cannot be lowered"):
         aster.lower(text)

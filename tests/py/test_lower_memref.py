@@ -6,32 +6,22 @@ strict mode with the same arguments; each must equal NumPy and aster's must
 equal LLVM's bit for bit (the kernels only move data, or compute exactly:
 the compare-and-swap products are of powers of two and of wrapping
 integers, min/max are exact). The kernels: lower_suite_memref.py."""
-import numpy as np
 import pytest
 
 import aster
-import aster.lowering.llvm
 import lower_suite as S
 import lower_suite_memref as M
-
-
-def _compiled(text):
-    return aster.compile(aster.lower(text)["kernels"], aster.lowering.PIPELINE)
+from lower_testing import compiled as _compiled, check_aster_and_llvm, same_bytes
+from lower_testing import asm
 
 
 @pytest.mark.parametrize("case", M.CASES, ids=lambda c: c.name)
 def test_aster_and_llvm_match_numpy(case):
-    ours, _ = S.run(case, _compiled(case.mlir))
-    S.check(case, ours)
-    theirs, _ = S.run(case, aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"])
-    S.check(case, theirs)
-    for i in case.expect(case.inputs(np.random.default_rng(0))):
-        np.testing.assert_array_equal(np.asarray(ours[i]).view(np.uint8),
-                                      np.asarray(theirs[i]).view(np.uint8))
+    check_aster_and_llvm(case, same_bytes)
 
 
 def _asm(name):
-    return _compiled(next(c for c in M.CASES if c.name == name).mlir).asm
+    return asm(M.CASES, name)
 
 
 def test_narrow_elements_use_narrow_instructions():

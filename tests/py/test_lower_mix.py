@@ -3,25 +3,16 @@ func.call, one hand-written in the same text and one from aster.nanokernels
 (a library); the calls are amdgcn.call after aster.lower and inlined by
 aster.compile. The oracle is NumPy (the example checks relu(2x - 1) and its
 wave sum); errors name the declaration."""
-import os
-import subprocess
-import sys
-
 import pytest
 
 import aster
 import lower_suite as S
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lower_testing import run_example
 
 
 def test_example_runs_and_inlines():
-    env = dict(os.environ,
-               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(aster.__file__))))
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "lower_mixing.py")],
-                       capture_output=True, text=True, env=env, timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert "match NumPy; calls before compile: True; inlined: True" in p.stdout
+    assert ("match NumPy; calls before compile: True; inlined: True"
+            in run_example("lower_mixing.py"))
 
 
 def test_call_of_an_unknown_function_is_an_error():

@@ -10,27 +10,18 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lowering.llvm
 import lower_suite as S
 import lower_suite_vector as V
-
-
-def _compiled(text):
-    return aster.compile(aster.lower(text)["kernels"], aster.lowering.PIPELINE)
+from lower_testing import check_aster_and_llvm, asm
 
 
 @pytest.mark.parametrize("case", V.CASES, ids=lambda c: c.name)
 def test_aster_and_llvm_match_numpy(case):
-    ours, _ = S.run(case, _compiled(case.mlir))
-    S.check(case, ours)
-    theirs, _ = S.run(case, aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"])
-    S.check(case, theirs)
-    for i in case.expect(case.inputs(np.random.default_rng(0))):
-        np.testing.assert_array_equal(ours[i], theirs[i])
+    check_aster_and_llvm(case, np.testing.assert_array_equal)
 
 
 def _asm(name):
-    return _compiled(next(c for c in V.CASES if c.name == name).mlir).asm
+    return asm(V.CASES, name)
 
 
 def test_wide_global_and_lds_accesses():

@@ -16,24 +16,27 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// gpu.all_reduce needs whole waves of a known workgroup size.
-// CHECK: errors.mlir:[[@LINE+6]]:12: error: 'gpu.all_reduce' op cannot be lowered to amdgcn: needs known_block_size
+// gpu.all_reduce reduces 32- and 64-bit values (not i16).
+// CHECK: errors.mlir:[[@LINE+7]]:14: error: 'gpu.all_reduce' op cannot be lowered to amdgcn: only reductions of 32- and 64-bit values are lowered
 module attributes {gpu.container_module} {
   gpu.module @m2 {
-    gpu.func @k(%x: memref<64xf32>) kernel {
+    gpu.func @k(%x: memref<64xi32>) kernel {
       %i = gpu.thread_id x
-      %v = memref.load %x[%i] : memref<64xf32>
-      %r = gpu.all_reduce add %v uniform {} : (f32) -> f32
-      memref.store %r, %x[%i] : memref<64xf32>
+      %v = memref.load %x[%i] : memref<64xi32>
+      %h = arith.trunci %v : i32 to i16
+      %r16 = gpu.all_reduce add %h uniform {} : (i16) -> i16
+      %r = arith.extsi %r16 : i16 to i32
+      memref.store %r, %x[%i] : memref<64xi32>
       gpu.return
     }
   }
 }
 
 // -----
-// i64 division is not lowered yet (the other i64 arithmetic is): an error
-// at the op, while the casts and the multiply around it lower.
-// CHECK: errors.mlir:[[@LINE+7]]:12: error: 'arith.divsi' op cannot be lowered to amdgcn: i64 division and remainder are not lowered yet
+// f64 exp has no LLVM lowering on AMDGPU (llc-22: no libcall for fexp):
+// an error at the op, while the i64 casts, multiply and division around
+// it lower.
+// CHECK: errors.mlir:[[@LINE+9]]:12: error: 'math.exp' op cannot be lowered to amdgcn: this type is not lowered for it
 module attributes {gpu.container_module} {
   gpu.module @m64 {
     gpu.func @k(%x: memref<64xi32>) kernel {
@@ -41,7 +44,9 @@ module attributes {gpu.container_module} {
       %a = arith.index_cast %i : index to i64
       %m = arith.muli %a, %a : i64
       %r = arith.divsi %m, %a : i64
-      %t = arith.trunci %r : i64 to i32
+      %f = arith.sitofp %r : i64 to f64
+      %e = math.exp %f : f64
+      %t = arith.fptosi %e : f64 to i32
       memref.store %t, %x[%i] : memref<64xi32>
       gpu.return
     }
