@@ -243,12 +243,17 @@ LogicalResult KernelLowering::setupInterface() {
   return success();
 }
 
+// LowerMemory.cpp: the dynamic stack's base past the static private bytes.
+void finishDynamicStack(KernelLowering &L);
+
 LogicalResult KernelLowering::run() {
   if (!fn.getBody().hasOneBlock()) // lifted by structurizeKernelCFG before
     return fn.emitOpError("cannot be lowered to amdgcn: a body of several blocks");
   if (failed(setupInterface()))
     return failure();
-  return lowerBlock(fn.getBody().front());
+  LogicalResult ok = lowerBlock(fn.getBody().front());
+  finishDynamicStack(*this);
+  return ok;
 }
 
 LogicalResult KernelLowering::lowerBlock(Block &blk) {
