@@ -90,6 +90,8 @@ DECODE_SHAPES = [
     (16, 64, 8, 4096),
     (64, 64, 8, 1024),
     (2, 128, 8, 8192),
+    (8, 64, 8, 4096),       # GQA 8:1 at 4k-8k keys with 32-64 sequences: AMD's kernel
+    (4, 64, 8, 8192),       # has 32-64 workgroups of 4 waves, streaming at 3.2-3.6 TB/s
 ]
 
 

@@ -36,10 +36,10 @@ Second table, µs per instruction (minimum over repetitions):
 --peer-harness also runs the peer's own harness (../shared/peers/aster/run.sh,
 wall clock, each repetition a fresh process) for --peer-ns.
 
---gemm-library times aster.ops' GEMM generator compiling the 32 kernels of
-the original default library (its 8 tiles x trans_b x f16/bf16 on gfx942,
-generators.gemm.compile_config: build + inline, schedule, regalloc, waitcnt,
-hazards + code object), one process, min over --gemm-reps of the total.
+--gemm-library times compiling the 32 kernels of the default GEMM library as
+it was when issue 29 was filed (bench_gemm_library_build.py, which also
+runs them side by side with a baseline build), one process, min over
+--gemm-reps of the total.
 """
 import argparse
 import json
@@ -172,25 +172,12 @@ def _peer_script():
     return next((c for c in cands if os.path.exists(c)), cands[0])
 
 
-GEMM_DTYPES, GEMM_ARCH = ("f16", "bf16"), "gfx942"
-
-
 def gemm_library(reps):
     """Seconds (wall, CPU) to compile the original default GEMM library's 32
     kernels (min of `reps` totals) and their count."""
-    from aster.generators.gemm import GemmConfig, compile_config
-    from aster.ops.library import DEFAULT_TILES
-    cfgs = [GemmConfig(dtype=d, arch=GEMM_ARCH, trans_b=tb, **t)
-            for d in GEMM_DTYPES for t in DEFAULT_TILES for tb in (False, True)]
-    compile_config(cfgs[0]).hsaco  # the generator's imports and caches, once
-    best = None
-    for _ in range(reps):
-        w, c = time.perf_counter(), time.process_time()
-        for cfg in cfgs:
-            assert compile_config(cfg).hsaco
-        t = (time.perf_counter() - w, time.process_time() - c)
-        best = t if best is None else (min(best[0], t[0]), min(best[1], t[1]))
-    return best, len(cfgs)
+    from bench_gemm_library_build import time_library
+    r = time_library(reps)
+    return (min(r["wall"]), min(r["cpu"])), r["n"]
 
 
 def _ms(xs):
@@ -261,7 +248,7 @@ def main():
               f"{f'{p:.1f}' if p else ''} | {ratio} |")
     if gemm:
         (wall, cpu), count = gemm
-        print(f"\nGEMM library ({count} kernels, gfx942 f16/bf16, compile_config + .hsaco), "
+        print(f"\nGEMM library ({count} kernels, gfx942/gfx950 f16/bf16, compile_config + .hsaco), "
               f"min of {args.gemm_reps}: wall {wall:.3f} s, CPU {cpu:.3f} s "
               f"({cpu / count * 1e3:.1f} ms CPU per kernel)")
     if args.json:

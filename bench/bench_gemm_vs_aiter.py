@@ -83,7 +83,15 @@ SHAPES = [
     ("odd", 97, 1536, 2048),
     ("odd", 257, 768, 1536),
     ("odd", 1021, 512, 640),
+    # wave quantisation: 323 tiles of 64x64 for 304 CUs (MI300X), a second
+    # round of 19 tiles unless stream-K evens it out (aster.ops.dispatch)
+    ("wave-quant", 1216, 1088, 4096),
 ]
+
+
+# --a8w8: the same shapes, but AMD's a8w8 kernels need N % 128 == 0: the
+# wave-quantisation shape there is 1216 x 1152 (342 tiles of 64x64 for 304 CUs)
+A8W8_SHAPES = SHAPES[:-1] + [("wave-quant", 1216, 1152, 4096)]
 
 
 # (class, M, N, K) for --blockscale-fp8: N and K multiples of 128, K >= 512,
@@ -264,7 +272,7 @@ def main():
                    help="gfx950 block-scale fp8 GEMMs (MI355X)")
     p.add_argument("--library", help="a library folder to use instead of the default library")
     args = p.parse_args()
-    default = BLOCKSCALE_SHAPES if args.blockscale_fp8 else SHAPES
+    default = BLOCKSCALE_SHAPES if args.blockscale_fp8 else A8W8_SHAPES if args.a8w8 else SHAPES
     shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else default
     import aster.ops
     libdir = args.library or aster.ops.default_library().directory  # built before the workers

@@ -22,8 +22,8 @@ meaningful on idle cores: the load average is printed.
 
     python bench/bench_timing.py [--repeat 3] [--gemm 2048] [--gemm-only] [--speed]
 
---speed prints only the small kernels and the GEMM with the matrix thread
-(plain vs timed, one table each). Measure with two idle cores
+--speed prints only the small kernels, the dense MFMA rate of one host core
+and the GEMM with the matrix thread (plain vs timed, one table each). Measure with two idle cores
 (`taskset -c 0,1`), and quote the load average it prints.
 """
 import argparse
@@ -100,6 +100,41 @@ def small_rows(repeat=200):
     print(f"worst timed/plain {worst:.2f} (target <= {TARGET})")
 
 
+def mfma_rate(iters=500, repeat=5):
+    """Dense MFMA semantics per host core: a wave streaming
+    v_mfma_f32_32x32x8_f16 / _bf16 (the library GEMM's instruction), 64
+    workgroups, plain, the matrix thread off: millions of MFMAs per CPU
+    second of the launching thread (fastest of `repeat`)."""
+    from aster import a as acc_regs
+    old = os.environ.get("ASTER_EMU_MATRIX_THREAD")
+    os.environ["ASTER_EMU_MATRIX_THREAD"] = "0"
+    print(f"\ndense MFMA semantics, one host core (matrix thread off), fastest of {repeat}")
+    for op in ("v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x8_bf16"):
+        m = aster.Module("gfx942", name="mfma_rate")
+        k = m.kernel("mfma_rate", block=(64, 1, 1))
+        for r in range(2, 10):
+            k.v_mov_b32(be.v[r], 0x3c013bff if r % 2 else 0x3a053d07)
+        for r in range(32):
+            k.v_accvgpr_write_b32(acc_regs[r], 0)
+        with k.loop(be.s[8], iters):
+            for i in range(2):
+                acc = acc_regs[16 * i:16 * i + 16]
+                getattr(k, op)(acc, be.v[2:4], be.v[6:8], acc)
+        k.s_endpgm()
+        hsaco = aster.compile(m).hsaco
+        best, r = None, None
+        for _ in range(repeat):
+            t0 = time.thread_time()
+            r = aster.launch(hsaco, "mfma_rate", 64, 64, [])
+            dt = time.thread_time() - t0
+            best = dt if best is None else min(best, dt)
+        print(f"{op:28} {r.mfma / best / 1e6:6.2f} M MFMA/s ({1e9 * best / r.mfma:.0f} ns each)")
+    if old is None:
+        os.environ.pop("ASTER_EMU_MATRIX_THREAD")
+    else:
+        os.environ["ASTER_EMU_MATRIX_THREAD"] = old
+
+
 def gemm_rows(n, repeat, threads=("1", "0")):
     """The library GEMM n x n x n, f16: CPU and wall seconds, plain and timed,
     with and without the matrix thread."""
@@ -146,6 +181,7 @@ def main():
     opts = ap.parse_args()
     if opts.speed:
         small_rows()
+        mfma_rate()
         gemm_rows(opts.gemm, opts.repeat, threads=("1",))
         return
     if opts.gemm_only:

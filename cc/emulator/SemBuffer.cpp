@@ -152,12 +152,16 @@ template <uint8_t Bytes, bool Sext, uint8_t D16> void bufLoad(Wave &w, const Ins
   if (!bufAddrs(w, in, 0, b))
     return;
   // The lanes' host data at once (rows of a matrix lie far apart): the
-  // copies below then find it in the host's cache.
-  if (const Region *r = w.lastRegion)
-    forLanes(w.exec(), [&](unsigned l) {
+  // copies below then find it in the host's cache. The region is that of
+  // the first lane (a kernel alternates between its arrays: the wave's
+  // last region is mostly another one).
+  if (uint64_t e = w.exec(); e && xlate(w, b.addr[__builtin_ctzll(e)], Bytes, false)) {
+    const Region *r = w.lastRegion;
+    forLanes(e, [&](unsigned l) {
       if (r->contains(b.addr[l], Bytes))
         __builtin_prefetch(r->data + (b.addr[l] - r->base));
     });
+  }
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok) return;

@@ -17,8 +17,13 @@
 #include "emulator/Semantics.h"
 
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <vector>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace aster::emu {
 
@@ -142,11 +147,57 @@ EMU_INLINE void unpack(const uint32_t (*reg)[64], E *out, unsigned blgp, bool ne
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"  // Dbl4 is only passed inside AVX code
+#define ASTER_MFMA_HOST __attribute__((target("avx2,fma,f16c")))
 typedef double Dbl4 __attribute__((vector_size(32)));
 /// acc + x * y in one rounding (vfmadd231pd); inlined where mfmaAvx2 (a
 /// `flatten` function of the same target) calls it.
-__attribute__((target("avx2,fma"))) inline Dbl4 fma4(Dbl4 acc, Dbl4 x, Dbl4 y) {
+ASTER_MFMA_HOST inline Dbl4 fma4(Dbl4 acc, Dbl4 x, Dbl4 y) {
   return __builtin_ia32_vfmaddpd256(x, y, acc);
+}
+
+/// The fast unpacking of 16-bit (f16, bf16) sources of one-block MFMAs (no
+/// BLGP, no negation): the same doubles as unpack(), from the lanes' words
+/// gathered as halves, then converted 8 at a time. f16 through the host's
+/// F16C conversion (vcvtph2ps), which gives the bits of f16ToF32 for all
+/// 65536 halves (NaNs quieted alike; tests/py/test_emu_mfma_host.py checks
+/// the MFMA results against ml_dtypes); bf16 by a shift.
+template <In T> ASTER_MFMA_HOST inline void halvesToDouble(const uint16_t *h, double *out,
+                                                           unsigned n) {
+  for (unsigned i = 0; i < n; i += 8) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(h + i));
+    __m256 f;
+    if constexpr (T == In::F16)
+      f = _mm256_cvtph_ps(x);
+    else
+      f = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(x), 16));
+    _mm256_storeu_pd(out + i, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
+    _mm256_storeu_pd(out + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
+  }
+}
+/// A (R = M rows): lane L holds elements k0.. k0 + epl - 1 (k0 = (L / R) *
+/// epl) of row L % R, two per word, low half first: out[r * K + k].
+template <unsigned R, unsigned K>
+ASTER_MFMA_HOST inline void gatherRows16(const uint32_t (*reg)[64], uint16_t *h) {
+  constexpr unsigned epl = K * R / 64, words = epl / 2;
+  for (unsigned L = 0; L < 64; ++L) {
+    uint16_t *dst = h + (L % R) * K + (L / R) * epl;
+    for (unsigned w = 0; w < words; ++w)
+      std::memcpy(dst + 2 * w, &reg[w][L], 4);
+  }
+}
+/// B (R = N columns) likewise, to out[k * N + j].
+template <unsigned R, unsigned K>
+ASTER_MFMA_HOST inline void gatherCols16(const uint32_t (*reg)[64], uint16_t *h) {
+  constexpr unsigned epl = K * R / 64, words = epl / 2;
+  for (unsigned g = 0; g < 64 / R; ++g)
+    for (unsigned w = 0; w < words; ++w) {
+      uint16_t *lo = h + (g * epl + 2 * w) * R, *hi = lo + R;
+      const uint32_t *x = reg[w] + g * R;
+      for (unsigned j = 0; j < R; ++j) {
+        lo[j] = uint16_t(x[j]);
+        hi[j] = uint16_t(x[j] >> 16);
+      }
+    }
 }
 #endif
 
@@ -223,9 +274,28 @@ EMU_INLINE void mfmaBody(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
   const Opnd &C = in.src(2), &D = in.dst();
   // a[b][i][k] and bm[b][k][j].
   alignas(64) E a[B * M * K], bm[B * K * N];
-  unpack<S.a, E, M, K, B, M * K, K, 1>(src, a, 0, in.negLo & 1);
-  unpack<S.b, E, N, K, B, K * N, 1, N>(src + srcWords<S.a>(K, M, B), bm, in.blgp,
-                                       in.negLo & 2);
+#if defined(__x86_64__) && defined(__GNUC__)
+  constexpr bool half16 = B == 1 && S.a == S.b && (S.a == In::F16 || S.a == In::BF16) &&
+                          (K * M / 64) % 2 == 0 && (K * N / 64) % 2 == 0;
+  if constexpr (Fma && half16 && std::is_same_v<E, double>) {
+    if (!in.blgp && !(in.negLo & 3)) {
+      alignas(32) uint16_t ha[M * K], hb[K * N];
+      gatherRows16<M, K>(src, ha);
+      gatherCols16<N, K>(src + srcWords<S.a>(K, M, B), hb);
+      halvesToDouble<S.a>(ha, a, M * K);
+      halvesToDouble<S.b>(hb, bm, K * N);
+    } else {
+      unpack<S.a, E, M, K, B, M * K, K, 1>(src, a, 0, in.negLo & 1);
+      unpack<S.b, E, N, K, B, K * N, 1, N>(src + srcWords<S.a>(K, M, B), bm, in.blgp,
+                                           in.negLo & 2);
+    }
+  } else
+#endif
+  {
+    unpack<S.a, E, M, K, B, M * K, K, 1>(src, a, 0, in.negLo & 1);
+    unpack<S.b, E, N, K, B, K * N, 1, N>(src + srcWords<S.a>(K, M, B), bm, in.blgp,
+                                         in.negLo & 2);
+  }
   constexpr unsigned regs = B * M * N / 64 * (S.out == Out::F64 ? 2 : 1);
   uint32_t res[regs][64];  // [register][lane]
   if constexpr (S.out == Out::F64) {
@@ -282,12 +352,13 @@ void mfmaPlain(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
 // The same code with 256-bit vectors and fused multiply-adds where the host
 // has them (the same results: see gemmBody).
 template <const Shape &S>
-__attribute__((target("avx2,fma"), flatten)) void mfmaAvx2(Wave &w, const Inst &in,
-                                                           const uint32_t (*src)[64]) {
+__attribute__((target("avx2,fma,f16c"), flatten)) void mfmaAvx2(Wave &w, const Inst &in,
+                                                                const uint32_t (*src)[64]) {
   mfmaBody<S, true>(w, in, src);
 }
 bool hostHasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                          __builtin_cpu_supports("f16c");
   return has;
 }
 #endif

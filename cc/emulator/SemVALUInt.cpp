@@ -120,7 +120,42 @@ u32 perm(u32 a, u32 b, u32 c) {
   }
   return r;
 }
-V3(v_perm_b32, perm(a, b, c))
+/// v_perm_b32. With a lane-uniform selector (a constant or an SGPR: the
+/// common case) whose bytes all pick a byte of {a, b}, 0 or 0xff, every
+/// lane does the same shifts (a loop the host vectorizes); else byte by
+/// byte (perm).
+void v_perm_b32(Wave &w, const Inst &in) {
+  const Opnd &sel = in.src(2);
+  if (sel.kind != OpKind::V && sel.kind != OpKind::A) {
+    u32 t2[64];
+    u32 c = vget(w, sel, t2)[0];
+    unsigned sh[4];
+    u32 keep = 0, ones = 0;
+    bool uniform = true;
+    for (unsigned i = 0; i < 4; ++i) {
+      u32 s = (c >> (8 * i)) & 0xff;
+      sh[i] = s < 8 ? 8 * s : 0;
+      if (s < 8)
+        keep |= 0xffu << (8 * i);
+      else if (s > 12)
+        ones |= 0xffu << (8 * i);
+      else if (s != 12)
+        uniform = false;  // 8..11: a sign bit of a or b, per lane
+    }
+    if (uniform) {
+      v3(w, in, [&](u32 a, u32 b, u32) -> u32 {
+        u64 src = (u64(a) << 32) | b;
+        u32 r = u32(src >> sh[0]) & 0xff;
+        r |= (u32(src >> sh[1]) & 0xff) << 8;
+        r |= (u32(src >> sh[2]) & 0xff) << 16;
+        r |= (u32(src >> sh[3]) & 0xff) << 24;
+        return (r & keep) | ones;
+      });
+      return;
+    }
+  }
+  v3(w, in, [](u32 a, u32 b, u32 c) -> u32 { return perm(a, b, c); });
+}
 
 u32 sad8(u32 a, u32 b) {
   u32 s = 0;

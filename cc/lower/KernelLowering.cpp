@@ -325,8 +325,9 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   SmallVector<Operation *> loopClones, originals;
   // So do func.func bodies: gpu.funcs (LowerFunction.cpp).
   for (gpu::GPUModuleOp &gm : gms) {
-    bool linalg = hasLinalg(gm), funcs = hasFuncBodies(gm);
-    if (!linalg && !funcs)
+    // ... and so do the math ops upstream's expansions rewrite (LowerMathExpand.cpp).
+    bool linalg = hasLinalg(gm), math = hasExpandableMath(gm), funcs = hasFuncBodies(gm);
+    if (!linalg && !math && !funcs)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
@@ -335,7 +336,7 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     gm = c;
     if (funcs)
       funcBodiesToGpuFuncs(c);
-    if (linalg && failed(linalgToLoops(c))) {
+    if ((linalg && failed(linalgToLoops(c))) || (math && failed(expandMath(c)))) {
       for (Operation *op : loopClones)
         op->erase();
       return failure();

@@ -69,6 +69,11 @@ struct RV {
   bool wide = false;
   Value hiReg;
   uint32_t hiBits = 0;
+  // The pair as one register range (vgpr<?x2> / sgpr<?x2>) when it came
+  // whole from an instruction (fromV64 / fromS64): toV64 / toS64 hand it
+  // back instead of joining (reg, hiReg) again, so a chain of 64-bit ops
+  // keeps its values in place (no copies around each op).
+  Value whole;
   static RV imm(uint32_t b, bool f = false) {
     RV r;
     r.k = Imm, r.bits = b, r.isFloat = f;
@@ -514,6 +519,12 @@ LogicalResult importFunctions(ModuleOp top, gpu::GPUModuleOp gm, KernelModuleOp 
 /// their loops use) to scf / memref / arith (LowerLinalg.cpp).
 bool hasLinalg(gpu::GPUModuleOp gm);
 LogicalResult linalgToLoops(gpu::GPUModuleOp gm);
+
+/// Whether `gm` holds math ops amdgcn-lower takes through upstream's own
+/// expansions; applies them (upstream IR in, upstream IR out;
+/// LowerMathExpand.cpp). Runs on the clone lowerGpuModules lowers.
+bool hasExpandableMath(gpu::GPUModuleOp gm);
+LogicalResult expandMath(gpu::GPUModuleOp gm);
 
 /// Rewrites scf.for loops carrying vectors to carry their 32-bit words
 /// (upstream IR in, upstream IR out; LowerVectorCarries.cpp). Runs before the

@@ -25,8 +25,10 @@
 //   sitofp/uitofp i32->f64 v_cvt_f64_{i,u}32; i64->f64: hi converted,
 //             scaled by 2^32 (v_ldexp_f64), plus the unsigned lo (as LLVM)
 //   fptosi/fptoui f64->i32 v_cvt_{i,u}32_f64
-// Division and remainder of i64 and the conversions between i64 and f32 /
-// f64 other than the above are errors naming the op.
+// Division and remainder of i64: LowerArith64Div.cpp; conversions between
+// i64 and f32 / f16, f64 -> i64, f64 -> f16 / bf16: LowerArith64Convert.cpp.
+// ceildivsi / ceildivui / floordivsi arrive expanded by upstream
+// (LowerMathExpand.cpp).
 // Needs before: operands lowered (64-bit ones as wide RVs). Guarantees after:
 // one RV per result, wide for 64-bit results.
 //===----------------------------------------------------------------------===//
@@ -34,7 +36,16 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <optional>
+
 namespace aster::lower {
+
+/// i64 division / remainder (LowerArith64Div.cpp).
+RV lowerDivRem64(KernelLowering &L, Operation *op, RV x, RV y);
+/// Conversions between i64 and f16 / f32 / f64 and f64 -> f16 / bf16 that
+/// take more than one instruction (LowerArith64Convert.cpp); nullopt for
+/// other ops.
+std::optional<RV> lowerConvert64(KernelLowering &L, Operation *op, ArrayRef<RV> in);
 
 RV KernelLowering::pair(RV l, RV h) {
   RV r;
@@ -55,6 +66,8 @@ RV KernelLowering::pair(RV l, RV h) {
 // The parts of a range are virtual registers: a hardware-initialised one
 // (v0's thread id, an SGPR workgroup id) is copied first.
 Value KernelLowering::toV64(RV r) {
+  if (r.whole && r.k == RV::V)
+    return r.whole;
   auto part = [&](RV x) {
     Value v = toV(x);
     return v.getType() == vT ? v : inst("v_mov_b32", vT, v);
@@ -63,6 +76,8 @@ Value KernelLowering::toV64(RV r) {
 }
 
 Value KernelLowering::toS64(RV r) {
+  if (r.whole && r.k == RV::S)
+    return r.whole;
   auto part = [&](RV x) {
     Value v = toS(x);
     return v.getType() == sT ? v : inst("s_mov_b32", sT, v);
@@ -71,13 +86,17 @@ Value KernelLowering::toS64(RV r) {
 }
 
 RV KernelLowering::fromV64(Value v) {
-  return pair(RV::of(RV::V, PartOp::create(b, loc, vT, v, b.getI32IntegerAttr(0))),
+  RV r = pair(RV::of(RV::V, PartOp::create(b, loc, vT, v, b.getI32IntegerAttr(0))),
               RV::of(RV::V, PartOp::create(b, loc, vT, v, b.getI32IntegerAttr(1))));
+  r.whole = v;
+  return r;
 }
 
 RV KernelLowering::fromS64(Value v) {
-  return pair(RV::of(RV::S, PartOp::create(b, loc, sT, v, b.getI32IntegerAttr(0))),
+  RV r = pair(RV::of(RV::S, PartOp::create(b, loc, sT, v, b.getI32IntegerAttr(0))),
               RV::of(RV::S, PartOp::create(b, loc, sT, v, b.getI32IntegerAttr(1))));
+  r.whole = v;
+  return r;
 }
 
 namespace {
@@ -150,6 +169,8 @@ LogicalResult KernelLowering::lowerArith64(Operation *op) {
     vals[res] = r;
     return success();
   };
+  if (std::optional<RV> r = lowerConvert64(*this, op, in))
+    return set(*r);
   auto v64 = [&](StringRef mn, ArrayRef<RV> xs) {
     SmallVector<Value> ops;
     for (const RV &x : xs)
@@ -203,8 +224,29 @@ LogicalResult KernelLowering::lowerArith64(Operation *op) {
     RV x = in.size() > 0 ? in[0] : RV(), y = in.size() > 1 ? in[1] : RV();
     bool imm = x.k == RV::Imm && y.k == RV::Imm;
     bool sc = x.scalar() && y.scalar();
+    // Per dword, with the identities folded (x | 0, x ^ 0, x & -1: x; x & 0:
+    // 0), as LLVM folds them: the dword pairs the suites assemble from two
+    // i32 words (extui, shli 32, ori) cost no instruction then.
     auto perDword = [&](StringRef s, StringRef v, uint32_t (*f)(uint32_t, uint32_t)) {
-      return pair(ibin(s, v, false, lo(x), lo(y), f), ibin(s, v, false, hi(x), hi(y), f));
+      auto one = [&](RV a, RV c) -> RV {
+        bool isAnd = s == "s_and_b32";
+        for (auto [p, q] : {std::pair{a, c}, std::pair{c, a}}) {
+          if (q.k != RV::Imm || p.k == RV::Imm)
+            continue;
+          if (q.bits == (isAnd ? ~0u : 0u))
+            return p;
+          if (isAnd && q.bits == 0)
+            return RV::imm(0);
+        }
+        return ibin(s, v, false, a, c, f);
+      };
+      RV l = one(lo(x), lo(y)), h = one(hi(x), hi(y));
+      // Both dwords passed through from one operand: that operand (its
+      // register range too).
+      for (const RV *o : {&x, &y})
+        if (l.k == o->k && h.k == o->k && o->k != RV::Imm && l.reg == o->reg && h.reg == o->hiReg)
+          return *o;
+      return pair(l, h);
     };
     if (isa<arith::AndIOp>(op))
       return set(perDword("s_and_b32", "v_and_b32", [](uint32_t a, uint32_t c) { return a & c; }));
@@ -214,6 +256,10 @@ LogicalResult KernelLowering::lowerArith64(Operation *op) {
       return set(perDword("s_xor_b32", "v_xor_b32", [](uint32_t a, uint32_t c) { return a ^ c; }));
     if (isa<arith::AddIOp, arith::SubIOp>(op)) {
       bool add = isa<arith::AddIOp>(op);
+      if (y.k == RV::Imm && bits64(y) == 0)
+        return set(x);
+      if (add && x.k == RV::Imm && bits64(x) == 0)
+        return set(y);
       if (imm)
         return set(imm64(add ? bits64(x) + bits64(y) : bits64(x) - bits64(y)));
       if (sc) {
@@ -287,9 +333,16 @@ LogicalResult KernelLowering::lowerArith64(Operation *op) {
       return set(pair(RV::of(RV::V, inst("v_cndmask_b32", vT, {toV(lo(y)), toV(lo(x)), m})),
                       RV::of(RV::V, inst("v_cndmask_b32", vT, {toV(hi(y)), toV(hi(x)), m}))));
     }
-    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
-            arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
-      return unsupported(op, "i64 division and remainder are not lowered yet");
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(op)) {
+      uint64_t a = bits64(x), c = bits64(y);
+      bool sgn = isa<arith::DivSIOp, arith::RemSIOp>(op), div = isa<arith::DivSIOp, arith::DivUIOp>(op);
+      if (imm && c && !(sgn && c == ~0ull)) // constants (no division by 0, no overflow)
+        return set(imm64(sgn ? (uint64_t)(div ? (int64_t)a / (int64_t)c : (int64_t)a % (int64_t)c)
+                             : (div ? a / c : a % c)));
+      return set(lowerDivRem64(*this, op, x, y)); // LowerArith64Div.cpp
+    }
+    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+      return unsupported(op, "expected upstream's arith expansion of it before the walk");
   }
   if (auto c = dyn_cast<arith::CmpIOp>(op)) {
     RV x = in[0], y = in[1];

@@ -15,6 +15,10 @@
 
 namespace aster::lower {
 
+/// Rounding and sign ops, and sqrt / exp / log of f16 and f64
+/// (LowerMathFormats.cpp); nullopt for the ops it does not take.
+std::optional<LogicalResult> lowerMathFormats(KernelLowering &L, Operation *op);
+
 /// Correctly rounded f32 square root, as LLVM's AMDGPU backend expands
 /// llvm.sqrt.f32 without afn (SITargetLowering::lowerFSQRTF32, gfx9): inputs
 /// below 2^-96 are scaled by 2^32 (result by 2^-16); v_sqrt_f32's result s
@@ -104,13 +108,16 @@ RV KernelLowering::logF32(RV x) {
 
 LogicalResult KernelLowering::lowerMath(Operation *op) {
   if (!isa<math::FmaOp, math::SqrtOp, math::RsqrtOp, math::Exp2Op, math::Log2Op,
-           math::AbsFOp, math::ExpOp, math::LogOp, math::SinOp, math::CosOp>(op))
+           math::AbsFOp, math::ExpOp, math::LogOp, math::SinOp, math::CosOp, math::FloorOp,
+           math::CeilOp, math::TruncOp, math::RoundEvenOp, math::CopySignOp>(op))
     return unsupported(op);
   Type t = op->getResult(0).getType();
   auto operands = getAll(op->getOperands());
   if (failed(operands))
     return failure();
   SmallVector<RV> &in = *operands;
+  if (std::optional<LogicalResult> r = lowerMathFormats(*this, op))
+    return *r;
   // f16 / f64: fma and absf (v_fma_f16 / v_fma_f64; the sign bit cleared).
   if (t.isF16() || t.isF64()) {
     if (isa<math::AbsFOp>(op)) {
@@ -134,7 +141,8 @@ LogicalResult KernelLowering::lowerMath(Operation *op) {
     }
   }
   if (!isF32(t))
-    return unsupported(op, "only f32 is lowered (and fma, absf of f16 and f64)");
+    return unsupported(op, "this type is not lowered for it (f32; fma, absf, sqrt of f16 and "
+                           "f64; exp, log, exp2, log2 of f16; docs/lowering.md)");
   if (isa<math::SinOp, math::CosOp>(op)) {
     // LLVM's AMDGPU lowering of llvm.sin/cos.f32 (SITargetLowering::LowerTrig):
     // v_sin/v_cos_f32 take turns, not radians: x * 1/(2 pi) first (the inline

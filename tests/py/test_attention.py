@@ -53,6 +53,7 @@ def _check(q, k, v, dtype, causal, o, lse=None, scale=None):
     ("f16", 128, True, 200, 333),        # several query blocks, diagonal tiles
     ("bf16", 64, True, 150, 200),
     ("f16", 64, False, 65, 64),
+    ("bf16", 64, True, 31, 7),           # rows without a key at d = 64 (their alpha was inf: NaN)
 ])
 def test_attention_matches_definition(dtype, d, causal, sq, sk):
     q, k, v = _inputs(1, 2, 1, sq, sk, d, dtype)
@@ -124,9 +125,9 @@ def test_attention_library_on_disk(tmp_path):
     import csv
     import subprocess
     from aster.ops.attention import default_attention_configs
-    cfgs = [c for c in default_attention_configs(("gfx942",))
+    cfgs = [c for c in default_attention_configs(("gfx942",), varlen=(False,))
             if c.d == 64 and c.dtype == "f16" and c.waves == 2 and not c.lse]
-    assert len(cfgs) == 2 and len(default_attention_configs()) == 64
+    assert len(cfgs) == 2 and len(default_attention_configs()) == 128
     lib = str(tmp_path / "attnlib")
     aster.ops.build_attention_library(lib, cfgs)
     rows = list(csv.DictReader(open(tmp_path / "attnlib" / "configs.csv")))

@@ -65,7 +65,8 @@ def test_decode_matches_definition(dtype, d, causal, b, h, hk, sq, sk, splits, w
 def test_decode_counters_back_to_zero():
     """The merge's counters are zero again after a launch (the last wave
     resets its own), so the next launch with the same buffer merges right:
-    two launches give the same bits."""
+    two launches give the same bits. (On the 32-row MFMA block, m = 32:
+    the plan's launches above run m = 16.)"""
     cfg = dgen.DecodeConfig(dtype="bf16", d=128)
     out = dgen.compile_config(cfg)
     q, k, v = _inputs(1, 8, 2, 1, 300, 128, "bf16")
@@ -91,7 +92,7 @@ def test_decode_plan():
     KV tiles; 1 when the heads alone fill the device (MI300X: 304 CUs)."""
     from aster.ops.attention_decode import decode_plan
     p = decode_plan("bf16", 128, False, 1, 64, 8, 1, 1024)
-    assert (p.rows, p.splits, p.chunk, p.config.waves) == (8, 16, 64, 1)
+    assert (p.rows, p.splits, p.chunk, p.config.waves, p.config.m) == (8, 16, 64, 1, 16)
     assert decode_plan("bf16", 128, False, 1, 64, 8, 1, 16384).splits == 32
     assert decode_plan("bf16", 128, False, 16, 64, 8, 1, 4096).splits == 4
     assert decode_plan("bf16", 128, False, 64, 64, 8, 1, 1024).splits == 1

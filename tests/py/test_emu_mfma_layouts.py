@@ -220,6 +220,41 @@ def test_mfma_f64_neg(name, neg):
     check(name, run_mfma(name, a, b, c, neg=neg), (sa * a) @ (sb * b) + sc * c)
 
 
+ROUNDING_CASES = [("gfx942", "v_mfma_f32_32x32x8_f16"), ("gfx942", "v_mfma_f32_16x16x16_bf16"),
+                  ("gfx950", "v_mfma_f32_16x16x32_f16"), ("gfx950", "v_mfma_f32_32x32x16_bf16")]
+
+
+@pytest.mark.parametrize("arch,name", ROUNDING_CASES)
+def test_mfma_16bit_inputs_any_bits(arch, name):
+    """One-block f16/bf16 MFMAs (the host's vectorised path, SemMFMA.cpp)
+    on every kind of input: random 16-bit patterns (NaNs, infinities,
+    subnormals) and wide-range values whose sums round. Expected: each
+    input converted by NumPy / ml_dtypes, products exact in float64, summed
+    in k order in float64, plus C, rounded once to f32 (the emulator's
+    documented sum, SemMFMA.cpp's header); NaNs where NumPy has them."""
+    sh, dt = SHAPES[name], dtypes(arch)
+    rng = np.random.default_rng(7)
+    shape_a, shape_b = (sh.blocks, sh.m, sh.k), (sh.blocks, sh.k, sh.n)
+    for kind in ("bits", "wide"):
+        if kind == "bits":
+            a = rng.integers(0, 1 << 16, shape_a).astype(np.uint16).view(dt[sh.a])
+            b = rng.integers(0, 1 << 16, shape_b).astype(np.uint16).view(dt[sh.b])
+        else:
+            a = (rng.standard_normal(shape_a) * 2.0 ** rng.integers(-20, 12, shape_a)).astype(dt[sh.a])
+            b = (rng.standard_normal(shape_b) * 2.0 ** rng.integers(-20, 12, shape_b)).astype(dt[sh.b])
+        c = rng.standard_normal((sh.blocks, sh.m, sh.n)).astype(np.float32)
+        acc = np.zeros((sh.blocks, sh.m, sh.n))
+        with np.errstate(invalid="ignore", over="ignore"):
+            a64, b64 = a.astype(np.float64), b.astype(np.float64)
+            for kk in range(sh.k):
+                acc = acc + a64[:, :, kk, None] * b64[:, None, kk, :]
+            want = (acc + c.astype(np.float64)).astype(np.float32)
+        got = run_mfma(name, a, b, c, arch=arch).view(np.float32)
+        expected = pack_output(sh, want).view(np.float32)
+        assert np.array_equal(got, expected, equal_nan=True), \
+            f"{name} ({kind}): {int((got != expected).sum())} results differ"
+
+
 def test_every_gfx942_dense_mfma_has_a_published_shape(summary):
     assert NAMES, "the table lists no gfx942 MFMA"
     missing = [n for n in NAMES + NAMES_950 if n not in SHAPES]

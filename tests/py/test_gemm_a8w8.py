@@ -114,3 +114,39 @@ def test_library_fp8_dispatch(lib):
     assert r.plan.entry.config.dtype == "fp8"
     ref = (a.astype(np.float64) @ b.astype(np.float64).T) * sa[:, None] * sb[None, :] + bias
     np.testing.assert_array_equal(c, ref.astype(np.float32).astype(ml_dtypes.bfloat16))
+
+
+@pytest.fixture(scope="module")
+def lib_ofp8(tmp_path_factory):
+    """The default library's 64x64 OCP fp8 tile for gfx950 (a8w8, not block-scale)."""
+    cfgs = [c for c in L.default_configs(archs=("gfx950",), dtypes=())
+            if c.dtype == "ofp8" and not c.block_scale and c.tile_m == 64]
+    return L.build_library(str(tmp_path_factory.mktemp("of8lib")), cfgs, ref_shapes=(),
+                           workers=1, calib=False)
+
+
+@pytest.mark.parametrize("fmt", ["fp8-gfx942", "ofp8-gfx950"])
+@pytest.mark.parametrize("with_bias", [True, False], ids=["bias", "no-bias"])
+def test_gemm_fp8_scales_bias_matches_numpy(lib, lib_ofp8, fmt, with_bias):
+    """Issue 25 item 2 through `aster.ops.gemm` itself (dispatch, padding,
+    the library's code object): gfx942 FNUZ and gfx950 OCP E4M3 with
+    per-token scale_a (M), per-channel scale_b (N) and the bias optional,
+    on an odd shape. The oracle: ml_dtypes' fp8 values (integers -8..8 are
+    exact in both formats), the product in float64, scaled, rounded to f32,
+    then to bf16 (round to nearest even); every f32 step is exact, so equal."""
+    np_dtype, arch, library = {
+        "fp8-gfx942": (ml_dtypes.float8_e4m3fnuz, "gfx942", lib),
+        "ofp8-gfx950": (ml_dtypes.float8_e4m3fn, "gfx950", lib_ofp8)}[fmt]
+    a8, b8, sa, sb, bias = operands(45, 97, 301, seed=7)
+    a, b = a8.astype(np_dtype), b8.astype(np_dtype)
+    a_copy, b_copy = a.copy(), b.copy()
+    c, r = L.gemm(a, b, trans_b=True, scale_a=sa, scale_b=sb,
+                  bias=bias if with_bias else None, library=library, arch=arch, timing=True)
+    assert r.plan.entry.config.dtype == ("fp8" if arch == "gfx942" else "ofp8")
+    assert c.dtype == ml_dtypes.bfloat16 and c.shape == (45, 97)
+    ref = (a.astype(np.float64) @ b.astype(np.float64).T) * sa[:, None] * sb[None, :]
+    if with_bias:
+        ref = ref + bias
+    np.testing.assert_array_equal(c, ref.astype(np.float32).astype(ml_dtypes.bfloat16))
+    np.testing.assert_array_equal(a.view(np.uint8), a_copy.view(np.uint8))     # inputs untouched
+    np.testing.assert_array_equal(b.view(np.uint8), b_copy.view(np.uint8))

@@ -69,15 +69,16 @@ def test_divergent_i64_uses_64bit_valu():
         assert mn in asm
 
 
-def test_i64_division_is_an_error_naming_the_op():
+def test_remf_is_an_error_naming_the_op():
+    """arith.remf is not lowered yet (LLVM 22 expands frem to an exact fmod
+    loop): an error naming the op."""
     text = S.module("""
-    gpu.func @k(%x: memref<64xi32>, %d: i64) kernel {
+    gpu.func @k(%x: memref<64xf32>, %d: f32) kernel {
       %i = gpu.thread_id x
-      %a = arith.index_cast %i : index to i64
-      %r = arith.remui %a, %d : i64
-      %t = arith.trunci %r : i64 to i32
-      memref.store %t, %x[%i] : memref<64xi32>
+      %a = memref.load %x[%i] : memref<64xf32>
+      %r = arith.remf %a, %d : f32
+      memref.store %r, %x[%i] : memref<64xf32>
       gpu.return
     }""")
-    with pytest.raises(aster.AsterError, match=r"arith\.remui.*i64 division"):
+    with pytest.raises(aster.AsterError, match=r"arith\.remf"):
         aster.lower(text)

@@ -4,7 +4,8 @@
 // Dw is the result width, ABw the width of each of src0/src1. P is the
 // number of passes (4 cycles each) the matrix core needs: AMD's matrix
 // instruction calculator cycles / 4 for gfx942 (gfx950-only instructions:
-// LLVM's gfx950 scheduling model); see Inst.Passes in Schema.td.
+// LLVM's gfx950 scheduling model; the f8f6f4 forms: below); see Inst.Passes
+// in Schema.td.
 
 class MFMA<string mn, int p, int dw, int abw, string abty, string cty = "f32",
            list<Target> t = CDNA3, list<Mod> mods = MfmaMods>
@@ -61,13 +62,28 @@ foreach ty = ["f16", "bf16"] in {
 def : MFMA<"v_mfma_i32_16x16x64_i8", 4, 4, 4, "b128", "i32", CDNA4>;
 def : MFMA<"v_mfma_i32_32x32x32_i8", 8, 16, 4, "b128", "i32", CDNA4>;
 // f8f6f4 (plain and scaled: src3/src4 hold the per-lane E8M0 scales of A
-// and B); the A/B widths follow their formats (cbsz/blgp): the 8-register
-// form keeps the plain name, the others add _a<width>_b<width>.
+// and B); the A/B widths follow their formats (cbsz/blgp): 8 registers for
+// fp8/bf8, 6 for fp6/bf6, 4 for fp4. The 8-register form keeps the plain
+// name, the others add _a<width>_b<width>.
+// Passes by format: 16x16x128 takes 8 passes when A or B is fp8/bf8 and 4
+// otherwise (fp6, fp4); 32x32x64 16 and 8. Sources: AMD's ROCm blog "Matrix
+// Core Programming on AMD CDNA3 and CDNA4 architecture" (2025, section 3's
+// MFMA table: 16x16x128 "16 or 32" cycles, 32x32x64 "32 or 64", "Larger
+// cycle count if either matrix A or B is FP8"), AMD's MI355X peaks
+// (data sheet and CDNA4 white paper: 5.0 PFLOP/s dense FP8, 10 FP6 and 10
+// FP4 on 256 CUs x 4 SIMDs at 2400 MHz: 65536 flops of 16x16x128 in 32
+// cycles with FP8, 16 with FP6/FP4), and LLVM's gfx950 scheduling model
+// (SISchedule.td: "If either matrix format is f8, the instruction takes 2x
+// as many cycles", PredIsF8_MFMA_SCALE), which llc-22's hazard recognizer
+// follows (more wait states after an FP8 form) but llvm-mca-22 does not (it
+// cannot evaluate the operand predicate and gives every format the fast
+// count). tests/py/test_timing_f8f6f4.py checks both.
 foreach s = [P<"16x16x128", 4>, P<"32x32x64", 16>] in
   foreach wa = [8, 6, 4] in
     foreach wb = [8, 6, 4] in {
       defvar sfx = !if(!and(!eq(wa, 8), !eq(wb, 8)), "", "_a"#wa#"_b"#wb);
-      defvar p = !if(!eq(s.N, 4), 4, 8);
+      defvar f8 = !or(!eq(wa, 8), !eq(wb, 8));
+      defvar p = !mul(!if(!eq(s.N, 4), 4, 8), !if(f8, 2, 1));
       defvar ab = [Opd<"src0", "av", wa, !if(!eq(wa, 8), "b256", "b32")>,
                    Opd<"src1", "av", wb, !if(!eq(wb, 8), "b256", "b32")>,
                    Opd<"src2", "avi", s.N, "f32">];

@@ -20,13 +20,19 @@ namespace aster::emu::timing {
 
 /// One row of the instruction table's timing facts.
 struct TableTiming {
-  const char *mnemonic;
-  unsigned passes; ///< MFMA/SMFMAC passes (Inst.Passes), 0 otherwise
-  bool trans;      ///< runs on the transcendental unit (TRANS property)
+  const char *mnemonic; ///< the table's name of the form
+  const char *asmName;  ///< its assembly mnemonic (several forms may share one)
+  unsigned srcA, srcB;  ///< widths (registers) of src0 and src1
+  unsigned passes;      ///< MFMA/SMFMAC passes (Inst.Passes), 0 otherwise
+  bool trans;           ///< runs on the transcendental unit (TRANS property)
 };
-/// The row of `mnemonic` (without _e32/_e64/_sdwa/_dpp), or nullptr when the
-/// table states no timing fact for it.
+/// The row of the table's form `mnemonic` (without _e32/_e64/_sdwa/_dpp), or
+/// nullptr when the table states no timing fact for it.
 const TableTiming *tableTiming(llvm::StringRef mnemonic);
+/// The row of a decoded instruction: its assembly mnemonic and, where forms
+/// share one (the f8f6f4 MFMAs: one form per A/B format, whose widths differ),
+/// the form whose src0/src1 widths are `srcA`/`srcB` registers.
+const TableTiming *tableTiming(llvm::StringRef asmName, unsigned srcA, unsigned srcB);
 
 /// What issuing one instruction of unit `u` costs on its SIMD.
 struct IssueCost {

@@ -52,7 +52,10 @@ std::vector<InstInfo> classify(const Program &prog) {
     const Inst &in = prog.insts[i];
     InstInfo &t = out[i];
     llvm::StringRef mn = i < prog.text.size() ? mnemonicOf(prog.text[i]) : llvm::StringRef();
-    const TableTiming *row = tableTiming(mn);
+    // The table's row: by assembly mnemonic and, where forms share it (the
+    // f8f6f4 MFMAs, one form per A/B format), by the source widths.
+    const TableTiming *row = tableTiming(mn, in.nsrc() > 0 ? in.src(0).count : 0,
+                                         in.nsrc() > 1 ? in.src(1).count : 0);
     switch (in.cls) {
     case ICls::SALU: t.unit = Unit::SALU; t.slot = SLOT_SCALAR; break;
     case ICls::SMEM: t.unit = Unit::SMEM; t.slot = SLOT_SCALAR; break;

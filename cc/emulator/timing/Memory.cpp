@@ -241,33 +241,30 @@ void Calendar::forget(uint64_t t) {
 }
 
 void LineMap::grow() {
-  std::vector<uint64_t> keys(std::max<size_t>(keys_.size() * 2, 1024), 0), vals(keys.size());
-  keys.swap(keys_);
-  vals.swap(vals_);
-  for (size_t i = 0; i < keys.size(); ++i)
-    if (keys[i]) {
-      size_t j = slot(keys[i]);
-      while (keys_[j])
-        j = (j + 1) & (keys_.size() - 1);
-      keys_[j] = keys[i];
-      vals_[j] = vals[i];
+  std::vector<Slot> old(std::max<size_t>(slots_.size() * 2, 1024), Slot{0, 0});
+  old.swap(slots_);
+  for (const Slot &e : old)
+    if (e.key) {
+      size_t j = slot(e.key);
+      while (slots_[j].key)
+        j = (j + 1) & (slots_.size() - 1);
+      slots_[j] = e;
     }
 }
 
 uint64_t &LineMap::get(uint64_t line, bool &fresh) {
-  if (2 * (count_ + 1) > keys_.size())
+  if (2 * (count_ + 1) > slots_.size())
     grow();
   const uint64_t key = line + 1;
   size_t j = slot(key);
-  while (keys_[j] && keys_[j] != key)
-    j = (j + 1) & (keys_.size() - 1);
-  fresh = !keys_[j];
+  while (slots_[j].key && slots_[j].key != key)
+    j = (j + 1) & (slots_.size() - 1);
+  fresh = !slots_[j].key;
   if (fresh) {
-    keys_[j] = key;
-    vals_[j] = 0;
+    slots_[j] = Slot{key, 0};
     ++count_;
   }
-  return vals_[j];
+  return slots_[j].val;
 }
 
 GlobalMemory::GlobalMemory(const Params &p) : P(p) {
@@ -385,6 +382,7 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
     if (!store && !atomic)
       m.l1.prefetch(lines[i]);
     l2_[m.xcd].prefetch(lines[i]);
+    mall_.prefetch(lines[i]);
   }
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];

@@ -8,6 +8,8 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <vector>
+
 namespace aster::emu::timing {
 
 namespace {
@@ -26,6 +28,22 @@ const TableTiming *tableTiming(llvm::StringRef mnemonic) {
   }();
   auto it = rows.find(mnemonic);
   return it == rows.end() ? nullptr : it->second;
+}
+
+const TableTiming *tableTiming(llvm::StringRef asmName, unsigned srcA, unsigned srcB) {
+  static const llvm::StringMap<std::vector<const TableTiming *>> forms = [] {
+    llvm::StringMap<std::vector<const TableTiming *>> r;
+    for (const TableTiming &t : kRows)
+      r[t.asmName].push_back(&t);
+    return r;
+  }();
+  auto it = forms.find(asmName);
+  if (it == forms.end())
+    return nullptr;
+  for (const TableTiming *t : it->second)
+    if (t->srcA == srcA && t->srcB == srcB)
+      return t;
+  return it->second.front();
 }
 
 } // namespace aster::emu::timing

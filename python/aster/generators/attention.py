@@ -7,6 +7,15 @@ optional row log-sum-exp (LSE).
     aster.launch(out, cfg.name, grid=cfg.grid(batch, heads, kv_heads, seq_q), block=cfg.block,
                  args=[q, k, v, o, lse, seq_q, seq_k, heads // kv_heads, scale * log2(e)])
 
+Variable sequence lengths (`varlen=True`, attention_varlen_gen): q (heads,
+total_q, d), k and v (kv_heads, total_k, d) of several sequences packed
+along the rows, their offsets in int32 arrays cu_q, cu_k (batch + 1
+entries, FlashAttention's cu_seqlens), one launch:
+
+    aster.launch(out, cfg.name, grid=cfg.grid(batch, heads, kv_heads, max_seq_q),
+                 block=cfg.block, args=[q, k, v, o, lse, cu_q, cu_k, total_q, total_k, group,
+                                        (2**32 // group + 1) % 2**32, scale * log2(e)])
+
 Layouts: q (batch, heads, seq_q, d), k and v (batch, kv_heads, seq_k, d), o
 (batch, heads, seq_q, d) f32, lse (batch, heads, seq_q) f32, all contiguous;
 query head h reads kv head h // (heads / kv_heads) (GQA). Grid (query blocks
@@ -67,11 +76,13 @@ class AttnConfig:
     waves: int = 4
     kv: int = 32
     arch: str = "gfx942"
+    varlen: bool = False
 
     @property
     def name(self):
         return (f"attn_fwd_{self.dtype}_d{self.d}{'_causal' if self.causal else ''}"
-                f"{'_lse' if self.lse else ''}_w{self.waves}_kv{self.kv}")
+                f"{'_lse' if self.lse else ''}{'_varlen' if self.varlen else ''}_w{self.waves}"
+                f"_kv{self.kv}")
 
     @property
     def block(self):
@@ -82,6 +93,10 @@ class AttnConfig:
         return 32 * self.waves
 
     def grid(self, batch, heads, kv_heads, seq_q):
+        """The launch grid; varlen: seq_q is the longest sequence's length
+        and the grid (its query blocks, heads, batch)."""
+        if self.varlen:
+            return (-(-seq_q // self.block_q), heads, batch)
         return (-(-seq_q // self.block_q), heads // kv_heads, batch * kv_heads)
 
     @property
@@ -114,7 +129,10 @@ class AttnConfig:
 
 def build(cfg):
     """The aster.Module of one config (not compiled)."""
-    return _Gen(cfg.check()).generate()
+    if cfg.check().varlen:
+        from .attention_varlen_gen import _VarlenGen
+        return _VarlenGen(cfg).generate()
+    return _Gen(cfg).generate()
 
 
 def compile_config(cfg, pipeline=PIPELINE):

@@ -46,11 +46,16 @@ class DecodeConfig(AttnConfig):
     merge needs it); 1 wave (32 rows) per workgroup by default."""
     lse: bool = True
     waves: int = 1
+    m: int = 32             # MFMA block: 32 (32x32x8) or 16 (16x16x16: 16 rows per wave)
 
     @property
     def name(self):
         return (f"attn_decode_{self.dtype}_d{self.d}{'_causal' if self.causal else ''}"
-                f"_w{self.waves}_kv{self.kv}")
+                f"_w{self.waves}_kv{self.kv}{'_m16' if self.m == 16 else ''}")
+
+    @property
+    def block_q(self):
+        return self.m * self.waves
 
     def grid(self, heads, rows, splits):
         return (-(-rows // self.block_q), splits, heads)
@@ -59,6 +64,10 @@ class DecodeConfig(AttnConfig):
         super().check()
         if not self.lse:
             raise ValueError(f"decode config {self.name}: the split kernel always writes LSE")
+        if self.varlen:
+            raise ValueError(f"decode config {self.name}: no variable lengths (varlen)")
+        if self.m not in (16, 32):
+            raise ValueError(f"decode config {self.name}: m must be 16 or 32")
         return self
 
 

@@ -27,8 +27,11 @@ LOG2E = 1.0 / math.log(2.0)
 LN2 = math.log(2.0)
 CNT_BYTES = 128             # one counter per 128-byte line: the timing model runs atomics
 #                             to one line one after another at L2 (Params.h atomicLineCycles)
-MERGE_UNROLL = 16           # splits whose loads the merge issues together: one memory
-#                             round trip per 16 splits ([model] choice, a power of two)
+MERGE_NV = 2                # dwordx4 of a row's O per lane and split in the merge (8 d):
+#                             half the passes of one, the weights computed once per 8 d
+MERGE_UNROLL = 8            # splits whose loads the merge issues together: one memory
+#                             round trip per 8 splits ([model] choice, a power of two;
+#                             16 issued twice the merge's instructions for 8 splits)
 PASSES = s[49]              # the merge's pass counter (a pinned SGPR, as COUNTER)
 
 
@@ -53,6 +56,9 @@ class _SplitGen(_Gen):
         po, plse = k.load_arg("o"), k.load_arg("lse")
         rows, sq, sk = k.load_arg("rows"), k.load_arg("seq_q"), k.load_arg("seq_k")
         chunk, splits, self.c2 = k.load_arg("chunk"), k.load_arg("splits"), k.load_arg("c2")
+        # the merge's pointers now: loaded in the epilogue, their scalar
+        # loads' latency was on the merge's critical path
+        self.merge_ptrs = (k.load_arg("cnt"), k.load_arg("out"), k.load_arg("out_lse"))
         # grid (query blocks, splits, batch * kv_heads)
         nqb = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), rows, self.bq - 1), _log2(self.bq))
         qb = k.s_sub_u32(SGPR(), k.s_sub_u32(SGPR(), nqb, 1), k.workgroup_id("x"))
@@ -98,7 +104,7 @@ class _SplitGen(_Gen):
         GFX942") and adds 1 to its counter cnt[(z nqb + qb) waves + wave]
         (a returning atomic, lane 0 only); the wave that reads splits - 1
         acquires (buffer_inv sc1), zeroes the counter for the next launch and
-        merges its 32 rows from every split into out, out_lse (_merge_rows,
+        merges its M (32 or 16) rows from every split into out, out_lse (_merge_rows,
         32 / (d / 4) rows per pass). One split: the caller passes out and
         out_lse as o_part and lse_part, no merge."""
         super().epilogue(st)
@@ -107,10 +113,37 @@ class _SplitGen(_Gen):
         k.s_cmp_eq_u32(self.splits, 1)
         k.s_cbranch_scc1(done)
         k.buffer_wbl2(sc1=True)
+        # the merge's setup (no memory access) while the release completes
+        pcnt, pout, pout_lse = self.merge_ptrs
+        rb = 4 * c.d
+        lpr = c.d // (4 * MERGE_NV)                           # lanes per row
+        rpp = 64 // lpr                                       # rows per pass
+        rows, splits = self.rows, self.splits
+        srow = k.s_mul_i32(SGPR(), rows, rb)
+        slse = k.s_lshl_b32(SGPR(), rows, 2)
+        zs = k.s_mul_i32(SGPR(), self.z, splits)
+        po, plse = self.parts
+        heads = (_buffer(k, po, zs, srow), _buffer(k, plse, zs, slse),
+                 _buffer(k, pout, self.z, srow), _buffer(k, pout_lse, self.z, slse))
+        # the wave's rows wq0 .. wq0 + M - 1 (those below rows): ceil(n / rpp) passes
+        wq0 = k.s_add_u32(SGPR(), self.q0, k.s_lshl_b32(SGPR(), self.wave, _log2(self.M)))
+        n = k.s_max_i32(SGPR(), k.s_min_i32(SGPR(), k.s_sub_i32(SGPR(), rows, wq0), self.M), 1)
+        passes = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), n, rpp - 1), _log2(rpp))
+        col = k.v_and_b32(VGPR(), lpr - 1, self.lane)
+        row = k.v_add_u32(VGPR(), wq0, k.v_lshrrev_b32(VGPR(), _log2(lpr), self.lane))
+        ooff = k.v_lshl_add_u32(VGPR(), col, _log2(16 * MERGE_NV),
+                                k.v_mul_u32_u24(VGPR(), rb, row))
+        loff = k.v_lshlrev_b32(VGPR(), 2, row)
+        u = MERGE_UNROLL
+        steps = ([k.s_mul_i32(SGPR(), srow, i) for i in range(u)],
+                 [k.s_mul_i32(SGPR(), slse, i) for i in range(u)],
+                 k.s_lshl_b32(SGPR(), srow, _log2(u)), k.s_lshl_b32(SGPR(), slse, _log2(u)))
+        consts = (k.v_mov_b32(VGPR(), NEG_INF), k.v_mov_b32(VGPR(), LOG2E),
+                  k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), splits, u - 1), _log2(u)))
         k.s_waitcnt(vmcnt=0)
         idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), self.z, self.nqb), self.qb)
         idx = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), idx, c.waves), self.wave)
-        dcnt = _buffer(k, k.load_arg("cnt"), idx, CNT_BYTES, 4)
+        dcnt = _buffer(k, pcnt, idx, CNT_BYTES, 4)
         lane0 = k.v_lshlrev_b32(VGPR(), 25, self.lane)        # lanes 1..63: out of range
         old = k.buffer_atomic_add_rtn(VGPR(), lane0, dcnt, 0, vdata_in=k.v_mov_b32(VGPR(), 1),
                                       offen=True, sc1=True)
@@ -118,30 +151,10 @@ class _SplitGen(_Gen):
         k.s_cbranch_scc1(done)
         k.buffer_inv(sc1=True)
         k.buffer_store_dword(k.v_mov_b32(VGPR(), 0), lane0, dcnt, 0, offen=True, sc1=True)
-        rb = 4 * c.d
-        lpr = c.d // 4
-        rpp = 64 // lpr                                       # rows per pass
-        rows, splits = self.rows, self.splits
-        srow = k.s_mul_i32(SGPR(), rows, rb)
-        slse = k.s_lshl_b32(SGPR(), rows, 2)
-        zs = k.s_mul_i32(SGPR(), self.z, splits)
-        po, plse = self.parts
-        heads = (_buffer(k, po, zs, srow, k.s_mul_i32(SGPR(), srow, splits)),
-                 _buffer(k, plse, zs, slse, k.s_mul_i32(SGPR(), slse, splits)),
-                 _buffer(k, k.load_arg("out"), self.z, srow),
-                 _buffer(k, k.load_arg("out_lse"), self.z, slse))
-        # the wave's rows wq0 .. wq0 + 31 (those below rows): ceil(n / rpp) passes
-        wq0 = k.s_add_u32(SGPR(), self.q0, k.s_lshl_b32(SGPR(), self.wave, 5))
-        n = k.s_max_i32(SGPR(), k.s_min_i32(SGPR(), k.s_sub_i32(SGPR(), rows, wq0), 32), 1)
-        passes = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), n, rpp - 1), _log2(rpp))
-        col = k.v_and_b32(VGPR(), lpr - 1, self.lane)
-        row = k.v_add_u32(VGPR(), wq0, k.v_lshrrev_b32(VGPR(), _log2(lpr), self.lane))
-        ooff = k.v_lshl_add_u32(VGPR(), col, 4, k.v_mul_u32_u24(VGPR(), rb, row))
-        loff = k.v_lshlrev_b32(VGPR(), 2, row)
         k.s_mov_b32(PASSES, passes)
         with k.loop(PASSES, PASSES, name="merge", carry=[ooff, loff]) as L:
             ooff, loff = L.carry
-            _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, MERGE_UNROLL)
+            _merge_rows(k, heads, ooff, loff, col, steps, consts, splits, u, MERGE_NV)
             L.next(k.v_add_u32(VGPR(), rpp * rb, ooff), k.v_add_u32(VGPR(), 4 * rpp, loff))
         k.bind(done)
 
@@ -190,7 +203,7 @@ class _SplitGen(_Gen):
         def one(x):
             x = self.step(x, masked, 0)
             for a, b in zip(self.s_regs(0), self.s_regs(1)):
-                for r in range(16):
+                for r in range(self.nacc):
                     k.v_mov_b32(a[r], b[r])
             return x
         return self.kv_loop(st, count, masked, name, one)
@@ -222,40 +235,46 @@ def _vsum(k, xs):
     return xs[0]
 
 
-def _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, unroll):
+def _move(k, desc, step):
+    """A raw buffer resource `step` bytes further on, num_records kept."""
+    lo = k.s_add_u32(SGPR(), desc[0], step)
+    return k.concat(lo, k.s_addc_u32(SGPR(), desc[1], 0), desc[2], desc[3])
+
+
+def _merge_rows(k, heads, ooff, loff, col, steps, consts, splits, unroll, nv):
     """Merges the splits of the lane's row (byte offsets ooff into O, loff
     into LSE) and stores O and LSE (the row's first lane, col == 0).
-    heads = (o_part, lse_part, o, lse) buffers of the (batch, kv head): the
-    splits at srow / slse bytes apart; `unroll` splits' loads per trip, one
-    wait each; splits past the last masked to LSE -inf."""
+    heads = (o_part, lse_part, o, lse) buffers of the (batch, kv head), the
+    first two over split 0 only (num_records one split's rows: rows past
+    `rows` read 0); `steps` = (the byte offsets of splits 0 .. unroll - 1 in
+    o_part and in lse_part as SGPRs, the same for `unroll` splits). Split u
+    of a trip is read through soffset (the bounds check covers voffset
+    only, [ISA] "Buffer addressing": soffset 0 for splits past the last, whose
+    LSE is masked to -inf); `unroll` splits' loads per trip, one wait each."""
     dpo, dpl, do, dl = heads
-    ninf = k.v_mov_b32(VGPR(), NEG_INF)
-    log2e = k.v_mov_b32(VGPR(), LOG2E)
-    groups = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), splits, unroll - 1), _log2(unroll))
-    gro, grl = k.s_lshl_b32(SGPR(), srow, _log2(unroll)), k.s_lshl_b32(SGPR(), slse,
-                                                                   _log2(unroll))
+    (so_o, so_l, gro, grl) = steps
+    ninf, log2e, groups = consts
+    na = 4 * nv
     m = k.v_mov_b32(VGPR(), M_INIT)
     lsum = k.v_mov_b32(VGPR(), 0)
-    acc = [k.v_mov_b32(VGPR(), 0) for _ in range(4)]
+    acc = [k.v_mov_b32(VGPR(), 0) for _ in range(na)]
     left = k.s_mov_b32(SGPR(), splits)                    # splits not yet merged
     carry = [m, lsum, *acc, dpo, dpl, left]
     k.s_mov_b32(COUNTER, groups)                          # >= 1: splits >= 1
     with k.loop(COUNTER, COUNTER, name="splits", carry=carry) as L:
-        m, lsum, a0, a1, a2, a3, dpo, dpl, left = L.carry
-        acc = [a0, a1, a2, a3]
-        # split u of the group at u srow / u slse bytes (the buffers move by
-        # `unroll` splits per trip)
-        ls = [k.buffer_load_dword(VGPR(), k.v_mad_u32_u24(VGPR(), u, slse, loff), dpl, 0,
-                                  offen=True) for u in range(unroll)]
-        ov = [k.buffer_load_dwordx4(VGPR(4), k.v_mad_u32_u24(VGPR(), u, srow, ooff), dpo, 0,
-                                    offen=True) for u in range(unroll)]
-        (dpo,) = k.call(tiles.advance_buffer, dpo, gro)
-        (dpl,) = k.call(tiles.advance_buffer, dpl, grl)
-        lu = []
+        m, lsum, *acc, dpo, dpl, left = L.carry
+        oks, ls, ov = [], [], []
         for u in range(unroll):
             k.s_cmp_lt_u32(u, left)
-            ok = k.s_cselect_b64(SGPR(2, align=2), -1, 0)
-            lu.append(k.v_cndmask_b32(VGPR(), ninf, ls[u], ok))
+            oks.append(k.s_cselect_b64(SGPR(2, align=2), -1, 0))
+            ol = k.s_cselect_b32(SGPR(), so_l[u], 0)
+            oo = k.s_cselect_b32(SGPR(), so_o[u], 0)
+            ls.append(k.buffer_load_dword(VGPR(), loff, dpl, ol, offen=True))
+            ld = [k.buffer_load_dwordx4(VGPR(4), ooff, dpo, oo, offen=True, offset=16 * i)
+                  for i in range(nv)]
+            ov.append([x[j] for x in ld for j in range(4)])
+        dpo, dpl = _move(k, dpo, gro), _move(k, dpl, grl)
+        lu = [k.v_cndmask_b32(VGPR(), ninf, ls[u], oks[u]) for u in range(unroll)]
         # the group's max first, then one rescale of the sums
         m_new = k.v_max_f32(VGPR(), m, _vmax(k, lu))
         alpha = k.v_exp_f32(VGPR(), k.v_mul_f32(VGPR(), LOG2E, k.v_sub_f32(VGPR(), m, m_new)))
@@ -264,14 +283,15 @@ def _merge_rows(k, heads, ooff, loff, col, srow, slse, splits, unroll):
         lsum = k.v_fma_f32(VGPR(), lsum, alpha, _vsum(k, w))
         acc = [k.v_mul_f32(VGPR(), alpha, a) for a in acc]
         for u in range(unroll):
-            acc = [k.v_fma_f32(VGPR(), w[u], ov[u][j], acc[j]) for j in range(4)]
+            acc = [k.v_fma_f32(VGPR(), w[u], ov[u][j], acc[j]) for j in range(na)]
         left = k.s_sub_u32(SGPR(), left, unroll)
         L.next(m_new, lsum, *acc, dpo, dpl, left)
-    m, lsum, a0, a1, a2, a3, dpo, dpl, left = L.results
+    m, lsum, *acc, dpo, dpl, left = L.results
     pos = k.v_cmp_lt_f32(SGPR(2, align=2), 0, lsum)
     inv = k.v_cndmask_b32(VGPR(), 0, k.v_rcp_f32(VGPR(), lsum), pos)
-    vals = k.concat(*[k.v_mul_f32(VGPR(), inv, a) for a in (a0, a1, a2, a3)])
-    k.buffer_store_dwordx4(vals, ooff, do, 0, offen=True)
+    for i in range(nv):
+        vals = k.concat(*[k.v_mul_f32(VGPR(), inv, a) for a in acc[4 * i:4 * i + 4]])
+        k.buffer_store_dwordx4(vals, ooff, do, 0, offen=True, offset=16 * i)
     # LSE = m + ln(sum) (ln 0 = -inf: no key), stored by the row's first lane
     lse = k.v_add_f32(VGPR(), m, k.v_mul_f32(VGPR(), LN2, k.v_log_f32(VGPR(), lsum)))
     first = k.v_cmp_eq_u32(SGPR(2, align=2), 0, col)

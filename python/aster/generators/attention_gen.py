@@ -52,19 +52,25 @@ class _Gen:
     def __init__(self, cfg):
         self.cfg = c = cfg
         self.lanes = 64 * c.waves
-        self.bq = 32 * c.waves                 # query rows per workgroup
-        self.nkb = c.kv // 32                  # 32-key blocks per KV tile
-        self.ndb = c.d // 32                   # 32-wide blocks of the head dim
+        # the MFMA block: 32x32x8 (M = 32), or 16x16x16 (M = 16, decode's
+        # `m` field: half the matrix-core cycles for a block of <= 16 rows)
+        self.M = M = getattr(c, "m", 32)
+        self.kk = 8 if M == 32 else 16         # K of one MFMA
+        self.nacc = M * M // 64                # accumulator registers per block
+        self.bq = M * c.waves                  # query rows per workgroup
+        self.nkb = c.kv // M                   # M-key blocks per KV tile
+        self.ndb = c.d // M                    # M-wide blocks of the head dim
         self.rs_k = (c.d + PAD) * 2            # LDS row stride of K (rows: keys)
         self.rs_v = (c.kv + PAD) * 2           # LDS row stride of V^T (rows: d)
         self.k_bytes = c.kv * self.rs_k         # V^T follows K in LDS
-        self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}"
+        self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}" if M == 32 else \
+            f"v_mfma_f32_16x16x16_{c.dtype}"
         # gfx950: v_mfma_f32_32x32x16 (twice the K per instruction, the same
         # 8 passes, [CDNA4]); its operands are two 32x32x8 fragments of
         # consecutive steps concatenated: lane positions 0-3 and 4-7 carry
         # steps 2i and 2i + 1 in both A and B, so they pair the same d (S) or
         # the same keys (P V) and the sum over K is the same sum.
-        self.k16 = c.arch == "gfx950"
+        self.k16 = c.arch == "gfx950" and M == 32
         m = Module(c.arch, name=c.name)
         self.m = m
         self.k = m.kernel(c.name, args=self.kernel_args(), block=(self.lanes, 1, 1),
@@ -129,18 +135,21 @@ class _Gen:
         wave = k.v_readfirstlane_b32(SGPR(), k.v_lshrrev_b32(VGPR(), 6, tid))
         lane = k.v_and_b32(VGPR(), 63, tid)
         self.lane, self.wave = lane, wave
-        lq = k.v_and_b32(VGPR(), 31, lane)
-        self.lh = k.v_lshrrev_b32(VGPR(), 5, lane)
+        M = self.M
+        lq = k.v_and_b32(VGPR(), M - 1, lane)
+        self.lh = k.v_lshrrev_b32(VGPR(), _log2(M), lane)
         # the lane's query row (rows past seq_q compute and store nothing)
         self.qrow = k.v_add_u32(VGPR(), k.s_add_u32(SGPR(), self.q0,
-                                                    k.s_lshl_b32(SGPR(), wave, 5)), lq)
-        # ds_bpermute address of lane l ^ 32 (the other half holding the row)
-        self.swap = k.v_lshlrev_b32(VGPR(), 2, k.v_xor_b32(VGPR(), 32, lane))
+                                                    k.s_lshl_b32(SGPR(), wave, _log2(M))), lq)
+        # ds_bpermute addresses of lanes l ^ 32 (and l ^ 16 for M = 16): the
+        # other lanes holding the row
+        self.swaps = [k.v_lshlrev_b32(VGPR(), 2, k.v_xor_b32(VGPR(), x, lane))
+                      for x in ((32,) if M == 32 else (16, 32))]
         # Q^T fragments (the B operands of S^T = K Q^T), in registers for the
         # whole loop: Q[row][8 s + 4 lh + 0..3]
         qoff = k.v_lshl_add_u32(VGPR(), self.lh, 3, k.v_mul_u32_u24(VGPR(), d2, self.qrow))
-        self.qf = list(self.call(tiles.buffer_loads(tuple((0, 2, 16 * s_)
-                                                          for s_ in range(c.d // 8))),
+        self.qf = list(self.call(tiles.buffer_loads(tuple((0, 2, 2 * self.kk * s_)
+                                                          for s_ in range(c.d // self.kk))),
                                  self.dq, qoff))
         # K tile -> LDS: 16-byte chunks, row = tid // (d / 8), chunk tid % (d / 8)
         cpr = c.d // 8
@@ -182,8 +191,8 @@ class _Gen:
             self.v_ldsa.append(k.v_add_u32(VGPR(), loff, l0))
         self.sel = (self.smov(tiles.SEL_LO), self.smov(tiles.SEL_HI))
         # fragment read addresses (row lane % 32, elements 4 (lane // 32) ..)
-        (self.k_rd,) = self.call(lds.fragment_offset(32, self.rs_k), lane)
-        (self.v_rd,) = self.call(lds.fragment_offset(32, self.rs_v), lane)
+        (self.k_rd,) = self.call(lds.fragment_offset(M, self.rs_k), lane)
+        (self.v_rd,) = self.call(lds.fragment_offset(M, self.rs_v), lane)
         # the lane's limit of visible keys, less its key offset 4 lh: key j
         # of the lane is visible iff j < lim
         self.tlim = k.v_sub_u32(VGPR(), self.row_limit(), k.v_lshlrev_b32(VGPR(), 2, self.lh))
@@ -235,17 +244,18 @@ class _Gen:
         scores waiting for their MFMAs, the loads for their data)."""
         c = self.cfg
         top = 256
-        self.o_base = top = top - 16 * self.ndb
-        self.s_base = [top - 16 * self.nkb, top - 32 * self.nkb]
-        top -= 32 * self.nkb
+        na = self.nacc
+        self.o_base = top = top - na * self.ndb
+        self.s_base = [top - na * self.nkb, top - 2 * na * self.nkb]
+        top -= 2 * na * self.nkb
         self.kreg = top = top - 4 * self.k_pass
         self.vreg = top - 8 * len(self.v_goff)
         self.max_virtual = self.vreg
 
     def s_regs(self, which):
         """Scores range `which` (0 or 1): one 16-register range per 32 keys."""
-        b = self.s_base[which]
-        return [v[b + 16 * kb:b + 16 * kb + 16] for kb in range(self.nkb)]
+        b, na = self.s_base[which], self.nacc
+        return [v[b + na * kb:b + na * kb + na] for kb in range(self.nkb)]
 
     def load_k(self, dk):
         """Global loads of one K tile into its pinned registers (rows past
@@ -297,10 +307,10 @@ class _Gen:
         registers per 32-key block (lane l: query l % 32, keys 8 (r // 4) +
         4 (l // 32) + r % 4)."""
         k, c = self.k, self.cfg
-        ks = c.d // 8
+        ks = c.d // self.kk
         for kb, acc in enumerate(self.s_regs(which)):
             frags = self.call(tiles.read_fragments(tuple(
-                kb * 32 * self.rs_k + 16 * s_ for s_ in range(ks))), self.k_rd)
+                kb * self.M * self.rs_k + 2 * self.kk * s_ for s_ in range(ks))), self.k_rd)
             self.mma(acc, frags, self.qf, ks, zero=True)
 
     def mma(self, acc, a, b, steps, zero=False):
@@ -326,8 +336,8 @@ class _Gen:
         out = []
         for kb, acc in enumerate(S):
             regs = []
-            for r in range(16):
-                key = 32 * kb + 8 * (r // 4) + r % 4
+            for r in range(self.nacc):
+                key = self.M * kb + (8 * (r // 4) + r % 4 if self.M == 32 else r)
                 ok = k.v_cmp_lt_i32(SGPR(2, align=2), key, t)
                 regs.append(k.v_cndmask_b32(VGPR(), self.ninf, acc[r], ok))
             out.append(regs)
@@ -336,7 +346,8 @@ class _Gen:
     def o_regs(self, db):
         """O^T's accumulator of d rows 32 db .. 32 db + 31 (pinned: the
         rescale and the MFMAs work in place)."""
-        return v[self.o_base + 16 * db:self.o_base + 16 * db + 16]
+        na = self.nacc
+        return v[self.o_base + na * db:self.o_base + na * db + na]
 
     def _max(self, xs):
         """The max of xs with v_max3_f32 (two per instruction)."""
@@ -388,17 +399,24 @@ class _Gen:
         self.scores(1 - cur)
         # V^T fragments now: their LDS latency hides under the softmax
         base = self.k_bytes
+        na, kk = self.nacc, self.kk
         vfr = [self.call(tiles.read_fragments(tuple(
-            base + db * 32 * self.rs_v + 16 * t for t in range(c.kv // 8))), self.v_rd)
+            base + db * self.M * self.rs_v + 2 * kk * t for t in range(c.kv // kk))), self.v_rd)
             for db in range(self.ndb)]
-        regs = self.mask(S, st["j0"]) if masked else [[acc[r] for r in range(16)] for acc in S]
+        regs = self.mask(S, st["j0"]) if masked else [[acc[r] for r in range(na)] for acc in S]
         flat = [x for row in regs for x in row]
         mx = self._max(flat)
-        mx = k.v_max_f32(VGPR(), mx, k.ds_bpermute_b32(VGPR(), self.swap, mx))
+        for sw in self.swaps:
+            mx = k.v_max_f32(VGPR(), mx, k.ds_bpermute_b32(VGPR(), sw, mx))
         m_old = st["m"]
         m_new = k.v_max_f32(VGPR(), m_old, mx)
         nmc = k.v_mul_f32(VGPR(), self.nc2, m_new)             # -m c
-        alpha = k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), m_old, self.c2, nmc))
+        # alpha = exp2((m_old - m_new) c): exactly 1 while no key was seen
+        # (m_old = m_new = M_INIT); exp2(fma(m_old, c, -m_new c)) gave
+        # exp2(the rounding of M_INIT c), up to +-1e22: inf for some scales
+        # (d = 64), and O = 0 * inf = NaN for rows without a key
+        alpha = k.v_exp_f32(VGPR(), k.v_mul_f32(VGPR(), self.c2,
+                                                k.v_sub_f32(VGPR(), m_old, m_new)))
         a2 = k.concat(nmc, alpha)
         if masked:
             P = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, self.c2, nmc)) for x in flat]
@@ -407,7 +425,7 @@ class _Gen:
             # -m c from the low half of a2, for both halves: op_sel_hi 0)
             P = []
             for acc in S:
-                for i in range(0, 16, 2):
+                for i in range(0, na, 2):
                     e = k.v_pk_fma_f32(VGPR(2), acc[i:i + 2], self.c2pair, a2,
                                        op_sel_hi=[1, 0, 0])
                     P += [k.v_exp_f32(VGPR(), e[0]), k.v_exp_f32(VGPR(), e[1])]
@@ -415,15 +433,15 @@ class _Gen:
         # P^T fragments: keys 8 t + 4 lh + 0..3 of the lane's query = its
         # registers 4 t .. 4 t + 3 (t-th 8-key step of the tile)
         pf = [k.concat(self.pack(P[4 * t], P[4 * t + 1]), self.pack(P[4 * t + 2], P[4 * t + 3]))
-              for t in range(c.kv // 8)]
+              for t in range(c.kv // kk)]
         # O^T = alpha O^T + V^T P^T, in O's pinned registers: alpha times
         # two registers per v_pk_mul_f32 (alpha from the high half of a2
         # for both halves: op_sel 1, op_sel_hi 1), then the MFMAs accumulate
         for db in range(self.ndb):
             o = self.o_regs(db)
-            for i in range(0, 16, 2):
+            for i in range(0, na, 2):
                 k.v_pk_mul_f32(o[i:i + 2], o[i:i + 2], a2, op_sel=[0, 1], op_sel_hi=[1, 1])
-            self.mma(o, vfr[db], pf, c.kv // 8)
+            self.mma(o, vfr[db], pf, c.kv // kk)
         out = dict(st)
         out.update(m=m_new, l=l_new)
         return out
@@ -494,7 +512,7 @@ class _Gen:
         def odd(x):
             x = self.step(x, masked, 0)
             for a, b in zip(self.s_regs(0), self.s_regs(1)):
-                for r in range(16):
+                for r in range(self.nacc):
                     k.v_mov_b32(a[r], b[r])
             return x
 
@@ -506,15 +524,19 @@ class _Gen:
     # ---- epilogue -----------------------------------------------------------------
     def epilogue(self, st):
         k, c = self.k, self.cfg
-        lt = k.v_add_f32(VGPR(), st["l"], k.ds_bpermute_b32(VGPR(), self.swap, st["l"]))
+        lt = st["l"]
+        for sw in self.swaps:
+            lt = k.v_add_f32(VGPR(), lt, k.ds_bpermute_b32(VGPR(), sw, lt))
         pos = k.v_cmp_lt_f32(SGPR(2, align=2), 0, lt)
         inv = k.v_cndmask_b32(VGPR(), 0, k.v_rcp_f32(VGPR(), lt), pos)
         off = k.v_lshl_add_u32(VGPR(), self.lh, 4, k.v_mul_u32_u24(VGPR(), 4 * c.d, self.qrow))
         for db in range(self.ndb):
             o = self.o_regs(db)
-            for q in range(4):
+            # register 4 q + j: d = M db + 8 q + 4 lh + j
+            for q in range(self.nacc // 4):
                 vals = k.concat(*[k.v_mul_f32(VGPR(), inv, o[4 * q + j]) for j in range(4)])
-                k.buffer_store_dwordx4(vals, off, self.do, 0, offen=True, offset=128 * db + 32 * q)
+                k.buffer_store_dwordx4(vals, off, self.do, 0, offen=True,
+                                       offset=4 * self.M * db + 32 * q)
         if c.lse:
             # lse = ln(sum_j exp(scale s_j)) = (m c2 + log2 l) ln 2 (-inf for no key)
             lse = k.v_mul_f32(VGPR(), LN2, k.v_fma_f32(VGPR(), st["m"], self.c2,
@@ -539,7 +561,7 @@ class _Gen:
         self.scores(0)
         for db in range(self.ndb):
             o = self.o_regs(db)
-            for i in range(16):
+            for i in range(self.nacc):
                 k.v_mov_b32(o[i], 0)
         st = {"m": k.v_mov_b32(VGPR(), M_INIT), "l": k.v_mov_b32(VGPR(), 0),
               "dk": dk, "dv": dv, "j0": self.smov(0)}

@@ -80,14 +80,15 @@ buffer_atomic_add_f32. With zwg = 0 the grid's z is splits: workgroup z
 multiplies split z, split 0 stores its sums and the others add once it
 has (no zero workgroups). Rows stay K apart, the K mask and the trip
 count use the split's length; C's old contents never matter (no zero fill
-before the launch); gemm_gen's "split-K without a zero fill" states the
-protocol.
+before the launch); gemm_splitk states the protocol.
 """
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from .gemm_gen import BLOCK_SCALE, BYTE_DTYPES, CNT_BYTES, STREAM_K_WORDS, DTYPES, K_UNROLL, MFMA_SHAPES, PAD, _Gen
+from .gemm_gen import _Gen
+from .gemm_layout import (BLOCK_SCALE, BYTE_DTYPES, CNT_BYTES, DTYPES, K_UNROLL, MFMA_SHAPES,
+                          PAD, STREAM_K_WORDS)
 
 __all__ = ["GemmConfig", "BLOCK_SCALE", "stream_k_table", "K_UNROLL", "split_counters", "BYTE_DTYPES", "build", "compile_config", "reference", "PIPELINE",
            "DTYPES",
@@ -240,8 +241,8 @@ class GemmConfig:
 
 def split_counters(n):
     """The counters a split-K launch needs for n (output tile, wave) pairs,
-    one per 128-byte line (gemm_gen.CNT_BYTES): zero before the launch, and
-    the kernel leaves them zero (gemm_gen, "split-K without a zero fill"),
+    one per 128-byte line (gemm_layout.CNT_BYTES): zero before the launch, and
+    the kernel leaves them zero (gemm_splitk's protocol),
     so a GPU keeps one allocation for every launch; on the emulator, each
     launch works on a copy of a fresh zero array."""
     return np.zeros(max(n, 1) * CNT_BYTES // 4, np.uint32)

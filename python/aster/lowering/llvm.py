@@ -3,7 +3,8 @@
     hsaco = aster.lowering.llvm.build(text, target="gfx942")   # {gpu.module name: bytes}
 
 Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
-`mlir-opt-22` (convert-linalg-to-loops, expand-strided-metadata + memref-expand + lower-affine (memref
+`mlir-opt-22` (convert-linalg-to-loops, upstream's math expansions where
+amdgcn-lower uses them (_math_expand), expand-strided-metadata + memref-expand + lower-affine (memref
 views and the atomic_rmw kinds LLVM has no atomicrmw for),
 convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
@@ -55,6 +56,51 @@ define linkonce_odr hidden i64 @__ockl_get_num_groups(i32 %d) alwaysinline {
 # SITargetLowering::LowerTrig). Functions LLVM cannot lower (tanh, erf, ...)
 # are not listed: their kernels have no LLVM oracle.
 OCML_AS_INTRINSIC = {"__ocml_sin_f32": "llvm.sin.f32", "__ocml_cos_f32": "llvm.cos.f32"}
+# Rounding: ocml's floor / ceil are the builtins (llvm.floor / llvm.ceil:
+# v_floor / v_ceil). f16 exp and exp2: ROCm-Device-Libs ocml/src/expH.cl
+# is (half)v_exp_f32((float)x * 0x1.715476p+0f) and exp2H.cl
+# BUILTIN_EXP2_F16, which is what llc-22 selects for llvm.exp.f16 /
+# llvm.exp2.f16 on gfx942; for log / log2 of f16 we follow LLVM's
+# llvm.log.f16 / llvm.log2.f16 (ocml's logH.cl was not checked).
+OCML_AS_INTRINSIC.update({
+    "__ocml_floor_f32": "llvm.floor.f32", "__ocml_ceil_f32": "llvm.ceil.f32",
+    "__ocml_floor_f64": "llvm.floor.f64", "__ocml_ceil_f64": "llvm.ceil.f64",
+    "__ocml_exp_f16": "llvm.exp.f16", "__ocml_exp2_f16": "llvm.exp2.f16",
+    "__ocml_log_f16": "llvm.log.f16", "__ocml_log2_f16": "llvm.log2.f16",
+})
+
+# The math ops amdgcn-lower rewrites with upstream MLIR's own expansions
+# (cc/lower/LowerMathExpand.cpp, which states the same lists): the oracle
+# runs the same upstream passes with mlir-opt-22 before convert-gpu-to-rocdl
+# (math-extend-to-supported-types for f16/bf16 operands,
+# test-math-polynomial-approximation, math-expand-ops{ops=EXPANDED}), so
+# both builds compute the same function. mlir-opt's approximation pass
+# rewrites every approximable op of the module (math.exp, log, sin, ...
+# too) where amdgcn-lower takes only APPROXIMATED: a kernel that mixes
+# them with natively lowered exp / log / sin / cos has no bit-exact oracle.
+APPROXIMATED = ("tanh", "erf", "erfc", "atan", "atan2", "asin", "acos", "cbrt", "log1p",
+                "expm1")
+EXPANDED = ("powf", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "fpowi", "round", "ipowi")
+EXTENDED_TOO = ("sin", "cos", "floor", "ceil", "trunc", "roundeven", "copysign")
+
+
+def _math_expand(text):
+    """The module with upstream's math expansions applied (see above)."""
+    uses = re.findall(r"\bmath\.(\w+)\b([^\n]*)", text)
+    names = {n for n, _ in uses}
+    narrow = any(n in APPROXIMATED + EXPANDED + EXTENDED_TOO and re.search(r"\b(b?f16)\b", rest)
+                 for n, rest in uses)
+    passes = []
+    if narrow:
+        passes.append("math-extend-to-supported-types{target-type=f32}")
+    if names & set(APPROXIMATED):
+        passes.append("test-math-polynomial-approximation")
+    if names & set(EXPANDED):
+        passes.append("math-expand-ops{ops=" + ",".join(EXPANDED) + "}")
+    if not passes:
+        return text
+    return _run(["mlir-opt-22", "--pass-pipeline=builtin.module(gpu.module("
+                 + ",".join(passes) + "))"], text)
 
 
 def _ocml_intrinsics(ll):
@@ -128,7 +174,7 @@ def _linalg_to_loops(text):
 
 def build(text, target="gfx942", opt="-O3"):
     """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
-    text = _linalg_to_loops(text)
+    text = _math_expand(_linalg_to_loops(text))
     bare = "true" if _bare(text) else "false"
     if "gpu.all_reduce" in text:
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
@@ -158,7 +204,7 @@ def build(text, target="gfx942", opt="-O3"):
 
 def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
-    text = _linalg_to_loops(text)
+    text = _math_expand(_linalg_to_loops(text))
     bare = "true" if _bare(text) else "false"
     if "gpu.all_reduce" in text:
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own

@@ -16,11 +16,13 @@ aligned per token (token i sees keys j <= i + seq_k - seq_q). The caller's
 arrays are never written.
 
 Split choice (`decode_plan`): floor(2 CUs / (batch kv_heads query-blocks))
-splits (a workgroup of one wave per split and query block: about two per
-CU), at most MAX_SPLITS and at most one per two KV tiles; one split skips
+splits (a workgroup of one wave, 16 rows, per split and query block: about
+two per CU), at most MAX_SPLITS and at most one per two KV tiles; one split skips
 the merge. Measured on the timing model of main at deef4d2 (MI300X, bf16
 d = 128, 8:1 GQA, `splits=` forced): 1x64x8x1024: 8 splits 15.0 us, 11: 13.6, 16: 13.1, 32:
-14.6; 8x64x8x2048: 4 splits 28.3 us, 6: 28.3, 8: 27.1, 16: 34.4."""
+14.6; 8x64x8x2048: 4 splits 28.3 us, 6: 28.3, 8: 27.1, 16: 34.4. With 16-row
+blocks (`M`) on the model of main at 38b1edd, 8x64x8x2048: 6 splits 23.01 us,
+8: 22.50, 11: 24.68, 16: 28.64 (past 3 workgroups per CU: two rounds)."""
 import functools
 import math
 from dataclasses import dataclass, field
@@ -29,11 +31,13 @@ import numpy as np
 
 from ..generators.attention_decode import DecodeConfig, compile_config
 from ..generators.attention_decode_gen import CNT_BYTES
-from .attention import _dtype_name
+from .attention import check_inputs
 
 __all__ = ["attention_decode", "decode_plan", "DecodePlan", "DecodeResult", "MAX_SEQ_Q",
            "MAX_SPLITS"]
 
+M = 16                  # rows of the MFMA block: v_mfma_f32_16x16x16 (a GQA 8:1 token
+#                         is 8 rows: half of a 16-row block, a quarter of a 32-row one)
 MAX_SEQ_Q = 16          # the causal mask's row -> token modulo is exact to 16 (attention_decode_gen)
 MAX_SPLITS = 32         # measured (MI300X model at deef4d2), 1x64x8x16384 bf16: 24 splits 35.5 us,
 #                         32: 31.3, 64: 34.6 (one wave merges: 4 passes x splits / 16 trips)
@@ -75,9 +79,9 @@ def decode_plan(dtype, d, causal, batch, heads, kv_heads, seq_q, seq_k, target="
     overrides the choice (rounded so that every split has keys)."""
     from .devices import cus
     rows = heads // kv_heads * seq_q
-    waves = 1 if rows <= 32 else 2 if rows <= 64 else 4
+    waves = 1 if rows <= M else 2 if rows <= 2 * M else 4
     cfg = DecodeConfig(dtype=dtype, d=d, causal=bool(causal), waves=waves,
-                       kv=32 if d == 128 else 64, arch=target)
+                       kv=32 if d == 128 else 64, arch=target, m=M)
     tiles = -(-seq_k // cfg.kv)
     blocks = batch * kv_heads * -(-rows // cfg.block_q)
     if splits is None:
@@ -99,37 +103,15 @@ def attention_decode(q, k, v, *, causal=False, scale=None, lse=False, timing=Fal
     timing model on `device` (None: the target's flagship). `splits`
     overrides decode_plan's choice."""
     from ..runtime import launch
-    dt = _dtype_name(q, "q")
-    for a, what in ((k, "k"), (v, "v")):
-        if _dtype_name(a, what) != dt:
-            raise TypeError(f"attention_decode: q, k and v must have one dtype, got {q.dtype}, "
-                            f"{k.dtype}, {v.dtype}")
-    if q.ndim != 4 or k.ndim != 4 or v.shape != k.shape:
-        raise ValueError(f"attention_decode: q must be (batch, heads, seq_q, d) and k, v "
-                         f"(batch, kv_heads, seq_k, d) of one shape; got q {q.shape}, k "
-                         f"{k.shape}, v {v.shape}")
+    dt, scale = check_inputs("attention_decode", q, k, v, scale)
     b, h, sq, d = q.shape
-    bk, hk, sk, dk = k.shape
-    if bk != b or dk != d:
-        raise ValueError(f"attention_decode: k and v must be ({b}, kv_heads, seq_k, {d}); got "
-                         f"{k.shape}")
-    if d not in (64, 128):
-        raise ValueError(f"attention_decode: head dim d must be 64 or 128, got {d}")
-    if 0 in (b, h, sq, hk, sk):
-        raise ValueError(f"attention_decode: empty inputs (q {q.shape}, k {k.shape})")
+    hk, sk = k.shape[1], k.shape[2]
     if sq > MAX_SEQ_Q:
         raise ValueError(f"attention_decode: seq_q must be at most {MAX_SEQ_Q} (decode), got "
                          f"{sq}; use aster.ops.attention")
-    if h % hk:
-        raise ValueError(f"attention_decode: heads ({h}) must be a multiple of kv_heads ({hk})")
     if sk * d * 2 >= 2**31 or b * hk >= 2**16:
         raise ValueError("attention_decode: one head's keys must be smaller than 2 GiB and "
                          "batch * kv_heads below 65536")
-    scale = 1.0 / math.sqrt(d) if scale is None else scale
-    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.floating)) or \
-            not math.isfinite(scale) or scale <= 0:
-        raise ValueError(f"attention_decode: scale must be a positive finite number, got "
-                         f"{scale!r}")
     if splits is not None and (isinstance(splits, bool) or not isinstance(splits, int) or
                                splits < 1):
         raise ValueError(f"attention_decode: splits must be a positive int, got {splits!r}")

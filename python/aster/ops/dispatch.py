@@ -31,11 +31,15 @@ placement and the waves of workgroups included):
              the wait for split 0's store)
              + max(steps x step + load, bytes / HBM): step = max(wg_step,
              the CU's MFMA time per step shared by the workgroups resident
-             on it); load = the full-device probes' extra cycles at the
+             on it, their A and B bytes of a step through the CU's vector
+             memory pipeline, VMEM_BYTES_PER_CLK); load = the full-device probes' extra cycles at the
              launch's workgroups per CU (wg_load x that share below one
              per CU; between wg_load at one and wg_load_full at wg_per_cu),
-             x max(1, steps / CALIB_STEPS[0]) (per step but at least once;
-             none for a split-K launch that only stores); bytes = the HBM
+             once per workgroup, not per step (none for a split-K launch
+             that only stores; the timing model's segment times of a
+             stream-K launch show 60-step workgroups on every CU at
+             wg_step, and scaling it by the steps ran 1.33-1.44x over on
+             512x1024x4096 and 1216x1088x4096, 128x128 split-K tiles); bytes = the HBM
              bytes of A and B (each element once,
              the model's shared L2 / Infinity Cache) of the workgroups
              running at once; HBM = the profile's hbm_tb_s / clock
@@ -73,7 +77,7 @@ MAX_SPLITS = 64
 # K, 128x128 tiles 4.7k + 3.1k per 128 of K)
 WG_BASE = 2400
 WG_STORE_BYTES_PER_CLK = 28
-# Split-K in one launch (gemm_gen "split-K without a zero fill"): [model]
+# Split-K in one launch (generators/gemm_splitk's protocol): [model]
 # measured on the timing model (gfx942, bf16, trans_b): a split's wait for
 # its tile's counter adds SPLIT_SYNC to each workgroup (1024^3 on 128x128
 # tiles, 4 splits: 18.9k -> 20.0k cycles). The zero workgroups (one per
@@ -82,6 +86,36 @@ WG_STORE_BYTES_PER_CLK = 28
 # CUs they cost little (1024^3, 128x128, 4 splits: 320 workgroups on 304
 # CUs, 20.0k cycles; 3 splits: 256 workgroups, 21.0k).
 SPLIT_SYNC = 1000
+# The CU's vector-memory pipeline: bytes per clock (the timing model's
+# Params.h l1BytesPerClk, [WP]: AMD's CDNA3 white paper, 64 B/clk/CU).
+# Workgroups resident on one CU queue their global loads on it: a K step
+# takes at least their tiles' A and B bytes of one step at this rate
+# (16x64 tiles, 4 per CU on MI355X: 4 x 10 KiB per step > 599 cycles alone).
+VMEM_BYTES_PER_CLK = 64
+
+
+# A split-K launch without zero workgroups (zwg = 0) whose splits are all
+# resident at once: its adders poll their counters while split 0 runs and
+# then add together; each workgroup takes POLL_EXTRA times the calibrated
+# wait-and-add (wg_fixed0 - wg_fixed, measured with one tile alone) longer
+# ([model] the timing model's segment times of 768^3, bf16 64x64 tiles,
+# MI300X: storing pieces 1.6k cycles slower than alone, adders done 2.2k
+# after them against 1.1k alone; such launches ran 0.77-0.81 of their
+# simulated cycles without the term: 768^3 with 2 splits on MI300X,
+# 64x8192x1024 on MI355X, while 1216x1088x4096 in 3 splits of 128x128
+# tiles ran 0.96: the cost does not grow with the splits' length).
+POLL_EXTRA = 2
+
+
+def _step(cfg, calib, resident):
+    """A K workgroup's cycles per K step with `resident` of them on its CU:
+    the calibrated step alone (wg_step), the CU's MFMA time shared (wg_mfma
+    SIMD-cycles over 4 SIMDs) or its vector-memory pipeline shared
+    (VMEM_BYTES_PER_CLK), whichever is longest."""
+    from .library import k_per_step
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    vmem = (cfg.tile_m + cfg.tile_n) * k_per_step(cfg) * esz / VMEM_BYTES_PER_CLK
+    return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem)
 
 
 def wg_cycles(cfg):
@@ -186,7 +220,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     zwg: a split-K launch with zero workgroups (1) or split 0 storing (0)."""
     if not calib:
         return estimate_uncalibrated(cfg, m, n, k, utilisation, splits, cus)
-    from .library import CALIB_STEPS, k_per_step
+    from .library import k_per_step
     hbm = hbm or 4.2e12 / 2.1e9
     gx, gy, _ = cfg.grid(m, n)
     T = gx * gy
@@ -204,15 +238,14 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     resident = max(1, min(slots, -(-nc // cus)))
     busy = min(nz + nc, cus * slots) / cus
     adds = not cfg.split_k or zwg or sk > 1
-    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
-    # the probe's extra cycles: per step over its CALIB_STEPS[0] steps, but
-    # at least once (a short K chunk pays them in its setup and epilogue)
+    step = _step(cfg, calib, resident)
+    # the probe's extra cycles, once per workgroup (module doc)
     if busy <= 1 or slots == 1:
         extra = calib["wg_load"] * busy
     else:       # between the probes of 1 and wg_per_cu workgroups on every CU
         extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
             calib["wg_load_full"] - calib["wg_load"])
-    load = extra * max(1.0, steps / CALIB_STEPS[0]) if adds else 0.0
+    load = extra if adds else 0.0
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
@@ -220,6 +253,11 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     # without zero workgroups the adding splits wait for split 0's store
     fixed = calib["wg_fixed0"] if cfg.split_k and not zwg and sk > 1 else calib["wg_fixed"]
     work = fixed + loop
+    if cfg.split_k and not zwg and sk > 1 and nc <= cus * slots:
+        # every split resident at once: the adders poll their counters
+        # (returning atomics at L2) while split 0 runs, which slows it, and
+        # then add into its tile together (POLL_EXTRA)
+        work += POLL_EXTRA * (fixed - calib["wg_fixed"])
     c_bytes = m * n * (4 if cfg.out == "f32" and cfg.dtype not in BYTE_DTYPES else 2)
     zero = calib["wg_zero"] + c_bytes * min(1.0, cus * slots / T) / hbm if nz else 0.0
     zc, cc = _per_cu(0, nz, cus), _per_cu(nz, nc, cus)
@@ -241,42 +279,69 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
 
 def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
     """(cycles, MFMA SIMD-cycles) of a stream-K launch (`stream_k` kernels,
-    `generators.gemm.stream_k_table` with `groups` ranges): each segment
-    (row) a workgroup of the calibrated fixed cycles (wg_fixed0 for an
-    adder: it waits for its tile's first segment) + its K steps at the step
-    under load (as `estimate`), on CU row mod CUs with wg_per_cu of them
-    resident (list scheduling in row order); the launch ends at the latest
-    CU plus the drain of the stores and adds."""
+    `generators.gemm.stream_k_table` with `groups` ranges), laid out as the
+    timing model runs it: row i of the table on CU i mod CUs, wg_per_cu
+    resident, the next starting when one ends (list scheduling in row
+    order). A row (segment) of s K steps takes
+      fixed + max(s x step + load, its share of A and B's bytes at HBM)
+    with fixed = wg_fixed for a tile's first segment (it stores), wg_fixed0
+    for an adder, step as `estimate`'s, load = the full-device probe's extra
+    cycles once per segment (not per step: segments of 60 K steps on every
+    CU run at wg_step, 1216x1088x4096 on MI300X), and the bytes share =
+    A and B's bytes (each element once) x s / every segment's steps, times
+    the segments running at once. An adder cannot add before its tile's
+    first segment has stored: it ends at the latest of its own end and the
+    first's end + add, add = wg_fixed0 - wg_fixed (the adder's atomic
+    epilogue over a store) x (1 + adders / 32) (a tile's adders take turns
+    on its lines at L2: 63 adders of one 64x64 tile end up to 4.7k cycles
+    after its first segment, 128x128x16384). The launch ends at the latest
+    segment + the adds' drain (add; wg_drain where no segment adds).
+    [model] structure and the two factors from the timing model's segment
+    times (start, end per workgroup) of 1216x1088x4096, 768^3 and
+    128x128x16384 (bf16, 64x64 tiles, MI300X)."""
     import heapq
     from ..generators.gemm import stream_k_table
-    from .library import CALIB_STEPS, k_per_step
+    from .library import k_per_step
     hbm = hbm or 4.2e12 / 2.1e9
     tab = stream_k_table(cfg, m, n, k, groups)
     rows = len(tab)
     slots = max(1, int(calib["wg_per_cu"]))
     resident = max(1, min(slots, -(-rows // cus)))
     busy = min(rows, cus * slots) / cus
-    step = max(calib["wg_step"], resident * calib["wg_mfma"] / 4)
+    step = _step(cfg, calib, resident)
     if busy <= 1 or slots == 1:
         extra = calib["wg_load"] * busy
     else:
         extra = calib["wg_load"] + (busy - 1) / (slots - 1) * (
             calib["wg_load_full"] - calib["wg_load"])
     unit = K_UNROLL * k_per_step(cfg)
-    ab = (m + n) * k * 2
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    ab = (m + n) * k * esz
+    gx, gy, _ = cfg.grid(m, n)
+    all_steps = gx * gy * -(-k // unit) * K_UNROLL
+    at_once = min(rows, cus * slots)
+    fixed0 = calib["wg_fixed0"] or calib["wg_fixed"]
+    add0 = max(0.0, fixed0 - calib["wg_fixed"])
     total = 0
+    span = 0.0
+    first_end = {}
     ends = [[0.0] * slots for _ in range(min(cus, rows))]
     for i, r in enumerate(tab.tolist()):
         steps = -(-r[3] // unit) * K_UNROLL
         total += steps
-        loop = max(steps * step + extra * max(1.0, steps / CALIB_STEPS[0]),
-                   ab * steps / max(1, (-(-k // unit) * K_UNROLL) * rows) * min(rows, cus * slots)
-                   / hbm)
-        work = (calib["wg_fixed"] if r[4] else calib["wg_fixed0"] or calib["wg_fixed"]) + loop
+        loop = max(steps * step + extra, ab * steps / all_steps * at_once / hbm)
         heap = ends[i % cus]
-        heapq.heapreplace(heap, heap[0] + work)
-    span = max(max(h) for h in ends)
-    return span + calib["wg_drain"] * max(1.0, busy), calib["wg_mfma"] * total
+        start = heap[0]
+        if r[4]:
+            end = start + calib["wg_fixed"] + loop
+            first_end[(r[0], r[1])] = end
+        else:
+            add = add0 * (1 + r[5] / 32)
+            end = max(start + fixed0 + loop, first_end.get((r[0], r[1]), 0.0) + add)
+        heapq.heapreplace(heap, end)
+        span = max(span, end)
+    adds = bool((tab[:, 5] > 0).any())
+    return span + (add0 if adds else calib["wg_drain"]), calib["wg_mfma"] * total
 
 
 def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=None, zwg=1):
