@@ -245,6 +245,8 @@ LogicalResult KernelLowering::setupInterface() {
 
 // LowerMemory.cpp: the dynamic stack's base past the static private bytes.
 void finishDynamicStack(KernelLowering &L);
+/// Erases the moves, pair joins and splits nothing reads (LowerDeadMoves.cpp).
+void eraseDeadMoves(Region &body);
 
 LogicalResult KernelLowering::run() {
   if (!fn.getBody().hasOneBlock()) // lifted by structurizeKernelCFG before
@@ -253,7 +255,10 @@ LogicalResult KernelLowering::run() {
     return failure();
   LogicalResult ok = lowerBlock(fn.getBody().front());
   finishDynamicStack(*this);
-  return ok;
+  if (failed(ok))
+    return failure();
+  eraseDeadMoves(*body); // LowerDeadMoves.cpp
+  return success();
 }
 
 LogicalResult KernelLowering::lowerBlock(Block &blk) {
