@@ -243,12 +243,18 @@ LogicalResult KernelLowering::setupInterface() {
   return success();
 }
 
+/// Erases the moves, pair joins and splits nothing reads (LowerDeadMoves.cpp).
+void eraseDeadMoves(Region &body);
+
 LogicalResult KernelLowering::run() {
   if (!fn.getBody().hasOneBlock()) // lifted by structurizeKernelCFG before
     return fn.emitOpError("cannot be lowered to amdgcn: a body of several blocks");
   if (failed(setupInterface()))
     return failure();
-  return lowerBlock(fn.getBody().front());
+  if (failed(lowerBlock(fn.getBody().front())))
+    return failure();
+  eraseDeadMoves(*body); // LowerDeadMoves.cpp
+  return success();
 }
 
 LogicalResult KernelLowering::lowerBlock(Block &blk) {

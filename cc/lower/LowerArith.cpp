@@ -227,8 +227,21 @@ LogicalResult KernelLowering::lowerArith32(Operation *op) {
                     [](uint32_t a, uint32_t c) { return a & c; }));
   }
   if (auto c = dyn_cast<arith::CmpIOp>(op)) {
-    if (op->getOperand(0).getType().isInteger(1))
-      return unsupported(op, "compares of i1 values are not lowered");
+    if (op->getOperand(0).getType().isInteger(1)) {
+      // eq / ne of i1 (upstream's ceildivsi / floordivsi expansion compares
+      // signs): ne is xor, eq its negation (xor with true).
+      if (c.getPredicate() != arith::CmpIPredicate::eq &&
+          c.getPredicate() != arith::CmpIPredicate::ne)
+        return unsupported(op, "compares of i1 values other than eq / ne are not lowered");
+      Type i1 = op->getOperand(0).getType();
+      SmallVector<Type> two = {i1, i1};
+      FailureOr<RV> x = scalarOp(*this, op->getLoc(), "arith.xori", {in[0], in[1]}, two, i1, {});
+      if (succeeded(x) && c.getPredicate() == arith::CmpIPredicate::eq)
+        x = scalarOp(*this, op->getLoc(), "arith.xori", {*x, RV::imm(1)}, two, i1, {});
+      if (failed(x))
+        return failure();
+      return set(*x);
+    }
     return set(cmpi32(c.getPredicate(), in[0], in[1]));
   }
   if (auto c = dyn_cast<arith::CmpFOp>(op)) {

@@ -65,14 +65,28 @@ RV KernelLowering::pair(RV l, RV h) {
 
 // The parts of a range are virtual registers: a hardware-initialised one
 // (v0's thread id, an SGPR workgroup id) is copied first.
+// A pair of VGPRs is joined once per block: the block-local cache `cse`
+// (cleared when a block starts, so the join dominates its reuses) keeps the
+// range, so a value read by several 64-bit instructions is copied once, at
+// its first 64-bit use (not where it is defined: a join there would wait
+// for loads still in flight).
 Value KernelLowering::toV64(RV r) {
   if (r.whole && r.k == RV::V)
     return r.whole;
+  static const char kJoin[] = "concat64";
+  auto key = std::make_tuple(kJoin, (int)r.k, r.reg.getAsOpaquePointer(), r.bits, (int)r.k,
+                             r.hiReg.getAsOpaquePointer(), r.hiBits);
+  if (r.k == RV::V)
+    if (auto it = cse.find(key); it != cse.end())
+      return it->second.reg;
   auto part = [&](RV x) {
     Value v = toV(x);
     return v.getType() == vT ? v : inst("v_mov_b32", vT, v);
   };
-  return ConcatOp::create(b, loc, v2T, ValueRange{part(lo(r)), part(hi(r))});
+  Value v = ConcatOp::create(b, loc, v2T, ValueRange{part(lo(r)), part(hi(r))});
+  if (r.k == RV::V)
+    cse[key] = RV::of(RV::V, v);
+  return v;
 }
 
 Value KernelLowering::toS64(RV r) {
@@ -125,6 +139,26 @@ bool fold64(P p, uint64_t a, uint64_t c) {
 }
 
 uint64_t bits64(RV r) { return (uint64_t)r.hiBits << 32 | r.bits; }
+
+/// A dword that pair() moved into a register from an immediate (the 0 high
+/// dword of a zero-extended i32, the 0 low dword of x << 32) as that
+/// immediate again; others unchanged.
+RV knownDword(RV r) {
+  if (r.k != RV::V && r.k != RV::S)
+    return r;
+  Operation *d = r.reg ? r.reg.getDefiningOp() : nullptr;
+  if (!d || d->getNumOperands() != 1)
+    return r;
+  StringRef n = d->getName().getStringRef();
+  if (!n.ends_with(".v_mov_b32") && !n.ends_with(".s_mov_b32"))
+    return r;
+  auto c = d->getOperand(0).getDefiningOp<arith::ConstantOp>();
+  if (!c)
+    return r;
+  if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+    return RV::imm((uint32_t)i.getValue().getZExtValue());
+  return r;
+}
 
 StringRef fcmp64(arith::CmpFPredicate p) {
   using F = arith::CmpFPredicate;
@@ -229,6 +263,7 @@ LogicalResult KernelLowering::lowerArith64(Operation *op) {
     // i32 words (extui, shli 32, ori) cost no instruction then.
     auto perDword = [&](StringRef s, StringRef v, uint32_t (*f)(uint32_t, uint32_t)) {
       auto one = [&](RV a, RV c) -> RV {
+        a = knownDword(a), c = knownDword(c);
         bool isAnd = s == "s_and_b32";
         for (auto [p, q] : {std::pair{a, c}, std::pair{c, a}}) {
           if (q.k != RV::Imm || p.k == RV::Imm)

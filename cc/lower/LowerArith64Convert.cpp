@@ -146,7 +146,7 @@ std::optional<RV> lowerConvert64(KernelLowering &L, Operation *op, ArrayRef<RV> 
   }
   if (st.isF64()) {
     Value t = L.inst("v_trunc_f64", L.v2T, L.toV64(in[0]));
-    Value h = L.inst("v_floor_f64", L.v2T, L.inst("v_ldexp_f64", L.v2T, {t, L.cst(-32)}));
+    Value h = L.inst("v_floor_f64", L.v2T, L.inst("v_ldexp_f64", L.v2T, {t, L.toV(RV::imm(-32))}));
     Value l = L.inst("v_fma_f64", L.v2T, {h, L.toV64(KernelLowering::imm64(0xc1f0000000000000ull)), t});
     Value lo = L.inst("v_cvt_u32_f64", L.vT, l);
     Value hi = L.inst(sign ? "v_cvt_i32_f64" : "v_cvt_u32_f64", L.vT, h);

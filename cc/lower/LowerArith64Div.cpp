@@ -17,7 +17,9 @@
 // (straight-line code, no branch). Signed ops divide the magnitudes
 // ((v ^ s) - s with s the sign spread to 64 bits) and give the quotient the
 // sign sx ^ sy, the remainder the dividend's sign, as LLVM's LowerSDIVREM.
-// Everything is VALU (a uniform division's result is a VGPR pair).
+// Everything is VALU (a uniform division's result is a VGPR pair). A
+// division and a remainder of the same operands in one block share one
+// expansion.
 // Needs before: the operands lowered (wide RVs). Guarantees after: the
 // quotient or remainder as a wide VGPR RV.
 //===----------------------------------------------------------------------===//
@@ -108,13 +110,31 @@ RV lowerDivRem64(KernelLowering &L, Operation *op, RV x, RV y) {
   bool isSigned = isa<arith::DivSIOp, arith::RemSIOp>(op);
   bool isDiv = isa<arith::DivSIOp, arith::DivUIOp>(op);
   Value n = L.toV64(x), d = L.toV64(y);
+  // A division and a remainder of the same operands in one block share the
+  // expansion (as LLVM's udivrem / sdivrem node): the block-local cache
+  // `cse` (cleared when a block starts) keeps {quotient, remainder} of the
+  // (magnitudes of the) operands.
+  static const char kU[] = "udivrem64", kS[] = "sdivrem64";
+  auto key = std::make_tuple(isSigned ? kS : kU, (int)RV::V, n.getAsOpaquePointer(), 0u,
+                             (int)RV::V, d.getAsOpaquePointer(), 0u);
+  auto cached = [&](function_ref<std::pair<Value, Value>()> make) -> std::pair<Value, Value> {
+    if (auto it = L.cse.find(key); it != L.cse.end())
+      return {it->second.reg, it->second.hiReg};
+    auto qr = make();
+    RV e = RV::of(RV::V, qr.first);
+    e.hiReg = qr.second;
+    L.cse[key] = e;
+    return qr;
+  };
   if (!isSigned) {
-    auto [q, r] = w.udivrem(n, d);
+    auto [q, r] = cached([&] { return w.udivrem(n, d); });
     return L.fromV64(isDiv ? q : r);
   }
   Value sx = w.sign(n), sy = w.sign(d);
-  Value an = w.sub(w.xor64(n, sx), sx), ad = w.sub(w.xor64(d, sy), sy);
-  auto [q, r] = w.udivrem(an, ad);
+  auto [q, r] = cached([&] {
+    Value an = w.sub(w.xor64(n, sx), sx), ad = w.sub(w.xor64(d, sy), sy);
+    return w.udivrem(an, ad);
+  });
   Value s = isDiv ? w.xor64(sx, sy) : sx;
   return L.fromV64(w.sub(w.xor64(isDiv ? q : r, s), s));
 }

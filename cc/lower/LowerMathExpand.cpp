@@ -86,10 +86,10 @@ LogicalResult expandMath(gpu::GPUModuleOp gm) {
   gm.walk([&](Operation *op) { anyNarrow |= extended(op); });
   if (anyNarrow) {
     TypeConverter tc;
-    SetVector<Type> from;
-    from.insert(Float16Type::get(ctx));
-    from.insert(BFloat16Type::get(ctx));
-    math::populateExtendToSupportedTypesTypeConverter(tc, from, Float32Type::get(ctx));
+    SetVector<Type> supported; // the pass's "source types": f32, f64 (no extra types)
+    supported.insert(Float32Type::get(ctx));
+    supported.insert(Float64Type::get(ctx));
+    math::populateExtendToSupportedTypesTypeConverter(tc, supported, Float32Type::get(ctx));
     ConversionTarget target(*ctx);
     math::populateExtendToSupportedTypesConversionTarget(target, tc);
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

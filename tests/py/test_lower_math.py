@@ -57,22 +57,27 @@ def _ulps(got, want, dtype):
     return np.abs(got.astype(np.float64) - want) / spacing
 
 
-# Measured maxima of upstream's approximations on these inputs (f32), with
-# NumPy / Python math in float64 as the reference; the bound is what the
-# test holds them to.
-ULP_BOUND_F32 = {"tanh": 4, "erf": 4, "erfc": 64, "atan": 4, "atan2": 4, "asin": 4,
-                 "acos": 4, "cbrt": 4, "log1p": 4, "expm1": 4}
+# Upstream's approximations (f32) against NumPy / Python math in float64 on
+# the suite's inputs: measured maxima 3.8 (tanh), 3.0 (erf), 1.4 (erfc),
+# 37.6 (atan), 28.3 (atan2), 1.9 (asin), 1.0 (acos), 10.7 (cbrt), 1.4
+# (log1p), 2.4 (expm1) ulp; the bounds below hold them there (upstream's
+# atan polynomial is the least accurate; ocml, not installed, documents its
+# own bounds). Their f16 forms (extended to f32, rounded back) are within
+# half an ulp of f16 on these inputs: correctly rounded.
+ULP_BOUND_F32 = {"tanh": 4, "erf": 3, "erfc": 2, "atan": 38, "atan2": 29, "asin": 2,
+                 "acos": 2, "cbrt": 11, "log1p": 2, "expm1": 3}
 
 
-def test_approximations_accuracy_in_ulp():
-    case = next(c for c in MA.CASES if c.name == "math_approx_f32")
+@pytest.mark.parametrize("name,dtype", [("math_approx_f32", np.float32),
+                                        ("math_approx_f16", np.float16)])
+def test_approximations_accuracy_in_ulp(name, dtype):
+    case = next(c for c in MA.CASES if c.name == name)
     out = S.run(case, _ours(case))[0]
     ref = MA.approx_reference(out)
-    worst = {}
-    for j, (name, want) in enumerate(ref.items()):
-        worst[name] = float(np.max(_ulps(out[3 + j], want, np.float32)))
-    for name, bound in ULP_BOUND_F32.items():
-        assert worst[name] <= bound, (name, worst)
+    worst = {n: float(np.max(_ulps(out[3 + j], want, dtype)))
+             for j, (n, want) in enumerate(ref.items())}
+    for n, bound in ULP_BOUND_F32.items():
+        assert worst[n] <= (bound if dtype == np.float32 else 0.5), (n, worst)
 
 
 def test_f64_math_without_llvm_lowering_is_an_error():
