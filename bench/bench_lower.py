@@ -66,8 +66,13 @@ def main():
           f"{'wave-insts LLVM':>15} {'cycles aster':>12} {'cycles LLVM':>11} {'ratio':>6}")
     ratios, bad, rows = [], 0, []
     for sn, c in cases:
-        ours = aster.compile(aster.lower(c.mlir)["kernels"], aster.lowering.PIPELINE).hsaco
-        theirs = aster.lowering.llvm.build(c.llvm_mlir or c.mlir)["kernels"]
+        try:
+            ours = aster.compile(aster.lower(c.mlir)["kernels"], aster.lowering.PIPELINE).hsaco
+            theirs = aster.lowering.llvm.build(c.llvm_mlir or c.mlir)["kernels"]
+        except (aster.AsterError, RuntimeError) as e:
+            print(f"{c.name}: NOT BUILT\n{str(e)[:400]}")
+            bad += 1
+            continue
         row = []
         for code in (ours, theirs):
             out, r = S.run(c, code, timing=True, device=args.device)

@@ -243,6 +243,8 @@ LogicalResult KernelLowering::setupInterface() {
   return success();
 }
 
+// LowerMemory.cpp: the dynamic stack's base past the static private bytes.
+void finishDynamicStack(KernelLowering &L);
 /// Erases the moves, pair joins and splits nothing reads (LowerDeadMoves.cpp).
 void eraseDeadMoves(Region &body);
 
@@ -251,7 +253,9 @@ LogicalResult KernelLowering::run() {
     return fn.emitOpError("cannot be lowered to amdgcn: a body of several blocks");
   if (failed(setupInterface()))
     return failure();
-  if (failed(lowerBlock(fn.getBody().front())))
+  LogicalResult ok = lowerBlock(fn.getBody().front());
+  finishDynamicStack(*this);
+  if (failed(ok))
     return failure();
   eraseDeadMoves(*body); // LowerDeadMoves.cpp
   return success();

@@ -26,6 +26,18 @@
 //     scratch on gfx942/gfx950), scratch_load/scratch_store with a VGPR
 //     byte offset and no saddr. amdgcn-regalloc places its spill slots
 //     after these bytes.
+// memref.alloca with dynamic sizes (at the kernel's top level): a stack in
+// scratch, as LLVM keeps one with its stack pointer: the first one at a
+// base past every static byte (the static allocas, and the spill slots:
+// the base is an arith.constant marked `aster.dynamic_stack_base`, set to
+// the static bytes when the kernel is lowered and moved past the spill
+// slots by amdgcn-regalloc's SpillExpand), each next one after the
+// previous (sizes rounded up to 16 bytes; a divergent size makes the
+// pointer a VGPR: each lane's private memory is its own). The kernel gets
+// `dynamic_stack` (metadata `.uses_dynamic_stack`: the runtime adds its
+// dynamic stack to the fixed private segment). The memref is a view of
+// scratch: offset = pointer / element size, sizes and row-major strides as
+// lowered values.
 //
 // Needs before: setupInterface (mems). Guarantees after: loads give a VGPR
 // (or, for a register alloca, the stored value); any other memref op is an
@@ -231,6 +243,94 @@ LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v) {
   return success();
 }
 
+namespace {
+
+/// The dynamic stack pointer (bytes) of each kernel being lowered.
+DenseMap<Operation *, RV> &stackPointers() {
+  static DenseMap<Operation *, RV> sp;
+  return sp;
+}
+
+LogicalResult lowerDynamicAlloca(KernelLowering &L, memref::AllocaOp al) {
+  Operation *op = al;
+  MemRefType mt = al.getType();
+  unsigned bytes = memElementBytes(mt.getElementType());
+  if (!L.kernel)
+    return L.unsupported(op, "dynamic-size allocas are lowered in kernels only");
+  if (op->getParentOp() != L.fn.getOperation())
+    return L.unsupported(op, "dynamic-size allocas are lowered at the kernel's top level only "
+                             "(in a loop or branch the stack would need restoring)");
+  if (!mt.getLayout().isIdentity() || !bytes || !al.getSymbolOperands().empty())
+    return L.unsupported(op, "only allocas with identity layouts of f16, bf16, f32, f64, i8, "
+                             "i16, i32, i64 are lowered");
+  if (auto as = dyn_cast_or_null<gpu::AddressSpaceAttr>(mt.getMemorySpace());
+      as && as.getValue() != gpu::AddressSpace::Private)
+    return L.unsupported(op, "allocas are lowered in private memory only");
+  SmallVector<RV> sizes;
+  unsigned next = 0;
+  for (int64_t d : mt.getShape()) {
+    if (!ShapedType::isDynamic(d)) {
+      sizes.push_back(RV::imm((uint32_t)d));
+      continue;
+    }
+    auto s = L.get(al.getDynamicSizes()[next++]);
+    if (failed(s))
+      return failure();
+    sizes.push_back(*s);
+  }
+  unsigned rank = mt.getRank();
+  SmallVector<RV> strides(rank);
+  SmallVector<int64_t> staticStrides(rank);
+  RV count = RV::imm(1);
+  int64_t staticCount = 1;
+  for (int i = (int)rank - 1; i >= 0; --i) {
+    strides[i] = count;
+    staticStrides[i] = staticCount;
+    count = L.mul(count, sizes[i]);
+    staticCount = staticCount == ShapedType::kDynamic || mt.isDynamicDim(i)
+                      ? ShapedType::kDynamic
+                      : staticCount * mt.getDimSize(i);
+  }
+  // Bytes, rounded up to 16.
+  RV total = L.shl(count, RV::imm(llvm::Log2_32(bytes)));
+  total = L.ibin("s_and_b32", "v_and_b32", false, L.add(total, RV::imm(15)), RV::imm(~15u),
+                 [](uint32_t a, uint32_t c) { return a & c; });
+  RV &sp = stackPointers()[L.fn.getOperation()];
+  if (sp.k == RV::None) {
+    Value c = L.cst((uint32_t)llvm::alignTo(L.privateBytes, 16));
+    c.getDefiningOp()->setAttr("aster.dynamic_stack_base", UnitAttr::get(L.ctx));
+    sp = RV::of(RV::S, L.inst("s_mov_b32", L.sT, c));
+    L.kernel->setAttr("dynamic_stack", UnitAttr::get(L.ctx));
+  }
+  RV base = sp;
+  sp = L.add(base, total);
+  MemArg m;
+  m.type = MemRefType::get(mt.getShape(), mt.getElementType(),
+                           StridedLayoutAttr::get(L.ctx, ShapedType::kDynamic, staticStrides),
+                           mt.getMemorySpace());
+  m.priv = true;
+  m.view = true;
+  m.viewOffset = L.ibin("s_lshr_b32", "v_lshrrev_b32", true, base,
+                        RV::imm(llvm::Log2_32(bytes)), nullptr);
+  m.viewSizes = sizes;
+  m.viewStrides = strides;
+  L.mems[al] = m;
+  return success();
+}
+
+} // namespace
+
+/// After the kernel is lowered: the dynamic stack's base past every static
+/// private byte (KernelLowering::run); regalloc moves it past its spills.
+void finishDynamicStack(KernelLowering &L) {
+  if (!stackPointers().erase(L.fn.getOperation()) || !L.kernel)
+    return;
+  L.kernel.walk([&](arith::ConstantOp c) {
+    if (c->hasAttr("aster.dynamic_stack_base"))
+      c.setValueAttr(L.b.getI32IntegerAttr((int32_t)llvm::alignTo(L.privateBytes, 16)));
+  });
+}
+
 LogicalResult KernelLowering::lowerMemref(Operation *op) {
   if (auto l = dyn_cast<memref::LoadOp>(op)) {
     auto mo = memrefOf(op, l.getMemRef());
@@ -284,7 +384,9 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
     return success();
   }
   if (auto al = dyn_cast<memref::AllocaOp>(op)) {
-    if (!al.getDynamicSizes().empty() || !al.getSymbolOperands().empty())
+    if (!al.getDynamicSizes().empty())
+      return lowerDynamicAlloca(*this, al);
+    if (!al.getSymbolOperands().empty())
       return unsupported(op, "only allocas of static shapes are lowered");
     return allocatePrivate(*this, op, al.getResult());
   }

@@ -156,6 +156,7 @@ KernelInfo analyzeKernel(KernelOp k, uint8_t target) {
     info.lds = lds.getInt();
   if (auto p = k->getAttrOfType<IntegerAttr>("private_segment"))
     info.privateSegment = p.getInt();
+  info.dynamicStack = k->hasAttr("dynamic_stack");
   if (auto w = k->getAttrOfType<IntegerAttr>("workitem_ids"))
     info.workitemIds = w.getInt();
   if (auto b = k->getAttrOfType<DenseI32ArrayAttr>("block"))
@@ -244,7 +245,7 @@ std::vector<std::pair<std::string, int64_t>> descriptorDirectives(const KernelIn
     bool on = llvm::is_contained(k.sgprSetup, e.name);
     if (StringRef(e.name) == "private_segment_wave_offset")
       // gfx942, gfx950 and gfx12 have architected flat scratch.
-      d(".amdhsa_enable_private_segment", on || k.privateSegment > 0);
+      d(".amdhsa_enable_private_segment", on || k.privateSegment > 0 || k.dynamicStack);
     else if (StringRef(e.name) == "workgroup_id_x" || on)
       d(e.directive, on);
   }
@@ -295,6 +296,8 @@ msgpack::DocNode kernelMetadata(msgpack::Document &doc, const KernelInfo &k) {
   m[".max_flat_workgroup_size"] = num((uint64_t)k.block[0] * k.block[1] * k.block[2]);
   m[".name"] = str(k.name);
   m[".private_segment_fixed_size"] = num(k.privateSegment);
+  if (k.dynamicStack) // AMDGPUUsage "Code Object V3+ Metadata": .uses_dynamic_stack
+    m[".uses_dynamic_stack"] = doc.getNode(true);
   m[".sgpr_count"] = num(k.nextFreeSGPR + 2);
   m[".symbol"] = str(k.name + ".kd");
   m[".vgpr_count"] = num(k.nextFreeVGPR);

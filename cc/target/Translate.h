@@ -30,6 +30,10 @@ struct KernelInfo {
   unsigned kernargSize = 0;
   unsigned nextFreeVGPR = 0, nextFreeSGPR = 0, numAGPR = 0, accumOffset = 4;
   unsigned lds = 0, privateSegment = 0, wavefrontSize = 64;
+  /// Scratch beyond privateSegment is used (the kernel's `dynamic_stack`:
+  /// dynamic-size allocas, cc/lower/LowerMemory.cpp): metadata
+  /// `.uses_dynamic_stack`, so the runtime adds its dynamic stack.
+  bool dynamicStack = false;
   unsigned block[3] = {256, 1, 1};
   unsigned workitemIds = 1;
   std::vector<std::string> sgprSetup;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "transforms/Spill.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -280,6 +281,13 @@ LogicalResult expandSpillCode(KernelOp kernel, unsigned scratchBase,
     }
     kernel->setAttr("private_segment",
                     Builder(kernel.getContext()).getI32IntegerAttr(scratchBase + bytes));
+    // The dynamic stack (dynamic-size allocas, cc/lower/LowerMemory.cpp)
+    // begins after the spill slots: its base constant moves past them.
+    kernel.walk([&](arith::ConstantOp c) {
+      if (c->hasAttr("aster.dynamic_stack_base"))
+        c.setValueAttr(Builder(kernel.getContext())
+                           .getI32IntegerAttr((int32_t)llvm::alignTo(scratchBase + bytes, 16)));
+    });
   }
   for (Operation *op : pseudos) {
     unsigned offset = 0;

@@ -316,3 +316,72 @@ CASES.append(Case("atomic_cas_loop", "cas", module("""
       gpu.return
     }"""), (1, 1, 1), (256, 1, 1), _cas_inputs, _cas_expect))
 CASES[-1].llvm_mlir = _generic_atomics(CASES[-1].mlir)
+
+
+# 7. Dynamic-size allocas: a stack in scratch (the base past the static
+#    allocas and the spill slots, each next alloca after the previous, as
+#    LLVM's stack pointer): a 1-D alloca of n floats and a 2-D one of n x 4
+#    i32 (n a kernel argument), and a static alloca indexed dynamically
+#    (scratch too) before them; each lane fills them from its window of x,
+#    sums them back in loops.
+def _dyn_alloca_expect(a):
+    x, n = a[0], int(a[3])
+    lane = np.arange(64)
+    f = np.array([x[i:i + n].astype(np.float64).sum() for i in lane], np.float32)
+    w = np.array([sum(int(x[i + k]) * (c + 1) for k in range(n) for c in range(4)) + 4 * i
+                  for i in lane], np.int64).astype(np.int32)
+    return {1: np.concatenate([f, np.zeros(192, np.float32)]),
+            2: np.concatenate([w, np.zeros(192, np.int32)])}
+
+
+CASES.append(Case("alloca_dynamic", "dyn", module("""
+    gpu.func @dyn(%x: memref<256xf32>, %y: memref<256xf32>, %z: memref<256xi32>, %n: index)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %st = memref.alloca() : memref<4xi32, #gpu.address_space<private>>
+      %a = memref.alloca(%n) : memref<?xf32, #gpu.address_space<private>>
+      %b = memref.alloca(%n) : memref<?x4xi32, #gpu.address_space<private>>
+      %ii = arith.index_cast %i : index to i32
+      scf.for %c = %c0 to %c4 step %c1 {
+        memref.store %ii, %st[%c] : memref<4xi32, #gpu.address_space<private>>
+      }
+      %m = memref.dim %b, %c0 : memref<?x4xi32, #gpu.address_space<private>>
+      scf.for %k = %c0 to %m step %c1 {
+        %j = arith.addi %i, %k : index
+        %v = memref.load %x[%j] : memref<256xf32>
+        memref.store %v, %a[%k] : memref<?xf32, #gpu.address_space<private>>
+        %vi = arith.fptosi %v : f32 to i32
+        scf.for %c = %c0 to %c4 step %c1 {
+          %c1i = arith.addi %c, %c1 : index
+          %ci = arith.index_cast %c1i : index to i32
+          %p = arith.muli %vi, %ci : i32
+          memref.store %p, %b[%k, %c] : memref<?x4xi32, #gpu.address_space<private>>
+        }
+      }
+      %zf = arith.constant 0.0 : f32
+      %zi = arith.constant 0 : i32
+      %s, %t = scf.for %k = %c0 to %n step %c1 iter_args(%fs = %zf, %is = %zi) -> (f32, i32) {
+        %v = memref.load %a[%k] : memref<?xf32, #gpu.address_space<private>>
+        %f2 = arith.addf %fs, %v : f32
+        %i2 = scf.for %c = %c0 to %c4 step %c1 iter_args(%q = %is) -> (i32) {
+          %w = memref.load %b[%k, %c] : memref<?x4xi32, #gpu.address_space<private>>
+          %q2 = arith.addi %q, %w : i32
+          scf.yield %q2 : i32
+        }
+        scf.yield %f2, %i2 : f32, i32
+      }
+      %t2 = scf.for %c = %c0 to %c4 step %c1 iter_args(%q = %t) -> (i32) {
+        %w = memref.load %st[%c] : memref<4xi32, #gpu.address_space<private>>
+        %q2 = arith.addi %q, %w : i32
+        scf.yield %q2 : i32
+      }
+      memref.store %s, %y[%i] : memref<256xf32>
+      memref.store %t2, %z[%i] : memref<256xi32>
+      gpu.return
+    }"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.integers(-50, 50, 256).astype(np.float32), np.zeros(256, np.float32),
+               np.zeros(256, np.int32), 7],
+    _dyn_alloca_expect))

@@ -6,6 +6,8 @@ strict mode with the same arguments; each must equal NumPy and aster's must
 equal LLVM's bit for bit (the kernels only move data, or compute exactly:
 the compare-and-swap products are of powers of two and of wrapping
 integers, min/max are exact). The kernels: lower_suite_memref.py."""
+import re
+
 import pytest
 
 import aster
@@ -77,12 +79,12 @@ def test_unsupported_memref_forms_are_located_errors():
         aster.lower(text)
     text = S.module("""
     gpu.func @k(%x: memref<64xf32>, %n: index) kernel {
-      %a = memref.alloca(%n) : memref<?xf32>
+      %a = memref.alloca(%n) : memref<?xf32, #gpu.address_space<workgroup>>
       gpu.return
     }""")
     with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'memref.alloca' op "
-                                               r"cannot be lowered to amdgcn: only allocas of "
-                                               r"static shapes"):
+                                               r"cannot be lowered to amdgcn: allocas are lowered "
+                                               r"in private memory only"):
         aster.lower(text)
     text = S.module("""
     gpu.func @k(%x: memref<64xf32>) kernel {
@@ -106,4 +108,40 @@ def test_unsupported_memref_forms_are_located_errors():
     }""")
     with pytest.raises(aster.AsterError, match=r"'memref.atomic_rmw' op cannot be lowered to "
                                                r"amdgcn: atomics on private memory"):
+        aster.lower(text)
+
+
+def test_dynamic_allocas_stack_after_spills():
+    """Dynamic-size allocas live on a stack in scratch past the static
+    allocas (16 bytes here) and, once registers are allocated, past the
+    spill slots: with 4 VGPRs regalloc spills 4 bytes to scratch (private
+    segment 20) and the stack's base moves to 32; the kernel declares
+    .uses_dynamic_stack (the runtime's dynamic stack, as LLVM's build
+    does) and still matches NumPy."""
+    case = next(c for c in M.CASES if c.name == "alloca_dynamic")
+    code = aster.compile(aster.lower(case.mlir)["kernels"],
+                         "amdgcn-regalloc{max-vgprs=4 max-agprs=0},amdgcn-waitcnt,amdgcn-hazards")
+    assert ".uses_dynamic_stack: true" in code.asm
+    assert ".private_segment_fixed_size: 20" in code.asm
+    assert re.search(r"s_mov_b32 s\d+, 32\n", code.asm)
+    args, _ = S.run(case, code)
+    S.check(case, args)
+
+
+def test_dynamic_alloca_in_a_branch_is_an_error():
+    text = S.module("""
+    gpu.func @k(%x: memref<64xf32>, %n: index) kernel {
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %p = arith.cmpi eq, %i, %c0 : index
+      scf.if %p {
+        %a = memref.alloca(%n) : memref<?xf32, #gpu.address_space<private>>
+        %v = memref.load %a[%c0] : memref<?xf32, #gpu.address_space<private>>
+        memref.store %v, %x[%i] : memref<64xf32>
+      }
+      gpu.return
+    }""")
+    with pytest.raises(aster.AsterError, match=r"'memref.alloca' op cannot be lowered to amdgcn: "
+                                               r"dynamic-size allocas are lowered at the kernel's "
+                                               r"top level only"):
         aster.lower(text)

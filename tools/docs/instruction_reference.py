@@ -25,7 +25,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EMULATED_TARGETS = ("gfx942", "gfx950")
-_TIMING_ROW = re.compile(r'^\s*\{"([a-z0-9_]+)", (\d+), (true|false)\},\s*$')
+# {mnemonic, asm name, src0 width, src1 width, passes, trans} (gen_isa.py emit_timing)
+_TIMING_ROW = re.compile(
+    r'^\s*\{"([a-z0-9_]+)", "[a-z0-9_]+", \d+, \d+, (\d+), (true|false)\},\s*$')
 
 
 def timing_rows(build):
