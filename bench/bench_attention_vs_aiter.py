@@ -285,62 +285,62 @@ def run_varlen(shape, device, arch="gfx942"):
                 ok_aster=err_aster <= bound, ok_aiter=err_aiter <= bound + 2.0 ** -8 * vmax)
 
 
-def main_varlen(args):
-    print("| heads x kv_heads | sequence lengths | causal | aiter us | aiter TFLOP/s | aster us | "
-          "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s (aiter / "
-          "aster) | NumPy (aiter / aster) |")
-    print("|---" * 11 + "|")
+def _table(args, run, shapes, head, row, configs=True):
+    """Runs `run(shape, device, arch)` over `shapes` (args.jobs processes),
+    printing the markdown table `head` with `row(result, aiter/aster)`'s
+    cells, then each side's emulation seconds and NumPy check; then the
+    geometric mean and the lowest ratio. Exits 1 if a result is wrong."""
+    print(head)
+    print("|---" * (head.count("|") - 1) + "|")
     t0 = time.time()
     ratios, results = [], []
     with ProcessPoolExecutor(args.jobs) as ex:
-        for x in ex.map(run_varlen, VARLEN_SHAPES, [args.device] * len(VARLEN_SHAPES),
-                        [args.arch] * len(VARLEN_SHAPES)):
+        for x in ex.map(run, shapes, [args.device] * len(shapes), [args.arch] * len(shapes)):
             results.append(x)
-            h, hk, lens, causal = x["shape"]
             ratio = x["aiter_us"] / x["aster_us"]
             ratios.append(ratio)
-            print(f"| {h}x{hk} | {','.join(map(str, lens))} | {'yes' if causal else 'no'} | "
-                  f"{x['aiter_us']:.2f} | {x['aiter_tf']:.1f} | {x['aster_us']:.2f} | "
-                  f"{x['aster_tf']:.1f} | {ratio:.3f} | {x['aiter_wg']} / {x['aster_wg']} | "
-                  f"{x['t_aiter']:.0f} / {x['t_aster']:.0f} | "
-                  f"{'ok' if x['ok_aiter'] else 'FAIL'} / {'ok' if x['ok_aster'] else 'FAIL'} |",
-                  flush=True)
+            ok = ["ok" if x[k] else "FAIL" for k in ("ok_aiter", "ok_aster")]
+            print("| " + " | ".join(row(x, ratio)) + f" | {x['t_aiter']:.0f} / {x['t_aster']:.0f} | "
+                  f"{ok[0]} / {ok[1]} |", flush=True)
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    print(f"\ngeometric mean aiter/aster: {geo:.3f} over {len(ratios)} shapes; {args.arch}, "
-          f"device {args.device or 'flagship'}; wall {time.time() - t0:.0f} s")
+    cfgs = (f"; aster configs: {sorted(set(x['aster_cfg'] for x in results))}"
+            if configs else "")
+    print(f"\ngeometric mean aiter/aster: {geo:.3f} over {len(ratios)} shapes, lowest "
+          f"{min(ratios):.3f}; {args.arch}, device {args.device or 'flagship'}{cfgs}; wall "
+          f"{time.time() - t0:.0f} s")
     if not all(x["ok_aster"] and x["ok_aiter"] for x in results):
         sys.exit(1)
+
+
+def _times(x, rate="tf", fmt=".1f"):
+    """The aiter time, aiter rate, aster time and aster rate cells of a row."""
+    return [f"{x['aiter_us']:.2f}", f"{x['aiter_' + rate]:{fmt}}", f"{x['aster_us']:.2f}",
+            f"{x['aster_' + rate]:{fmt}}"]
+
+
+def main_varlen(args):
+    def row(x, ratio):
+        h, hk, lens, causal = x["shape"]
+        return ([f"{h}x{hk}", ",".join(map(str, lens)), "yes" if causal else "no"] +
+                _times(x) + [f"{ratio:.3f}", f"{x['aiter_wg']} / {x['aster_wg']}"])
+    _table(args, run_varlen, VARLEN_SHAPES,
+           "| heads x kv_heads | sequence lengths | causal | aiter us | aiter TFLOP/s | aster us | "
+           "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s (aiter / "
+           "aster) | NumPy (aiter / aster) |", row, configs=False)
 
 
 def main_decode(args):
     shapes = ([tuple(int(x) for x in t.split("x")) for t in args.shapes.split(",")]
               if args.shapes else DECODE_SHAPES)
-    print("| batch x heads x kv_heads x seq_k | aiter us | aiter TB/s | aster us | aster TB/s | "
-          "splits | aiter/aster | workgroups (aiter / aster) | emulation s (aiter / aster) | "
-          "NumPy (aiter / aster) |")
-    print("|---" * 10 + "|")
-    t0 = time.time()
-    ratios, results = [], []
-    with ProcessPoolExecutor(args.jobs) as ex:
-        for x in ex.map(run_decode, shapes, [args.device] * len(shapes),
-                        [args.arch] * len(shapes)):
-            results.append(x)
-            b, h, hk, sk = x["shape"]
-            ratio = x["aiter_us"] / x["aster_us"]
-            ratios.append(ratio)
-            print(f"| {b}x{h}x{hk}x{sk} | {x['aiter_us']:.2f} | {x['aiter_tbs']:.2f} | "
-                  f"{x['aster_us']:.2f} | {x['aster_tbs']:.2f} | "
-                  f"{x['splits']} | {ratio:.3f} | {x['aiter_wg']} / {x['aster_wg']} | "
-                  f"{x['t_aiter']:.0f} / {x['t_aster']:.0f} | "
-                  f"{'ok' if x['ok_aiter'] else 'FAIL'} / {'ok' if x['ok_aster'] else 'FAIL'} |",
-                  flush=True)
-    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    print(f"\ngeometric mean aiter/aster: {geo:.3f} over {len(ratios)} shapes, lowest "
-          f"{min(ratios):.3f}; {args.arch}, device {args.device or 'flagship'}; aster "
-          f"configs: {sorted(set(x['aster_cfg'] for x in results))}; wall "
-          f"{time.time() - t0:.0f} s")
-    if not all(x["ok_aster"] and x["ok_aiter"] for x in results):
-        sys.exit(1)
+
+    def row(x, ratio):
+        b, h, hk, sk = x["shape"]
+        return ([f"{b}x{h}x{hk}x{sk}"] + _times(x, "tbs", ".2f") +
+                [str(x["splits"]), f"{ratio:.3f}", f"{x['aiter_wg']} / {x['aster_wg']}"])
+    _table(args, run_decode, shapes,
+           "| batch x heads x kv_heads x seq_k | aiter us | aiter TB/s | aster us | aster TB/s | "
+           "splits | aiter/aster | workgroups (aiter / aster) | emulation s (aiter / aster) | "
+           "NumPy (aiter / aster) |", row)
 
 
 def main():
@@ -360,30 +360,15 @@ def main():
     if args.varlen:
         return main_varlen(args)
     shapes = [_parse(x) for x in args.shapes.split(",")] if args.shapes else SHAPES
-    head = ("| batch x heads x kv_heads x seq | causal | aiter us | aiter TFLOP/s | aster us | "
-            "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s "
-            "(aiter / aster) | NumPy (aiter / aster) |")
-    print(head)
-    print("|---" * 10 + "|")
-    t0 = time.time()
-    ratios, results = [], []
-    with ProcessPoolExecutor(args.jobs) as ex:
-        for x in ex.map(run_one, shapes, [args.device] * len(shapes), [args.arch] * len(shapes)):
-            results.append(x)
-            b, h, hk, s, causal = x["shape"]
-            ratio = x["aiter_us"] / x["aster_us"]
-            ratios.append(ratio)
-            print(f"| {b}x{h}x{hk}x{s} | {'yes' if causal else 'no'} | {x['aiter_us']:.2f} | "
-                  f"{x['aiter_tf']:.1f} | {x['aster_us']:.2f} | {x['aster_tf']:.1f} | "
-                  f"{ratio:.3f} | {x['aiter_wg']} / {x['aster_wg']} | {x['t_aiter']:.0f} / "
-                  f"{x['t_aster']:.0f} | {'ok' if x['ok_aiter'] else 'FAIL'} / "
-                  f"{'ok' if x['ok_aster'] else 'FAIL'} |", flush=True)
-    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    print(f"\ngeometric mean aiter/aster: {geo:.3f} over {len(ratios)} shapes, lowest "
-          f"{min(ratios):.3f}; {args.arch}, device {args.device or 'flagship'}; aster configs: "
-          f"{sorted(set(x['aster_cfg'] for x in results))}; wall {time.time() - t0:.0f} s")
-    if not all(x["ok_aster"] and x["ok_aiter"] for x in results):
-        sys.exit(1)
+
+    def row(x, ratio):
+        b, h, hk, sq, causal = x["shape"]
+        return ([f"{b}x{h}x{hk}x{sq}", "yes" if causal else "no"] + _times(x) +
+                [f"{ratio:.3f}", f"{x['aiter_wg']} / {x['aster_wg']}"])
+    _table(args, run_one, shapes,
+           "| batch x heads x kv_heads x seq | causal | aiter us | aiter TFLOP/s | aster us | "
+           "aster TFLOP/s | aiter/aster | workgroups (aiter / aster) | emulation s "
+           "(aiter / aster) | NumPy (aiter / aster) |", row)
 
 
 if __name__ == "__main__":

@@ -316,6 +316,16 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 bool hasFuncBodies(gpu::GPUModuleOp gm);
 void funcBodiesToGpuFuncs(gpu::GPUModuleOp gm);
 
+// One gpu.func (kernel or function) into `km`: cf branches lifted to scf
+// (LowerCFG.cpp), vector loop carries split, then the ops lowered.
+static LogicalResult lowerOneFunction(gpu::GPUFuncOp fn, KernelModuleOp km) {
+  if (failed(structurizeKernelCFG(fn)))
+    return failure();
+  scalarizeVectorCarries(fn);
+  KernelLowering kl(fn, km);
+  return kl.run();
+}
+
 LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   if (!ISA::targetBit(target))
     return top.emitError("amdgcn-lower: unknown target '") << target << "'";
@@ -372,13 +382,7 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
         next = funcs.begin();
       gpu::GPUFuncOp fn = *next;
       funcs.erase(next);
-      if (failed(structurizeKernelCFG(fn))) {
-        ok = false;
-        continue;
-      }
-      scalarizeVectorCarries(fn);
-      KernelLowering kl(fn, km);
-      if (failed(kl.run()))
+      if (failed(lowerOneFunction(fn, km)))
         ok = false;
     }
     for (Operation &op : gm.getBody()->getOperations()) {
@@ -392,18 +396,7 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
         ok = false;
         continue;
       }
-      if (!fn.isKernel()) {
-        fn.emitOpError("cannot be lowered to amdgcn: only kernels (gpu.func ... kernel)");
-        ok = false;
-        continue;
-      }
-      if (failed(structurizeKernelCFG(fn))) { // cf branches to scf (LowerCFG.cpp)
-        ok = false;
-        continue;
-      }
-      scalarizeVectorCarries(fn);
-      KernelLowering kl(fn, km);
-      if (failed(kl.run()))
+      if (failed(lowerOneFunction(fn, km)))
         ok = false;
     }
   }

@@ -1,6 +1,7 @@
 """What the amdgcn-lower test files share (test_lower_memref.py,
 test_lower_vector.py, test_lower_atomics.py, test_lower_function.py,
-test_lower_mix.py): building a suite case both ways and checking both
+test_lower_mix.py, test_lower_arith.py, test_lower_math.py,
+test_lower_cf_gpu.py): building a suite case both ways and checking both
 against NumPy, the assembly of a case, and running an example script."""
 import os
 import subprocess
@@ -20,6 +21,16 @@ def compiled(text):
     return aster.compile(aster.lower(text)["kernels"], aster.lowering.PIPELINE)
 
 
+def ours(case):
+    """aster's code object of a suite case."""
+    return compiled(case.mlir)
+
+
+def theirs(case):
+    """LLVM's code object of a suite case (its own text for LLVM if it has one)."""
+    return aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"]
+
+
 def asm(cases, name):
     """aster's assembly of the case `name` of `cases`."""
     return compiled(next(c for c in cases if c.name == name).mlir).asm
@@ -29,13 +40,13 @@ def check_aster_and_llvm(case, same=None):
     """Runs aster's and LLVM's build of `case` on the emulator (strict mode);
     each must equal NumPy. `same(ours, theirs)`, if given, compares the two
     builds' arrays of each checked argument."""
-    ours, _ = S.run(case, compiled(case.mlir))
-    S.check(case, ours)
-    theirs, _ = S.run(case, aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"])
-    S.check(case, theirs)
+    a, _ = S.run(case, ours(case))
+    S.check(case, a)
+    b, _ = S.run(case, theirs(case))
+    S.check(case, b)
     if same:
         for i in case.expect(case.inputs(np.random.default_rng(0))):
-            same(np.asarray(ours[i]), np.asarray(theirs[i]))
+            same(np.asarray(a[i]), np.asarray(b[i]))
 
 
 def same_bytes(a, b):

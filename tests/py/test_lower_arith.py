@@ -10,13 +10,10 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lowering.llvm
 import lower_suite as S
 import lower_suite_arith as A
 
-
-def _ours(case):
-    return aster.compile(aster.lower(case.mlir)["kernels"], aster.lowering.PIPELINE)
+from lower_testing import ours as _ours, theirs as _theirs
 
 
 @pytest.mark.parametrize("case", A.CASES, ids=lambda c: c.name)
@@ -29,14 +26,14 @@ def test_aster_lowering_matches_numpy(case):
 @pytest.mark.parametrize("case", A.CASES, ids=lambda c: c.name)
 def test_llvm_build_matches_numpy(case):
     """The oracle itself gives NumPy's result (so a disagreement is aster's)."""
-    args, _ = S.run(case, aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"])
+    args, _ = S.run(case, _theirs(case))
     S.check(case, args)
 
 
 @pytest.mark.parametrize("case", [c for c in A.CASES if c.same_bits], ids=lambda c: c.name)
 def test_same_bits_as_llvm(case):
     ours = S.run(case, _ours(case))[0]
-    theirs = S.run(case, aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"])[0]
+    theirs = S.run(case, _theirs(case))[0]
     for i in case.expect(case.inputs(np.random.default_rng(0))):
         np.testing.assert_array_equal(np.asarray(ours[i]).view(np.uint32),
                                       np.asarray(theirs[i]).view(np.uint32))

@@ -10,16 +10,13 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lowering.llvm
 import lower_suite as S
 import lower_suite_cf as CF
 import lower_suite_gpu as G
 
 CASES = CF.CASES + G.CASES
 
-
-def _ours(case):
-    return aster.compile(aster.lower(case.mlir)["kernels"], aster.lowering.PIPELINE)
+from lower_testing import ours as _ours, theirs as _theirs
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -31,7 +28,7 @@ def test_aster_lowering_matches_numpy(case):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_llvm_build_matches_numpy(case):
-    args, _ = S.run(case, aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"])
+    args, _ = S.run(case, _theirs(case))
     S.check(case, args)
 
 

@@ -11,20 +11,12 @@ import numpy as np
 import pytest
 
 import aster
-import aster.lowering.llvm
 import lower_suite as S
 import lower_suite_arith64b as D
 import lower_suite_math as MA
+from lower_testing import ours as _ours, theirs as _theirs
 
 CASES = D.CASES + MA.CASES
-
-
-def _ours(case):
-    return aster.compile(aster.lower(case.mlir)["kernels"], aster.lowering.PIPELINE)
-
-
-def _theirs(case):
-    return aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
