@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import aster
 import aster.lowering.llvm
@@ -29,6 +30,38 @@ def ours(case):
 def theirs(case):
     """LLVM's code object of a suite case (its own text for LLVM if it has one)."""
     return aster.lowering.llvm.build(case.llvm_mlir or case.mlir)["kernels"]
+
+
+def numpy_tests(cases):
+    """The two tests a suite's test file runs on each of `cases`: aster's
+    build gives NumPy's result, and so does LLVM's (the oracle itself, so a
+    disagreement is aster's). Assign them to module-level test names."""
+    @pytest.mark.parametrize("case", cases, ids=lambda c: c.name)
+    def test_aster_lowering_matches_numpy(case):
+        args, r = S.run(case, ours(case))
+        S.check(case, args)
+        assert r.wave_instructions > 0
+
+    @pytest.mark.parametrize("case", cases, ids=lambda c: c.name)
+    def test_llvm_build_matches_numpy(case):
+        args, _ = S.run(case, theirs(case))
+        S.check(case, args)
+
+    return test_aster_lowering_matches_numpy, test_llvm_build_matches_numpy
+
+
+def same_bits_test(cases):
+    """A test that aster's and LLVM's builds of each case marked same_bits
+    write the same bytes to every checked argument."""
+    @pytest.mark.parametrize("case", [c for c in cases if c.same_bits], ids=lambda c: c.name)
+    def test_same_bits_as_llvm(case):
+        a, b = S.run(case, ours(case))[0], S.run(case, theirs(case))[0]
+        for i in case.expect(case.inputs(np.random.default_rng(0))):
+            np.testing.assert_array_equal(np.asarray(a[i]).view(np.uint8),
+                                          np.asarray(b[i]).view(np.uint8),
+                                          err_msg=f"argument {i}")
+
+    return test_same_bits_as_llvm
 
 
 def asm(cases, name):

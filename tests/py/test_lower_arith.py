@@ -13,30 +13,10 @@ import aster
 import lower_suite as S
 import lower_suite_arith as A
 
-from lower_testing import ours as _ours, theirs as _theirs
+from lower_testing import ours as _ours, numpy_tests, same_bits_test
 
-
-@pytest.mark.parametrize("case", A.CASES, ids=lambda c: c.name)
-def test_aster_lowering_matches_numpy(case):
-    args, r = S.run(case, _ours(case))
-    S.check(case, args)
-    assert r.wave_instructions > 0
-
-
-@pytest.mark.parametrize("case", A.CASES, ids=lambda c: c.name)
-def test_llvm_build_matches_numpy(case):
-    """The oracle itself gives NumPy's result (so a disagreement is aster's)."""
-    args, _ = S.run(case, _theirs(case))
-    S.check(case, args)
-
-
-@pytest.mark.parametrize("case", [c for c in A.CASES if c.same_bits], ids=lambda c: c.name)
-def test_same_bits_as_llvm(case):
-    ours = S.run(case, _ours(case))[0]
-    theirs = S.run(case, _theirs(case))[0]
-    for i in case.expect(case.inputs(np.random.default_rng(0))):
-        np.testing.assert_array_equal(np.asarray(ours[i]).view(np.uint32),
-                                      np.asarray(theirs[i]).view(np.uint32))
+test_aster_lowering_matches_numpy, test_llvm_build_matches_numpy = numpy_tests(A.CASES)
+test_same_bits_as_llvm = same_bits_test(A.CASES)
 
 
 def test_sin_cos_accuracy():

@@ -16,20 +16,9 @@ import lower_suite_gpu as G
 
 CASES = CF.CASES + G.CASES
 
-from lower_testing import ours as _ours, theirs as _theirs
+from lower_testing import ours as _ours, numpy_tests
 
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_aster_lowering_matches_numpy(case):
-    args, r = S.run(case, _ours(case))
-    S.check(case, args)
-    assert r.wave_instructions > 0
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_llvm_build_matches_numpy(case):
-    args, _ = S.run(case, _theirs(case))
-    S.check(case, args)
+test_aster_lowering_matches_numpy, test_llvm_build_matches_numpy = numpy_tests(CASES)
 
 
 def test_divergent_cfg_masks_exec():

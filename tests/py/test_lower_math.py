@@ -14,32 +14,12 @@ import aster
 import lower_suite as S
 import lower_suite_arith64b as D
 import lower_suite_math as MA
-from lower_testing import ours as _ours, theirs as _theirs
+from lower_testing import ours as _ours, numpy_tests, same_bits_test
 
 CASES = D.CASES + MA.CASES
 
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_aster_lowering_matches_numpy(case):
-    args, r = S.run(case, _ours(case))
-    S.check(case, args)
-    assert r.wave_instructions > 0
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_llvm_build_matches_numpy(case):
-    """The oracle itself gives NumPy's result (so a disagreement is aster's)."""
-    args, _ = S.run(case, _theirs(case))
-    S.check(case, args)
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c.same_bits], ids=lambda c: c.name)
-def test_same_bits_as_llvm(case):
-    ours = S.run(case, _ours(case))[0]
-    theirs = S.run(case, _theirs(case))[0]
-    for i in case.expect(case.inputs(np.random.default_rng(0))):
-        a, b = np.asarray(ours[i]), np.asarray(theirs[i])
-        np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8), err_msg=f"argument {i}")
+test_aster_lowering_matches_numpy, test_llvm_build_matches_numpy = numpy_tests(CASES)
+test_same_bits_as_llvm = same_bits_test(CASES)
 
 
 def _ulps(got, want, dtype):
