@@ -15,16 +15,21 @@ from lower_suite import Case, module
 CASES = []
 
 
-def _all_reduce_case(name, block, dtype, reduce, expect, tol=0.0):
-    bx, by = block
-    n = bx * by
-    ty = "i32" if dtype == np.int32 else "f32"
-    lin = ("%i = gpu.thread_id x" if by == 1 else
-           f"""%tx = gpu.thread_id x
+def _linear_id(bx, by):
+    """MLIR lines computing %i, the work-item's linear index in a bx x by block."""
+    return ("%i = gpu.thread_id x" if by == 1 else
+            f"""%tx = gpu.thread_id x
       %ty = gpu.thread_id y
       %cbx = arith.constant {bx} : index
       %r0 = arith.muli %ty, %cbx : index
       %i = arith.addi %r0, %tx : index""")
+
+
+def _all_reduce_case(name, block, dtype, reduce, expect, tol=0.0):
+    bx, by = block
+    n = bx * by
+    ty = "i32" if dtype == np.int32 else "f32"
+    lin = _linear_id(bx, by)
     text = module(f"""
     gpu.func @ar(%x: memref<{n}x{ty}>, %y: memref<{n}x{ty}>) kernel
         attributes {{known_block_size = array<i32: {bx}, {by}, 1>}} {{
@@ -112,12 +117,7 @@ def _all_reduce_general(name, n, ty, reduce, expect, known=True, tol=0.0, body=N
                         block=None):
     bx, by = block or (n, 1)
     attrs = f"attributes {{known_block_size = array<i32: {bx}, {by}, 1>}} " if known else ""
-    lin = ("%i = gpu.thread_id x" if by == 1 else
-           f"""%tx = gpu.thread_id x
-      %ty = gpu.thread_id y
-      %cbx = arith.constant {bx} : index
-      %r0 = arith.muli %ty, %cbx : index
-      %i = arith.addi %r0, %tx : index""")
+    lin = _linear_id(bx, by)
     text = module(f"""
     gpu.func @ar(%x: memref<{n}x{ty}>, %y: memref<{n}x{ty}>) kernel {attrs}{{
       {lin}
