@@ -72,6 +72,35 @@ FailureOr<RV> elementValid(KernelLowering &L, Operation *op, RV i0, RV size,
                   {L.b.getI1Type(), L.b.getI1Type()}, L.b.getI1Type(), {});
 }
 
+/// What a transfer that may leave its memref's minor dimension needs per
+/// element: the mask's lanes (empty without one), the dimension's size, its
+/// byte stride and the transfer's first index in it.
+struct TransferEdge {
+  SmallVector<RV> mask;
+  RV size, stride, i0;
+};
+
+FailureOr<TransferEdge> edgeOf(KernelLowering &L, Operation *op, MemRefType mt, Value base,
+                               ValueRange indices, Value maskValue) {
+  TransferEdge t;
+  if (maskValue) {
+    auto m = getVec(L, maskValue);
+    if (failed(m))
+      return failure();
+    t.mask = *m;
+  }
+  unsigned d = mt.getRank() - 1;
+  auto size = dimSize(L, op, base, d);
+  auto stride = minorByteStride(L, op, base);
+  auto i0 = L.get(indices[d]);
+  if (failed(size) || failed(stride) || failed(i0))
+    return failure();
+  t.size = *size;
+  t.stride = *stride;
+  t.i0 = *i0;
+  return t;
+}
+
 LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
   // ---- memory -------------------------------------------------------------
   if (auto ld = dyn_cast<vector::LoadOp>(op)) {
@@ -119,22 +148,13 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
     auto pad = L.get(tr.getPadding());
     if (failed(pad))
       return failure();
-    SmallVector<RV> mask;
-    if (tr.getMask()) {
-      auto m = getVec(L, tr.getMask());
-      if (failed(m))
-        return failure();
-      mask = *m;
-    }
-    unsigned d = mt.getRank() - 1;
-    auto size = dimSize(L, op, tr.getBase(), d);
-    auto stride = minorByteStride(L, op, tr.getBase());
-    auto i0 = L.get(tr.getIndices()[d]);
-    if (failed(size) || failed(stride) || failed(i0))
+    auto ed = edgeOf(L, op, mt, tr.getBase(), tr.getIndices(), tr.getMask());
+    if (failed(ed))
       return failure();
+    auto [mask, size, stride, i0] = *ed;
     SmallVector<RV> out;
     for (int64_t e = 0; e < vt.getNumElements(); ++e) {
-      auto validOr = elementValid(L, op, *i0, *size, inBounds, mask, e);
+      auto validOr = elementValid(L, op, i0, size, inBounds, mask, e);
       if (failed(validOr))
         return failure();
       RV valid = *validOr;
@@ -142,7 +162,7 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
         out.push_back(*pad);
         continue;
       }
-      RV off = L.add(a->second, L.mul(*stride, RV::imm(e)));
+      RV off = L.add(a->second, L.mul(stride, RV::imm(e)));
       if (valid.k == RV::Imm) {
         out.push_back(loadWords(L, a->first, off, 1, 4, fl)[0]);
         continue;
@@ -178,27 +198,18 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
       storeWords(L, a->first, a->second, *v, align);
       return success();
     }
-    SmallVector<RV> mask;
-    if (tw.getMask()) {
-      auto m = getVec(L, tw.getMask());
-      if (failed(m))
-        return failure();
-      mask = *m;
-    }
-    unsigned d = mt.getRank() - 1;
-    auto size = dimSize(L, op, tw.getBase(), d);
-    auto stride = minorByteStride(L, op, tw.getBase());
-    auto i0 = L.get(tw.getIndices()[d]);
-    if (failed(size) || failed(stride) || failed(i0))
+    auto ed = edgeOf(L, op, mt, tw.getBase(), tw.getIndices(), tw.getMask());
+    if (failed(ed))
       return failure();
+    auto [mask, size, stride, i0] = *ed;
     for (int64_t e = 0; e < vt.getNumElements(); ++e) {
-      auto validOr = elementValid(L, op, *i0, *size, inBounds, mask, e);
+      auto validOr = elementValid(L, op, i0, size, inBounds, mask, e);
       if (failed(validOr))
         return failure();
       RV valid = *validOr;
       if (valid.k == RV::Imm && !valid.bits)
         continue;
-      RV off = L.add(a->second, L.mul(*stride, RV::imm(e)));
+      RV off = L.add(a->second, L.mul(stride, RV::imm(e)));
       if (valid.k == RV::Imm) {
         storeWords(L, a->first, off, {(*v)[e]}, 4);
         continue;
