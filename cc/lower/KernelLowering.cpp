@@ -316,6 +316,16 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 bool hasFuncBodies(gpu::GPUModuleOp gm);
 void funcBodiesToGpuFuncs(gpu::GPUModuleOp gm);
 
+// LowerVectorExpand.cpp: whether `gm` holds vector ops amdgcn-lower takes
+// through upstream's own vector lowering patterns first; applies them
+// (upstream IR in, upstream IR out, on the clone lowered below).
+bool hasExpandableVector(gpu::GPUModuleOp gm);
+LogicalResult expandVector(gpu::GPUModuleOp gm);
+// LowerSubgroupExpand.cpp: the same for gpu ops (global_id, subgroup_id,
+// 64-bit and narrow shuffles, subgroup_reduce forms LowerGpu.cpp leaves).
+bool hasExpandableGpu(gpu::GPUModuleOp gm);
+LogicalResult expandGpu(gpu::GPUModuleOp gm);
+
 // One gpu.func (kernel or function) into `km`: cf branches lifted to scf
 // (LowerCFG.cpp), vector loop carries split, then the ops lowered.
 static LogicalResult lowerOneFunction(gpu::GPUFuncOp fn, KernelModuleOp km) {
@@ -342,7 +352,9 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
   for (gpu::GPUModuleOp &gm : gms) {
     // ... and so do the math ops upstream's expansions rewrite (LowerMathExpand.cpp).
     bool linalg = hasLinalg(gm), math = hasExpandableMath(gm), funcs = hasFuncBodies(gm);
-    if (!linalg && !math && !funcs)
+    bool vec = hasExpandableVector(gm); // ... and the vector ops of LowerVectorExpand.cpp
+    bool gpuOps = hasExpandableGpu(gm); // ... and the gpu ops of LowerSubgroupExpand.cpp
+    if (!linalg && !math && !funcs && !vec && !gpuOps)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
@@ -351,7 +363,9 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     gm = c;
     if (funcs)
       funcBodiesToGpuFuncs(c);
-    if ((linalg && failed(linalgToLoops(c))) || (math && failed(expandMath(c)))) {
+    if ((linalg && failed(linalgToLoops(c))) || (vec && failed(expandVector(c))) ||
+        (gpuOps && failed(expandGpu(c))) ||
+        (math && failed(expandMath(c)))) {
       for (Operation *op : loopClones)
         op->erase();
       return failure();

@@ -6,6 +6,11 @@
 //     packed into VGPR ranges (amdgcn.concat), the result split back into
 //     words (amdgcn.part). cbsz/abid/blgp other than 0/none and
 //     reducePrecision are errors.
+//   amdgpu.sched_barrier -> amdgcn.sched_barrier (aster's scheduler fence).
+//   amdgpu.memory_counter_wait -> s_waitcnt (load/store: vmcnt, ds: lgkmcnt).
+//   amdgpu.swizzle_bitmode -> ds_swizzle_b32 (bit mode offset), per dword.
+//   amdgpu.raw_buffer_atomic_{fadd,fmax,smax,umin,cmpswap} -> buffer_atomic_*
+//     offen through the same V# as the loads below (cmpswap returning).
 //   amdgpu.lds_barrier -> s_waitcnt lgkmcnt(0); s_barrier (what MLIR's
 //     AMDGPUToROCDL emits for gfx9: LDS writes done before the barrier).
 //   amdgpu.raw_buffer_load / raw_buffer_store -> buffer_load/store_dword[xN]
@@ -174,6 +179,76 @@ FailureOr<std::tuple<Value, Value, Value>> bufferAddress(KernelLowering &L, BufO
   return std::tuple{*rsrc, voff, soff};
 }
 
+/// raw_buffer_atomic_fadd / fmax / smax / umin (32-bit values; fadd and
+/// fmax of f64 too): buffer_atomic_<op>[_x2] offen through the memref's V#
+/// (as the loads above), no result. gfx942 has no buffer_atomic_max_f32.
+template <typename AtomicOp>
+LogicalResult lowerBufferAtomicAs(KernelLowering &L, AtomicOp a, StringRef mn32,
+                                  StringRef mn64) {
+  Type t = a.getValue().getType();
+  bool wide = is64(t);
+  StringRef mn = wide ? mn64 : mn32;
+  if (!t.isIntOrFloat() || (!wide && t.getIntOrFloatBitWidth() != 32) || mn.empty())
+    return L.unsupported(a, "gfx942 has no buffer atomic for this type");
+  auto v = L.get(a.getValue());
+  if (failed(v))
+    return failure();
+  auto addr = bufferAddress(L, a);
+  if (failed(addr))
+    return failure();
+  auto [rsrc, voff, soff] = *addr;
+  Value data = wide ? L.toV64(*v) : L.toV(*v);
+  L.inst(mn, {}, {data, voff, rsrc, soff}, {L.b.getNamedAttr("offen", L.b.getUnitAttr())});
+  return success();
+}
+
+LogicalResult lowerBufferAtomic(KernelLowering &L, Operation *op) {
+  if (auto a = dyn_cast<amdgpu::RawBufferAtomicFaddOp>(op))
+    return lowerBufferAtomicAs(L, a, a.getValue().getType().isF32() ? "buffer_atomic_add_f32" : "",
+                               "buffer_atomic_add_f64");
+  if (auto a = dyn_cast<amdgpu::RawBufferAtomicFmaxOp>(op))
+    return lowerBufferAtomicAs(L, a, "", a.getValue().getType().isF64() ? "buffer_atomic_max_f64" : "");
+  if (auto a = dyn_cast<amdgpu::RawBufferAtomicSmaxOp>(op))
+    return lowerBufferAtomicAs(L, a, "buffer_atomic_smax", "buffer_atomic_smax_x2");
+  auto a = cast<amdgpu::RawBufferAtomicUminOp>(op);
+  return lowerBufferAtomicAs(L, a, "buffer_atomic_umin", "buffer_atomic_umin_x2");
+}
+
+/// raw_buffer_atomic_cmpswap: buffer_atomic_cmpswap[_x2] offen returning
+/// (sc0), data = {src, cmp}; the result is the memory's value before.
+LogicalResult lowerBufferCmpswap(KernelLowering &L, amdgpu::RawBufferAtomicCmpswapOp a) {
+  Type t = a.getSrc().getType();
+  bool wide = is64(t);
+  if (!t.isIntOrFloat() || (!wide && t.getIntOrFloatBitWidth() != 32))
+    return L.unsupported(a, "only 32- and 64-bit values are swapped");
+  auto s = L.get(a.getSrc()), c = L.get(a.getCmp());
+  if (failed(s) || failed(c))
+    return failure();
+  auto addr = bufferAddress(L, a);
+  if (failed(addr))
+    return failure();
+  auto [rsrc, voff, soff] = *addr;
+  SmallVector<Value> words;
+  for (RV x : {*s, *c}) {
+    if (wide) {
+      words.push_back(L.toV(KernelLowering::lo(x)));
+      words.push_back(L.toV(KernelLowering::hi(x)));
+    } else {
+      words.push_back(L.toV(x));
+    }
+  }
+  Value data = ConcatOp::create(L.b, L.loc,
+                                RegType::getVirtual(L.ctx, RegKind::VGPR, wide ? 4 : 2, 2), words);
+  // The result is the whole tied range (the old value in its first half).
+  Type rt = RegType::getVirtual(L.ctx, RegKind::VGPR, wide ? 4 : 2, 2);
+  Value r = L.inst(wide ? "buffer_atomic_cmpswap_x2_rtn" : "buffer_atomic_cmpswap_rtn", rt,
+                   {voff, rsrc, soff, data}, // vdata_in: tied, last
+                   {L.b.getNamedAttr("offen", L.b.getUnitAttr())});
+  Value lo = PartOp::create(L.b, L.loc, wide ? L.v2T : L.vT, r, L.b.getI32IntegerAttr(0));
+  L.vals[a.getResult()] = wide ? L.fromV64(lo) : RV::of(RV::V, lo, t.isF32());
+  return success();
+}
+
 LogicalResult lowerAmdgpuOp(KernelLowering &L, Operation *op) {
   if (auto m = dyn_cast<amdgpu::MFMAOp>(op))
     return lowerMfma(L, m);
@@ -228,6 +303,60 @@ LogicalResult lowerAmdgpuOp(KernelLowering &L, Operation *op) {
     L.inst(stores[n], {}, {range(L, *ws), voff, rsrc, soff}, {offen});
     return success();
   }
+  if (isa<amdgpu::SchedBarrierOp>(op)) {
+    // aster's scheduler fence (amdgcn.sched_barrier): nothing crosses it. A
+    // mask allowing some kinds through is kept as the full fence (stricter
+    // than asked, never wrong); LLVM emits no instruction either.
+    SchedBarrierOp::create(L.b, L.loc);
+    return success();
+  }
+  if (auto w = dyn_cast<amdgpu::MemoryCounterWaitOp>(op)) {
+    // gfx9 counters (as AMDGPUToROCDL maps them before gfx12): loads and
+    // stores share vmcnt (the smaller count), ds is lgkmcnt, exp expcnt.
+    SmallVector<NamedAttribute> attrs;
+    std::optional<uint32_t> vm;
+    if (auto l = w.getLoad())
+      vm = *l;
+    if (auto s = w.getStore())
+      vm = vm ? std::min(*vm, (uint32_t)*s) : (uint32_t)*s;
+    if (vm)
+      attrs.push_back(L.b.getNamedAttr("vmcnt", L.b.getI32IntegerAttr(std::min(*vm, 63u))));
+    if (auto d = w.getDs())
+      attrs.push_back(L.b.getNamedAttr("lgkmcnt", L.b.getI32IntegerAttr(std::min(*d, 15u))));
+    if (auto e = w.getExp())
+      attrs.push_back(L.b.getNamedAttr("expcnt", L.b.getI32IntegerAttr(std::min(*e, 7u))));
+    if (w.getTensor())
+      return L.unsupported(op, "gfx9 has no tensor counter");
+    if (!attrs.empty())
+      L.inst("s_waitcnt", {}, {}, attrs);
+    return success();
+  }
+  if (auto sw = dyn_cast<amdgpu::SwizzleBitModeOp>(op)) {
+    // ds_swizzle_b32 in bit mode: offset = and | or << 5 | xor << 10 (CDNA3
+    // ISA, DS_SWIZZLE_B32; bit 15 clear), per dword of the value.
+    auto v = L.get(sw.getSrc());
+    if (failed(v))
+      return failure();
+    unsigned pattern = (sw.getAndMask() & 0x1f) | (sw.getOrMask() & 0x1f) << 5 |
+                       (sw.getXorMask() & 0x1f) << 10;
+    auto one = [&](RV x) {
+      return RV::of(RV::V, L.inst("ds_swizzle_b32", L.vT, {L.toV(x)},
+                                  {L.b.getNamedAttr("offset", L.b.getI32IntegerAttr(pattern))}),
+                    x.isFloat);
+    };
+    Type t = sw.getSrc().getType();
+    if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() > 64)
+      return L.unsupported(op, "only scalars of up to 64 bits are swizzled");
+    L.vals[sw.getResult()] = v->wide ? L.pair(one(KernelLowering::lo(*v)),
+                                              one(KernelLowering::hi(*v)))
+                                     : one(*v);
+    return success();
+  }
+  if (isa<amdgpu::RawBufferAtomicFaddOp, amdgpu::RawBufferAtomicFmaxOp,
+          amdgpu::RawBufferAtomicSmaxOp, amdgpu::RawBufferAtomicUminOp>(op))
+    return lowerBufferAtomic(L, op);
+  if (auto cs = dyn_cast<amdgpu::RawBufferAtomicCmpswapOp>(op))
+    return lowerBufferCmpswap(L, cs);
   return L.unsupported(op);
 }
 

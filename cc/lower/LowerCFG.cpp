@@ -27,11 +27,19 @@
 // Needs before: a gpu.func whose blocks end in cf.br, cf.cond_br, cf.switch
 // or gpu.return. Guarantees after: a one-block body (or an error at the
 // first terminator it cannot lift, naming it; the function unchanged).
-// Also lowers ub.poison (any value: the immediate 0).
+// Also lowers ub.poison (any value: the immediate 0), and rewrites the
+// structured ops LowerControlFlow.cpp does not take (scf.index_switch,
+// scf.execute_region, scf.forall, scf.parallel; rewriteStructured) into
+// scf.if / scf.for, in one-block bodies too.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
+#include "lower/LowerVectorUtil.h"
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
@@ -169,9 +177,56 @@ bool splitOneIrreducibleCycle(Region &body) {
 
 } // namespace
 
+/// The structured ops the scf lowering does not take, rewritten into ones
+/// it does (upstream IR in, upstream IR out): scf.index_switch as nested
+/// scf.if (switchToIfs), a one-block scf.execute_region inlined (upstream's
+/// canonicalization), scf.forall on memrefs as nested scf.for (upstream's
+/// forallToForLoop), scf.parallel as nested scf.for carrying its reductions
+/// (upstream's scf-to-cf ParallelLowering pattern, on the parallel ops only:
+/// the loops it makes stay scf.for).
+LogicalResult rewriteStructured(gpu::GPUFuncOp fn) {
+  MLIRContext *ctx = fn.getContext();
+  SmallVector<Operation *> regions, parallels;
+  SmallVector<scf::ForallOp> foralls;
+  fn.walk([&](Operation *op) {
+    if (isa<scf::ExecuteRegionOp>(op))
+      regions.push_back(op);
+    if (isa<scf::ParallelOp>(op))
+      parallels.push_back(op);
+    if (auto f = dyn_cast<scf::ForallOp>(op))
+      foralls.push_back(f);
+  });
+  if (!regions.empty()) {
+    RewritePatternSet patterns(ctx);
+    scf::ExecuteRegionOp::getCanonicalizationPatterns(patterns, ctx);
+    (void)applyOpPatternsGreedily(regions, std::move(patterns));
+  }
+  IRRewriter rw(ctx);
+  for (scf::ForallOp f : llvm::reverse(foralls)) {
+    if (!f.getOutputs().empty())
+      return f.emitOpError("cannot be lowered to amdgcn: scf.forall on tensors (bufferize first)");
+    rw.setInsertionPoint(f);
+    if (failed(scf::forallToForLoop(rw, f)))
+      return f.emitOpError("cannot be lowered to amdgcn: upstream's forall-to-for failed");
+  }
+  if (!parallels.empty()) {
+    RewritePatternSet patterns(ctx);
+    populateSCFToControlFlowConversionPatterns(patterns);
+    GreedyRewriteConfig cfg;
+    cfg.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    (void)applyOpPatternsGreedily(parallels, std::move(patterns), cfg);
+  }
+  SmallVector<scf::IndexSwitchOp> switches;
+  fn.walk([&](scf::IndexSwitchOp sw) { switches.push_back(sw); });
+  for (scf::IndexSwitchOp sw : llvm::reverse(switches))
+    if (failed(switchToIfs(sw)))
+      return failure();
+  return success();
+}
+
 LogicalResult structurizeKernelCFG(gpu::GPUFuncOp fn) {
   if (fn.getBody().hasOneBlock())
-    return success();
+    return rewriteStructured(fn);
   for (Block &blk : fn.getBody()) {
     Operation *t = blk.getTerminator();
     if (!t || !isa<cf::BranchOp, cf::CondBranchOp, cf::SwitchOp, gpu::ReturnOp>(t))
@@ -202,13 +257,19 @@ LogicalResult structurizeKernelCFG(gpu::GPUFuncOp fn) {
     }
   fn.getBody().takeBody(clone.getBody());
   clone->erase();
-  return success();
+  return rewriteStructured(fn);
 }
 
 void populateCFGLowering(LoweringTable &table) {
   // A value undefined on the paths that reach its use: any bits do.
   table.add("ub.poison", [](KernelLowering &k, Operation *op) {
     Value r = op->getResult(0);
+    if (auto vt = dyn_cast<VectorType>(r.getType())) { // e.g. upstream's vector rewrites
+      unsigned bits = vec::elemBits(vt.getElementType());
+      k.vecs[r] = SmallVector<RV>(bits == 64 ? 2 * vt.getNumElements() : vec::numWords(vt),
+                                  RV::imm(0));
+      return success();
+    }
     k.vals[r] = is64(r.getType()) ? KernelLowering::imm64(0) : RV::imm(0);
     return success();
   });

@@ -1,12 +1,14 @@
-//===- LowerVectorCarries.cpp - scf.for loops carrying vectors ------------===//
+//===- LowerVectorCarries.cpp - scf.for / scf.if carrying vectors ---------===//
 //
-// scf.for loops whose iteration arguments are vectors are rewritten (upstream
+// scf.for loops whose iteration arguments are vectors, and scf.if ops
+// yielding vectors, are rewritten (upstream
 // IR in, upstream IR out, before the kernel's Uniformity is computed) to
 // carry the vector's 32-bit words as scalars: vector.bitcast to i32 words
 // where the elements are not 32-bit, vector.extract per word at the yield,
 // vector.from_elements (+ bitcast back) at the uses: moves, no code.
 // Needs before: vectors of whole 32-bit words. Guarantees after: no scf.for
-// carries such a vector (others are left as they are).
+// carries and no scf.if (with an else) yields such a vector (others are left
+// as they are).
 //===----------------------------------------------------------------------===//
 #include "lower/LowerVectorUtil.h"
 
@@ -129,6 +131,57 @@ void scalarizeFor(scf::ForOp op) {
   op.erase();
 }
 
+/// scf.if yielding vectors -> the same if yielding their words (e.g. the
+/// conditional loads upstream's gather and masked-load rewrites build).
+void scalarizeIf(scf::IfOp op) {
+  if (!llvm::any_of(op.getResultTypes(), carriable) || op.getElseRegion().empty())
+    return;
+  Location loc = op.getLoc();
+  SmallVector<unsigned> count;
+  SmallVector<Type> types;
+  for (Region *r : {&op.getThenRegion(), &op.getElseRegion()}) {
+    auto y = cast<scf::YieldOp>(r->front().getTerminator());
+    OpBuilder yb(y);
+    SmallVector<Value> ys;
+    bool first = r == &op.getThenRegion();
+    for (Value v : y.getOperands()) {
+      if (carriable(v.getType())) {
+        auto ws = splitWords(yb, loc, v);
+        if (first) {
+          count.push_back(ws.size());
+          for (Value w : ws)
+            types.push_back(w.getType());
+        }
+        ys.append(ws);
+      } else {
+        if (first) {
+          count.push_back(0);
+          types.push_back(v.getType());
+        }
+        ys.push_back(v);
+      }
+    }
+    scf::YieldOp::create(yb, loc, ys);
+    y.erase();
+  }
+  OpBuilder b(op);
+  auto ni = scf::IfOp::create(b, loc, types, op.getCondition(), false, false);
+  ni.getThenRegion().takeBody(op.getThenRegion());
+  ni.getElseRegion().takeBody(op.getElseRegion());
+  b.setInsertionPointAfter(ni);
+  unsigned k = 0;
+  for (auto [i, r] : llvm::enumerate(op.getResults())) {
+    if (count[i]) {
+      r.replaceAllUsesWith(joinWords(b, loc, cast<VectorType>(r.getType()),
+                                     ni.getResults().slice(k, count[i])));
+      k += count[i];
+    } else {
+      r.replaceAllUsesWith(ni.getResult(k++));
+    }
+  }
+  op.erase();
+}
+
 } // namespace
 
 void scalarizeVectorCarries(gpu::GPUFuncOp fn) {
@@ -136,6 +189,10 @@ void scalarizeVectorCarries(gpu::GPUFuncOp fn) {
   fn.walk([&](scf::ForOp f) { fors.push_back(f); });
   for (scf::ForOp f : fors)   // post-order: inner loops first
     scalarizeFor(f);
+  SmallVector<scf::IfOp> ifs;
+  fn.walk([&](scf::IfOp f) { ifs.push_back(f); });
+  for (scf::IfOp f : ifs)
+    scalarizeIf(f);
 }
 
 

@@ -1,8 +1,10 @@
 //===- LowerVectorShape.cpp - vector ops that move elements ---------------===//
 //
-// broadcast (adding leading dimensions), from_elements, extract / insert
-// (static positions), extract_strided_slice (rank 1), shape_cast, bitcast:
-// the result's elements are the source's RVs rearranged; no instruction.
+// broadcast (adding leading dimensions), from_elements, to_elements,
+// shuffle, deinterleave (rank 1), extract / insert (static positions), extract_strided_slice (rank
+// 1), shape_cast, bitcast: the result's elements are the source's RVs
+// rearranged; no instruction. extract / insert at a dynamic position (rank
+// 1): a compare and a select per element (lowerDynamicPosition).
 // Needs before: 32-bit (or i1) elements, except casts between whole words.
 // Guarantees after: the result in vecs (or vals for a scalar extract).
 //===----------------------------------------------------------------------===//
@@ -20,7 +22,107 @@ using namespace vec;
 
 namespace {
 
+/// extract / insert of one element at a dynamic position of a rank-1
+/// vector: a compare-and-select per element (as LLVM selects
+/// extractelement / insertelement with a variable index on AMDGPU for short
+/// vectors: v_cmp + v_cndmask per element), through the scalar lowering of
+/// arith.cmpi / arith.select (scalarOp).
+LogicalResult lowerDynamicPosition(KernelLowering &L, Operation *op, VectorType vt) {
+  auto ex = dyn_cast<vector::ExtractOp>(op);
+  auto in = dyn_cast<vector::InsertOp>(op);
+  if (vt.getRank() != 1)
+    return L.unsupported(op, "dynamic positions are lowered in rank-1 vectors");
+  Value posV = ex ? ex.getDynamicPosition()[0] : in.getDynamicPosition()[0];
+  auto pos = L.get(posV);
+  auto src = getVec(L, ex ? ex.getSource() : in.getDest());
+  if (failed(pos) || failed(src))
+    return failure();
+  Type et = vt.getElementType(), idx = posV.getType(), i1 = IntegerType::get(L.ctx, 1);
+  auto eq = L.b.getNamedAttr("predicate",
+                             arith::CmpIPredicateAttr::get(L.ctx, arith::CmpIPredicate::eq));
+  auto isAt = [&](int64_t k) -> FailureOr<RV> {
+    RV kv = RV::imm((uint32_t)k);
+    if (idx.isInteger(64))
+      kv = KernelLowering::imm64((uint64_t)k);
+    return scalarOp(L, op->getLoc(), "arith.cmpi", {*pos, kv}, {idx, idx}, i1, {eq});
+  };
+  auto select = [&](RV c, RV t, RV f) {
+    return scalarOp(L, op->getLoc(), "arith.select", {c, t, f}, {i1, et, et}, et, {});
+  };
+  if (ex) {
+    RV r = (*src)[0];
+    for (int64_t k = 1; k < vt.getNumElements(); ++k) {
+      auto c = isAt(k);
+      if (failed(c))
+        return failure();
+      auto s = select(*c, (*src)[k], r);
+      if (failed(s))
+        return failure();
+      r = *s;
+    }
+    L.vals[ex.getResult()] = r;
+    return success();
+  }
+  auto v = L.get(in.getValueToStore());
+  if (failed(v))
+    return failure();
+  SmallVector<RV> out;
+  for (int64_t k = 0; k < vt.getNumElements(); ++k) {
+    auto c = isAt(k);
+    if (failed(c))
+      return failure();
+    auto s = select(*c, *v, (*src)[k]);
+    if (failed(s))
+      return failure();
+    out.push_back(*s);
+  }
+  L.vecs[in] = out;
+  return success();
+}
+
 LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
+  if (auto sh = dyn_cast<vector::ShuffleOp>(op)) {
+    // Elements of the two (rank-1) operands picked by the mask; -1 (poison)
+    // takes element 0.
+    if (failed(only32(L, op, sh.getResultVectorType())))
+      return failure();
+    auto a = getVec(L, sh.getV1()), c = getVec(L, sh.getV2());
+    if (failed(a) || failed(c))
+      return failure();
+    SmallVector<RV> both = *a;
+    both.append(c->begin(), c->end());
+    SmallVector<RV> out;
+    for (int64_t m : sh.getMask())
+      out.push_back(both[m < 0 ? 0 : m]);
+    L.vecs[sh] = out;
+    return success();
+  }
+  if (auto di = dyn_cast<vector::DeinterleaveOp>(op)) {
+    // rank 1: the even elements, then the odd ones.
+    if (failed(only32(L, op, di.getSourceVectorType())) || di.getSourceVectorType().getRank() != 1)
+      return di.getSourceVectorType().getRank() != 1
+                 ? L.unsupported(op, "only rank-1 vectors are deinterleaved")
+                 : failure();
+    auto src = getVec(L, di.getSource());
+    if (failed(src))
+      return failure();
+    SmallVector<RV> even, odd;
+    for (size_t k = 0; k < src->size(); ++k)
+      (k % 2 ? odd : even).push_back((*src)[k]);
+    L.vecs[di.getRes1()] = even;
+    L.vecs[di.getRes2()] = odd;
+    return success();
+  }
+  if (auto te = dyn_cast<vector::ToElementsOp>(op)) {
+    if (failed(only32(L, op, te.getSource().getType())))
+      return failure();
+    auto src = getVec(L, te.getSource());
+    if (failed(src))
+      return failure();
+    for (auto [r, v] : llvm::zip(te.getResults(), *src))
+      L.vals[r] = v;
+    return success();
+  }
   if (auto bc = dyn_cast<vector::BroadcastOp>(op)) {
     auto vt = bc.getResultVectorType();
     if (failed(only32(L, op, vt)))
@@ -66,7 +168,7 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
       return failure();
     bool dynamic = ex ? !ex.getDynamicPosition().empty() : !in.getDynamicPosition().empty();
     if (dynamic)
-      return L.unsupported(op, "only static positions are lowered");
+      return lowerDynamicPosition(L, op, vt);
     ArrayRef<int64_t> pos = ex ? ex.getStaticPosition() : in.getStaticPosition();
     int64_t inner = 1, lin = 0;
     for (int64_t d = 0; d < vt.getRank(); ++d) {
@@ -143,7 +245,8 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
 
 void populateVectorShapeLowering(LoweringTable &table) {
   table.addOps<vector::BroadcastOp, vector::FromElementsOp, vector::ExtractOp, vector::InsertOp,
-               vector::ExtractStridedSliceOp, vector::ShapeCastOp, vector::BitCastOp>(
+               vector::ExtractStridedSliceOp, vector::ShapeCastOp, vector::BitCastOp,
+               vector::ShuffleOp, vector::ToElementsOp, vector::DeinterleaveOp>(
       lowerVectorShape);
 }
 

@@ -478,6 +478,36 @@ def _zeros_i32(rng):
     return [np.zeros(N, np.int32)]
 
 
+_REDUCE = {"add": np.add, "mul": np.multiply, "and": np.bitwise_and, "or": np.bitwise_or,
+           "xor": np.bitwise_xor, "minsi": np.minimum, "maxsi": np.maximum, "minnumf": np.fmin,
+           "maxnumf": np.fmax, "minimumf": np.minimum, "maximumf": np.maximum}
+
+
+def _reduce_ref(kind, size, stride):
+    """NumPy's reduction over each cluster of `size` lanes `stride` apart
+    (gpu.subgroup_reduce's definition) of the 64 lanes; 0 past lane 63."""
+    def ref(a):
+        x = np.asarray(a[0])[:64]
+        if kind in ("minui", "maxui"):
+            u = x.view(np.dtype(f"u{x.dtype.itemsize}"))
+            f = np.minimum if kind == "minui" else np.maximum
+        else:
+            u, f = x, _REDUCE[kind]
+        out = np.zeros_like(u)
+        with np.errstate(all="ignore"):
+            for lane in range(64):
+                block, off = lane // (size * stride) * size * stride, lane % stride
+                members = [block + off + stride * k for k in range(size)]
+                acc = u[members[0]]
+                for m in members[1:]:
+                    acc = f(acc, u[m])
+                out[lane] = acc
+        full = np.zeros(N, x.dtype)
+        full[:64] = out.view(x.dtype)
+        return {1: full}
+    return ref
+
+
 def _probes_gpu():
     P = []
     for op in ("thread_id", "block_id", "block_dim", "grid_dim", "global_id", "cluster_id",
@@ -514,13 +544,14 @@ def _probes_gpu():
     fkinds = ("add", "mul", "minnumf", "maxnumf", "minimumf", "maximumf")
     for t in ("i32", "i64", "i16", "i8", "f32", "f64", "f16"):
         for k in (fkinds if isfloat(t) else ikinds):
-            for cl in ("", " cluster(size = 4)", " cluster(size = 8, stride = 2)"):
+            for cl, size, stride in (("", 64, 1), (" cluster(size = 4)", 4, 1),
+                                     (" cluster(size = 8, stride = 2)", 8, 2)):
                 P.append(elementwise("gpu.subgroup_reduce", f"{k} {t}{cl}",
                                      f"      %r = gpu.subgroup_reduce {k} %a{cl} : ({t}) -> {t}",
-                                     [t], t, kind="small"))
+                                     [t], t, kind="small", ref=_reduce_ref(k, size, stride)))
             P.append(elementwise("gpu.all_reduce", f"{k} {t}",
                                  f"      %r = gpu.all_reduce {k} %a uniform {{}} : ({t}) -> {t}",
-                                 [t], t, kind="small"))
+                                 [t], t, kind="small", ref=_reduce_ref(k, 64, 1)))
     P.append(raw("gpu.dynamic_shared_memory", "", "%x: memref<1024xf32>, %o: memref<1024xf32>", """
       %i = gpu.thread_id x
       %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>

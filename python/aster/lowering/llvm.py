@@ -4,7 +4,8 @@
 
 Runs the system LLVM 22 tools (no aster code decides what LLVM emits):
 `mlir-opt-22` (convert-linalg-to-loops, upstream's math expansions where
-amdgcn-lower uses them (_math_expand), expand-strided-metadata + memref-expand + lower-affine (memref
+amdgcn-lower uses them (_math_expand), n-D transfer lowerings
+(_vector_expand), expand-strided-metadata + memref-expand + lower-affine (memref
 views and the atomic_rmw kinds LLVM has no atomicrmw for),
 convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
@@ -172,9 +173,22 @@ def _linalg_to_loops(text):
                  "--pass-pipeline=builtin.module(gpu.module(convert-linalg-to-loops))"], text)
 
 
+def _vector_expand(text):
+    """n-D and permuted vector transfers, which convert-vector-to-llvm leaves
+    to convert-vector-to-scf, lowered as amdgcn-lower rewrites them
+    (cc/lower/LowerVectorExpand.cpp): convert-vector-to-scf fully unrolled
+    to rank 1, then lower-affine. (upstream's lower-vector-multi-reduction
+    runs on func.func only, not on gpu.func: kernels with
+    vector.multi_reduction have no LLVM build here.)"""
+    if "vector.transfer_" not in text:
+        return text
+    return _run(["mlir-opt-22", "--pass-pipeline=builtin.module(gpu.module("
+                 "convert-vector-to-scf{full-unroll=true target-rank=1},lower-affine))"], text)
+
+
 def build(text, target="gfx942", opt="-O3"):
     """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
-    text = _math_expand(_linalg_to_loops(text))
+    text = _vector_expand(_math_expand(_linalg_to_loops(text)))
     bare = "true" if _bare(text) else "false"
     if "gpu.all_reduce" in text:
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
@@ -204,7 +218,7 @@ def build(text, target="gfx942", opt="-O3"):
 
 def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
-    text = _math_expand(_linalg_to_loops(text))
+    text = _vector_expand(_math_expand(_linalg_to_loops(text)))
     bare = "true" if _bare(text) else "false"
     if "gpu.all_reduce" in text:
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
