@@ -23,6 +23,11 @@
 //  [CDNA4] AMD CDNA4 architecture white paper and the MI355X data sheet
 //          (256 CUs in 8 XCDs of 32, 2400 MHz, 160 KiB LDS per CU, 4 MiB L2
 //          per XCD, 256 MiB Infinity Cache, 8 TB/s HBM3E)
+//  [CDNA4-LDS] AMD ROCm blog "FP8 GEMM Optimization on AMD CDNA4
+//          Architecture" (2026; ROCm/rocm-blogs, blogs/software-tools-
+//          optimization/cdna4-gemm-kernels), Table 1 from the CDNA4 ISA:
+//          LDS 160 KB, 64 banks, 256 bytes/clock read (CDNA3: 32, 128);
+//          "LDS Access": ds_read_b128 in four phases of 16 lanes
 //  [MI325X] AMD Instinct MI325X data sheet (304 CUs, 2100 MHz, 6 TB/s HBM3E)
 //  [MI308X] the 80-CU gfx942 part aiter's tuned tables are measured on
 //          (cu_num 80): MI300X's XCDs with 10 CUs each, MI300X's memory
@@ -135,8 +140,10 @@ struct Params {
   /// Scalar loads and instruction fetches that miss go to the XCD's L2
   /// (and beyond, as vector lines do); the wave waits for the line.
   unsigned ldsLatency = 64;         ///< [C&C] LDS load-to-use, ~30 ns
-  unsigned ldsBanks = 32;           ///< [ISA] 32 banks of 4 bytes (a power of two)
-  unsigned ldsBytesPerClk = 128;    ///< [WP] 128 bytes/clock/CU
+  /// [ISA] 32 banks of 4 bytes (a power of two), each serving one dword
+  /// per clock: 128 bytes/clock/CU ([WP]). CDNA4: 64 banks, 256 bytes per
+  /// clock ([CDNA4-LDS]; forDevice).
+  unsigned ldsBanks = 32;
   unsigned lineBytes = 128;         ///< [WP] L1/L2 line (a power of two)
   unsigned l1Bytes = 32 * 1024;     ///< [WP] vector L1 per CU
   unsigned l1Ways = 8;              ///< [model]
@@ -229,6 +236,12 @@ struct Params {
       p.clockMHz = 2400;
       p.setFabricLatencies();
       p.ldsPerCU = 160 * 1024;
+      // [CDNA4-LDS] 64 banks: 256 bytes per clock, ds_read_b128 in 4
+      // phases of 16 lanes (Account.cpp). AMD's profiler config
+      // (rocprofiler-compute gfx950 "Theoretical LDS Bandwidth": 128 bytes
+      // per CU per clock) keeps CDNA3's figure; we follow the ISA's bank
+      // count, which AMD's blog cites.
+      p.ldsBanks = 64;
       p.hbmPeakTBs = 8.0;
       p.hbmBytesPerClk = 8e12 * (4.2 / 5.3) / 2.4e9;
       p.mallBytesPerClk = 17e12 / 2.4e9;  // [model] MI300X's Infinity Cache
