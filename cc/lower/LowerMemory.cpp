@@ -453,11 +453,19 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
     Block &body = sc.getBodyRegion().front();
     if (failed(lowerBlock(body)))
       return failure();
-    auto rs = getAll(body.getTerminator()->getOperands());
-    if (failed(rs))
-      return failure();
-    for (auto [r, v] : llvm::zip(sc.getResults(), *rs))
-      vals[r] = v;
+    for (auto [r, v] : llvm::zip(sc.getResults(), body.getTerminator()->getOperands())) {
+      if (isa<BaseMemRefType>(r.getType())) { // a static alloca's (fixed bytes) or an outer one
+        auto m = memrefOf(op, v);
+        if (failed(m))
+          return failure();
+        mems[r] = *m;
+        continue;
+      }
+      auto x = get(v);
+      if (failed(x))
+        return failure();
+      vals[r] = *x;
+    }
     return success();
   }
   if (isa<memref::AllocaScopeReturnOp>(op)) // read by the alloca_scope above

@@ -126,22 +126,3 @@ def test_dynamic_allocas_stack_after_spills():
     assert re.search(r"s_mov_b32 s\d+, 32\n", code.asm)
     args, _ = S.run(case, code)
     S.check(case, args)
-
-
-def test_dynamic_alloca_in_a_branch_is_an_error():
-    text = S.module("""
-    gpu.func @k(%x: memref<64xf32>, %n: index) kernel {
-      %i = gpu.thread_id x
-      %c0 = arith.constant 0 : index
-      %p = arith.cmpi eq, %i, %c0 : index
-      scf.if %p {
-        %a = memref.alloca(%n) : memref<?xf32, #gpu.address_space<private>>
-        %v = memref.load %a[%c0] : memref<?xf32, #gpu.address_space<private>>
-        memref.store %v, %x[%i] : memref<64xf32>
-      }
-      gpu.return
-    }""")
-    with pytest.raises(aster.AsterError, match=r"'memref.alloca' op cannot be lowered to amdgcn: "
-                                               r"dynamic-size allocas are lowered at the kernel's "
-                                               r"top level only"):
-        aster.lower(text)
