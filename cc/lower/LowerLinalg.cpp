@@ -11,8 +11,8 @@
 // A kernel splits the work among its threads the usual way: each work-item
 // runs the op on its own subview (tests/py/lower_suite_linalg.py).
 //
-// Needs before: linalg ops with buffer semantics (memref operands; tensors
-// are an error at the op: bufferize first). Guarantees after: no linalg or
+// Needs before: linalg ops with buffer semantics (memref operands): ops on
+// tensors are bufferized first by upstream's passes (LowerTensors.cpp). Guarantees after: no linalg or
 // affine.apply op in the gpu.module; the rest lowers as scf / memref / arith.
 // It works on a clone of the gpu.module (lowerGpuModules lowers the clone),
 // so on any error the input is left as it was.
@@ -27,7 +27,13 @@
 
 namespace aster::lower {
 
+// LowerTensors.cpp: whether `gm` holds tensors; bufferizes them.
+bool hasTensors(gpu::GPUModuleOp gm);
+LogicalResult bufferizeTensors(gpu::GPUModuleOp gm);
+
 bool hasLinalg(gpu::GPUModuleOp gm) {
+  if (hasTensors(gm)) // bufferized first (linalgToLoops)
+    return true;
   bool found = false;
   gm.walk([&](Operation *op) {
     if (isa<linalg::LinalgDialect>(op->getDialect()))
@@ -37,6 +43,8 @@ bool hasLinalg(gpu::GPUModuleOp gm) {
 }
 
 LogicalResult linalgToLoops(gpu::GPUModuleOp gm) {
+  if (hasTensors(gm) && failed(bufferizeTensors(gm)))
+    return failure();
   SmallVector<linalg::LinalgOp> ops;
   gm.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
   IRRewriter rewriter(gm.getContext());
