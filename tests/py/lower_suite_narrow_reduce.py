@@ -1,6 +1,6 @@
 """amdgcn-lower's reductions of 8- and 16-bit values (issue 26 item 2:
-gpu.all_reduce with an op or a region, gpu.subgroup_reduce, on i8, i16,
-f16 and bf16), in lower_suite.py's Case form: each built by aster and by
+gpu.all_reduce with an op or a region across 1-16 waves, gpu.subgroup_reduce,
+on i8, i16, f16 and bf16), in lower_suite.py's Case form: each built by aster and by
 LLVM, both checked against NumPy.
 
 aster moves the dword holding the value (ds_swizzle / ds_bpermute / one LDS
@@ -117,6 +117,14 @@ CASES.append(_all_reduce("all_reduce_bf16_region_192", "bf16", _BF16_MAX,
                          lambda x: x.astype(np.float32).max().astype(ml_dtypes.bfloat16),
                          (192, 1), llvm_mlir=_serial("bf16", 192, """%gt = arith.cmpf ogt, %a, %b : bf16
         %m = arith.select %gt, %a, %b : bf16"""), lo=-100, hi=100))
+# i16 region (unsigned min as compare + select) over 16 waves.
+CASES.append(_all_reduce("all_reduce_i16_region_16w", "i16", """%r = gpu.all_reduce %v uniform {
+      ^bb0(%a: TY, %b: TY):
+        %lt = arith.cmpi ult, %a, %b : TY
+        %m = arith.select %lt, %a, %b : TY
+        gpu.yield %m : TY
+      } : (TY) -> TY""", lambda x: x.view(np.uint16).min().view(np.int16), (1024, 1),
+                         lo=-30000, hi=30000))
 # i16 mul, 64 work-items in one wave (no LDS step); odd factors, so the
 # wrapped product is not 0.
 CASES.append(_all_reduce("all_reduce_i16_mul_1w", "i16",
