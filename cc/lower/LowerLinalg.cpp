@@ -23,7 +23,9 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace aster::lower {
 
@@ -68,6 +70,17 @@ LogicalResult linalgToLoops(gpu::GPUModuleOp gm) {
     op.getResult().replaceAllUsesWith((*v)[0]);
     op.erase();
   }
+  // The loops load every operand, outs too, also where the payload never
+  // reads its block argument (an elementwise op's outs, a copy's target):
+  // such a load is dead (only a read: MLIR's isOpTriviallyDead), erased as
+  // LLVM's -O3 erases it in its build.
+  SmallVector<Operation *> dead;
+  gm.walk([&](memref::LoadOp l) {
+    if (isOpTriviallyDead(l))
+      dead.push_back(l);
+  });
+  for (Operation *op : dead)
+    op->erase();
   // Whatever linalg op is left (not a LinalgOp: e.g. linalg.index outside a
   // payload) is an error at it.
   LogicalResult ok = success();
