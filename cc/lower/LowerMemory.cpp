@@ -172,7 +172,10 @@ std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds) {
 
 namespace {
 
-/// A register-held alloca's element index for constant indices, or -1.
+} // namespace
+
+/// A register-held alloca's element index for constant indices, or -1 (also
+/// used by LowerMemrefAtomics.cpp).
 int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx) {
   int64_t lin = 0;
   for (unsigned i = 0; i < idx.size(); ++i) {
@@ -187,9 +190,11 @@ int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx) {
   return lin;
 }
 
+namespace {
+
 /// Whether alloca `v` (static, identity layout) can live in registers: every
-/// use a memref.load / store (of it, not into it) at constant indices in
-/// the alloca's block.
+/// use a memref.load / store (of it, not into it) or an atomic_rmw /
+/// generic_atomic_rmw on it, at constant indices in the alloca's block.
 bool registerAlloca(Value v, Block *blk) {
   auto mt = cast<MemRefType>(v.getType());
   if (mt.getNumElements() > 64)
@@ -203,6 +208,10 @@ bool registerAlloca(Value v, Block *blk) {
       idx = l.getIndices();
     else if (auto s = dyn_cast<memref::StoreOp>(user); s && u.getOperandNumber() == 1)
       idx = s.getIndices();
+    else if (auto a = dyn_cast<memref::AtomicRMWOp>(user); a && u.get() == a.getMemref())
+      idx = a.getIndices(); // private: an update of the element (LowerMemrefAtomics.cpp)
+    else if (auto g = dyn_cast<memref::GenericAtomicRMWOp>(user))
+      idx = g.getIndices();
     else
       return false;
     for (Value i : idx)

@@ -42,7 +42,8 @@
 // memref.atomic_yield the new one).
 //
 // Private memory (an alloca in scratch): a load, the operation, a store
-// (privateAtomic below; per-lane memory needs no atomicity).
+// (privateAtomic below; per-lane memory needs no atomicity); an alloca held
+// in registers (constant indices, LowerMemory.cpp): the element's value.
 //
 // Needs before: the memref's address (LowerMemory.cpp). Guarantees after:
 // the memory updated once per active lane; the result (when used) in a
@@ -54,8 +55,10 @@
 
 namespace aster::lower {
 
-// LowerMemory.cpp: the load / store mnemonic of `bytes` bytes.
+// LowerMemory.cpp: the load / store mnemonic of `bytes` bytes; a register
+// alloca's element at constant indices (-1: none).
 std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds);
+int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx);
 
 namespace {
 
@@ -66,6 +69,22 @@ namespace {
 /// NotAtomic for private pointers). The result is the loaded value.
 LogicalResult privateAtomic(KernelLowering &L, Operation *op, Value memref, ValueRange idx,
                             Type et, function_ref<FailureOr<RV>(RV)> compute) {
+  auto mo = L.memrefOf(op, memref);
+  if (failed(mo))
+    return failure();
+  if (mo->regs) { // an alloca held in registers: the element's value updated
+    int64_t e = regIndex(L, mo->type, idx);
+    if (e < 0)
+      return L.unsupported(op, "an index out of the alloca's bounds");
+    RV old = L.regAllocas[mo->regsId][e];
+    auto nv = compute(old);
+    if (failed(nv))
+      return failure();
+    L.regAllocas[mo->regsId][e] = *nv;
+    if (!op->use_empty())
+      L.vals[op->getResult(0)] = old;
+    return success();
+  }
   auto addr = L.address(op, memref, idx, /*allowPrivate=*/true);
   if (failed(addr))
     return failure();
