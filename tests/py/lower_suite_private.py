@@ -1,6 +1,6 @@
 """amdgcn-lower's private memory beyond the kernel's top level (issue 26
-item 2, memref): dynamic-size allocas inside scf.for / scf.if bodies and
-memref.alloca_scope, and atomics on private memory (memref.atomic_rmw /
+item 2, memref): dynamic-size allocas inside scf.for / scf.if / scf.while
+bodies and memref.alloca_scope, and atomics on private memory (memref.atomic_rmw /
 generic_atomic_rmw on an alloca), in lower_suite.py's Case form: each built
 by aster and by LLVM, both checked against NumPy.
 
@@ -306,3 +306,48 @@ CASES.append(Case("atomic_private", "pa", module(f"""
                np.zeros(128, np.int32), np.zeros(64, np.float32), np.zeros(64, np.float16),
                np.zeros(64, np.int32), np.zeros(64, np.int64)],
     _atomics_expect))
+
+
+# 5. A dynamic alloca in the after region of a divergent scf.while (lane i
+#    runs i % 4 + 1 iterations; iteration t allocates t + 1 i32s, fills them
+#    with t, and adds their sum).
+def _while_expect(a):
+    out = np.zeros(64, np.int32)
+    for i in range(64):
+        out[i] = int(a[1][i]) + sum((t + 1) * t for t in range(i % 4 + 1))
+    return {1: out}
+
+
+CASES.append(Case("alloca_dynamic_in_while", "wh", module(f"""
+    gpu.func @wh(%unused: memref<1xi32>, %y: memref<64xi32>) kernel
+        attributes {{known_block_size = array<i32: 64, 1, 1>}} {{
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %m0 = arith.remui %i, %c4 : index
+      %m = arith.addi %m0, %c1 : index
+      %y0 = memref.load %y[%i] : memref<64xi32>
+      %r:2 = scf.while (%t = %c0, %acc = %y0) : (index, i32) -> (index, i32) {{
+        %go = arith.cmpi ult, %t, %m : index
+        scf.condition(%go) %t, %acc : index, i32
+      }} do {{
+      ^bb0(%t: index, %acc: i32):
+        %t1 = arith.addi %t, %c1 : index
+        %buf = memref.alloca(%t1) : memref<?xi32, {P}>
+        %tt = arith.index_cast %t : index to i32
+        scf.for %j = %c0 to %t1 step %c1 {{
+          memref.store %tt, %buf[%j] : memref<?xi32, {P}>
+        }}
+        %s = scf.for %j = %c0 to %t1 step %c1 iter_args(%q = %acc) -> (i32) {{
+          %w = memref.load %buf[%j] : memref<?xi32, {P}>
+          %q2 = arith.addi %q, %w : i32
+          scf.yield %q2 : i32
+        }}
+        scf.yield %t1, %s : index, i32
+      }}
+      memref.store %r#1, %y[%i] : memref<64xi32>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [np.zeros(1, np.int32), r.integers(-100, 100, 64).astype(np.int32)],
+    _while_expect))
