@@ -21,6 +21,8 @@
 //     calls a runtime memrefCopy for strided ones).
 //   mlir-opt-22's pass has options for neither: aster.lowering.llvm rewrites
 //   its output's memref.alloc / memref.copy to the same ops.
+//   Then upstream's scf canonicalizations, so that a loop that carried a
+//   tensor updated in place does not carry its buffer (yielded unchanged).
 // What is left is linalg on memrefs (LowerLinalg.cpp makes loops of it).
 // Needs before: the gpu.module clone lowerGpuModules lowers (LowerLinalg.cpp
 // calls it). Guarantees after: no value of tensor type in the gpu.module;
@@ -38,6 +40,7 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aster::lower {
 
@@ -94,6 +97,14 @@ LogicalResult bufferizeTensors(gpu::GPUModuleOp gm) {
   if (failed(bufferization::runOneShotBufferize(gm, opts, state)))
     return gm.emitOpError("cannot be lowered to amdgcn: upstream's one-shot bufferization "
                           "failed on its tensors");
+  // A loop that carried a tensor updated in place now carries its buffer,
+  // yielded unchanged: upstream's scf canonicalizations drop such an
+  // iteration argument (amdgcn-lower's loops carry registers, not memrefs).
+  RewritePatternSet patterns(gm.getContext());
+  scf::ForOp::getCanonicalizationPatterns(patterns, gm.getContext());
+  scf::WhileOp::getCanonicalizationPatterns(patterns, gm.getContext());
+  scf::IfOp::getCanonicalizationPatterns(patterns, gm.getContext());
+  (void)applyPatternsGreedily(gm, std::move(patterns));
   LogicalResult ok = success();
   gm.walk([&](Operation *op) {
     if (succeeded(ok) && touchesTensors(op))

@@ -124,3 +124,43 @@ CASES.append(Case("tensor_inplace_reduce", "ip", module(f"""
     lambda r: [r.integers(-8, 8, (64, 8)).astype(np.float32),
                r.integers(-8, 8, (64, 8)).astype(np.float32), np.zeros(64, np.float32)],
     _inplace_expect))
+
+
+# 4. A loop carrying a tensor (scf.for iter_args): row i of y is a writable
+#    tensor updated in place by tensor.extract / tensor.insert, y[k] =
+#    y[k - 1] * 0.5 + x[k] for k = 1..7 (the loop carries its buffer after
+#    bufferization; upstream's scf canonicalization drops that carry).
+def _recurrence_expect(a):
+    x, y = a[0].astype(np.float64), a[1].astype(np.float64).copy()
+    for k in range(1, 8):
+        y[:, k] = y[:, k - 1] * 0.5 + x[:, k]
+    return {1: y.astype(np.float32)}
+
+
+CASES.append(Case("tensor_loop_recurrence", "rec", module(f"""
+    gpu.func @rec(%x: memref<64x8xf32>, %y: memref<64x8xf32>) kernel
+        attributes {{known_block_size = array<i32: 64, 1, 1>}} {{
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %half = arith.constant 0.5 : f32
+      %xs = memref.subview %x[%i, 0] [1, 8] [1, 1] : memref<64x8xf32> to memref<8xf32, {_STR}>
+      %ys = memref.subview %y[%i, 0] [1, 8] [1, 1] : memref<64x8xf32> to memref<8xf32, {_STR}>
+      %tx = bufferization.to_tensor %xs restrict : memref<8xf32, {_STR}> to tensor<8xf32>
+      %ty = bufferization.to_tensor %ys restrict writable : memref<8xf32, {_STR}> to tensor<8xf32>
+      %r = scf.for %k = %c1 to %c8 step %c1 iter_args(%a = %ty) -> (tensor<8xf32>) {{
+        %km1 = arith.subi %k, %c1 : index
+        %p = tensor.extract %a[%km1] : tensor<8xf32>
+        %xv = tensor.extract %tx[%k] : tensor<8xf32>
+        %h = arith.mulf %p, %half : f32
+        %n = arith.addf %h, %xv : f32
+        %b = tensor.insert %n into %a[%k] : tensor<8xf32>
+        scf.yield %b : tensor<8xf32>
+      }}
+      bufferization.materialize_in_destination %r in restrict writable %ys
+          : (tensor<8xf32>, memref<8xf32, {_STR}>) -> ()
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.integers(-8, 8, (64, 8)).astype(np.float32),
+               r.integers(-8, 8, (64, 8)).astype(np.float32)],
+    _recurrence_expect))
