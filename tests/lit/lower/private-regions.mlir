@@ -5,7 +5,7 @@
 // aster.dynamic_stack_base constant) in every iteration: the loop carries
 // no pointer (its block arguments are the induction variable and the sum
 // only). A memref.alloca_scope's body is lowered in place. An atomic_rmw on
-// an alloca is a scratch load, the op, a scratch store (no atomic).
+// an alloca in scratch is a scratch load, the op, a scratch store (no atomic).
 
 // CHECK-LABEL: amdgcn.kernel @loop
 // CHECK: %[[B:.*]] = arith.constant {aster.dynamic_stack_base} 0 : i32
@@ -23,6 +23,13 @@
 // CHECK-NEXT: amdgcn.v_max_i32
 // CHECK-NEXT: amdgcn.scratch_store_dword_nosaddr
 // CHECK-NOT: atomic
+// CHECK: amdgcn.s_endpgm
+// At constant indices the alloca is held in registers: the atomic is the
+// element's add, no scratch access.
+// CHECK-LABEL: amdgcn.kernel @atom_regs
+// CHECK-NOT: scratch
+// CHECK: amdgcn.v_add_u32
+// CHECK-NOT: scratch
 // CHECK: amdgcn.s_endpgm
 module attributes {gpu.container_module} {
   gpu.module @m {
@@ -63,6 +70,17 @@ module attributes {gpu.container_module} {
       memref.store %v, %a[%c0] : memref<4xi32, #gpu.address_space<private>>
       %old = memref.atomic_rmw maxs %v, %a[%i] : (i32, memref<4xi32, #gpu.address_space<private>>) -> i32
       memref.store %old, %y[%i] : memref<64xi32>
+      gpu.return
+    }
+    gpu.func @atom_regs(%y: memref<64xi32>) kernel {
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %a = memref.alloca() : memref<4xi32, #gpu.address_space<private>>
+      %v = memref.load %y[%i] : memref<64xi32>
+      memref.store %v, %a[%c1] : memref<4xi32, #gpu.address_space<private>>
+      %old = memref.atomic_rmw addi %v, %a[%c1] : (i32, memref<4xi32, #gpu.address_space<private>>) -> i32
+      %new = memref.load %a[%c1] : memref<4xi32, #gpu.address_space<private>>
+      memref.store %new, %y[%i] : memref<64xi32>
       gpu.return
     }
   }
