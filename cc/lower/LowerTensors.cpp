@@ -1,6 +1,6 @@
 //===- LowerTensors.cpp - tensors in kernels through upstream bufferization -===//
 //
-// linalg (and tensor / arith / scf) ops on tensors inside a gpu.func, the
+// linalg (and tensor / arith / scf / vector) ops on tensors inside a gpu.func, the
 // tensors made from memref arguments (bufferization.to_tensor ... restrict)
 // and written back to them (bufferization.materialize_in_destination), are
 // turned into ops on memrefs by upstream MLIR's own passes, loaded from the
@@ -40,6 +40,7 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aster::lower {
@@ -50,6 +51,7 @@ void registerTensorBufferization(DialectRegistry &registry) {
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 namespace {

@@ -164,3 +164,29 @@ CASES.append(Case("tensor_loop_recurrence", "rec", module(f"""
     lambda r: [r.integers(-8, 8, (64, 8)).astype(np.float32),
                r.integers(-8, 8, (64, 8)).astype(np.float32)],
     _recurrence_expect))
+
+
+# 5. vector.transfer_read / transfer_write on tensors (vector's bufferization
+#    models): y's row = x's row * 2 + y's row through vector<4xf32>.
+CASES.append(Case("tensor_vector_transfer", "vt", module(f"""
+    gpu.func @vt(%x: memref<64x4xf32>, %y: memref<64x4xf32>) kernel
+        attributes {{known_block_size = array<i32: 64, 1, 1>}} {{
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %xs = memref.subview %x[%i, 0] [1, 4] [1, 1] : memref<64x4xf32> to memref<4xf32, {_STR}>
+      %ys = memref.subview %y[%i, 0] [1, 4] [1, 1] : memref<64x4xf32> to memref<4xf32, {_STR}>
+      %tx = bufferization.to_tensor %xs restrict : memref<4xf32, {_STR}> to tensor<4xf32>
+      %ty = bufferization.to_tensor %ys restrict writable : memref<4xf32, {_STR}> to tensor<4xf32>
+      %p = arith.constant 0.0 : f32
+      %two = arith.constant dense<2.0> : vector<4xf32>
+      %v = vector.transfer_read %tx[%c0], %p {{in_bounds = [true]}} : tensor<4xf32>, vector<4xf32>
+      %u = vector.transfer_read %ty[%c0], %p {{in_bounds = [true]}} : tensor<4xf32>, vector<4xf32>
+      %w = vector.fma %v, %two, %u : vector<4xf32>
+      %r = vector.transfer_write %w, %ty[%c0] {{in_bounds = [true]}} : vector<4xf32>, tensor<4xf32>
+      bufferization.materialize_in_destination %r in restrict writable %ys
+          : (tensor<4xf32>, memref<4xf32, {_STR}>) -> ()
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.integers(-8, 8, (64, 4)).astype(np.float32),
+               r.integers(-8, 8, (64, 4)).astype(np.float32)],
+    lambda a: {1: a[0] * np.float32(2) + a[1]}))

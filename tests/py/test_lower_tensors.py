@@ -1,6 +1,7 @@
 """amdgcn-lower's linalg on tensors in kernels (lower_suite_tensors.py:
 elementwise generic into a new buffer, fill + matmul tiles, an in-place
-generic and a linalg.reduce, a loop carrying a tensor), each against NumPy and against LLVM's build
+generic and a linalg.reduce, a loop carrying a tensor, vector transfers
+on tensors), each against NumPy and against LLVM's build
 after the same upstream bufferization (one-shot-bufferize), both run on the
 emulator in strict mode; errors name the op and its location."""
 import pytest
