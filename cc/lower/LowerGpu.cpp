@@ -103,8 +103,12 @@ unsigned KernelLowering::staticLdsEnd() {
 //     holds every existing lane and the above applies; inside a loop a
 //     second s_barrier after the reads keeps the next iteration's writes of
 //     the scratch from overtaking a slower wave's reads.
-// Needs: every work-item reaching the op (the op's semantics), 32- or
-// 64-bit values.
+//   8- and 16-bit values (i8, i16, f16, bf16): the dword holding the value
+//     moves as a 32-bit one (the upper bits unspecified) and each step is the
+//     type's arith op (LowerArith16.cpp), as LLVM's build of upstream's
+//     rewrite combines its 16-bit shuffles' values.
+// Needs: every work-item reaching the op (the op's semantics), 8-, 16-, 32-
+// or 64-bit values.
 namespace {
 
 using ARK = gpu::AllReduceOperation;
