@@ -170,10 +170,6 @@ std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds) {
   return global ? mn : mn + "_nosaddr";
 }
 
-namespace {
-
-} // namespace
-
 /// A register-held alloca's element index for constant indices, or -1 (also
 /// used by LowerMemrefAtomics.cpp).
 int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx) {
