@@ -15,8 +15,10 @@
 // v_fmaak_f32 (src0 * src1 + K) for a constant addend, v_fmamk_f32 (src0
 // * K + src1) for a constant factor (the two fused multiply-adds round the
 // same: one rounding of the exact a * b + c). A use the verifier rejects
-// keeps the move; moves left without readers are erased after
-// (LowerDeadMoves.cpp).
+// there gets an SGPR holding the constant (s_mov_b32, shared by the later
+// readers in the block; a VOP3 source may read one scalar), else the first
+// v_mov_b32 of the same constant in the block. Moves left without readers
+// are erased after (LowerDeadMoves.cpp).
 // Needs before: the lowered kernel body (virtual registers). Guarantees
 // after: the same values; every kept instruction verifies.
 //===----------------------------------------------------------------------===//
@@ -71,9 +73,17 @@ void foldLiterals(Region &body) {
     if (isMoveOfConstant(op))
       moves.push_back(op);
   });
+  Type sT = RegType::getVirtual(ctx, RegKind::SGPR);
+  // Per block and constant: the s_mov_b32 / v_mov_b32 holding it (reused by
+  // the readers after it in the block).
+  DenseMap<std::pair<Block *, Attribute>, Operation *> sMoves, vMoves;
+  auto reuse = [](Operation *m, Operation *user) {
+    return m && m->getBlock() == user->getBlock() && m->isBeforeInBlock(user);
+  };
   DenseSet<Operation *> replaced; // v_fma_f32s turned into their K forms
   for (Operation *mov : moves) {
     Value k = mov->getOperand(0), r = mov->getResult(0);
+    Attribute kv = k.getDefiningOp<arith::ConstantOp>().getValue();
     // (reader, operand index): a reader may be replaced while its others wait.
     SmallVector<std::pair<Operation *, unsigned>> uses;
     for (OpOperand &u : r.getUses())
@@ -81,13 +91,41 @@ void foldLiterals(Region &body) {
     for (auto [user, idx] : uses) {
       if (replaced.contains(user) || !getInstDesc(user))
         continue;
+      // 1. the literal itself
       user->setOperand(idx, k);
       if (verifies(user))
         continue;
       user->setOperand(idx, r);
-      if (user->getName().getStringRef().ends_with(".v_fma_f32") && user->getNumOperands() == 3)
-        if (toFmaK(user, idx, k))
-          replaced.insert(user);
+      if (user->getName().getStringRef().ends_with(".v_fma_f32") && user->getNumOperands() == 3 &&
+          toFmaK(user, idx, k)) {
+        replaced.insert(user);
+        continue;
+      }
+      // 2. an SGPR holding it (a VOP3 source may read one scalar), as
+      //    LLVM's s_mov_b32 of a constant the VOP3 forms share
+      Block *blk = user->getBlock();
+      Operation *&sm = sMoves[{blk, kv}];
+      bool fresh = !reuse(sm, user);
+      Operation *cand = sm;
+      if (fresh) {
+        OpBuilder b(user);
+        cand = createInstOp(b, user->getLoc(), "s_mov_b32", k, sT, {});
+      }
+      user->setOperand(idx, cand->getResult(0));
+      if (verifies(user)) {
+        if (fresh)
+          sm = cand;
+        continue;
+      }
+      user->setOperand(idx, r);
+      if (fresh)
+        cand->erase();
+      // 3. one v_mov_b32 of it per block, the first (the others go dead)
+      Operation *&vm = vMoves[{blk, kv}];
+      if (reuse(vm, user))
+        user->setOperand(idx, vm->getResult(0));
+      else if (!vm || vm->getBlock() != blk)
+        vm = mov->getBlock() == blk && mov->isBeforeInBlock(user) ? mov : nullptr;
     }
   }
 }
