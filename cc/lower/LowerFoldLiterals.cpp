@@ -5,7 +5,7 @@
 // the 32-bit literal into the instruction (llc-22 -mcpu=gfx942 on the
 // suite's math kernels: `v_mul_f32_e32 v1, 0x3fb8aa3b, v0`,
 // `v_fmaak_f32 v1, v0, v1, 0x3e93f0a6`, `v_fmamk_f32 v1, v0, 0x3e93f0a6, v2`).
-// After the kernel is lowered, each use of such a move is tried with the
+// After the kernel is lowered, each VALU use of such a move is tried with the
 // constant itself; the instruction table decides, through the instruction
 // verifier (cc/dialect/Verify.cpp: the operand's class has a literal, at
 // most one literal and one scalar on gfx9's constant bus, a literal only in
@@ -89,7 +89,12 @@ void foldLiterals(Region &body) {
     for (OpOperand &u : r.getUses())
       uses.push_back({u.getOwner(), u.getOperandNumber()});
     for (auto [user, idx] : uses) {
-      if (replaced.contains(user) || !getInstDesc(user))
+      if (replaced.contains(user))
+        continue;
+      // VALU readers only: a branch's block operands stay registers (one
+      // per block argument: sharing one would make regalloc copy on edges).
+      const ISA::InstDesc *d = getInstDesc(user);
+      if (!d || !d->has(ISA::PROP_VALU) || d->successors)
         continue;
       // 1. the literal itself
       user->setOperand(idx, k);
