@@ -19,8 +19,8 @@
 //                 above: what llc-22 selects for `fdiv 1.0, llvm.sqrt(x)`
 //                 without fast-math flags (convert-gpu-to-rocdl calls ocml's
 //                 __ocml_rsqrt_f16 / _f64 instead, not installed here)
-// f64 exp / log have no LLVM lowering on AMDGPU (llc-22: "no libcall
-// available for fexp"): errors, as the other f64 / f16 math ops.
+// f64 exp / exp2 / log / log2 have no LLVM lowering on AMDGPU (llc-22: "no
+// libcall available for fexp"): aster's own in LowerMathF64.cpp.
 // Needs before: the operands lowered. Guarantees after: one RV per result.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
