@@ -250,6 +250,8 @@ LogicalResult KernelLowering::setupInterface() {
 void finishDynamicStack(KernelLowering &L);
 /// Erases the moves, pair joins and splits nothing reads (LowerDeadMoves.cpp).
 void eraseDeadMoves(Region &body);
+/// Constants moved into VGPRs folded into their readers (LowerFoldLiterals.cpp).
+void foldLiterals(Region &body);
 
 LogicalResult KernelLowering::run() {
   if (!fn.getBody().hasOneBlock()) // lifted by structurizeKernelCFG before
@@ -260,6 +262,7 @@ LogicalResult KernelLowering::run() {
   finishDynamicStack(*this);
   if (failed(ok))
     return failure();
+  foldLiterals(*body);   // LowerFoldLiterals.cpp
   eraseDeadMoves(*body); // LowerDeadMoves.cpp
   return success();
 }
