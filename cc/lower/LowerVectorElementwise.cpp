@@ -5,8 +5,9 @@
 // SALU/VALU choice, folding and errors are the scalar ones.
 // vector.reduction: a left fold in order with the kind's arith op (LLVM's
 // llvm.vector.reduce.fadd without reassoc is ordered the same way).
-// Needs before: 32-bit (or i1) elements. Guarantees after: the result in
-// vecs (a reduction's in vals).
+// Needs before: 1-, 16-, 32- or 64-bit elements (16- and 64-bit ones
+// unpacked to one RV each by elementsOf and packed back by packElements).
+// Guarantees after: the result in vecs (a reduction's in vals).
 //===----------------------------------------------------------------------===//
 #include "lower/LowerVectorUtil.h"
 
@@ -58,30 +59,36 @@ LogicalResult lowerElementwise(KernelLowering &L, Operation *op) {
     return L.unsupported(op, "a vector operand with a scalar result");
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-    if (failed(only32(L, op, vt)))
-      return failure();
+    if (!perElement(vt))
+      return only32(L, op, vt);
     if (!dense)
       return L.unsupported(op, "not a dense constant");
     SmallVector<RV> out;
-    bool fl = isa<FloatType>(vt.getElementType());
-    if (fl)
+    unsigned bits = elemBits(vt.getElementType());
+    auto element = [&](uint64_t x) {
+      if (bits == 64)
+        return KernelLowering::imm64(x);
+      if (bits == 16)
+        return RV::imm((uint32_t)x & 0xffff);
+      return RV::imm((uint32_t)x & (bits == 1 ? 1u : ~0u), bits == 32 &&
+                                                            isa<FloatType>(vt.getElementType()));
+    };
+    if (isa<FloatType>(vt.getElementType()))
       for (APFloat f : dense.getValues<APFloat>())
-        out.push_back(RV::imm((uint32_t)f.bitcastToAPInt().getZExtValue(), true));
+        out.push_back(element(f.bitcastToAPInt().getZExtValue()));
     else
       for (APInt i : dense.getValues<APInt>())
-        out.push_back(RV::imm((uint32_t)i.getZExtValue() & (vt.getElementType().isInteger(1) ? 1u : ~0u)));
-    L.vecs[c] = out;
+        out.push_back(element(i.getZExtValue()));
+    L.vecs[c] = packElements(L, vt, out);
     return success();
   }
-  if (failed(only32(L, op, vt)))
-    return failure();
+  if (!perElement(vt))
+    return only32(L, op, vt);
   SmallVector<Type> types;
   SmallVector<SmallVector<RV>> ins;
   for (Value v : op->getOperands()) {
     if (auto ovt = dyn_cast<VectorType>(v.getType())) {
-      if (failed(only32(L, op, ovt)))
-        return failure();
-      auto e = getVec(L, v);
+      auto e = elementsOf(L, op, v);
       if (failed(e))
         return failure();
       ins.push_back(*e);
@@ -107,7 +114,7 @@ LogicalResult lowerElementwise(KernelLowering &L, Operation *op) {
       return failure();
     out.push_back(*r);
   }
-  L.vecs[op->getResult(0)] = out;
+  L.vecs[op->getResult(0)] = packElements(L, vt, out);
   return success();
 }
 
@@ -169,9 +176,9 @@ LogicalResult lowerVectorArith(KernelLowering &L, Operation *op) {
     return lowerElementwise(L, op);
   if (auto red = dyn_cast<vector::ReductionOp>(op)) {
     auto vt = red.getSourceVectorType();
-    if (failed(only32(L, op, vt)))
-      return failure();
-    auto src = getVec(L, red.getVector());
+    if (!perElement(vt))
+      return only32(L, op, vt);
+    auto src = elementsOf(L, op, red.getVector());
     if (failed(src))
       return failure();
     Type et = vt.getElementType();

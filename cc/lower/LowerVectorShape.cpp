@@ -5,7 +5,8 @@
 // 1), shape_cast, bitcast: the result's elements are the source's RVs
 // rearranged; no instruction. extract / insert at a dynamic position (rank
 // 1): a compare and a select per element (lowerDynamicPosition).
-// Needs before: 32-bit (or i1) elements, except casts between whole words.
+// Needs before: 1-, 16-, 32- or 64-bit elements (unpacked to one RV each by
+// elementsOf, packed back by packElements), except casts between whole words.
 // Guarantees after: the result in vecs (or vals for a scalar extract).
 //===----------------------------------------------------------------------===//
 #include "lower/LowerVectorUtil.h"
@@ -22,6 +23,12 @@ using namespace vec;
 
 namespace {
 
+/// Element widths the moves below take: those elementsOf unpacks (1, 16,
+/// 32, 64 bits), else only32's error.
+LogicalResult elemsOK(KernelLowering &L, Operation *op, VectorType vt) {
+  return perElement(vt) ? success() : only32(L, op, vt);
+}
+
 /// extract / insert of one element at a dynamic position of a rank-1
 /// vector: a compare-and-select per element (as LLVM selects
 /// extractelement / insertelement with a variable index on AMDGPU for short
@@ -34,7 +41,7 @@ LogicalResult lowerDynamicPosition(KernelLowering &L, Operation *op, VectorType 
     return L.unsupported(op, "dynamic positions are lowered in rank-1 vectors");
   Value posV = ex ? ex.getDynamicPosition()[0] : in.getDynamicPosition()[0];
   auto pos = L.get(posV);
-  auto src = getVec(L, ex ? ex.getSource() : in.getDest());
+  auto src = elementsOf(L, op, ex ? ex.getSource() : in.getDest());
   if (failed(pos) || failed(src))
     return failure();
   Type et = vt.getElementType(), idx = posV.getType(), i1 = IntegerType::get(L.ctx, 1);
@@ -76,7 +83,7 @@ LogicalResult lowerDynamicPosition(KernelLowering &L, Operation *op, VectorType 
       return failure();
     out.push_back(*s);
   }
-  L.vecs[in] = out;
+  L.vecs[in] = packElements(L, vt, out);
   return success();
 }
 
@@ -84,9 +91,9 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
   if (auto sh = dyn_cast<vector::ShuffleOp>(op)) {
     // Elements of the two (rank-1) operands picked by the mask; -1 (poison)
     // takes element 0.
-    if (failed(only32(L, op, sh.getResultVectorType())))
+    if (failed(elemsOK(L, op, sh.getResultVectorType())))
       return failure();
-    auto a = getVec(L, sh.getV1()), c = getVec(L, sh.getV2());
+    auto a = elementsOf(L, op, sh.getV1()), c = elementsOf(L, op, sh.getV2());
     if (failed(a) || failed(c))
       return failure();
     SmallVector<RV> both = *a;
@@ -94,29 +101,29 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
     SmallVector<RV> out;
     for (int64_t m : sh.getMask())
       out.push_back(both[m < 0 ? 0 : m]);
-    L.vecs[sh] = out;
+    L.vecs[sh] = packElements(L, sh.getResultVectorType(), out);
     return success();
   }
   if (auto di = dyn_cast<vector::DeinterleaveOp>(op)) {
     // rank 1: the even elements, then the odd ones.
-    if (failed(only32(L, op, di.getSourceVectorType())) || di.getSourceVectorType().getRank() != 1)
+    if (failed(elemsOK(L, op, di.getSourceVectorType())) || di.getSourceVectorType().getRank() != 1)
       return di.getSourceVectorType().getRank() != 1
                  ? L.unsupported(op, "only rank-1 vectors are deinterleaved")
                  : failure();
-    auto src = getVec(L, di.getSource());
+    auto src = elementsOf(L, op, di.getSource());
     if (failed(src))
       return failure();
     SmallVector<RV> even, odd;
     for (size_t k = 0; k < src->size(); ++k)
       (k % 2 ? odd : even).push_back((*src)[k]);
-    L.vecs[di.getRes1()] = even;
-    L.vecs[di.getRes2()] = odd;
+    L.vecs[di.getRes1()] = packElements(L, cast<VectorType>(di.getRes1().getType()), even);
+    L.vecs[di.getRes2()] = packElements(L, cast<VectorType>(di.getRes2().getType()), odd);
     return success();
   }
   if (auto te = dyn_cast<vector::ToElementsOp>(op)) {
-    if (failed(only32(L, op, te.getSource().getType())))
+    if (failed(elemsOK(L, op, te.getSource().getType())))
       return failure();
-    auto src = getVec(L, te.getSource());
+    auto src = elementsOf(L, op, te.getSource());
     if (failed(src))
       return failure();
     for (auto [r, v] : llvm::zip(te.getResults(), *src))
@@ -125,13 +132,13 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
   }
   if (auto bc = dyn_cast<vector::BroadcastOp>(op)) {
     auto vt = bc.getResultVectorType();
-    if (failed(only32(L, op, vt)))
+    if (failed(elemsOK(L, op, vt)))
       return failure();
     SmallVector<RV> src;
     if (auto svt = dyn_cast<VectorType>(bc.getSourceType())) {
       if (svt.getShape() != vt.getShape().take_back(svt.getRank()))
         return L.unsupported(op, "only broadcasts that add leading dimensions are lowered");
-      auto e = getVec(L, bc.getSource());
+      auto e = elementsOf(L, op, bc.getSource());
       if (failed(e))
         return failure();
       src = *e;
@@ -144,11 +151,11 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
     SmallVector<RV> out;
     while (out.size() < (size_t)vt.getNumElements())
       out.append(src.begin(), src.end());
-    L.vecs[bc] = out;
+    L.vecs[bc] = packElements(L, vt, out);
     return success();
   }
   if (auto fe = dyn_cast<vector::FromElementsOp>(op)) {
-    if (failed(only32(L, op, fe.getType())))
+    if (failed(elemsOK(L, op, fe.getType())))
       return failure();
     SmallVector<RV> out;
     for (Value v : fe.getElements()) {
@@ -157,14 +164,14 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
         return failure();
       out.push_back(*r);
     }
-    L.vecs[fe] = out;
+    L.vecs[fe] = packElements(L, fe.getType(), out);
     return success();
   }
   if (isa<vector::ExtractOp, vector::InsertOp>(op)) {
     auto ex = dyn_cast<vector::ExtractOp>(op);
     auto in = dyn_cast<vector::InsertOp>(op);
     VectorType vt = ex ? ex.getSourceVectorType() : in.getDestVectorType();
-    if (failed(only32(L, op, vt)))
+    if (failed(elemsOK(L, op, vt)))
       return failure();
     bool dynamic = ex ? !ex.getDynamicPosition().empty() : !in.getDynamicPosition().empty();
     if (dynamic)
@@ -181,19 +188,20 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
         below *= vt.getDimSize(e);
       lin += pos[d] * below;
     }
-    auto src = getVec(L, ex ? ex.getSource() : in.getDest());
+    auto src = elementsOf(L, op, ex ? ex.getSource() : in.getDest());
     if (failed(src))
       return failure();
     if (ex) {
       if (isa<VectorType>(ex.getType()))
-        L.vecs[ex] = SmallVector<RV>(ArrayRef<RV>(*src).slice(lin, inner));
+        L.vecs[ex] = packElements(L, cast<VectorType>(ex.getType()),
+                                 ArrayRef<RV>(*src).slice(lin, inner));
       else
         L.vals[ex.getResult()] = (*src)[lin];
       return success();
     }
     SmallVector<RV> out = *src;
     if (isa<VectorType>(in.getValueToStoreType())) {
-      auto v = getVec(L, in.getValueToStore());
+      auto v = elementsOf(L, op, in.getValueToStore());
       if (failed(v))
         return failure();
       for (int64_t i = 0; i < inner; ++i)
@@ -204,14 +212,14 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
         return failure();
       out[lin] = *v;
     }
-    L.vecs[in] = out;
+    L.vecs[in] = packElements(L, vt, out);
     return success();
   }
   if (auto ss = dyn_cast<vector::ExtractStridedSliceOp>(op)) {
     auto vt = ss.getSourceVectorType();
-    if (failed(only32(L, op, vt)) || vt.getRank() != 1)
+    if (failed(elemsOK(L, op, vt)) || vt.getRank() != 1)
       return vt.getRank() != 1 ? L.unsupported(op, "only rank-1 slices are lowered") : failure();
-    auto src = getVec(L, ss.getSource());
+    auto src = elementsOf(L, op, ss.getSource());
     if (failed(src))
       return failure();
     int64_t off = cast<IntegerAttr>(ss.getOffsets()[0]).getInt();
@@ -220,7 +228,7 @@ LogicalResult lowerVectorShape(KernelLowering &L, Operation *op) {
     SmallVector<RV> out;
     for (int64_t i = 0; i < n; ++i)
       out.push_back((*src)[off + i * step]);
-    L.vecs[ss] = out;
+    L.vecs[ss] = packElements(L, cast<VectorType>(ss.getType()), out);
     return success();
   }
   if (isa<vector::ShapeCastOp, vector::BitCastOp>(op)) {

@@ -101,6 +101,79 @@ FailureOr<SmallVector<RV>> getVec(KernelLowering &L, Value v) {
   return L.fn.emitOpError("uses a vector value amdgcn-lower does not know");
 }
 
+bool perElement(VectorType vt) {
+  unsigned bits = elemBits(vt.getElementType());
+  return bits == 1 || bits == 16 || bits == 32 || bits == 64;
+}
+
+FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v) {
+  auto vt = cast<VectorType>(v.getType());
+  auto ws = getVec(L, v);
+  if (failed(ws))
+    return failure();
+  unsigned bits = elemBits(vt.getElementType());
+  if (bits == 32 || bits == 1)
+    return *ws;
+  SmallVector<RV> out;
+  int64_t n = vt.getNumElements();
+  if (bits == 64) {
+    if ((int64_t)ws->size() != 2 * n)
+      return L.unsupported(op, "a 64-bit vector not held as two words per element");
+    for (int64_t k = 0; k < n; ++k)
+      out.push_back(L.pair((*ws)[2 * k], (*ws)[2 * k + 1]));
+    return out;
+  }
+  if (bits != 16)
+    return L.unsupported(op, "vectors of " + Twine(bits) +
+                                 "-bit elements are only loaded, stored and bitcast");
+  for (int64_t k = 0; k < n; ++k) {
+    RV w = (*ws)[k / 2];
+    if (k % 2 == 0) {
+      out.push_back(w);
+      continue;
+    }
+    if (w.k == RV::Imm)
+      out.push_back(RV::imm(w.bits >> 16));
+    else if (w.k == RV::S)
+      out.push_back(RV::of(RV::S, L.inst("s_lshr_b32", L.sT, {w.reg, L.cst(16)})));
+    else
+      out.push_back(L.valu("v_lshrrev_b32", {RV::imm(16), w}, false));
+  }
+  return out;
+}
+
+SmallVector<RV> packElements(KernelLowering &L, VectorType vt, ArrayRef<RV> elems) {
+  unsigned bits = elemBits(vt.getElementType());
+  if (bits == 32 || bits == 1)
+    return SmallVector<RV>(elems);
+  SmallVector<RV> out;
+  if (bits == 64) {
+    for (const RV &e : elems) {
+      out.push_back(KernelLowering::lo(e));
+      out.push_back(KernelLowering::hi(e));
+    }
+    return out;
+  }
+  for (size_t k = 0; k < elems.size(); k += 2) {
+    RV lo = elems[k];
+    if (k + 1 == elems.size()) {
+      out.push_back(lo);
+      break;
+    }
+    RV hi = elems[k + 1];
+    if (lo.k == RV::Imm && hi.k == RV::Imm) {
+      out.push_back(RV::imm((lo.bits & 0xffff) | hi.bits << 16));
+    } else if (lo.scalar() && hi.scalar()) {
+      // s_pack_ll_b32_b16: the low halves of both operands.
+      out.push_back(RV::of(RV::S, L.inst("s_pack_ll_b32_b16", L.sT, {L.sOp(lo), L.sOp(hi)})));
+    } else {
+      RV low = L.valu("v_and_b32", {RV::imm(0xffff), lo}, false);
+      out.push_back(L.valu("v_lshl_or_b32", {hi, RV::imm(16), low}, false));
+    }
+  }
+  return out;
+}
+
 LogicalResult only32(KernelLowering &L, Operation *op, VectorType vt) {
   unsigned bits = elemBits(vt.getElementType());
   if (bits == 32 || bits == 1)

@@ -3,9 +3,11 @@
 // A vector value is held as its elements, flattened in row-major order
 // (KernelLowering::vecs): one RV per element for 32-bit elements (f32, i32,
 // index) and i1 (an immediate, SGPR or lane mask like a scalar i1); 16-bit
-// elements (f16, bf16) two per 32-bit word, the lower index in the low half
-// (the memory layout), so such vectors are only loaded, stored, bitcast and
-// passed to MFMA (LowerAmdgpu.cpp) whole.
+// elements (f16, bf16, i16) two per 32-bit word, the lower index in the low
+// half (the memory layout); 64-bit elements (i64, f64) as two words each,
+// low first. Per-element ops unpack them (elementsOf) and pack the results
+// back (packElements); loads, stores, bitcasts and MFMA operands take the
+// words whole.
 //
 //   vector.load / transfer_read (in bounds) -> global_load_dword[x2|x3|x4]
 //     in chunks of 16 bytes (global memory needs 4-byte alignment only, the
@@ -73,6 +75,18 @@ Value concat(KernelLowering &L, ArrayRef<RV> words);
 FailureOr<SmallVector<RV>> getVec(KernelLowering &L, Value v);
 /// An error at `op` unless `vt`'s elements are 32-bit or i1.
 LogicalResult only32(KernelLowering &L, Operation *op, VectorType vt);
+/// The elements of vector value `v` one RV each, for per-element ops: 32-bit
+/// and i1 elements as held; 16-bit ones unpacked from their words (the odd
+/// element shifted down by 16: a narrow scalar, high bits unspecified);
+/// 64-bit ones as pairs (RV::wide) of their two words. Other widths: an
+/// error at `op`.
+FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v);
+/// The held form of a vector of type `vt` from one RV per element (the
+/// inverse of elementsOf: 16-bit elements packed two per word, the lower
+/// index in the low half; 64-bit ones as their two words).
+SmallVector<RV> packElements(KernelLowering &L, VectorType vt, ArrayRef<RV> elems);
+/// Whether elementsOf / packElements take vectors of `vt`'s element type.
+bool perElement(VectorType vt);
 /// Loads `words` 32-bit words at byte offset `off` of memory `base` (null:
 /// LDS), in chunks as wide as `align` (bytes) allows.
 SmallVector<RV> loadWords(KernelLowering &L, Value base, RV off, unsigned words,

@@ -66,12 +66,12 @@ def test_unsupported_vector_forms_are_located_errors():
     gpu.func @k(%x: memref<64xf32>) kernel {
       %i = gpu.thread_id x
       %v = vector.load %x[%i] : memref<64xf32>, vector<4xf32>
-      %a = vector.bitcast %v : vector<4xf32> to vector<8xf16>
-      %b = arith.addf %a, %a : vector<8xf16>
+      %a = vector.bitcast %v : vector<4xf32> to vector<16xi8>
+      %b = arith.addi %a, %a : vector<16xi8>
       gpu.return
     }""")
-    with pytest.raises(aster.AsterError, match=r"'arith.addf' op cannot be lowered to amdgcn: "
-                                               r"vectors of 16-bit elements"):
+    with pytest.raises(aster.AsterError, match=r"'arith.addi' op cannot be lowered to amdgcn: "
+                                               r"vectors of 8-bit elements"):
         aster.lower(text)
 
 

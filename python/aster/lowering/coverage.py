@@ -1319,11 +1319,12 @@ def _worker(index, llvm, run):
     return run_probe(_CHILD[index], llvm, run=run)
 
 
-def audit(selected=None, llvm=True, timeout=120, log=None, run=True):
-    """Runs the probes (all, or those whose op is in `selected`) in a child
-    process (a crash or hang is an outcome, not the end of the audit);
-    returns [(probe, status, detail)]."""
-    ps = [(k, p) for k, p in enumerate(probes()) if not selected or p.op in selected]
+def audit(selected=None, llvm=True, timeout=120, log=None, run=True, only=None):
+    """Runs the probes (all, or those whose op is in `selected`, and for
+    which `only(probe)` holds) in a child process (a crash or hang is an
+    outcome, not the end of the audit); returns [(probe, status, detail)]."""
+    ps = [(k, p) for k, p in enumerate(probes())
+          if (not selected or p.op in selected) and (only is None or only(p))]
     out = []
     pool = cf_.ProcessPoolExecutor(max_workers=1)
     for k, p in ps:
@@ -1347,12 +1348,31 @@ def audit(selected=None, llvm=True, timeout=120, log=None, run=True):
     return out
 
 
+def summary(results):
+    """Counts: probes per status, and in-scope ops whose probes all lower /
+    some lower / none lower."""
+    per = {}
+    ops = {}
+    for p, st, _ in results:
+        key = "ok" if st.startswith("ok~") else st
+        per[key] = per.get(key, 0) + 1
+        ops.setdefault(p.op, set()).add(st.startswith("ok") or st == "lowers")
+    full = sum(1 for v in ops.values() if v == {True})
+    part = sum(1 for v in ops.values() if v == {True, False})
+    none = sum(1 for v in ops.values() if v == {False})
+    return per, full, part, none
+
+
 def markdown(results):
     """The coverage table: one row per op (its probes' outcomes grouped)."""
     rows = {}
     for p, st, det in results:
         rows.setdefault(p.op, []).append((p.variant, st, det))
-    lines = ["| op | outcome per probe |", "|---|---|"]
+    per, full, part, none = summary(results)
+    lines = [f"{len(results)} probes: " + ", ".join(f"{n} {k}" for k, n in sorted(per.items()))
+             + f". Ops of item 2 probed: {full} lower in every probe, {part} in some, {none} in none;"
+             f" {sum(1 for o in upstream_ops() if o in OUT_OF_SCOPE)} out of scope.", "",
+             "| op | outcome per probe |", "|---|---|"]
     for op in upstream_ops():
         if op in OUT_OF_SCOPE:
             lines.append(f"| `{op}` | out of scope: {OUT_OF_SCOPE[op]} |")
@@ -1362,7 +1382,8 @@ def markdown(results):
             continue
         by = {}
         for v, st, det in rows[op]:
-            key = st if st.startswith("ok") or st == "lowers" else f"{st}: {det}"
+            det = re.sub(r"^'[\w.]+' op cannot be lowered to amdgcn:? ?", "", det)[:110]
+            key = st if st.startswith("ok") or st == "lowers" else f"{st}: {det}".rstrip(": ")
             by.setdefault(key, []).append(v or "-")
         cells = []
         for k, vs in by.items():
@@ -1380,18 +1401,43 @@ def main(argv=None):
     ap.add_argument("--dialect", help="only this dialect's ops")
     ap.add_argument("--no-llvm", action="store_true", help="skip LLVM's build (faster)")
     ap.add_argument("--lower-only", action="store_true", help="aster.lower + compile only")
+    ap.add_argument("--run-per-op", type=int, default=0,
+                    help="lower every probe, then run (emulator + LLVM's build) only this many "
+                         "lowering probes per op (the others stay 'lowers': lowered, not run)")
     ap.add_argument("--markdown", help="write the table to this file")
+    ap.add_argument("--doc", help="replace the table between the coverage markers of this "
+                                  "markdown file (docs/lowering.md)")
     a = ap.parse_args(argv)
     sel = set(a.ops.split(",")) if a.ops else None
     if a.dialect:
         sel = {p.op for p in probes() if p.op.startswith(a.dialect + ".")}
-    res = audit(sel, llvm=not a.no_llvm, log=sys.stdout, run=not a.lower_only)
+    if a.run_per_op:
+        res = audit(sel, llvm=False, log=sys.stdout, run=False)
+        picked, seen = set(), {}
+        for p, st, _ in res:
+            if st == "lowers" and seen.get(p.op, 0) < a.run_per_op:
+                seen[p.op] = seen.get(p.op, 0) + 1
+                picked.add(id(p))
+        ran = audit(sel, llvm=not a.no_llvm, log=sys.stdout, run=True,
+                    only=lambda p: (p.op, p.variant) in {(q.op, q.variant) for q, _, _ in res
+                                                         if id(q) in picked})
+        done = {(p.op, p.variant): (st, det) for p, st, det in ran}
+        res = [(p, *done.get((p.op, p.variant), (st, det))) for p, st, det in res]
+    else:
+        res = audit(sel, llvm=not a.no_llvm, log=sys.stdout, run=not a.lower_only)
     missing = unlisted()
     if missing:
         print("upstream ops with no probe and no reason:", ", ".join(missing))
     if a.markdown:
         with open(a.markdown, "w") as f:
             f.write(markdown(res) + "\n")
+    if a.doc:
+        with open(a.doc) as f:
+            doc = f.read()
+        begin, end = "<!-- coverage:begin -->\n", "<!-- coverage:end -->"
+        head, rest = doc.split(begin, 1)
+        with open(a.doc, "w") as f:
+            f.write(head + begin + markdown(res) + "\n" + end + rest.split(end, 1)[1])
     return 0
 
 
