@@ -457,3 +457,75 @@ CASES.append(Case("amdgpu_buffer_atomics_swizzle", "ba", module("""
       memref.store %s, %sw[%i] : memref<64xi32>
       gpu.return
     }"""), (1, 1, 1), (64, 1, 1), _buffer_atomic_inputs, _buffer_atomic_expect))
+
+
+def _half_expect(a):
+    x, y = a[0].reshape(64, 4), a[1].reshape(64, 4)
+    s = (x * y + x).astype(np.float16)
+    r = np.zeros(64, np.float16)
+    for k in range(4):
+        r = (r.astype(np.float32) + s[:, k].astype(np.float32)).astype(np.float16)
+    w = a[2].reshape(64, 2)
+    return {3: s.reshape(-1), 4: r, 5: (w + w[:, ::-1] * 3).reshape(-1)}
+
+
+# 11. Vectors of 16- and 64-bit elements in per-element ops (unpacked from
+# their words, packed back): f16 multiply and add, an f16 reduction with an
+# accumulator (in order: rounded to f16 after each add), i64 arithmetic with
+# a shuffle. Small integers in f16: the products and sums are exact.
+CASES.append(Case("vector_f16_i64_elementwise", "vh", module("""
+    gpu.func @vh(%x: memref<256xf16>, %y: memref<256xf16>, %w: memref<128xi64>, %o: memref<256xf16>,
+                 %r: memref<64xf16>, %q: memref<128xi64>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %i = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %c2 = arith.constant 2 : index
+      %b = arith.muli %i, %c4 : index
+      %b2 = arith.muli %i, %c2 : index
+      %n0 = arith.constant 0 : index
+      %n1 = arith.constant 1 : index
+      %n2 = arith.constant 2 : index
+      %n3 = arith.constant 3 : index
+      %k0 = arith.addi %b, %n0 : index
+      %x0 = memref.load %x[%k0] : memref<256xf16>
+      %y0 = memref.load %y[%k0] : memref<256xf16>
+      %k1 = arith.addi %b, %n1 : index
+      %x1 = memref.load %x[%k1] : memref<256xf16>
+      %y1 = memref.load %y[%k1] : memref<256xf16>
+      %k2 = arith.addi %b, %n2 : index
+      %x2 = memref.load %x[%k2] : memref<256xf16>
+      %y2 = memref.load %y[%k2] : memref<256xf16>
+      %k3 = arith.addi %b, %n3 : index
+      %x3 = memref.load %x[%k3] : memref<256xf16>
+      %y3 = memref.load %y[%k3] : memref<256xf16>
+      %a = vector.from_elements %x0, %x1, %x2, %x3 : vector<4xf16>
+      %v = vector.from_elements %y0, %y1, %y2, %y3 : vector<4xf16>
+      %m = arith.mulf %a, %v : vector<4xf16>
+      %s = arith.addf %m, %a : vector<4xf16>
+      %s0:4 = vector.to_elements %s : vector<4xf16>
+      memref.store %s0#0, %o[%k0] : memref<256xf16>
+      memref.store %s0#1, %o[%k1] : memref<256xf16>
+      memref.store %s0#2, %o[%k2] : memref<256xf16>
+      memref.store %s0#3, %o[%k3] : memref<256xf16>
+      %z = arith.constant 0.0 : f16
+      %red = vector.reduction <add>, %s, %z : vector<4xf16> into f16
+      memref.store %red, %r[%i] : memref<64xf16>
+      %e0 = memref.load %w[%b2] : memref<128xi64>
+      %c1 = arith.constant 1 : index
+      %b21 = arith.addi %b2, %c1 : index
+      %e1 = memref.load %w[%b21] : memref<128xi64>
+      %wv = vector.from_elements %e0, %e1 : vector<2xi64>
+      %sw = vector.shuffle %wv, %wv [1, 0] : vector<2xi64>, vector<2xi64>
+      %three = arith.constant dense<3> : vector<2xi64>
+      %t = arith.muli %sw, %three : vector<2xi64>
+      %u = arith.addi %wv, %t : vector<2xi64>
+      %u0 = vector.extract %u[0] : i64 from vector<2xi64>
+      %u1 = vector.extract %u[1] : i64 from vector<2xi64>
+      memref.store %u0, %q[%b2] : memref<128xi64>
+      memref.store %u1, %q[%b21] : memref<128xi64>
+      gpu.return
+    }"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.integers(-4, 5, 256).astype(np.float16), r.integers(-4, 5, 256).astype(np.float16),
+               r.integers(-2**40, 2**40, 128, dtype=np.int64), np.zeros(256, np.float16),
+               np.zeros(64, np.float16), np.zeros(128, np.int64)],
+    _half_expect))

@@ -5,7 +5,8 @@
 // LowerCFG.cpp rewriteStructured) or lowered directly (LowerVectorShape.cpp,
 // LowerMemrefMisc.cpp, LowerAmdgpu.cpp):
 // a dot-product vector.contract is four multiplies and an ordered sum; a
-// masked gather loads each element under an EXEC mask; gpu.global_id is
+// gather under a constant mask loads only its enabled elements (upstream's
+// conditional loads, folded); gpu.global_id is
 // block_id * block_dim + thread_id; gpu.subgroup_broadcast of a lane is
 // v_readlane_b32; a 64-bit shuffle is two ds_bpermute_b32; scf.index_switch
 // is compares and branches; memref.rank is a constant (no instruction); the
@@ -13,8 +14,9 @@
 
 // CHECK-LABEL: amdgcn.kernel @v
 // CHECK-COUNT-4: amdgcn.v_mul_f32
-// CHECK: amdgcn.s_and_saveexec_b64
-// CHECK: amdgcn.global_load_dword
+// CHECK-COUNT-4: amdgcn.v_add_f32
+// CHECK-COUNT-2: amdgcn.global_load_dword
+// CHECK: amdgcn.global_store_dwordx4
 // CHECK-LABEL: amdgcn.kernel @g
 // CHECK: amdgcn.v_readlane_b32
 // CHECK-COUNT-2: amdgcn.ds_bpermute_b32
