@@ -57,7 +57,7 @@ def test_sample_probe(key):
     assert status in SAMPLE[key], detail
 
 
-@pytest.mark.parametrize("op", ["arith.remf", "memref.copy", "amdgpu.dpp"])
+@pytest.mark.parametrize("op", ["gpu.rotate", "memref.copy", "amdgpu.dpp"])
 def test_gaps_are_located_errors(op):
     """Ops that do not lower yet (docs/lowering.md, "Coverage"): an
     AsterError naming the op at its line, nothing else."""
