@@ -30,8 +30,11 @@
 
 namespace aster::lower {
 
+void registerTensorBufferization(DialectRegistry &registry); // LowerTensors.cpp
+
 void registerUpstreamDialects(DialectRegistry &registry) {
   registry.insert<linalg::LinalgDialect, affine::AffineDialect>(); // LowerLinalg.cpp
+  registerTensorBufferization(registry); // bufferization, tensor (LowerTensors.cpp)
   registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
                   amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,
@@ -247,6 +250,8 @@ LogicalResult KernelLowering::setupInterface() {
 void finishDynamicStack(KernelLowering &L);
 /// Erases the moves, pair joins and splits nothing reads (LowerDeadMoves.cpp).
 void eraseDeadMoves(Region &body);
+/// Constants moved into VGPRs folded into their readers (LowerFoldLiterals.cpp).
+void foldLiterals(Region &body);
 
 LogicalResult KernelLowering::run() {
   if (!fn.getBody().hasOneBlock()) // lifted by structurizeKernelCFG before
@@ -257,6 +262,7 @@ LogicalResult KernelLowering::run() {
   finishDynamicStack(*this);
   if (failed(ok))
     return failure();
+  foldLiterals(*body);   // LowerFoldLiterals.cpp
   eraseDeadMoves(*body); // LowerDeadMoves.cpp
   return success();
 }

@@ -286,6 +286,11 @@ LogicalResult KernelLowering::lowerArith32(Operation *op) {
   if (!fmn.empty()) {
     if (!res.getType().isF32() && !isa<arith::FPToSIOp, arith::FPToUIOp>(op))
       return unsupported(op, "only f32 is lowered");
+    // A constant operand of a commutative op first: src0 is where the
+    // 32-bit encoding takes a literal (LowerFoldLiterals.cpp).
+    if (in.size() == 2 && op->hasTrait<OpTrait::IsCommutative>() && in[1].k == RV::Imm &&
+        in[0].k != RV::Imm)
+      return set(valu(fmn, {in[1], in[0]}, true));
     return set(valu(fmn, in, res.getType().isF32()));
   }
   if (isa<arith::DivFOp>(op)) {

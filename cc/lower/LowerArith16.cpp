@@ -25,7 +25,8 @@
 //   fptosi/fptoui/sitofp/uitofp with f16/bf16: through f32 (exact: every
 //         f16/bf16 is an f32; every i16 converts exactly to f32)
 // Needs before: operands lowered. Guarantees after: one RV per result;
-// other ops (remf, i8/i16 <-> f64 conversions) are errors naming the op.
+// other ops (remf of bf16, i8/i16 <-> f64 conversions) are errors naming the op
+// (remf of f16: LowerRemf.cpp).
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 

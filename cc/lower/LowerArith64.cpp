@@ -47,6 +47,31 @@ RV lowerDivRem64(KernelLowering &L, Operation *op, RV x, RV y);
 /// other ops.
 std::optional<RV> lowerConvert64(KernelLowering &L, Operation *op, ArrayRef<RV> in);
 
+// LLVM's SITargetLowering::LowerFDIV64 (gfx9): the same steps as divF32
+// (LowerArith.cpp) in f64, with one rcp refinement more. Correctly rounded.
+RV divF64(KernelLowering &L, RV x, RV y) {
+  auto neg = [&](RV v) { // the sign bit flipped
+    return L.pair(KernelLowering::lo(v),
+                  L.ibin("s_xor_b32", "v_xor_b32", false, KernelLowering::hi(v),
+                         RV::imm(0x80000000u), [](uint32_t a, uint32_t c) { return a ^ c; }));
+  };
+  Value xv = L.toV64(x), yv = L.toV64(y);
+  Value den = L.instN("v_div_scale_f64", {L.v2T, L.s2T}, {yv, yv, xv})->getResult(0);
+  RV d = L.fromV64(den);
+  Value nden = L.toV64(neg(d));
+  Value one = L.toV64(KernelLowering::imm64(0x3ff0000000000000ull));
+  Value r = L.inst("v_rcp_f64", L.v2T, den);
+  Value e = L.inst("v_fma_f64", L.v2T, {nden, r, one});
+  r = L.inst("v_fma_f64", L.v2T, {r, e, r});
+  e = L.inst("v_fma_f64", L.v2T, {nden, r, one});
+  r = L.inst("v_fma_f64", L.v2T, {r, e, r});
+  Value num = L.instN("v_div_scale_f64", {L.v2T, L.vccT}, {xv, yv, xv})->getResult(0);
+  Value q = L.inst("v_mul_f64", L.v2T, {num, r});
+  Value t = L.inst("v_fma_f64", L.v2T, {nden, q, num});
+  q = L.inst("v_div_fmas_f64", L.v2T, {t, r, q});
+  return L.fromV64(L.inst("v_div_fixup_f64", L.v2T, {q, yv, xv}));
+}
+
 RV KernelLowering::pair(RV l, RV h) {
   RV r;
   if (l.k == RV::Imm && h.k == RV::Imm) {
@@ -427,25 +452,8 @@ LogicalResult KernelLowering::lowerArith64(Operation *op) {
       return set(v64("v_add_f64", {in[0], neg(in[1])}));
     if (isa<arith::NegFOp>(op))
       return set(neg(in[0]));
-    if (isa<arith::DivFOp>(op)) {
-      // LLVM's SITargetLowering::LowerFDIV64 (gfx9): the same steps as
-      // divF32 (LowerArith.cpp) in f64, with one rcp refinement more.
-      Value xv = toV64(in[0]), yv = toV64(in[1]);
-      Value den = instN("v_div_scale_f64", {v2T, s2T}, {yv, yv, xv})->getResult(0);
-      RV d = fromV64(den);
-      Value nden = toV64(neg(d));
-      Value one = toV64(imm64(0x3ff0000000000000ull));
-      Value r = inst("v_rcp_f64", v2T, den);
-      Value e = inst("v_fma_f64", v2T, {nden, r, one});
-      r = inst("v_fma_f64", v2T, {r, e, r});
-      e = inst("v_fma_f64", v2T, {nden, r, one});
-      r = inst("v_fma_f64", v2T, {r, e, r});
-      Value num = instN("v_div_scale_f64", {v2T, vccT}, {xv, yv, xv})->getResult(0);
-      Value q = inst("v_mul_f64", v2T, {num, r});
-      Value t = inst("v_fma_f64", v2T, {nden, q, num});
-      q = inst("v_div_fmas_f64", v2T, {t, r, q});
-      return set(fromV64(inst("v_div_fixup_f64", v2T, {q, yv, xv})));
-    }
+    if (isa<arith::DivFOp>(op))
+      return set(divF64(*this, in[0], in[1]));
     if (isa<arith::ExtFOp>(op)) {
       RV x = in[0];
       if (st.isF16())

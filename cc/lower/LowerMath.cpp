@@ -18,6 +18,8 @@ namespace aster::lower {
 /// Rounding and sign ops, and sqrt / exp / log of f16 and f64
 /// (LowerMathFormats.cpp); nullopt for the ops it does not take.
 std::optional<LogicalResult> lowerMathFormats(KernelLowering &L, Operation *op);
+/// exp / exp2 / log / log2 of f64 (LowerMathF64.cpp); nullopt for others.
+std::optional<LogicalResult> lowerMathF64(KernelLowering &L, Operation *op);
 
 /// Correctly rounded f32 square root, as LLVM's AMDGPU backend expands
 /// llvm.sqrt.f32 without afn (SITargetLowering::lowerFSQRTF32, gfx9): inputs
@@ -118,6 +120,8 @@ LogicalResult KernelLowering::lowerMath(Operation *op) {
   SmallVector<RV> &in = *operands;
   if (std::optional<LogicalResult> r = lowerMathFormats(*this, op))
     return *r;
+  if (std::optional<LogicalResult> r = lowerMathF64(*this, op))
+    return *r;
   // f16 / f64: fma and absf (v_fma_f16 / v_fma_f64; the sign bit cleared).
   if (t.isF16() || t.isF64()) {
     if (isa<math::AbsFOp>(op)) {
@@ -141,8 +145,8 @@ LogicalResult KernelLowering::lowerMath(Operation *op) {
     }
   }
   if (!isF32(t))
-    return unsupported(op, "this type is not lowered for it (f32; fma, absf, sqrt of f16 and "
-                           "f64; exp, log, exp2, log2 of f16; docs/lowering.md)");
+    return unsupported(op, "this type is not lowered for it (f32; fma, absf, sqrt, rsqrt, exp, "
+                           "log, exp2, log2 of f16 and f64; docs/lowering.md)");
   if (isa<math::SinOp, math::CosOp>(op)) {
     // LLVM's AMDGPU lowering of llvm.sin/cos.f32 (SITargetLowering::LowerTrig):
     // v_sin/v_cos_f32 take turns, not radians: x * 1/(2 pi) first (the inline

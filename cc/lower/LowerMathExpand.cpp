@@ -9,7 +9,8 @@
 //      trunc / roundeven / copysign) are extended to f32 and the result
 //      truncated back: upstream's math-extend-to-supported-types (its type
 //      converter, target and patterns; the ops aster lowers natively in f16
-//      stay legal: sqrt, exp, log, exp2, log2, fma, absf).
+//      stay legal: sqrt, exp, log, exp2, log2, fma, absf). Each new
+//      extension is then moved down to its first reader in its block.
 //   2. kApproximated: upstream's polynomial approximations
 //      (populateMathPolynomialApproximationPatterns, what mlir-opt
 //      --test-math-polynomial-approximation applies), on those ops and the
@@ -97,9 +98,30 @@ LogicalResult expandMath(gpu::GPUModuleOp gm) {
         [](Operation *op) { return !extended(op); });
     RewritePatternSet patterns(ctx);
     math::populateExtendToSupportedTypesPatterns(patterns, tc);
+    DenseSet<Operation *> before;
+    gm.walk([&](arith::ExtFOp e) { before.insert(e); });
     if (failed(applyPartialConversion(gm, target, std::move(patterns))))
       return gm.emitOpError("cannot be lowered to amdgcn: upstream's "
                             "math-extend-to-supported-types failed on it");
+    // The conversion puts each extension right after its operand's
+    // definition (a load): moved down to its first reader of the same
+    // block, so the loads of a kernel are issued together and the first
+    // waits for all, not one after another (the order LLVM's scheduler
+    // reaches; the value is the same).
+    gm.walk([&](arith::ExtFOp e) {
+      if (before.contains(e))
+        return;
+      Operation *first = nullptr;
+      for (Operation *u : e->getUsers()) {
+        Operation *a = e->getBlock()->findAncestorOpInBlock(*u);
+        if (!a)
+          return;
+        if (!first || a->isBeforeInBlock(first))
+          first = a;
+      }
+      if (first && first != e->getNextNode())
+        e->moveBefore(first);
+    });
   }
   // 2. polynomial approximations of the listed ops and the ops they create.
   SmallVector<Operation *> roots;

@@ -14,8 +14,13 @@
 //                 by 2^256 (result by 2^-128), v_rsq_f64, Goldschmidt
 //                 refinement with fma (g = x r, h = r / 2), two Newton steps
 //                 on g, +-0 / +inf passed through (v_cmp_class_f64 0x260)
-// f64 exp / log have no LLVM lowering on AMDGPU (llc-22: "no libcall
-// available for fexp"): errors, as the other f64 / f16 math ops.
+//   rsqrt f16     v_rcp_f16(v_sqrt_f16(x)); rsqrt f64: 1 / sqrt(x), the
+//                 correctly rounded division (LowerFDIV64) of sqrt f64
+//                 above: what llc-22 selects for `fdiv 1.0, llvm.sqrt(x)`
+//                 without fast-math flags (convert-gpu-to-rocdl calls ocml's
+//                 __ocml_rsqrt_f16 / _f64 instead, not installed here)
+// f64 exp / exp2 / log / log2 have no LLVM lowering on AMDGPU (llc-22: "no
+// libcall available for fexp"): aster's own in LowerMathF64.cpp.
 // Needs before: the operands lowered. Guarantees after: one RV per result.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
@@ -25,6 +30,8 @@
 #include <optional>
 
 namespace aster::lower {
+
+RV divF64(KernelLowering &L, RV x, RV y);
 
 namespace {
 StringRef roundingInst(Operation *op, bool f64) {
@@ -98,6 +105,8 @@ std::optional<LogicalResult> lowerMathFormats(KernelLowering &L, Operation *op) 
     Value x = L.toV(in[0]);
     if (isa<math::SqrtOp>(op))
       return set(RV::of(RV::V, L.inst("v_sqrt_f16", L.vT, x)));
+    if (isa<math::RsqrtOp>(op))
+      return set(RV::of(RV::V, L.inst("v_rcp_f16", L.vT, L.inst("v_sqrt_f16", L.vT, x))));
     if (isa<math::Exp2Op>(op))
       return set(RV::of(RV::V, L.inst("v_exp_f16", L.vT, x)));
     if (isa<math::Log2Op>(op))
@@ -114,6 +123,8 @@ std::optional<LogicalResult> lowerMathFormats(KernelLowering &L, Operation *op) 
   }
   if (t.isF64() && isa<math::SqrtOp>(op))
     return set(sqrtF64(L, in[0]));
+  if (t.isF64() && isa<math::RsqrtOp>(op))
+    return set(divF64(L, KernelLowering::imm64(0x3ff0000000000000ull), sqrtF64(L, in[0])));
   return std::nullopt;
 }
 

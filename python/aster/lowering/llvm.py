@@ -103,10 +103,37 @@ def _math_expand(text):
                  + ",".join(passes) + "))"], text)
 
 
+# ocml functions that LLVM expands from plain IR on AMDGPU: the oracle
+# defines them as that IR (inlined: `alwaysinline`). arith.remf becomes
+# __ocml_fmod_*, which the oracle computes as LLVM's `frem` (expanded by
+# llc-22's expand-ir-insts into its exact fmod loop); math.rsqrt of f16 /
+# f64 becomes __ocml_rsqrt_*, here `fdiv 1.0, llvm.sqrt` without fast-math
+# flags (llc-22 -mcpu=gfx942: v_sqrt_f16 + v_rcp_f16; lowerFSQRTF64 +
+# LowerFDIV64), the pattern aster lowers (cc/lower/LowerRemf.cpp,
+# LowerMathFormats.cpp).
+_OCML_IR_TYPES = {"f16": "half", "f32": "float", "f64": "double"}
+OCML_AS_IR = {}
+for _s, _t in _OCML_IR_TYPES.items():
+    OCML_AS_IR[f"__ocml_fmod_{_s}"] = (
+        f"define linkonce_odr hidden {_t} @__ocml_fmod_{_s}({_t} %x, {_t} %y) alwaysinline {{\n"
+        f"  %r = frem {_t} %x, %y\n  ret {_t} %r\n}}\n")
+for _s in ("f16", "f64"):
+    _t = _OCML_IR_TYPES[_s]
+    OCML_AS_IR[f"__ocml_rsqrt_{_s}"] = (
+        f"define linkonce_odr hidden {_t} @__ocml_rsqrt_{_s}({_t} %x) alwaysinline {{\n"
+        f"  %s = call {_t} @llvm.sqrt.{_s}({_t} %x)\n  %r = fdiv {_t} 1.0, %s\n"
+        f"  ret {_t} %r\n}}\n")
+
+
 def _ocml_intrinsics(ll):
-    """The module with OCML_AS_INTRINSIC's calls turned into the intrinsics."""
+    """The module with OCML_AS_INTRINSIC's calls turned into the intrinsics
+    and OCML_AS_IR's declarations into their definitions."""
     for f, intr in OCML_AS_INTRINSIC.items():
         ll = ll.replace("@" + f + "(", "@" + intr + "(")
+    for f, body in OCML_AS_IR.items():
+        decl = re.compile(r"^declare [^\n]*@" + f + r"\(.*$", re.M)
+        if decl.search(ll):
+            ll = decl.sub("", ll) + body
     return ll
 
 
@@ -163,9 +190,30 @@ def _aliases(text):
     return "".join(line + "\n" for line in text.splitlines() if re.match(r"#[\w.$-]+ = ", line))
 
 
+def _private_alloca(m):
+    """`%x = memref.alloc(...) : memref<T>` as an alloca of private memory
+    (LLVM's allocas are in addrspace 5) cast to the type its users have."""
+    name, sizes, attrs, ty = m.groups()
+    priv = ty[:-1] + ", #gpu.address_space<private>>"
+    return (f"{name}_p = memref.alloca({sizes}){attrs} : {priv}\n"
+            f"    {name} = memref.memory_space_cast {name}_p : {priv} to {ty}\n")
+
+
 def _linalg_to_loops(text):
     """linalg ops of the gpu.modules as loops (mlir-opt-22
-    --convert-linalg-to-loops), before the pipeline below."""
+    --convert-linalg-to-loops), before the pipeline below; tensors first
+    bufferized by the pass aster.lower runs (cc/lower/LowerTensors.cpp):
+    one-shot-bufferize; its new buffers are work-item private
+    (memref.alloca) and its copies linalg.copy, as aster's allocation and
+    copy functions make them (mlir-opt-22's pass has no option for either:
+    the text is rewritten; memref-to-llvm would call a runtime memrefCopy
+    for a strided copy)."""
+    if "tensor<" in text:
+        text = _run(["mlir-opt-22", "--one-shot-bufferize"], text)
+        text = re.sub(r"(%[\w.]+) = memref\.alloc\((.*?)\)(.*) : (memref<.*>)\n",
+                      _private_alloca, text)
+        text = re.sub(r"memref\.copy (%[\w.]+), (%[\w.]+) : (.+) to (.+)",
+                      r"linalg.copy ins(\1 : \3) outs(\2 : \4)", text)
     if "linalg." not in text:
         return text
     return _run(["mlir-opt-22",
