@@ -8,6 +8,7 @@
 #include "emulator/timing/HugeSlots.h"
 
 #include <cstdint>
+#include <cstring>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -20,6 +21,38 @@ constexpr size_t kHuge = size_t(2) << 20;
 constexpr size_t kChunk = 8 * kHuge;               ///< 16 MiB
 constexpr size_t kRetainBytes = size_t(96) << 20;  ///< free slots kept backed by memory
 } // namespace
+
+void *hugeZeroed(size_t bytes) {
+#if defined(__linux__)
+  // Bytes rounded up to whole huge pages; the start 2 MiB-aligned.
+  size_t len = (bytes + kHuge - 1) / kHuge * kHuge, span = len + kHuge;
+  void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    throw std::bad_alloc();
+  uintptr_t a = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t b = (a + kHuge - 1) & ~(uintptr_t(kHuge) - 1);
+  if (b > a)
+    munmap(raw, b - a);
+  if (b + len < a + span)
+    munmap(reinterpret_cast<void *>(b + len), a + span - (b + len));
+  madvise(reinterpret_cast<void *>(b), len, MADV_HUGEPAGE);
+  return reinterpret_cast<void *>(b);
+#else
+  void *p = ::operator new(bytes, std::align_val_t(64));
+  std::memset(p, 0, bytes);
+  return p;
+#endif
+}
+
+void hugeRelease(void *p, size_t bytes) {
+  if (!p)
+    return;
+#if defined(__linux__)
+  munmap(p, (bytes + kHuge - 1) / kHuge * kHuge);
+#else
+  ::operator delete(p, std::align_val_t(64));
+#endif
+}
 
 HugeSlots::HugeSlots(size_t bytes) : slot_((bytes + 63) / 64 * 64) {}
 
