@@ -155,12 +155,30 @@ template <uint8_t Bytes, bool Sext, uint8_t D16> void bufLoad(Wave &w, const Ins
   // copies below then find it in the host's cache. The region is that of
   // the first lane (a kernel alternates between its arrays: the wave's
   // last region is mostly another one).
-  if (uint64_t e = w.exec(); e && xlate(w, b.addr[__builtin_ctzll(e)], Bytes, false)) {
+  uint64_t e = w.exec();
+  if (e && xlate(w, b.addr[__builtin_ctzll(e)], Bytes, false)) {
     const Region *r = w.lastRegion;
+    bool all = true;  // every lane's whole access in range and in r
     forLanes(e, [&](unsigned l) {
       if (r->contains(b.addr[l], Bytes))
         __builtin_prefetch(r->data + (b.addr[l] - r->base));
+      else
+        all = false;
+      all &= inRange(b, l, 0, Bytes);
     });
+    if (Bytes >= 4 && all) {
+      // The common case in one loop: what readLane and loadToRegs do per
+      // lane, without pieces or faults (none can happen here).
+      uint32_t *d[Bytes >= 4 ? Bytes / 4 : 1];
+      for (unsigned i = 0; i < Bytes / 4u; ++i)
+        d[i] = vdst(w, in.dst(), i);
+      forLanes(e, [&](unsigned l) {
+        const uint8_t *p = r->data + (b.addr[l] - r->base);
+        for (unsigned i = 0; i < Bytes / 4u; ++i)
+          d[i][l] = ld32(p + 4 * i);
+      });
+      return;
+    }
   }
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {

@@ -108,6 +108,22 @@ uint8_t *laneMem(Wave &w, const Inst &in, unsigned l, uint8_t sp, uint64_t a, un
   return w.scratch.data() + size_t(l) * per + a;
 }
 
+/// The region holding every active lane's whole access when all lanes
+/// access global memory in one region (writable where they write), else
+/// nullptr: then laneMem, lane by lane, finds what to report.
+const Region *oneGlobalRegion(Wave &w, const uint64_t *addr, const uint8_t *space, unsigned n,
+                              bool write) {
+  uint64_t e = w.exec();
+  if (!e || !xlate(w, addr[__builtin_ctzll(e)], n, write))
+    return nullptr;
+  const Region *r = w.lastRegion;
+  bool all = true;
+  forLanes(e, [&](unsigned l) {
+    all &= space[l] == SP_GLOBAL && r->contains(addr[l], n) && (!write || r->canWrite(addr[l], n));
+  });
+  return all ? r : nullptr;
+}
+
 template <Fam F, uint8_t Bytes, bool Sext, uint8_t D16> void vmLoad(Wave &w, const Inst &in) {
   if (in.flags & IF_TFE) {
     w.fail(in, "the tfe modifier is not emulated");
@@ -116,6 +132,19 @@ template <Fam F, uint8_t Bytes, bool Sext, uint8_t D16> void vmLoad(Wave &w, con
   uint64_t addr[64];
   uint8_t space[64];
   laneAddrs<F>(w, in, addr, space);
+  if (Bytes >= 4)
+    if (const Region *r = oneGlobalRegion(w, addr, space, Bytes, false)) {
+      // The common case in one loop (what laneMem and loadToRegs do per lane).
+      uint32_t *d[Bytes >= 4 ? Bytes / 4 : 1];
+      for (unsigned i = 0; i < Bytes / 4u; ++i)
+        d[i] = vdst(w, in.dst(), i);
+      forLanes(w.exec(), [&](unsigned l) {
+        const uint8_t *p = r->data + (addr[l] - r->base);
+        for (unsigned i = 0; i < Bytes / 4u; ++i)
+          d[i][l] = ld32(p + 4 * i);
+      });
+      return;
+    }
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok)
@@ -134,6 +163,19 @@ template <Fam F, uint8_t Bytes, bool Hi> void vmStore(Wave &w, const Inst &in) {
   uint8_t space[64];
   laneAddrs<F>(w, in, addr, space);
   const Opnd &data = in.src(1);
+  if (Bytes >= 4 && data.isVector())
+    if (const Region *r = oneGlobalRegion(w, addr, space, Bytes, true)) {
+      // The common case in one loop (what laneMem and regsToMem do per lane).
+      const uint32_t *d[Bytes >= 4 ? Bytes / 4 : 1];
+      for (unsigned i = 0; i < Bytes / 4u; ++i)
+        d[i] = vdst(w, data, i);
+      forLanes(w.exec(), [&](unsigned l) {
+        uint8_t *p = r->data + (addr[l] - r->base);
+        for (unsigned i = 0; i < Bytes / 4u; ++i)
+          st32(p + 4 * i, d[i][l]);
+      });
+      return;
+    }
   bool ok = true;
   forLanes(w.exec(), [&](unsigned l) {
     if (!ok)

@@ -30,8 +30,11 @@
 
 namespace aster::lower {
 
+void registerTensorBufferization(DialectRegistry &registry); // LowerTensors.cpp
+
 void registerUpstreamDialects(DialectRegistry &registry) {
   registry.insert<linalg::LinalgDialect, affine::AffineDialect>(); // LowerLinalg.cpp
+  registerTensorBufferization(registry); // bufferization, tensor (LowerTensors.cpp)
   registry.insert<gpu::GPUDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect, vector::VectorDialect,
                   amdgpu::AMDGPUDialect, func::FuncDialect, index::IndexDialect,

@@ -103,8 +103,12 @@ unsigned KernelLowering::staticLdsEnd() {
 //     holds every existing lane and the above applies; inside a loop a
 //     second s_barrier after the reads keeps the next iteration's writes of
 //     the scratch from overtaking a slower wave's reads.
-// Needs: every work-item reaching the op (the op's semantics), 32- or
-// 64-bit values.
+//   8- and 16-bit values (i8, i16, f16, bf16): the dword holding the value
+//     moves as a 32-bit one (the upper bits unspecified) and each step is the
+//     type's arith op (LowerArith16.cpp), as LLVM's build of upstream's
+//     rewrite combines its 16-bit shuffles' values.
+// Needs: every work-item reaching the op (the op's semantics), 8-, 16-, 32-
+// or 64-bit values.
 namespace {
 
 using ARK = gpu::AllReduceOperation;
@@ -163,9 +167,13 @@ LogicalResult KernelLowering::lowerAllReduce(gpu::AllReduceOp r) {
   if (func) // a non-kernel function (LowerFunction.cpp): no workgroup of its own
     return unsupported(op, "a workgroup reduction needs the kernel's work-item ids and LDS "
                            "(not in a function)");
-  if (!is32(et) && !is64(et))
-    return unsupported(op, "only reductions of 32- and 64-bit values are lowered");
+  if (!is32(et) && !is64(et) && !isNarrow(et))
+    return unsupported(op, "only reductions of 8-, 16-, 32- and 64-bit values are lowered");
   bool wide = is64(et);
+  // 8- and 16-bit values move as the dword holding them (ds_swizzle,
+  // ds_bpermute and the LDS slot take 32 bits; the upper bits unspecified)
+  // and combine by their own arith lowering (LowerArith16.cpp).
+  bool narrow = isNarrow(et);
   auto known = fn.getKnownBlockSizeAttr();
   unsigned threads = known ? known[0] * known[1] * known[2] : 0;
   // Whole waves: no lane checks in the butterfly.
@@ -176,7 +184,7 @@ LogicalResult KernelLowering::lowerAllReduce(gpu::AllReduceOp r) {
   bool fl = isF32(et);
   std::function<FailureOr<RV>(RV, RV)> combine;
   if (r.getOp()) {
-    StringRef mn = wide ? StringRef() : reduceInst(*r.getOp(), fl);
+    StringRef mn = wide || narrow ? StringRef() : reduceInst(*r.getOp(), fl);
     StringRef an = reduceArith(*r.getOp(), et);
     if (mn.empty() && an.empty())
       return unsupported(op, "this reduction kind is not lowered");
@@ -483,8 +491,9 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     return success();
   }
   if (auto r = dyn_cast<gpu::SubgroupReduceOp>(op)) {
-    if (!is32(r.getType()))
-      return unsupported(op, "only reductions of 32-bit values are lowered");
+    Type et = r.getType();
+    if (!is32(et) && !isNarrow(et))
+      return unsupported(op, "only reductions of 8-, 16- and 32-bit values are lowered");
     // A cluster: aligned groups of `size` consecutive lanes (stride 1), each
     // reduced on its own; the result differs between clusters (a VGPR).
     unsigned cluster = r.getClusterSize().value_or(64);
@@ -496,10 +505,21 @@ LogicalResult KernelLowering::lowerGpu(Operation *op) {
     if (failed(x))
       return failure();
     bool fl = isF32(r.getType());
-    StringRef mn = reduceInst(r.getOp(), fl);
+    // 8- and 16-bit values: moved as their dword, combined by their own
+    // arith lowering (LowerArith16.cpp), as for gpu.all_reduce.
+    bool narrow = isNarrow(et);
+    StringRef mn = narrow ? reduceArith(r.getOp(), et) : reduceInst(r.getOp(), fl);
     if (mn.empty())
       return unsupported(op, "this reduction kind is not lowered");
-    auto combine = [&](Value a, Value c) -> FailureOr<Value> { return inst(mn, vT, {a, c}); };
+    Location at = op->getLoc();
+    auto combine = [&](Value a, Value c) -> FailureOr<Value> {
+      if (!narrow)
+        return inst(mn, vT, {a, c});
+      auto y = scalarOp(*this, at, mn, {RV::of(RV::V, a), RV::of(RV::V, c)}, {et, et}, et, {});
+      if (failed(y))
+        return failure();
+      return toV(*y);
+    };
     auto acc = waveReduce(toV(*x), cluster, combine);
     if (failed(acc))
       return failure();

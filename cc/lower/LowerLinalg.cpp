@@ -11,8 +11,8 @@
 // A kernel splits the work among its threads the usual way: each work-item
 // runs the op on its own subview (tests/py/lower_suite_linalg.py).
 //
-// Needs before: linalg ops with buffer semantics (memref operands; tensors
-// are an error at the op: bufferize first). Guarantees after: no linalg or
+// Needs before: linalg ops with buffer semantics (memref operands): ops on
+// tensors are bufferized first by upstream's passes (LowerTensors.cpp). Guarantees after: no linalg or
 // affine.apply op in the gpu.module; the rest lowers as scf / memref / arith.
 // It works on a clone of the gpu.module (lowerGpuModules lowers the clone),
 // so on any error the input is left as it was.
@@ -23,11 +23,19 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace aster::lower {
 
+// LowerTensors.cpp: whether `gm` holds tensors; bufferizes them.
+bool hasTensors(gpu::GPUModuleOp gm);
+LogicalResult bufferizeTensors(gpu::GPUModuleOp gm);
+
 bool hasLinalg(gpu::GPUModuleOp gm) {
+  if (hasTensors(gm)) // bufferized first (linalgToLoops)
+    return true;
   bool found = false;
   gm.walk([&](Operation *op) {
     if (isa<linalg::LinalgDialect>(op->getDialect()))
@@ -37,6 +45,8 @@ bool hasLinalg(gpu::GPUModuleOp gm) {
 }
 
 LogicalResult linalgToLoops(gpu::GPUModuleOp gm) {
+  if (hasTensors(gm) && failed(bufferizeTensors(gm)))
+    return failure();
   SmallVector<linalg::LinalgOp> ops;
   gm.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
   IRRewriter rewriter(gm.getContext());
@@ -60,6 +70,17 @@ LogicalResult linalgToLoops(gpu::GPUModuleOp gm) {
     op.getResult().replaceAllUsesWith((*v)[0]);
     op.erase();
   }
+  // The loops load every operand, outs too, also where the payload never
+  // reads its block argument (an elementwise op's outs, a copy's target):
+  // such a load is dead (only a read: MLIR's isOpTriviallyDead), erased as
+  // LLVM's -O3 erases it in its build.
+  SmallVector<Operation *> dead;
+  gm.walk([&](memref::LoadOp l) {
+    if (isOpTriviallyDead(l))
+      dead.push_back(l);
+  });
+  for (Operation *op : dead)
+    op->erase();
   // Whatever linalg op is left (not a LinalgOp: e.g. linalg.index outside a
   // payload) is an error at it.
   LogicalResult ok = success();

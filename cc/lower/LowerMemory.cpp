@@ -26,9 +26,9 @@
 //     scratch on gfx942/gfx950), scratch_load/scratch_store with a VGPR
 //     byte offset and no saddr. amdgcn-regalloc places its spill slots
 //     after these bytes.
-// memref.alloca with dynamic sizes (at the kernel's top level): a stack in
-// scratch, as LLVM keeps one with its stack pointer: the first one at a
-// base past every static byte (the static allocas, and the spill slots:
+// memref.alloca with dynamic sizes: a stack in scratch, as LLVM keeps one
+// with its stack pointer: the first one at a base past every static byte
+// (the static allocas, and the spill slots:
 // the base is an arith.constant marked `aster.dynamic_stack_base`, set to
 // the static bytes when the kernel is lowered and moved past the spill
 // slots by amdgcn-regalloc's SpillExpand), each next one after the
@@ -37,7 +37,13 @@
 // `dynamic_stack` (metadata `.uses_dynamic_stack`: the runtime adds its
 // dynamic stack to the fixed private segment). The memref is a view of
 // scratch: offset = pointer / element size, sizes and row-major strides as
-// lowered values.
+// lowered values. In a region (an scf.if side, an scf.for / scf.while body,
+// a memref.alloca_scope) the pointer is restored when the region is left,
+// as LLVM's llvm.stacksave / llvm.stackrestore around an alloca_scope
+// (MLIR's memref-to-llvm AllocaScopeOpLowering): each iteration's allocas
+// reuse the same bytes (LLVM's build of an alloca in a loop without a scope
+// instead grows its stack every iteration; the values computed are the
+// same). An alloca that leaves its region (yielded out) is an error.
 //
 // Needs before: setupInterface (mems). Guarantees after: loads give a VGPR
 // (or, for a register alloca, the stored value); any other memref op is an
@@ -145,10 +151,9 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
   return std::pair{base, byteOff};
 }
 
-namespace {
-
 /// The mnemonic of a load (store) of `bytes` bytes from global memory, LDS or
-/// scratch (the _nosaddr form: the VGPR offset alone).
+/// scratch (the _nosaddr form: the VGPR offset alone; also used by
+/// LowerMemrefAtomics.cpp for private memory).
 std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds) {
   if (lds) {
     static const char *const ld[] = {"",   "ds_read_u8", "ds_read_u16", "", "ds_read_b32",
@@ -165,7 +170,8 @@ std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds) {
   return global ? mn : mn + "_nosaddr";
 }
 
-/// A register-held alloca's element index for constant indices, or -1.
+/// A register-held alloca's element index for constant indices, or -1 (also
+/// used by LowerMemrefAtomics.cpp).
 int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx) {
   int64_t lin = 0;
   for (unsigned i = 0; i < idx.size(); ++i) {
@@ -180,9 +186,11 @@ int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx) {
   return lin;
 }
 
+namespace {
+
 /// Whether alloca `v` (static, identity layout) can live in registers: every
-/// use a memref.load / store (of it, not into it) at constant indices in
-/// the alloca's block.
+/// use a memref.load / store (of it, not into it) or an atomic_rmw /
+/// generic_atomic_rmw on it, at constant indices in the alloca's block.
 bool registerAlloca(Value v, Block *blk) {
   auto mt = cast<MemRefType>(v.getType());
   if (mt.getNumElements() > 64)
@@ -196,6 +204,10 @@ bool registerAlloca(Value v, Block *blk) {
       idx = l.getIndices();
     else if (auto s = dyn_cast<memref::StoreOp>(user); s && u.getOperandNumber() == 1)
       idx = s.getIndices();
+    else if (auto a = dyn_cast<memref::AtomicRMWOp>(user); a && u.get() == a.getMemref())
+      idx = a.getIndices(); // private: an update of the element (LowerMemrefAtomics.cpp)
+    else if (auto g = dyn_cast<memref::GenericAtomicRMWOp>(user))
+      idx = g.getIndices();
     else
       return false;
     for (Value i : idx)
@@ -245,10 +257,55 @@ LogicalResult allocatePrivate(KernelLowering &L, Operation *at, Value v) {
 
 namespace {
 
-/// The dynamic stack pointer (bytes) of each kernel being lowered.
-DenseMap<Operation *, RV> &stackPointers() {
-  static DenseMap<Operation *, RV> sp;
+/// The dynamic stack pointer (bytes) of each kernel being lowered: its
+/// base (made in the entry block), and its value after the last dynamic
+/// alloca of each block (a block with none has its parent op's).
+struct DynamicStack {
+  RV base;
+  DenseMap<Block *, RV> inBlock;
+};
+DenseMap<Operation *, DynamicStack> &stackPointers() {
+  static DenseMap<Operation *, DynamicStack> sp;
   return sp;
+}
+
+/// The stack pointer in effect in `blk` (where the builder is): the block's
+/// own after its last alloca, else the one in effect at its parent op. The
+/// value the parent block had when a region was entered is the one its
+/// ops see again after it: leaving a region (an scf.if side, an scf.for /
+/// scf.while iteration, a memref.alloca_scope) restores the pointer, as
+/// llvm.stackrestore does at the end of an alloca_scope.
+RV &stackPointerIn(DynamicStack &st, Block *blk, Operation *kernelFn) {
+  auto it = st.inBlock.find(blk);
+  if (it != st.inBlock.end())
+    return it->second;
+  Operation *parent = blk->getParentOp();
+  RV outer = parent == kernelFn ? st.base
+                                : stackPointerIn(st, parent->getBlock(), kernelFn);
+  return st.inBlock[blk] = outer;
+}
+
+/// An error when memref `v`, allocated in `blk`, or a view or a result
+/// holding it, reaches `blk`'s terminator (yielded out of a loop iteration,
+/// an scf.if side or an alloca_scope): its memory is reused after the region.
+LogicalResult checkStaysInBlock(KernelLowering &L, Operation *op, Value v, Block *blk) {
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    for (OpOperand &u : x.getUses()) {
+      Operation *user = u.getOwner();
+      if (user == blk->getTerminator())
+        return L.unsupported(op, "a dynamic-size alloca in a loop, branch or alloca_scope "
+                                 "must not leave it (its stack memory is reused after it)");
+      for (Value r : user->getResults())
+        if (isa<BaseMemRefType>(r.getType()))
+          work.push_back(r);
+    }
+  }
+  return success();
 }
 
 LogicalResult lowerDynamicAlloca(KernelLowering &L, memref::AllocaOp al) {
@@ -257,9 +314,10 @@ LogicalResult lowerDynamicAlloca(KernelLowering &L, memref::AllocaOp al) {
   unsigned bytes = memElementBytes(mt.getElementType());
   if (!L.kernel)
     return L.unsupported(op, "dynamic-size allocas are lowered in kernels only");
-  if (op->getParentOp() != L.fn.getOperation())
-    return L.unsupported(op, "dynamic-size allocas are lowered at the kernel's top level only "
-                             "(in a loop or branch the stack would need restoring)");
+  Block *blk = op->getBlock();
+  if (op->getParentOp() != L.fn.getOperation() &&
+      failed(checkStaysInBlock(L, op, al.getResult(), blk)))
+    return failure();
   if (!mt.getLayout().isIdentity() || !bytes || !al.getSymbolOperands().empty())
     return L.unsupported(op, "only allocas with identity layouts of f16, bf16, f32, f64, i8, "
                              "i16, i32, i64 are lowered");
@@ -295,13 +353,17 @@ LogicalResult lowerDynamicAlloca(KernelLowering &L, memref::AllocaOp al) {
   RV total = L.shl(count, RV::imm(llvm::Log2_32(bytes)));
   total = L.ibin("s_and_b32", "v_and_b32", false, L.add(total, RV::imm(15)), RV::imm(~15u),
                  [](uint32_t a, uint32_t c) { return a & c; });
-  RV &sp = stackPointers()[L.fn.getOperation()];
-  if (sp.k == RV::None) {
-    Value c = L.cst((uint32_t)llvm::alignTo(L.privateBytes, 16));
-    c.getDefiningOp()->setAttr("aster.dynamic_stack_base", UnitAttr::get(L.ctx));
-    sp = RV::of(RV::S, L.inst("s_mov_b32", L.sT, c));
+  DynamicStack &st = stackPointers()[L.fn.getOperation()];
+  if (st.base.k == RV::None) {
+    // In the entry block: it dominates every alloca, in any region.
+    st.base = RV::of(RV::S, L.inPrologue([&] {
+      Value c = L.cst((uint32_t)llvm::alignTo(L.privateBytes, 16));
+      c.getDefiningOp()->setAttr("aster.dynamic_stack_base", UnitAttr::get(L.ctx));
+      return L.inst("s_mov_b32", L.sT, c);
+    }));
     L.kernel->setAttr("dynamic_stack", UnitAttr::get(L.ctx));
   }
+  RV &sp = stackPointerIn(st, blk, L.fn.getOperation());
   RV base = sp;
   sp = L.add(base, total);
   MemArg m;
@@ -390,6 +452,29 @@ LogicalResult KernelLowering::lowerMemref(Operation *op) {
       return unsupported(op, "only allocas of static shapes are lowered");
     return allocatePrivate(*this, op, al.getResult());
   }
+  if (auto sc = dyn_cast<memref::AllocaScopeOp>(op)) {
+    // Its body in place; the dynamic stack pointer after it is the one
+    // before it (stackPointerIn), static allocas keep their own bytes.
+    Block &body = sc.getBodyRegion().front();
+    if (failed(lowerBlock(body)))
+      return failure();
+    for (auto [r, v] : llvm::zip(sc.getResults(), body.getTerminator()->getOperands())) {
+      if (isa<BaseMemRefType>(r.getType())) { // a static alloca's (fixed bytes) or an outer one
+        auto m = memrefOf(op, v);
+        if (failed(m))
+          return failure();
+        mems[r] = *m;
+        continue;
+      }
+      auto x = get(v);
+      if (failed(x))
+        return failure();
+      vals[r] = *x;
+    }
+    return success();
+  }
+  if (isa<memref::AllocaScopeReturnOp>(op)) // read by the alloca_scope above
+    return success();
   if (auto d = dyn_cast<memref::DimOp>(op)) {
     auto i = d.getConstantIndex();
     if (!i)

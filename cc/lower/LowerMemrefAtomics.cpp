@@ -41,9 +41,13 @@
 // operation (the region's argument the value in memory, its
 // memref.atomic_yield the new one).
 //
+// Private memory (an alloca in scratch): a load, the operation, a store
+// (privateAtomic below; per-lane memory needs no atomicity); an alloca held
+// in registers (constant indices, LowerMemory.cpp): the element's value.
+//
 // Needs before: the memref's address (LowerMemory.cpp). Guarantees after:
 // the memory updated once per active lane; the result (when used) in a
-// VGPR (pair); private memory is an error at the op.
+// VGPR (pair).
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 
@@ -51,7 +55,54 @@
 
 namespace aster::lower {
 
+// LowerMemory.cpp: the load / store mnemonic of `bytes` bytes; a register
+// alloca's element at constant indices (-1: none).
+std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds);
+int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx);
+
 namespace {
+
+/// An atomic on private memory (an alloca in scratch): each work-item's
+/// private memory is its own, so the atomic is a plain load, the
+/// operation, a store (what LLVM's AMDGPU backend makes of an atomicrmw on
+/// addrspace(5): AMDGPUTargetLowering::shouldExpandAtomicRMWInIR answers
+/// NotAtomic for private pointers). The result is the loaded value.
+LogicalResult privateAtomic(KernelLowering &L, Operation *op, Value memref, ValueRange idx,
+                            Type et, function_ref<FailureOr<RV>(RV)> compute) {
+  auto mo = L.memrefOf(op, memref);
+  if (failed(mo))
+    return failure();
+  if (mo->regs) { // an alloca held in registers: the element's value updated
+    int64_t e = regIndex(L, mo->type, idx);
+    if (e < 0)
+      return L.unsupported(op, "an index out of the alloca's bounds");
+    RV old = L.regAllocas[mo->regsId][e];
+    auto nv = compute(old);
+    if (failed(nv))
+      return failure();
+    L.regAllocas[mo->regsId][e] = *nv;
+    if (!op->use_empty())
+      L.vals[op->getResult(0)] = old;
+    return success();
+  }
+  auto addr = L.address(op, memref, idx, /*allowPrivate=*/true);
+  if (failed(addr))
+    return failure();
+  unsigned bytes = memElementBytes(et);
+  SmallVector<NamedAttribute> attrs;
+  Value voff = L.memOffset(addr->second, false, attrs);
+  Value r = L.inst(memMnemonic(false, bytes, false, false), bytes == 8 ? L.v2T : L.vT, {voff},
+                   attrs);
+  RV old = bytes == 8 ? L.fromV64(r) : RV::of(RV::V, r, isF32(et));
+  auto nv = compute(old);
+  if (failed(nv))
+    return failure();
+  L.inst(memMnemonic(true, bytes, false, false), {},
+         {voff, bytes == 8 ? L.toV64(*nv) : L.toV(*nv)}, attrs);
+  if (!op->use_empty())
+    L.vals[op->getResult(0)] = old;
+  return success();
+}
 
 using K = arith::AtomicRMWKind;
 
@@ -64,6 +115,25 @@ StringRef casOpName(K k) {
   case K::maximumf: return "arith.maximumf";
   case K::minnumf: return "arith.minnumf";
   case K::maxnumf: return "arith.maxnumf";
+  default: return "";
+  }
+}
+
+/// The arith op of any kind but assign (the CAS loop's and private
+/// memory's operation), or "".
+StringRef rmwArith(K k) {
+  if (StringRef c = casOpName(k); !c.empty())
+    return c;
+  switch (k) {
+  case K::addi: return "arith.addi";
+  case K::addf: return "arith.addf";
+  case K::maxs: return "arith.maxsi";
+  case K::mins: return "arith.minsi";
+  case K::maxu: return "arith.maxui";
+  case K::minu: return "arith.minui";
+  case K::andi: return "arith.andi";
+  case K::ori: return "arith.ori";
+  case K::xori: return "arith.xori";
   default: return "";
   }
 }
@@ -159,14 +229,26 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
   auto mo = L.memrefOf(op, a.getMemref());
   if (failed(mo))
     return failure();
-  if (mo->priv || mo->regs)
-    return L.unsupported(op, "atomics on private memory are not lowered");
   Type et = a.getType();
   if (failed(checkAtomicType(L, op, et)))
     return failure();
-  auto addr = L.address(op, a.getMemref(), a.getIndices());
   auto v = L.get(a.getValue());
-  if (failed(addr) || failed(v))
+  if (failed(v))
+    return failure();
+  if (mo->priv || mo->regs) {
+    StringRef an = rmwArith(a.getKind());
+    if (an.empty() && a.getKind() != K::assign)
+      return L.unsupported(op, "this atomic kind is not lowered");
+    RV value = *v;
+    Location at = op->getLoc();
+    return privateAtomic(L, op, a.getMemref(), a.getIndices(), et, [&](RV old) -> FailureOr<RV> {
+      if (an.empty()) // assign
+        return value;
+      return scalarOp(L, at, an, {old, value}, {et, et}, et, {});
+    });
+  }
+  auto addr = L.address(op, a.getMemref(), a.getIndices());
+  if (failed(addr))
     return failure();
   auto [base, off] = *addr;
   unsigned bytes = memElementBytes(et);
@@ -191,22 +273,9 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
   // Sub-dword elements and kinds without an instruction: a CAS loop on the
   // kind's arith op.
   if (bytes < 4 || g.empty()) {
-    StringRef cas = casOpName(a.getKind());
-    if (cas.empty()) {
-      switch (a.getKind()) {
-      case K::addi: cas = "arith.addi"; break;
-      case K::addf: cas = "arith.addf"; break;
-      case K::maxs: cas = "arith.maxsi"; break;
-      case K::mins: cas = "arith.minsi"; break;
-      case K::maxu: cas = "arith.maxui"; break;
-      case K::minu: cas = "arith.minui"; break;
-      case K::andi: cas = "arith.andi"; break;
-      case K::ori: cas = "arith.ori"; break;
-      case K::xori: cas = "arith.xori"; break;
-      case K::assign: break;
-      default: return L.unsupported(op, "this atomic kind is not lowered");
-      }
-    }
+    StringRef cas = rmwArith(a.getKind());
+    if (cas.empty() && a.getKind() != K::assign)
+      return L.unsupported(op, "this atomic kind is not lowered");
     RV value = *v;
     Location at = op->getLoc();
     return casLoop(L, op, base, off, et, [&](RV old) -> FailureOr<RV> {
@@ -242,22 +311,23 @@ LogicalResult lowerGenericAtomicRMW(KernelLowering &L, Operation *op) {
   auto mo = L.memrefOf(op, a.getMemref());
   if (failed(mo))
     return failure();
-  if (mo->priv || mo->regs)
-    return L.unsupported(op, "atomics on private memory are not lowered");
   Type et = a.getResult().getType();
   if (failed(checkAtomicType(L, op, et)))
     return failure();
-  auto addr = L.address(op, a.getMemref(), a.getIndices());
-  if (failed(addr))
-    return failure();
   Block &body = a.getAtomicBody().front();
-  return casLoop(L, op, addr->first, addr->second, et, [&](RV old) -> FailureOr<RV> {
+  auto compute = [&](RV old) -> FailureOr<RV> {
     L.vals[body.getArgument(0)] = old;
     L.cse.clear();
     if (failed(L.lowerBlock(body)))
       return failure();
     return L.get(body.getTerminator()->getOperand(0));
-  });
+  };
+  if (mo->priv || mo->regs)
+    return privateAtomic(L, op, a.getMemref(), a.getIndices(), et, compute);
+  auto addr = L.address(op, a.getMemref(), a.getIndices());
+  if (failed(addr))
+    return failure();
+  return casLoop(L, op, addr->first, addr->second, et, compute);
 }
 
 } // namespace

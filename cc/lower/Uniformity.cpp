@@ -103,6 +103,14 @@ bool Uniformity::visit(Operation *op) {
       }
     return changed;
   }
+  if (auto sc = dyn_cast<memref::AllocaScopeOp>(op)) {
+    // Its results are its body's returned values (LowerMemory.cpp).
+    auto ret = sc.getBodyRegion().front().getTerminator();
+    for (unsigned i = 0; i < sc.getNumResults(); ++i)
+      if (isDivergent(ret->getOperand(i)))
+        changed |= mark(sc.getResult(i));
+    return changed;
+  }
   if (op->getNumRegions())
     return changed; // other region ops: their results stay as computed inside
   if (anyDiv(op->getOperands()))

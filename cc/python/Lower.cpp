@@ -6,6 +6,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
+#include <algorithm>
+
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/string.h>
@@ -66,7 +68,26 @@ lowerText(const std::string &text, const std::string &target, const std::string 
   return out;
 }
 
+/// The operations upstream MLIR registers for the dialects amdgcn-lower
+/// loads (registerUpstreamDialects), sorted: the list the lowering's
+/// coverage audit walks (python/aster/lowering/coverage.py), taken from the
+/// linked MLIR libraries rather than typed by hand.
+static std::vector<std::string> upstreamOps() {
+  MLIRContext ctx;
+  DialectRegistry registry;
+  lower::registerUpstreamDialects(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+  std::vector<std::string> out;
+  for (RegisteredOperationName op : ctx.getRegisteredOperations())
+    out.push_back(op.getStringRef().str());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void bindLower(nb::module_ &m) {
+  m.def("upstream_ops", &upstreamOps,
+        "The op names upstream MLIR registers for the dialects aster.lower loads (sorted).");
   m.def("lower", &lowerText, nb::arg("text"), nb::arg("target") = "gfx942",
         nb::arg("name") = "<string>", nb::arg("libraries") = std::vector<std::string>(),
         "Lowers the gpu.modules of upstream MLIR text to amdgcn modules: [(name, Module, [(kernel, [source argument types])])].");

@@ -61,18 +61,3 @@ def test_returned_old_value_and_neighbours_untouched():
     aster.launch(code, "k", grid=1, block=64, args=[h, old])
     assert h.view(np.uint16).tolist() == [0x7e01, 0x5400, 0xfc00, 0x1234]  # 64.0 at [1]
     assert sorted(old.astype(np.float64).tolist()) == list(range(64))
-
-
-def test_private_memory_atomics_are_an_error():
-    text = S.module("""
-    gpu.func @k(%x: memref<64xi64>) kernel {
-      %i = gpu.thread_id x
-      %p = memref.alloca() : memref<4xi64, #gpu.address_space<private>>
-      %c0 = arith.constant 0 : index
-      %v = memref.load %x[%i] : memref<64xi64>
-      %o = memref.atomic_rmw addi %v, %p[%c0] : (i64, memref<4xi64, #gpu.address_space<private>>) -> i64
-      memref.store %o, %x[%i] : memref<64xi64>
-      gpu.return
-    }""")
-    with pytest.raises(aster.AsterError, match=r"memref.atomic_rmw.*private memory"):
-        aster.lower(text)

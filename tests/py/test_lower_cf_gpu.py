@@ -70,24 +70,6 @@ def test_dynamic_lds_follows_static_lds():
         S.run(case, code, dynamic_lds=64)
 
 
-@pytest.mark.parametrize("body, what", [
-    ("""%h = arith.trunci %v : i32 to i16
-      %h2 = gpu.all_reduce add %h uniform {} : (i16) -> i16
-      %r = arith.extsi %h2 : i16 to i32""", "32- and 64-bit values"),
-])
-def test_unsupported_all_reduce_names_the_op(body, what):
-    text = S.module(f"""
-    gpu.func @k(%x: memref<64xi32>) kernel {{
-      %i = gpu.thread_id x
-      %v = memref.load %x[%i] : memref<64xi32>
-      {body}
-      memref.store %r, %x[%i] : memref<64xi32>
-      gpu.return
-    }}""")
-    with pytest.raises(aster.AsterError, match=r"gpu\.all_reduce.*" + what):
-        aster.lower(text)
-
-
 def test_all_reduce_in_a_function_is_an_error():
     """A non-kernel function has no workgroup ids or LDS of its own."""
     text = S.module("""

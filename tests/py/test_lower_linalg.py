@@ -34,18 +34,3 @@ def test_matmul_is_a_loop_nest_without_linalg():
     text = mods["kernels"].mlir()
     assert "linalg" not in text and "affine" not in text
     assert "s_cbranch_scc1" in text and "global_load_dword" in text
-
-
-def test_linalg_on_tensors_is_a_located_error():
-    text = S.module("""
-    gpu.func @k(%x: memref<4xf32>) kernel {
-      %t = arith.constant dense<1.0> : tensor<4xf32>
-      %r = linalg.copy ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
-      gpu.return
-    }""")
-    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'linalg.copy' op cannot "
-                                               r"be lowered to amdgcn: linalg ops on tensors"):
-        aster.lower(text)
-    # The input is left as it was: lowering it again gives the same error.
-    with pytest.raises(aster.AsterError, match="linalg ops on tensors"):
-        aster.lower(text)

@@ -97,18 +97,6 @@ def test_unsupported_memref_forms_are_located_errors():
     with pytest.raises(aster.AsterError, match=r"'vector.load' op cannot be lowered to amdgcn: "
                                                r"only memref.load / store reach an alloca"):
         aster.lower(text)
-    text = S.module("""
-    gpu.func @k(%x: memref<64xf32>) kernel {
-      %i = gpu.thread_id x
-      %c = arith.constant 1.0 : f32
-      %r = memref.atomic_rmw mulf %c, %x[%i] : (f32, memref<64xf32>) -> f32
-      %a = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
-      %p = memref.atomic_rmw addf %c, %a[%i] : (f32, memref<4xf32, #gpu.address_space<private>>) -> f32
-      gpu.return
-    }""")
-    with pytest.raises(aster.AsterError, match=r"'memref.atomic_rmw' op cannot be lowered to "
-                                               r"amdgcn: atomics on private memory"):
-        aster.lower(text)
 
 
 def test_dynamic_allocas_stack_after_spills():
@@ -126,22 +114,3 @@ def test_dynamic_allocas_stack_after_spills():
     assert re.search(r"s_mov_b32 s\d+, 32\n", code.asm)
     args, _ = S.run(case, code)
     S.check(case, args)
-
-
-def test_dynamic_alloca_in_a_branch_is_an_error():
-    text = S.module("""
-    gpu.func @k(%x: memref<64xf32>, %n: index) kernel {
-      %i = gpu.thread_id x
-      %c0 = arith.constant 0 : index
-      %p = arith.cmpi eq, %i, %c0 : index
-      scf.if %p {
-        %a = memref.alloca(%n) : memref<?xf32, #gpu.address_space<private>>
-        %v = memref.load %a[%c0] : memref<?xf32, #gpu.address_space<private>>
-        memref.store %v, %x[%i] : memref<64xf32>
-      }
-      gpu.return
-    }""")
-    with pytest.raises(aster.AsterError, match=r"'memref.alloca' op cannot be lowered to amdgcn: "
-                                               r"dynamic-size allocas are lowered at the kernel's "
-                                               r"top level only"):
-        aster.lower(text)

@@ -104,3 +104,46 @@ def test_strict_report_same_with_and_without_matrix_thread():
     assert "strict mode: reads v2 before the load" in off
     assert on == off
     assert with_thread("1", report) == on
+
+
+def dirty_registers():
+    """Every wave fills v1..v31 and a0..a31 with non-zero values and runs an
+    MFMA (256 lanes per workgroup)."""
+    m = aster.Module("gfx942")
+    k = m.kernel("dirty", block=(256, 1, 1))
+    for r in range(1, 32):
+        k.v_mov_b32(v[r], 0x5A5A0000 + r)
+    for r in range(32):
+        k.v_accvgpr_write_b32(aster.a[r], v[r % 31 + 1])
+    # (an MFMA's results are long: their ready times stay in the wave's
+    # timing state, which a later wave must not inherit)
+    k.v_mfma_f32_32x32x8_f16(aster.a[0:16], v[2:4], v[4:6], aster.a[0:16])
+    k.s_nop(imm=7)
+    k.s_endpgm()
+    return m.hsaco()
+
+
+def test_timed_launch_unchanged_after_waves_reused_beyond_the_pool():
+    """A launch of more waves than the pool keeps (cc/emulator/timing/Model.cpp
+    WavePool: 512) gives the others back to their slots (HugeSlots.h), which
+    a later launch takes again without clearing them: its cycles, events,
+    report and results are those it had before, with every slot fresh."""
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
+    import vector_add
+    code = aster.compile(vector_add.build(block=256)).hsaco
+    groups = 1216  # 4864 waves of 4 per workgroup: all resident on 304 CUs at once
+    n = groups * 256
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+
+    def run():
+        c = np.zeros(n, np.float32)
+        r = aster.launch(code, "vector_add", groups, 256, [a, b, c, n], timing=True)
+        return fingerprint(r, [c]), c
+
+    first, c = run()
+    np.testing.assert_array_equal(c, a + b)
+    aster.launch(dirty_registers(), "dirty", groups, 256, [], timing=True)
+    again, _ = run()
+    assert again == first

@@ -142,13 +142,19 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
         dw[l * per + k] = (base[l] + off) / 4 + d;
     }
     if (!ti.store && ti.laneBytes == 16 && ti.accesses == 1 && per == 4) {
-      // ds_read_b128 serves its 64 lanes in 8 phases of 8 lanes that are not
-      // consecutive: 0-3 + 20-23, 4-7 + 16-19, 8-11 + 28-31, 12-15 + 24-27,
-      // and the same +32 (AMD, Composable Kernel docs, "Understanding AMD
-      // GPU LDS and Bank Conflicts", Read Access Pattern; ds_write_b128's
-      // phases are lanes 0-7, 8-15, ...). Lanes are put in phase order, so
-      // that ldsBankCycles' groups of 8 consecutive lanes are the phases.
-      static constexpr uint8_t kFirst[8] = {0, 20, 4, 16, 8, 28, 12, 24};
+      // ds_read_b128 serves its 64 lanes in phases of lanes that are not
+      // consecutive. 32 banks (CDNA3): 8 phases of 8 lanes, 0-3 + 20-23,
+      // 4-7 + 16-19, 8-11 + 28-31, 12-15 + 24-27, and the same +32 (AMD,
+      // Composable Kernel docs, "Understanding AMD GPU LDS and Bank
+      // Conflicts", Read Access Pattern; ds_write_b128's phases are lanes
+      // 0-7, 8-15, ...). 64 banks (CDNA4): 4 phases of 16 lanes, 0-3 + 12-15
+      // + 20-23 + 24-27, 4-7 + 8-11 + 16-19 + 28-31, and the same +32 (AMD
+      // ROCm blog "FP8 GEMM Optimization on AMD CDNA4 Architecture", LDS
+      // Access). Lanes are put in phase order (runs of 4), so that
+      // ldsBankCycles' groups of banks / 4 consecutive lanes are the phases.
+      static constexpr uint8_t kFirst32[8] = {0, 20, 4, 16, 8, 28, 12, 24};
+      static constexpr uint8_t kFirst64[8] = {0, 12, 20, 24, 4, 8, 16, 28};
+      const uint8_t *kFirst = P.ldsBanks == 64 ? kFirst64 : kFirst32;
       uint32_t ph[64 * 4];
       uint64_t pexec = 0;
       for (unsigned q = 0; q < 16; ++q)

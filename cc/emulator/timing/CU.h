@@ -7,6 +7,7 @@
 #include "emulator/timing/Memory.h"
 #include "emulator/timing/Params.h"
 #include "emulator/timing/Result.h"
+#include "emulator/timing/HugeSlots.h"
 
 #include <algorithm>
 #include <memory>
@@ -43,7 +44,7 @@ struct TWave {
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
   /// Per tracked register: when its result is available (one host cache
   /// line holds all three facts of a register, read together).
-  std::vector<RegTime> regs;
+  RegTime regs[kTrackCount];
   uint32_t regsUsed = 0;  ///< regs[regsUsed...] are all zero (never written)
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
@@ -142,8 +143,8 @@ struct Shared {
   bool batching = true;            ///< execute SIMD-local instructions in batches
                                    ///< and let SIMDs run ahead
   unsigned lineShift = 0;          ///< log2(P.lineBytes)
-  std::vector<std::unique_ptr<TWave>> twavesFree;
-  std::vector<std::unique_ptr<Wave>> wavesFree;
+  std::vector<HugePtr<TWave>> twavesFree;
+  std::vector<HugePtr<Wave>> wavesFree;
   std::vector<std::unique_ptr<Group>> groupsFree;
   std::vector<uint64_t> dispatcherFree;  ///< per XCD: its workgroup dispatcher's next free cycle
   std::vector<std::unique_ptr<LdsMemo>> ldsMemo;  ///< per instruction, LDS ones
@@ -198,15 +199,15 @@ private:
   const std::vector<uint8_t> &stopAhead;
   const bool batching;
   const unsigned lineShift;
-  std::vector<std::unique_ptr<TWave>> &twavesFree;
-  std::vector<std::unique_ptr<Wave>> &wavesFree;
+  std::vector<HugePtr<TWave>> &twavesFree;
+  std::vector<HugePtr<Wave>> &wavesFree;
   std::vector<std::unique_ptr<Group>> &groupsFree;
   std::vector<uint64_t> &dispatcherFree;
   std::vector<std::unique_ptr<LdsMemo>> &ldsMemo;
   uint64_t &executed;
   bool &failed;
   Simd simd[4];
-  std::vector<std::unique_ptr<TWave>> wavePool;    ///< resident waves
+  std::vector<HugePtr<TWave>> wavePool;    ///< resident waves
   CUMemory cmem;         ///< its L1 and vector memory pipeline
   unsigned cu = 0, resident = 0;
   uint32_t ldsUsed = 0;

@@ -56,8 +56,8 @@ namespace {
 struct WavePool {
   static constexpr size_t kKeep = 512;
   std::mutex m;
-  std::vector<std::unique_ptr<Wave>> waves;
-  std::vector<std::unique_ptr<TWave>> twaves;
+  std::vector<HugePtr<Wave>> waves;
+  std::vector<HugePtr<TWave>> twaves;
 };
 WavePool &wavePool() {
   static WavePool *p = new WavePool;  // never destroyed: launches may run at exit
@@ -145,20 +145,19 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
   grp->barrierLast = 0;
   for (unsigned i = 0; i < n; ++i) {
     if (wavesFree.empty())  // not value-initialized: the CUs of a launch keep
-      wavesFree.push_back(std::unique_ptr<Wave>(new Wave));  // many waves alive, and
+      wavesFree.push_back(HugePtr<Wave>(hugeNew<Wave>()));  // many waves alive, and
                                     // initWave clears the registers the kernel has
     Wave *w = wavesFree.back().release();
     wavesFree.pop_back();
     LN.initWave(*w, grp->ctx, wk, i);
-    std::unique_ptr<TWave> tw;
+    HugePtr<TWave> tw;
     if (twavesFree.empty()) {
-      tw = std::make_unique<TWave>();
-      tw->regs.assign(kTrackCount, RegTime{});
+      tw.reset(hugeNew<TWave>());  // (its register times value-initialised: zero)
     } else {
       tw = std::move(twavesFree.back());
       twavesFree.pop_back();
       // Only registers below regsUsed hold an earlier wave's times.
-      std::memset(static_cast<void *>(tw->regs.data()), 0, tw->regsUsed * sizeof(RegTime));
+      std::memset(static_cast<void *>(tw->regs), 0, tw->regsUsed * sizeof(RegTime));
       tw->regsUsed = 0;
       tw->vm.clear();
       tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
@@ -206,7 +205,7 @@ void CUModel::finishGroup(Group *grp) {
   for (TWave *t : grp->waves) {
     for (unsigned c = 0; c < 8; ++c)
       wk.cls[c] += t->w->clsCount[c];
-    wavesFree.emplace_back(t->w);
+    wavesFree.emplace_back(HugePtr<Wave>(t->w));
     t->w = nullptr;
   }
   wk.waveCount += grp->waves.size();

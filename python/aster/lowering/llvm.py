@@ -190,9 +190,30 @@ def _aliases(text):
     return "".join(line + "\n" for line in text.splitlines() if re.match(r"#[\w.$-]+ = ", line))
 
 
+def _private_alloca(m):
+    """`%x = memref.alloc(...) : memref<T>` as an alloca of private memory
+    (LLVM's allocas are in addrspace 5) cast to the type its users have."""
+    name, sizes, attrs, ty = m.groups()
+    priv = ty[:-1] + ", #gpu.address_space<private>>"
+    return (f"{name}_p = memref.alloca({sizes}){attrs} : {priv}\n"
+            f"    {name} = memref.memory_space_cast {name}_p : {priv} to {ty}\n")
+
+
 def _linalg_to_loops(text):
     """linalg ops of the gpu.modules as loops (mlir-opt-22
-    --convert-linalg-to-loops), before the pipeline below."""
+    --convert-linalg-to-loops), before the pipeline below; tensors first
+    bufferized by the pass aster.lower runs (cc/lower/LowerTensors.cpp):
+    one-shot-bufferize; its new buffers are work-item private
+    (memref.alloca) and its copies linalg.copy, as aster's allocation and
+    copy functions make them (mlir-opt-22's pass has no option for either:
+    the text is rewritten; memref-to-llvm would call a runtime memrefCopy
+    for a strided copy)."""
+    if "tensor<" in text:
+        text = _run(["mlir-opt-22", "--one-shot-bufferize"], text)
+        text = re.sub(r"(%[\w.]+) = memref\.alloc\((.*?)\)(.*) : (memref<.*>)\n",
+                      _private_alloca, text)
+        text = re.sub(r"memref\.copy (%[\w.]+), (%[\w.]+) : (.+) to (.+)",
+                      r"linalg.copy ins(\1 : \3) outs(\2 : \4)", text)
     if "linalg." not in text:
         return text
     return _run(["mlir-opt-22",

@@ -2,7 +2,7 @@
 // RUN: aster-opt %s --amdgcn-lower --amdgcn-regalloc --amdgcn-waitcnt --amdgcn-hazards | aster-translate --mlir-to-hsaco -o %t.hsaco
 // RUN: aster-opt %s --amdgcn-lower --amdgcn-regalloc --amdgcn-waitcnt --amdgcn-hazards | aster-translate --mlir-to-asm | FileCheck %s --check-prefix=META
 // Dynamic-size allocas: a stack in scratch. The first one's base is a
-// constant marked aster.dynamic_stack_base, past the static alloca's 16
+// constant marked aster.dynamic_stack_base (in the entry block), past the static alloca's 16
 // bytes (regalloc moves it past its spill slots); the next one is after
 // the first (n * 4 bytes rounded up to 16: s_add 15, s_and -16); accesses
 // are scratch_* at base / 4 + index elements. The kernel has dynamic_stack:
@@ -10,9 +10,9 @@
 
 // CHECK-LABEL: amdgcn.kernel @k
 // CHECK-SAME: dynamic_stack
-// CHECK: %[[N:.*]] = amdgcn.s_and_b32 {{.*}}%c-16_i32
 // CHECK: %[[B:.*]] = arith.constant {aster.dynamic_stack_base} 16 : i32
 // CHECK: %[[SP:.*]] = amdgcn.s_mov_b32 %[[B]]
+// CHECK: %[[N:.*]] = amdgcn.s_and_b32 {{.*}}%c-16_i32
 // CHECK: amdgcn.s_add_u32 %[[SP]], %[[N]]
 // CHECK: amdgcn.scratch_store_dword
 // META: .private_segment_fixed_size: 16

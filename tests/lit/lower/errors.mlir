@@ -17,18 +17,13 @@ module attributes {gpu.container_module} {
 }
 
 // -----
-// gpu.all_reduce reduces 32- and 64-bit values (not i16).
-// CHECK: errors.mlir:[[@LINE+7]]:14: error: 'gpu.all_reduce' op cannot be lowered to amdgcn: only reductions of 32- and 64-bit values are lowered
+// gpu.all_reduce needs a kernel's workgroup (not in a function).
+// CHECK: errors.mlir:[[@LINE+4]]:12: error: 'gpu.all_reduce' op cannot be lowered to amdgcn: a workgroup reduction needs the kernel's work-item ids and LDS (not in a function)
 module attributes {gpu.container_module} {
   gpu.module @m2 {
-    gpu.func @k(%x: memref<64xi32>) kernel {
-      %i = gpu.thread_id x
-      %v = memref.load %x[%i] : memref<64xi32>
-      %h = arith.trunci %v : i32 to i16
-      %r16 = gpu.all_reduce add %h uniform {} : (i16) -> i16
-      %r = arith.extsi %r16 : i16 to i32
-      memref.store %r, %x[%i] : memref<64xi32>
-      gpu.return
+    gpu.func @f(%v: i32) -> i32 {
+      %r = gpu.all_reduce add %v uniform {} : (i32) -> i32
+      gpu.return %r : i32
     }
   }
 }

@@ -1,0 +1,80 @@
+//===- HugeSlots.cpp - slots in huge host pages (HugeSlots.h) -------------===//
+//
+// A chunk is kChunk bytes (a multiple of 2 MiB, 2 MiB aligned) cut into
+// slots of the size rounded up to 64 bytes; a free list under a mutex (the
+// timing model takes and gives back waves in batches per launch).
+//
+//===----------------------------------------------------------------------===//
+#include "emulator/timing/HugeSlots.h"
+
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace aster::emu::timing {
+
+namespace {
+constexpr size_t kHuge = size_t(2) << 20;
+constexpr size_t kChunk = 8 * kHuge;               ///< 16 MiB
+constexpr size_t kRetainBytes = size_t(96) << 20;  ///< free slots kept backed by memory
+} // namespace
+
+HugeSlots::HugeSlots(size_t bytes) : slot_((bytes + 63) / 64 * 64) {}
+
+void HugeSlots::grow() {
+  size_t chunk = std::max(kChunk, (slot_ + kHuge - 1) / kHuge * kHuge);
+  void *p = nullptr;
+#if defined(__linux__)
+  // One huge page more than needed, then only the 2 MiB-aligned part kept.
+  size_t span = chunk + kHuge;
+  void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    throw std::bad_alloc();
+  uintptr_t a = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t b = (a + kHuge - 1) & ~(uintptr_t(kHuge) - 1);
+  if (b > a)
+    munmap(raw, b - a);
+  if (b + chunk < a + span)
+    munmap(reinterpret_cast<void *>(b + chunk), a + span - (b + chunk));
+  p = reinterpret_cast<void *>(b);
+  madvise(p, chunk, MADV_HUGEPAGE);
+#else
+  p = ::operator new(chunk, std::align_val_t(64));
+#endif
+  char *c = static_cast<char *>(p);
+  size_t n = chunk / slot_;
+  // The last slot first: slots are taken from the list's end, lowest address first.
+  for (size_t i = n; i-- > 0;)
+    free_.push_back(c + i * slot_);
+  backed_ += n;
+}
+
+void *HugeSlots::take() {
+  std::lock_guard<std::mutex> lk(m_);
+  if (free_.empty())
+    grow();
+  void *p = free_.back();
+  free_.pop_back();
+  backed_ = std::min(backed_, free_.size());
+  return p;
+}
+
+void HugeSlots::give(void *p) {
+  std::lock_guard<std::mutex> lk(m_);
+  free_.push_back(p);
+  ++backed_;
+#if defined(__linux__)
+  if (backed_ * slot_ > kRetainBytes) {
+    // The memory of the longest-free backed slot goes back to the host.
+    uintptr_t s = reinterpret_cast<uintptr_t>(free_[free_.size() - backed_]);
+    uintptr_t lo = (s + 4095) & ~uintptr_t(4095), hi = (s + slot_) & ~uintptr_t(4095);
+    if (hi > lo)
+      madvise(reinterpret_cast<void *>(lo), hi - lo, MADV_DONTNEED);
+    --backed_;
+  }
+#endif
+}
+
+} // namespace aster::emu::timing
