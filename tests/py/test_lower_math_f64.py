@@ -124,3 +124,20 @@ def test_f64_expanded_functions_follow_upstreams_formulas():
             "atanh": 2.0 ** -50, "powf": 2.0 ** -43}
     for (o, w), g in zip(want.items(), outs):
         np.testing.assert_allclose(g, w, rtol=rtol[o], atol=0, err_msg=o)
+
+
+def test_rsqrt_ulps_against_numpy():
+    """rsqrt f64 is 1 / sqrt(x) with both steps correctly rounded, as
+    NumPy's 1.0 / np.sqrt(x) computes it: the same bits. rsqrt f16
+    (v_sqrt_f16, then v_rcp_f16: two roundings) is within 1 ulp of f16 of
+    NumPy's float64 1 / sqrt(x) rounded to f16."""
+    case = M.CASES[0]
+    out = S.run(case, ours(case))[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.testing.assert_array_equal(out[3], 1.0 / np.sqrt(out[1]))
+        want = (1.0 / np.sqrt(out[0].astype(np.float64))).astype(np.float16)
+    got = out[2].astype(np.float16)
+    fin = np.isfinite(want) & (want != 0)
+    np.testing.assert_array_equal(got[~fin], want[~fin])
+    ulp = np.abs(got[fin].astype(np.float64) - want[fin]) / np.spacing(want[fin]).astype(np.float64)
+    assert ulp.max() <= 1, ulp.max()
