@@ -7,7 +7,9 @@ lower_suite.py's Case form.
   `fdiv 1.0, llvm.sqrt(x)` without fast-math flags
   (aster.lowering.llvm.OCML_AS_IR), which llc-22 selects as v_sqrt_f16 +
   v_rcp_f16 and as lowerFSQRTF64 + LowerFDIV64; aster lowers the same.
-- NO_LLVM_CASES (aster only, against NumPy): f64 exp, exp2, log, log2.
+- NO_LLVM_CASES (aster only, against NumPy): f64 exp, exp2, log, log2,
+  and tanh, log1p, expm1 (aster's own too: upstream's approximations of
+  them are f32 only).
   LLVM 22 cannot build them (llc-22 -mcpu=gfx942: "no libcall available for
   fexp"; tests/py/test_lower_math_f64.py checks that it still cannot), so
   their oracle is NumPy's float64 with the ulp bounds that test states,
@@ -100,3 +102,30 @@ NO_LLVM_CASES.append(Case("math_exp_log_f64", "explog64", _kernel(
       %olog2r = math.log2 %yv : f64"""),
     (1, 1, 1), (N, 1, 1), _f64_inputs,
     lambda a: {3 + j: v for j, v in enumerate(f64_reference(a).values())}, tol=4e-16))
+
+
+F64_MORE_OPS = ("tanh", "log1p", "expm1")
+
+
+def _more_inputs(r):
+    a = r.choice([-1.0, 1.0], N) * 10.0 ** r.uniform(-20.0, 3.0, N)   # tanh, expm1
+    a[:14] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300, 5e-324, -40.5, 40.5, 709.9, -745.0,
+              0.5 * np.log(2), 22.5, -0.03]
+    b = 10.0 ** r.uniform(-20.0, 300.0, N)                             # log1p
+    b[::5] *= -1e-22                                                   # some in (-1, 0)
+    b[:10] = [0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 5e-324, -0.9999999, 1e-17, -2.0]
+    return [a, b, *[np.zeros(N) for _ in F64_MORE_OPS]]
+
+
+def f64_more_reference(a):
+    with np.errstate(all="ignore"):
+        return {"tanh": np.tanh(a[0]), "log1p": np.log1p(a[1]), "expm1": np.expm1(a[0])}
+
+
+NO_LLVM_CASES.append(Case("math_tanh_log1p_expm1_f64", "more64", _kernel(
+    "more64", [("a", "f64"), ("b", "f64")], [(f"o{o}", "f64") for o in F64_MORE_OPS], """
+      %otanhr = math.tanh %av : f64
+      %olog1pr = math.log1p %bv : f64
+      %oexpm1r = math.expm1 %av : f64"""),
+    (1, 1, 1), (N, 1, 1), _more_inputs,
+    lambda a: {2 + j: v for j, v in enumerate(f64_more_reference(a).values())}, tol=1e-15))
