@@ -18,24 +18,11 @@ lower_suite.py's Case form.
 """
 import numpy as np
 
-from lower_suite import Case, module
+from lower_suite import Case
+from lower_suite_math import N, kernel
 
 CASES = []
 NO_LLVM_CASES = []
-
-N = 256
-
-
-def _kernel(name, ins, outs, body):
-    params = ", ".join(f"%{p}: memref<{N}x{t}>" for p, t in ins + outs)
-    loads = "".join(f"\n      %{p}v = memref.load %{p}[%i] : memref<{N}x{t}>" for p, t in ins)
-    stores = "".join(f"\n      memref.store %{p}r, %{p}[%i] : memref<{N}x{t}>" for p, t in outs)
-    return module(f"""
-    gpu.func @{name}({params}) kernel
-        attributes {{known_block_size = array<i32: {N}, 1, 1>}} {{
-      %i = gpu.thread_id x{loads}{body}{stores}
-      gpu.return
-    }}""")
 
 
 def _rsqrt_inputs(r):
@@ -52,7 +39,7 @@ def _rsqrt_expect(a):
                 3: 1.0 / np.sqrt(a[1])}
 
 
-CASES.append(Case("math_rsqrt_f16_f64", "rsq", _kernel(
+CASES.append(Case("math_rsqrt_f16_f64", "rsq", kernel(
     "rsq", [("h", "f16"), ("d", "f64")], [("oh", "f16"), ("od", "f64")], """
       %ohr = math.rsqrt %hv : f16
       %odr = math.rsqrt %dv : f64"""),
@@ -93,7 +80,7 @@ def f64_reference(a):
                 "log2": np.log2(a[2])}
 
 
-NO_LLVM_CASES.append(Case("math_exp_log_f64", "explog64", _kernel(
+NO_LLVM_CASES.append(Case("math_exp_log_f64", "explog64", kernel(
     "explog64", [("x", "f64"), ("x2", "f64"), ("y", "f64")],
     [(f"o{o}", "f64") for o in F64_OPS], """
       %oexpr = math.exp %xv : f64
@@ -122,7 +109,7 @@ def f64_more_reference(a):
         return {"tanh": np.tanh(a[0]), "log1p": np.log1p(a[1]), "expm1": np.expm1(a[0])}
 
 
-NO_LLVM_CASES.append(Case("math_tanh_log1p_expm1_f64", "more64", _kernel(
+NO_LLVM_CASES.append(Case("math_tanh_log1p_expm1_f64", "more64", kernel(
     "more64", [("a", "f64"), ("b", "f64")], [(f"o{o}", "f64") for o in F64_MORE_OPS], """
       %otanhr = math.tanh %av : f64
       %olog1pr = math.log1p %bv : f64

@@ -22,10 +22,13 @@ constexpr size_t kChunk = 8 * kHuge;               ///< 16 MiB
 constexpr size_t kRetainBytes = size_t(96) << 20;  ///< free slots kept backed by memory
 } // namespace
 
-void *hugeZeroed(size_t bytes) {
 #if defined(__linux__)
-  // Bytes rounded up to whole huge pages; the start 2 MiB-aligned.
-  size_t len = (bytes + kHuge - 1) / kHuge * kHuge, span = len + kHuge;
+namespace {
+/// `len` bytes (a multiple of 2 MiB) of zeroed memory starting on a 2 MiB
+/// boundary, advised to be backed by huge pages: one huge page more is
+/// mapped, then the unaligned head and the tail beyond `len` unmapped.
+void *mapHugeAligned(size_t len) {
+  size_t span = len + kHuge;
   void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
     throw std::bad_alloc();
@@ -37,6 +40,14 @@ void *hugeZeroed(size_t bytes) {
     munmap(reinterpret_cast<void *>(b + len), a + span - (b + len));
   madvise(reinterpret_cast<void *>(b), len, MADV_HUGEPAGE);
   return reinterpret_cast<void *>(b);
+}
+} // namespace
+#endif
+
+void *hugeZeroed(size_t bytes) {
+#if defined(__linux__)
+  // Bytes rounded up to whole huge pages.
+  return mapHugeAligned((bytes + kHuge - 1) / kHuge * kHuge);
 #else
   void *p = ::operator new(bytes, std::align_val_t(64));
   std::memset(p, 0, bytes);
@@ -60,19 +71,7 @@ void HugeSlots::grow() {
   size_t chunk = std::max(kChunk, (slot_ + kHuge - 1) / kHuge * kHuge);
   void *p = nullptr;
 #if defined(__linux__)
-  // One huge page more than needed, then only the 2 MiB-aligned part kept.
-  size_t span = chunk + kHuge;
-  void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED)
-    throw std::bad_alloc();
-  uintptr_t a = reinterpret_cast<uintptr_t>(raw);
-  uintptr_t b = (a + kHuge - 1) & ~(uintptr_t(kHuge) - 1);
-  if (b > a)
-    munmap(raw, b - a);
-  if (b + chunk < a + span)
-    munmap(reinterpret_cast<void *>(b + chunk), a + span - (b + chunk));
-  p = reinterpret_cast<void *>(b);
-  madvise(p, chunk, MADV_HUGEPAGE);
+  p = mapHugeAligned(chunk);
 #else
   p = ::operator new(chunk, std::align_val_t(64));
 #endif
