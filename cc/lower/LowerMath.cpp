@@ -111,7 +111,8 @@ RV KernelLowering::logF32(RV x) {
 LogicalResult KernelLowering::lowerMath(Operation *op) {
   if (!isa<math::FmaOp, math::SqrtOp, math::RsqrtOp, math::Exp2Op, math::Log2Op,
            math::AbsFOp, math::ExpOp, math::LogOp, math::SinOp, math::CosOp, math::FloorOp,
-           math::CeilOp, math::TruncOp, math::RoundEvenOp, math::CopySignOp>(op))
+           math::CeilOp, math::TruncOp, math::RoundEvenOp, math::CopySignOp, math::ExpM1Op,
+           math::TanhOp, math::Log1pOp>(op))
     return unsupported(op);
   Type t = op->getResult(0).getType();
   auto operands = getAll(op->getOperands());

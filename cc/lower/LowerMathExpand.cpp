@@ -22,7 +22,8 @@
 //      / cos, asinh / acosh / atanh by log and sqrt.
 //   4. arith.ceildivsi / ceildivui / floordivsi (any width): upstream's
 //      arith-expand patterns (populateCeilFloorDivExpandOpsPatterns).
-// What is left are arith and math ops LowerArith / LowerMath lower.
+// What is left are arith and math ops LowerArith / LowerMath lower (f64
+// tanh / log1p / expm1 stay: LowerMathF64.cpp lowers them).
 // Needs before: a gpu.module (the clone lowerGpuModules lowers). Guarantees
 // after: no op of kApproximated / kExpanded (one that upstream could not
 // rewrite, e.g. an f64 tanh, is an error naming it and its location).
@@ -53,7 +54,15 @@ constexpr StringLiteral kExtendedToo[] = {"sin",   "cos",       "floor",   "ceil
 StringRef mnemonic(Operation *op) { return op->getName().stripDialect(); }
 bool inList(ArrayRef<StringLiteral> l, StringRef m) { return llvm::is_contained(l, m); }
 bool isMath(Operation *op) { return isa<math::MathDialect>(op->getDialect()); }
-bool approximated(Operation *op) { return isMath(op) && inList(kApproximated, mnemonic(op)); }
+// Of f64, aster's own (LowerMathF64.cpp): not upstream's (f32-only) rewrites.
+constexpr StringLiteral kOwnF64[] = {"tanh", "log1p", "expm1"};
+bool ownF64(Operation *op) {
+  return op->getNumResults() == 1 && op->getResult(0).getType().isF64() &&
+         inList(kOwnF64, mnemonic(op));
+}
+bool approximated(Operation *op) {
+  return isMath(op) && inList(kApproximated, mnemonic(op)) && !ownF64(op);
+}
 bool expanded(Operation *op) { return isMath(op) && inList(kExpanded, mnemonic(op)); }
 bool hasNarrowFloat(Operation *op) {
   auto narrow = [](Type t) {

@@ -184,21 +184,71 @@ Value log2F64(F64 &D, Value x) {
   Value err = D.add(D.sub(p.e, t), ph); // Fast2Sum: |e| >= |ph| or e = 0
   return logSpecials(D, x, D.add(t, D.add(err, pl)));
 }
+
+// e^x - 1: the reduction of expF64 (k, r); expm1(r) = r P(r) with P's
+// coefficients 1/(n+1)! (degree 13), then 2^k expm1(r) + (2^k - 1) in one
+// fma (2^k - 1 exact for -53 <= k <= 53; beyond, the rounded 2^k - 1 is
+// within an ulp of the result's). Above 40 (e^x past 2^57: the - 1 is below
+// half an ulp) e^x itself, 2^k (1 + expm1(r)) (v_ldexp_f64 past the
+// largest finite 2^k); below -40, -1; +inf above 710.
+Value expm1F64(F64 &D, Value x) {
+  KernelLowering &L = D.L;
+  Value k = L.inst("v_rndne_f64", L.v2T, D.mul(x, D.c(kLog2eHi)));
+  Value nk = D.neg(k);
+  Value r = D.fma(nk, D.c(kLn2Hi), x);
+  r = D.fma(nk, D.c(kLn2Lo), r);
+  SmallVector<double> cs = expCoeffs(1.0);
+  Value em = D.mul(r, D.horner(r, ArrayRef<double>(cs).drop_front()));
+  Value ki = L.inst("v_cvt_i32_f64", L.vT, k);
+  Value twoK = L.inst("v_ldexp_f64", L.v2T, {D.c(1.0), ki});
+  Value small = D.fma(twoK, em, D.add(twoK, D.c(-1.0)));
+  Value big = L.inst("v_ldexp_f64", L.v2T, {D.add(em, D.c(1.0)), ki});
+  Value res = D.sel(D.cmp("v_cmp_gt_f64", x, D.c(40.0)), big, small);
+  res = D.sel(D.cmp("v_cmp_gt_f64", x, D.c(710.0)), D.c(INFINITY), res);
+  return D.sel(D.cmp("v_cmp_lt_f64", x, D.c(-40.0)), D.c(-1.0), res);
+}
+
+// tanh(x) = e / (e + 2) with e = expm1(2 |x|) (correctly rounded division),
+// 1 for |x| > 22 (tanh(22) rounds to 1), the sign of x (v_bfi_b32).
+Value tanhF64(F64 &D, Value x) {
+  KernelLowering &L = D.L;
+  Value ax = D.join(D.lo(x), L.inst("v_and_b32", L.vT, {L.toV(RV::imm(0x7fffffff)), D.hi(x)}));
+  Value e = expm1F64(D, D.add(ax, ax));
+  Value t = L.toV64(divF64(L, L.fromV64(e), L.fromV64(D.add(e, D.c(2.0)))));
+  t = D.sel(D.cmp("v_cmp_gt_f64", ax, D.c(22.0)), D.c(1.0), t);
+  return D.join(D.lo(t), L.inst("v_bfi_b32", L.vT, {L.toV(RV::imm(0x7fffffff)), D.hi(t), D.hi(x)}));
+}
+
+// log(1 + x) = log(u) + (x - (u - 1)) / u with u = 1 + x rounded (the
+// correction restores what the rounding of u lost, to first order; u - 1
+// is exact); u's special cases (0: x = -1, negative, +inf, NaN) take
+// log(u) alone.
+Value log1pF64(F64 &D, Value x) {
+  KernelLowering &L = D.L;
+  Value u = D.add(x, D.c(1.0));
+  Value lu = logF64(D, u);
+  Value c = D.mul(D.sub(x, D.add(u, D.c(-1.0))), L.inst("v_rcp_f64", L.v2T, u));
+  return D.sel(D.cls(u, 0x27f), lu, D.add(lu, c)); // all but +normal, +denormal
+}
 } // namespace
 
 std::optional<LogicalResult> lowerMathF64(KernelLowering &L, Operation *op) {
-  if (!op->getResult(0).getType().isF64() || !isa<math::ExpOp, math::Exp2Op, math::LogOp,
-                                                    math::Log2Op>(op))
+  if (!op->getResult(0).getType().isF64() ||
+      !isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::ExpM1Op, math::TanhOp,
+           math::Log1pOp>(op))
     return std::nullopt;
   auto in = L.getAll(op->getOperands());
   if (failed(in))
     return failure();
   F64 D{L};
   Value x = L.toV64((*in)[0]);
-  Value r = isa<math::ExpOp>(op)    ? expF64(D, x)
-            : isa<math::Exp2Op>(op) ? exp2F64(D, x)
-            : isa<math::LogOp>(op)  ? logF64(D, x)
-                                    : log2F64(D, x);
+  Value r = isa<math::ExpOp>(op)     ? expF64(D, x)
+            : isa<math::Exp2Op>(op)  ? exp2F64(D, x)
+            : isa<math::LogOp>(op)   ? logF64(D, x)
+            : isa<math::Log2Op>(op)  ? log2F64(D, x)
+            : isa<math::ExpM1Op>(op) ? expm1F64(D, x)
+            : isa<math::TanhOp>(op)  ? tanhF64(D, x)
+                                     : log1pF64(D, x);
   L.vals[op->getResult(0)] = L.fromV64(r);
   return success();
 }

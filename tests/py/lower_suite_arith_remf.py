@@ -109,3 +109,55 @@ CASES.append(Case("remf_uniform_and_branch", "remu", module("""
       memref.store %v, %ob[%t] : memref<64xf32>
       gpu.return
     }"""), (1, 1, 1), (64, 1, 1), _uniform_inputs, _uniform_expect, same_bits=True))
+
+
+# A remainder in a uniform loop (SCC branches around the EXEC loop), in a
+# divergent one (each lane runs t trips) and of vectors (per element).
+def _loops_inputs(r):
+    x = (r.standard_normal(64) * 1e6).astype(np.float32)
+    y = r.uniform(0.5, 3.0, 64).astype(np.float32)
+    v = (r.standard_normal(128) * 1e30).astype(np.float32)
+    return [x, y, np.zeros(64, np.float32), v, 5]
+
+
+def _loops_expect(a):
+    x, y, v, n = a[0], a[1], a[3], a[4]
+    s = x.copy()
+    for _ in range(n):
+        s = (np.fmod(s, y) * np.float32(3)).astype(np.float32)
+    out = s.copy()
+    for t in range(64):
+        for _ in range(t):
+            out[t] = np.fmod(out[t], y[t]) + np.float32(7.5)
+    return {2: out, 3: np.fmod(v, np.repeat(y, 2))}
+
+
+CASES.append(Case("remf_in_loops_vector", "reml", module("""
+    gpu.func @reml(%x: memref<64xf32>, %y: memref<64xf32>, %o: memref<64xf32>,
+                   %v: memref<128xf32>, %n: index) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %xv = memref.load %x[%t] : memref<64xf32>
+      %yv = memref.load %y[%t] : memref<64xf32>
+      %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %xv) -> (f32) {
+        %r = arith.remf %acc, %yv : f32
+        %k = arith.constant 3.0 : f32
+        %a = arith.mulf %r, %k : f32
+        scf.yield %a : f32
+      }
+      %s2 = scf.for %j = %c0 to %t step %c1 iter_args(%acc = %s) -> (f32) {
+        %r = arith.remf %acc, %yv : f32
+        %k = arith.constant 7.5 : f32
+        %a = arith.addf %r, %k : f32
+        scf.yield %a : f32
+      }
+      memref.store %s2, %o[%t] : memref<64xf32>
+      %c2 = arith.constant 2 : index
+      %i2 = arith.muli %t, %c2 : index
+      %vv = vector.load %v[%i2] : memref<128xf32>, vector<2xf32>
+      %w = vector.broadcast %yv : f32 to vector<2xf32>
+      %vr = arith.remf %vv, %w : vector<2xf32>
+      vector.store %vr, %v[%i2] : memref<128xf32>, vector<2xf32>
+      gpu.return
+    }"""), (1, 1, 1), (64, 1, 1), _loops_inputs, _loops_expect, same_bits=True))

@@ -223,7 +223,8 @@ CASES[-1].compare = False
 # segment end as (lane + width) & -width, right only for powers of two. So
 # LLVM builds the reduction written out instead: each value to workgroup
 # memory, a barrier, every work-item adds the n values in order.
-def _serial_all_reduce(n, ty, combine):
+def serial_all_reduce(n, ty, combine):
+    """`combine`: the lines computing %m from the running %a and the next %b."""
     return module(f"""
     gpu.func @ar(%x: memref<{n}x{ty}>, %y: memref<{n}x{ty}>)
         workgroup(%buf: memref<{n}x{ty}, #gpu.address_space<workgroup>>) kernel
@@ -238,7 +239,7 @@ def _serial_all_reduce(n, ty, combine):
       %first = memref.load %buf[%c0] : memref<{n}x{ty}, #gpu.address_space<workgroup>>
       %r = scf.for %k = %c1 to %cn step %c1 iter_args(%a = %first) -> ({ty}) {{
         %b = memref.load %buf[%k] : memref<{n}x{ty}, #gpu.address_space<workgroup>>
-        %m = {combine} %a, %b : {ty}
+        {combine}
         scf.yield %m : {ty}
       }}
       memref.store %r, %y[%i] : memref<{n}x{ty}>
@@ -249,5 +250,5 @@ def _serial_all_reduce(n, ty, combine):
 CASES.append(_all_reduce_general(
     "all_reduce_i64_add_partial", 100, "i64",
     "%r = gpu.all_reduce add %v uniform {} : (TY) -> TY", lambda x: x.sum(dtype=np.int64)))
-CASES[-1].llvm_mlir = _serial_all_reduce(100, "i64", "arith.addi")
+CASES[-1].llvm_mlir = serial_all_reduce(100, "i64", "%m = arith.addi %a, %b : i64")
 CASES[-1].compare = False

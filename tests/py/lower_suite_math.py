@@ -29,7 +29,7 @@ CASES = []
 N = 256
 
 
-def _kernel(name, ins, outs, body, ty="f32"):
+def kernel(name, ins, outs, body, ty="f32"):
     """A kernel reading `ins` and writing `outs` (memref<N x ty> each) at the thread id."""
     params = ", ".join(f"%{p}: memref<{N}x{t}>" for p, t in ins + outs)
     loads = "".join(f"\n      %{p}v = memref.load %{p}[%i] : memref<{N}x{t}>" for p, t in ins)
@@ -60,7 +60,7 @@ def _h_inputs(r):
 
 _NP = {"sqrt": np.sqrt, "exp": np.exp, "log": np.log, "exp2": np.exp2, "log2": np.log2}
 
-CASES.append(Case("math_f16_native", "hnative", _kernel(
+CASES.append(Case("math_f16_native", "hnative", kernel(
     "hnative", [("x", "f16")], [(f"o{o}", "f16") for o in _H_NATIVE],
     "".join(f"\n      %o{o}r = math.{o} %xv : f16" for o in _H_NATIVE)),
     (1, 1, 1), (N, 1, 1), _h_inputs,
@@ -92,7 +92,7 @@ def _round_expect(a):
             13: np.rint(d)}
 
 
-CASES.append(Case("math_sqrt64_rounding", "rnd", _kernel(
+CASES.append(Case("math_sqrt64_rounding", "rnd", kernel(
     "rnd", [("x", "f64"), ("f", "f32"), ("g", "f32"), ("d", "f64")],
     [("sq", "f64"), ("fl", "f32"), ("ce", "f32"), ("tr", "f32"), ("re", "f32"), ("cs", "f32"),
      ("dfl", "f64"), ("dce", "f64"), ("dtr", "f64"), ("dre", "f64")], """
@@ -150,7 +150,7 @@ def _approx_body(ty):
     return s
 
 
-CASES.append(Case("math_approx_f32", "approx", _kernel(
+CASES.append(Case("math_approx_f32", "approx", kernel(
     "approx", [("u", "f32"), ("w", "f32"), ("v", "f32")], [(f"o{o}", "f32") for o in _APPROX],
     _approx_body("f32")), (1, 1, 1), (N, 1, 1), _approx_inputs,
     lambda a: {3 + j: r.astype(np.float32) for j, r in enumerate(approx_reference(a).values())},
@@ -161,7 +161,7 @@ def _approx_inputs_h(r):
     return [x.astype(np.float16) for x in _approx_inputs(r)]
 
 
-CASES.append(Case("math_approx_f16", "approxh", _kernel(
+CASES.append(Case("math_approx_f16", "approxh", kernel(
     "approxh", [("u", "f16"), ("w", "f16"), ("v", "f16")], [(f"o{o}", "f16") for o in _APPROX],
     _approx_body("f16")), (1, 1, 1), (N, 1, 1), _approx_inputs_h,
     lambda a: {3 + j: r.astype(np.float16) for j, r in enumerate(approx_reference(a).values())},
@@ -195,7 +195,7 @@ def expand_reference(a):
             "hsin": np.sin(h), "hcos": np.cos(h), "hfloor": np.floor(h)}
 
 
-CASES.append(Case("math_expand", "expand", _kernel(
+CASES.append(Case("math_expand", "expand", kernel(
     "expand", [("p", "f32"), ("q", "f32"), ("big", "f32"), ("t", "f32"), ("h", "f16")],
     [(f"o{o}", "f16" if o[0] == "h" else "f32") for o in _EXP_OPS], """
       %opowfr = math.powf %pv, %qv : f32

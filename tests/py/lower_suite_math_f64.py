@@ -7,7 +7,9 @@ lower_suite.py's Case form.
   `fdiv 1.0, llvm.sqrt(x)` without fast-math flags
   (aster.lowering.llvm.OCML_AS_IR), which llc-22 selects as v_sqrt_f16 +
   v_rcp_f16 and as lowerFSQRTF64 + LowerFDIV64; aster lowers the same.
-- NO_LLVM_CASES (aster only, against NumPy): f64 exp, exp2, log, log2.
+- NO_LLVM_CASES (aster only, against NumPy): f64 exp, exp2, log, log2,
+  and tanh, log1p, expm1 (aster's own too: upstream's approximations of
+  them are f32 only).
   LLVM 22 cannot build them (llc-22 -mcpu=gfx942: "no libcall available for
   fexp"; tests/py/test_lower_math_f64.py checks that it still cannot), so
   their oracle is NumPy's float64 with the ulp bounds that test states,
@@ -16,24 +18,11 @@ lower_suite.py's Case form.
 """
 import numpy as np
 
-from lower_suite import Case, module
+from lower_suite import Case
+from lower_suite_math import N, kernel
 
 CASES = []
 NO_LLVM_CASES = []
-
-N = 256
-
-
-def _kernel(name, ins, outs, body):
-    params = ", ".join(f"%{p}: memref<{N}x{t}>" for p, t in ins + outs)
-    loads = "".join(f"\n      %{p}v = memref.load %{p}[%i] : memref<{N}x{t}>" for p, t in ins)
-    stores = "".join(f"\n      memref.store %{p}r, %{p}[%i] : memref<{N}x{t}>" for p, t in outs)
-    return module(f"""
-    gpu.func @{name}({params}) kernel
-        attributes {{known_block_size = array<i32: {N}, 1, 1>}} {{
-      %i = gpu.thread_id x{loads}{body}{stores}
-      gpu.return
-    }}""")
 
 
 def _rsqrt_inputs(r):
@@ -50,7 +39,7 @@ def _rsqrt_expect(a):
                 3: 1.0 / np.sqrt(a[1])}
 
 
-CASES.append(Case("math_rsqrt_f16_f64", "rsq", _kernel(
+CASES.append(Case("math_rsqrt_f16_f64", "rsq", kernel(
     "rsq", [("h", "f16"), ("d", "f64")], [("oh", "f16"), ("od", "f64")], """
       %ohr = math.rsqrt %hv : f16
       %odr = math.rsqrt %dv : f64"""),
@@ -91,7 +80,7 @@ def f64_reference(a):
                 "log2": np.log2(a[2])}
 
 
-NO_LLVM_CASES.append(Case("math_exp_log_f64", "explog64", _kernel(
+NO_LLVM_CASES.append(Case("math_exp_log_f64", "explog64", kernel(
     "explog64", [("x", "f64"), ("x2", "f64"), ("y", "f64")],
     [(f"o{o}", "f64") for o in F64_OPS], """
       %oexpr = math.exp %xv : f64
@@ -100,3 +89,30 @@ NO_LLVM_CASES.append(Case("math_exp_log_f64", "explog64", _kernel(
       %olog2r = math.log2 %yv : f64"""),
     (1, 1, 1), (N, 1, 1), _f64_inputs,
     lambda a: {3 + j: v for j, v in enumerate(f64_reference(a).values())}, tol=4e-16))
+
+
+F64_MORE_OPS = ("tanh", "log1p", "expm1")
+
+
+def _more_inputs(r):
+    a = r.choice([-1.0, 1.0], N) * 10.0 ** r.uniform(-20.0, 3.0, N)   # tanh, expm1
+    a[:14] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300, 5e-324, -40.5, 40.5, 709.9, -745.0,
+              0.5 * np.log(2), 22.5, -0.03]
+    b = 10.0 ** r.uniform(-20.0, 300.0, N)                             # log1p
+    b[::5] *= -1e-22                                                   # some in (-1, 0)
+    b[:10] = [0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 5e-324, -0.9999999, 1e-17, -2.0]
+    return [a, b, *[np.zeros(N) for _ in F64_MORE_OPS]]
+
+
+def f64_more_reference(a):
+    with np.errstate(all="ignore"):
+        return {"tanh": np.tanh(a[0]), "log1p": np.log1p(a[1]), "expm1": np.expm1(a[0])}
+
+
+NO_LLVM_CASES.append(Case("math_tanh_log1p_expm1_f64", "more64", kernel(
+    "more64", [("a", "f64"), ("b", "f64")], [(f"o{o}", "f64") for o in F64_MORE_OPS], """
+      %otanhr = math.tanh %av : f64
+      %olog1pr = math.log1p %bv : f64
+      %oexpm1r = math.expm1 %av : f64"""),
+    (1, 1, 1), (N, 1, 1), _more_inputs,
+    lambda a: {2 + j: v for j, v in enumerate(f64_more_reference(a).values())}, tol=1e-15))

@@ -20,7 +20,7 @@ import ml_dtypes
 import numpy as np
 
 from lower_suite import Case, module
-from lower_suite_gpu import _linear_id
+from lower_suite_gpu import _linear_id, serial_all_reduce
 
 CASES = []
 
@@ -56,32 +56,6 @@ def _all_reduce(name, ty, reduce, expect, block, known=True, llvm_mlir=None, lo=
     return c
 
 
-def _serial(ty, n, combine):
-    """LLVM's text for a whole-block reduction of n work-items written out:
-    each value to workgroup memory, a barrier, every work-item combines the
-    n values in order (for the warp counts upstream's lowering gets wrong)."""
-    return module(f"""
-    gpu.func @ar(%x: memref<{n}x{ty}>, %y: memref<{n}x{ty}>)
-        workgroup(%buf: memref<{n}x{ty}, #gpu.address_space<workgroup>>) kernel
-        attributes {{known_block_size = array<i32: {n}, 1, 1>}} {{
-      %i = gpu.thread_id x
-      %v = memref.load %x[%i] : memref<{n}x{ty}>
-      memref.store %v, %buf[%i] : memref<{n}x{ty}, #gpu.address_space<workgroup>>
-      gpu.barrier
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %cn = arith.constant {n} : index
-      %first = memref.load %buf[%c0] : memref<{n}x{ty}, #gpu.address_space<workgroup>>
-      %r = scf.for %k = %c1 to %cn step %c1 iter_args(%a = %first) -> ({ty}) {{
-        %b = memref.load %buf[%k] : memref<{n}x{ty}, #gpu.address_space<workgroup>>
-        {combine}
-        scf.yield %m : {ty}
-      }}
-      memref.store %r, %y[%i] : memref<{n}x{ty}>
-      gpu.return
-    }}""")
-
-
 def _wrap(dt):
     return lambda x: x.astype(np.int64).sum().astype(dt)
 
@@ -115,7 +89,7 @@ _BF16_MAX = """%r = gpu.all_reduce %v uniform {
       } : (TY) -> TY"""
 CASES.append(_all_reduce("all_reduce_bf16_region_192", "bf16", _BF16_MAX,
                          lambda x: x.astype(np.float32).max().astype(ml_dtypes.bfloat16),
-                         (192, 1), llvm_mlir=_serial("bf16", 192, """%gt = arith.cmpf ogt, %a, %b : bf16
+                         (192, 1), llvm_mlir=serial_all_reduce(192, "bf16", """%gt = arith.cmpf ogt, %a, %b : bf16
         %m = arith.select %gt, %a, %b : bf16"""), lo=-100, hi=100))
 # i16 region (unsigned min as compare + select) over 16 waves.
 CASES.append(_all_reduce("all_reduce_i16_region_16w", "i16", """%r = gpu.all_reduce %v uniform {

@@ -13,8 +13,7 @@ the blog cites. (With it, AMD's gfx950 f4gemm kernels read their LDS tiles
 without a conflict: bench/bench_fidelity.py family f4gemm.)"""
 import numpy as np
 
-import aster
-from aster import s, v
+from test_timing_lds_phases import ds_b128
 
 CDNA4_PHASES = [[q + i for q in quads for i in range(4)]
                 for h in (0, 32) for quads in ((0, 12, 20, 24), (4, 8, 16, 28))
@@ -33,18 +32,7 @@ def phase_addresses():
 
 def read_b128(target, device, addr):
     """(conflict factor, LDS cycles) of one ds_read_b128 at `addr`."""
-    m = aster.Module(target)
-    k = m.kernel("k", args=[("addr", aster.ptr(np.uint32))], block=(64, 1, 1), lds=4096)
-    k.load_arg("addr", s[4:6])
-    k.v_lshlrev_b32(v[1], 2, v[0])
-    k.s_waitcnt(lgkmcnt=0)
-    k.global_load_dword(v[2], v[1], s[4:6])
-    k.s_waitcnt(vmcnt=0)
-    k.ds_read_b128(v[4:8], v[2])
-    k.s_waitcnt(lgkmcnt=0)
-    k.s_endpgm()
-    r = aster.launch(m, "k", 1, 64, [addr], timing=True, uninitialized="ignore",
-                     device=device)
+    r = ds_b128("read", addr, target, device)
     return r.trace.summary()["lds_conflict_factor"], r.trace.lds_cycles
 
 

@@ -30,8 +30,9 @@ def phase_addresses():
     return addr
 
 
-def conflict_factor(op, addr):
-    m = aster.Module("gfx942")
+def ds_b128(op, addr, target="gfx942", device=None):
+    """The timed launch of one ds_read_b128 ("read") or ds_write_b128 at `addr`."""
+    m = aster.Module(target)
     k = m.kernel("k", args=[("addr", aster.ptr(np.uint32))], block=(64, 1, 1), lds=4096)
     k.load_arg("addr", s[4:6])
     k.v_lshlrev_b32(v[1], 2, v[0])
@@ -44,8 +45,12 @@ def conflict_factor(op, addr):
         k.ds_write_b128(v[2], v[4:8])
     k.s_waitcnt(lgkmcnt=0)
     k.s_endpgm()
-    r = aster.launch(m, "k", 1, 64, [addr], timing=True, uninitialized="ignore")
-    return r.trace.summary()["lds_conflict_factor"]
+    return aster.launch(m, "k", 1, 64, [addr], timing=True, uninitialized="ignore",
+                        device=device)
+
+
+def conflict_factor(op, addr):
+    return ds_b128(op, addr).trace.summary()["lds_conflict_factor"]
 
 
 def test_phases_cover_the_wave_once():

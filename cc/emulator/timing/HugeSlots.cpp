@@ -8,6 +8,7 @@
 #include "emulator/timing/HugeSlots.h"
 
 #include <cstdint>
+#include <cstring>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -21,14 +22,13 @@ constexpr size_t kChunk = 8 * kHuge;               ///< 16 MiB
 constexpr size_t kRetainBytes = size_t(96) << 20;  ///< free slots kept backed by memory
 } // namespace
 
-HugeSlots::HugeSlots(size_t bytes) : slot_((bytes + 63) / 64 * 64) {}
-
-void HugeSlots::grow() {
-  size_t chunk = std::max(kChunk, (slot_ + kHuge - 1) / kHuge * kHuge);
-  void *p = nullptr;
 #if defined(__linux__)
-  // One huge page more than needed, then only the 2 MiB-aligned part kept.
-  size_t span = chunk + kHuge;
+namespace {
+/// `len` bytes (a multiple of 2 MiB) of zeroed memory starting on a 2 MiB
+/// boundary, advised to be backed by huge pages: one huge page more is
+/// mapped, then the unaligned head and the tail beyond `len` unmapped.
+void *mapHugeAligned(size_t len) {
+  size_t span = len + kHuge;
   void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
     throw std::bad_alloc();
@@ -36,10 +36,42 @@ void HugeSlots::grow() {
   uintptr_t b = (a + kHuge - 1) & ~(uintptr_t(kHuge) - 1);
   if (b > a)
     munmap(raw, b - a);
-  if (b + chunk < a + span)
-    munmap(reinterpret_cast<void *>(b + chunk), a + span - (b + chunk));
-  p = reinterpret_cast<void *>(b);
-  madvise(p, chunk, MADV_HUGEPAGE);
+  if (b + len < a + span)
+    munmap(reinterpret_cast<void *>(b + len), a + span - (b + len));
+  madvise(reinterpret_cast<void *>(b), len, MADV_HUGEPAGE);
+  return reinterpret_cast<void *>(b);
+}
+} // namespace
+#endif
+
+void *hugeZeroed(size_t bytes) {
+#if defined(__linux__)
+  // Bytes rounded up to whole huge pages.
+  return mapHugeAligned((bytes + kHuge - 1) / kHuge * kHuge);
+#else
+  void *p = ::operator new(bytes, std::align_val_t(64));
+  std::memset(p, 0, bytes);
+  return p;
+#endif
+}
+
+void hugeRelease(void *p, size_t bytes) {
+  if (!p)
+    return;
+#if defined(__linux__)
+  munmap(p, (bytes + kHuge - 1) / kHuge * kHuge);
+#else
+  ::operator delete(p, std::align_val_t(64));
+#endif
+}
+
+HugeSlots::HugeSlots(size_t bytes) : slot_((bytes + 63) / 64 * 64) {}
+
+void HugeSlots::grow() {
+  size_t chunk = std::max(kChunk, (slot_ + kHuge - 1) / kHuge * kHuge);
+  void *p = nullptr;
+#if defined(__linux__)
+  p = mapHugeAligned(chunk);
 #else
   p = ::operator new(chunk, std::align_val_t(64));
 #endif

@@ -11,6 +11,8 @@
 // the host's TLB. The model never sees where a wave lives: cycles,
 // results and reports do not depend on it.
 //
+// hugeZeroed: large arrays (tags, line maps) in huge pages too.
+//
 // Free slots are kept for reuse; beyond kRetainBytes of them their memory
 // goes back to the host (MADV_DONTNEED; the address range stays).
 //
@@ -25,6 +27,12 @@
 #include <vector>
 
 namespace aster::emu::timing {
+
+/// `bytes` of zeroed memory the host is asked to back with 2 MiB pages
+/// (mapped anew: the host zeroes it; for large arrays the model looks up
+/// at random: the L2 tags, the Infinity Cache's line map), and its release.
+void *hugeZeroed(size_t bytes);
+void hugeRelease(void *p, size_t bytes);
 
 /// Slots of one size cut from 2 MiB-aligned chunks of huge pages.
 class HugeSlots {

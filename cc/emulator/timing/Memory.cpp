@@ -1,13 +1,31 @@
 //===- Memory.cpp - LDS bank conflicts, caches and bandwidth --------------===//
 #include "emulator/timing/Memory.h"
 
+#include "emulator/timing/HugeSlots.h"
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
-#include <tuple>
 #include <mutex>
+#include <tuple>
 #include <unordered_map>
 
 namespace aster::emu::timing {
+
+namespace {
+/// Tables of at least this many bytes go in huge host pages (smaller ones
+/// would each cost a whole 2 MiB page the host zeroes).
+constexpr size_t kHugeTableBytes = size_t(256) << 10;
+void *zeroedTable(size_t bytes) {
+  return bytes >= kHugeTableBytes ? hugeZeroed(bytes) : std::calloc(bytes, 1);
+}
+void releaseTable(void *p, size_t bytes) {
+  if (bytes >= kHugeTableBytes)
+    hugeRelease(p, bytes);
+  else
+    std::free(p);
+}
+} // namespace
 
 /// Clocks of one group of n (<= 64) dwords with a clash (two distinct dwords
 /// in one bank): the most distinct dwords any bank holds (the same dword is
@@ -128,7 +146,7 @@ void TagRelease::operator()(TagWay *p) const {
       return;
     }
   }
-  delete[] p;
+  releaseTable(p, bytes);
 }
 
 TagCache::Way *TagCache::storage() {
@@ -144,8 +162,10 @@ TagCache::Way *TagCache::storage() {
       pool.bytes -= n * sizeof(Way);
     }
   }
+  if (!p)  // (each set is emptied at its first use)
+    p = static_cast<Way *>(zeroedTable(n * sizeof(Way)));
   if (!p)
-    p = new Way[n];  // uninitialised: each set is emptied at its first use
+    throw std::bad_alloc();
   lines_ = std::unique_ptr<Way[], Release>(p, Release{n});
   return p;
 }
@@ -240,25 +260,33 @@ void Calendar::forget(uint64_t t) {
   base_ = b;
 }
 
+
+LineMap::~LineMap() { releaseTable(slots_, cap_ * sizeof(Slot)); }
+
 void LineMap::grow() {
-  std::vector<Slot> old(std::max<size_t>(slots_.size() * 2, 1024), Slot{0, 0});
-  old.swap(slots_);
-  for (const Slot &e : old)
-    if (e.key) {
+  Slot *old = slots_;
+  size_t oldCap = cap_;
+  cap_ = std::max<size_t>(cap_ * 2, 1024);
+  slots_ = static_cast<Slot *>(zeroedTable(cap_ * sizeof(Slot)));
+  if (!slots_)
+    throw std::bad_alloc();
+  for (size_t i = 0; i < oldCap; ++i)
+    if (const Slot &e = old[i]; e.key) {
       size_t j = slot(e.key);
       while (slots_[j].key)
-        j = (j + 1) & (slots_.size() - 1);
+        j = (j + 1) & (cap_ - 1);
       slots_[j] = e;
     }
+  releaseTable(old, oldCap * sizeof(Slot));
 }
 
 uint64_t &LineMap::get(uint64_t line, bool &fresh) {
-  if (2 * (count_ + 1) > slots_.size())
+  if (2 * (count_ + 1) > cap_)
     grow();
   const uint64_t key = line + 1;
   size_t j = slot(key);
   while (slots_[j].key && slots_[j].key != key)
-    j = (j + 1) & (slots_.size() - 1);
+    j = (j + 1) & (cap_ - 1);
   fresh = !slots_[j].key;
   if (fresh) {
     slots_[j] = Slot{key, 0};

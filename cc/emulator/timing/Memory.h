@@ -129,9 +129,13 @@ public:
   /// Asks the host to bring `line`'s slot into its cache (no effect on the
   /// map): a launch's map is far larger than the host's caches.
   void prefetch(uint64_t line) const {
-    if (!slots_.empty())
-      __builtin_prefetch(slots_.data() + slot(line + 1));
+    if (cap_)
+      __builtin_prefetch(slots_ + slot(line + 1));
   }
+  LineMap() = default;
+  LineMap(const LineMap &) = delete;
+  LineMap &operator=(const LineMap &) = delete;
+  ~LineMap();
 
 private:
   /// A key and its value side by side: a lookup reads one host cache line
@@ -140,11 +144,14 @@ private:
     uint64_t key;  ///< line + 1; 0: empty
     uint64_t val;
   };
-  std::vector<Slot> slots_;
+  /// cap_ slots, zeroed when allocated; large tables in huge host pages
+  /// (HugeSlots.h: looked up at random, they missed the host's TLB).
+  Slot *slots_ = nullptr;
+  size_t cap_ = 0;
   size_t count_ = 0;
   size_t slot(uint64_t key) const {
     uint64_t h = key * 0x9e3779b97f4a7c15ull;
-    return size_t(h ^ (h >> 29)) & (slots_.size() - 1);
+    return size_t(h ^ (h >> 29)) & (cap_ - 1);
   }
   void grow();
 };
