@@ -117,20 +117,27 @@ LogicalResult expandMath(gpu::GPUModuleOp gm) {
     // block, so the loads of a kernel are issued together and the first
     // waits for all, not one after another (the order LLVM's scheduler
     // reaches; the value is the same).
+    // Collected first, then moved: moving while walking revisits a moved
+    // extension, and two sharing a first reader swapped places forever.
+    SmallVector<arith::ExtFOp> added;
     gm.walk([&](arith::ExtFOp e) {
-      if (before.contains(e))
-        return;
+      if (!before.contains(e))
+        added.push_back(e);
+    });
+    for (arith::ExtFOp e : added) {
       Operation *first = nullptr;
       for (Operation *u : e->getUsers()) {
         Operation *a = e->getBlock()->findAncestorOpInBlock(*u);
-        if (!a)
-          return;
+        if (!a) {
+          first = nullptr;
+          break;
+        }
         if (!first || a->isBeforeInBlock(first))
           first = a;
       }
       if (first && first != e->getNextNode())
         e->moveBefore(first);
-    });
+    }
   }
   // 2. polynomial approximations of the listed ops and the ops they create.
   SmallVector<Operation *> roots;

@@ -69,6 +69,26 @@ CASES.append(Case("math_f16_native", "hnative", kernel(
     tol=2e-3, same_bits=True))
 
 
+# Two f16 operands extended to f32 for one reader (atan2, copysign): the
+# extensions moved down to their first reader once each (aster.lower looped
+# forever swapping them before 20:50 of session 13).
+def _h2_inputs(r):
+    x = r.uniform(-10.0, 10.0, N).astype(np.float16)
+    y = r.uniform(-10.0, 10.0, N).astype(np.float16)
+    x[:4], y[:4] = [0.0, -0.0, 1.0, -1.0], [-1.0, 2.0, -0.0, 0.0]
+    return [x, y, np.zeros(N, np.float16), np.zeros(N, np.float16)]
+
+
+CASES.append(Case("math_f16_two_operands", "h2", kernel(
+    "h2", [("x", "f16"), ("y", "f16")], [("a", "f16"), ("c", "f16")], """
+      %ar = math.atan2 %xv, %yv : f16
+      %cr = math.copysign %xv, %yv : f16"""),
+    (1, 1, 1), (N, 1, 1), _h2_inputs,
+    lambda a: {2: np.arctan2(a[0].astype(np.float64), a[1].astype(np.float64)).astype(np.float16),
+               3: np.copysign(a[0], a[1])},
+    tol=2e-3, same_bits=True))
+
+
 # ---------------------------------------------------------------------------
 # f64 sqrt (LLVM's lowerFSQRTF64) and the rounding / sign ops (exact).
 # ---------------------------------------------------------------------------
