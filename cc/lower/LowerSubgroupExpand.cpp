@@ -39,8 +39,11 @@ namespace {
 
 /// gpu.subgroup_reduce forms LowerGpu.cpp lowers itself.
 bool nativeReduce(gpu::SubgroupReduceOp r) {
+  // 32-bit values, and 8/16-bit scalars (moved as their dword: the
+  // narrow reductions of LowerGpu.cpp, cheaper than the shuffle expansion).
   Type t = r.getValue().getType();
-  if (!t.isInteger(32) && !t.isF32())
+  bool narrow = t.isInteger(8) || t.isInteger(16) || t.isF16() || t.isBF16();
+  if (!t.isInteger(32) && !t.isF32() && !narrow)
     return false;
   if (r.getClusterStride() != 1)
     return false;

@@ -1,5 +1,5 @@
 """Kernels for the gaps the coverage audit found (python/aster/lowering/
-coverage.py; docs/lowering.md "Coverage"), each checked against NumPy and,
+coverage/; docs/lowering.md "Coverage"), each checked against NumPy and,
 where upstream MLIR 22 can build it, LLVM's build of the same text
 (tests/py/test_lower_gaps.py): vector ops taken through upstream's own
 vector lowering patterns (contract, multi_reduction, transpose, step,

@@ -1,4 +1,4 @@
-"""The coverage audit of aster.lower (python/aster/lowering/coverage.py):
+"""The coverage audit of aster.lower (python/aster/lowering/coverage/):
 every op upstream MLIR 22 registers for the dialects of issue 26 item 2
 (taken from the linked libraries, _aster.upstream_ops) has probes or a
 reason to be out of scope; a fixed sample of probes lowers, runs on the

@@ -6,10 +6,6 @@ AllReduceLowering with 16-bit shuffles; the serial form where that
 lowering is wrong), both run on the emulator in strict mode."""
 import re
 
-import pytest
-
-import aster
-import lower_suite as S
 import lower_suite_narrow_reduce as N
 from lower_testing import asm, numpy_tests
 
@@ -31,20 +27,3 @@ def test_signed_i8_min_sign_extends_before_comparing():
     assert re.search(r"v_bfe_i32 v\d+, v\d+, 0, 8", a)
 
 
-def test_unsupported_reduction_names_the_op():
-    """A vector operand of gpu.subgroup_reduce is not lowered: an error at
-    the op, naming it and its location."""
-    text = S.module("""
-    gpu.func @k(%x: memref<64xi32>) kernel {
-      %i = gpu.thread_id x
-      %v = memref.load %x[%i] : memref<64xi32>
-      %h = vector.broadcast %v : i32 to vector<2xi32>
-      %s = gpu.subgroup_reduce add %h : (vector<2xi32>) -> vector<2xi32>
-      %r = vector.extract %s[0] : i32 from vector<2xi32>
-      memref.store %r, %x[%i] : memref<64xi32>
-      gpu.return
-    }""")
-    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'gpu.subgroup_reduce' "
-                                               r"op cannot be lowered to amdgcn: only reductions "
-                                               r"of 8-, 16- and 32-bit values"):
-        aster.lower(text)

@@ -1,0 +1,174 @@
+"""Probes of memref ops.
+
+Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
+
+import numpy as np
+
+from .kernels import N, _gen, _np, elementwise, raw
+from .probes_scf_cf import _f32_in
+
+
+def _probes_memref():
+    P = []
+    for e in ("i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"):
+        P.append(elementwise("memref.load", e, "      %r = arith.addi %a, %a : i32".replace("i32", e)
+                             if not e.startswith(("f", "b")) else f"      %r = arith.negf %a : {e}",
+                             [e], e))
+        P.append(raw("memref.store", f"workgroup {e}", f"%x: memref<1024x{e}>, %o: memref<1024x{e}>", f"""
+      %i = gpu.thread_id x
+      %l = memref.alloca() : memref<64x{e}, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i] : memref<1024x{e}>
+      memref.store %v, %l[%i] : memref<64x{e}, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %w = memref.load %l[%j] : memref<64x{e}, #gpu.address_space<workgroup>>
+      memref.store %w, %o[%i] : memref<1024x{e}>""",
+                     lambda r, e=e: [_gen(e, N, r, "any"), np.zeros(N, _np(e))], [1], views={1: e}))
+    F = "%x: memref<1024xf32>, %o: memref<1024xf32>"
+    head = "      %i = gpu.thread_id x\n      %c0 = arith.constant 0 : index\n      %c1 = arith.constant 1 : index\n      %c4 = arith.constant 4 : index\n"
+    st = "      memref.store %r, %o[%i] : memref<1024xf32>"
+
+    def p(op, variant, body, args=F, extra="", inputs=_f32_in, outs=(1,), **kw):
+        P.append(raw(op, variant, args, head + body.strip("\n") + "\n" + st if st not in body
+                     and "%r" in body else head + body, inputs, outs, extra=extra, **kw))
+    p("memref.alloca", "private", """
+      %a = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      %k = arith.andi %i, %c1 : index
+      memref.store %v, %a[%k] : memref<4xf32, #gpu.address_space<private>>
+      %r = memref.load %a[%k] : memref<4xf32, #gpu.address_space<private>>""")
+    p("memref.alloca_scope", "", """
+      %r = memref.alloca_scope -> f32 {
+        %a = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+        %v = memref.load %x[%i] : memref<1024xf32>
+        memref.store %v, %a[%c1] : memref<4xf32, #gpu.address_space<private>>
+        %w = memref.load %a[%c1] : memref<4xf32, #gpu.address_space<private>>
+        memref.alloca_scope.return %w : f32
+      }""")
+    p("memref.assume_alignment", "", """
+      %m = memref.assume_alignment %x, 16 : memref<1024xf32>
+      %r = memref.load %m[%i] : memref<1024xf32>""")
+    for k, t in (("addf", "f32"), ("addi", "i32"), ("assign", "i32"), ("maximumf", "f32"),
+                 ("maxs", "i32"), ("maxu", "i32"), ("minimumf", "f32"), ("mins", "i32"),
+                 ("minu", "i32"), ("mulf", "f32"), ("muli", "i32"), ("ori", "i32"),
+                 ("andi", "i32"), ("xori", "i32"), ("maxnumf", "f32"), ("minnumf", "f32")):
+        P.append(raw("memref.atomic_rmw", f"{k} {t}", f"%x: memref<1024x{t}>, %y: memref<1024x{t}>, "
+                     f"%o: memref<1024x{t}>", f"""
+      %i = gpu.thread_id x
+      %v = memref.load %y[%i] : memref<1024x{t}>
+      %r = memref.atomic_rmw {k} %v, %x[%i] : ({t}, memref<1024x{t}>) -> {t}
+      memref.store %r, %o[%i] : memref<1024x{t}>""",
+                     lambda r, t=t: [_gen(t, N, r, "small"), _gen(t, N, r, "small"), np.zeros(N, _np(t))],
+                     [0, 2], views={0: t, 2: t}))
+    P.append(raw("memref.generic_atomic_rmw", "f32", "%x: memref<1024xf32>, %o: memref<1024xf32>", """
+      %i = gpu.thread_id x
+      %r = memref.generic_atomic_rmw %x[%i] : memref<1024xf32> {
+      ^bb0(%cur: f32):
+        %t = arith.mulf %cur, %cur : f32
+        memref.atomic_yield %t : f32
+      }
+      memref.store %r, %o[%i] : memref<1024xf32>""", _f32_in, [0, 1]))
+    p("memref.cast", "", """
+      %m = memref.cast %x : memref<1024xf32> to memref<?xf32>
+      %r = memref.load %m[%i] : memref<?xf32>""")
+    p("memref.collapse_shape", "", """
+      %e = memref.expand_shape %x [[0, 1]] output_shape [256, 4] : memref<1024xf32> into memref<256x4xf32>
+      %m = memref.collapse_shape %e [[0, 1]] : memref<256x4xf32> into memref<1024xf32>
+      %r = memref.load %m[%i] : memref<1024xf32>""")
+    p("memref.expand_shape", "", """
+      %e = memref.expand_shape %x [[0, 1]] output_shape [256, 4] : memref<1024xf32> into memref<256x4xf32>
+      %r = memref.load %e[%i, %c1] : memref<256x4xf32>""")
+    p("memref.copy", "contiguous subview", """
+      %b = arith.muli %i, %c4 : index
+      %s = memref.subview %x[%b] [4] [1] : memref<1024xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %d = memref.subview %o[%b] [4] [1] : memref<1024xf32> to memref<4xf32, strided<[1], offset: ?>>
+      memref.copy %s, %d : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>""")
+    p("memref.copy", "workgroup to global", """
+      %l = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      memref.store %v, %l[%c0] : memref<4xf32, #gpu.address_space<private>>
+      memref.store %v, %l[%c1] : memref<4xf32, #gpu.address_space<private>>
+      memref.store %v, %l[%c4] : memref<4xf32, #gpu.address_space<private>>
+      %b = arith.muli %i, %c4 : index
+      %d = memref.subview %o[%b] [4] [1] : memref<1024xf32> to memref<4xf32, strided<[1], offset: ?>>
+      memref.copy %l, %d : memref<4xf32, #gpu.address_space<private>> to memref<4xf32, strided<[1], offset: ?>>""".replace("%l[%c4]", "%l[%c1]"))
+    p("memref.dim", "", """
+      %n = memref.dim %m, %c0 : memref<?xf32>
+      %nf = arith.index_cast %n : index to i32
+      %r = arith.sitofp %nf : i32 to f32""".replace("%m,", "%x2,").replace(
+        "      %n =", "      %x2 = memref.cast %x : memref<1024xf32> to memref<?xf32>\n      %n ="))
+    p("memref.rank", "", """
+      %n = memref.rank %x : memref<1024xf32>
+      %nf = arith.index_cast %n : index to i32
+      %r = arith.sitofp %nf : i32 to f32""")
+    p("memref.extract_aligned_pointer_as_index", "", """
+      %pa = memref.extract_aligned_pointer_as_index %x : memref<1024xf32> -> index
+      %pi = arith.index_cast %pa : index to i32
+      %c3 = arith.constant 3 : i32
+      %pm = arith.andi %pi, %c3 : i32
+      %r = arith.sitofp %pm : i32 to f32""")
+    p("memref.extract_strided_metadata", "of a subview", """
+      %s = memref.subview %x[%i] [8] [2] : memref<1024xf32> to memref<8xf32, strided<[2], offset: ?>>
+      %base, %off, %sz, %str = memref.extract_strided_metadata %s : memref<8xf32, strided<[2], offset: ?>> -> memref<f32>, index, index, index
+      %t = arith.addi %off, %sz : index
+      %t2 = arith.muli %t, %str : index
+      %ti = arith.index_cast %t2 : index to i32
+      %r = arith.sitofp %ti : i32 to f32""")
+    p("memref.get_global", "constant, global memory", """
+      %g = memref.get_global @table : memref<4xf32>
+      %k = arith.andi %i, %c1 : index
+      %r = memref.load %g[%k] : memref<4xf32>""",
+      extra='    memref.global "private" constant @table : memref<4xf32> = dense<[1.5, -2.0, 3.0, 4.0]>\n')
+    p("memref.global", "workgroup memory", """
+      %g = memref.get_global @buf : memref<64xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      memref.store %v, %g[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %r = memref.load %g[%j] : memref<64xf32, #gpu.address_space<workgroup>>""",
+      extra='    memref.global "private" @buf : memref<64xf32, #gpu.address_space<workgroup>>\n')
+    p("memref.memory_space_cast", "workgroup to generic", """
+      %l = memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      memref.store %v, %l[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+      %g = memref.memory_space_cast %l : memref<64xf32, #gpu.address_space<workgroup>> to memref<64xf32>
+      %r = memref.load %g[%i] : memref<64xf32>""")
+    p("memref.prefetch", "", """
+      memref.prefetch %x[%i], read, locality<3>, data : memref<1024xf32>
+      %r = memref.load %x[%i] : memref<1024xf32>""")
+    p("memref.reinterpret_cast", "", """
+      %m = memref.reinterpret_cast %x to offset: [4], sizes: [16, 4], strides: [4, 1] : memref<1024xf32> to memref<16x4xf32, strided<[4, 1], offset: 4>>
+      %k = arith.andi %i, %c4 : index
+      %r = memref.load %m[%k, %c1] : memref<16x4xf32, strided<[4, 1], offset: 4>>""")
+    p("memref.reshape", "static shape operand", """
+      %sh = memref.alloca() : memref<2xindex, #gpu.address_space<private>>
+      %c256 = arith.constant 256 : index
+      memref.store %c256, %sh[%c0] : memref<2xindex, #gpu.address_space<private>>
+      memref.store %c4, %sh[%c1] : memref<2xindex, #gpu.address_space<private>>
+      %m = memref.reshape %x(%sh) : (memref<1024xf32>, memref<2xindex, #gpu.address_space<private>>) -> memref<256x4xf32>
+      %r = memref.load %m[%i, %c1] : memref<256x4xf32>""")
+    p("memref.subview", "static", """
+      %s = memref.subview %x[8] [64] [2] : memref<1024xf32> to memref<64xf32, strided<[2], offset: 8>>
+      %r = memref.load %s[%i] : memref<64xf32, strided<[2], offset: 8>>""")
+    p("memref.transpose", "", """
+      %e = memref.expand_shape %x [[0, 1]] output_shape [256, 4] : memref<1024xf32> into memref<256x4xf32>
+      %t = memref.transpose %e (d0, d1) -> (d1, d0) : memref<256x4xf32> to memref<4x256xf32, strided<[1, 4]>>
+      %r = memref.load %t[%c1, %i] : memref<4x256xf32, strided<[1, 4]>>""")
+    p("memref.view", "workgroup bytes", """
+      %l = memref.alloca() : memref<512xi8, #gpu.address_space<workgroup>>
+      %v = memref.view %l[%c0][] : memref<512xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+      %w = memref.load %x[%i] : memref<1024xf32>
+      memref.store %w, %v[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+      %r = memref.load %v[%i] : memref<64xf32, #gpu.address_space<workgroup>>""")
+    P.append(raw("memref.distinct_objects", "", "%x: memref<1024xf32>, %y: memref<1024xf32>, %o: memref<1024xf32>", """
+      %i = gpu.thread_id x
+      %a, %b = memref.distinct_objects %x, %y : memref<1024xf32>, memref<1024xf32>
+      %u = memref.load %a[%i] : memref<1024xf32>
+      %v = memref.load %b[%i] : memref<1024xf32>
+      %r = arith.addf %u, %v : f32
+      memref.store %r, %o[%i] : memref<1024xf32>""",
+                 lambda r: [r.standard_normal(N).astype(np.float32), r.standard_normal(N).astype(np.float32),
+                            np.zeros(N, np.float32)], [2]))
+    return P
