@@ -77,7 +77,9 @@ def test_docs_table_names_every_op():
         assert f"| `{op}` |" in table, op
 
 
-@pytest.mark.skipif(not LONG, reason="every probe: make test-long (ASTER_TEST_LONG=1)")
+@pytest.mark.skipif(not LONG, reason="every probe: ASTER_TEST_LONG=1 pytest "
+                    "tests/py/test_lower_coverage.py (minutes; not in make test-long "
+                    "while probes differ)")
 def test_whole_audit():
     """Every probe: no crash, no unlocated error, no probe upstream rejects.
     Probes whose results differ from LLVM's build or NumPy are open bugs of
