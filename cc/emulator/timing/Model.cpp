@@ -168,6 +168,9 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       tw->queue.clear();
       tw->qpos = 0;
       tw->pendingUntil = 0;
+      tw->instructions = 0;
+      std::fill(std::begin(tw->stall), std::end(tw->stall), 0);
+      std::fill(std::begin(tw->waitedOn), std::end(tw->waitedOn), 0);
       tw->allowedWhy = tw->headWhy = Stall::None;
       tw->blockWhy = Stall::Arbitration;
     }
@@ -292,7 +295,13 @@ void CUModel::issue(TWave &t, uint64_t c) {
   if (w.status == WaveStatus::Ended) {
     t.done = true;
     --simd[t.simd].active;
-    R.waves[t.rec].end = c;
+    WaveRecord &rec = R.waves[t.rec];
+    rec.end = c;
+    rec.instructions += t.instructions;
+    for (unsigned k = 0; k < unsigned(Stall::Count); ++k)
+      rec.stall[k] += t.stall[k];
+    for (unsigned k = 0; k < unsigned(WaitOn::Count); ++k)
+      rec.waitOn[k] += t.waitedOn[k];
     lastEnd = std::max(lastEnd, c);
     --grp.alive;
     if (grp.alive && grp.atBarrier == grp.alive)
@@ -485,7 +494,9 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   uint64_t groups = L.grid.count();
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
-  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));  // (grows)
+  // (the whole buffer up to 1M events at once: a large launch's grew by
+  // copies; the host backs only the pages written)
+  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 20));
   R->waves.reserve(size_t(std::min<uint64_t>(L.grid.count(), 1 << 16)) * LN.numWaves);
   // All CUs advance together in epochs of global time: each runs its turns
   // of the epoch in turn, so the shared caches and bandwidth calendars see
