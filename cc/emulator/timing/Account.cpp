@@ -199,12 +199,14 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     busy = uint16_t(std::min(cyc, 65535u));
     return c + cyc;  // start/queue handled by the caller
   }
-  uint64_t addr[64] = {};
+  // (only the active lanes' addresses are formed and read: no clearing)
+  uint64_t addr[64];
   bool ok = true;
   switch (ti.addr) {
   case ADDR_GLOBAL: vmemLaneAddrs(w, in, 'g', addr); break;
   case ADDR_FLAT: vmemLaneAddrs(w, in, 'f', addr); break;
   case ADDR_SCRATCH:
+    std::fill(addr, addr + 64, 0);
     vmemLaneAddrs(w, in, 's', addr);
     for (unsigned l = 0; l < 64; ++l)  // per-lane private dwords interleave
       addr[l] = (1ull << 62) | ((addr[l] >> 2) * 64 + l) * 4;
@@ -221,8 +223,9 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     // lane's to the last byte's, ascending (the same set as below; checked
     // in one pass the compiler vectorizes).
     uint64_t dense = ~exec;
-    for (unsigned l = 0; l < 64; ++l)
-      dense |= addr[l] - addr[0] - uint64_t(l) * bytes;
+    for (unsigned l = 0; !dense && l < 64; l += 16)  // (exec: all lanes formed)
+      for (unsigned k = l; k < l + 16; ++k)
+        dense |= addr[k] - addr[0] - uint64_t(k) * bytes;
     if (!dense && addr[0] + 64ull * bytes > addr[0]) {
       for (uint64_t ln = addr[0] >> lineShift, e = (addr[0] + 64ull * bytes - 1) >> lineShift;
            ln <= e; ++ln)

@@ -188,6 +188,10 @@ public:
   /// Runs its turns before cycle `limit`; false once it has nothing left to
   /// run (or the launch failed: Shared::failed, the fault in wk.error).
   bool runUntil(uint64_t limit);
+  /// Asks the host to bring this CU's wave state into its caches (no
+  /// effect on the model): called for the next CU of an epoch while the
+  /// one before it runs.
+  void prefetch() const;
   /// The cycle of its next turn.
   uint64_t now() const { return c; }
   /// All its workgroups ended.
