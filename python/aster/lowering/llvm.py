@@ -9,7 +9,8 @@ amdgcn-lower uses them (_math_expand), n-D transfer lowerings
 views and the atomic_rmw kinds LLVM has no atomicrmw for),
 convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
-chipset, bare pointers exactly when amdgcn-lower uses them), `mlir-translate-22
+chipset, bare pointers exactly when amdgcn-lower uses them, and
+convert-math-to-llvm for the math ops it leaves, e.g. bf16 exp), `mlir-translate-22
 --mlir-to-llvmir` on each gpu.module's body, `llc-22 -O3 -mtriple=amdgcn-amd-amdhsa
 -mcpu=TARGET -filetype=obj` and `ld.lld-22 -shared`.
 
@@ -69,6 +70,14 @@ OCML_AS_INTRINSIC.update({
     "__ocml_exp_f16": "llvm.exp.f16", "__ocml_exp2_f16": "llvm.exp2.f16",
     "__ocml_log_f16": "llvm.log.f16", "__ocml_log2_f16": "llvm.log2.f16",
 })
+# log10: ocml's log10F.cl is BUILTIN_LOG10_F32 (llvm.log10.f32;
+# ROCm-Device-Libs, amd/device-libs/ocml/src in llvm-project); f16 follows
+# LLVM's llvm.log10.f16 as log / log2 do above. bf16 math: convert-gpu-to-
+# rocdl extends some ops to f32 and calls ocml (log10 above), leaves others
+# (math.exp / log of bf16) to the convert-math-to-llvm that follows it in
+# build(): llvm.exp.bf16 etc., which llc-22 promotes to f32 (LowerMathBf16.cpp).
+OCML_AS_INTRINSIC.update({"__ocml_log10_f32": "llvm.log10.f32",
+                          "__ocml_log10_f16": "llvm.log10.f16"})
 
 # The math ops amdgcn-lower rewrites with upstream MLIR's own expansions
 # (cc/lower/LowerMathExpand.cpp, which states the same lists): the oracle
@@ -243,7 +252,7 @@ def build(text, target="gfx942", opt="-O3"):
         # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
         text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
     pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
-                f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
+                f"use-bare-ptr-memref-call-conv={bare}}},convert-math-to-llvm),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -273,7 +282,7 @@ def asm(text, target="gfx942", opt="-O3"):
         # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
         text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
     pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
-                f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
+                f"use-bare-ptr-memref-call-conv={bare}}},convert-math-to-llvm),reconcile-unrealized-casts)")
     llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
     out = {}
     for name, body in _split_modules(llvm_dialect).items():
