@@ -25,7 +25,7 @@
 //   0. (first) math.sincos becomes a math.sin and a math.cos of its operand.
 // What is left are arith and math ops LowerArith / LowerMath lower (f64
 // tanh / log1p / expm1 stay: LowerMathF64.cpp lowers them; f64 atan / atan2
-// / asin / acos / cbrt: LowerMathF64Trig.cpp).
+// / asin / acos / cbrt: LowerMathF64Trig.cpp; erf / erfc: LowerMathF64Erf.cpp).
 // Needs before: a gpu.module (the clone lowerGpuModules lowers). Guarantees
 // after: no op of kApproximated / kExpanded (one that upstream could not
 // rewrite, e.g. an f64 tanh, is an error naming it and its location).
@@ -58,7 +58,7 @@ bool inList(ArrayRef<StringLiteral> l, StringRef m) { return llvm::is_contained(
 bool isMath(Operation *op) { return isa<math::MathDialect>(op->getDialect()); }
 // Of f64, aster's own (LowerMathF64.cpp): not upstream's (f32-only) rewrites.
 constexpr StringLiteral kOwnF64[] = {"tanh", "log1p", "expm1", "atan", "atan2",
-                                     "asin", "acos",  "cbrt"};
+                                     "asin", "acos",  "cbrt",  "erf",  "erfc"};
 bool ownF64(Operation *op) {
   return op->getNumResults() == 1 && op->getResult(0).getType().isF64() &&
          inList(kOwnF64, mnemonic(op));

@@ -221,6 +221,8 @@ Value log1pF64(F64 &D, Value x) {
 }
 } // namespace
 
+Value mathExpF64(F64 &D, Value x) { return expF64(D, x); }
+
 std::optional<LogicalResult> lowerMathF64(KernelLowering &L, Operation *op) {
   if (!op->getResult(0).getType().isF64() ||
       !isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::ExpM1Op, math::TanhOp,

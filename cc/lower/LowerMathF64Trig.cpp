@@ -1,4 +1,4 @@
-//===- LowerMathF64Trig.cpp - f64 sin, cos, atan, atan2, asin, acos, cbrt --===//
+//===- LowerMathF64Trig.cpp - f64 sin, cos, atan, atan2, asin, acos, cbrt -===//
 //
 // LLVM 22 has no AMDGPU lowering of llvm.sin/cos.f64 (llc-22 -mcpu=gfx942:
 // "no libcall available"; upstream MLIR calls ROCm's __ocml_sin_f64 etc.,
@@ -19,9 +19,12 @@
 //             w = 1 - z/2, zl the rounding error of z, C to r^20. The
 //             quadrant k mod 4 (k - 4 floor(k/4), exact) picks +-sin r /
 //             +-cos r. |x| < 2^-27: sin x = x, cos x = 1. Supported range
-//             |x| <= 2^30 (kSinCosMax; k < 2^30 keeps the reduction's error
-//             below 2^-128 absolute); beyond it, and for +-inf and NaN, the
-//             result is NaN (no Payne-Hanek reduction yet: docs/lowering.md).
+//             |x| <= 2^50 (kSinCosMax: k < 2^50 exact, x - k P1 exact, the
+//             reduction's error below k 2^-163 < 2^-113 absolute, against
+//             |r| >= 2^-62 for every double (Muller, Elementary Functions,
+//             ch. 11: the worst cases of reduction by pi/2)); beyond it, and
+//             for +-inf and NaN, the result is NaN (no Payne-Hanek
+//             reduction yet: docs/lowering.md).
 //   atan2     a = |y|, b = |x| (both scaled by 2^-8 above 2^1020); u = a / b
 //             (C = 0) where a <= tan(pi/8) b, (a - b) / (a + b) (C = pi/4)
 //             where a <= tan(3pi/8) b, else -b / a (C = pi/2): |u| <=
@@ -66,7 +69,7 @@ constexpr double k3Pio4[2] = {0x1.2d97c7f3321d2p+1, 0x1.a79394c9e8a0ap-54};
 constexpr double kPi[2] = {0x1.921fb54442d18p+1, 0x1.1a62633145c07p-53};
 constexpr double kTanPio8 = 0x1.a827999fcef32p-2;  // tan(pi/8) = sqrt(2) - 1
 constexpr double kTan3Pio8 = 0x1.3504f333f9de6p+1; // tan(3pi/8) = sqrt(2) + 1
-constexpr double kSinCosMax = 0x1p30;
+constexpr double kSinCosMax = 0x1p50;
 
 /// The coefficients (-1)^n / (first + 2n)!, n = 0 .. count - 1.
 SmallVector<double> factorialSeries(unsigned first, unsigned count) {
@@ -211,7 +214,11 @@ Value cbrtF64(F64 &D, Value x) {
 }
 } // namespace
 
+std::optional<LogicalResult> lowerMathF64Erf(KernelLowering &L, Operation *op);
+
 std::optional<LogicalResult> lowerMathF64Trig(KernelLowering &L, Operation *op) {
+  if (std::optional<LogicalResult> r = lowerMathF64Erf(L, op))
+    return *r;
   if (!op->getResult(0).getType().isF64() ||
       !isa<math::SinOp, math::CosOp, math::AtanOp, math::Atan2Op, math::AsinOp, math::AcosOp,
            math::CbrtOp>(op))

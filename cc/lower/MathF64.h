@@ -61,6 +61,9 @@ struct F64 {
   }
 };
 
+/// e^x (f64, within 1 ulp; LowerMathF64.cpp).
+Value mathExpF64(F64 &D, Value x);
+
 } // namespace aster::lower
 
 #endif
