@@ -21,8 +21,10 @@
 //                 rocdl extends to f32 and calls ocml's __ocml_rsqrt_f32 (not
 //                 installed here), aster's f32 rsqrt is v_rsq_f32 (1 ulp of
 //                 f32, well inside half an ulp of bf16 but for rare ties)
-// log10 of f16 is llc-22's llvm.log10.f16: v_log_f16, v_mul_f16 by log10(2)
-// in f16 (0x34d1); of f32 logBaseF32 as above. (f64: LowerMathF64.cpp.)
+// log10 of f32 is logBaseF32 as above; of f16 the same of the f32, rounded
+// to f16 (v_cvt_f16_f32): upstream's convert-gpu-to-rocdl extends an f16
+// log10 to ocml's __ocml_log10_f32 (llvm.log10.f32), not llvm.log10.f16
+// (v_log_f16 * log10(2) in f16, a different result). (f64: LowerMathF64.cpp.)
 // Needs before: the operands lowered. Guarantees after: one RV (a VGPR; the
 // bf16 in its low 16 bits) per result; nullopt for other ops and types.
 //===----------------------------------------------------------------------===//
@@ -38,13 +40,11 @@ RV logBaseF32(KernelLowering &L, RV x, uint32_t cHi, uint32_t cLo, uint32_t c32)
 
 namespace {
 // log10(2) = 0.30102999566398119521...: the f32 nearest (0x3e9a209a), the
-// f32 nearest the rest (0x3284fbcf), and 32 log10(2) (0x411a209b); the f16
-// nearest log10(2) is 0x34d1. Each as llc-22 -mcpu=gfx942 emits them for
-// llvm.log10.f32 / .f16.
+// f32 nearest the rest (0x3284fbcf), and 32 log10(2) (0x411a209b),
+// as llc-22 -mcpu=gfx942 emits them for llvm.log10.f32.
 constexpr uint32_t kLog10Of2Hi = 0x3e9a209a;
 constexpr uint32_t kLog10Of2Lo = 0x3284fbcf;
 constexpr uint32_t k32Log10Of2 = 0x411a209b;
-constexpr uint32_t kLog10Of2F16 = 0x34d1;
 
 // llvm.exp2.f32 without afn (SITargetLowering's lowering for gfx9).
 RV exp2F32Denormal(KernelLowering &L, RV x) {
@@ -93,8 +93,9 @@ std::optional<LogicalResult> lowerMathBf16(KernelLowering &L, Operation *op) {
     return failure();
   Value res = op->getResult(0);
   if (log10 && t.isF16()) {
-    Value y = L.inst("v_log_f16", L.vT, L.toV((*in)[0]));
-    L.vals[res] = RV::of(RV::V, L.inst("v_mul_f16", L.vT, {L.toV(RV::imm(kLog10Of2F16)), y}));
+    RV f = RV::of(RV::V, L.inst("v_cvt_f32_f16", L.vT, L.toV((*in)[0])), true);
+    RV r = logBaseF32(L, f, kLog10Of2Hi, kLog10Of2Lo, k32Log10Of2);
+    L.vals[res] = RV::of(RV::V, L.inst("v_cvt_f16_f32", L.vT, L.toV(r)));
     return success();
   }
   if (log10 && t.isF32()) {

@@ -71,13 +71,12 @@ OCML_AS_INTRINSIC.update({
     "__ocml_log_f16": "llvm.log.f16", "__ocml_log2_f16": "llvm.log2.f16",
 })
 # log10: ocml's log10F.cl is BUILTIN_LOG10_F32 (llvm.log10.f32;
-# ROCm-Device-Libs, amd/device-libs/ocml/src in llvm-project); f16 follows
-# LLVM's llvm.log10.f16 as log / log2 do above. bf16 math: convert-gpu-to-
+# ROCm-Device-Libs, amd/device-libs/ocml/src in llvm-project);
+# convert-gpu-to-rocdl extends f16 and bf16 log10 to it. bf16 math: convert-gpu-to-
 # rocdl extends some ops to f32 and calls ocml (log10 above), leaves others
 # (math.exp / log of bf16) to the convert-math-to-llvm that follows it in
 # build(): llvm.exp.bf16 etc., which llc-22 promotes to f32 (LowerMathBf16.cpp).
-OCML_AS_INTRINSIC.update({"__ocml_log10_f32": "llvm.log10.f32",
-                          "__ocml_log10_f16": "llvm.log10.f16"})
+OCML_AS_INTRINSIC.update({"__ocml_log10_f32": "llvm.log10.f32"})
 
 # The math ops amdgcn-lower rewrites with upstream MLIR's own expansions
 # (cc/lower/LowerMathExpand.cpp, which states the same lists): the oracle
