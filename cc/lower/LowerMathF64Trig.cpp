@@ -8,23 +8,24 @@
 // square root (MathF64.h). Coefficients are Taylor series' own (1/n!,
 // 1/(2n+1)), computed here in double; the constants are pi/2, pi/4, ... and
 // 2/pi split into doubles (each the double nearest the rest).
-//   sin, cos  k = rint(x 2/pi); r = x - k pi/2 as a double-double rh + rl:
-//             x - k P1 by one fma (exact: the result is a multiple of
-//             2^-53 below 2^0), k P2 as an exact product pair (fma), k P3,
-//             summed by TwoSum (Cody-Waite with three 53-bit parts: pi/2 to
-//             159 bits). |r| <= pi/4 (a little more when x 2/pi rounds at a
-//             half): sin r = rh + rh z S(z) + rl (1 - z/2), z = rh^2, S the
-//             Taylor series to r^19 (the first omitted term is below 2^-58
-//             r); cos r = w + ((1 - w) - z/2 + z^2 C(z) - zl/2 - rh rl) with
-//             w = 1 - z/2, zl the rounding error of z, C to r^20. The
-//             quadrant k mod 4 (k - 4 floor(k/4), exact) picks +-sin r /
-//             +-cos r. |x| < 2^-27: sin x = x, cos x = 1. Supported range
-//             |x| <= 2^50 (kSinCosMax: k < 2^50 exact, x - k P1 exact, the
-//             reduction's error below k 2^-163 < 2^-113 absolute, against
-//             |r| >= 2^-62 for every double (Muller, Elementary Functions,
-//             ch. 11: the worst cases of reduction by pi/2)); beyond it, and
-//             for +-inf and NaN, the result is NaN (no Payne-Hanek
-//             reduction yet: docs/lowering.md).
+//   sin, cos  |x| <= 2^50: k = rint(x 2/pi); r = x - k pi/2 as a
+//             double-double rh + rl: x - k P1 by one fma (exact: the result
+//             is a multiple of 2^-53 below 2^0), k P2 as an exact product
+//             pair (fma), k P3, summed by TwoSum (Cody-Waite with three
+//             53-bit parts: pi/2 to 159 bits; the error below k 2^-163 <
+//             2^-113 absolute, against |r| >= 2^-62 for every double
+//             (Muller, Elementary Functions, ch. 11)). |x| > 2^50: Payne-
+//             Hanek (payneHanek below: x 2/pi mod 4 from 2/pi's bits at x's
+//             exponent, six doubles per 128 exponents, no table lookup: a
+//             select chain). |r| <= pi/4 (a little more where x 2/pi
+//             rounds at a half): sin r = rh + rh z S(z) + rl (1 - z/2), z =
+//             rh^2, S the Taylor series to r^19 (the first omitted term is
+//             below 2^-58 r); cos r = w + ((1 - w) - z/2 + z^2 C(z) - zl/2 -
+//             rh rl) with w = 1 - z/2, zl the rounding error of z, C to
+//             r^20. The quadrant k mod 4 (k - 4 floor(k/4), exact) picks
+//             +-sin r / +-cos r. |x| < 2^-27: sin x = x, cos x = 1; +-inf
+//             and NaN give NaN. Both reductions run in every lane (no
+//             branch): about 800 instructions per sin or cos.
 //   atan2     a = |y|, b = |x| (both scaled by 2^-8 above 2^1020); u = a / b
 //             (C = 0) where a <= tan(pi/8) b, (a - b) / (a + b) (C = pi/4)
 //             where a <= tan(3pi/8) b, else -b / a (C = pi/2): |u| <=
@@ -84,10 +85,17 @@ SmallVector<double> factorialSeries(unsigned first, unsigned count) {
   return cs;
 }
 
-/// sin or cos of x (f64).
-Value sinCosF64(F64 &D, Value x, bool isCos) {
-  KernelLowering &L = D.L;
-  Value k = L.inst("v_rndne_f64", L.v2T, D.mul(x, D.c(kTwoOverPi)));
+/// x 2/pi as k + y: k integral (an f64), y = (yh + yl) in [-1/2, 1/2] (a
+/// little more where x 2/pi rounds at a half), both exact to the reduction's
+/// error; n = k mod 4.
+struct Reduced {
+  Value yh, yl, n;
+};
+
+/// Cody-Waite (|x| <= 2^50): r = x - k pi/2 directly (see the header); y
+/// is r itself here (rh, rl), the polynomial's argument.
+Reduced codyWaite(F64 &D, Value x, Value &k) {
+  k = D.L.inst("v_rndne_f64", D.L.v2T, D.mul(x, D.c(kTwoOverPi)));
   Value nk = D.neg(k);
   Value t = D.fma(nk, D.c(kPio2_1), x);                 // exact
   Value ph = D.mul(k, D.c(kPio2_2));
@@ -98,6 +106,89 @@ Value sinCosF64(F64 &D, Value x, bool isCos) {
   Value lo = D.fma(nk, D.c(kPio2_3), D.sub(e, pl));
   Value rh = D.add(s, lo);
   Value rl = D.sub(lo, D.sub(rh, s));                   // Fast2Sum: |s| >= |lo|
+  return {rh, rl, Value()};
+}
+
+// Payne-Hanek for |x| > 2^50: x = M 2^E (M an integer below 2^53), and
+// (x 2/pi) mod 4 = (N F_b) mod 4 with N = M 2^(E - base_b) an integer below
+// 2^181 and F_b = (2^base_b 2/pi) mod 4, base_b = -2 + 128 b (b = 0..7 covers
+// every finite x); F_b as six doubles (~318 bits: N times the rest is below
+// 2^-130), each computed with mpmath at 1600 bits (the nearest double of the
+// rest, in turn). Each M F_b,i is an exact product pair (fma), scaled by
+// 2^(E - base_b) (exact), taken mod 4 into [-2, 2] (v - 4 rint(v / 4), exact;
+// floor's [0, 4) would round 4 - 2^-100 to 4) and summed
+// by TwoSum; k = rint(sum), y = sum - k with the accumulated error terms
+// (about 2^-100 absolute: far below half an ulp of sin / cos unless |r| is
+// below 2^-45).
+constexpr double kTwoOverPiMod4[8][6] = {
+    {0x1.45f306dc9c883p-3, -0x1.6b01ec5417056p-57, -0x1.6447e493ad4cep-111, 0x1.e21c820ff28b2p-165, -0x1.508510ea79237p-220, 0x1.b8e909374b802p-276},
+    {0x1.b6c52b3278872p-3, 0x1.07f9458eaf7afp-60, -0x1.d4f246dc8e2dfp-117, 0x1.374b801924bbbp-172, -0x1.f62e6de301e21p-226, -0x1.38d3b5963045ep-280},
+    {0x1.b7246e3a424ddp-2, 0x1.700324977504fp-57, -0x1.cdbc603c429c7p-111, 0x1.894d39f74411bp-165, -0x1.5a28976f62cc7p-223, -0x1.fb29741037d8dp-279},
+    {0x1.9fc3bd6396253p+1, 0x1.39f74411afa97p-53, 0x1.768909d338e05p-107, -0x1.4ba081bec66e3p-162, 0x1.8e60d4ce7d272p-216, 0x1.17e2ef7e4a0ecp-272},
+    {0x1.3a671c09ad17ep+0, -0x1.bec66e29c67cbp-58, 0x1.9cfa4e422fc5ep-113, -0x1.036be27003b40p-169, -0x1.0fd33f8086877p-229, -0x1.d297d64b824b2p-284},
+    {0x1.272117e2ef7e5p+0, -0x1.7c4e007680022p-54, 0x1.6603fbcbc462dp-112, 0x1.a0a6d1f6d367fp-166, -0x1.86c1a7b24585dp-221, 0x1.fb34f2ff516bbp-277},
+    {0x1.fde5e2316b415p+1, -0x1.2e092c98130d8p-54, -0x1.a7b24585ce04dp-109, 0x1.3cbfd45aea4f7p-163, 0x1.63f5f2f8bd9e8p-217, 0x1.ce7de294a4baap-272},
+    {0x1.d3d18fd9a7980p+0, -0x1.5d28ad8453814p-54, -0x1.a0e84c2f8c608p-110, -0x1.d6b5b45650128p-164, -0x1.3b81ca8bdea7fp-220, -0x1.9f72070928a82p-275},
+};
+
+Reduced payneHanek(F64 &D, Value x, Value &k) {
+  KernelLowering &L = D.L;
+  Value ax = D.abs(x);
+  Value e = L.inst("v_frexp_exp_i32_f64", L.vT, ax);            // ax in [2^(e-1), 2^e)
+  Value m = L.inst("v_ldexp_f64", L.v2T, {ax, L.inst("v_sub_u32", L.vT, {L.toV(RV::imm(53)), e})});
+  Value e2 = L.inst("v_subrev_u32", L.vT, {L.toV(RV::imm(51)), e}); // E + 2 = e - 51 >= 0
+  Value b = L.inst("v_lshrrev_b32", L.vT, {L.cst(7), e2});
+  Value shift = L.inst("v_and_b32", L.vT, {L.toV(RV::imm(127)), e2});
+  SmallVector<Value> atLeast; // b >= j, j = 1..7
+  for (uint32_t j = 1; j < 8; ++j)
+    atLeast.push_back(L.inst("v_cmp_le_u32", L.s2T, {L.cst(j), b}));
+  Value s = D.c(0.0), t = D.c(0.0);
+  auto mod4 = [&](Value v) { // v - 4 rint(v / 4) in [-2, 2]: exact (a small v stays)
+    return D.fma(L.inst("v_rndne_f64", L.v2T, D.mul(v, D.c(0.25))), D.c(-4.0), v);
+  };
+  auto accumulate = [&](Value v) { // (s, t) += v mod 4, TwoSum
+    v = mod4(L.inst("v_ldexp_f64", L.v2T, {v, shift}));
+    Value n = D.add(s, v);
+    Value bb = D.sub(n, s);
+    Value err = D.add(D.sub(s, D.sub(n, bb)), D.sub(v, bb));
+    s = n;
+    t = D.add(t, err);
+  };
+  for (unsigned i = 0; i < 6; ++i) {
+    Value f = D.c(kTwoOverPiMod4[0][i]);
+    for (unsigned j = 1; j < 8; ++j)
+      f = D.sel(atLeast[j - 1], D.c(kTwoOverPiMod4[j][i]), f);
+    Value ph = D.mul(m, f);
+    accumulate(ph);
+    accumulate(D.fma(m, f, D.neg(ph)));
+  }
+  s = mod4(s);
+  k = L.inst("v_rndne_f64", L.v2T, s);
+  Value s1 = D.sub(s, k);                                  // exact
+  Value yh = D.add(s1, t);
+  Value yl = D.sub(t, D.sub(yh, s1));
+  // r = y pi/2 as rh + rl
+  Value rh = D.mul(yh, D.c(kPio2_1));
+  Value rl = D.fma(yh, D.c(kPio2_1), D.neg(rh));
+  rl = D.fma(yh, D.c(kPio2_2), rl);
+  rl = D.fma(yl, D.c(kPio2_1), rl);
+  Value h = D.add(rh, rl);
+  rl = D.sub(rl, D.sub(h, rh));
+  // the sign of x: sin(-x) = -sin x, cos(-x) = cos x as r and k negated
+  Value neg = D.cmp("v_cmp_gt_f64", D.c(0.0), x);
+  return {D.sel(neg, D.neg(h), h), D.sel(neg, D.neg(rl), rl), neg};
+}
+
+/// sin or cos of x (f64).
+Value sinCosF64(F64 &D, Value x, bool isCos) {
+  KernelLowering &L = D.L;
+  Value kSmall, kBig;
+  Reduced a = codyWaite(D, x, kSmall);
+  Reduced p = payneHanek(D, x, kBig);
+  Value big = D.cmp("v_cmp_lt_f64", D.c(kSinCosMax), D.abs(x));
+  Value rh = D.sel(big, p.yh, a.yh);
+  Value rl = D.sel(big, p.yl, a.yl);
+  Value k = D.sel(big, D.sel(p.n, D.neg(kBig), kBig), kSmall);
   Value z = D.mul(rh, rh);
   Value zl = D.fma(rh, rh, D.neg(z));
   // sin r = rh + (rh z S(z) + rl (1 - z/2))
@@ -114,7 +205,7 @@ Value sinCosF64(F64 &D, Value x, bool isCos) {
   Value cPoly = D.horner(z, factorialSeries(4, 9));     // 1/4! - z/6! + ...
   Value cTail = D.fma(D.mul(z, z), cPoly, D.fma(zl, D.c(-0.5), D.fma(D.neg(rh), rl, werr)));
   Value cosR = D.add(w, cTail);
-  // quadrant n = k mod 4 (exact in f64; k < 2^31 as an i32)
+  // quadrant n = k mod 4 (exact in f64)
   Value q = D.fma(L.inst("v_floor_f64", L.v2T, D.mul(k, D.c(0.25))), D.c(-4.0), k);
   Value n = L.inst("v_cvt_i32_f64", L.vT, q);
   if (isCos)
@@ -127,7 +218,7 @@ Value sinCosF64(F64 &D, Value x, bool isCos) {
   r = D.join(D.lo(r), L.inst("v_xor_b32", L.vT, {sign, D.hi(r)}));
   Value ax = D.abs(x);
   r = D.sel(D.cmp("v_cmp_gt_f64", D.c(0x1p-27), ax), isCos ? D.c(1.0) : x, r);
-  return D.sel(D.cmp("v_cmp_nle_f64", ax, D.c(kSinCosMax)), D.c(NAN), r);
+  return D.sel(D.cls(x, 0x207), D.c(NAN), r);            // NaN, +-inf
 }
 
 /// atan2(y, x) (f64; see the header).
