@@ -208,7 +208,10 @@ private:
   /// A line from the XCD's L2, else the MALL (a line touched before in the
   /// launch, or any line when `inMall`), else HBM.
   uint64_t fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMall);
-  Calendar mallBw_, hbmBw_;
+  Calendar mallBw_;
+  /// HBM bandwidth per channel (HbmChannels.h: 128 channels, 256-byte
+  /// interleave), each 1/128 of the device's.
+  std::vector<Calendar> hbmBw_;
   /// CU slot `cu`'s XCD and instruction cache (workgroups round-robin over
   /// the XCDs).
   std::pair<unsigned, unsigned> placeOf(unsigned cu) const;
