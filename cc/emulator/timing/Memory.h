@@ -10,8 +10,8 @@
 // memory pipeline (64 bytes per clock), then its vector L1 (32 KiB), its
 // XCD's L2 (4 MiB), the Infinity Cache (MALL, any line touched before in the
 // launch) or HBM. Each level has a latency; the shared levels (L2 per XCD,
-// MALL, HBM) have a bandwidth shared in time by all CUs (Calendar): a CU
-// alone gets all of it, many CUs at once queue. Stores write through to L2
+// MALL, HBM per channel: HbmChannels.h) have a bandwidth shared in time by
+// all CUs (Calendar): a CU alone gets all of it, many CUs at once queue. Stores write through to L2
 // without allocating in L1. Atomics execute at L2: they bypass L1, and an
 // atomic occupies each line it updates for Params::atomicLineCycles, so
 // atomics to one line serialise.
