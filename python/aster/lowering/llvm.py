@@ -268,7 +268,7 @@ def _pipeline(text, target, bits):
             f"reconcile-unrealized-casts)")
 
 
-def _llvm_dialect(text, target):
+def _llvm_dialect(text, target, bits=None):
     """(the gpu.modules of `text` in the LLVM dialect, the index width used):
     the mlir-opt-22 part of build. 32-bit index (aster's) unless the kernel
     interface holds an index or the kernel needs convert-vector-to-llvm
@@ -278,13 +278,16 @@ def _llvm_dialect(text, target):
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
         # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
         text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
-    if not _abi_holds_index(text):
+    if bits == 32 or (bits is None and not _abi_holds_index(text)):
         try:
             out = _run(["mlir-opt-22", f"--pass-pipeline={_pipeline(text, target, 32)}"], text)
             if not re.search(r"\b(vector|memref|arith|builtin)\.\w+", out):
                 return out, 32
+            if bits == 32:
+                raise RuntimeError("mlir-opt-22 leaves ops unconverted with a 32-bit index")
         except RuntimeError:
-            pass
+            if bits == 32:
+                raise
     return _run(["mlir-opt-22", f"--pass-pipeline={_pipeline(text, target, 64)}"], text), 64
 
 
@@ -293,9 +296,10 @@ def index_bits(text, target="gfx942"):
     return _llvm_dialect(text, target)[1]
 
 
-def build(text, target="gfx942", opt="-O3"):
-    """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
-    llvm_dialect = _llvm_dialect(text, target)[0]
+def build(text, target="gfx942", opt="-O3", index=None):
+    """{gpu.module name: hsaco bytes} built by LLVM (see the module doc);
+    index=32 or 64 forces the width of index (None: index_bits's choice)."""
+    llvm_dialect = _llvm_dialect(text, target, index)[0]
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, body in _split_modules(llvm_dialect).items():
