@@ -23,8 +23,11 @@ compute the same op. It keeps 64 (index_bits below) where the kernel
 interface holds an index (a memref descriptor's sizes and strides, an
 `index` parameter: 64 bits in the arguments aster's launch fills) and where
 the kernel needs convert-vector-to-llvm (vector transfers and masks: that
-pass has no index-width option and converts memrefs with 64-bit index);
-there unsigned index ops of values outside 0..2^31 have no LLVM oracle.
+pass has no index-width option and converts memrefs with 64-bit index) or
+reads gpu.block_dim / grid_dim (mlir-translate-22 translates them to calls
+of the ockl functions and uses their i64 result as the op's i32: a 32-bit
+build of such a kernel is wrong); there unsigned index ops of values
+outside 0..2^31 have no LLVM oracle.
 
 convert-gpu-to-rocdl turns gpu.block_dim / grid_dim into calls of
 `__ockl_get_local_size` / `__ockl_get_num_groups` from ROCm's device
@@ -281,10 +284,16 @@ def _llvm_dialect(text, target, bits=None):
     if bits == 32 or (bits is None and not _abi_holds_index(text)):
         try:
             out = _run(["mlir-opt-22", f"--pass-pipeline={_pipeline(text, target, 32)}"], text)
-            if not re.search(r"\b(vector|memref|arith|builtin)\.\w+", out):
+            # mlir-translate-22 turns rocdl.workgroup.dim / grid.dim into a
+            # call of __ockl_get_local_size / num_groups whose i64 result it
+            # uses in place of the op's i32 (a mul i64, a store of 8 bytes):
+            # kernels reading block_dim / grid_dim keep the 64-bit index.
+            if not re.search(r"\b(vector|memref|arith|builtin)\.\w+|rocdl\.(workgroup|grid)\.dim",
+                             out):
                 return out, 32
             if bits == 32:
-                raise RuntimeError("mlir-opt-22 leaves ops unconverted with a 32-bit index")
+                raise RuntimeError("mlir-opt-22 / mlir-translate-22 cannot build it with a "
+                                   "32-bit index")
         except RuntimeError:
             if bits == 32:
                 raise
