@@ -3,6 +3,7 @@
 Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
 
 from .kernels import FLOATS, INTS, VFLT, VINT, elementwise, i1_of, isfloat, lanes, unary, with_elem
+from .refs import int_binary_ref
 
 
 def _probes_arith():
@@ -14,7 +15,7 @@ def _probes_arith():
     for op in ("divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi"):
         for t in INTS[1:] + VINT:
             P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
-                                 nonzero=True))
+                                 nonzero=True, ref=int_binary_ref(op, t)))
     for op in ("shli", "shrsi", "shrui"):
         for t in INTS[1:] + VINT:
             P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,

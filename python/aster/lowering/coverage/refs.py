@@ -1,0 +1,65 @@
+"""NumPy references of integer probes, from the ops' definitions (the arith
+dialect's ArithOps.td), for probes whose LLVM build cannot run here (its
+code uses an instruction outside aster's table, e.g. the SDWA compares
+llc-22 selects for 8- and 16-bit division fix-ups) and to check the
+others twice.
+
+Part of the coverage audit (aster.lowering.coverage: see its __init__).
+Needs: a probe built by kernels.elementwise (operands %a, %b stored one
+element per lane, vectors packed in i32 words, i1 / index as i32).
+Gives: {result argument: the words the kernel stores}."""
+
+import numpy as np
+
+from .kernels import _bits, elem, lanes
+
+
+def _trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# op -> f(a, b, bits) on Python integers: signed operands for the s-ops,
+# unsigned for the u-ops (ArithOps.td: divsi rounds toward zero, remsi takes
+# the dividend's sign, ceildiv / floordiv round up / down).
+_INT_BINARY = {
+    "divsi": lambda a, b: _trunc_div(a, b),
+    "remsi": lambda a, b: a - b * _trunc_div(a, b),
+    "divui": lambda a, b: a // b,
+    "remui": lambda a, b: a % b,
+    "ceildivsi": lambda a, b: -((-a) // b),
+    "ceildivui": lambda a, b: -((-a) // b),
+    "floordivsi": lambda a, b: a // b,
+}
+_UNSIGNED = ("divui", "remui", "ceildivui")
+
+
+def int_binary_ref(op, t):
+    """The reference of `arith.{op} %a, %b : t` (op of _INT_BINARY), or None."""
+    if op not in _INT_BINARY:
+        return None
+    e, n = elem(t), lanes(t)
+    bits = _bits(e)
+    packed = n and e not in ("i1", "index")
+    count = 64 * (n or 1)
+
+    def element_dtype():
+        return np.dtype(f"i{bits // 8}") if packed else np.dtype(np.int32)
+
+    def ref(a):
+        dt = element_dtype()
+        x, y = (np.asarray(v).view(dt)[:count] if packed else np.asarray(v)[:count] for v in a[:2])
+        mask = (1 << bits) - 1
+        out = []
+        for p, q in zip(x.tolist(), y.tolist()):
+            if op in _UNSIGNED:
+                p, q = p & mask, q & mask
+            else:   # the operand's own width (index: 32 bits)
+                p = ((p & mask) ^ (1 << (bits - 1))) - (1 << (bits - 1))
+                q = ((q & mask) ^ (1 << (bits - 1))) - (1 << (bits - 1))
+            r = _INT_BINARY[op](p, q) & mask
+            out.append(r - (1 << bits) if r >> (bits - 1) else r)
+        store = np.zeros_like(np.asarray(a[2]).view(dt) if packed else np.asarray(a[2]))
+        store[:count] = np.array(out, dtype=np.int64).astype(store.dtype)
+        return {2: store.view(np.asarray(a[2]).dtype)}
+    return ref
