@@ -63,3 +63,59 @@ def int_binary_ref(op, t):
         store[:count] = np.array(out, dtype=np.int64).astype(store.dtype)
         return {2: store.view(np.asarray(a[2]).dtype)}
     return ref
+
+
+def _floats(v, e, count):
+    """The first `count` elements of float type e of a stored operand."""
+    from .kernels import _np
+    return np.asarray(v).view(_np(e))[:count]
+
+
+# ArithOps.td's predicates: o* are false when an operand is NaN, u* true.
+_CMPF = {"oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less,
+         "ole": np.less_equal, "one": np.not_equal}
+
+
+def cmpf_ref(pred, t):
+    """The reference of `arith.cmpf pred, %a, %b : t` (the i1 results stored
+    as i32 0 / 1, one per element)."""
+    e, n = elem(t), lanes(t) or 1
+    count = 64 * n
+
+    def ref(a):
+        x, y = (_floats(v, e, count).astype(np.float64) for v in a[:2])
+        nan = np.isnan(x) | np.isnan(y)
+        if pred in ("false", "true"):
+            r = np.full(count, pred == "true")
+        elif pred == "ord":
+            r = ~nan
+        elif pred == "uno":
+            r = nan
+        elif pred.startswith("o"):
+            r = ~nan & _CMPF[pred](x, y)
+        elif pred == "une":
+            r = nan | (x != y)
+        else:   # ueq, ugt, uge, ult, ule: unordered or the ordered compare
+            r = nan | _CMPF["o" + pred[1:]](x, y)
+        out = np.zeros_like(np.asarray(a[2]))
+        out[:count] = r.astype(out.dtype)
+        return {2: out}
+    return ref
+
+
+def remf_ref(t):
+    """The reference of `arith.remf %a, %b : t`: fmod (ArithOps.td: the
+    remainder with the dividend's sign, as C's fmod), exact in any
+    precision, so NumPy's float64 fmod rounded to t is the value."""
+    from .kernels import _np
+    e, n = elem(t), lanes(t) or 1
+    count = 64 * n
+
+    def ref(a):
+        x, y = (_floats(v, e, count).astype(np.float64) for v in a[:2])
+        with np.errstate(all="ignore"):
+            r = np.fmod(x, y).astype(_np(e))
+        out = np.zeros_like(np.asarray(a[2]))
+        out.view(_np(e))[:count] = r
+        return {2: out}
+    return ref
