@@ -3,7 +3,7 @@
 Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
 
 from .kernels import FLOATS, INTS, VFLT, VINT, elementwise, i1_of, isfloat, lanes, unary, with_elem
-from .refs import cmpf_ref, int_binary_ref, remf_ref
+from .refs import cmpf_ref, int_binary_ref, math_ref, remf_ref
 
 
 def _probes_arith():
@@ -129,4 +129,5 @@ def _probes_math():
                              shift=True))
     for p in P:
         p.mlir = p.mlir.replace("TYPE", p.variant)
+        p.ref, p.ulp = math_ref(p.op.split(".")[1], p.variant)
     return P

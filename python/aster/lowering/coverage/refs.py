@@ -119,3 +119,63 @@ def remf_ref(t):
         out.view(_np(e))[:count] = r
         return {2: out}
     return ref
+
+
+# NumPy's function and the ulp allowed for math probes without an LLVM
+# build (convert-gpu-to-rocdl calls ROCm's ocml, not installed here, or
+# LLVM 22 has no AMDGPU lowering of the f64 function). The bounds' sources:
+#   f32 exp2 / log2 / rsqrt: v_exp_f32 / v_log_f32 / v_rsq_f32, 1 ulp (AMD
+#     CDNA3 ISA, VOP1 transcendentals), against NumPy's float64 rounded to
+#     f32 (0.5 ulp): 1 ulp apart at most.
+#   f64 exp, exp2, log, log2, log1p, expm1 1 ulp, tanh 3 ulp: aster's own
+#     (cc/lower/LowerMathF64.cpp), the maxima measured over 40 x 256 inputs
+#     in tests/py/test_lower_math_f64.py (ULP_BOUND_F64).
+#   f64 sinh, cosh, acosh 2^-51, atanh 2^-50, asinh 2^-34, powf 2^-43
+#     relative (upstream's formulas on aster's f64 exp / log; the same
+#     test's rtol): a relative error r is at most r 2^53 ulp: 4, 4, 4, 8,
+#     2^19, 2^10.
+# Where upstream's expansion (math-expand-ops, which LLVM's build of the
+# f32 probes runs too and matches) and C99 / NumPy disagree on special
+# values, the reference follows the expansion and says so: asinh(x) =
+# log(x + sqrt(x^2 + 1)) is NaN at -inf (NumPy: -inf); powf(x, y) =
+# exp(y log x) is NaN where y log x is (x < 0, 0^0, 1^inf, inf^0; NumPy:
+# 1, -1, ... by C99's pow).
+def _asinh(x):
+    with np.errstate(all="ignore"):
+        return np.where(np.isnan(x + np.sqrt(x * x + 1)), np.nan, np.arcsinh(x))
+
+
+def _powf(x, y):
+    with np.errstate(all="ignore"):
+        return np.where(np.isnan(y * np.log(x)), np.nan, np.power(x, y))
+
+
+MATH_NUMPY = {
+    "exp": (np.exp, {"f64": 1}), "exp2": (np.exp2, {"f32": 1, "f64": 1}),
+    "log": (np.log, {"f64": 1}), "log2": (np.log2, {"f32": 1, "f64": 1}),
+    "log1p": (np.log1p, {"f64": 1}), "expm1": (np.expm1, {"f64": 1}),
+    "tanh": (np.tanh, {"f64": 3}), "rsqrt": (lambda x: 1.0 / np.sqrt(x), {"f32": 1}),
+    "sinh": (np.sinh, {"f64": 4}), "cosh": (np.cosh, {"f64": 4}),
+    "acosh": (np.arccosh, {"f64": 4}), "atanh": (np.arctanh, {"f64": 8}),
+    "asinh": (_asinh, {"f64": 2 ** 19}), "powf": (_powf, {"f64": 2 ** 10}),
+}
+
+
+def math_ref(op, t):
+    """(reference, ulp) of `math.{op}` on t from MATH_NUMPY, or (None, 0)."""
+    e = elem(t)
+    if op not in MATH_NUMPY or e not in MATH_NUMPY[op][1]:
+        return None, 0
+    fn, bound = MATH_NUMPY[op]
+    count = 64 * (lanes(t) or 1)
+    nargs = 2 if op == "powf" else 1
+
+    def ref(a):
+        from .kernels import _np
+        xs = [_floats(v, e, count).astype(np.float64) for v in a[:nargs]]
+        with np.errstate(all="ignore"):
+            r = fn(*xs).astype(_np(e))
+        out = np.zeros_like(np.asarray(a[nargs]))
+        out.view(_np(e))[:count] = r
+        return {nargs: out}
+    return ref, bound[e]
