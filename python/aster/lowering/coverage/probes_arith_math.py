@@ -3,6 +3,7 @@
 Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
 
 from .kernels import FLOATS, INTS, VFLT, VINT, elementwise, i1_of, isfloat, lanes, unary, with_elem
+from .refs import cmpf_ref, int_binary_ref, math_ref, remf_ref
 
 
 def _probes_arith():
@@ -14,14 +15,15 @@ def _probes_arith():
     for op in ("divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi"):
         for t in INTS[1:] + VINT:
             P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
-                                 nonzero=True))
+                                 nonzero=True, ref=int_binary_ref(op, t)))
     for op in ("shli", "shrsi", "shrui"):
         for t in INTS[1:] + VINT:
             P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
                                  shift=True))
     for op in ("addf", "subf", "mulf", "divf", "remf", "maxnumf", "minnumf", "maximumf", "minimumf"):
         for t in FLOATS + VFLT:
-            P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t))
+            P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
+                                 ref=remf_ref(t) if op == "remf" and t == "vector<4xf16>" else None))
     for t in FLOATS + VFLT:
         P.append(elementwise("arith.negf", t, f"      %r = arith.negf %a : {t}", [t], t))
     preds = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -34,7 +36,7 @@ def _probes_arith():
     for t in FLOATS + ("vector<4xf32>", "vector<4xf16>"):
         for p in fpreds:
             P.append(elementwise("arith.cmpf", f"{p} {t}", f"      %r = arith.cmpf {p}, %a, %b : {t}",
-                                 [t, t], i1_of(t)))
+                                 [t, t], i1_of(t), ref=cmpf_ref(p, t)))
     for t in INTS + FLOATS + ("vector<4xi32>", "vector<4xf32>", "vector<4xf16>", "vector<4xi64>"):
         cmp = "arith.cmpf olt" if isfloat(t) else "arith.cmpi slt"
         P.append(elementwise("arith.select", t, f"      %m = {cmp}, %a, %b : {t}\n"
@@ -134,4 +136,5 @@ def _probes_math():
                              shift=True))
     for p in P:
         p.mlir = p.mlir.replace("TYPE", p.variant)
+        p.ref, p.ulp = math_ref(p.op.split(".")[1], p.variant)
     return P
