@@ -526,9 +526,9 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   uint64_t groups = L.grid.count();
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
-  // (the whole buffer up to 1M events at once: a large launch's grew by
-  // copies; the host backs only the pages written)
-  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 20));
+  // (grows: a large reservation is mapped anew by the host each launch,
+  // and a small launch then pays a page fault per 4 KiB of events)
+  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));
   R->waves.reserve(size_t(std::min<uint64_t>(L.grid.count(), 1 << 16)) * LN.numWaves);
   // All CUs advance together in epochs of global time: each runs its turns
   // of the epoch in turn, so the shared caches and bandwidth calendars see
