@@ -499,3 +499,73 @@ CASES.append(Case("contract_f16_into_f32", "ct", module(_contract_body(False)), 
                   lambda r: [_f16(r, 256), _f16(r, 256), r.standard_normal(256).astype(np.float32),
                              np.zeros(256, np.float32)],
                   _contract_expect, tol=1e-6, llvm_mlir=module(_contract_body(True))))
+
+
+# 9. vector<2xf16> through LDS at 2-byte alignment (index 2i + 1): llc-22
+#    selects ds_write_b32 / ds_read_b32 there too (unaligned DS access);
+#    lane i reads what lane 63 - i wrote.
+def _lds_narrow_expect(a):
+    return {1: a[0][:128].reshape(64, 2)[::-1].reshape(-1).copy()}
+
+
+CASES.append(Case("lds_narrow_unaligned", "ldsn", module(f"""
+    gpu.func @ldsn(%x: memref<128xf16>, %o: memref<128xf16>)
+        workgroup(%l: memref<130xf16, #gpu.address_space<workgroup>>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c63 = arith.constant 63 : index
+      %b = arith.muli %i, %c2 : index
+      %b1 = arith.addi %b, %c1 : index
+      %v = vector.load %x[%b] : memref<128xf16>, vector<2xf16>
+      vector.store %v, %l[%b1] : memref<130xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+      gpu.barrier
+      %j = arith.subi %c63, %i : index
+      %jb = arith.muli %j, %c2 : index
+      %jb1 = arith.addi %jb, %c1 : index
+      %w = vector.load %l[%jb1] : memref<130xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+      vector.store %w, %o[%b] : memref<128xf16>, vector<2xf16>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [_f16(r, 128), np.zeros(128, np.float16)], _lds_narrow_expect))
+
+
+# 10. Writable globals in global memory: one initialised (.data, a splat
+#     dense<2.5>) and one uninitialised (.bss); lanes 0-3 store x[i] * 2
+#     into each, then (one wave: program order) read element 3 - i back.
+def _writable_expect(a):
+    x = a[0]
+    o = np.zeros(8, np.float32)
+    o[:4] = x[3::-1] * 2
+    o[4:] = x[3::-1] * 2 + 2.5
+    return {1: o}
+
+
+CASES.append(Case("memref_globals_writable", "gw", module(f"""
+    memref.global "private" @data : memref<4xf32> = dense<2.5>
+    memref.global "private" @zeros : memref<4xf32> = uninitialized
+    gpu.func @gw(%x: memref<64xf32>, %o: memref<8xf32>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %lt = arith.cmpi ult, %i, %c4 : index
+      %d = memref.get_global @data : memref<4xf32>
+      %z = memref.get_global @zeros : memref<4xf32>
+      scf.if %lt {{
+        %j = arith.subi %c3, %i : index
+        %init = memref.load %d[%j] : memref<4xf32>
+        %xv = memref.load %x[%i] : memref<64xf32>
+        %x2 = arith.addf %xv, %xv : f32
+        memref.store %x2, %z[%i] : memref<4xf32>
+        %s = arith.addf %x2, %init : f32
+        memref.store %s, %d[%i] : memref<4xf32>
+        %a = memref.load %z[%j] : memref<4xf32>
+        %b = memref.load %d[%j] : memref<4xf32>
+        memref.store %a, %o[%i] : memref<8xf32>
+        %i4 = arith.addi %i, %c4 : index
+        memref.store %b, %o[%i4] : memref<8xf32>
+      }}
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.standard_normal(64).astype(np.float32), np.zeros(8, np.float32)],
+    _writable_expect))
