@@ -110,9 +110,12 @@ std::optional<LogicalResult> lowerMathBf16(KernelLowering &L, Operation *op) {
                          [](uint32_t a, uint32_t c) { return a & c; });
     return success();
   }
-  SmallVector<RV> f;
-  for (RV x : *in)
-    f.push_back(RV::of(RV::V, L.inst("v_lshlrev_b32", L.vT, {L.cst(16), L.toV(x)}), true));
+  SmallVector<RV> f; // the f32s: x << 16 (shared in the block: ibin's CSE)
+  for (RV x : *in) {
+    RV e = L.ibin("s_lshl_b32", "v_lshlrev_b32", true, x, RV::imm(16),
+                  [](uint32_t a, uint32_t c) { return a << c; });
+    f.push_back(RV::of(RV::V, L.toV(e), true));
+  }
   RV r;
   if (isa<math::ExpOp>(op))
     r = L.expF32(f[0]);
