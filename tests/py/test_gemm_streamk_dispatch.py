@@ -42,8 +42,10 @@ def test_plan_picks_stream_k_where_a_round_is_almost_empty(lib, k, kind):
 
 @pytest.mark.parametrize("k", sweep([1024, 4096], 1))
 def test_plan_matches_the_timing_model(lib, k):
-    """Both launches simulated whole: the faster one is the plan's pick, the
-    two differ by more than 5%, and the stream-K estimate is within 15%."""
+    """Both launches simulated whole: the plan's pick is the faster one (or
+    within 1% of it), and the stream-K estimate is within 15%. At K = 4096
+    stream-K wins by more than 5%; K = 1024 sits at the crossover since HBM
+    is served per channel (MI300X: plain 16.61 us, stream-K 16.64 us)."""
     measured, est = {}, None
     for e in lib.entries:
         groups = 304 if e.config.stream_k else 1
@@ -53,9 +55,10 @@ def test_plan_matches_the_timing_model(lib, k):
             est = L.dispatch.estimate_stream_k(e.config, M, N, k, groups, e.calibration)[0]
             assert abs(est / r.cycles - 1) < 0.15, (k, est, r.cycles)
     fast = min(measured, key=measured.get)
-    assert max(measured.values()) > 1.05 * min(measured.values()), measured
-    assert L.plan(lib, M, N, k, dtype="bf16", trans_b=True).entry.config.stream_k == fast, \
-        measured
+    pick = L.plan(lib, M, N, k, dtype="bf16", trans_b=True).entry.config.stream_k
+    assert measured[pick] <= 1.01 * measured[fast], (pick, measured)
+    if k == 4096:
+        assert fast and measured[False] > 1.05 * measured[True], measured
 
 
 def _run(lib, e, k, groups):
