@@ -150,7 +150,26 @@ def _powf(x, y):
         return np.where(np.isnan(y * np.log(x)), np.nan, np.power(x, y))
 
 
+def _erf(x):
+    import math
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def _erfc(x):
+    import math
+    return np.vectorize(math.erfc, otypes=[np.float64])(x)
+
+
+# f64 sin, cos, tan, atan, atan2, asin, acos, cbrt, erf, erfc, log10, sincos:
+# aster's own (cc/lower/LowerMathF64*.cpp), the bounds of
+# tests/py/test_lower_math_f64_trig.py (ULP_BOUND, measured maxima over 8 x
+# 256 inputs and the edge values); erf / erfc from Python's math (C99's).
 MATH_NUMPY = {
+    "sin": (np.sin, {"f64": 1}), "cos": (np.cos, {"f64": 1}), "tan": (np.tan, {"f64": 3}),
+    "atan": (np.arctan, {"f64": 2}), "atan2": (np.arctan2, {"f64": 2}),
+    "asin": (np.arcsin, {"f64": 2}), "acos": (np.arccos, {"f64": 2}),
+    "cbrt": (np.cbrt, {"f64": 2}), "erf": (_erf, {"f64": 2}), "erfc": (_erfc, {"f64": 8}),
+    "log10": (np.log10, {"f64": 1}), "sincos": ((np.sin, np.cos), {"f64": 1}),
     "exp": (np.exp, {"f64": 1}), "exp2": (np.exp2, {"f32": 1, "f64": 1}),
     "log": (np.log, {"f64": 1}), "log2": (np.log2, {"f32": 1, "f64": 1}),
     "log1p": (np.log1p, {"f64": 1}), "expm1": (np.expm1, {"f64": 1}),
@@ -168,14 +187,18 @@ def math_ref(op, t):
         return None, 0
     fn, bound = MATH_NUMPY[op]
     count = 64 * (lanes(t) or 1)
-    nargs = 2 if op == "powf" else 1
+    nargs = 2 if op in ("powf", "atan2") else 1
+    fns = fn if isinstance(fn, tuple) else (fn,)
 
     def ref(a):
         from .kernels import _np
         xs = [_floats(v, e, count).astype(np.float64) for v in a[:nargs]]
-        with np.errstate(all="ignore"):
-            r = fn(*xs).astype(_np(e))
-        out = np.zeros_like(np.asarray(a[nargs]))
-        out.view(_np(e))[:count] = r
-        return {nargs: out}
+        got = {}
+        for k, f in enumerate(fns):
+            with np.errstate(all="ignore"):
+                r = f(*xs).astype(_np(e))
+            out = np.zeros_like(np.asarray(a[nargs + k]))
+            out.view(_np(e))[:count] = r
+            got[nargs + k] = out
+        return got
     return ref, bound[e]
