@@ -9,7 +9,8 @@ amdgcn-lower uses them (_math_expand), n-D transfer lowerings
 views and the atomic_rmw kinds LLVM has no atomicrmw for),
 convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
-chipset, bare pointers exactly when amdgcn-lower uses them), `mlir-translate-22
+chipset, bare pointers exactly when amdgcn-lower uses them, and
+convert-math-to-llvm for the math ops it leaves, e.g. bf16 exp), `mlir-translate-22
 --mlir-to-llvmir` on each gpu.module's body, `llc-22 -O3 -mtriple=amdgcn-amd-amdhsa
 -mcpu=TARGET -filetype=obj` and `ld.lld-22 -shared`.
 
@@ -85,6 +86,13 @@ OCML_AS_INTRINSIC.update({
     "__ocml_exp_f16": "llvm.exp.f16", "__ocml_exp2_f16": "llvm.exp2.f16",
     "__ocml_log_f16": "llvm.log.f16", "__ocml_log2_f16": "llvm.log2.f16",
 })
+# log10: ocml's log10F.cl is BUILTIN_LOG10_F32 (llvm.log10.f32;
+# ROCm-Device-Libs, amd/device-libs/ocml/src in llvm-project);
+# convert-gpu-to-rocdl extends f16 and bf16 log10 to it. bf16 math: convert-gpu-to-
+# rocdl extends some ops to f32 and calls ocml (log10 above), leaves others
+# (math.exp / log of bf16) to the convert-math-to-llvm that follows it in
+# build(): llvm.exp.bf16 etc., which llc-22 promotes to f32 (LowerMathBf16.cpp).
+OCML_AS_INTRINSIC.update({"__ocml_log10_f32": "llvm.log10.f32"})
 
 # The math ops amdgcn-lower rewrites with upstream MLIR's own expansions
 # (cc/lower/LowerMathExpand.cpp, which states the same lists): the oracle
@@ -267,7 +275,7 @@ def _pipeline(text, target, bits):
     vec = "convert-vector-to-llvm," if bits == 64 else ""
     return (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,"
             f"convert-scf-to-cf,{vec}convert-gpu-to-rocdl{{chipset={target} "
-            f"use-bare-ptr-memref-call-conv={bare} index-bitwidth={bits}}}),"
+            f"use-bare-ptr-memref-call-conv={bare} index-bitwidth={bits}}},convert-math-to-llvm),"
             f"reconcile-unrealized-casts)")
 
 
