@@ -160,6 +160,9 @@ def _erfc(x):
     return np.vectorize(math.erfc, otypes=[np.float64])(x)
 
 
+# bf16 exp2 / log2 / rsqrt, f16 log10 and sincos: computed in f32 (the f32
+# instruction, 1 ulp of f32) and rounded, as LLVM promotes them
+# (cc/lower/LowerMathBf16.cpp, docs/lowering.md): 1 ulp of the narrow type.
 # f64 sin, cos, tan, atan, atan2, asin, acos, cbrt, erf, erfc, log10, sincos:
 # aster's own (cc/lower/LowerMathF64*.cpp), the bounds of
 # tests/py/test_lower_math_f64_trig.py (ULP_BOUND, measured maxima over 8 x
@@ -169,11 +172,12 @@ MATH_NUMPY = {
     "atan": (np.arctan, {"f64": 2}), "atan2": (np.arctan2, {"f64": 2}),
     "asin": (np.arcsin, {"f64": 2}), "acos": (np.arccos, {"f64": 2}),
     "cbrt": (np.cbrt, {"f64": 2}), "erf": (_erf, {"f64": 2}), "erfc": (_erfc, {"f64": 8}),
-    "log10": (np.log10, {"f64": 1}), "sincos": ((np.sin, np.cos), {"f64": 1}),
-    "exp": (np.exp, {"f64": 1}), "exp2": (np.exp2, {"f32": 1, "f64": 1}),
-    "log": (np.log, {"f64": 1}), "log2": (np.log2, {"f32": 1, "f64": 1}),
+    "log10": (np.log10, {"f64": 1, "f16": 1}), "sincos": ((np.sin, np.cos), {"f64": 1, "f16": 1}),
+    "exp": (np.exp, {"f64": 1}), "exp2": (np.exp2, {"f32": 1, "f64": 1, "bf16": 1}),
+    "log": (np.log, {"f64": 1}), "log2": (np.log2, {"f32": 1, "f64": 1, "bf16": 1}),
     "log1p": (np.log1p, {"f64": 1}), "expm1": (np.expm1, {"f64": 1}),
-    "tanh": (np.tanh, {"f64": 3}), "rsqrt": (lambda x: 1.0 / np.sqrt(x), {"f32": 1}),
+    "tanh": (np.tanh, {"f64": 3}),
+    "rsqrt": (lambda x: 1.0 / np.sqrt(x), {"f32": 1, "bf16": 1}),
     "sinh": (np.sinh, {"f64": 4}), "cosh": (np.cosh, {"f64": 4}),
     "acosh": (np.arccosh, {"f64": 4}), "atanh": (np.arctanh, {"f64": 8}),
     "asinh": (_asinh, {"f64": 2 ** 19}), "powf": (_powf, {"f64": 2 ** 10}),
