@@ -147,3 +147,69 @@ def test_timed_launch_unchanged_after_waves_reused_beyond_the_pool():
     aster.launch(dirty_registers(), "dirty", groups, 256, [], timing=True)
     again, _ = run()
     assert again == first
+
+
+def test_wave_records_match_their_events(gemm_inputs):
+    """A wave's record (instructions, stall cycles by reason) is kept with
+    the wave's timing state while it runs and written when it ends
+    (cc/emulator/timing/CU.h TWave); it must say what the wave's events say:
+    one event per issued instruction, the same stalls. The library GEMM
+    (4 waves per workgroup, LDS, MFMAs, barriers, vector memory) and
+    vector_add on 64 workgroups, all events recorded."""
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
+    import vector_add
+    from aster.timing import STALLS
+    A, B = gemm_inputs
+    _, g = aster.ops.gemm(A[:256, :256].copy(), B[:256, :256].copy(), timing=True)
+    n = 64 * 256
+    v = aster.launch(aster.compile(vector_add.build(block=256)).hsaco, "vector_add", 64, 256,
+                     [np.ones(n, np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), n],
+                     timing=True)
+    for r in (g, v):
+        t = r.trace
+        assert not t.truncated
+        ev = t.events
+        counts = np.bincount(ev["wave"], minlength=len(t.waves))
+        by_reason = np.zeros((len(t.waves), len(STALLS)), np.int64)
+        np.add.at(by_reason, (ev["wave"].astype(np.int64), ev["reason"].astype(np.int64)),
+                  ev["stall"].astype(np.int64))
+        for i, w in enumerate(t.waves):
+            assert w["instructions"] == counts[i] > 0
+            assert [w["stalls"][s] for s in STALLS] == list(by_reason[i])
+        assert sum(w["stalls"]["waitcnt"] for w in t.waves) > 0
+
+
+def lines_kernel(dwords, offset, lanes):
+    """One wave: a global load of `dwords` dwords per lane at byte
+    a + offset + lane * 4 * dwords for the first `lanes` lanes."""
+    m = aster.Module("gfx942")
+    k = m.kernel("lines", args=[("a", aster.ptr(np.float32))], block=(64, 1, 1))
+    k.load_arg("a", s[4:6])
+    k.v_lshlrev_b32(v[1], {1: 2, 2: 3, 4: 4}[dwords], v[0])
+    k.v_add_u32(v[1], offset, v[1])
+    if lanes < 64:
+        k.v_cmp_gt_u32(aster.vcc, lanes, v[0])
+        k.s_and_saveexec_b64(s[8:10], aster.vcc)
+    k.s_waitcnt(lgkmcnt=0)
+    load = {1: k.global_load_dword, 2: k.global_load_dwordx2, 4: k.global_load_dwordx4}[dwords]
+    load(v[4:4 + dwords] if dwords > 1 else v[4], v[1], s[4:6])
+    k.s_waitcnt(vmcnt=0)
+    k.s_endpgm()
+    return m.hsaco()
+
+
+@pytest.mark.parametrize("dwords,offset,lanes", [
+    (1, 0, 64), (1, 64, 64), (1, 64, 63), (1, 64, 32), (2, 4, 64), (4, 64, 64), (4, 0, 17)])
+def test_vector_memory_lines_of_an_access(dwords, offset, lanes):
+    """The lines one access touches: lanes at consecutive addresses (the
+    model's one-pass path for all 64 lanes, cc/emulator/timing/Account.cpp
+    memoryOp) and the general path (some lanes off) give the distinct 128-byte
+    lines of the bytes the active lanes read (counted here from the
+    addresses; the array starts on a 128-byte boundary)."""
+    r = aster.launch(lines_kernel(dwords, offset, lanes), "lines", 1, 64,
+                     [np.zeros(1024, np.float32)], timing=True)
+    want = len({(offset + l * 4 * dwords + b) // 128 for l in range(lanes)
+                for b in range(4 * dwords)})
+    got = r.trace.mem_lines
+    assert got["l1"] + got["l2"] + got["mall"] + got["hbm"] == want

@@ -199,12 +199,14 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     busy = uint16_t(std::min(cyc, 65535u));
     return c + cyc;  // start/queue handled by the caller
   }
-  uint64_t addr[64] = {};
+  // (only the active lanes' addresses are formed and read: no clearing)
+  uint64_t addr[64];
   bool ok = true;
   switch (ti.addr) {
   case ADDR_GLOBAL: vmemLaneAddrs(w, in, 'g', addr); break;
   case ADDR_FLAT: vmemLaneAddrs(w, in, 'f', addr); break;
   case ADDR_SCRATCH:
+    std::fill(addr, addr + 64, 0);
     vmemLaneAddrs(w, in, 's', addr);
     for (unsigned l = 0; l < 64; ++l)  // per-lane private dwords interleave
       addr[l] = (1ull << 62) | ((addr[l] >> 2) * 64 + l) * 4;
@@ -214,6 +216,23 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
   }
   uint64_t lines[128];
   unsigned n = 0;
+  if (ok) {
+    unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
+    // All 64 lanes at consecutive addresses (lane l at addr[0] + l x bytes:
+    // a vectorized loop's access): the lines are the run from the first
+    // lane's to the last byte's, ascending (the same set as below; checked
+    // in one pass the compiler vectorizes).
+    uint64_t dense = ~exec;
+    for (unsigned l = 0; !dense && l < 64; l += 16)  // (exec: all lanes formed)
+      for (unsigned k = l; k < l + 16; ++k)
+        dense |= addr[k] - addr[0] - uint64_t(k) * bytes;
+    if (!dense && addr[0] + 64ull * bytes > addr[0]) {
+      for (uint64_t ln = addr[0] >> lineShift, e = (addr[0] + 64ull * bytes - 1) >> lineShift;
+           ln <= e; ++ln)
+        lines[n++] = ln;
+      ok = false;  // (done)
+    }
+  }
   if (ok) {
     unsigned bytes = std::max<unsigned>(ti.laneBytes, 1);
     // Neighbouring lanes mostly share lines: a line equal to the one
@@ -262,7 +281,7 @@ uint64_t CUModel::scalarOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
 }
 
 void CUModel::fetchNext(TWave &t, uint32_t pc, uint64_t c) {
-  uint64_t line = prog[pc].pc / P.icacheLine;
+  uint64_t line = icacheLineOf(prog[pc].pc);
   if (line == t.fetchLine)
     return;
   t.fetchLine = line;
@@ -300,11 +319,10 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   Simd &S = simd[t.simd];
   const Inst &in = prog[idx];
   const InstInfo &ti = info[idx];
-  WaveRecord &rec = R.waves[t.rec];
-  ++rec.instructions;
-  rec.stall[unsigned(why)] += stall;
+  ++t.instructions;
+  t.stall[unsigned(why)] += stall;
   if (why == Stall::Waitcnt)
-    rec.waitOn[unsigned(t.waitOn)] += stall;
+    t.waitedOn[unsigned(t.waitOn)] += stall;
   t.allowed = c + 1;
   t.allowedWhy = Stall::None;
   bool writesRegs = true;

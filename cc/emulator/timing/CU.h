@@ -33,6 +33,12 @@ struct TWave {
   Group *g = nullptr;
   unsigned simd = 0;
   uint32_t rec = 0;            ///< index of its WaveRecord
+  /// Its WaveRecord's counters, kept here while it runs and added to the
+  /// record when it ends ([host]: the records of 1024 waves are far from
+  /// the wave's hot state; one access per issued instruction missed).
+  uint64_t instructions = 0;
+  uint64_t stall[unsigned(Stall::Count)] = {};
+  uint64_t waitedOn[unsigned(WaitOn::Count)] = {};
   uint64_t allowed = 0;        ///< earliest issue its previous instruction allows
   Stall allowedWhy = Stall::None;
   uint64_t head = 0;           ///< earliest issue of its next instruction
@@ -135,6 +141,11 @@ struct Shared {
     batching = !opts.traceLimit;
     while ((2u << lineShift) <= P.lineBytes)
       ++lineShift;
+    if (P.icacheLine && !(P.icacheLine & (P.icacheLine - 1)))
+      while ((2u << icacheShift) <= P.icacheLine)
+        ++icacheShift;
+    else
+      icacheShift = ~0u;
     dispatcherFree.assign((P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd, 0);
     ldsMemo.resize(prog.insts.size());
   }
@@ -143,6 +154,7 @@ struct Shared {
   bool batching = true;            ///< execute SIMD-local instructions in batches
                                    ///< and let SIMDs run ahead
   unsigned lineShift = 0;          ///< log2(P.lineBytes)
+  unsigned icacheShift = 0;        ///< log2(P.icacheLine); ~0u: not a power of two
   std::vector<HugePtr<TWave>> twavesFree;
   std::vector<HugePtr<Wave>> wavesFree;
   std::vector<std::unique_ptr<Group>> groupsFree;
@@ -165,7 +177,7 @@ public:
           GlobalMemory &mem, Shared &sh)
       : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()),
         info(sh.info), stopAhead(sh.stopAhead), batching(sh.batching),
-        lineShift(sh.lineShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
+        lineShift(sh.lineShift), icacheShift(sh.icacheShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
         groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), ldsMemo(sh.ldsMemo),
         executed(sh.executed),
         failed(sh.failed) {}
@@ -176,6 +188,10 @@ public:
   /// Runs its turns before cycle `limit`; false once it has nothing left to
   /// run (or the launch failed: Shared::failed, the fault in wk.error).
   bool runUntil(uint64_t limit);
+  /// Asks the host to bring this CU's wave state into its caches (no
+  /// effect on the model): called for the next CU of an epoch while the
+  /// one before it runs.
+  void prefetch() const;
   /// The cycle of its next turn.
   uint64_t now() const { return c; }
   /// All its workgroups ended.
@@ -199,6 +215,12 @@ private:
   const std::vector<uint8_t> &stopAhead;
   const bool batching;
   const unsigned lineShift;
+  const unsigned icacheShift;
+  /// The instruction-cache line of code address a ([host]: a shift, not a
+  /// division, per issued instruction).
+  uint64_t icacheLineOf(uint64_t a) const {
+    return icacheShift != ~0u ? a >> icacheShift : a / P.icacheLine;
+  }
   std::vector<HugePtr<TWave>> &twavesFree;
   std::vector<HugePtr<Wave>> &wavesFree;
   std::vector<std::unique_ptr<Group>> &groupsFree;

@@ -40,6 +40,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <mutex>
 
@@ -168,6 +169,9 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
       tw->queue.clear();
       tw->qpos = 0;
       tw->pendingUntil = 0;
+      tw->instructions = 0;
+      std::fill(std::begin(tw->stall), std::end(tw->stall), 0);
+      std::fill(std::begin(tw->waitedOn), std::end(tw->waitedOn), 0);
       tw->allowedWhy = tw->headWhy = Stall::None;
       tw->blockWhy = Stall::Arbitration;
     }
@@ -292,7 +296,13 @@ void CUModel::issue(TWave &t, uint64_t c) {
   if (w.status == WaveStatus::Ended) {
     t.done = true;
     --simd[t.simd].active;
-    R.waves[t.rec].end = c;
+    WaveRecord &rec = R.waves[t.rec];
+    rec.end = c;
+    rec.instructions += t.instructions;
+    for (unsigned k = 0; k < unsigned(Stall::Count); ++k)
+      rec.stall[k] += t.stall[k];
+    for (unsigned k = 0; k < unsigned(WaitOn::Count); ++k)
+      rec.waitOn[k] += t.waitedOn[k];
     lastEnd = std::max(lastEnd, c);
     --grp.alive;
     if (grp.alive && grp.atBarrier == grp.alive)
@@ -381,6 +391,37 @@ bool CUModel::simdLocal(unsigned s) const {
     any = true;
   }
   return any;
+}
+
+void CUModel::prefetch() const {
+  auto lines = [](const void *p, size_t bytes) {
+    const char *c = static_cast<const char *>(p);
+    for (size_t o = 0; o < bytes; o += 64)
+      __builtin_prefetch(c + o);
+  };
+  for (const HugePtr<TWave> &tp : wavePool) {
+    const TWave &t = *tp;
+    if (t.done)
+      continue;
+    lines(&t, offsetof(TWave, regs));
+    lines(t.regs, t.regsUsed * sizeof(RegTime));
+    lines(&t.regsUsed, 128);
+    if (const Wave *w = t.w) {
+      lines(w->v, LN.vgprsToClear * sizeof(w->v[0]));
+      lines(w->a, LN.agprsToClear * sizeof(w->a[0]));
+      lines(w->s, sizeof(w->s));
+      lines(&w->pc, 64);
+      lines(w->rstate, sizeof(w->rstate));
+      if (w->matrix) {
+        lines(w->mxWrite + kTrackV, (kTrackCount - kTrackV) * sizeof(w->mxWrite[0]));
+        lines(w->mxRead + kTrackV, (kTrackCount - kTrackV) * sizeof(w->mxRead[0]));
+      }
+    }
+  }
+  // The LDS of its workgroups (each once: their first wave).
+  for (const HugePtr<TWave> &tp : wavePool)
+    if (!tp->g->waves.empty() && tp->g->waves[0] == tp.get())
+      lines(tp->g->ctx.lds.data(), tp->g->ctx.lds.size());
 }
 
 void CUModel::start(unsigned cuIdx, uint64_t groups) {
@@ -485,7 +526,9 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   uint64_t groups = L.grid.count();
   unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
   R->cusUsed = cus;
-  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));  // (grows)
+  // (grows: a large reservation is mapped anew by the host each launch,
+  // and a small launch then pays a page fault per 4 KiB of events)
+  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));
   R->waves.reserve(size_t(std::min<uint64_t>(L.grid.count(), 1 << 16)) * LN.numWaves);
   // All CUs advance together in epochs of global time: each runs its turns
   // of the epoch in turn, so the shared caches and bandwidth calendars see
@@ -505,6 +548,13 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     models.back()->start(cu, groups);
     live.push_back(cu);
   }
+  // [host] The CUs' wave state is brought into the host's caches one CU
+  // ahead when all of it exceeds them (a 2048^3 GEMM: 1024 waves of ~50 KiB
+  // of registers, each CU's reloaded every epoch); a small launch's stays
+  // cached and skips it.
+  uint64_t waveBytes = uint64_t(LN.vgprsToClear + LN.agprsToClear) * 64 * 4 + 4096;
+  bool prefetchStates =
+      uint64_t(cus) * occ.groups * LN.numWaves * waveBytes > (uint64_t(16) << 20);
   uint64_t T = 0;
   uint64_t rng = 0x9e3779b97f4a7c15ull;
   auto random = [&rng] {  // xorshift64: the same sequence everywhere
@@ -523,9 +573,12 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     T += P.epochCycles;
     for (size_t i = live.size(); i > 1; --i)
       std::swap(live[i - 1], live[random() % i]);
-    for (unsigned cu : live)
+    for (size_t i = 0; i < live.size(); ++i) {
+      if (prefetchStates && i + 1 < live.size())
+        models[live[i + 1]]->prefetch();
       if (!sh.failed)
-        models[cu]->runUntil(T);
+        models[live[i]]->runUntil(T);
+    }
     live.erase(std::remove_if(live.begin(), live.end(),
                               [&](unsigned cu) { return models[cu]->finished(); }),
                live.end());
