@@ -15,6 +15,12 @@
 // fixpoint around loops. The walk of a block decides its waits from its
 // entry state alone, so the fixpoint walks and the inserting walk agree.
 //
+// Before the fixpoint, loops whose reads of a VGPR loaded before them would
+// wait in every iteration for the loop's own stores (gfx9: stores count on
+// vmcnt, in order) get vmcnt(0) once at the end of their preheader
+// (preheaderFlushes, after LLVM's SIInsertWaitcnts::shouldFlushVmCnt); the
+// analysis then runs again with those waits as written ones.
+//
 //===----------------------------------------------------------------------===//
 #include "transforms/Waitcnt.h"
 #include "transforms/HazardRules.h"
@@ -22,6 +28,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace aster::amdgcn;
@@ -39,6 +46,8 @@ using hazards::RegRange;
 constexpr unsigned kBaseA = 512, kBaseS = 1024, kBaseSpecial = 1152, kLdsDma = 1160,
                    kRegUnits = 1161;
 constexpr uint8_t kNone = 0xFF;
+/// Marks the vmcnt(0) waits placed at loop preheaders (preheaderFlushes).
+constexpr llvm::StringLiteral kFlushAttr = "aster.preheader_flush";
 
 unsigned unitBase(RegFile f) {
   switch (f) {
@@ -371,6 +380,79 @@ void readWait(Operation *op, const ISA::InstDesc &d, const Model &m, uint8_t *w)
     w[c] = n == kNone ? 0 : n; // an absent immediate is 0
   }
 }
+/// Blocks ending a loop preheader where vmcnt is better waited for to 0
+/// once than in every iteration (LLVM's SIInsertWaitcnts, shouldFlushVmCnt,
+/// its first case, for targets that count stores on vmcnt as gfx9 does):
+/// the loop [h, p] (blocks in region order, p branching back to h) has
+/// vector-memory stores but no vector-memory access writing a register,
+/// and reads a VGPR written outside it by a vector-memory access (pending
+/// when the loop starts) and not inside it. Otherwise every iteration's
+/// read of that VGPR would wait for the loop's own earlier stores too
+/// (vmcnt is in order). The preheader is h's one predecessor outside the
+/// loop; its terminator gets `s_waitcnt vmcnt(0)` before it.
+SmallVector<Operation *> preheaderFlushes(const Analysis &an, const Model &m,
+                                          ArrayRef<Block *> blocks,
+                                          const llvm::DenseMap<Block *, unsigned> &index) {
+  SmallVector<Operation *> out;
+  int vm = m.counter("vmcnt");
+  if (vm < 0 || m.split)
+    return out;
+  auto isVm = [&](const OpInfo &o) { return (o.ev.any() >> vm) & 1; };
+  for (unsigned p = 0; p < blocks.size(); ++p)
+    for (Block *succ : blocks[p]->getSuccessors()) {
+      unsigned h = index.lookup(succ);
+      if (h > p)
+        continue;
+      Block *pre = nullptr;
+      bool single = true;
+      for (Block *pred : succ->getPredecessors()) {
+        unsigned pi = index.lookup(pred);
+        if (pi >= h && pi <= p)
+          continue;
+        single &= !pre || pre == pred;
+        pre = pred;
+      }
+      if (!pre || !single || pre->empty() || !pre->back().hasTrait<OpTrait::IsTerminator>())
+        continue;
+      unsigned lo = an.blockOps[h].first, hi = an.blockOps[p].second;
+      bool store = false, bad = false;
+      llvm::DenseSet<uint32_t> written;
+      for (unsigned i = lo; i < hi && !bad; ++i) {
+        const OpInfo &o = an.ops[i];
+        bad = o.kind == Kind::Call || o.kind == Kind::Opaque || (isVm(o) && o.nWrites);
+        store |= isVm(o) && !o.nWrites;
+        for (unsigned k = 0; k < o.nWrites; ++k)
+          written.insert(an.units[o.first + o.nReads + k]);
+      }
+      if (bad || !store)
+        continue;
+      llvm::DenseSet<uint32_t> loadedOutside;
+      for (unsigned i = 0; i < an.ops.size(); ++i) {
+        const OpInfo &o = an.ops[i];
+        if ((i >= lo && i < hi) || !isVm(o))
+          continue;
+        for (unsigned k = 0; k < o.nWrites; ++k) {
+          uint32_t u = an.units[o.first + o.nReads + k];
+          if (u < kBaseA)
+            loadedOutside.insert(u);
+        }
+      }
+      bool reads = false;
+      for (unsigned i = lo; i < hi && !reads; ++i) {
+        const OpInfo &o = an.ops[i];
+        for (unsigned k = 0; k < o.nReads && !reads; ++k) {
+          uint32_t u = an.units[o.first + k];
+          reads = loadedOutside.contains(u) && !written.contains(u);
+        }
+      }
+      Operation *term = &pre->back();
+      Operation *prev = term->getPrevNode();
+      bool already = prev && prev->hasAttr(kFlushAttr);
+      if (reads && !already && !llvm::is_contained(out, term))
+        out.push_back(term);
+    }
+  return out;
+}
 } // namespace
 
 FailureOr<WaitcntStats> insertWaits(Operation *kernel) {
@@ -546,6 +628,30 @@ FailureOr<WaitcntStats> insertWaits(Operation *kernel) {
   for (Block &b : body) {
     blockIndex[&b] = blocks.size();
     blocks.push_back(&b);
+  }
+  // Loop preheaders where vmcnt is flushed once (preheaderFlushes): the
+  // waits go in, then the analysis runs again with them as written ones.
+  if (SmallVector<Operation *> terms = preheaderFlushes(an, m, blocks, blockIndex);
+      !terms.empty()) {
+    OpBuilder fb(kernel->getContext());
+    OperationName waitName = getInstOpName(kernel->getContext(), *ISA::lookup("s_waitcnt"));
+    for (Operation *term : terms) {
+      fb.setInsertionPoint(term);
+      OperationState st(term->getLoc(), waitName);
+      st.addAttribute("vmcnt", fb.getI32IntegerAttr(0));
+      st.addAttribute(kFlushAttr, fb.getUnitAttr());
+      fb.create(st);
+    }
+    FailureOr<WaitcntStats> again = insertWaits(kernel);
+    kernel->walk([](Operation *op) { op->removeAttr(kFlushAttr); });
+    if (succeeded(again)) {
+      again->replaced += stats.replaced;
+      again->inserted += terms.size();
+      again->author -= terms.size();
+      int vm = m.counter("vmcnt");
+      again->perCounter[vm].second += terms.size();
+    }
+    return again;
   }
   std::vector<BlockState> entry(numBlocks);
   std::vector<uint8_t> dirty(numBlocks, 0);

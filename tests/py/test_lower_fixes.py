@@ -4,7 +4,6 @@ convert-gpu-to-rocdl + llc-22), both run on the emulator in strict mode,
 each equal to NumPy, and equal to each other bit for bit (same_bits).
 Why each was a bug and which definition is followed: lower_suite_fixes.py."""
 import numpy as np
-import pytest
 
 import aster.lowering.llvm
 import lower_suite as S
@@ -47,3 +46,23 @@ def test_a_64_bit_index_is_another_op():
         assert np.array_equal(got[~neg], want[k][~neg]), k
     assert not np.array_equal(np.asarray(args[3])[neg], want[3][neg])
     assert not np.array_equal(np.asarray(args[7])[neg], want[7][neg])
+
+
+def test_block_dim_kernels_keep_a_64_bit_index():
+    """mlir-translate-22 turns rocdl.workgroup.dim into a call of
+    __ockl_get_local_size and uses its i64 result where the op's i32 is
+    (with a 32-bit index: a `mul i64` and an 8-byte store of a 4-byte
+    value): LLVM's build of a kernel reading gpu.block_dim keeps the 64-bit
+    index, and gives the launch's block size."""
+    text = S.module("""
+    gpu.func @bd(%o: memref<64xi32>) kernel {
+      %i = gpu.thread_id x
+      %d = gpu.block_dim x
+      %v = arith.index_cast %d : index to i32
+      memref.store %v, %o[%i] : memref<64xi32>
+      gpu.return
+    }""")
+    assert aster.lowering.llvm.index_bits(text) == 64
+    out = np.full(64, -1, np.int32)
+    aster.launch(aster.lowering.llvm.build(text)["kernels"], "bd", grid=1, block=64, args=[out])
+    assert (out == 64).all()

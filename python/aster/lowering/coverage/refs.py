@@ -182,6 +182,10 @@ MATH_NUMPY.update({
 })
 for _op in ("exp2", "log2", "rsqrt"):
     MATH_NUMPY[_op][1]["bf16"] = 1
+# f16 log10 and sincos: computed in f32 and rounded (as LLVM promotes them;
+# docs/lowering.md), 1 ulp of f16; f64 sincos: sin's and cos's bounds.
+MATH_NUMPY["log10"][1]["f16"] = 1
+MATH_NUMPY["sincos"] = ((np.sin, np.cos), {"f64": 1, "f16": 1})
 
 
 def math_ref(op, t):
@@ -192,13 +196,17 @@ def math_ref(op, t):
     fn, bound = MATH_NUMPY[op]
     count = 64 * (lanes(t) or 1)
     nargs = 2 if op in ("powf", "atan2") else 1
+    fns = fn if isinstance(fn, tuple) else (fn,)
 
     def ref(a):
         from .kernels import _np
         xs = [_floats(v, e, count).astype(np.float64) for v in a[:nargs]]
-        with np.errstate(all="ignore"):
-            r = fn(*xs).astype(_np(e))
-        out = np.zeros_like(np.asarray(a[nargs]))
-        out.view(_np(e))[:count] = r
-        return {nargs: out}
+        got = {}
+        for k, f in enumerate(fns):
+            with np.errstate(all="ignore"):
+                r = f(*xs).astype(_np(e))
+            out = np.zeros_like(np.asarray(a[nargs + k]))
+            out.view(_np(e))[:count] = r
+            got[nargs + k] = out
+        return got
     return ref, bound[e]

@@ -341,6 +341,8 @@ def main(argv=None):
     ap.add_argument("--markdown", help="write the table to this file")
     ap.add_argument("--doc", help="replace the table between the coverage markers of this "
                                   "markdown file (docs/lowering.md)")
+    ap.add_argument("--measured-on", default="",
+                    help="a line written above the table (e.g. the commit measured)")
     a = ap.parse_args(argv)
     sel = set(a.ops.split(",")) if a.ops else None
     if a.dialect:
@@ -372,5 +374,6 @@ def main(argv=None):
         begin, end = "<!-- coverage:begin -->\n", "<!-- coverage:end -->"
         head, rest = doc.split(begin, 1)
         with open(a.doc, "w") as f:
-            f.write(head + begin + markdown(res) + "\n" + end + rest.split(end, 1)[1])
+            note = a.measured_on + "\n\n" if a.measured_on else ""
+            f.write(head + begin + note + markdown(res) + "\n" + end + rest.split(end, 1)[1])
     return 0
