@@ -331,6 +331,10 @@ LogicalResult expandVector(gpu::GPUModuleOp gm);
 // 64-bit and narrow shuffles, subgroup_reduce forms LowerGpu.cpp leaves).
 bool hasExpandableGpu(gpu::GPUModuleOp gm);
 LogicalResult expandGpu(gpu::GPUModuleOp gm);
+// LowerArithExpand.cpp: the same for arith / math ops that are other
+// lowered ops in disguise (i1 arithmetic, *_extended, ipowi, ...).
+bool hasExpandableArith(gpu::GPUModuleOp gm);
+LogicalResult expandArith(gpu::GPUModuleOp gm);
 
 // One gpu.func (kernel or function) into `km`: cf branches lifted to scf
 // (LowerCFG.cpp), vector loop carries split, then the ops lowered.
@@ -360,7 +364,8 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     bool linalg = hasLinalg(gm), math = hasExpandableMath(gm), funcs = hasFuncBodies(gm);
     bool vec = hasExpandableVector(gm); // ... and the vector ops of LowerVectorExpand.cpp
     bool gpuOps = hasExpandableGpu(gm); // ... and the gpu ops of LowerSubgroupExpand.cpp
-    if (!linalg && !math && !funcs && !vec && !gpuOps)
+    bool arithOps = hasExpandableArith(gm); // ... and those of LowerArithExpand.cpp
+    if (!linalg && !math && !funcs && !vec && !gpuOps && !arithOps)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
@@ -370,7 +375,7 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     if (funcs)
       funcBodiesToGpuFuncs(c);
     if ((linalg && failed(linalgToLoops(c))) || (vec && failed(expandVector(c))) ||
-        (gpuOps && failed(expandGpu(c))) ||
+        (gpuOps && failed(expandGpu(c))) || (arithOps && failed(expandArith(c))) ||
         (math && failed(expandMath(c)))) {
       for (Operation *op : loopClones)
         op->erase();
