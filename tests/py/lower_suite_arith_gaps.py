@@ -463,13 +463,14 @@ def _clamp_inputs(t):
         lo = (-np.abs(r.standard_normal(N))).astype(dt)
         hi = np.abs(r.standard_normal(N)).astype(dt)
         x[:6] = [np.inf, -np.inf, 0.0, -0.0, 1e4, -1e4]
-        return [x, lo, hi, np.zeros(N, dt)]
+        return [x, lo, hi, np.zeros(N, np.int32) if t == "bf16" else np.zeros(N, dt)]
     return make
 
 
 def _clamp_expect(args):
     x, lo, hi = (a.astype(np.float64) for a in args[:3])
-    return {3: np.minimum(np.maximum(x, lo), hi).astype(args[0].dtype)}
+    r = np.minimum(np.maximum(x, lo), hi).astype(args[0].dtype)
+    return {3: _words(r) if args[0].dtype.itemsize == 2 and args[0].dtype != np.float16 else r}
 
 
 for _t in ("f32", "f16", "bf16", "f64"):
