@@ -546,3 +546,49 @@ for _w in (8, 32, 64):
         "ipowi", [("a", _t), ("e", _t)], [("o", _t, "%r"), ("ou", _t, "%ru")],
         f"      %r = math.ipowi %a, %e : {_t}\n      %ru = math.ipowi %s, %e : {_t}\n",
         scalars=[("s", _t)]), (2, 1, 1), (64, 1, 1), _ipowi_inputs(_w), _ipowi_expect(_w)))
+
+
+# ---------------------------------------------------------------------------
+# vector<4xi8> elementwise (four bytes of a word per lane; a uniform vector).
+# No compare here: LLVM's build of a vector<4xi8> compare uses SDWA
+# compares (v_cmp_lt_i16_sdwa) outside aster's table, so the emulator
+# cannot run it (the audit's probes compare them with NumPy).
+# ---------------------------------------------------------------------------
+_V8 = """      %w1 = vector.broadcast %x : i32 to vector<1xi32>
+      %v = vector.bitcast %w1 : vector<1xi32> to vector<4xi8>
+      %u1 = vector.broadcast %s : i32 to vector<1xi32>
+      %u = vector.bitcast %u1 : vector<1xi32> to vector<4xi8>
+      %a = arith.addi %v, %u : vector<4xi8>
+      %m = arith.muli %a, %v : vector<4xi8>
+      %mx = arith.maxsi %m, %v : vector<4xi8>
+      %mn = arith.minui %mx, %u : vector<4xi8>
+      %c3 = arith.constant dense<3> : vector<4xi8>
+      %sh = arith.shrsi %m, %c3 : vector<4xi8>
+      %sel = arith.ori %mn, %sh : vector<4xi8>
+      %xo = arith.xori %sel, %a : vector<4xi8>
+      %r1 = vector.bitcast %xo : vector<4xi8> to vector<1xi32>
+      %r = vector.extract %r1[0] : i32 from vector<1xi32>
+"""
+
+
+def _v8_inputs(r):
+    x = r.integers(-2**31, 2**31, N, dtype=np.int64).astype(np.int32)
+    x[:3] = [0, -1, 0x7f80ff01]
+    return [x, np.int32(0x05fb7f80), np.zeros(N, np.int32)]
+
+
+def _v8_expect(args):
+    v = args[0].view(np.int8).reshape(N, 4)
+    u = np.frombuffer(np.int32(args[1]).tobytes(), np.int8)
+    a = v + u
+    m = a * v
+    mx = np.maximum(m, v)
+    mn = np.minimum(mx.view(np.uint8), u.view(np.uint8)).view(np.int8)
+    sh = m >> 3
+    sel = mn | sh
+    return {2: (sel ^ a).astype(np.int8).reshape(-1).view(np.int32)}
+
+
+CASES.append(Case("vector_i8", "v8", _kernel(
+    "v8", [("x", "i32")], [("o", "i32", "%r")], _V8, scalars=[("s", "i32")]),
+    (2, 1, 1), (64, 1, 1), _v8_inputs, _v8_expect, same_bits=True))
