@@ -3,7 +3,7 @@
 Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
 
 from .kernels import FLOATS, INTS, VFLT, VINT, elementwise, i1_of, isfloat, lanes, unary, with_elem
-from .refs import cmpf_ref, int_binary_ref, math_ref, remf_ref
+from .refs import cmpf_ref, fpclass_ref, int_binary_ref, math_ref, remf_ref
 
 
 def _probes_arith():
@@ -142,7 +142,8 @@ def _probes_math():
         P.append(elementwise("math.clampf", t, f"      %r = math.clampf %a to [%b, %c] : {t}",
                              [t, t, t], t))
         for op in ("isfinite", "isinf", "isnan", "isnormal"):
-            P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], i1_of(t)))
+            P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], i1_of(t),
+                                 ref=fpclass_ref(op, t) if op in ("isinf", "isnormal") else None))
         P.append(elementwise("math.sincos", t, f"      %r, %r2 = math.sincos %a : {t}", [t], t,
                              result2=t))
         if t == "f16":
@@ -161,8 +162,9 @@ def _probes_math():
         for op in ("absi", "ctlz", "ctpop", "cttz"):
             P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], t))
         P.append(elementwise("math.ipowi", t, f"      %r = math.ipowi %a, %b : {t}", [t, t], t,
-                             shift=True))
+                             shift=True, ref=int_binary_ref("ipowi", t)))
     for p in P:
         p.mlir = p.mlir.replace("TYPE", p.variant)
-        p.ref, p.ulp = math_ref(p.op.split(".")[1], p.variant)
+        if p.ref is None:   # the integer / classification refs set above stay
+            p.ref, p.ulp = math_ref(p.op.split(".")[1], p.variant)
     return P
