@@ -137,7 +137,10 @@ template <int Kind, bool X> void vcmpClass(Wave &w, const Inst &in) {
   } else {
     const uint32_t *A = vget16(w, in.src(0), t0, false, true);
     forLanes(w.exec(), [&](unsigned l) {
-      unsigned c = classOf(f16ToF32(uint16_t(A[l])), (A[l] >> 9) & 1);
+      uint16_t h = uint16_t(A[l]);
+      unsigned c = classOf(f16ToF32(h), (h >> 9) & 1);
+      if ((h & 0x7c00) == 0 && (h & 0x3ff)) // an f16 denormal (a normal f32)
+        c = h >> 15 ? 4 : 7;
       mask |= uint64_t((M[l] >> c) & 1) << l;
     });
   }

@@ -339,6 +339,10 @@ LogicalResult expandVector(gpu::GPUModuleOp gm);
 // 64-bit and narrow shuffles, subgroup_reduce forms LowerGpu.cpp leaves).
 bool hasExpandableGpu(gpu::GPUModuleOp gm);
 LogicalResult expandGpu(gpu::GPUModuleOp gm);
+// LowerArithExpand.cpp: the same for arith / math ops that are other
+// lowered ops in disguise (i1 arithmetic, *_extended, ipowi, ...).
+bool hasExpandableArith(gpu::GPUModuleOp gm);
+LogicalResult expandArith(gpu::GPUModuleOp gm);
 // LowerMemExpand.cpp: the same for memref.copy / reshape / workgroup
 // globals, vector expandload / compressstore / scatter and gpu.rotate (our
 // own rewrites, run first: they make ops the expansions above may take).
@@ -374,7 +378,8 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     bool vec = hasExpandableVector(gm); // ... and the vector ops of LowerVectorExpand.cpp
     bool gpuOps = hasExpandableGpu(gm); // ... and the gpu ops of LowerSubgroupExpand.cpp
     bool mem = hasExpandableMem(gm);    // ... and the ops of LowerMemExpand.cpp
-    if (!linalg && !math && !funcs && !vec && !gpuOps && !mem)
+    bool arithOps = hasExpandableArith(gm); // ... and those of LowerArithExpand.cpp
+    if (!linalg && !math && !funcs && !vec && !gpuOps && !mem && !arithOps)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
@@ -392,7 +397,7 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
       vec = hasExpandableVector(c), gpuOps = hasExpandableGpu(c);
     }
     if ((linalg && failed(linalgToLoops(c))) || (vec && failed(expandVector(c))) ||
-        (gpuOps && failed(expandGpu(c))) ||
+        (gpuOps && failed(expandGpu(c))) || (arithOps && failed(expandArith(c))) ||
         (math && failed(expandMath(c)))) {
       for (Operation *op : loopClones)
         op->erase();

@@ -103,7 +103,7 @@ FailureOr<SmallVector<RV>> getVec(KernelLowering &L, Value v) {
 
 bool perElement(VectorType vt) {
   unsigned bits = elemBits(vt.getElementType());
-  return bits == 1 || bits == 16 || bits == 32 || bits == 64;
+  return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
 }
 
 FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v) {
@@ -121,6 +121,21 @@ FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v)
       return L.unsupported(op, "a 64-bit vector not held as two words per element");
     for (int64_t k = 0; k < n; ++k)
       out.push_back(L.pair((*ws)[2 * k], (*ws)[2 * k + 1]));
+    return out;
+  }
+  if (bits == 8) { // four per word, element k at bit 8 * (k % 4)
+    for (int64_t k = 0; k < n; ++k) {
+      RV w = (*ws)[k / 4];
+      unsigned sh = 8 * (k % 4);
+      if (!sh)
+        out.push_back(w);
+      else if (w.k == RV::Imm)
+        out.push_back(RV::imm(w.bits >> sh));
+      else if (w.k == RV::S)
+        out.push_back(RV::of(RV::S, L.inst("s_lshr_b32", L.sT, {w.reg, L.cst(sh)})));
+      else
+        out.push_back(L.valu("v_lshrrev_b32", {RV::imm(sh), w}, false));
+    }
     return out;
   }
   if (bits != 16)
@@ -151,6 +166,32 @@ SmallVector<RV> packElements(KernelLowering &L, VectorType vt, ArrayRef<RV> elem
     for (const RV &e : elems) {
       out.push_back(KernelLowering::lo(e));
       out.push_back(KernelLowering::hi(e));
+    }
+    return out;
+  }
+  if (bits == 8) { // four per word: (e0 & 0xff) | (e1 & 0xff) << 8 | ...
+    for (size_t k = 0; k < elems.size(); k += 4) {
+      RV w = elems[k];
+      bool masked = false;
+      for (size_t j = 1; j < 4 && k + j < elems.size(); ++j) {
+        RV e = elems[k + j];
+        if (!masked) // the bits above the first byte are unspecified
+          w = L.ibin("s_and_b32", "v_and_b32", false, w, RV::imm(0xff),
+                     [](uint32_t a, uint32_t c) { return a & c; });
+        masked = true;
+        if (j < 3)
+          e = L.ibin("s_and_b32", "v_and_b32", false, e, RV::imm(0xff),
+                     [](uint32_t a, uint32_t c) { return a & c; });
+        if (e.k == RV::Imm && w.k == RV::Imm) {
+          w = RV::imm(w.bits | e.bits << (8 * j));
+        } else if (e.scalar() && w.scalar()) {
+          RV sh = L.ibin("s_lshl_b32", "", false, e, RV::imm(8 * j), nullptr);
+          w = L.ibin("s_or_b32", "", false, w, sh, nullptr);
+        } else {
+          w = L.valu("v_lshl_or_b32", {e, RV::imm(8 * j), w}, false);
+        }
+      }
+      out.push_back(w);
     }
     return out;
   }

@@ -70,9 +70,9 @@ def test_unsupported_vector_forms_are_located_errors():
       %b = arith.addi %a, %a : vector<16xi8>
       gpu.return
     }""")
-    with pytest.raises(aster.AsterError, match=r"'arith.addi' op cannot be lowered to amdgcn: "
-                                               r"vectors of 8-bit elements"):
-        aster.lower(text)
+    # vectors of i8 lower element by element now (lower_suite_arith_gaps.py's
+    # vector_i8 case checks the values against NumPy and LLVM's build)
+    assert "v_lshl_or_b32" in str(aster.lower(text)["kernels"])
 
 
 def test_mfma_modifiers_are_errors():

@@ -3,7 +3,7 @@
 Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
 
 from .kernels import FLOATS, INTS, VFLT, VINT, elementwise, i1_of, isfloat, lanes, unary, with_elem
-from .refs import cmpf_ref, int_binary_ref, math_ref, remf_ref
+from .refs import cmpf_ref, fpclass_ref, int_binary_ref, math_ref, remf_ref
 
 
 def _probes_arith():
@@ -93,6 +93,34 @@ def _probes_arith():
         for t in ("i32", "i64", "i16", "vector<4xi32>"):
             P.append(elementwise(f"arith.{op}", t, f"      %r, %r2 = arith.{op} %a, %b : {t}",
                                  [t, t], t, result2=t))
+    return P + _probes_i8_vectors()
+
+
+def _probes_i8_vectors():
+    """Elementwise ops and casts of vector<4xi8> beyond the table above
+    (issue 26: vectors of i8)."""
+    P = []
+    t = "vector<4xi8>"
+    for op in ("divsi", "divui", "remsi", "remui"):
+        P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
+                             nonzero=True))
+    for op in ("shli", "shrsi", "shrui"):
+        P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
+                             shift=True))
+    for p in ("eq", "slt", "ult"):
+        P.append(elementwise("arith.cmpi", f"{p} {t}", f"      %r = arith.cmpi {p}, %a, %b : {t}",
+                             [t, t], i1_of(t)))
+    P.append(elementwise("arith.select", t, f"      %m = arith.cmpi slt, %a, %b : {t}\n"
+                         f"      %r = arith.select %m, %a, %b : {i1_of(t)}, {t}", [t, t], t))
+    for op in ("extsi", "extui"):
+        P.append(elementwise(f"arith.{op}", f"{t} to vector<4xi32>",
+                             f"      %r = arith.{op} %a : {t} to vector<4xi32>", [t], "vector<4xi32>"))
+    P.append(elementwise("arith.trunci", f"vector<4xi32> to {t}",
+                         f"      %r = arith.trunci %a : vector<4xi32> to {t}", ["vector<4xi32>"], t))
+    P.append(elementwise("arith.sitofp", f"{t} to vector<4xf32>",
+                         f"      %r = arith.sitofp %a : {t} to vector<4xf32>", [t], "vector<4xf32>"))
+    for op in ("absi", "ctpop"):
+        P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], t))
     return P
 
 
@@ -114,7 +142,8 @@ def _probes_math():
         P.append(elementwise("math.clampf", t, f"      %r = math.clampf %a to [%b, %c] : {t}",
                              [t, t, t], t))
         for op in ("isfinite", "isinf", "isnan", "isnormal"):
-            P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], i1_of(t)))
+            P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], i1_of(t),
+                                 ref=fpclass_ref(op, t) if op in ("isinf", "isnormal") else None))
         P.append(elementwise("math.sincos", t, f"      %r, %r2 = math.sincos %a : {t}", [t], t,
                              result2=t))
         if t == "f16":
@@ -133,8 +162,9 @@ def _probes_math():
         for op in ("absi", "ctlz", "ctpop", "cttz"):
             P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], t))
         P.append(elementwise("math.ipowi", t, f"      %r = math.ipowi %a, %b : {t}", [t, t], t,
-                             shift=True))
+                             shift=True, ref=int_binary_ref("ipowi", t)))
     for p in P:
         p.mlir = p.mlir.replace("TYPE", p.variant)
-        p.ref, p.ulp = math_ref(p.op.split(".")[1], p.variant)
+        if p.ref is None:   # the integer / classification refs set above stay
+            p.ref, p.ulp = math_ref(p.op.split(".")[1], p.variant)
     return P

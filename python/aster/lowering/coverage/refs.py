@@ -30,6 +30,10 @@ _INT_BINARY = {
     "ceildivsi": lambda a, b: -((-a) // b),
     "ceildivui": lambda a, b: -((-a) // b),
     "floordivsi": lambda a, b: a // b,
+    # math.ipowi (MathOps.td; upstream's convert-math-to-funcs definition for
+    # b < 0: 1 for a == 1, +-1 for a == -1, else 0): wraps to the width
+    "ipowi": lambda a, b: a ** b if b >= 0 else
+    (1 if a == 1 else (-1 if b & 1 else 1) if a == -1 else 0),
 }
 _UNSIGNED = ("divui", "remui", "ceildivui")
 
@@ -210,3 +214,21 @@ def math_ref(op, t):
             got[nargs + k] = out
         return got
     return ref, bound[e]
+
+
+def fpclass_ref(op, t):
+    """The reference of `math.{op} %a : t` for isinf / isnormal (LLVM does
+    not build them: convert-gpu-to-rocdl leaves them), the i1 results
+    stored as i32 0 / 1; normal means finite with |x| >= the type's
+    smallest normal (2^-14 f16, 2^-126 bf16 / f32, 2^-1022 f64)."""
+    e, n = elem(t), lanes(t) or 1
+    count = 64 * n
+    tiny = {"f16": 2.0 ** -14, "f64": 2.0 ** -1022}.get(e, 2.0 ** -126)
+
+    def ref(a):
+        x = _floats(a[0], e, count).astype(np.float64)
+        r = np.isinf(x) if op == "isinf" else np.isfinite(x) & (np.abs(x) >= tiny)
+        out = np.zeros_like(np.asarray(a[1]))
+        out[:count] = r.astype(out.dtype)
+        return {1: out}
+    return ref
