@@ -48,6 +48,8 @@ SAMPLE = {
     ("vector.transfer_read", "transposed 2-D (permutation map)"): {"ok"},
     ("amdgpu.mfma", "v_mfma_f32_16x16x16_f16"): {"ok"},
     ("amdgpu.raw_buffer_atomic_smax", "i32"): {"ok"},
+    ("amdgpu.mfma", "v_mfma_f32_32x32x1_2b_f32"): {"ok"},
+    ("amdgpu.dpp", "row_shl 1 f32"): {"ok"},
 }
 
 
@@ -58,7 +60,7 @@ def test_sample_probe(key):
     assert status in SAMPLE[key], detail
 
 
-@pytest.mark.parametrize("op", ["gpu.rotate", "memref.copy", "amdgpu.dpp"])
+@pytest.mark.parametrize("op", ["gpu.rotate", "memref.copy", "amdgpu.raw_buffer_atomic_fmax"])
 def test_gaps_are_located_errors(op):
     """Ops that do not lower yet (docs/lowering.md, "Coverage"): an
     AsterError naming the op at its line, nothing else."""
