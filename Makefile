@@ -42,7 +42,7 @@ lit:
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS := -q -n $(PYTEST_WORKERS) --dist loadfile
 LONG_SWEEPS := tests/py/test_regalloc_property.py tests/py/test_schedule_property.py \
-  tests/py/test_waitcnt_property.py
+  tests/py/test_waitcnt_property.py tests/py/test_lower_coverage.py
 pytest:
 	$(PYTHON) -m pytest $(PYTEST_ARGS) --ignore=tests/py/test_docs.py tests/py
 

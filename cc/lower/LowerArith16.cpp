@@ -34,6 +34,9 @@
 
 namespace aster::lower {
 
+/// An f32 rounded to nearest-even bf16 (LowerMathBf16.cpp).
+RV roundToBf16(KernelLowering &L, RV x);
+
 RV KernelLowering::extendNarrow(RV x, unsigned w, bool sign) {
   if (x.k == RV::Imm) {
     uint32_t m = x.bits & ((1u << w) - 1);
@@ -104,7 +107,6 @@ LogicalResult KernelLowering::lowerArith16(Operation *op) {
     return success();
   };
   auto width = [](Type t) { return t.getIntOrFloatBitWidth(); };
-  bool gfx950 = km.getTarget() == "gfx950";
   // f32 of a 16-bit float.
   auto toF32 = [&](RV x, Type t) {
     if (t.isBF16())
@@ -116,14 +118,7 @@ LogicalResult KernelLowering::lowerArith16(Operation *op) {
     Value xv = toV(x);
     if (t.isF16())
       return RV::of(RV::V, inst("v_cvt_f16_f32", vT, xv));
-    if (gfx950)
-      return RV::of(RV::V, inst("v_cvt_pk_bf16_f32", vT, {xv, cst(0)}));
-    Value lsb = inst("v_bfe_u32", vT, {xv, cst(16), cst(1)});
-    Value r = inst("v_add3_u32", vT, {lsb, xv, toV(RV::imm(0x7fff))});
-    Value q = inst("v_or_b32", vT, {toV(RV::imm(0x400000)), xv});
-    Value nan = inst("v_cmp_u_f32", s2T, {xv, xv});
-    r = inst("v_cndmask_b32", vT, {r, q, nan});
-    return RV::of(RV::V, inst("v_lshrrev_b32", vT, {cst(16), r}));
+    return roundToBf16(*this, RV::of(RV::V, xv, true));
   };
   // ---- integers -------------------------------------------------------------
   if (isa<arith::ExtUIOp, arith::ExtSIOp, arith::IndexCastOp, arith::IndexCastUIOp>(op)) {

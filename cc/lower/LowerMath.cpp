@@ -20,6 +20,11 @@ namespace aster::lower {
 std::optional<LogicalResult> lowerMathFormats(KernelLowering &L, Operation *op);
 /// exp / exp2 / log / log2 of f64 (LowerMathF64.cpp); nullopt for others.
 std::optional<LogicalResult> lowerMathF64(KernelLowering &L, Operation *op);
+/// bf16 math, log10 of f16 / f32 (LowerMathBf16.cpp); nullopt for others.
+std::optional<LogicalResult> lowerMathBf16(KernelLowering &L, Operation *op);
+/// sin / cos / atan / atan2 / asin / acos / cbrt / erf / erfc of f64
+/// (LowerMathF64Trig.cpp, LowerMathF64Erf.cpp); nullopt for others.
+std::optional<LogicalResult> lowerMathF64Trig(KernelLowering &L, Operation *op);
 
 /// Correctly rounded f32 square root, as LLVM's AMDGPU backend expands
 /// llvm.sqrt.f32 without afn (SITargetLowering::lowerFSQRTF32, gfx9): inputs
@@ -90,29 +95,34 @@ RV KernelLowering::expF32(RV x) {
 // denormal input is scaled by 2^32 first (v_ldexp_f32), y = v_log_f32, then
 // y * ln(2) in extended precision (r + fma error terms with ln(2)'s high and
 // low parts) where y is finite (y itself for +-inf and NaN), less 32 * ln(2)
-// for a scaled input.
-RV KernelLowering::logF32(RV x) {
-  Value xv = toV(x);
-  Value small = inst("v_cmp_gt_f32", s2T, {toV(RV::imm(kMinNormal, true)), xv});
-  Value sh = inst("v_cndmask_b32", vT, {cst(0), toV(RV::imm(32)), small});
-  Value y = inst("v_log_f32", vT, inst("v_ldexp_f32", vT, {xv, sh}));
-  Value r = inst("v_mul_f32", vT, {toV(RV::imm(kLn2Hi, true)), y});
-  Value nr = inst("v_xor_b32", vT, {toV(RV::imm(kSign)), r});
-  Value t = inst("v_fma_f32", vT, {y, toV(RV::imm(kLn2Hi, true)), nr});
-  t = inst("v_fma_f32", vT, {y, toV(RV::imm(kLn2Lo, true)), t});
-  r = inst("v_add_f32", vT, {r, t});
-  Value ay = inst("v_and_b32", vT, {toV(RV::imm(~kSign)), y});
-  Value finite = inst("v_cmp_lt_f32", s2T, {ay, toV(RV::imm(kInf, true))});
-  r = inst("v_cndmask_b32", vT, {y, r, finite});
-  Value off = inst("v_cndmask_b32", vT, {cst(0), toV(RV::imm(k32Ln2, true)), small});
-  return RV::of(RV::V, inst("v_sub_f32", vT, {r, off}), true);
+// for a scaled input. llvm.log10.f32 is the same with log10(2) for ln(2)
+// (logBaseF32's constants: the base's factor split in two f32s and 32 times
+// it; llc-22 -mcpu=gfx942).
+RV logBaseF32(KernelLowering &L, RV x, uint32_t cHi, uint32_t cLo, uint32_t c32) {
+  Value xv = L.toV(x);
+  Value small = L.inst("v_cmp_gt_f32", L.s2T, {L.toV(RV::imm(kMinNormal, true)), xv});
+  Value sh = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(32)), small});
+  Value y = L.inst("v_log_f32", L.vT, L.inst("v_ldexp_f32", L.vT, {xv, sh}));
+  Value r = L.inst("v_mul_f32", L.vT, {L.toV(RV::imm(cHi, true)), y});
+  Value nr = L.inst("v_xor_b32", L.vT, {L.toV(RV::imm(kSign)), r});
+  Value t = L.inst("v_fma_f32", L.vT, {y, L.toV(RV::imm(cHi, true)), nr});
+  t = L.inst("v_fma_f32", L.vT, {y, L.toV(RV::imm(cLo, true)), t});
+  r = L.inst("v_add_f32", L.vT, {r, t});
+  Value ay = L.inst("v_and_b32", L.vT, {L.toV(RV::imm(~kSign)), y});
+  Value finite = L.inst("v_cmp_lt_f32", L.s2T, {ay, L.toV(RV::imm(kInf, true))});
+  r = L.inst("v_cndmask_b32", L.vT, {y, r, finite});
+  Value off = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(c32, true)), small});
+  return RV::of(RV::V, L.inst("v_sub_f32", L.vT, {r, off}), true);
 }
+
+RV KernelLowering::logF32(RV x) { return logBaseF32(*this, x, kLn2Hi, kLn2Lo, k32Ln2); }
 
 LogicalResult KernelLowering::lowerMath(Operation *op) {
   if (!isa<math::FmaOp, math::SqrtOp, math::RsqrtOp, math::Exp2Op, math::Log2Op,
            math::AbsFOp, math::ExpOp, math::LogOp, math::SinOp, math::CosOp, math::FloorOp,
            math::CeilOp, math::TruncOp, math::RoundEvenOp, math::CopySignOp, math::ExpM1Op,
-           math::TanhOp, math::Log1pOp>(op))
+           math::TanhOp, math::Log1pOp, math::Log10Op, math::AtanOp, math::Atan2Op,
+           math::AsinOp, math::AcosOp, math::CbrtOp, math::ErfOp, math::ErfcOp>(op))
     return unsupported(op);
   Type t = op->getResult(0).getType();
   auto operands = getAll(op->getOperands());
@@ -122,6 +132,10 @@ LogicalResult KernelLowering::lowerMath(Operation *op) {
   if (std::optional<LogicalResult> r = lowerMathFormats(*this, op))
     return *r;
   if (std::optional<LogicalResult> r = lowerMathF64(*this, op))
+    return *r;
+  if (std::optional<LogicalResult> r = lowerMathBf16(*this, op))
+    return *r;
+  if (std::optional<LogicalResult> r = lowerMathF64Trig(*this, op))
     return *r;
   // f16 / f64: fma and absf (v_fma_f16 / v_fma_f64; the sign bit cleared).
   if (t.isF16() || t.isF64()) {

@@ -22,8 +22,10 @@
 //      / cos, asinh / acosh / atanh by log and sqrt.
 //   4. arith.ceildivsi / ceildivui / floordivsi (any width): upstream's
 //      arith-expand patterns (populateCeilFloorDivExpandOpsPatterns).
+//   0. (first) math.sincos becomes a math.sin and a math.cos of its operand.
 // What is left are arith and math ops LowerArith / LowerMath lower (f64
-// tanh / log1p / expm1 stay: LowerMathF64.cpp lowers them).
+// tanh / log1p / expm1 stay: LowerMathF64.cpp lowers them; f64 atan / atan2
+// / asin / acos / cbrt: LowerMathF64Trig.cpp; erf / erfc: LowerMathF64Erf.cpp).
 // Needs before: a gpu.module (the clone lowerGpuModules lowers). Guarantees
 // after: no op of kApproximated / kExpanded (one that upstream could not
 // rewrite, e.g. an f64 tanh, is an error naming it and its location).
@@ -55,7 +57,8 @@ StringRef mnemonic(Operation *op) { return op->getName().stripDialect(); }
 bool inList(ArrayRef<StringLiteral> l, StringRef m) { return llvm::is_contained(l, m); }
 bool isMath(Operation *op) { return isa<math::MathDialect>(op->getDialect()); }
 // Of f64, aster's own (LowerMathF64.cpp): not upstream's (f32-only) rewrites.
-constexpr StringLiteral kOwnF64[] = {"tanh", "log1p", "expm1"};
+constexpr StringLiteral kOwnF64[] = {"tanh", "log1p", "expm1", "atan", "atan2",
+                                     "asin", "acos",  "cbrt",  "erf",  "erfc"};
 bool ownF64(Operation *op) {
   return op->getNumResults() == 1 && op->getResult(0).getType().isF64() &&
          inList(kOwnF64, mnemonic(op));
@@ -83,7 +86,8 @@ bool extended(Operation *op) {
 bool hasExpandableMath(gpu::GPUModuleOp gm) {
   bool found = false;
   gm.walk([&](Operation *op) {
-    if (approximated(op) || expanded(op) || extended(op) || ceilFloorDiv(op))
+    if (approximated(op) || expanded(op) || extended(op) || ceilFloorDiv(op) ||
+        isa<math::SincosOp>(op))
       found = true;
   });
   return found;
@@ -91,6 +95,18 @@ bool hasExpandableMath(gpu::GPUModuleOp gm) {
 
 LogicalResult expandMath(gpu::GPUModuleOp gm) {
   MLIRContext *ctx = gm.getContext();
+  // 0. math.sincos: its two results as a math.sin and a math.cos of the
+  //    operand (the same values; each then lowered, extended, as above).
+  SmallVector<math::SincosOp> sincos;
+  gm.walk([&](math::SincosOp op) { sincos.push_back(op); });
+  for (math::SincosOp op : sincos) {
+    OpBuilder b(op);
+    Value s = math::SinOp::create(b, op.getLoc(), op.getOperand(), op.getFastmathAttr());
+    Value c = math::CosOp::create(b, op.getLoc(), op.getOperand(), op.getFastmathAttr());
+    op.getSin().replaceAllUsesWith(s);
+    op.getCos().replaceAllUsesWith(c);
+    op.erase();
+  }
   // 1. math-extend-to-supported-types (target f32), on the listed ops only.
   bool anyNarrow = false;
   gm.walk([&](Operation *op) { anyNarrow |= extended(op); });

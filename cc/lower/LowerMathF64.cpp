@@ -26,6 +26,8 @@
 //            (e LN2_LO + 2 (s_lo + s z Q))) with the last sum in one fma.
 //   log2(x)  e + ln(m) log2(e): the product in two parts (fma error term,
 //            LOG2E_LO), e added by Fast2Sum.
+//   log10(x) e log10(2) + ln(m) log10(e), each product in two parts, the
+//            two added by TwoSum.
 //   Special inputs (v_cmp_class_f64): log / log2 of +-0 are -inf, of a
 //   negative number NaN, of +inf +inf, of NaN the NaN; exp / exp2 of NaN
 //   NaN (the series of a NaN).
@@ -37,7 +39,7 @@
 // Needs before: the operands lowered. Guarantees after: one wide RV (VGPR
 // pair) per result; nullopt for the ops and types it does not take.
 //===----------------------------------------------------------------------===//
-#include "lower/KernelLowering.h"
+#include "lower/MathF64.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -45,8 +47,6 @@
 #include <optional>
 
 namespace aster::lower {
-
-RV divF64(KernelLowering &L, RV x, RV y);
 
 namespace {
 // ln 2 split for Cody-Waite: LN2_HI the double nearest ln 2, LN2_LO the
@@ -58,40 +58,6 @@ constexpr double kLn2Lo = 0x1.abc9e3b39803fp-56;
 constexpr double kLog2eHi = 0x1.71547652b82fep+0;
 constexpr double kLog2eLo = 0x1.777d0ffda0d24p-56;
 constexpr double kSqrtHalf = 0.70710678118654752440; // m below: doubled
-
-/// f64 emission on VGPR pairs.
-struct F64 {
-  KernelLowering &L;
-  Value c(double d) { return L.toV64(KernelLowering::imm64(llvm::bit_cast<uint64_t>(d))); }
-  Value fma(Value a, Value b, Value d) { return L.inst("v_fma_f64", L.v2T, {a, b, d}); }
-  Value mul(Value a, Value b) { return L.inst("v_mul_f64", L.v2T, {a, b}); }
-  Value add(Value a, Value b) { return L.inst("v_add_f64", L.v2T, {a, b}); }
-  Value lo(Value a) { return L.toV(KernelLowering::lo(L.fromV64(a))); }
-  Value hi(Value a) { return L.toV(KernelLowering::hi(L.fromV64(a))); }
-  Value join(Value l, Value h) {
-    return L.toV64(L.pair(RV::of(RV::V, l), RV::of(RV::V, h)));
-  }
-  Value neg(Value a) {
-    return join(lo(a), L.inst("v_xor_b32", L.vT, {L.toV(RV::imm(0x80000000u)), hi(a)}));
-  }
-  Value sub(Value a, Value b) { return add(a, neg(b)); }
-  /// m ? t : f, per lane.
-  Value sel(Value m, Value t, Value f) {
-    return join(L.inst("v_cndmask_b32", L.vT, {lo(f), lo(t), m}),
-                L.inst("v_cndmask_b32", L.vT, {hi(f), hi(t), m}));
-  }
-  Value cmp(StringRef mn, Value a, Value b) { return L.inst(mn, L.s2T, {a, b}); }
-  Value cls(Value a, uint32_t mask) {
-    return L.inst("v_cmp_class_f64", L.s2T, {a, L.toV(RV::imm(mask))});
-  }
-  /// sum coeffs[i] x^i by Horner's rule with fma (coeffs[0] the constant).
-  Value horner(Value x, ArrayRef<double> coeffs) {
-    Value p = c(coeffs.back());
-    for (int i = (int)coeffs.size() - 2; i >= 0; --i)
-      p = fma(p, x, c(coeffs[i]));
-    return p;
-  }
-};
 
 constexpr unsigned kDegree = 13;
 
@@ -185,6 +151,29 @@ Value log2F64(F64 &D, Value x) {
   return logSpecials(D, x, D.add(t, D.add(err, pl)));
 }
 
+// log10(x) = e log10(2) + ln(m) log10(e): both products in two parts (an
+// fma's error term and the constants' low parts), summed by TwoSum (either
+// may be the larger), the low parts added last.
+constexpr double kLog10eHi = 0x1.bcb7b1526e50ep-2; // log10(e) = 0.434294481903251827651...
+constexpr double kLog10eLo = 0x1.95355baaafad3p-57;
+constexpr double kLog10Of2Hi = 0x1.34413509f79ffp-2; // log10(2) = 0.301029995663981195213...
+constexpr double kLog10Of2Lo = -0x1.9dc1da994fd21p-59;
+
+Value log10F64(F64 &D, Value x) {
+  LogParts p = logParts(D, x);
+  Value ph = D.mul(p.hi, D.c(kLog10eHi));
+  Value pl = D.fma(p.hi, D.c(kLog10eHi), D.neg(ph));
+  pl = D.fma(p.hi, D.c(kLog10eLo), pl);
+  pl = D.fma(p.lo, D.c(kLog10eHi), pl);
+  Value eh = D.mul(p.e, D.c(kLog10Of2Hi));
+  Value el = D.fma(p.e, D.c(kLog10Of2Hi), D.neg(eh));
+  el = D.fma(p.e, D.c(kLog10Of2Lo), el);
+  Value t = D.add(eh, ph);
+  Value bb = D.sub(t, eh);
+  Value err = D.add(D.sub(eh, D.sub(t, bb)), D.sub(ph, bb)); // TwoSum
+  return logSpecials(D, x, D.add(t, D.add(err, D.add(pl, el))));
+}
+
 // e^x - 1: the reduction of expF64 (k, r); expm1(r) = r P(r) with P's
 // coefficients 1/(n+1)! (degree 13), then 2^k expm1(r) + (2^k - 1) in one
 // fma (2^k - 1 exact for -53 <= k <= 53; beyond, the rounded 2^k - 1 is
@@ -232,10 +221,12 @@ Value log1pF64(F64 &D, Value x) {
 }
 } // namespace
 
+Value mathExpF64(F64 &D, Value x) { return expF64(D, x); }
+
 std::optional<LogicalResult> lowerMathF64(KernelLowering &L, Operation *op) {
   if (!op->getResult(0).getType().isF64() ||
       !isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::ExpM1Op, math::TanhOp,
-           math::Log1pOp>(op))
+           math::Log1pOp, math::Log10Op>(op))
     return std::nullopt;
   auto in = L.getAll(op->getOperands());
   if (failed(in))
@@ -248,6 +239,7 @@ std::optional<LogicalResult> lowerMathF64(KernelLowering &L, Operation *op) {
             : isa<math::Log2Op>(op)  ? log2F64(D, x)
             : isa<math::ExpM1Op>(op) ? expm1F64(D, x)
             : isa<math::TanhOp>(op)  ? tanhF64(D, x)
+            : isa<math::Log10Op>(op) ? log10F64(D, x)
                                      : log1pF64(D, x);
   L.vals[op->getResult(0)] = L.fromV64(r);
   return success();

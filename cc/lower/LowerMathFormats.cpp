@@ -42,7 +42,9 @@ StringRef roundingInst(Operation *op, bool f64) {
   return "";
 }
 
-// SITargetLowering::lowerFSQRTF64 (gfx9).
+} // namespace
+
+// SITargetLowering::lowerFSQRTF64 (gfx9); also the f64 math's (MathF64.h).
 RV sqrtF64(KernelLowering &L, RV x) {
   Value xv = L.toV64(x);
   // x < 2^-767 (0x1000000000000000 as a double)
@@ -76,7 +78,6 @@ RV sqrtF64(KernelLowering &L, RV x) {
                 RV::of(RV::V, L.inst("v_cndmask_b32", L.vT,
                                      {L.toV(KernelLowering::hi(R)), L.toV(KernelLowering::hi(X)), special})));
 }
-} // namespace
 
 std::optional<LogicalResult> lowerMathFormats(KernelLowering &L, Operation *op) {
   Type t = op->getResult(0).getType();

@@ -22,7 +22,9 @@
 //   mlir-opt-22's pass has options for neither: aster.lowering.llvm rewrites
 //   its output's memref.alloc / memref.copy to the same ops.
 //   Then upstream's scf canonicalizations, so that a loop that carried a
-//   tensor updated in place does not carry its buffer (yielded unchanged).
+//   tensor updated in place does not carry its buffer (yielded unchanged),
+//   and a linalg.copy of a buffer onto itself (what materializing such a
+//   loop's result in its own buffer leaves) is erased.
 // What is left is linalg on memrefs (LowerLinalg.cpp makes loops of it).
 // Needs before: the gpu.module clone lowerGpuModules lowers (LowerLinalg.cpp
 // calls it). Guarantees after: no value of tensor type in the gpu.module;
@@ -107,6 +109,17 @@ LogicalResult bufferizeTensors(gpu::GPUModuleOp gm) {
   scf::WhileOp::getCanonicalizationPatterns(patterns, gm.getContext());
   scf::IfOp::getCanonicalizationPatterns(patterns, gm.getContext());
   (void)applyPatternsGreedily(gm, std::move(patterns));
+  // A copy whose source is now its own target (a loop's buffer materialized
+  // where it already is, seen once the carry above is dropped) stores each
+  // element's own value: erased (LLVM's -O3 drops the load / store pair of
+  // the same address too; bench_lower's tensor_loop_recurrence).
+  SmallVector<linalg::CopyOp> selfCopies;
+  gm.walk([&](linalg::CopyOp c) {
+    if (c.hasPureBufferSemantics() && c.getDpsInputs()[0] == c.getDpsInits()[0])
+      selfCopies.push_back(c);
+  });
+  for (auto c : selfCopies)
+    c.erase();
   LogicalResult ok = success();
   gm.walk([&](Operation *op) {
     if (succeeded(ok) && touchesTensors(op))

@@ -50,6 +50,13 @@ SAMPLE = {
     ("amdgpu.raw_buffer_atomic_smax", "i32"): {"ok"},
     ("amdgpu.mfma", "v_mfma_f32_32x32x1_2b_f32"): {"ok"},
     ("amdgpu.dpp", "row_shl 1 f32"): {"ok"},
+    # index is 32 bits in both builds (aster.lowering.llvm.index_bits)
+    ("arith.divui", "index"): {"ok"},
+    ("arith.index_castui", "index to i64"): {"ok"},
+    # NumPy only: LLVM's build reports lanes below the offset valid
+    ("gpu.shuffle", "up i32 width 16"): {"ok-nollvm"},
+    # NumPy and LLVM (ArithOps.td's definition in coverage/refs.py)
+    ("arith.floordivsi", "i16"): {"ok"},
 }
 
 
@@ -79,18 +86,37 @@ def test_docs_table_names_every_op():
         assert f"| `{op}` |" in table, op
 
 
-@pytest.mark.skipif(not LONG, reason="every probe: ASTER_TEST_LONG=1 pytest "
-                    "tests/py/test_lower_coverage.py (minutes; not in make test-long "
-                    "while probes differ)")
+# Probes that lower and run but have no oracle here (neither LLVM's build,
+# which cannot be built or run for them, nor a NumPy reference yet): listed,
+# so that a new one fails the audit. (op, variant) -> why.
+NO_ORACLE = {}
+
+# Bugs other branches own and fix (issue 26): their probes may differ until
+# those merge. (op, variant) -> owner.
+OPEN_BUGS = {
+    **{("amdgpu.mfma", v): "wt14-loweramd: 2-block MFMA operands read past the array (strict mode)"
+       for v in ("v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_32x32x4_2b_bf16",
+                 "v_mfma_f32_32x32x4_2b_f16", "v_mfma_i32_32x32x4_2b_i8")},
+}
+
+
+@pytest.mark.skipif(not LONG, reason="every probe: make test-long (ASTER_TEST_LONG=1; "
+                    "about 1400 probes, each built by aster and LLVM: minutes)")
 def test_whole_audit():
-    """Every probe: no crash, no unlocated error, no probe upstream rejects.
-    Probes whose results differ from LLVM's build or NumPy are open bugs of
-    the lowering (issue 26; the first full run at session 13's end found
-    some, e.g. arith.divui/remui of index): they are printed, not asserted
-    here, until they are fixed."""
+    """Every probe, each in a child process (os.cpu_count() at a time; LLVM's
+    builds cached under ~/.cache/aster/llvm-oracle): no crash or hang, no
+    unlocated error, no probe upstream rejects, none that differs from LLVM's
+    build or NumPy (but OPEN_BUGS), none without an oracle (but NO_ORACLE).
+    Located errors (gaps of the lowering, docs/lowering.md "Coverage") are
+    expected and printed."""
     res = C.audit()
-    bad = [(p.op, p.variant, st, det) for p, st, det in res
-           if st in ("crash", "bad-error", "bad-probe")]
-    differs = [(p.op, p.variant, det) for p, st, det in res if st == "differs"]
-    print(f"coverage audit: {len(differs)} of {len(res)} probes differ (open):", differs[:40])
+    by = {}
+    for p, st, det in res:
+        by.setdefault("ok" if st.startswith("ok") else st, []).append((p.op, p.variant, det))
+    print("coverage audit:", {k: len(v) for k, v in sorted(by.items())})
+    bad = by.get("crash", []) + by.get("bad-error", []) + by.get("bad-probe", [])
     assert not bad, bad[:20]
+    differs = [d for d in by.get("differs", []) if d[:2] not in OPEN_BUGS]
+    assert not differs, differs[:20]
+    unchecked = [d for d in by.get("lowers", []) if d[:2] not in NO_ORACLE]
+    assert not unchecked, unchecked[:40]

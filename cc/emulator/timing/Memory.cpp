@@ -1,9 +1,11 @@
 //===- Memory.cpp - LDS bank conflicts, caches and bandwidth --------------===//
 #include "emulator/timing/Memory.h"
 
+#include "emulator/timing/HbmChannels.h"
 #include "emulator/timing/HugeSlots.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -241,10 +243,13 @@ uint64_t Calendar::find(uint64_t b) {
 uint64_t Calendar::take(uint64_t t) {
   uint64_t b = find(std::max(t / width_, base_));
   float &u = used_[b - base_];
+  // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
+  // on average, also when cap_ is small and not whole (an HBM channel's).
+  double room = std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
   // Served in its bucket after the lines reserved there before it.
-  uint64_t at = b * width_ + uint64_t(u / cap_ * width_);
+  uint64_t at = b * width_ + uint64_t(u / room * width_);
   u += 1;
-  if (u + 1 > cap_)
+  if (u + 1 > room)
     next_[b - base_] = b + 1;  // full
   return std::max(t, at);
 }
@@ -305,7 +310,9 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
     l2Bw_[x].init(P.l2BytesPerClkPerXcd / line, P.bandwidthWindow);
   }
   mallBw_.init(P.mallBytesPerClk / line, P.bandwidthWindow);
-  hbmBw_.init(P.hbmBytesPerClk / line, P.bandwidthWindow);
+  hbmBw_.resize(kHbmChannels);
+  for (Calendar &c : hbmBw_)
+    c.init(P.hbmBytesPerClk / line / kHbmChannels, P.bandwidthWindow);
   icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
   for (TagCache &c : icache_)
     c.init(P.icacheBytes, P.icacheLine, 8);
@@ -388,7 +395,8 @@ void GlobalMemory::forget(uint64_t t) {
   for (Calendar &c : l2Bw_)
     c.forget(t);
   mallBw_.forget(t);
-  hbmBw_.forget(t);
+  for (Calendar &c : hbmBw_)
+    c.forget(t);
 }
 
 unsigned GlobalMemory::pipeCycles(unsigned n) const {
@@ -436,7 +444,7 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
           arrive = std::max(t + P.mallLatency, store ? 0 : at);
         } else {
           lv = HBM;
-          t = hbmBw_.take(t);
+          t = hbmBw_[hbmChannel(line * P.lineBytes)].take(t);
           arrive = t + P.hbmLatency;
           at = store ? t : arrive;
         }

@@ -10,8 +10,8 @@
 // memory pipeline (64 bytes per clock), then its vector L1 (32 KiB), its
 // XCD's L2 (4 MiB), the Infinity Cache (MALL, any line touched before in the
 // launch) or HBM. Each level has a latency; the shared levels (L2 per XCD,
-// MALL, HBM) have a bandwidth shared in time by all CUs (Calendar): a CU
-// alone gets all of it, many CUs at once queue. Stores write through to L2
+// MALL, HBM per channel: HbmChannels.h) have a bandwidth shared in time by
+// all CUs (Calendar): a CU alone gets all of it, many CUs at once queue. Stores write through to L2
 // without allocating in L1. Atomics execute at L2: they bypass L1, and an
 // atomic occupies each line it updates for Params::atomicLineCycles, so
 // atomics to one line serialise.
@@ -208,7 +208,10 @@ private:
   /// A line from the XCD's L2, else the MALL (a line touched before in the
   /// launch, or any line when `inMall`), else HBM.
   uint64_t fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMall);
-  Calendar mallBw_, hbmBw_;
+  Calendar mallBw_;
+  /// HBM bandwidth per channel (HbmChannels.h: 128 channels, 256-byte
+  /// interleave), each 1/128 of the device's.
+  std::vector<Calendar> hbmBw_;
   /// CU slot `cu`'s XCD and instruction cache (workgroups round-robin over
   /// the XCDs).
   std::pair<unsigned, unsigned> placeOf(unsigned cu) const;

@@ -35,6 +35,9 @@
 //  [MI308X] the 80-CU gfx942 part aiter's tuned tables are measured on
 //          (cu_num 80): MI300X's XCDs with 10 CUs each, MI300X's memory
 //  [CK]    AMD's Composable Kernel sources (github.com/ROCm/composable_kernel)
+//  [UMC12] AMD's Linux driver, drivers/gpu/drm/amd/amdgpu/umc_v12_0.{h,c}
+//          (MI300-class memory controllers): physical address -> one of 128
+//          HBM channels in 256-byte blocks, NPS1 channel hash (HbmChannels.h)
 //  [MAF]   AMD ROCm blog "Measuring Max-Achievable FLOPs - Part 2" (MAF
 //          results table): the median engine clock measured (amd-smi) while
 //          hipBLASLt runs its fastest dense GEMM: MI300X bf16 1207 MHz at
@@ -176,6 +179,9 @@ struct Params {
   /// the same 4.2 / 5.3 ([model]).
   double hbmBytesPerClk = 4.2e12 / 2.1e9;
   double hbmPeakTBs = 5.3;          ///< [WP] data-sheet peak
+  // HBM bandwidth is served per channel: 128 channels (8 stacks of 16), each
+  // 1/128 of hbmBytesPerClk, a line's channel from its address ([UMC12],
+  // HbmChannels.h; every profile: 8 stacks of 16 channels).
   unsigned hbmLatency = 760;        ///< hbmLatencyNs at clockMHz
   unsigned storeAckLatency = 250;   ///< [model] a store counts in vmcnt until L2 acks
   /// Atomics execute at L2 (not in L1): an atomic instruction occupies

@@ -9,9 +9,26 @@ amdgcn-lower uses them (_math_expand), n-D transfer lowerings
 views and the atomic_rmw kinds LLVM has no atomicrmw for),
 convert-scf-to-cf, convert-vector-to-llvm (vector transfers
 and masks, which convert-gpu-to-rocdl leaves), then convert-gpu-to-rocdl with the
-chipset, bare pointers exactly when amdgcn-lower uses them), `mlir-translate-22
+chipset, bare pointers exactly when amdgcn-lower uses them, and
+convert-math-to-llvm for the math ops it leaves, e.g. bf16 exp), `mlir-translate-22
 --mlir-to-llvmir` on each gpu.module's body, `llc-22 -O3 -mtriple=amdgcn-amd-amdhsa
 -mcpu=TARGET -filetype=obj` and `ld.lld-22 -shared`.
+
+The width of `index`: MLIR leaves it to the lowering (the builtin `index`
+type is "an integer of platform-dependent width"; convert-gpu-to-rocdl's
+`index-bitwidth` option, 64 by default from the data layout). aster lowers
+index as 32 bits (docs/lowering.md "What is lowered"), so `arith.divui`,
+`remui`, `shrui`, `ceildivui` of an index and `index_castui` to i64 are the
+32-bit operations. The oracle builds with `index-bitwidth=32` so that both
+compute the same op. It keeps 64 (index_bits below) where the kernel
+interface holds an index (a memref descriptor's sizes and strides, an
+`index` parameter: 64 bits in the arguments aster's launch fills) and where
+the kernel needs convert-vector-to-llvm (vector transfers and masks: that
+pass has no index-width option and converts memrefs with 64-bit index) or
+reads gpu.block_dim / grid_dim (mlir-translate-22 translates them to calls
+of the ockl functions and uses their i64 result as the op's i32: a 32-bit
+build of such a kernel is wrong); there unsigned index ops of values
+outside 0..2^31 have no LLVM oracle.
 
 convert-gpu-to-rocdl turns gpu.block_dim / grid_dim into calls of
 `__ockl_get_local_size` / `__ockl_get_num_groups` from ROCm's device
@@ -69,6 +86,13 @@ OCML_AS_INTRINSIC.update({
     "__ocml_exp_f16": "llvm.exp.f16", "__ocml_exp2_f16": "llvm.exp2.f16",
     "__ocml_log_f16": "llvm.log.f16", "__ocml_log2_f16": "llvm.log2.f16",
 })
+# log10: ocml's log10F.cl is BUILTIN_LOG10_F32 (llvm.log10.f32;
+# ROCm-Device-Libs, amd/device-libs/ocml/src in llvm-project);
+# convert-gpu-to-rocdl extends f16 and bf16 log10 to it. bf16 math: convert-gpu-to-
+# rocdl extends some ops to f32 and calls ocml (log10 above), leaves others
+# (math.exp / log of bf16) to the convert-math-to-llvm that follows it in
+# build(): llvm.exp.bf16 etc., which llc-22 promotes to f32 (LowerMathBf16.cpp).
+OCML_AS_INTRINSIC.update({"__ocml_log10_f32": "llvm.log10.f32"})
 
 # The math ops amdgcn-lower rewrites with upstream MLIR's own expansions
 # (cc/lower/LowerMathExpand.cpp, which states the same lists): the oracle
@@ -234,17 +258,65 @@ def _vector_expand(text):
                  "convert-vector-to-scf{full-unroll=true target-rank=1},lower-affine))"], text)
 
 
-def build(text, target="gfx942", opt="-O3"):
-    """{gpu.module name: hsaco bytes} built by LLVM (see the module doc)."""
-    text = _vector_expand(_math_expand(_linalg_to_loops(text)))
+def _abi_holds_index(text):
+    """True when the kernels' interface holds an index: a memref descriptor
+    (sizes, strides, offset) or an `index` parameter."""
+    if not _bare(text):
+        return True
+    return any(re.search(r"\bindex\b", sig)
+               for sig in re.findall(r"gpu\.func\s+@\w+\(([^)]*)\)", text))
+
+
+def _pipeline(text, target, bits):
     bare = "true" if _bare(text) else "false"
+    # convert-vector-to-llvm (vector transfers and masks) has no index-width
+    # option: it converts memrefs with 64-bit index, so it runs in the
+    # 64-bit pipeline only (convert-gpu-to-rocdl converts the other vector ops).
+    vec = "convert-vector-to-llvm," if bits == 64 else ""
+    return (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,"
+            f"convert-scf-to-cf,{vec}convert-gpu-to-rocdl{{chipset={target} "
+            f"use-bare-ptr-memref-call-conv={bare} index-bitwidth={bits}}},convert-math-to-llvm),"
+            f"reconcile-unrealized-casts)")
+
+
+def _llvm_dialect(text, target, bits=None):
+    """(the gpu.modules of `text` in the LLVM dialect, the index width used):
+    the mlir-opt-22 part of build. 32-bit index (aster's) unless the kernel
+    interface holds an index or the kernel needs convert-vector-to-llvm
+    (what the 32-bit pipeline leaves unconverted); then the 64-bit one."""
+    text = _vector_expand(_math_expand(_linalg_to_loops(text)))
     if "gpu.all_reduce" in text:
         # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
         # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
         text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
-    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
-                f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
-    llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
+    if bits == 32 or (bits is None and not _abi_holds_index(text)):
+        try:
+            out = _run(["mlir-opt-22", f"--pass-pipeline={_pipeline(text, target, 32)}"], text)
+            # mlir-translate-22 turns rocdl.workgroup.dim / grid.dim into a
+            # call of __ockl_get_local_size / num_groups whose i64 result it
+            # uses in place of the op's i32 (a mul i64, a store of 8 bytes):
+            # kernels reading block_dim / grid_dim keep the 64-bit index.
+            if not re.search(r"\b(vector|memref|arith|builtin)\.\w+|rocdl\.(workgroup|grid)\.dim",
+                             out):
+                return out, 32
+            if bits == 32:
+                raise RuntimeError("mlir-opt-22 / mlir-translate-22 cannot build it with a "
+                                   "32-bit index")
+        except RuntimeError:
+            if bits == 32:
+                raise
+    return _run(["mlir-opt-22", f"--pass-pipeline={_pipeline(text, target, 64)}"], text), 64
+
+
+def index_bits(text, target="gfx942"):
+    """The width of `index` in LLVM's build of `text` (32 or 64; see the module doc)."""
+    return _llvm_dialect(text, target)[1]
+
+
+def build(text, target="gfx942", opt="-O3", index=None):
+    """{gpu.module name: hsaco bytes} built by LLVM (see the module doc);
+    index=32 or 64 forces the width of index (None: index_bits's choice)."""
+    llvm_dialect = _llvm_dialect(text, target, index)[0]
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, body in _split_modules(llvm_dialect).items():
@@ -266,15 +338,7 @@ def build(text, target="gfx942", opt="-O3"):
 
 def asm(text, target="gfx942", opt="-O3"):
     """LLVM's assembly of the same kernels, {gpu.module name: text} (to read)."""
-    text = _vector_expand(_math_expand(_linalg_to_loops(text)))
-    bare = "true" if _bare(text) else "false"
-    if "gpu.all_reduce" in text:
-        # convert-gpu-to-rocdl does not lower gpu.all_reduce: upstream's own
-        # rewrite of it (AllReduceLowering, run by --test-gpu-rewrite) first.
-        text = _run(["mlir-opt-22", "--test-gpu-rewrite"], text)
-    pipeline = (f"builtin.module(gpu.module(expand-strided-metadata,memref-expand,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,convert-gpu-to-rocdl{{chipset={target} "
-                f"use-bare-ptr-memref-call-conv={bare}}}),reconcile-unrealized-casts)")
-    llvm_dialect = _run(["mlir-opt-22", f"--pass-pipeline={pipeline}"], text)
+    llvm_dialect = _llvm_dialect(text, target)[0]
     out = {}
     for name, body in _split_modules(llvm_dialect).items():
         ll = _run(["mlir-translate-22", "--mlir-to-llvmir"],

@@ -3,6 +3,7 @@
 Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
 
 from .kernels import FLOATS, INTS, VFLT, VINT, elementwise, i1_of, isfloat, lanes, unary, with_elem
+from .refs import cmpf_ref, int_binary_ref, math_ref, remf_ref
 
 
 def _probes_arith():
@@ -14,14 +15,15 @@ def _probes_arith():
     for op in ("divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi"):
         for t in INTS[1:] + VINT:
             P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
-                                 nonzero=True))
+                                 nonzero=True, ref=int_binary_ref(op, t)))
     for op in ("shli", "shrsi", "shrui"):
         for t in INTS[1:] + VINT:
             P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
                                  shift=True))
     for op in ("addf", "subf", "mulf", "divf", "remf", "maxnumf", "minnumf", "maximumf", "minimumf"):
         for t in FLOATS + VFLT:
-            P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t))
+            P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
+                                 ref=remf_ref(t) if op == "remf" and t == "vector<4xf16>" else None))
     for t in FLOATS + VFLT:
         P.append(elementwise("arith.negf", t, f"      %r = arith.negf %a : {t}", [t], t))
     preds = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -34,7 +36,7 @@ def _probes_arith():
     for t in FLOATS + ("vector<4xf32>", "vector<4xf16>"):
         for p in fpreds:
             P.append(elementwise("arith.cmpf", f"{p} {t}", f"      %r = arith.cmpf {p}, %a, %b : {t}",
-                                 [t, t], i1_of(t)))
+                                 [t, t], i1_of(t), ref=cmpf_ref(p, t)))
     for t in INTS + FLOATS + ("vector<4xi32>", "vector<4xf32>", "vector<4xf16>", "vector<4xi64>"):
         cmp = "arith.cmpf olt" if isfloat(t) else "arith.cmpi slt"
         P.append(elementwise("arith.select", t, f"      %m = {cmp}, %a, %b : {t}\n"
@@ -115,6 +117,13 @@ def _probes_math():
             P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], i1_of(t)))
         P.append(elementwise("math.sincos", t, f"      %r, %r2 = math.sincos %a : {t}", [t], t,
                              result2=t))
+        if t == "f16":
+            # aster's f16 sincos is its f16 sin and cos (f32 v_sin / v_cos,
+            # as upstream builds math.sin / cos of f16); upstream builds
+            # math.sincos of f16 as llvm.sincos.f16 instead, which llc-22
+            # -mcpu=gfx942 selects as v_sin_f16 / v_cos_f16 (f16 precision)
+            P[-1].no_llvm = ("LLVM's build of f16 sincos is llvm.sincos.f16 (v_sin/cos_f16), of "
+                             "f16 sin and cos f32 v_sin/cos_f32: aster gives sin's and cos's")
         P.append(elementwise("math.fpowi", t, f"      %n = arith.constant 3 : i32\n"
                              + (f"      %nv = vector.broadcast %n : i32 to {with_elem(t, 'i32')}\n"
                                 if lanes(t) else "")
@@ -127,4 +136,5 @@ def _probes_math():
                              shift=True))
     for p in P:
         p.mlir = p.mlir.replace("TYPE", p.variant)
+        p.ref, p.ulp = math_ref(p.op.split(".")[1], p.variant)
     return P

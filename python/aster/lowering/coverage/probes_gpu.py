@@ -72,6 +72,42 @@ def _reduce_ref(kind, size, stride):
     return ref
 
 
+def _shuffle_ref(mode, off, width):
+    """gpu.shuffle on the 64 lanes as the probe stores it (the shuffled value
+    where valid, else the lane's own), read as upstream's ROCDL lowering
+    does (GPUShuffleOpLowering; aster follows it: cc/lower/LowerGpu.cpp):
+    lane k reads lane k ^ off (xor), k - off (up), k + off (down) or off
+    (idx: a lane of the wave), valid when 0 <= that lane < the end of k's
+    segment of `width` lanes. Other readings, not followed: GPUOps.td's text
+    makes lanes >= width invalid (unspecified value), NVVM's shfl reads idx
+    within the segment; for up, the ROCDL lowering also reports lanes below
+    the offset valid (_UP_VALID), GPUOps.td invalid, and aster and this
+    reference follow GPUOps.td. Each lane's value is one element of the
+    stored array (a vector<2xf16>: one i32 word)."""
+    def ref(a):
+        x = np.asarray(a[0])
+        out = np.zeros_like(x)
+        for k in range(64):
+            end = (k + width) // width * width
+            src = {"xor": k ^ off, "up": k - off, "down": k + off, "idx": off}[mode]
+            out[k] = x[src] if 0 <= src < end else x[k]
+        return {1: out}
+    return ref
+
+
+def _waves_ref(op, threads):
+    """gpu.subgroup_id / num_subgroups of two work-groups of `threads`
+    work-items (GPUOps.td: the subgroup of a work-item is its linear id in
+    the work-group divided by the subgroup size, 64 here), at each
+    work-item's linear id in the grid."""
+    def ref(a):
+        out = np.zeros(N, np.int32)
+        lin = np.arange(2 * threads)
+        out[:2 * threads] = (lin % threads) // 64 if op == "subgroup_id" else -(-threads // 64)
+        return {0: out}
+    return ref
+
+
 def _probes_gpu():
     P = []
     for op in ("thread_id", "block_id", "block_dim", "grid_dim", "global_id", "cluster_id",
@@ -85,7 +121,26 @@ def _probes_gpu():
         P.append(raw(f"gpu.{op}", "", "%o: memref<1024xi32>",
                      _linear() + f"      %r = gpu.{op}{'' if op == 'lane_id' else ' : index'}\n" + _lane_store(), _zeros_i32, [0],
                      grid=(2, 1, 1), block=(16, 2, 2),
+                     ref=_waves_ref(op, 64) if op in ("num_subgroups", "subgroup_id") else None,
                      attrs="known_block_size = array<i32: 16, 2, 2>"))
+    for op in ("num_subgroups", "subgroup_id"):
+        P.append(raw(f"gpu.{op}", "4 waves", "%o: memref<1024xi32>", """
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %tz = gpu.thread_id z
+      %bx = gpu.block_id x
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %l1 = arith.muli %ty, %c64 : index
+      %l2 = arith.muli %tz, %c128 : index
+      %l3 = arith.muli %bx, %c256 : index
+      %l4 = arith.addi %l1, %l2 : index
+      %l5 = arith.addi %l4, %l3 : index
+      %lin = arith.addi %l5, %tx : index
+""" + f"      %r = gpu.{op} : index\n" + _lane_store(), _zeros_i32, [0],
+                     grid=(2, 1, 1), block=(64, 2, 2), ref=_waves_ref(op, 256),
+                     attrs="known_block_size = array<i32: 64, 2, 2>"))
     P.append(elementwise("gpu.barrier", "", "      gpu.barrier\n      %r = arith.addi %a, %a : i32",
                          ["i32"], "i32"))
     # The shuffled value of a lane whose source is out of range is
@@ -99,7 +154,7 @@ def _probes_gpu():
                                      f"      %w = arith.constant {w} : i32\n"
                                      f"      %s, %ok = gpu.shuffle {mode} %a, %off, %w : {t}\n"
                                      f"      %r = arith.select %ok, %s, %a : {t}",
-                                     [t], t))
+                                     [t], t, ref=_shuffle_ref(mode, off, w)))
                 if mode == "up":
                     P[-1].no_llvm = _UP_VALID
     for t in ("i32", "f32", "f16", "i64"):

@@ -8,6 +8,40 @@ from .kernels import N, _gen, _np, elementwise, raw
 from .probes_scf_cf import _f32_in
 
 
+def _first64(arr, vals):
+    out = np.zeros_like(np.asarray(arr))
+    out[:64] = vals
+    return out
+
+
+# memref.atomic_rmw's kinds (MemRefOps.td / AtomicRMWKind) on the 64 lanes'
+# own elements: the new value of x, the old one returned. The probes' inputs
+# are small integers (no NaN, no -0.0): the float kinds are plain.
+_RMW = {"addf": np.add, "addi": np.add, "assign": lambda a, b: b, "maximumf": np.maximum,
+        "maxs": np.maximum, "minimumf": np.minimum, "mins": np.minimum, "mulf": np.multiply,
+        "muli": np.multiply, "ori": np.bitwise_or, "andi": np.bitwise_and, "xori": np.bitwise_xor,
+        "maxnumf": np.fmax, "minnumf": np.fmin,
+        "maxu": lambda a, b: np.maximum(a.view(np.uint32), b.view(np.uint32)).view(np.int32),
+        "minu": lambda a, b: np.minimum(a.view(np.uint32), b.view(np.uint32)).view(np.int32)}
+
+
+def _rmw_ref(kind):
+    def ref(a):
+        x, y = np.asarray(a[0]), np.asarray(a[1])
+        new = x.copy()
+        with np.errstate(all="ignore"):
+            new[:64] = _RMW[kind](x[:64], y[:64]).astype(x.dtype)
+        return {0: new, 2: _first64(a[2], x[:64])}
+    return ref
+
+
+def _generic_rmw_ref(a):
+    x = np.asarray(a[0])
+    new = x.copy()
+    new[:64] = x[:64] * x[:64]
+    return {0: new, 1: _first64(a[1], x[:64])}
+
+
 def _probes_memref():
     P = []
     for e in ("i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"):
@@ -45,7 +79,7 @@ def _probes_memref():
         memref.store %v, %a[%c1] : memref<4xf32, #gpu.address_space<private>>
         %w = memref.load %a[%c1] : memref<4xf32, #gpu.address_space<private>>
         memref.alloca_scope.return %w : f32
-      }""")
+      }""", ref=lambda a: {1: _first64(a[1], np.asarray(a[0])[:64])})
     p("memref.assume_alignment", "", """
       %m = memref.assume_alignment %x, 16 : memref<1024xf32>
       %r = memref.load %m[%i] : memref<1024xf32>""")
@@ -60,7 +94,7 @@ def _probes_memref():
       %r = memref.atomic_rmw {k} %v, %x[%i] : ({t}, memref<1024x{t}>) -> {t}
       memref.store %r, %o[%i] : memref<1024x{t}>""",
                      lambda r, t=t: [_gen(t, N, r, "small"), _gen(t, N, r, "small"), np.zeros(N, _np(t))],
-                     [0, 2], views={0: t, 2: t}))
+                     [0, 2], views={0: t, 2: t}, ref=_rmw_ref(k)))
     P.append(raw("memref.generic_atomic_rmw", "f32", "%x: memref<1024xf32>, %o: memref<1024xf32>", """
       %i = gpu.thread_id x
       %r = memref.generic_atomic_rmw %x[%i] : memref<1024xf32> {
@@ -68,7 +102,8 @@ def _probes_memref():
         %t = arith.mulf %cur, %cur : f32
         memref.atomic_yield %t : f32
       }
-      memref.store %r, %o[%i] : memref<1024xf32>""", _f32_in, [0, 1]))
+      memref.store %r, %o[%i] : memref<1024xf32>""", _f32_in, [0, 1], ref=_generic_rmw_ref,
+                 views={0: "f32", 1: "f32"}))
     p("memref.cast", "", """
       %m = memref.cast %x : memref<1024xf32> to memref<?xf32>
       %r = memref.load %m[%i] : memref<?xf32>""")

@@ -8,6 +8,21 @@ from .kernels import N, _gen, _np, elementwise, raw
 from .probes_scf_cf import _f32_in
 
 
+def _lanes_ref(out_arg, words, fn):
+    """A reference storing fn(lane's operand words...) -> `words` words of
+    each of the 64 lanes in argument out_arg (the rest left zero)."""
+    def ref(a):
+        out = np.zeros_like(np.asarray(a[out_arg]))
+        for i in range(64):
+            out[i * words:(i + 1) * words] = fn(i, a)
+        return {out_arg: out}
+    return ref
+
+
+def _f32x(a, k, i, n=4):
+    return np.asarray(a[k]).view(np.float32)[n * i:n * i + n]
+
+
 def _probes_vector():
     P = []
     V = "vector<4xf32>"
@@ -90,12 +105,16 @@ def _probes_vector():
       "      %q = vector.shape_cast %a : vector<4xf32> to vector<2x2xf32>\n"
       "      %s = vector.extract_strided_slice %b {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>\n"
       "      %r = vector.multi_reduction <add>, %q, %s [0] : vector<2x2xf32> to vector<2xf32>", [V, V],
-      "vector<2xf32>", kind="small")
+      "vector<2xf32>", kind="small",
+      ref=_lanes_ref(2, 2, lambda i, a: (_f32x(a, 0, i).reshape(2, 2).sum(0)
+                                         + _f32x(a, 1, i)[:2]).view(np.int32)))
     e("vector.multi_reduction", "2x2 over dim 1 (maxsi)",
       "      %q = vector.shape_cast %a : vector<4xi32> to vector<2x2xi32>\n"
       "      %s = vector.extract_strided_slice %b {offsets = [0], sizes = [2], strides = [1]} : vector<4xi32> to vector<2xi32>\n"
       "      %r = vector.multi_reduction <maxsi>, %q, %s [1] : vector<2x2xi32> to vector<2xi32>",
-      ["vector<4xi32>"] * 2, "vector<2xi32>")
+      ["vector<4xi32>"] * 2, "vector<2xi32>",
+      ref=_lanes_ref(2, 2, lambda i, a: np.maximum(np.asarray(a[0])[4 * i:4 * i + 4].reshape(2, 2)
+                                                   .max(1), np.asarray(a[1])[4 * i:4 * i + 2])))
     e("vector.outerproduct", "2x2 with acc",
       "      %s = vector.extract_strided_slice %a {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>\n"
       "      %t = vector.extract_strided_slice %b {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>\n"
@@ -110,7 +129,9 @@ def _probes_vector():
       "      %z0 = arith.constant dense<0.0> : vector<f32>\n"
       "      %r, %s0 = vector.scan <add>, %a, %z0 {inclusive = true, reduction_dim = 0} : vector<4xf32>, vector<f32>\n"
       "      %r2 = vector.extract %s0[] : f32 from vector<f32>",
-      [V], V, result2="f32", kind="small")
+      [V], V, result2="f32", kind="small",
+      ref=lambda a: {**_lanes_ref(1, 4, lambda i, a: np.cumsum(_f32x(a, 0, i)).view(np.int32))(a),
+                     **_lanes_ref(2, 1, lambda i, a: _f32x(a, 0, i).sum(dtype=np.float32))(a)})
     e("vector.shape_cast", "4 -> 2x2 -> 4", "      %q = vector.shape_cast %a : vector<4xf32> to vector<2x2xf32>\n"
       "      %r = vector.shape_cast %q : vector<2x2xf32> to vector<4xf32>", [V], V)
     e("vector.shuffle", "f32", "      %r = vector.shuffle %a, %b [0, 5, 2, 7] : vector<4xf32>, vector<4xf32>",
@@ -192,7 +213,9 @@ def _probes_vector():
       %e = memref.expand_shape %o [[0, 1]] output_shape [256, 4] : memref<1024xf32> into memref<256x4xf32>
       vector.transfer_write %q, %e[%i, %c0] {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : vector<2x2xf32>, memref<256x4xf32>""")
     m("vector.mask", "around transfer_read", """
-      %r = vector.mask %mk { vector.transfer_read %x[%b], %pad : memref<1024xf32>, vector<4xf32> } : vector<4xi1> -> vector<4xf32>""")
+      %r = vector.mask %mk { vector.transfer_read %x[%b], %pad : memref<1024xf32>, vector<4xf32> } : vector<4xi1> -> vector<4xf32>""",
+      ref=_lanes_ref(1, 4, lambda i, a: np.concatenate([_f32x(a, 0, i)[:2], [-1.0, -1.0]])),
+      views={1: "f32"})
     m("vector.type_cast", "", """
       %e = memref.expand_shape %x [[0, 1]] output_shape [256, 4] : memref<1024xf32> into memref<256x4xf32>
       %s = memref.subview %e[0, 0] [1, 4] [1, 1] : memref<256x4xf32> to memref<1x4xf32, strided<[4, 1]>>

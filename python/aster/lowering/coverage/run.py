@@ -59,10 +59,12 @@ def _ulps(a, b, view):
             return np.inf
         ib = {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
         xi, yi = x.view(ib).astype(np.int64), y.view(ib).astype(np.int64)
-        sign = np.int64(1) << (8 * x.dtype.itemsize - 1)
-        xi = np.where(xi < 0, -(xi & (sign - 1)), xi)     # ordered integers
-        yi = np.where(yi < 0, -(yi & (sign - 1)), yi)
-        d = np.abs(xi - yi)[~nan]
+        mag = np.int64((1 << (8 * x.dtype.itemsize - 1)) - 1)
+        # ordered integers: the magnitude's bits, negated for a set sign bit;
+        # the distance as unsigned |xi| + |yi| when the signs differ (no overflow)
+        xs, ys = xi < 0, yi < 0
+        xm, ym = (xi & mag).astype(np.uint64), (yi & mag).astype(np.uint64)
+        d = np.where(xs == ys, np.maximum(xm, ym) - np.minimum(xm, ym), xm + ym)[~nan]
         return int(d.max()) if d.size else 0
     return 0 if np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8)) else -1
 
@@ -116,13 +118,13 @@ def run_probe(p, llvm=True, target="gfx942", run=True):
         want = p.ref(p.inputs(np.random.default_rng(7)))
         for k, w in want.items():
             u = _ulps(ours[k], w, p.views.get(k, "i32"))
-            if u != 0:
-                return "differs", f"NumPy: argument {k} ({u} ulp)"
+            if u < 0 or u > p.ulp:
+                return "differs", f"NumPy: argument {k} ({'bits' if u < 0 else str(u) + ' ulp'})"
         notes.append("NumPy")
     if not llvm or p.no_llvm:
         return ("ok-nollvm" if notes else "lowers"), p.no_llvm or "not built by LLVM"
     try:
-        theirs_code = aster.lowering.llvm.build(p.mlir, target=target)["kernels"]
+        theirs_code = _llvm_build(p.mlir, target)
         theirs = launch(theirs_code)
     except Exception as e:       # noqa: BLE001
         why = str(e).strip().split("\n")
@@ -135,6 +137,67 @@ def run_probe(p, llvm=True, target="gfx942", run=True):
             return "differs", f"LLVM: argument {k} ({'bits' if u < 0 else str(u) + ' ulp'})"
         worst = max(worst, u)
     return ("ok" if worst == 0 else f"ok~{worst}"), ""
+
+
+def _cache_dir():
+    """Where LLVM's builds of probes are kept between audits: $ASTER_LLVM_CACHE,
+    else ~/.cache/aster/llvm-oracle ("" or "off": no cache)."""
+    import os
+    d = os.environ.get("ASTER_LLVM_CACHE")
+    if d is None:
+        d = os.path.join(os.path.expanduser("~"), ".cache", "aster", "llvm-oracle")
+    return "" if d in ("", "off") else d
+
+
+_TOOLS_KEY = []
+
+
+def _llvm_build(text, target):
+    """aster.lowering.llvm.build(text)["kernels"], kept on disk under a key
+    of the text, the target, the oracle's own source (llvm.py) and the LLVM
+    tools' files (a new mlir-opt-22 / llc-22 is a new key); a failed build
+    is kept as its message (raised again as RuntimeError)."""
+    import hashlib
+    import os
+    import shutil
+    from .. import llvm as L
+    d = _cache_dir()
+    if not d:
+        return L.build(text, target=target)["kernels"]
+    if not _TOOLS_KEY:
+        parts = []
+        for t in ("mlir-opt-22", "mlir-translate-22", "llc-22", "ld.lld-22"):
+            w = shutil.which(t)
+            st = os.stat(os.path.realpath(w)) if w else None
+            parts.append(f"{t}:{w}:{st.st_size if st else 0}:{st.st_mtime_ns if st else 0}")
+        with open(L.__file__, "rb") as f:
+            parts.append(hashlib.sha256(f.read()).hexdigest())
+        _TOOLS_KEY.append("\n".join(parts))
+    key = hashlib.sha256(f"{_TOOLS_KEY[0]}\n{target}\n{text}".encode()).hexdigest()
+    path = os.path.join(d, key[:2], key)
+    if os.path.exists(path + ".hsaco"):
+        with open(path + ".hsaco", "rb") as f:
+            return f.read()
+    if os.path.exists(path + ".err"):
+        with open(path + ".err") as f:
+            raise RuntimeError(f.read())
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        code = L.build(text, target=target)["kernels"]
+    except RuntimeError as e:
+        _write(path + ".err", str(e).encode())
+        raise
+    _write(path + ".hsaco", code)
+    return code
+
+
+def _write(path, data):
+    """Writes `data` to `path` atomically (parallel audits share the cache)."""
+    import os
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
 
 
 def _view_of(a):
@@ -158,32 +221,61 @@ def _worker(index, llvm, run):
     return run_probe(_CHILD[index], llvm, run=run)
 
 
-def audit(selected=None, llvm=True, timeout=120, log=None, run=True, only=None):
+class _Slot:
+    """One child process running probes one at a time (a crash or hang is
+    an outcome: the child is killed and replaced)."""
+
+    def __init__(self):
+        self.pool = cf_.ProcessPoolExecutor(max_workers=1)
+
+    def run(self, index, llvm, run, timeout):
+        try:
+            return self.pool.submit(_worker, index, llvm, run).result(timeout=timeout)
+        except cf_.TimeoutError:
+            for pr in list(self.pool._processes.values()):
+                pr.kill()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = cf_.ProcessPoolExecutor(max_workers=1)
+            return "crash", f"hang (> {timeout} s)"
+        except cf_.process.BrokenProcessPool:
+            self.pool = cf_.ProcessPoolExecutor(max_workers=1)
+            return "crash", "the process died"
+        except Exception as e:   # noqa: BLE001 (a probe the child could not take)
+            return "crash", f"{type(e).__name__}: {e}"[:200]
+
+
+def audit(selected=None, llvm=True, timeout=120, log=None, run=True, only=None, workers=None):
     """Runs the probes (all, or those whose op is in `selected`, and for
-    which `only(probe)` holds) in a child process (a crash or hang is an
-    outcome, not the end of the audit); returns [(probe, status, detail)]."""
+    which `only(probe)` holds), each in a child process, `workers` of them
+    at a time (default: os.cpu_count()); returns [(probe, status, detail)]
+    in probe order (the log prints them as they finish)."""
+    import os
+    import threading
     ps = [(k, p) for k, p in enumerate(probes())
           if (not selected or p.op in selected) and (only is None or only(p))]
-    out = []
-    pool = cf_.ProcessPoolExecutor(max_workers=1)
-    for k, p in ps:
+    workers = max(1, min(workers or os.cpu_count() or 1, len(ps) or 1))
+    slots = [_Slot() for _ in range(workers)]
+    free = list(slots)
+    lock = threading.Lock()
+
+    def one(kp):
+        k, p = kp
+        with lock:
+            slot = free.pop()
         try:
-            st, det = pool.submit(_worker, k, llvm, run).result(timeout=timeout)
-        except cf_.TimeoutError:
-            st, det = "crash", f"hang (> {timeout} s)"
-            for pr in list(pool._processes.values()):
-                pr.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
-            pool = cf_.ProcessPoolExecutor(max_workers=1)
-        except cf_.process.BrokenProcessPool:
-            st, det = "crash", "the process died"
-            pool = cf_.ProcessPoolExecutor(max_workers=1)
-        except Exception as e:   # noqa: BLE001 (a probe the child could not take)
-            st, det = "crash", f"{type(e).__name__}: {e}"[:200]
-        out.append((p, st, det))
+            st, det = slot.run(k, llvm, run, timeout)
+        finally:
+            with lock:
+                free.append(slot)
         if log:
-            print(f"{p.op:40} {p.variant:45} {st:10} {det}", file=log, flush=True)
-    pool.shutdown()
+            with lock:
+                print(f"{p.op:40} {p.variant:45} {st:10} {det}", file=log, flush=True)
+        return p, st, det
+
+    with cf_.ThreadPoolExecutor(max_workers=workers) as tp:
+        out = list(tp.map(one, ps))
+    for s_ in slots:
+        s_.pool.shutdown()
     return out
 
 
@@ -244,6 +336,9 @@ def main(argv=None):
     ap.add_argument("--run-per-op", type=int, default=0,
                     help="lower every probe, then run (emulator + LLVM's build) only this many "
                          "lowering probes per op (the others stay 'lowers': lowered, not run)")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="probes run at a time, each in its own child process "
+                         "(default: os.cpu_count())")
     ap.add_argument("--markdown", help="write the table to this file")
     ap.add_argument("--doc", help="replace the table between the coverage markers of this "
                                   "markdown file (docs/lowering.md)")
@@ -252,19 +347,20 @@ def main(argv=None):
     if a.dialect:
         sel = {p.op for p in probes() if p.op.startswith(a.dialect + ".")}
     if a.run_per_op:
-        res = audit(sel, llvm=False, log=sys.stdout, run=False)
+        res = audit(sel, llvm=False, log=sys.stdout, run=False, workers=a.workers)
         picked, seen = set(), {}
         for p, st, _ in res:
             if st == "lowers" and seen.get(p.op, 0) < a.run_per_op:
                 seen[p.op] = seen.get(p.op, 0) + 1
                 picked.add(id(p))
-        ran = audit(sel, llvm=not a.no_llvm, log=sys.stdout, run=True,
+        ran = audit(sel, llvm=not a.no_llvm, log=sys.stdout, run=True, workers=a.workers,
                     only=lambda p: (p.op, p.variant) in {(q.op, q.variant) for q, _, _ in res
                                                          if id(q) in picked})
         done = {(p.op, p.variant): (st, det) for p, st, det in ran}
         res = [(p, *done.get((p.op, p.variant), (st, det))) for p, st, det in res]
     else:
-        res = audit(sel, llvm=not a.no_llvm, log=sys.stdout, run=not a.lower_only)
+        res = audit(sel, llvm=not a.no_llvm, log=sys.stdout, run=not a.lower_only,
+                    workers=a.workers)
     missing = unlisted()
     if missing:
         print("upstream ops with no probe and no reason:", ", ".join(missing))

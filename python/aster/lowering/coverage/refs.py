@@ -1,0 +1,181 @@
+"""NumPy references of integer probes, from the ops' definitions (the arith
+dialect's ArithOps.td), for probes whose LLVM build cannot run here (its
+code uses an instruction outside aster's table, e.g. the SDWA compares
+llc-22 selects for 8- and 16-bit division fix-ups) and to check the
+others twice.
+
+Part of the coverage audit (aster.lowering.coverage: see its __init__).
+Needs: a probe built by kernels.elementwise (operands %a, %b stored one
+element per lane, vectors packed in i32 words, i1 / index as i32).
+Gives: {result argument: the words the kernel stores}."""
+
+import numpy as np
+
+from .kernels import _bits, elem, lanes
+
+
+def _trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# op -> f(a, b, bits) on Python integers: signed operands for the s-ops,
+# unsigned for the u-ops (ArithOps.td: divsi rounds toward zero, remsi takes
+# the dividend's sign, ceildiv / floordiv round up / down).
+_INT_BINARY = {
+    "divsi": lambda a, b: _trunc_div(a, b),
+    "remsi": lambda a, b: a - b * _trunc_div(a, b),
+    "divui": lambda a, b: a // b,
+    "remui": lambda a, b: a % b,
+    "ceildivsi": lambda a, b: -((-a) // b),
+    "ceildivui": lambda a, b: -((-a) // b),
+    "floordivsi": lambda a, b: a // b,
+}
+_UNSIGNED = ("divui", "remui", "ceildivui")
+
+
+def int_binary_ref(op, t):
+    """The reference of `arith.{op} %a, %b : t` (op of _INT_BINARY), or None."""
+    if op not in _INT_BINARY:
+        return None
+    e, n = elem(t), lanes(t)
+    bits = _bits(e)
+    packed = n and e not in ("i1", "index")
+    count = 64 * (n or 1)
+
+    def element_dtype():
+        return np.dtype(f"i{bits // 8}") if packed else np.dtype(np.int32)
+
+    def ref(a):
+        dt = element_dtype()
+        x, y = (np.asarray(v).view(dt)[:count] if packed else np.asarray(v)[:count] for v in a[:2])
+        mask = (1 << bits) - 1
+        out = []
+        for p, q in zip(x.tolist(), y.tolist()):
+            if op in _UNSIGNED:
+                p, q = p & mask, q & mask
+            else:   # the operand's own width (index: 32 bits)
+                p = ((p & mask) ^ (1 << (bits - 1))) - (1 << (bits - 1))
+                q = ((q & mask) ^ (1 << (bits - 1))) - (1 << (bits - 1))
+            r = _INT_BINARY[op](p, q) & mask
+            out.append(r - (1 << bits) if r >> (bits - 1) else r)
+        store = np.zeros_like(np.asarray(a[2]).view(dt) if packed else np.asarray(a[2]))
+        store[:count] = np.array(out, dtype=np.int64).astype(store.dtype)
+        return {2: store.view(np.asarray(a[2]).dtype)}
+    return ref
+
+
+def _floats(v, e, count):
+    """The first `count` elements of float type e of a stored operand."""
+    from .kernels import _np
+    return np.asarray(v).view(_np(e))[:count]
+
+
+# ArithOps.td's predicates: o* are false when an operand is NaN, u* true.
+_CMPF = {"oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less,
+         "ole": np.less_equal, "one": np.not_equal}
+
+
+def cmpf_ref(pred, t):
+    """The reference of `arith.cmpf pred, %a, %b : t` (the i1 results stored
+    as i32 0 / 1, one per element)."""
+    e, n = elem(t), lanes(t) or 1
+    count = 64 * n
+
+    def ref(a):
+        x, y = (_floats(v, e, count).astype(np.float64) for v in a[:2])
+        nan = np.isnan(x) | np.isnan(y)
+        if pred in ("false", "true"):
+            r = np.full(count, pred == "true")
+        elif pred == "ord":
+            r = ~nan
+        elif pred == "uno":
+            r = nan
+        elif pred.startswith("o"):
+            r = ~nan & _CMPF[pred](x, y)
+        elif pred == "une":
+            r = nan | (x != y)
+        else:   # ueq, ugt, uge, ult, ule: unordered or the ordered compare
+            r = nan | _CMPF["o" + pred[1:]](x, y)
+        out = np.zeros_like(np.asarray(a[2]))
+        out[:count] = r.astype(out.dtype)
+        return {2: out}
+    return ref
+
+
+def remf_ref(t):
+    """The reference of `arith.remf %a, %b : t`: fmod (ArithOps.td: the
+    remainder with the dividend's sign, as C's fmod), exact in any
+    precision, so NumPy's float64 fmod rounded to t is the value."""
+    from .kernels import _np
+    e, n = elem(t), lanes(t) or 1
+    count = 64 * n
+
+    def ref(a):
+        x, y = (_floats(v, e, count).astype(np.float64) for v in a[:2])
+        with np.errstate(all="ignore"):
+            r = np.fmod(x, y).astype(_np(e))
+        out = np.zeros_like(np.asarray(a[2]))
+        out.view(_np(e))[:count] = r
+        return {2: out}
+    return ref
+
+
+# NumPy's function and the ulp allowed for math probes without an LLVM
+# build (convert-gpu-to-rocdl calls ROCm's ocml, not installed here, or
+# LLVM 22 has no AMDGPU lowering of the f64 function). The bounds' sources:
+#   f32 exp2 / log2 / rsqrt: v_exp_f32 / v_log_f32 / v_rsq_f32, 1 ulp (AMD
+#     CDNA3 ISA, VOP1 transcendentals), against NumPy's float64 rounded to
+#     f32 (0.5 ulp): 1 ulp apart at most.
+#   f64 exp, exp2, log, log2, log1p, expm1 1 ulp, tanh 3 ulp: aster's own
+#     (cc/lower/LowerMathF64.cpp), the maxima measured over 40 x 256 inputs
+#     in tests/py/test_lower_math_f64.py (ULP_BOUND_F64).
+#   f64 sinh, cosh, acosh 2^-51, atanh 2^-50, asinh 2^-34, powf 2^-43
+#     relative (upstream's formulas on aster's f64 exp / log; the same
+#     test's rtol): a relative error r is at most r 2^53 ulp: 4, 4, 4, 8,
+#     2^19, 2^10.
+# Where upstream's expansion (math-expand-ops, which LLVM's build of the
+# f32 probes runs too and matches) and C99 / NumPy disagree on special
+# values, the reference follows the expansion and says so: asinh(x) =
+# log(x + sqrt(x^2 + 1)) is NaN at -inf (NumPy: -inf); powf(x, y) =
+# exp(y log x) is NaN where y log x is (x < 0, 0^0, 1^inf, inf^0; NumPy:
+# 1, -1, ... by C99's pow).
+def _asinh(x):
+    with np.errstate(all="ignore"):
+        return np.where(np.isnan(x + np.sqrt(x * x + 1)), np.nan, np.arcsinh(x))
+
+
+def _powf(x, y):
+    with np.errstate(all="ignore"):
+        return np.where(np.isnan(y * np.log(x)), np.nan, np.power(x, y))
+
+
+MATH_NUMPY = {
+    "exp": (np.exp, {"f64": 1}), "exp2": (np.exp2, {"f32": 1, "f64": 1}),
+    "log": (np.log, {"f64": 1}), "log2": (np.log2, {"f32": 1, "f64": 1}),
+    "log1p": (np.log1p, {"f64": 1}), "expm1": (np.expm1, {"f64": 1}),
+    "tanh": (np.tanh, {"f64": 3}), "rsqrt": (lambda x: 1.0 / np.sqrt(x), {"f32": 1}),
+    "sinh": (np.sinh, {"f64": 4}), "cosh": (np.cosh, {"f64": 4}),
+    "acosh": (np.arccosh, {"f64": 4}), "atanh": (np.arctanh, {"f64": 8}),
+    "asinh": (_asinh, {"f64": 2 ** 19}), "powf": (_powf, {"f64": 2 ** 10}),
+}
+
+
+def math_ref(op, t):
+    """(reference, ulp) of `math.{op}` on t from MATH_NUMPY, or (None, 0)."""
+    e = elem(t)
+    if op not in MATH_NUMPY or e not in MATH_NUMPY[op][1]:
+        return None, 0
+    fn, bound = MATH_NUMPY[op]
+    count = 64 * (lanes(t) or 1)
+    nargs = 2 if op == "powf" else 1
+
+    def ref(a):
+        from .kernels import _np
+        xs = [_floats(v, e, count).astype(np.float64) for v in a[:nargs]]
+        with np.errstate(all="ignore"):
+            r = fn(*xs).astype(_np(e))
+        out = np.zeros_like(np.asarray(a[nargs]))
+        out.view(_np(e))[:count] = r
+        return {nargs: out}
+    return ref, bound[e]
