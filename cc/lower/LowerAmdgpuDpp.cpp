@@ -1,19 +1,26 @@
 //===- LowerAmdgpuDpp.cpp - amdgpu.dpp / permlane_swap: lane permutes ----===//
 //
 //   amdgpu.dpp %old %src kind(arg) {row_mask, bank_mask, bound_ctrl}
-//     -> v_mov_b32_dpp per dword of the value (the table's
-//     v_mov_b32_dpp_old form: vdst tied to `old`, as LLVM's
-//     llvm.amdgcn.update.dpp ties $old to $vdst), dpp_ctrl as upstream's
+//     -> v_mov_b32_dpp per dword of the value, dpp_ctrl as upstream's
 //     AMDGPUToROCDL encodes `kind` (LLVM's AMDGPU::DPP::DppCtrl; CDNA3 ISA
 //     "DPP_CTRL Enumeration"): quad_perm [p0..p3] = p0 | p1 << 2 | p2 << 4 |
 //     p3 << 6, row_shl n = 0x100 + n, row_shr n = 0x110 + n, row_ror n =
 //     0x120 + n, wave_shl 0x130, wave_rol 0x134, wave_shr 0x138, wave_ror
 //     0x13c, row_mirror 0x140, row_half_mirror 0x141, row_bcast_15 0x142,
-//     row_bcast_31 0x143. Lanes not written keep `old` (row_mask / bank_mask
-//     off; an invalid source lane without bound_ctrl), bound_ctrl reads 0
-//     there instead. Values narrower than a dword move in the low bits of
-//     theirs (the high bits are unspecified in KernelLowering's narrow
-//     scalars); 64-bit values and vectors per dword.
+//     row_bcast_31 0x143. Lanes the instruction does not write keep `old`
+//     (rows / banks off in row_mask / bank_mask; an invalid or disabled
+//     source lane without bound_ctrl); bound_ctrl reads 0 there instead.
+//     LLVM ties `old` to vdst (llvm.amdgcn.update.dpp); aster's SSA registers
+//     have no such tie for v_mov_b32_dpp, so the same result is built as
+//       data  = v_mov_b32_dpp src    (bound_ctrl:1, all rows and banks)
+//       valid = v_mov_b32_dpp 1      (the same; 0 where the source lane is
+//               invalid or disabled)          -- only without bound_ctrl
+//       r     = valid ? data : old              -- only without bound_ctrl
+//       r     = (row, bank on) ? r : old        -- only with a partial mask
+//     (v_cmp + v_cndmask_b32; the row/bank lanes a 64-bit constant mask).
+//     Values narrower than a dword move in the low bits of theirs (the high
+//     bits are unspecified in KernelLowering's narrow scalars); 64-bit
+//     values and vectors per dword.
 //   amdgpu.permlane_swap %src 16|32 (gfx950) -> v_permlane16_swap_b32 /
 //     v_permlane32_swap_b32 with vdst = vsrc = a copy of each dword (the
 //     odd rows of vdst trade places with the even rows of vsrc, CDNA4 ISA),
@@ -108,14 +115,37 @@ LogicalResult lowerDpp(KernelLowering &L, Operation *o) {
     return L.unsupported(op, "old and src are held in different numbers of dwords");
   SmallVector<NamedAttribute> mods{
       L.b.getNamedAttr("dpp_ctrl", L.b.getI32IntegerAttr(*ctrl)),
-      L.b.getNamedAttr("row_mask", L.b.getI32IntegerAttr(op.getRowMask() & 0xf)),
-      L.b.getNamedAttr("bank_mask", L.b.getI32IntegerAttr(op.getBankMask() & 0xf))};
-  if (op.getBoundCtrl())
-    mods.push_back(L.b.getNamedAttr("bound_ctrl", L.b.getI32IntegerAttr(1)));
+      L.b.getNamedAttr("bound_ctrl", L.b.getI32IntegerAttr(1))};
+  unsigned rowMask = op.getRowMask() & 0xf, bankMask = op.getBankMask() & 0xf;
+  // Lanes written: rows on in row_mask whose bank (lane % 16 / 4) is on.
+  uint64_t written = 0;
+  for (unsigned l = 0; l < 64; ++l)
+    if ((rowMask >> (l / 16) & 1) && (bankMask >> (l % 16 / 4) & 1))
+      written |= 1ull << l;
+  Value valid;
+  if (!op.getBoundCtrl()) {
+    Value one = L.inst("v_mov_b32", L.vT, L.cst(1));
+    Value v = L.inst("v_mov_b32_dpp", L.vT, {one}, mods);
+    valid = L.inst("v_cmp_ne_u32", L.s2T, {L.cst(0), v});
+  }
+  Value keep;
+  if (written != ~0ull) {
+    Value lo = L.inst("s_mov_b32", L.sT, L.cst((uint32_t)written));
+    Value hi = L.inst("s_mov_b32", L.sT, L.cst((uint32_t)(written >> 32)));
+    keep = ConcatOp::create(L.b, L.loc, L.s2T, ValueRange{lo, hi});
+  }
   SmallVector<RV> out;
-  for (auto [old, src] : llvm::zip(*olds, *srcs))
-    out.push_back(RV::of(RV::V, L.inst("v_mov_b32_dpp_old", L.vT, {L.toV(src), L.toV(old)}, mods),
-                         src.isFloat));
+  for (auto [old, src] : llvm::zip(*olds, *srcs)) {
+    Value r = L.inst("v_mov_b32_dpp", L.vT, {L.toV(src)}, mods);
+    if (valid || keep) {
+      Value o = L.toV(old);
+      if (valid)
+        r = L.inst("v_cndmask_b32", L.vT, {o, r, valid});
+      if (keep)
+        r = L.inst("v_cndmask_b32", L.vT, {o, r, keep});
+    }
+    out.push_back(RV::of(RV::V, r, src.isFloat));
+  }
   setDwords(L, op.getResult(), out);
   return success();
 }

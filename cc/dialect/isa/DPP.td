@@ -79,15 +79,3 @@ foreach n = !filter(x, DPPVOP2, !ne(x, "V_FMAC_F32")) in
   def : SDWAOf<!cast<Inst>(n), [dst_sel, dst_unused, src0_sel, src1_sel]>;
 foreach n = ["V_CVT_F32_fp8", "V_CVT_F32_bf8", "V_CVT_PK_F32_fp8", "V_CVT_PK_F32_bf8"] in
   def : SDWAOf<!cast<Inst>(n), [src0_sel], 0>;
-
-// v_mov_b32_dpp reading the old value of its destination: the lanes it does
-// not write (rows / banks off in row_mask / bank_mask, an invalid or disabled
-// source lane without bound_ctrl) keep `old`, as LLVM's V_MOV_B32_dpp ties
-// its $old operand to $vdst (llvm.amdgcn.update.dpp). Same encoding and
-// spelling as v_mov_b32_dpp; the tie only tells the register allocator.
-def V_MOV_B32_DPP_OLD : Inst<"v_mov_b32_dpp_old", "DPP", [Opd<"vdst", "v">],
-    [Opd<"src0", "v">, Tied<"vdst", "v">], DppMods, CDNA3, ["VALU"]> {
-  let AsmName = "v_mov_b32_dpp";
-  let ImplicitUses = ["exec"];
-  let Doc = "v_mov_b32_dpp with the lanes it does not write keeping vdst's old value.";
-}

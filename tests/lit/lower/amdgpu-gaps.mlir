@@ -3,7 +3,7 @@
 // amdgpu ops of issue 26's gaps on gfx942 (the instructions llc-22 picks):
 // an fp8 x bf8 MFMA names both formats and keeps blgp; an f64 MFMA takes
 // register pairs and carries negateA/negateC as neg:[1,0,1]; amdgpu.dpp is
-// v_mov_b32_dpp with the old value tied (dpp_ctrl row_shr:2 = 0x112);
+// v_mov_b32_dpp (dpp_ctrl row_shr:2 = 0x112) and selects of the old value;
 // ext_packed_fp8 byte 3 is the SDWA form with src0_sel BYTE_3 (3);
 // packed_trunc_2xfp8 word 1 sets op_sel[2]; a 16-bit raw_buffer_load is
 // buffer_load_ushort; gather_to_lds writes m0 then global_load_lds_dword.
@@ -11,7 +11,7 @@
 // CHECK-LABEL: amdgcn.kernel @gaps
 // CHECK: amdgcn.v_mfma_f32_16x16x32_fp8_bf8 {{.*}} {blgp = 2 : i32}
 // CHECK: amdgcn.v_mfma_f64_16x16x4_f64 {{.*}} {neg = 5 : i32} : (!amdgcn.vgpr<?x2>, !amdgcn.vgpr<?x2>, !amdgcn.vgpr<?x8>) -> !amdgcn.vgpr<?x8>
-// CHECK: amdgcn.v_mov_b32_dpp_old {{.*}}dpp_ctrl = 274 : i32
+// CHECK: amdgcn.v_mov_b32_dpp {{.*}}dpp_ctrl = 274 : i32
 // CHECK: amdgcn.v_cvt_f32_fp8_sdwa {{.*}} {src0_sel = 3 : i32}
 // CHECK: amdgcn.v_cvt_pk_fp8_f32 {{.*}} {op_sel = 4 : i32}
 // CHECK: amdgcn.buffer_load_ushort {{.*}} {offen}
