@@ -379,35 +379,36 @@ CASES += [_fp8_case(a, f) for a in ("gfx942", "gfx950") for f in ("fp8", "bf8")]
 # ---------------------------------------------------------------------------
 def _buffer_case(t, n, np_t):
     vt = t if n == 1 else f"vector<{n}x{t}>"
-    text = module(f"""    gpu.func @buf(%x: memref<256x{t}>, %o: memref<256x{t}>) kernel
+    S = max(256, 128 * n)       # elements: lanes 56..63 of the far access fall past the end
+    text = module(f"""    gpu.func @buf(%x: memref<{S}x{t}>, %o: memref<{S}x{t}>) kernel
         attributes {{known_block_size = array<i32: 64, 1, 1>}} {{
       %i = gpu.thread_id x
       %ii = arith.index_cast %i : index to i32
       %cn = arith.constant {n} : i32
       %k = arith.muli %ii, %cn : i32
-      %c200 = arith.constant {256 - 56 * n} : i32
+      %c200 = arith.constant {S - 56 * n} : i32
       %far = arith.addi %k, %c200 : i32
-      %v = amdgpu.raw_buffer_load %x[%k] : memref<256x{t}>, i32 -> {vt}
-      %w = amdgpu.raw_buffer_load %x[%far] : memref<256x{t}>, i32 -> {vt}
-      amdgpu.raw_buffer_store %v -> %o[%k] : {vt} -> memref<256x{t}>, i32
-      amdgpu.raw_buffer_store %w -> %o[%far] : {vt} -> memref<256x{t}>, i32
+      %v = amdgpu.raw_buffer_load %x[%k] : memref<{S}x{t}>, i32 -> {vt}
+      %w = amdgpu.raw_buffer_load %x[%far] : memref<{S}x{t}>, i32 -> {vt}
+      amdgpu.raw_buffer_store %v -> %o[%k] : {vt} -> memref<{S}x{t}>, i32
+      amdgpu.raw_buffer_store %w -> %o[%far] : {vt} -> memref<{S}x{t}>, i32
       gpu.return
     }}""")
 
     def inputs(r):
-        x = (r.integers(-100, 100, 256)).astype(np_t)
-        return [x, np.full(256, 7, np_t)]
+        x = (r.integers(-100, 100, S)).astype(np_t)
+        return [x, np.full(S, 7, np_t)]
 
     def expect(a):
         x = a[0]
-        o = np.full(256, 7, np_t)
-        off = 256 - 56 * n
+        o = np.full(S, 7, np_t)
+        off = S - 56 * n
         for lane in range(64):
             for e in range(n):
                 o[lane * n + e] = x[lane * n + e]
         for lane in range(64):
             at = lane * n + off
-            if at + n <= 256:            # whole element range inside the buffer; else dropped
+            if at + n <= S:            # whole element range inside the buffer; else dropped
                 o[at:at + n] = x[at:at + n]
         return {1: o}
     return Case(f"raw_buffer_{t}_x{n}", "buf", text, (1, 1, 1), (64, 1, 1), inputs, expect), "gfx942"

@@ -11,11 +11,11 @@
 // CHECK-LABEL: amdgcn.kernel @gaps
 // CHECK: amdgcn.v_mfma_f32_16x16x32_fp8_bf8 {{.*}} {blgp = 2 : i32}
 // CHECK: amdgcn.v_mfma_f64_16x16x4_f64 {{.*}} {neg = 5 : i32} : (!amdgcn.vgpr<?x2>, !amdgcn.vgpr<?x2>, !amdgcn.vgpr<?x8>) -> !amdgcn.vgpr<?x8>
-// CHECK: amdgcn.v_mov_b32_dpp {{.*}}dpp_ctrl = 274 : i32
+// CHECK: amdgcn.v_mov_b32_dpp {{.*}}{bound_ctrl = 1 : i32, dpp_ctrl = 274 : i32}
 // CHECK: amdgcn.v_cvt_f32_fp8_sdwa {{.*}} {src0_sel = 3 : i32}
 // CHECK: amdgcn.v_cvt_pk_fp8_f32 {{.*}} {op_sel = 4 : i32}
 // CHECK: amdgcn.buffer_load_ushort {{.*}} {offen}
-// CHECK: amdgcn.s_mov_b32 {{.*}} -> !amdgcn.special<m0>
+// CHECK: amdgcn.s_mov_b32 {{.*}} -> !amdgcn.m0
 // CHECK-NEXT: amdgcn.global_load_lds_dword
 // CHECK: amdgcn.s_endpgm
 module attributes {gpu.container_module} {
