@@ -158,7 +158,7 @@ def _probes_amdgpu():
       %k = arith.addi %ii, %big : i32
       %v = amdgpu.raw_buffer_load %x[%k] : memref<1024xf32>, i32 -> f32
       amdgpu.raw_buffer_store %v -> %o[%ii] : f32 -> memref<1024xf32>, i32
-      amdgpu.raw_buffer_store %v -> %o[%k] sgprOffset %big : f32 -> memref<1024xf32>, i32""",
+      amdgpu.raw_buffer_store %v -> %o[%k] : f32 -> memref<1024xf32>, i32""",
                  _f32_in, [1]))
     for op, t in (("fadd", "f32"), ("fmax", "f32"), ("smax", "i32"), ("umin", "i32")):
         P.append(raw(f"amdgpu.raw_buffer_atomic_{op}", t, f"%x: memref<1024x{t}>, %y: memref<1024x{t}>", head + f"""
@@ -195,7 +195,9 @@ def _probes_amdgpu():
             ("row_half_mirror", "", "", "f32"), ("row_bcast_15", "", "{ row_mask = 0xa : i32 }", "i32"),
             ("row_bcast_31", "", "{ row_mask = 0xc : i32 }", "f32"),
             ("quad_perm", "( [3 : i32, 3 : i32, 0 : i32, 1 : i32] )", "", "f16"),
-            ("row_shr", "( 1 : i32 )", "", "i64"), ("row_shl", "( 2 : i32 )", "", "vector<2xf16>")):
+            ("row_shr", "( 1 : i32 )", "", "i64")):
+        # (not vector<2xf16>: MLIR 22's DPPOp::verify() crashes on vector
+        # operands, in aster.lower's parse and in mlir-opt-22 alike)
         P.append(elementwise("amdgpu.dpp", f"{kind} {arg} {attrs} {t}".replace("  ", " "),
                              f"      %r = amdgpu.dpp %b %a {kind} {arg} {attrs} : {t}", [t, t], t))
     P.append(elementwise("amdgpu.swizzle_bitmode", "i32", "      %r = amdgpu.swizzle_bitmode %a 1 2 4 : i32",
@@ -245,11 +247,6 @@ def _probes_amdgpu():
         q.target = "gfx950"
         P.append(q)
     for fmt, t in (("bf8", "f8E5M2FNUZ"),):
-        P.append(elementwise("amdgpu.ext_packed_fp8", f"{fmt} scalar to f32",
-                             f"      %w = arith.trunci %a : i32 to i8\n"
-                             f"      %q = arith.bitcast %w : i8 to {t}\n"
-                             f"      %r = amdgpu.ext_packed_fp8 %q[0] : {t} to f32",
-                             ["i32"], "f32"))
         P.append(elementwise("amdgpu.packed_trunc_2xfp8", f"{fmt} a only into word 1 of an existing word",
                              f"      %u8 = vector.bitcast %b : vector<1xi32> to vector<4x{t}>\n"
                              f"      %q = amdgpu.packed_trunc_2xfp8 %a, undef into %u8[word 1] : f32 to vector<4x{t}> into vector<4x{t}>\n"
