@@ -303,11 +303,19 @@ FailureOr<SmallVector<Value>> KernelLowering::yieldedRegs(Block &blk, ArrayRef<T
   return out;
 }
 
+// LowerVectorBitcast.cpp: arith.bitcast of a vector to a scalar of the same
+// bits or back (the words moved, no instruction).
+LogicalResult lowerVectorScalarBitcast(KernelLowering &L, Operation *op);
+
 LogicalResult KernelLowering::lowerOp(Operation *op) {
   // A function's return and the kernel-only ids (LowerFunction.cpp).
   if (func && isa<gpu::ReturnOp, gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
                   gpu::GridDimOp>(op))
     return lowerInFunction(op);
+  // arith.bitcast between a vector and a scalar of its size (LowerVectorBitcast.cpp).
+  if (auto bc = dyn_cast<arith::BitcastOp>(op);
+      bc && isa<VectorType>(bc.getIn().getType()) != isa<VectorType>(bc.getType()))
+    return lowerVectorScalarBitcast(*this, op);
   // arith / math ops on vectors: the scalar op per element (LowerVectorElementwise.cpp).
   if (op->getDialect() && isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
       llvm::any_of(op->getResultTypes(), [](Type t) { return isa<VectorType>(t); }))
@@ -331,6 +339,11 @@ LogicalResult expandVector(gpu::GPUModuleOp gm);
 // 64-bit and narrow shuffles, subgroup_reduce forms LowerGpu.cpp leaves).
 bool hasExpandableGpu(gpu::GPUModuleOp gm);
 LogicalResult expandGpu(gpu::GPUModuleOp gm);
+// LowerMemExpand.cpp: the same for memref.copy / reshape / workgroup
+// globals, vector expandload / compressstore / scatter and gpu.rotate (our
+// own rewrites, run first: they make ops the expansions above may take).
+bool hasExpandableMem(gpu::GPUModuleOp gm);
+LogicalResult expandMem(gpu::GPUModuleOp gm);
 
 // One gpu.func (kernel or function) into `km`: cf branches lifted to scf
 // (LowerCFG.cpp), vector loop carries split, then the ops lowered.
@@ -360,7 +373,8 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     bool linalg = hasLinalg(gm), math = hasExpandableMath(gm), funcs = hasFuncBodies(gm);
     bool vec = hasExpandableVector(gm); // ... and the vector ops of LowerVectorExpand.cpp
     bool gpuOps = hasExpandableGpu(gm); // ... and the gpu ops of LowerSubgroupExpand.cpp
-    if (!linalg && !math && !funcs && !vec && !gpuOps)
+    bool mem = hasExpandableMem(gm);    // ... and the ops of LowerMemExpand.cpp
+    if (!linalg && !math && !funcs && !vec && !gpuOps && !mem)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
@@ -369,6 +383,14 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     gm = c;
     if (funcs)
       funcBodiesToGpuFuncs(c);
+    if (mem) {
+      if (failed(expandMem(c))) {
+        for (Operation *op : loopClones)
+          op->erase();
+        return failure();
+      }
+      vec = hasExpandableVector(c), gpuOps = hasExpandableGpu(c);
+    }
     if ((linalg && failed(linalgToLoops(c))) || (vec && failed(expandVector(c))) ||
         (gpuOps && failed(expandGpu(c))) ||
         (math && failed(expandMath(c)))) {
@@ -410,6 +432,9 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
       if (fn && !fn.isKernel())
         continue;
       if (auto decl = dyn_cast<func::FuncOp>(&op); decl && decl.isDeclaration())
+        continue;
+      // memref.globals are lowered where get_global uses them (LowerMemrefGlobal.cpp).
+      if (isa<memref::GlobalOp>(&op))
         continue;
       if (!fn) {
         op.emitOpError("cannot be lowered to amdgcn (a gpu.module holds gpu.func kernels)");

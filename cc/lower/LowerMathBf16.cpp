@@ -21,10 +21,12 @@
 //                 rocdl extends to f32 and calls ocml's __ocml_rsqrt_f32 (not
 //                 installed here), aster's f32 rsqrt is v_rsq_f32 (1 ulp of
 //                 f32, well inside half an ulp of bf16 but for rare ties)
-// log10 of f32 is logBaseF32 as above; of f16 the same of the f32, rounded
-// to f16 (v_cvt_f16_f32): upstream's convert-gpu-to-rocdl extends an f16
-// log10 to ocml's __ocml_log10_f32 (llvm.log10.f32), not llvm.log10.f16
-// (v_log_f16 * log10(2) in f16, a different result). (f64: LowerMathF64.cpp.)
+// log10 of f32 is logBaseF32 as above; of f16 what upstream's
+// convert-gpu-to-rocdl calls, ocml's __ocml_log10_f16 (log10H.cl in
+// ROCm-Device-Libs: (half)(v_log_f32((float)x) * 0x1.344136p-2f)):
+// v_cvt_f32_f16, v_log_f32, v_mul_f32 by log10(2) rounded to f32,
+// v_cvt_f16_f32 (not llvm.log10.f16's v_log_f16 * log10(2) in f16, a
+// different result). (f64: LowerMathF64.cpp.)
 // Needs before: the operands lowered. Guarantees after: one RV (a VGPR; the
 // bf16 in its low 16 bits) per result; nullopt for other ops and types.
 //===----------------------------------------------------------------------===//
@@ -45,6 +47,7 @@ namespace {
 constexpr uint32_t kLog10Of2Hi = 0x3e9a209a;
 constexpr uint32_t kLog10Of2Lo = 0x3284fbcf;
 constexpr uint32_t k32Log10Of2 = 0x411a209b;
+constexpr uint32_t kLog10Of2Rounded = 0x3e9a209b; // log10(2) rounded to f32 (ocml's)
 
 // llvm.exp2.f32 without afn (SITargetLowering's lowering for gfx9).
 RV exp2F32Denormal(KernelLowering &L, RV x) {
@@ -93,9 +96,9 @@ std::optional<LogicalResult> lowerMathBf16(KernelLowering &L, Operation *op) {
     return failure();
   Value res = op->getResult(0);
   if (log10 && t.isF16()) {
-    RV f = RV::of(RV::V, L.inst("v_cvt_f32_f16", L.vT, L.toV((*in)[0])), true);
-    RV r = logBaseF32(L, f, kLog10Of2Hi, kLog10Of2Lo, k32Log10Of2);
-    L.vals[res] = RV::of(RV::V, L.inst("v_cvt_f16_f32", L.vT, L.toV(r)));
+    Value y = L.inst("v_log_f32", L.vT, L.inst("v_cvt_f32_f16", L.vT, L.toV((*in)[0])));
+    Value r = L.inst("v_mul_f32", L.vT, {L.toV(RV::imm(kLog10Of2Rounded, true)), y});
+    L.vals[res] = RV::of(RV::V, L.inst("v_cvt_f16_f32", L.vT, r));
     return success();
   }
   if (log10 && t.isF32()) {
@@ -107,9 +110,12 @@ std::optional<LogicalResult> lowerMathBf16(KernelLowering &L, Operation *op) {
                          [](uint32_t a, uint32_t c) { return a & c; });
     return success();
   }
-  SmallVector<RV> f;
-  for (RV x : *in)
-    f.push_back(RV::of(RV::V, L.inst("v_lshlrev_b32", L.vT, {L.cst(16), L.toV(x)}), true));
+  SmallVector<RV> f; // the f32s: x << 16 (shared in the block: ibin's CSE)
+  for (RV x : *in) {
+    RV e = L.ibin("s_lshl_b32", "v_lshlrev_b32", true, x, RV::imm(16),
+                  [](uint32_t a, uint32_t c) { return a << c; });
+    f.push_back(RV::of(RV::V, L.toV(e), true));
+  }
   RV r;
   if (isa<math::ExpOp>(op))
     r = L.expF32(f[0]);

@@ -17,7 +17,8 @@
 //                       (checked with mpmath at 300 points of [0.3, 27]).
 //                       x^2 as z + zl (fma), e^-x^2 = e^-z (1 - zl) (the f64
 //                       exp of LowerMathF64.cpp), each 1 / (z + n^2 h^2) a
-//                       v_rcp_f64 and two Newton steps; 0 above 27.3
+//                       v_rcp_f64 and two Newton steps, summed smallest
+//                       first (largest first loses ~4 ulp); 0 above 27.3
 //                       (erfc(27.3) < 2^-1075) and for +inf.
 //   erf x, |x| >= 0.84  +-(1 - erfc |x|).
 //   erfc x, |x| < 1/2   1 - erf x (>= 0.47: no cancellation); x <= -1/2:
@@ -74,11 +75,13 @@ Value erfSeries(F64 &D, Value x) {
 Value erfcLarge(F64 &D, Value a) {
   Value z = D.mul(a, a);
   Value zl = D.fma(a, a, D.neg(z));
-  Value s = recip(D, z);
-  for (unsigned n = 1; n <= kTerms; ++n) {
+  // the smallest terms first (the forward order loses ~4 ulp in the sum)
+  Value s = D.c(0.0);
+  for (unsigned n = kTerms; n >= 1; --n) {
     double nh = (double)n * kH;
     s = D.fma(D.c(2.0 * std::exp(-nh * nh)), recip(D, D.add(z, D.c(nh * nh))), s);
   }
+  s = D.add(s, recip(D, z));
   Value e = mathExpF64(D, D.neg(z));
   e = D.fma(D.neg(zl), e, e);
   Value v = D.mul(e, D.mul(D.mul(a, D.c(kHOverPi)), s));

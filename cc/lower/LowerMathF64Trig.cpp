@@ -24,8 +24,9 @@
 //             rh rl) with w = 1 - z/2, zl the rounding error of z, C to
 //             r^20. The quadrant k mod 4 (k - 4 floor(k/4), exact) picks
 //             +-sin r / +-cos r. |x| < 2^-27: sin x = x, cos x = 1; +-inf
-//             and NaN give NaN. Both reductions run in every lane (no
-//             branch): about 800 instructions per sin or cos.
+//             and NaN give NaN. Payne-Hanek runs only when a lane of the
+//             wave has |x| > 2^50 (s_cbranch_scc0 around it): ~190
+//             instructions per sin or cos, ~600 more in such a wave.
 //   atan2     a = |y|, b = |x| (both scaled by 2^-8 above 2^1020); u = a / b
 //             (C = 0) where a <= tan(pi/8) b, (a - b) / (a + b) (C = pi/4)
 //             where a <= tan(3pi/8) b, else -b / a (C = pi/2): |u| <=
@@ -184,11 +185,24 @@ Value sinCosF64(F64 &D, Value x, bool isCos) {
   KernelLowering &L = D.L;
   Value kSmall, kBig;
   Reduced a = codyWaite(D, x, kSmall);
-  Reduced p = payneHanek(D, x, kBig);
+  // Payne-Hanek only where a lane needs it: SCC = (exec & big) != 0 skips
+  // it (EXEC unchanged, so the join's values are written in every lane);
+  // inside, EXEC = the big lanes, restored before the selects.
   Value big = D.cmp("v_cmp_lt_f64", D.c(kSinCosMax), D.abs(x));
-  Value rh = D.sel(big, p.yh, a.yh);
-  Value rl = D.sel(big, p.yl, a.yl);
-  Value k = D.sel(big, D.sel(p.n, D.neg(kBig), kBig), kSmall);
+  Value saved = L.inst("s_mov_b64", L.s2T, L.execReg());
+  Value any = L.inst("s_and_b64", L.s2T, {saved, big});
+  L.inst("s_cmp_lg_u64", {}, {any, L.cst(0)});
+  Block *phB = L.newBlock(), *join = L.newBlock({L.v2T, L.v2T, L.v2T});
+  L.branch("s_cbranch_scc0", join, {a.yh, a.yl, kSmall}, phB, {});
+  L.start(phB);
+  L.inst("s_mov_b64", L.execT, any);
+  Reduced p = payneHanek(D, x, kBig);
+  Value kP = D.sel(p.n, D.neg(kBig), kBig);
+  L.inst("s_mov_b64", L.execT, saved);
+  Value rhJ = D.sel(big, p.yh, a.yh), rlJ = D.sel(big, p.yl, a.yl), kJ = D.sel(big, kP, kSmall);
+  cf::BranchOp::create(L.b, L.loc, join, ValueRange{rhJ, rlJ, kJ});
+  L.start(join);
+  Value rh = join->getArgument(0), rl = join->getArgument(1), k = join->getArgument(2);
   Value z = D.mul(rh, rh);
   Value zl = D.fma(rh, rh, D.neg(z));
   // sin r = rh + (rh z S(z) + rl (1 - z/2))

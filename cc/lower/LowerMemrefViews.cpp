@@ -19,7 +19,12 @@
 //   expand_shape     per group: sizes from output_shape; the innermost
 //                    stride is the source dimension's, each outer one the
 //                    next inner stride times its size
-//   cast, assume_alignment   the same view under the result type
+//   cast, assume_alignment,  the same view under the result type
+//   memory_space_cast
+//   transpose        sizes and strides permuted (size'_i = size_perm(i))
+//   extract_strided_metadata  the view's offset, sizes and strides as
+//                    values; the base buffer the memory at offset 0, rank 0
+//   vector.type_cast the memory as a rank-0 memref (of one vector)
 //
 // Needs before: the source in `mems`. Guarantees after: the result in
 // `mems`; a register-held alloca cannot be viewed (an error at the op).
@@ -180,7 +185,55 @@ LogicalResult lowerAlias(KernelLowering &L, Operation *op) {
   return finish(L, op, *m, op->getResult(0));
 }
 
+LogicalResult lowerTranspose(KernelLowering &L, Operation *op) {
+  auto t = cast<memref::TransposeOp>(op);
+  auto m = viewOf(L, op, t.getIn());
+  if (failed(m))
+    return failure();
+  AffineMap perm = t.getPermutation();
+  SmallVector<RV> sizes, strides;
+  for (unsigned d = 0; d < perm.getNumResults(); ++d) {
+    unsigned from = perm.getDimPosition(d);
+    sizes.push_back(m->viewSizes[from]);
+    strides.push_back(m->viewStrides[from]);
+  }
+  m->viewSizes = sizes;
+  m->viewStrides = strides;
+  return finish(L, op, *m, t.getResult());
+}
+
+LogicalResult lowerStridedMetadata(KernelLowering &L, Operation *op) {
+  auto e = cast<memref::ExtractStridedMetadataOp>(op);
+  auto m = viewOf(L, op, e.getSource());
+  if (failed(m))
+    return failure();
+  for (auto [r, v] : llvm::zip(e.getSizes(), m->viewSizes))
+    L.vals[r] = v;
+  for (auto [r, v] : llvm::zip(e.getStrides(), m->viewStrides))
+    L.vals[r] = v;
+  L.vals[e.getOffset()] = m->viewOffset;
+  // The base buffer: the memory itself, rank 0 at offset 0.
+  MemArg base = *m;
+  base.viewOffset = RV::imm(0);
+  base.viewSizes.clear();
+  base.viewStrides.clear();
+  return finish(L, op, base, e.getBaseBuffer());
+}
+
+/// vector.type_cast: the same memory as a rank-0 memref of one vector.
+LogicalResult lowerTypeCast(KernelLowering &L, Operation *op) {
+  auto m = viewOf(L, op, op->getOperand(0));
+  if (failed(m))
+    return failure();
+  m->viewSizes.clear();
+  m->viewStrides.clear();
+  return finish(L, op, *m, op->getResult(0));
+}
+
 } // namespace
+
+// LowerMemrefGlobal.cpp: memref.get_global of a global in global memory.
+LogicalResult lowerGetGlobal(KernelLowering &L, Operation *op);
 
 void populateMemrefViewsLowering(LoweringTable &table) {
   table.add(memref::SubViewOp::getOperationName(), lowerSubview);
@@ -189,6 +242,14 @@ void populateMemrefViewsLowering(LoweringTable &table) {
   table.add(memref::ExpandShapeOp::getOperationName(), lowerExpand);
   table.add(memref::CastOp::getOperationName(), lowerAlias);
   table.add(memref::AssumeAlignmentOp::getOperationName(), lowerAlias);
+  // A workgroup / global memref cast to generic and back stays the memory it
+  // is (ds_* / global_* accesses): LLVM's InferAddressSpaces does the same
+  // for a flat pointer whose space is known.
+  table.add(memref::MemorySpaceCastOp::getOperationName(), lowerAlias);
+  table.add(memref::TransposeOp::getOperationName(), lowerTranspose);
+  table.add(memref::ExtractStridedMetadataOp::getOperationName(), lowerStridedMetadata);
+  table.add("vector.type_cast", lowerTypeCast);
+  table.add(memref::GetGlobalOp::getOperationName(), lowerGetGlobal);
 }
 
 } // namespace aster::lower

@@ -3,8 +3,10 @@
 // vector.load / store and in-bounds transfer_read / transfer_write: 32-bit
 // words in chunks (LowerVectorUtil's loadWords / storeWords); out-of-bounds
 // or masked transfers per element (LowerVectorUtil.h states the forms).
-// Needs before: rank-1 vectors, minor-identity maps, memrefs of 4-byte
-// elements (LowerMemory's address()). Guarantees after: the loaded vector
+// Needs before: rank-0/1 vectors, minor-identity maps; whole 32-bit words
+// of any element size memory ops lower (LLVM selects the same dword loads at
+// any alignment on gfx942: unaligned access mode), or one 16-bit value
+// (ushort / short); masked and out-of-bounds transfers on 4-byte elements. Guarantees after: the loaded vector
 // in vecs; anything else an error naming what is missing.
 //===----------------------------------------------------------------------===//
 #include "lower/LowerVectorUtil.h"
@@ -21,14 +23,59 @@ using namespace vec;
 
 namespace {
 
-LogicalResult checkMem(KernelLowering &L, Operation *op, MemRefType mt, VectorType vt) {
-  if (elemBits(mt.getElementType()) != 32)
-    return L.unsupported(op, "vector memory accesses are lowered on memrefs of 4-byte elements");
-  if (vt.getRank() != 1)
-    return L.unsupported(op, "only vectors of rank 1 are loaded and stored");
-  if (numWords(vt) * 32 != (unsigned)vt.getNumElements() * elemBits(vt.getElementType()))
-    return L.unsupported(op, "the vector is not a whole number of 32-bit words");
+/// Whether `vt` is moved to / from memref `mt` as whole 32-bit words (a
+/// vector of 1, 2, 4 or 8-byte elements filling them; rank 0 is one
+/// element), or as one 16-bit value (`half`: vector<2xi8>, vector<1xf16>,
+/// global_load_ushort as LLVM selects for <2 x i8>); `words`: 4-byte
+/// elements only (the per-element transfers).
+LogicalResult checkMem(KernelLowering &L, Operation *op, MemRefType mt, VectorType vt,
+                       bool words = true, bool *half = nullptr) {
+  unsigned eb = memElementBytes(mt.getElementType());
+  if (words ? elemBits(mt.getElementType()) != 32 : !eb)
+    return L.unsupported(op, words ? "masked or out-of-bounds vector transfers are lowered "
+                                     "on memrefs of 4-byte elements"
+                                   : "vector memory accesses are lowered on memrefs of f16, "
+                                     "bf16, f32, f64, i8, i16, i32, i64 elements");
+  if (vt.getRank() > 1)
+    return L.unsupported(op, "only vectors of rank 0 and 1 are loaded and stored");
+  unsigned bits = (unsigned)vt.getNumElements() * elemBits(vt.getElementType());
+  if (half && bits == 16) {
+    *half = true;
+    return success();
+  }
+  if (bits % 32)
+    return L.unsupported(op, "the vector is not a whole number of 32-bit words (or 16 bits)");
   return success();
+}
+
+/// Known byte alignment of memref[idx] relative to its base (any element
+/// size: knownByteAlign counts 4-byte elements).
+uint64_t byteAlign(MemRefType mt, ValueRange idx) {
+  return knownByteAlign(mt, idx) / 4 * memElementBytes(mt.getElementType());
+}
+
+/// One 16-bit value at byte offset `off` (global_load_ushort / ds_read_u16;
+/// stores global_store_short / ds_write_b16), LowerMemory's forms.
+RV loadHalf(KernelLowering &L, Value base, RV off) {
+  SmallVector<NamedAttribute> attrs;
+  Value voff = L.memOffset(off, !base, attrs);
+  if (base)
+    return RV::of(RV::V, L.inst("global_load_ushort", L.vT, {voff, base}, attrs));
+  return RV::of(RV::V, L.inst("ds_read_u16", L.vT, {voff}, attrs));
+}
+void storeHalf(KernelLowering &L, Value base, RV off, RV v) {
+  SmallVector<NamedAttribute> attrs;
+  Value voff = L.memOffset(off, !base, attrs);
+  Value data = L.toV(v);
+  if (base)
+    L.inst("global_store_short", {}, {voff, data, base}, attrs);
+  else
+    L.inst("ds_write_b16", {}, {voff, data}, attrs);
+}
+
+/// 32-bit words of `vt`.
+unsigned wordsOf(VectorType vt) {
+  return (unsigned)vt.getNumElements() * elemBits(vt.getElementType()) / 32;
 }
 
 /// The memref's size in dimension `d` as an RV.
@@ -105,25 +152,36 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
   // ---- memory -------------------------------------------------------------
   if (auto ld = dyn_cast<vector::LoadOp>(op)) {
     auto vt = ld.getVectorType();
-    if (failed(checkMem(L, op, ld.getMemRefType(), vt)))
+    bool half = false;
+    if (failed(checkMem(L, op, ld.getMemRefType(), vt, false, &half)))
       return failure();
     auto a = L.address(op, ld.getBase(), ld.getIndices());
     if (failed(a))
       return failure();
-    L.vecs[ld] = loadWords(L, a->first, a->second, numWords(vt),
-                           knownByteAlign(ld.getMemRefType(), ld.getIndices()),
-                           isa<FloatType>(vt.getElementType()));
+    if (half) {
+      L.vecs[ld] = {loadHalf(L, a->first, a->second)};
+      return success();
+    }
+    L.vecs[ld] = loadWords(L, a->first, a->second, wordsOf(vt),
+                           byteAlign(ld.getMemRefType(), ld.getIndices()),
+                           elemBits(vt.getElementType()) == 32 &&
+                               isa<FloatType>(vt.getElementType()));
     return success();
   }
   if (auto st = dyn_cast<vector::StoreOp>(op)) {
     auto vt = st.getVectorType();
-    if (failed(checkMem(L, op, st.getMemRefType(), vt)))
+    bool half = false;
+    if (failed(checkMem(L, op, st.getMemRefType(), vt, false, &half)))
       return failure();
     auto a = L.address(op, st.getBase(), st.getIndices());
     auto v = getVec(L, st.getValueToStore());
     if (failed(a) || failed(v))
       return failure();
-    storeWords(L, a->first, a->second, *v, knownByteAlign(st.getMemRefType(), st.getIndices()));
+    if (half) {
+      storeHalf(L, a->first, a->second, (*v)[0]);
+      return success();
+    }
+    storeWords(L, a->first, a->second, *v, byteAlign(st.getMemRefType(), st.getIndices()));
     return success();
   }
   if (auto tr = dyn_cast<vector::TransferReadOp>(op)) {
@@ -131,18 +189,19 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
     auto mt = dyn_cast<MemRefType>(tr.getBase().getType());
     if (!mt)
       return L.unsupported(op, "transfers from tensors are not lowered (bufferize first)");
-    if (failed(checkMem(L, op, mt, vt)))
+    bool inBounds = tr.getInBoundsValues().empty() || tr.getInBoundsValues()[0];
+    bool direct = inBounds && !tr.getMask();
+    if (failed(checkMem(L, op, mt, vt, !direct)))
       return failure();
     if (!tr.getPermutationMap().isMinorIdentity())
       return L.unsupported(op, "only minor-identity permutation maps are lowered");
     auto a = L.address(op, tr.getBase(), tr.getIndices());
     if (failed(a))
       return failure();
-    bool fl = isa<FloatType>(vt.getElementType());
-    uint64_t align = knownByteAlign(mt, tr.getIndices());
-    bool inBounds = tr.getInBoundsValues().empty() || tr.getInBoundsValues()[0];
-    if (inBounds && !tr.getMask()) {
-      L.vecs[tr] = loadWords(L, a->first, a->second, numWords(vt), align, fl);
+    bool fl = elemBits(vt.getElementType()) == 32 && isa<FloatType>(vt.getElementType());
+    uint64_t align = byteAlign(mt, tr.getIndices());
+    if (direct) {
+      L.vecs[tr] = loadWords(L, a->first, a->second, wordsOf(vt), align, fl);
       return success();
     }
     auto pad = L.get(tr.getPadding());
@@ -184,7 +243,9 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
     auto mt = dyn_cast<MemRefType>(tw.getBase().getType());
     if (!mt)
       return L.unsupported(op, "transfers to tensors are not lowered (bufferize first)");
-    if (failed(checkMem(L, op, mt, vt)))
+    bool inBounds = tw.getInBoundsValues().empty() || tw.getInBoundsValues()[0];
+    bool direct = inBounds && !tw.getMask();
+    if (failed(checkMem(L, op, mt, vt, !direct)))
       return failure();
     if (!tw.getPermutationMap().isMinorIdentity())
       return L.unsupported(op, "only minor-identity permutation maps are lowered");
@@ -192,9 +253,8 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
     auto v = getVec(L, tw.getVector());
     if (failed(a) || failed(v))
       return failure();
-    uint64_t align = knownByteAlign(mt, tw.getIndices());
-    bool inBounds = tw.getInBoundsValues().empty() || tw.getInBoundsValues()[0];
-    if (inBounds && !tw.getMask()) {
+    uint64_t align = byteAlign(mt, tw.getIndices());
+    if (direct) {
       storeWords(L, a->first, a->second, *v, align);
       return success();
     }

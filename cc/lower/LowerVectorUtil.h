@@ -10,8 +10,8 @@
 // words whole.
 //
 //   vector.load / transfer_read (in bounds) -> global_load_dword[x2|x3|x4]
-//     in chunks of 16 bytes (global memory needs 4-byte alignment only, the
-//     HSA default unaligned mode); LDS: ds_read_b128 / b64 where the byte
+//     in chunks of 16 bytes (any alignment: the HSA default unaligned mode,
+//     as llc-22 selects for gfx942); LDS: ds_read_b128 / b64 where the byte
 //     offset is known to be 16- / 8-byte aligned (knownAlign below), else
 //     ds_read_b32 per word. Stores alike.
 //   transfer_read out of bounds / masked: per element, lanes whose element
@@ -35,7 +35,7 @@
 //     llvm.vector.reduce.fadd without reassoc is ordered the same way.
 //
 // Needs before: operands lowered; transfers with minor-identity maps on
-// vectors of rank 1; memrefs of 4-byte elements (LowerMemory's address()).
+// vectors of rank 0 / 1 of whole words (LowerVectorTransfer.cpp's checkMem).
 // Guarantees after: every vector result in vecs; anything else an error at
 // the op naming what is missing.
 //===----------------------------------------------------------------------===//

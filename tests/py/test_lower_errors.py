@@ -37,9 +37,10 @@ def test_unsupported_types_and_functions():
       return
     }""" + TAIL
     assert "amdgcn.func @f" in str(aster.lower(device)["kernels"])
+    # A memref.global is lowered where a get_global uses it
+    # (cc/lower/LowerMemrefGlobal.cpp): alone, it makes nothing.
     glob = HEAD + """    memref.global "private" @g : memref<4xf32>""" + TAIL
-    with pytest.raises(aster.AsterError, match="a gpu.module holds gpu.func kernels"):
-        aster.lower(glob)
+    assert "amdgcn.global" not in str(aster.lower(glob)["kernels"])
 
 
 def test_bad_source_and_target():

@@ -23,12 +23,13 @@ from sweep import LONG
 CASE = G.NO_LLVM_CASES[0]
 FIRST = 6   # the first output argument
 
-# Measured maxima over 8 seeds of the suite's sweep (8 x 256 inputs per
+# Measured maxima over 10 seeds of the suite's sweep (10 x 256 inputs per
 # function, the edge values in each): sin 1, cos 1, tan 2 (sin / cos, then
-# the division), atan 2, atan2 2, asin 2, acos 1, cbrt 2, erf 1, erfc 6
-# (near x = 1/2, the Chiarella-Reichel sum's roundings), log10 1 ulp.
+# the division), atan 1, atan2 1, asin 2, acos 2, cbrt 0 (mpmath), erf 1,
+# erfc 2 (4 on a wider sweep of [0.5, 2]: the Chiarella-Reichel sum's and
+# products' roundings), log10 1 ulp.
 ULP_BOUND = {"sin": 1, "cos": 1, "tan": 3, "atan": 2, "atan2": 2, "asin": 2, "acos": 2,
-             "cbrt": 2, "erf": 2, "erfc": 8, "log10": 1, "sincos_s": 1, "sincos_c": 1}
+             "cbrt": 2, "erf": 2, "erfc": 4, "log10": 1, "sincos_s": 1, "sincos_c": 1}
 
 
 def _ulps(got, want):
@@ -160,3 +161,36 @@ def test_sin_cos_exact_near_multiples_of_half_pi():
     s, c = np.zeros(n), np.zeros(n)
     aster.launch(compiled(text), "k", grid=1, block=n, args=[x, s, c])
     assert _ulps(s, ws).max() <= 1 and _ulps(c, wc).max() <= 1
+
+
+def test_sin_in_a_divergent_branch_with_mixed_waves():
+    """math.sin inside a divergent scf.if, the wave holding small and huge
+    arguments: Payne-Hanek's skip branch (SCC on EXEC & |x| > 2^50) and its
+    EXEC restore keep the enclosing branch's lanes (odd lanes write -1)."""
+    import aster
+    from lower_testing import compiled
+    n = 64
+    text = S.module(f"""
+    gpu.func @k(%x: memref<{n}xf64>, %s: memref<{n}xf64>) kernel {{
+      %i = gpu.thread_id x
+      %c2 = arith.constant 2 : index
+      %c0 = arith.constant 0 : index
+      %p = arith.remui %i, %c2 : index
+      %even = arith.cmpi eq, %p, %c0 : index
+      %xv = memref.load %x[%i] : memref<{n}xf64>
+      %r = scf.if %even -> f64 {{
+        %sv = math.sin %xv : f64
+        scf.yield %sv : f64
+      }} else {{
+        %m = arith.constant -1.0 : f64
+        scf.yield %m : f64
+      }}
+      memref.store %r, %s[%i] : memref<{n}xf64>
+      gpu.return
+    }}""")
+    r = np.random.default_rng(7)
+    x = np.where(np.arange(n) % 4 < 2, r.uniform(-10, 10, n), 10.0 ** r.uniform(16, 300, n))
+    s = np.zeros(n)
+    aster.launch(compiled(text), "k", grid=1, block=n, args=[x, s])
+    want = np.where(np.arange(n) % 2 == 0, np.sin(x), -1.0)
+    assert _ulps(s, want).max() <= 1

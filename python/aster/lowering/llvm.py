@@ -148,6 +148,14 @@ for _s in ("f16", "f64"):
         f"define linkonce_odr hidden {_t} @__ocml_rsqrt_{_s}({_t} %x) alwaysinline {{\n"
         f"  %s = call {_t} @llvm.sqrt.{_s}({_t} %x)\n  %r = fdiv {_t} 1.0, %s\n"
         f"  ret {_t} %r\n}}\n")
+# ocml's log10H.cl (ROCm-Device-Libs): (half)(BUILTIN_AMDGPU_LOG2_F32((float)x)
+# * 0x1.344136p-2f), the f32 v_log_f32 (llvm.amdgcn.log.f32) times log10(2)
+# rounded to f32 (LowerMathBf16.cpp lowers the same).
+OCML_AS_IR["__ocml_log10_f16"] = (
+    "define linkonce_odr hidden half @__ocml_log10_f16(half %x) alwaysinline {\n"
+    "  %f = fpext half %x to float\n  %l = call float @llvm.amdgcn.log.f32(float %f)\n"
+    "  %m = fmul float %l, 0x3FD3441360000000\n  %r = fptrunc float %m to half\n"
+    "  ret half %r\n}\n")
 
 
 def _ocml_intrinsics(ll):

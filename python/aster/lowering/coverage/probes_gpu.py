@@ -72,6 +72,18 @@ def _reduce_ref(kind, size, stride):
     return ref
 
 
+_ROTATE_NO_LLVM = ("LLVM 22's convert-gpu-to-rocdl has no gpu.rotate pattern (failed to "
+                   "legalize); NumPy computes the op's definition (GPUOps.td)")
+
+
+def _rotate_ref(a):
+    """gpu.rotate %a, 5, 32: lane k reads lane ((k + 5) & 31) + (k & ~31)."""
+    lane = np.arange(64)
+    out = np.zeros_like(a[1])
+    out[:64] = a[0][((lane + 5) & 31) + (lane & ~31)]
+    return {1: out}
+
+
 def _shuffle_ref(mode, off, width):
     """gpu.shuffle on the 64 lanes as the probe stores it (the shuffled value
     where valid, else the lane's own), read as upstream's ROCDL lowering
@@ -159,7 +171,8 @@ def _probes_gpu():
                     P[-1].no_llvm = _UP_VALID
     for t in ("i32", "f32", "f16", "i64"):
         P.append(elementwise("gpu.rotate", f"{t}", f"      %r, %ok = gpu.rotate %a, 5, 32 : {t}",
-                             [t], t))
+                             [t], t, ref=_rotate_ref))
+        P[-1].no_llvm = _ROTATE_NO_LLVM
         P.append(elementwise("gpu.subgroup_broadcast", f"specific_lane {t}",
                              f"      %l = arith.constant 9 : i32\n"
                              f"      %r = gpu.subgroup_broadcast %a, specific_lane %l : {t}", [t], t))

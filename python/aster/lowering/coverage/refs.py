@@ -161,6 +161,29 @@ MATH_NUMPY = {
 }
 
 
+# The float math of tests/py/test_lower_math_f64_trig.py / _gaps.py (bounds:
+# the maxima measured there against NumPy / mpmath, plus the oracle's own
+# error): f64 sin, cos, log10 1 ulp; tan 3; atan, atan2, asin, acos 2;
+# cbrt 4 (NumPy's np.cbrt is itself up to 3 ulp off: 6.6e-96); erf 2 and
+# erfc 6 against Python's math.erf / erfc (glibc's, within a few ulp: the
+# test uses mpmath). bf16 exp2, log2, rsqrt (no LLVM build: ocml): the f32
+# expansion rounded to bf16, within 1 ulp of bf16 of NumPy's float64.
+def _vec(fn):
+    return np.vectorize(fn, otypes=[np.float64])
+
+
+MATH_NUMPY.update({
+    "sin": (np.sin, {"f64": 1}), "cos": (np.cos, {"f64": 1}), "tan": (np.tan, {"f64": 3}),
+    "atan": (np.arctan, {"f64": 2}), "atan2": (np.arctan2, {"f64": 2}),
+    "asin": (np.arcsin, {"f64": 2}), "acos": (np.arccos, {"f64": 2}),
+    "cbrt": (np.cbrt, {"f64": 4}), "log10": (np.log10, {"f64": 1}),
+    "erf": (_vec(__import__("math").erf), {"f64": 2}),
+    "erfc": (_vec(__import__("math").erfc), {"f64": 6}),
+})
+for _op in ("exp2", "log2", "rsqrt"):
+    MATH_NUMPY[_op][1]["bf16"] = 1
+
+
 def math_ref(op, t):
     """(reference, ulp) of `math.{op}` on t from MATH_NUMPY, or (None, 0)."""
     e = elem(t)
@@ -168,7 +191,7 @@ def math_ref(op, t):
         return None, 0
     fn, bound = MATH_NUMPY[op]
     count = 64 * (lanes(t) or 1)
-    nargs = 2 if op == "powf" else 1
+    nargs = 2 if op in ("powf", "atan2") else 1
 
     def ref(a):
         from .kernels import _np

@@ -14,6 +14,8 @@ _STRUCT = "structural (a terminator or region holder; probed through its parent 
 _NV = "NVIDIA's WMMA fragment ops (lowered to NVVM / SPIR-V only); AMD's path is amdgpu.mfma"
 _SCALABLE = "scalable vectors (Arm SVE / RISC-V V); AMD GPUs have none"
 _GFX12 = "gfx11 / gfx12 / gfx1250 instructions (WMMA, tensor DMA); not gfx942 / gfx950"
+_CLUSTER = ("thread-block clusters (NVIDIA sm_90+); gfx942 / gfx950 have none and LLVM 22's "
+            "convert-gpu-to-rocdl does not lower the cluster ops (failed to legalize)")
 OUT_OF_SCOPE = {
     **{f"gpu.{n}": _HOST for n in (
         "alloc", "dealloc", "memcpy", "memset", "wait", "host_register", "host_unregister",
@@ -29,6 +31,8 @@ OUT_OF_SCOPE = {
         "subgroup_mma_extract_thread_local", "subgroup_mma_insert_thread_local",
         "subgroup_mma_load_matrix", "subgroup_mma_store_matrix")},
     **{f"gpu.{n}": _STRUCT for n in ("module", "func", "return", "terminator", "yield")},
+    **{f"gpu.{n}": _CLUSTER for n in (
+        "cluster_id", "cluster_dim", "cluster_block_id", "cluster_dim_blocks")},
     "gpu.printf": "device printf needs the host's printf buffer (hostcall); no such runtime here",
     "gpu.warp_execute_on_lane_0": "vector distribution's staging op: upstream's "
                                   "vector-warp-distribute rewrites it before any backend",
