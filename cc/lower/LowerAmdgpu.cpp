@@ -1,11 +1,6 @@
 //===- LowerAmdgpu.cpp - amdgpu dialect ops to amdgcn instructions --------===//
 //
-//   amdgpu.mfma MxNxK (blocks) a * b + c -> the instruction table's
-//     v_mfma_<c type>_<M>x<N>x<K>[_<blocks>b]_<a type> (the table says
-//     whether the target has it and its operand widths). a, b and c are
-//     packed into VGPR ranges (amdgcn.concat), the result split back into
-//     words (amdgcn.part). cbsz/abid/blgp other than 0/none and
-//     reducePrecision are errors.
+//   amdgpu.mfma: LowerAmdgpuMfma.cpp.
 //   amdgpu.sched_barrier -> amdgcn.sched_barrier (aster's scheduler fence).
 //   amdgpu.memory_counter_wait -> s_waitcnt (load/store: vmcnt, ds: lgkmcnt).
 //   amdgpu.swizzle_bitmode -> ds_swizzle_b32 (bit mode offset), per dword.
@@ -13,111 +8,35 @@
 //     offen through the same V# as the loads below (cmpswap returning).
 //   amdgpu.lds_barrier -> s_waitcnt lgkmcnt(0); s_barrier (what MLIR's
 //     AMDGPUToROCDL emits for gfx9: LDS writes done before the barrier).
-//   amdgpu.raw_buffer_load / raw_buffer_store -> buffer_load/store_dword[xN]
+//   amdgpu.raw_buffer_load / raw_buffer_store -> buffer_load_ubyte / ushort /
+//     dword[xN] (stores: byte / short / dword[xN]) by the bytes moved (1, 2,
+//     4, 8, 12, 16: 8/16-bit scalars, vectors of f16/bf16/i16/i8, f64/i64)
 //     offen through a buffer resource (V#) made from the memref: base = the
 //     memref's aligned pointer, stride 0 (raw), num_records = the memref's
-//     size in bytes (max over d of size(d) * stride(d) * 4), word 3 =
-//     0x27000, as MLIR's AMDGPUToROCDL builds it for gfx9 (DST_SEL_XYZW,
-//     DATA_FORMAT 32). vaddr = (the memref.load index + indexOffset) * 4,
-//     soffset = sgprOffset * 4 (not bounds checked, CDNA3 ISA "Buffer
+//     size in bytes (max over d of size(d) * stride(d) * element bytes),
+//     word 3 = 0x27000, as MLIR's AMDGPUToROCDL builds it for gfx9
+//     (DST_SEL_XYZW, DATA_FORMAT 32; LowerAmdgpuBuffer.h). vaddr = (the
+//     memref.load index + indexOffset) * element bytes, soffset = sgprOffset
+//     * element bytes (not bounds checked, CDNA3 ISA "Buffer
 //     Instructions": the range check is on vaddr + inst offset against
 //     num_records). An out-of-range load returns 0 and an out-of-range store
 //     is dropped (the ISA's raw-buffer rules; the emulator implements them).
 //     boundsCheck = false is lowered the same (gfx9 always checks).
 //
 // Needs before: operands lowered (vector values in KernelLowering::vecs,
-// LowerVectorUtil.h); buffer ops on kernel-argument memrefs of 4-byte elements.
+// LowerVectorUtil.h); buffer ops on kernel-argument memrefs.
 // Guarantees after: results in vals / vecs; anything else is an error at the
 // op naming it.
 //===----------------------------------------------------------------------===//
-#include "lower/KernelLowering.h"
+#include "lower/LowerAmdgpuBuffer.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace aster::lower {
 
-namespace {
-
-unsigned bitsOf(Type t) { return t.isIndex() ? 32 : t.getIntOrFloatBitWidth(); }
-
-/// The 32-bit words of an MFMA operand (a vector in vecs, or a scalar).
-FailureOr<SmallVector<RV>> words(KernelLowering &L, Value v) {
-  if (isa<VectorType>(v.getType())) {
-    auto it = L.vecs.find(v);
-    if (it == L.vecs.end())
-      return L.fn.emitOpError("uses a vector value amdgcn-lower does not know");
-    return it->second;
-  }
-  auto r = L.get(v);
-  if (failed(r))
-    return failure();
-  return SmallVector<RV>{*r};
-}
-
-Value range(KernelLowering &L, ArrayRef<RV> ws) {
-  SmallVector<Value> regs;
-  for (const RV &w : ws)
-    regs.push_back(L.toV(w));
-  if (regs.size() == 1)
-    return regs[0];
-  return ConcatOp::create(L.b, L.loc, RegType::getVirtual(L.ctx, RegKind::VGPR, regs.size()),
-                          regs);
-}
-
-std::string typeSuffix(Type t) {
-  if (t.isF32()) return "f32";
-  if (t.isF16()) return "f16";
-  if (t.isBF16()) return "bf16";
-  if (t.isF64()) return "f64";
-  if (t.isInteger(8)) return "i8";
-  if (t.isInteger(32)) return "i32";
-  return "";
-}
-
-LogicalResult lowerMfma(KernelLowering &L, amdgpu::MFMAOp op) {
-  if (op.getCbsz() || op.getAbid() || op.getBlgp() != amdgpu::MFMAPermB::none ||
-      op.getReducePrecision())
-    return L.unsupported(op, "cbsz, abid, blgp and reducePrecision are not lowered");
-  Type aElem = getElementTypeOrSelf(op.getSourceA().getType());
-  Type cElem = getElementTypeOrSelf(op.getDestC().getType());
-  std::string mn = ("v_mfma_" + typeSuffix(cElem) + "_" + Twine(op.getM()) + "x" +
-                    Twine(op.getN()) + "x" + Twine(op.getK()) +
-                    (op.getBlocks() > 1 ? "_" + Twine(op.getBlocks()) + "b" : Twine("")) + "_" +
-                    typeSuffix(aElem))
-                       .str();
-  const ISA::InstDesc *d = ISA::lookup(mn);
-  if (!d)
-    return L.unsupported(op, "the instruction table has no " + mn);
-  if (!d->validOn(L.km.getTargetBit()))
-    return L.unsupported(op, mn + " is not an instruction of " + L.km.getTarget());
-  auto a = words(L, op.getSourceA()), b = words(L, op.getSourceB()),
-       c = words(L, op.getDestC());
-  if (failed(a) || failed(b) || failed(c))
-    return failure();
-  unsigned abw = d->srcs()[0].width, dw = d->dsts()[0].width;
-  if (a->size() != abw || b->size() != abw || c->size() != dw)
-    return L.unsupported(op, mn + " takes " + Twine(abw) + "-register sources and a " +
-                                 Twine(dw) + "-register accumulator");
-  Type resT = dw == 1 ? L.vT : (Type)RegType::getVirtual(L.ctx, RegKind::VGPR, dw);
-  Value r = L.inst(mn, resT, {range(L, *a), range(L, *b), range(L, *c)});
-  bool fl = isa<FloatType>(cElem);
-  SmallVector<RV> out;
-  if (dw == 1)
-    out.push_back(RV::of(RV::V, r, fl));
-  else
-    for (unsigned i = 0; i < dw; ++i)
-      out.push_back(
-          RV::of(RV::V, PartOp::create(L.b, L.loc, L.vT, r, L.b.getI32IntegerAttr(i)), fl));
-  if (isa<VectorType>(op.getDestD().getType()))
-    L.vecs[op.getDestD()] = out;
-  else
-    L.vals[op.getDestD()] = out[0];
-  return success();
-}
-
-/// The buffer resource (4 SGPRs) of kernel-argument memref `m`.
-FailureOr<Value> resource(KernelLowering &L, Operation *op, Value m) {
+FailureOr<Value> bufferResource(KernelLowering &L, Operation *op, Value m, RV baseBytes,
+                                std::optional<RV> numRecords) {
   auto it = L.mems.find(m);
   if (it == L.mems.end() || it->second.lds || it->second.view || it->second.priv ||
       it->second.regs)
@@ -129,20 +48,30 @@ FailureOr<Value> resource(KernelLowering &L, Operation *op, Value m) {
   if (failed(mt.getStridesAndOffset(strides, offset)))
     return L.unsupported(op, "the memref layout is not strided");
   // num_records: max over d of size(d) * stride(d), in bytes.
-  RV records = RV::imm(mt.getRank() == 0 ? 4 : 0);
+  unsigned eb = memElementBytes(mt.getElementType());
+  if (!eb)
+    return L.unsupported(op, "memref elements of this type are not lowered");
+  RV records = RV::imm(mt.getRank() == 0 ? eb : 0);
   for (int64_t d = 0; d < mt.getRank(); ++d) {
     RV size = mt.isDynamicDim(d) ? L.loadScalar(ma.sizes[d], false)
                                  : RV::imm((uint32_t)mt.getDimSize(d));
     RV stride = ShapedType::isDynamic(strides[d]) ? L.loadScalar(ma.strides[d], false)
                                                   : RV::imm((uint32_t)strides[d]);
-    RV bytes = L.shl(L.mul(size, stride), RV::imm(2));
+    RV bytes = L.shl(L.mul(size, stride), RV::imm(llvm::Log2_32(eb)));
     records = d == 0 ? bytes
                      : L.ibin("s_max_u32", "v_max_u32", false, records, bytes,
                               [](uint32_t x, uint32_t y) { return std::max(x, y); });
   }
+  if (numRecords)
+    records = *numRecords;
   Value ptr = L.loadPtr(ma.ptr);
   Value lo = PartOp::create(L.b, L.loc, L.sT, ptr, L.b.getI32IntegerAttr(0));
   Value hi = PartOp::create(L.b, L.loc, L.sT, ptr, L.b.getI32IntegerAttr(1));
+  if (!(baseBytes.k == RV::Imm && baseBytes.bits == 0)) {
+    // base + baseBytes (a uniform byte offset), carried into the high half.
+    lo = L.inst("s_add_u32", L.sT, {lo, L.sOp(baseBytes)});
+    hi = L.inst("s_addc_u32", L.sT, {hi, L.cst(0)});
+  }
   // Word 1: base[47:32] in bits 15:0, stride 0 in bits 29:16 (raw buffer).
   Value w1 = L.inst("s_and_b32", L.sT, {hi, L.cst(0xffff)});
   Value w2 = L.toS(records);
@@ -152,12 +81,88 @@ FailureOr<Value> resource(KernelLowering &L, Operation *op, Value m) {
                                  ValueRange{w0, w1, w2, w3});
 }
 
+unsigned bufferAccessBytes(Type t) {
+  auto vt = dyn_cast<VectorType>(t);
+  Type et = getElementTypeOrSelf(t);
+  if (!et.isIntOrFloat() || et.getIntOrFloatBitWidth() % 8)
+    return 0;
+  unsigned b = (vt ? vt.getNumElements() : 1) * et.getIntOrFloatBitWidth() / 8;
+  return b == 1 || b == 2 || b == 4 || b == 8 || b == 12 || b == 16 ? b : 0;
+}
+
+std::string bufferMnemonic(bool store, unsigned bytes) {
+  static const char *const ld[] = {"", "buffer_load_ubyte", "buffer_load_ushort", "",
+                                   "buffer_load_dword"};
+  static const char *const stv[] = {"", "buffer_store_byte", "buffer_store_short", "",
+                                    "buffer_store_dword"};
+  if (bytes <= 4)
+    return store ? stv[bytes] : ld[bytes];
+  return std::string(store ? "buffer_store_dwordx" : "buffer_load_dwordx") +
+         std::to_string(bytes / 4);
+}
+
+LogicalResult emitBufferLoad(KernelLowering &L, Operation *op, Value result, Value rsrc,
+                             Value voff, Value soff) {
+  Type t = result.getType();
+  unsigned bytes = bufferAccessBytes(t);
+  if (!bytes)
+    return L.unsupported(op, "only 1, 2, 4, 8, 12 or 16 bytes are loaded at once");
+  NamedAttribute offen = L.b.getNamedAttr("offen", L.b.getUnitAttr());
+  unsigned n = (bytes + 3) / 4;
+  Type resT = n == 1 ? L.vT : n == 2 ? L.v2T : (Type)RegType::getVirtual(L.ctx, RegKind::VGPR, n);
+  Value r = L.inst(bufferMnemonic(false, bytes), resT, {voff, rsrc, soff}, {offen});
+  bool fl = getElementTypeOrSelf(t).isF32();
+  if (!isa<VectorType>(t)) {
+    L.vals[result] = is64(t) ? L.fromV64(r) : RV::of(RV::V, r, fl);
+    return success();
+  }
+  SmallVector<RV> out;
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(RV::of(
+        RV::V, n == 1 ? r : (Value)PartOp::create(L.b, L.loc, L.vT, r, L.b.getI32IntegerAttr(i)),
+        fl));
+  L.vecs[result] = out;
+  return success();
+}
+
+LogicalResult emitBufferStore(KernelLowering &L, Operation *op, Value value, Value rsrc,
+                              Value voff, Value soff) {
+  Type t = value.getType();
+  unsigned bytes = bufferAccessBytes(t);
+  if (!bytes)
+    return L.unsupported(op, "only 1, 2, 4, 8, 12 or 16 bytes are stored at once");
+  NamedAttribute offen = L.b.getNamedAttr("offen", L.b.getUnitAttr());
+  Value data;
+  if (isa<VectorType>(t)) {
+    auto it = L.vecs.find(value);
+    if (it == L.vecs.end())
+      return L.fn.emitOpError("uses a vector value amdgcn-lower does not know");
+    SmallVector<Value> regs;
+    for (const RV &w : it->second)
+      regs.push_back(L.toV(w));
+    data = regs.size() == 1 ? regs[0]
+                            : (Value)ConcatOp::create(
+                                  L.b, L.loc, RegType::getVirtual(L.ctx, RegKind::VGPR, regs.size()),
+                                  regs);
+  } else {
+    auto v = L.get(value);
+    if (failed(v))
+      return failure();
+    data = is64(t) ? L.toV64(*v) : L.toV(*v);
+  }
+  L.inst(bufferMnemonic(true, bytes), {}, {data, voff, rsrc, soff}, {offen});
+  return success();
+}
+
+namespace {
+
 template <typename BufOp>
 FailureOr<std::tuple<Value, Value, Value>> bufferAddress(KernelLowering &L, BufOp op) {
   auto mt = op.getMemref().getType();
-  if (bitsOf(mt.getElementType()) != 32)
-    return L.unsupported(op, "buffer accesses are lowered on memrefs of 4-byte elements");
-  auto rsrc = resource(L, op, op.getMemref());
+  unsigned eb = memElementBytes(mt.getElementType());
+  if (!eb)
+    return L.unsupported(op, "buffer accesses of this element type are not lowered");
+  auto rsrc = bufferResource(L, op, op.getMemref());
   if (failed(rsrc))
     return failure();
   auto a = L.address(op, op.getMemref(), op.getIndices());
@@ -165,14 +170,14 @@ FailureOr<std::tuple<Value, Value, Value>> bufferAddress(KernelLowering &L, BufO
     return failure();
   RV off = a->second;
   if (auto io = op.getIndexOffset())
-    off = L.add(off, RV::imm(*io * 4));
+    off = L.add(off, RV::imm(*io * eb));
   Value voff = L.toV(off);
   Value soff;
   if (op.getSgprOffset()) {
     auto s = L.get(op.getSgprOffset());
     if (failed(s))
       return failure();
-    soff = L.toS(L.shl(*s, RV::imm(2)));
+    soff = L.toS(L.shl(*s, RV::imm(llvm::Log2_32(eb))));
   } else {
     soff = L.cst(0);
   }
@@ -181,7 +186,10 @@ FailureOr<std::tuple<Value, Value, Value>> bufferAddress(KernelLowering &L, BufO
 
 /// raw_buffer_atomic_fadd / fmax / smax / umin (32-bit values; fadd and
 /// fmax of f64 too): buffer_atomic_<op>[_x2] offen through the memref's V#
-/// (as the loads above), no result. gfx942 has no buffer_atomic_max_f32.
+/// (as the loads above), no result. gfx942 has no buffer_atomic_max_f32:
+/// an error, as in LLVM 22 (llc-22 -mcpu=gfx942 stops on
+/// llvm.amdgcn.raw.ptr.buffer.atomic.fmax.f32 with "Cannot select
+/// AMDGPUISD::BUFFER_ATOMIC_FMAX": no compare-and-swap loop either).
 template <typename AtomicOp>
 LogicalResult lowerBufferAtomicAs(KernelLowering &L, AtomicOp a, StringRef mn32,
                                   StringRef mn64) {
@@ -189,7 +197,8 @@ LogicalResult lowerBufferAtomicAs(KernelLowering &L, AtomicOp a, StringRef mn32,
   bool wide = is64(t);
   StringRef mn = wide ? mn64 : mn32;
   if (!t.isIntOrFloat() || (!wide && t.getIntOrFloatBitWidth() != 32) || mn.empty())
-    return L.unsupported(a, "gfx942 has no buffer atomic for this type");
+    return L.unsupported(a, "gfx942 has no buffer atomic for this type (LLVM 22 cannot "
+                            "select it either: no CAS loop)");
   auto v = L.get(a.getValue());
   if (failed(v))
     return failure();
@@ -250,58 +259,29 @@ LogicalResult lowerBufferCmpswap(KernelLowering &L, amdgpu::RawBufferAtomicCmpsw
 }
 
 LogicalResult lowerAmdgpuOp(KernelLowering &L, Operation *op) {
-  if (auto m = dyn_cast<amdgpu::MFMAOp>(op))
-    return lowerMfma(L, m);
   if (isa<amdgpu::LDSBarrierOp>(op)) {
     L.inst("s_waitcnt", {}, {}, {L.b.getNamedAttr("lgkmcnt", L.b.getI32IntegerAttr(0))});
     L.inst("s_barrier", {}, {});
     return success();
   }
-  static const char *const loads[] = {"", "buffer_load_dword", "buffer_load_dwordx2",
-                                      "buffer_load_dwordx3", "buffer_load_dwordx4"};
-  static const char *const stores[] = {"", "buffer_store_dword", "buffer_store_dwordx2",
-                                       "buffer_store_dwordx3", "buffer_store_dwordx4"};
   NamedAttribute offen = L.b.getNamedAttr("offen", L.b.getUnitAttr());
   if (auto ld = dyn_cast<amdgpu::RawBufferLoadOp>(op)) {
-    Type t = ld.getValue().getType();
-    auto vt = dyn_cast<VectorType>(t);
-    unsigned n = vt ? vt.getNumElements() : 1;
-    if (bitsOf(getElementTypeOrSelf(t)) != 32 || n > 4)
-      return L.unsupported(op, "only 1 to 4 elements of 32 bits are loaded");
+    if (!bufferAccessBytes(ld.getValue().getType()))
+      return L.unsupported(op, "only 1, 2, 4, 8, 12 or 16 bytes are loaded at once");
     auto a = bufferAddress(L, ld);
     if (failed(a))
       return failure();
     auto [rsrc, voff, soff] = *a;
-    Type resT = n == 1 ? L.vT : (Type)RegType::getVirtual(L.ctx, RegKind::VGPR, n);
-    Value r = L.inst(loads[n], resT, {voff, rsrc, soff}, {offen});
-    bool fl = isa<FloatType>(getElementTypeOrSelf(t));
-    if (!vt) {
-      L.vals[ld.getValue()] = RV::of(RV::V, r, fl);
-      return success();
-    }
-    SmallVector<RV> out;
-    for (unsigned i = 0; i < n; ++i)
-      out.push_back(RV::of(RV::V, n == 1 ? r : (Value)PartOp::create(L.b, L.loc, L.vT, r,
-                                                                      L.b.getI32IntegerAttr(i)),
-                           fl));
-    L.vecs[ld.getValue()] = out;
-    return success();
+    return emitBufferLoad(L, op, ld.getValue(), rsrc, voff, soff);
   }
   if (auto st = dyn_cast<amdgpu::RawBufferStoreOp>(op)) {
-    Type t = st.getValue().getType();
-    auto vt = dyn_cast<VectorType>(t);
-    unsigned n = vt ? vt.getNumElements() : 1;
-    if (bitsOf(getElementTypeOrSelf(t)) != 32 || n > 4)
-      return L.unsupported(op, "only 1 to 4 elements of 32 bits are stored");
-    auto ws = words(L, st.getValue());
-    if (failed(ws))
-      return failure();
+    if (!bufferAccessBytes(st.getValue().getType()))
+      return L.unsupported(op, "only 1, 2, 4, 8, 12 or 16 bytes are stored at once");
     auto a = bufferAddress(L, st);
     if (failed(a))
       return failure();
     auto [rsrc, voff, soff] = *a;
-    L.inst(stores[n], {}, {range(L, *ws), voff, rsrc, soff}, {offen});
-    return success();
+    return emitBufferStore(L, op, st.getValue(), rsrc, voff, soff);
   }
   if (isa<amdgpu::SchedBarrierOp>(op)) {
     // aster's scheduler fence (amdgcn.sched_barrier): nothing crosses it. A

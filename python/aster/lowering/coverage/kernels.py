@@ -75,6 +75,7 @@ class Probe:
     views: dict = field(default_factory=dict)   # {arg index: element dtype name} to compare in
     launch: dict = field(default_factory=dict)
     no_llvm: str = ""          # why LLVM's build is not an oracle for this probe
+    target: str = ""           # the probe's target when not the audit's (gfx950-only ops)
     ulp: int = 0               # floats within this many ulp of NumPy's reference (its source: at the probe)
 
 

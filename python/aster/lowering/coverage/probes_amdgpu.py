@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from .kernels import N, Probe, _gen, elementwise, raw
+from .kernels import N, Probe, _gen, _np, elementwise, raw
 from .probes_scf_cf import _f32_in
 
 
@@ -34,23 +34,94 @@ def _mfma_probes():
     P.append(_mfma_probe("cbsz=1 abid=1 blgp (4x4x4 16b f16)", "4x4x4",
                          "{blocks = 16 : i32, abid = 1 : i32, cbsz = 1 : i32} blgp = bcast_second_32",
                          "vector<4xf16>", "vector<4xf16>", "vector<4xf32>"))
+    # cbsz / abid on the multi-block shapes, blgp on single-block ones, neg on f64.
+    for shape, blocks, cbsz, abid, blgp, av, cv in (
+            ("4x4x1", 16, 4, 9, "none", "f32", "vector<4xf32>"),
+            ("16x16x1", 4, 2, 3, "rotate_16_right", "f32", "vector<16xf32>"),
+            ("32x32x1", 2, 1, 1, "bcast_first_32", "f32", "vector<32xf32>"),
+            ("16x16x4", 4, 1, 0, "bcast_second_32", "vector<4xbf16>", "vector<16xf32>"),
+            ("4x4x4", 16, 3, 5, "bcast_first_32", "vector<4xi8>", "vector<4xi32>"),
+            ("32x32x8", 1, 0, 0, "rotate_16_right", "vector<4xf16>", "vector<16xf32>"),
+            ("16x16x16", 1, 0, 0, "bcast_first_32", "vector<4xbf16>", "vector<4xf32>"),
+            ("16x16x32", 1, 0, 0, "bcast_second_32", "vector<8xf8E4M3FNUZ>", "vector<4xf32>"),
+            ("16x16x32", 1, 0, 0, "rotate_16_right", "vector<8xi8>", "vector<4xi32>")):
+        P.append(_mfma_probe(f"cbsz={cbsz} abid={abid} blgp={blgp} ({shape} {blocks}b {av})", shape,
+                             f"{{blocks = {blocks} : i32, abid = {abid} : i32, cbsz = {cbsz} : i32}} "
+                             f"blgp = {blgp}", av, av, cv))
+    for neg in ("negateA", "negateB, negateC", "negateA, negateB, negateC"):
+        P.append(_mfma_probe(f"{neg} (16x16x4 f64)", "16x16x4",
+                             f"{{blocks = 1 : i32, abid = 0 : i32, cbsz = 0 : i32, {neg}}} blgp = none",
+                             "f64", "f64", "vector<4xf64>"))
+    P.append(_mfma_probe("negateC (4x4x4 4b f64)", "4x4x4",
+                         "{blocks = 4 : i32, abid = 0 : i32, cbsz = 0 : i32, negateC} blgp = none",
+                         "f64", "f64", "f64"))
+    # gfx950: OCP fp8/bf8, the doubled-K f16 / bf16 / i8 shapes.
+    for a, b in (("f8E4M3FN", "f8E4M3FN"), ("f8E5M2", "f8E4M3FN")):
+        for shape, cv in (("16x16x32", "vector<4xf32>"), ("32x32x16", "vector<16xf32>")):
+            P.append(_mfma_probe(f"gfx950 {shape} {a} x {b}", shape,
+                                 "{blocks = 1 : i32, abid = 0 : i32, cbsz = 0 : i32} blgp = none",
+                                 f"vector<8x{a}>", f"vector<8x{b}>", cv, target="gfx950"))
+    for shape, av, cv in (("16x16x32", "vector<8xf16>", "vector<4xf32>"),
+                          ("32x32x16", "vector<8xbf16>", "vector<16xf32>"),
+                          ("16x16x64", "vector<16xi8>", "vector<4xi32>")):
+        P.append(_mfma_probe(f"gfx950 {shape} {av}", shape,
+                             "{blocks = 1 : i32, abid = 0 : i32, cbsz = 0 : i32} blgp = none",
+                             av, av, cv, target="gfx950"))
     return P
 
 
-def _mfma_probe(variant, shape, attrs, av, bv, cv):
-    """An amdgpu.mfma probe; f8 operands travel as i8 vectors (no f8
-    kernel argument type) and are bitcast."""
-    def fix(t):
-        return t.replace("f8E4M3FNUZ", "i8").replace("f8E5M2FNUZ", "i8")
-    pre, names = "", []
-    for n, t in (("a", av), ("b", bv)):
-        if "f8" in t:
-            pre += f"      %{n}f = vector.bitcast %{n} : {fix(t)} to {t}\n"
-            names.append(f"%{n}f")
+def _words(t):
+    """(32-bit words per lane, element count, element type) of operand type t."""
+    m = re.fullmatch(r"vector<(\d+)x(\w+)>", t)
+    n, e = (int(m.group(1)), m.group(2)) if m else (1, t)
+    b = 64 if e == "f64" else 32 if e in ("f32", "i32") else 16 if e in ("f16", "bf16") else 8
+    return max(1, n * b // 32), n, e
+
+
+def _mfma_probe(variant, shape, attrs, av, bv, cv, target=""):
+    """An amdgpu.mfma probe: each lane loads its A, B, C words from arrays
+    of 64 lanes x its words (a 32-register accumulator needs 2048 words: the
+    audit's 1024-element arrays were too small for the 2-block 32x32
+    shapes), bitcasts them to the operand types (f8 travels as i8 words:
+    no f8 kernel argument type), runs the MFMA and stores D's words."""
+    lines = ["      %i = gpu.thread_id x\n"]
+    args, names = [], []
+    for n, t, arr in (("a", av, "x"), ("b", bv, "y"), ("c", cv, "z")):
+        w, cnt, e = _words(t)
+        args.append(f"%{arr}: memref<{64 * w}xi32>")
+        lines.append(f"      %{n}_c = arith.constant {w} : index\n"
+                     f"      %{n}_at = arith.muli %i, %{n}_c : index\n"
+                     f"      %{n}_w = vector.load %{arr}[%{n}_at] : memref<{64 * w}xi32>, vector<{w}xi32>\n"
+                     f"      %{n}_v = vector.bitcast %{n}_w : vector<{w}xi32> to vector<{cnt}x{e}>\n")
+        if t.startswith("vector"):
+            names.append(f"%{n}_v")
         else:
-            names.append(f"%{n}")
-    body = pre + f"      %r = amdgpu.mfma {shape} {names[0]} * {names[1]} + %c {attrs} : {av}, {bv}, {cv}"
-    return elementwise("amdgpu.mfma", variant, body, [fix(av), fix(bv), cv], cv, kind="small")
+            lines.append(f"      %{n}_s = vector.extract %{n}_v[0] : {e} from vector<1x{e}>\n")
+            names.append(f"%{n}_s")
+    lines.append(f"      %r = amdgpu.mfma {shape} {names[0]} * {names[1]} + {names[2]} {attrs} : {av}, {bv}, {cv}\n")
+    w, cnt, e = _words(cv)
+    if cv.startswith("vector"):
+        lines.append(f"      %r_w = vector.bitcast %r : {cv} to vector<{w}xi32>\n")
+    else:
+        lines.append(f"      %r_v = vector.broadcast %r : {e} to vector<1x{e}>\n"
+                     f"      %r_w = vector.bitcast %r_v : vector<1x{e}> to vector<{w}xi32>\n")
+    lines.append(f"      vector.store %r_w, %o[%c_at] : memref<{64 * w}xi32>, vector<{w}xi32>")
+    args.append(f"%o: memref<{64 * w}xi32>")
+    sizes = [64 * _words(t)[0] for t in (av, bv, cv, cv)]
+    kinds = [_words(t)[2] for t in (av, bv, cv)]
+
+    def inputs(rng):
+        out = []
+        for k, e in enumerate(kinds):
+            st = "i8" if "f8" in e else e
+            x = _gen(st, sizes[k] * 4 // np.dtype(_np(st)).itemsize, rng, "small")
+            out.append(x.view(np.uint8).view(np.int32).copy())
+        out.append(np.zeros(sizes[3], np.int32))
+        return out
+    p = raw("amdgpu.mfma", variant, ", ".join(args), "".join(lines), inputs, [3],
+            views={3: "f64" if e == "f64" else "f32" if e == "f32" else "i32"})
+    p.target = target
+    return p
 
 
 def _probes_amdgpu():
@@ -70,6 +141,25 @@ def _probes_amdgpu():
       amdgpu.raw_buffer_store %v -> %o[%ii] : f16 -> memref<1024xf16>, i32""",
                  lambda r: [r.standard_normal(N).astype(np.float16), np.zeros(N, np.float16)], [1],
                  views={1: "f16"}))
+    for t, n, view in (("i8", 1, "i8"), ("i16", 1, "i16"), ("bf16", 1, "bf16"), ("f16", 2, "f16"),
+                       ("f16", 4, "f16"), ("i8", 4, "i8"), ("i8", 2, "i8"), ("f64", 1, "f64"),
+                       ("i32", 3, "i32")):
+        vt = t if n == 1 else f"vector<{n}x{t}>"
+        P.append(raw("amdgpu.raw_buffer_load", f"{vt} (and store)", f"%x: memref<1024x{t}>, %o: memref<1024x{t}>",
+                     head + f"""
+      %cn = arith.constant {n} : i32
+      %k = arith.muli %ii, %cn : i32
+      %v = amdgpu.raw_buffer_load %x[%k] : memref<1024x{t}>, i32 -> {vt}
+      amdgpu.raw_buffer_store %v -> %o[%k] : {vt} -> memref<1024x{t}>, i32""",
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, _np(t))], [1], views={1: view}))
+    P.append(raw("amdgpu.raw_buffer_load", "f32 out of bounds reads 0, store dropped",
+                 "%x: memref<1024xf32>, %o: memref<1024xf32>", head + """
+      %big = arith.constant 1000 : i32
+      %k = arith.addi %ii, %big : i32
+      %v = amdgpu.raw_buffer_load %x[%k] : memref<1024xf32>, i32 -> f32
+      amdgpu.raw_buffer_store %v -> %o[%ii] : f32 -> memref<1024xf32>, i32
+      amdgpu.raw_buffer_store %v -> %o[%k] : f32 -> memref<1024xf32>, i32""",
+                 _f32_in, [1]))
     for op, t in (("fadd", "f32"), ("fmax", "f32"), ("smax", "i32"), ("umin", "i32")):
         P.append(raw(f"amdgpu.raw_buffer_atomic_{op}", t, f"%x: memref<1024x{t}>, %y: memref<1024x{t}>", head + f"""
       %v = memref.load %y[%i] : memref<1024x{t}>
@@ -97,6 +187,19 @@ def _probes_amdgpu():
                          ["f32"], "f32"))
     P.append(elementwise("amdgpu.dpp", "quad_perm i32", "      %r = amdgpu.dpp %a %a quad_perm ( [1 : i32, 0 : i32, 3 : i32, 2 : i32] ) : i32",
                          ["i32"], "i32"))
+    for kind, arg, attrs, t in (
+            ("row_shr", "( 3 : i32 )", "", "f32"), ("row_ror", "( 5 : i32 )", "{ bound_ctrl = true }", "i32"),
+            ("row_shl", "( 15 : i32 )", "{ row_mask = 0x5 : i32, bank_mask = 0xa : i32 }", "i32"),
+            ("wave_shl", "", "", "f32"), ("wave_shr", "", "{ bound_ctrl = true }", "i32"),
+            ("wave_rol", "", "", "i32"), ("wave_ror", "", "", "f32"), ("row_mirror", "", "", "i32"),
+            ("row_half_mirror", "", "", "f32"), ("row_bcast_15", "", "{ row_mask = 0xa : i32 }", "i32"),
+            ("row_bcast_31", "", "{ row_mask = 0xc : i32 }", "f32"),
+            ("quad_perm", "( [3 : i32, 3 : i32, 0 : i32, 1 : i32] )", "", "f16"),
+            ("row_shr", "( 1 : i32 )", "", "i64")):
+        # (not vector<2xf16>: MLIR 22's DPPOp::verify() crashes on vector
+        # operands, in aster.lower's parse and in mlir-opt-22 alike)
+        P.append(elementwise("amdgpu.dpp", f"{kind} {arg} {attrs} {t}".replace("  ", " "),
+                             f"      %r = amdgpu.dpp %b %a {kind} {arg} {attrs} : {t}", [t, t], t))
     P.append(elementwise("amdgpu.swizzle_bitmode", "i32", "      %r = amdgpu.swizzle_bitmode %a 1 2 4 : i32",
                          ["i32"], "i32"))
     P.append(elementwise("amdgpu.permlane_swap", "gfx950 only (probe on gfx942)",
@@ -122,6 +225,75 @@ def _probes_amdgpu():
                          "      %q = amdgpu.packed_stoch_round_fp8 %a + %s into %u8[2] : f32 to vector<4xf8E4M3FNUZ> into vector<4xf8E4M3FNUZ>\n"
                          "      %r = vector.bitcast %q : vector<4xf8E4M3FNUZ> to vector<1xi32>",
                          ["f32"], "vector<1xi32>"))
+    for fmt, t in (("fp8", "f8E4M3FN"), ("bf8", "f8E5M2")):
+        q = elementwise("amdgpu.ext_packed_fp8", f"gfx950 OCP {fmt} word[3] to f32",
+                        f"      %q = vector.bitcast %a : vector<1xi32> to vector<4x{t}>\n"
+                        f"      %r = amdgpu.ext_packed_fp8 %q[3] : vector<4x{t}> to f32",
+                        ["vector<1xi32>"], "f32")
+        q.target = "gfx950"
+        P.append(q)
+        q = elementwise("amdgpu.ext_packed_fp8", f"gfx950 OCP {fmt} word[1] to vector<2xf32>",
+                        f"      %q = vector.bitcast %a : vector<1xi32> to vector<4x{t}>\n"
+                        f"      %r = amdgpu.ext_packed_fp8 %q[1] : vector<4x{t}> to vector<2xf32>",
+                        ["vector<1xi32>"], "vector<2xf32>")
+        q.target = "gfx950"
+        P.append(q)
+        q = elementwise("amdgpu.packed_trunc_2xfp8", f"gfx950 OCP {fmt} f32 x2 to word 0",
+                        "      %u = arith.constant dense<0> : vector<1xi32>\n"
+                        f"      %u8 = vector.bitcast %u : vector<1xi32> to vector<4x{t}>\n"
+                        f"      %q = amdgpu.packed_trunc_2xfp8 %a, %b into %u8[word 0] : f32 to vector<4x{t}> into vector<4x{t}>\n"
+                        f"      %r = vector.bitcast %q : vector<4x{t}> to vector<1xi32>",
+                        ["f32", "f32"], "vector<1xi32>")
+        q.target = "gfx950"
+        P.append(q)
+    for fmt, t in (("bf8", "f8E5M2FNUZ"),):
+        P.append(elementwise("amdgpu.packed_trunc_2xfp8", f"{fmt} a only into word 1 of an existing word",
+                             f"      %u8 = vector.bitcast %b : vector<1xi32> to vector<4x{t}>\n"
+                             f"      %q = amdgpu.packed_trunc_2xfp8 %a, undef into %u8[word 1] : f32 to vector<4x{t}> into vector<4x{t}>\n"
+                             f"      %r0 = vector.bitcast %q : vector<4x{t}> to vector<1xi32>\n"
+                             f"      %m = arith.constant dense<0xffff00ff> : vector<1xi32>\n"
+                             f"      %r = arith.andi %r0, %m : vector<1xi32>",
+                             ["f32", "vector<1xi32>"], "vector<1xi32>"))
+        P.append(elementwise("amdgpu.packed_stoch_round_fp8", f"{fmt} divergent seed into byte 1 of an existing word",
+                             f"      %u8 = vector.bitcast %c : vector<1xi32> to vector<4x{t}>\n"
+                             f"      %q = amdgpu.packed_stoch_round_fp8 %a + %b into %u8[1] : f32 to vector<4x{t}> into vector<4x{t}>\n"
+                             f"      %r = vector.bitcast %q : vector<4x{t}> to vector<1xi32>",
+                             ["f32", "i32", "vector<1xi32>"], "vector<1xi32>"))
+    for rl in (16, 32):
+        for t in ("i32", "f16", "f64"):
+            q = elementwise("amdgpu.permlane_swap", f"gfx950 {rl} {t}",
+                            f"      %r = amdgpu.permlane_swap %a {rl} : {t}", [t], t)
+            q.target = "gfx950"
+            P.append(q)
+    P.append(raw("amdgpu.fat_raw_buffer_cast", "validBytes(256) resetOffset on a subview-free offset memref",
+                 "%x: memref<1024xf32>, %o: memref<1024xf32>", head + """
+      %vb = arith.constant 256 : i64
+      %b = amdgpu.fat_raw_buffer_cast %x validBytes(%vb) resetOffset : memref<1024xf32> to memref<1024xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %c64 = arith.constant 64 : index
+      %j = arith.addi %i, %c64 : index
+      %v = memref.load %b[%i] : memref<1024xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %w = memref.load %b[%j] : memref<1024xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %s = arith.addf %v, %w : f32
+      memref.store %s, %b[%j] : memref<1024xf32, #amdgpu.address_space<fat_raw_buffer>>
+      memref.store %s, %o[%i] : memref<1024xf32>""", _f32_in, [0, 1]))
+    P.append(raw("amdgpu.fat_raw_buffer_cast", "f16 load, i8 store", "%x: memref<1024xf16>, %o: memref<1024xi8>", head + """
+      %b = amdgpu.fat_raw_buffer_cast %x : memref<1024xf16> to memref<1024xf16, #amdgpu.address_space<fat_raw_buffer>>
+      %q = amdgpu.fat_raw_buffer_cast %o : memref<1024xi8> to memref<1024xi8, #amdgpu.address_space<fat_raw_buffer>>
+      %v = memref.load %b[%i] : memref<1024xf16, #amdgpu.address_space<fat_raw_buffer>>
+      %w = arith.fptosi %v : f16 to i8
+      memref.store %w, %q[%i] : memref<1024xi8, #amdgpu.address_space<fat_raw_buffer>>""",
+                 lambda r: [_gen("f16", N, r, "small"), np.zeros(N, np.int8)], [1], views={1: "i8"}))
+    for t in ("i8", "f16", "i32"):
+        P.append(raw("amdgpu.gather_to_lds", f"{t} (zero-extended to dwords)", f"%x: memref<1024x{t}>, %o: memref<1024x{t}>", head + f"""
+      %l = memref.alloca() : memref<512x{t}, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %j = arith.addi %i, %c3 : index
+      amdgpu.gather_to_lds %x[%j], %l[%c0] : {t}, memref<1024x{t}>, memref<512x{t}, #gpu.address_space<workgroup>>
+      amdgpu.lds_barrier
+      %v = memref.load %l[%i] : memref<512x{t}, #gpu.address_space<workgroup>>
+      memref.store %v, %o[%i] : memref<1024x{t}>""",
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, _np(t))], [1], views={1: t}))
     P.append(raw("amdgpu.gather_to_lds", "f32", F, head + """
       %l = memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
       %c0 = arith.constant 0 : index
@@ -136,8 +308,49 @@ def _probes_amdgpu():
       %e = vector.extract %v[0] : f16 from vector<4xf16>
       %f = arith.extf %e : f16 to f32
       memref.store %f, %o[%i] : memref<1024xf32>""", _f32_in, [1]))
-    for op, note in (("scaled_ext_packed", "gfx950 MX"), ("scaled_ext_packed_matrix", "gfx1250"),
-                     ("packed_scaled_trunc", "gfx950 MX"), ("scaled_mfma", "gfx950 MX"),
-                     ("sparse_mfma", "v_smfmac")):
+    for t, n in (("f16", 4), ("i8", 8)):
+        fill = "".join(f"""
+      %k{k} = arith.constant {k} : index
+      %a{k} = arith.addi %at, %k{k} : index
+      %e{k} = memref.load %x[%a{k}] : memref<1024x{t}>
+      memref.store %e{k}, %l[%a{k}] : memref<1024x{t}, #gpu.address_space<workgroup>>""" for k in range(n))
+        q = raw("amdgpu.transpose_load", f"gfx950 vector<{n}x{t}>", f"%x: memref<1024x{t}>, %o: memref<1024xi32>", head + f"""
+      %l = memref.alloca() : memref<1024x{t}, #gpu.address_space<workgroup>>
+      %cn = arith.constant {n} : index
+      %at = arith.muli %i, %cn : index{fill}
+      amdgpu.lds_barrier
+      %v = amdgpu.transpose_load %l[%at] : memref<1024x{t}, #gpu.address_space<workgroup>> -> vector<{n}x{t}>
+      %rw = vector.bitcast %v : vector<{n}x{t}> to vector<2xi32>
+      %r0 = vector.extract %rw[0] : i32 from vector<2xi32>
+      %r1 = vector.extract %rw[1] : i32 from vector<2xi32>
+      %c64 = arith.constant 64 : index
+      %j = arith.addi %i, %c64 : index
+      memref.store %r0, %o[%i] : memref<1024xi32>
+      memref.store %r1, %o[%j] : memref<1024xi32>""",
+                lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, np.int32)], [1])
+        q.target = "gfx950"
+        P.append(q)
+    # gfx950 MX ops (block-scaled conversions and MFMAs): probed on gfx950.
+    for q in (
+            elementwise("amdgpu.scaled_ext_packed", "gfx950 fp8 word[1] scale to vector<2xf32>",
+                        "      %q = vector.bitcast %a : vector<1xi32> to vector<4xf8E4M3FN>\n"
+                        "      %r = amdgpu.scaled_ext_packed %q[1], %b : vector<4xf8E4M3FN> to vector<2xf32>",
+                        ["vector<1xi32>", "f32"], "vector<2xf32>", kind="small"),
+            elementwise("amdgpu.packed_scaled_trunc", "gfx950 vector<2xf32> scale into fp8 word",
+                        "      %v = vector.from_elements %a, %a : vector<2xf32>\n"
+                        "      %q = amdgpu.packed_scaled_trunc %v into undef[0], %b : vector<2xf32> to vector<4xf8E4M3FN>\n"
+                        "      %r = vector.bitcast %q : vector<4xf8E4M3FN> to vector<1xi32>",
+                        ["f32", "f32"], "vector<1xi32>", kind="small"),
+            elementwise("amdgpu.scaled_mfma", "gfx950 16x16x128 fp8 x fp8, scale 1",
+                        "      %a8 = vector.bitcast %a : vector<8xi32> to vector<32xf8E4M3FN>\n"
+                        "      %b8 = vector.bitcast %b : vector<8xi32> to vector<32xf8E4M3FN>\n"
+                        "      %one = arith.constant 1.0 : f8E8M0FNU\n"
+                        "      %z = arith.constant dense<0.0> : vector<4xf32>\n"
+                        "      %r = amdgpu.scaled_mfma 16x16x128 (%one[0] * %a8) * (%one[0] * %b8) + %z : "
+                        "f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf8E4M3FN>, vector<4xf32>",
+                        ["vector<8xi32>", "vector<8xi32>"], "vector<4xf32>", kind="small")):
+        q.target = "gfx950"
+        P.append(q)
+    for op, note in (("scaled_ext_packed_matrix", "gfx1250"), ("sparse_mfma", "v_smfmac")):
         P.append(Probe(f"amdgpu.{op}", f"not probed ({note})"))
     return P

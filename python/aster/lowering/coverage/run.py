@@ -81,6 +81,7 @@ def run_probe(p, llvm=True, target="gfx942", run=True):
     from ..signature import Signature
     if not p.mlir:
         return "not-probed", p.variant
+    target = p.target or target
     try:
         mods = aster.lower(p.mlir, target=target)
     except aster.AsterError as e:
