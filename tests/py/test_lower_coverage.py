@@ -93,13 +93,7 @@ def test_docs_table_names_every_op():
 # so that a new one fails the audit. (op, variant) -> why.
 NO_ORACLE = {}
 
-# Bugs other branches own and fix (issue 26): their probes may differ until
-# those merge. (op, variant) -> owner.
-OPEN_BUGS = {
-    **{("amdgpu.mfma", v): "wt14-loweramd: 2-block MFMA operands read past the array (strict mode)"
-       for v in ("v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_32x32x4_2b_bf16",
-                 "v_mfma_f32_32x32x4_2b_f16", "v_mfma_i32_32x32x4_2b_i8")},
-}
+OPEN_BUGS = {}  # (op, variant): why, for probes that differ and are not fixed yet
 
 
 @pytest.mark.skipif(not LONG, reason="every probe: make test-long (ASTER_TEST_LONG=1; "
