@@ -31,6 +31,7 @@
 //
 // Needs before: operands lowered. Guarantees after: the result in vals / vecs.
 //===----------------------------------------------------------------------===//
+#include "lower/AmdgpuWords.h"
 #include "lower/KernelLowering.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -39,23 +40,7 @@ namespace aster::lower {
 
 namespace {
 
-/// The dwords of a value (vector words, a 64-bit pair, or one dword).
-FailureOr<SmallVector<RV>> dwordsOf(KernelLowering &L, Value v) {
-  if (isa<VectorType>(v.getType())) {
-    auto it = L.vecs.find(v);
-    if (it == L.vecs.end())
-      return L.fn.emitOpError("uses a vector value amdgcn-lower does not know");
-    return it->second;
-  }
-  auto r = L.get(v);
-  if (failed(r))
-    return failure();
-  if (r->wide)
-    return SmallVector<RV>{KernelLowering::lo(*r), KernelLowering::hi(*r)};
-  return SmallVector<RV>{*r};
-}
-
-/// Stores the dwords `ws` as the value `res` (the shape dwordsOf read).
+/// Stores the dwords `ws` as the value `res` (the shape operandWords read).
 void setDwords(KernelLowering &L, Value res, ArrayRef<RV> ws) {
   if (isa<VectorType>(res.getType()))
     L.vecs[res] = SmallVector<RV>(ws);
@@ -108,7 +93,7 @@ LogicalResult lowerDpp(KernelLowering &L, Operation *o) {
   auto ctrl = dppCtrl(L, op);
   if (failed(ctrl))
     return failure();
-  auto olds = dwordsOf(L, op.getOld()), srcs = dwordsOf(L, op.getSrc());
+  auto olds = operandWords(L, op.getOld()), srcs = operandWords(L, op.getSrc());
   if (failed(olds) || failed(srcs))
     return failure();
   if (olds->size() != srcs->size())
@@ -161,7 +146,7 @@ LogicalResult lowerPermlaneSwap(KernelLowering &L, Operation *o) {
   if (op.getFetchInactive() || op.getBoundCtrl())
     return L.unsupported(op, "fetch_inactive and bound_ctrl are not lowered (gfx950's "
                              "v_permlane*_swap_b32 VOP1 form has no such fields)");
-  auto ws = dwordsOf(L, op.getSrc());
+  auto ws = operandWords(L, op.getSrc());
   if (failed(ws))
     return failure();
   SmallVector<RV> out;

@@ -22,6 +22,7 @@
 // Guarantees after: the result in vals (a scalar f32/i32: one word; f64: a
 // wide pair) or vecs; anything else an error at the op naming it.
 //===----------------------------------------------------------------------===//
+#include "lower/AmdgpuWords.h"
 #include "lower/KernelLowering.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -29,23 +30,6 @@
 namespace aster::lower {
 
 namespace {
-
-/// The 32-bit words of an MFMA operand (a vector in vecs, or a scalar; an
-/// f64 scalar as its two dwords, low first).
-FailureOr<SmallVector<RV>> mfmaWords(KernelLowering &L, Value v) {
-  if (isa<VectorType>(v.getType())) {
-    auto it = L.vecs.find(v);
-    if (it == L.vecs.end())
-      return L.fn.emitOpError("uses a vector value amdgcn-lower does not know");
-    return it->second;
-  }
-  auto r = L.get(v);
-  if (failed(r))
-    return failure();
-  if (r->wide)
-    return SmallVector<RV>{KernelLowering::lo(*r), KernelLowering::hi(*r)};
-  return SmallVector<RV>{*r};
-}
 
 Value vrange(KernelLowering &L, ArrayRef<RV> ws) {
   SmallVector<Value> regs;
@@ -96,8 +80,8 @@ LogicalResult lowerMfma(KernelLowering &L, Operation *o) {
     return L.unsupported(op, "the instruction table has no " + mn);
   if (!d->validOn(L.km.getTargetBit()))
     return L.unsupported(op, mn + " is not an instruction of " + L.km.getTarget());
-  auto a = mfmaWords(L, op.getSourceA()), b = mfmaWords(L, op.getSourceB()),
-       c = mfmaWords(L, op.getDestC());
+  auto a = operandWords(L, op.getSourceA()), b = operandWords(L, op.getSourceB()),
+       c = operandWords(L, op.getDestC());
   if (failed(a) || failed(b) || failed(c))
     return failure();
   unsigned abw = d->srcs()[0].width, dw = d->dsts()[0].width;

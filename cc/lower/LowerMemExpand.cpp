@@ -46,6 +46,7 @@
 // outside a kernel, memrefs of different ranks, a reshape of a source that
 // is not row-major).
 //===----------------------------------------------------------------------===//
+#include "lower/ExpandWalk.h"
 #include "lower/KernelLowering.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -331,18 +332,11 @@ LogicalResult expandWorkgroupGlobals(gpu::GPUFuncOp fn, SmallVectorImpl<Operatio
 } // namespace
 
 bool hasExpandableMem(gpu::GPUModuleOp gm) {
-  return gm.walk([](Operation *op) {
-             return expandable(op) ? WalkResult::interrupt() : WalkResult::advance();
-           })
-      .wasInterrupted();
+  return anyOpWhere(gm, expandable);
 }
 
 LogicalResult expandMem(gpu::GPUModuleOp gm) {
-  SmallVector<Operation *> ops;
-  gm.walk([&](Operation *op) {
-    if (expandable(op))
-      ops.push_back(op);
-  });
+  SmallVector<Operation *> ops = opsWhere(gm, expandable);
   llvm::MapVector<gpu::GPUFuncOp, SmallVector<Operation *>> globals;
   bool ok = true;
   for (Operation *op : ops) {

@@ -28,6 +28,7 @@
 // Needs before: a gpu.module (the clone lowerGpuModules lowers). Guarantees
 // after: only gpu ops LowerGpu.cpp lowers remain of those listed.
 //===----------------------------------------------------------------------===//
+#include "lower/ExpandWalk.h"
 #include "lower/KernelLowering.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -155,19 +156,12 @@ LogicalResult lowerSubgroupBroadcast(KernelLowering &L, Operation *op) {
 } // namespace
 
 bool hasExpandableGpu(gpu::GPUModuleOp gm) {
-  return gm.walk([](Operation *op) {
-             return needsExpansion(op) ? WalkResult::interrupt() : WalkResult::advance();
-           })
-      .wasInterrupted();
+  return anyOpWhere(gm, needsExpansion);
 }
 
 LogicalResult expandGpu(gpu::GPUModuleOp gm) {
   MLIRContext *ctx = gm.getContext();
-  SmallVector<Operation *> roots;
-  gm.walk([&](Operation *op) {
-    if (needsExpansion(op))
-      roots.push_back(op);
-  });
+  SmallVector<Operation *> roots = opsWhere(gm, needsExpansion);
   RewritePatternSet patterns(ctx);
   populateGpuGlobalIdPatterns(patterns);
   populateGpuSubgroupIdPatterns(patterns);
@@ -179,9 +173,7 @@ LogicalResult expandGpu(gpu::GPUModuleOp gm) {
   populateGpuLowerSubgroupReduceToShufflePatterns(patterns, 64, 64, 1);
   populateGpuLowerClusteredSubgroupReduceToShufflePatterns(patterns, 64, 64, 1);
   patterns.add<NarrowShuffle, NumSubgroups>(ctx);
-  GreedyRewriteConfig cfg;
-  cfg.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-  (void)applyOpPatternsGreedily(roots, std::move(patterns), cfg);
+  rewriteRoots(roots, std::move(patterns));
   return success();
 }
 

@@ -34,6 +34,7 @@
 // after: upstream IR (gpu / scf / memref / vector / arith); a listed op that
 // no pattern rewrote is left for the walk, which names it in its error.
 //===----------------------------------------------------------------------===//
+#include "lower/ExpandWalk.h"
 #include "lower/KernelLowering.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -75,19 +76,12 @@ bool needsExpansion(Operation *op) {
 } // namespace
 
 bool hasExpandableVector(gpu::GPUModuleOp gm) {
-  return gm.walk([](Operation *op) {
-             return needsExpansion(op) ? WalkResult::interrupt() : WalkResult::advance();
-           })
-      .wasInterrupted();
+  return anyOpWhere(gm, needsExpansion);
 }
 
 LogicalResult expandVector(gpu::GPUModuleOp gm) {
   MLIRContext *ctx = gm.getContext();
-  SmallVector<Operation *> roots;
-  gm.walk([&](Operation *op) {
-    if (needsExpansion(op))
-      roots.push_back(op);
-  });
+  SmallVector<Operation *> roots = opsWhere(gm, needsExpansion);
   RewritePatternSet patterns(ctx);
   vector::populateVectorContractLoweringPatterns(patterns, vector::VectorContractLowering::Dot);
   vector::populateVectorOuterProductLoweringPatterns(patterns);
@@ -108,9 +102,7 @@ LogicalResult expandVector(gpu::GPUModuleOp gm) {
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   populateVectorToSCFConversionPatterns(
       patterns, VectorTransferToSCFOptions().enableFullUnroll().setTargetRank(1));
-  GreedyRewriteConfig cfg;
-  cfg.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-  (void)applyOpPatternsGreedily(roots, std::move(patterns), cfg);
+  rewriteRoots(roots, std::move(patterns));
   // VectorToSCF indexes with affine.apply: upstream's lower-affine patterns.
   RewritePatternSet affine(ctx);
   populateAffineToStdConversionPatterns(affine);

@@ -3,7 +3,8 @@
 Part of the coverage audit (aster.lowering.coverage: see its __init__)."""
 
 from .kernels import FLOATS, INTS, VFLT, VINT, elementwise, i1_of, isfloat, lanes, unary, with_elem
-from .refs import cmpf_ref, fpclass_ref, int_binary_ref, math_ref, remf_ref
+from .refs import (clampf_ref, cmpf_ref, cmpi_ref, float_minmax_ref, fpclass_ref, int_binary_ref, math_ref,
+                   remf_ref)
 
 
 def _probes_arith():
@@ -23,7 +24,9 @@ def _probes_arith():
     for op in ("addf", "subf", "mulf", "divf", "remf", "maxnumf", "minnumf", "maximumf", "minimumf"):
         for t in FLOATS + VFLT:
             P.append(elementwise(f"arith.{op}", t, f"      %r = arith.{op} %a, %b : {t}", [t, t], t,
-                                 ref=remf_ref(t) if op == "remf" and t == "vector<4xf16>" else None))
+                                 ref=remf_ref(t) if op == "remf" and t == "vector<4xf16>" else
+                                 float_minmax_ref(op, t) if op in ("minimumf", "maximumf")
+                                 and t == "vector<4xf16>" else None))
     for t in FLOATS + VFLT:
         P.append(elementwise("arith.negf", t, f"      %r = arith.negf %a : {t}", [t], t))
     preds = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -109,7 +112,7 @@ def _probes_i8_vectors():
                              shift=True))
     for p in ("eq", "slt", "ult"):
         P.append(elementwise("arith.cmpi", f"{p} {t}", f"      %r = arith.cmpi {p}, %a, %b : {t}",
-                             [t, t], i1_of(t)))
+                             [t, t], i1_of(t), ref=cmpi_ref(p, t)))
     P.append(elementwise("arith.select", t, f"      %m = arith.cmpi slt, %a, %b : {t}\n"
                          f"      %r = arith.select %m, %a, %b : {i1_of(t)}, {t}", [t, t], t))
     for op in ("extsi", "extui"):
@@ -140,7 +143,7 @@ def _probes_math():
     for t in ts:
         P.append(elementwise("math.fma", t, f"      %r = math.fma %a, %b, %c : {t}", [t, t, t], t))
         P.append(elementwise("math.clampf", t, f"      %r = math.clampf %a to [%b, %c] : {t}",
-                             [t, t, t], t))
+                             [t, t, t], t, ref=clampf_ref(t)))
         for op in ("isfinite", "isinf", "isnan", "isnormal"):
             P.append(elementwise(f"math.{op}", t, f"      %r = math.{op} %a : {t}", [t], i1_of(t),
                                  ref=fpclass_ref(op, t) if op in ("isinf", "isnormal") else None))

@@ -232,3 +232,68 @@ def fpclass_ref(op, t):
         out[:count] = r.astype(out.dtype)
         return {1: out}
     return ref
+
+
+def cmpi_ref(pred, t):
+    """The reference of `arith.cmpi pred, %a, %b : t` for vectors of packed
+    integers (vector<4xi8>: LLVM's build uses SDWA compares outside aster's
+    table), the i1 results stored as i32 0 / 1, one per element; s-predicates
+    compare as signed, u-predicates as unsigned (ArithOps.td)."""
+    e, n = elem(t), lanes(t) or 1
+    bits, count = _bits(e), 64 * n
+    cmp = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+           "gt": np.greater, "ge": np.greater_equal}
+
+    def ref(a):
+        dt = np.dtype(f"u{bits // 8}" if pred[0] == "u" else f"i{bits // 8}")
+        x, y = (np.asarray(v).view(dt)[:count] for v in a[:2])
+        r = cmp[pred if pred in ("eq", "ne") else pred[1:]](x, y)
+        out = np.zeros_like(np.asarray(a[2]))
+        out[:count] = r.astype(out.dtype)
+        return {2: out}
+    return ref
+
+
+def float_minmax_ref(op, t):
+    """The reference of `arith.minimumf` / `maximumf %a, %b : t`
+    (ArithOps.td: IEEE 754-2019 minimum / maximum: NaN if either operand is
+    NaN, -0 below +0)."""
+    from .kernels import _np
+    e, n = elem(t), lanes(t) or 1
+    count = 64 * n
+
+    def ref(a):
+        x, y = (_floats(v, e, count).astype(np.float64) for v in a[:2])
+        lo = op == "minimumf"
+        with np.errstate(all="ignore"):
+            pick = np.minimum(x, y) if lo else np.maximum(x, y)
+            zeros = (x == y) & (np.signbit(x) != np.signbit(y))
+            signed = np.where(np.signbit(x) == lo, x, y)
+            r = np.where(np.isnan(x) | np.isnan(y), np.nan, np.where(zeros, signed, pick))
+        out = np.zeros_like(np.asarray(a[2]))
+        out.view(_np(e))[:count] = r.astype(_np(e))
+        return {2: out}
+    return ref
+
+
+def clampf_ref(t):
+    """The reference of `math.clampf %a to [%b, %c] : t`, computed in
+    float64 and rounded to t. f64: maximum(minimum(a, c), b), NaN
+    propagated (upstream's f64 lowering, llvm-project pull request 188776).
+    f16 / f32 (LLVM's build: v_med3) and bf16 (through f32, LowerMathClass.cpp):
+    the median of the three (what v_med3 computes; equal to the clamp when
+    b <= c, which MathOps.td presumes). MLIR 22's op text reads
+    maxf(minf(x, min), max), not a clamp: we follow the lowerings."""
+    from .kernels import _np
+    e, n = elem(t), lanes(t) or 1
+    count = 64 * n
+
+    def ref(a):
+        x, lo, hi = (_floats(v, e, count).astype(np.float64) for v in a[:3])
+        with np.errstate(all="ignore"):
+            r = (np.maximum(np.minimum(x, hi), lo) if e == "f64"
+                 else np.median(np.stack([x, lo, hi]), axis=0))
+        out = np.zeros_like(np.asarray(a[3]))
+        out.view(_np(e))[:count] = r.astype(_np(e))
+        return {3: out}
+    return ref
