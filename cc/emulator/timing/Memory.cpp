@@ -211,6 +211,7 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
 void Calendar::init(double linesPerCycle, unsigned width) {
   width_ = std::max(1u, width);
   cap_ = std::max(1.0, linesPerCycle * width_);
+  whole_ = cap_ == std::floor(cap_);
   base_ = 0;
   used_.clear();
   next_.clear();
@@ -245,7 +246,7 @@ uint64_t Calendar::take(uint64_t t) {
   float &u = used_[b - base_];
   // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
   // on average, also when cap_ is small and not whole (an HBM channel's).
-  double room = std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
+  double room = whole_ ? cap_ : std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
   // Served in its bucket after the lines reserved there before it.
   uint64_t at = b * width_ + uint64_t(u / room * width_);
   u += 1;

@@ -110,6 +110,7 @@ public:
 private:
   unsigned width_ = 64;
   double cap_ = 1;               ///< lines per bucket
+  bool whole_ = true;            ///< cap_ is whole: every bucket holds cap_ (no floors per take)
   uint64_t base_ = 0;            ///< bucket number of used_[0]
   std::vector<float> used_;      ///< lines reserved per bucket
   std::vector<uint64_t> next_;   ///< a full bucket: a later candidate; else itself
