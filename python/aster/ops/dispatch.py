@@ -211,6 +211,21 @@ def _per_cu(first, count, cus):
     return counts
 
 
+def _front(cfg, m, n, k, kc, sk, nz, resident, hbm):
+    """The cycles the first wave of K workgroups (those of the first
+    `resident` workgroups after the nz zero ones) loses to its first loads
+    lying on few HBM channels (hbm_spread.front_excess)."""
+    from .hbm_spread import front_excess
+    from .library import k_per_step
+    wave = min(-(-m // cfg.tile_m) * -(-n // cfg.tile_n) * sk, max(0, resident - nz))
+    if wave <= 0:
+        return 0.0
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    window = cfg.prefetch * k_per_step(cfg)
+    return front_excess(m, n, k, cfg.tile_m, cfg.tile_n, bool(cfg.trans_b), esz, kc, sk,
+                        window, wave, 0, float(hbm))
+
+
 def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=None,
              detail=False, zwg=1):
     """(estimated whole-device cycles, wasted fraction of the computed flops)
@@ -267,13 +282,16 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
         if (a, b) not in ends:
             ends[(a, b)] = _cu_end(zero, work, a, b, slots)
     span = max(ends.values())
+    # the first wave's first loads on few HBM channels (hbm_spread)
+    front = _front(cfg, m, n, k, kc, sk, nz, cus * slots, hbm)
+    span += front
     drain = calib["wg_drain"] * max(1.0, busy) if cfg.split_k else \
         max(calib["wg_drain"], c_bytes * min(1.0, cus * slots / T) / hbm)
     cycles = span + drain
     waste = _waste(cfg, m, n, k, splits)
     if detail:
         return cycles, waste, dict(steps=steps, step=step, loop=loop, work=work, zero=zero,
-                                   span=span, drain=drain,
+                                   span=span, drain=drain, front=front,
                                    mfma=calib["wg_mfma"] * steps * nc)
     return cycles, waste
 
