@@ -44,9 +44,14 @@ placement and the waves of workgroups included):
              the model's shared L2 / Infinity Cache) of the workgroups
              running at once; HBM = the profile's hbm_tb_s / clock
   zero wg  = wg_zero + C's bytes written by the zero workgroups at once / HBM
-  cycles   = the latest CU's end + max(wg_drain, C's bytes stored by the
-             last wave of workgroups / HBM) (a plain launch; split-K adds
-             at L2: wg_drain x workgroups resident per CU)
+  front    = the cycles the first wave of K workgroups loses because its
+             first loads (prefetch K steps of A and B per workgroup) lie
+             on few of the 128 HBM channels (`hbm_spread.front_excess`:
+             rows 2 KiB apart put a column of every row on 16 channels),
+             over the same bytes spread on all of them
+  cycles   = the latest CU's end + front + max(wg_drain, C's bytes stored
+             by the last wave of workgroups / HBM) (a plain launch;
+             split-K adds at L2: wg_drain x workgroups resident per CU)
 
 `estimate_us` = launch_us + cycles / the clock under the launch's MFMA load
 (the timing model's `effectiveMHz`: the profile's clock_mhz falling to
