@@ -59,15 +59,45 @@ def _lines(row_start, col0, col1):
     return (row_start[:, None] + lines * LINE)[keep].astype(np.uint64)
 
 
+def excess(m, n, k, tile_m, tile_n, trans_b, esz, hbm, tx, ty, k0, k1):
+    """Extra cycles of workgroups that start together, workgroup i on tile
+    (tx[i], ty[i]) loading elements [k0[i], k1[i]) of K first (arrays), over
+    the same bytes at the device's whole HBM bandwidth (the module doc);
+    hbm: HBM bytes per cycle."""
+    chan, nch = _channels()
+    addrs = []
+    for t, rows_of, base in ((ty, tile_m, 0), (tx, tile_n, _B_BASE)):
+        key = np.unique(np.stack([t, k0, k1], 1), axis=0)     # each stream once
+        t_, c0, c1 = key[:, 0], key[:, 1], key[:, 2]
+        lim = m if base == 0 else n
+        if base == 0 or trans_b:    # A (M x K) or B (N x K): rows K apart
+            rows = t_[:, None] * rows_of + np.arange(rows_of)[None, :]
+            ok = (rows < lim) & (c1 > c0)[:, None]
+            c0r = np.broadcast_to(c0[:, None], rows.shape)[ok]
+            c1r = np.broadcast_to(c1[:, None], rows.shape)[ok]
+            addrs.append(_lines(rows[ok] * k * esz + base, c0r * esz, c1r * esz))
+        else:                       # B (K x N): the window's K rows, the tile's columns
+            w = int((c1 - c0).max()) if len(c0) else 0
+            kk = c0[:, None] + np.arange(max(w, 0))[None, :]
+            ok = kk < c1[:, None]
+            col0 = np.broadcast_to((t_ * rows_of)[:, None], kk.shape)[ok]
+            addrs.append(_lines(kk[ok] * n * esz + base, col0 * esz,
+                                np.minimum(col0 + rows_of, n) * esz))
+    a = np.concatenate(addrs)
+    if not len(a):
+        return 0.0
+    counts = np.bincount(chan(np.ascontiguousarray(a, np.uint64)), minlength=nch)
+    front = counts.max() * LINE / (hbm / nch)
+    return max(0.0, float(front - len(a) * LINE / hbm))
+
+
 @functools.lru_cache(maxsize=4096)
 def front_excess(m, n, k, tile_m, tile_n, trans_b, esz, kc, splits, window, wave, first,
                  hbm):
-    """Extra cycles of a launch whose first `wave` K workgroups (dispatch
+    """`excess` of a split-K launch's first `wave` K workgroups (dispatch
     order x fastest, then y, then the split z; starting at K workgroup
-    `first`) start together and each loads `window` elements of K first,
-    over the same bytes at the device's whole HBM bandwidth (the module
-    doc). kc: K elements per split; hbm: HBM bytes per cycle."""
-    chan, nch = _channels()
+    `first`), each loading `window` elements of K first; kc: K elements
+    per split."""
     gx, gy = -(-n // tile_n), -(-m // tile_m)
     g = np.arange(first, first + wave)
     g = g[g < gx * gy * splits]
@@ -76,33 +106,4 @@ def front_excess(m, n, k, tile_m, tile_n, trans_b, esz, kc, splits, window, wave
     tx, ty, z = g % gx, (g // gx) % gy, g // (gx * gy)
     k0 = z * kc
     k1 = np.minimum(k0 + window, np.minimum(k, k0 + kc))
-    addrs = []
-    # A (M x K, rows K apart): one stream per (tile row, split)
-    key = np.unique(ty * splits + z)
-    ay, az = key // splits, key % splits
-    rows = (ay[:, None] * tile_m + np.arange(tile_m)[None, :])
-    ok = rows < m
-    r = rows[ok]
-    c0 = np.repeat(az * kc, tile_m)[ok.ravel()]
-    c1 = np.minimum(c0 + window, np.minimum(k, c0 + kc))
-    addrs.append(_lines(r * k * esz, c0 * esz, c1 * esz))
-    key = np.unique(tx * splits + z)
-    bx, bz = key // splits, key % splits
-    if trans_b:         # B: N x K, rows K apart
-        rows = bx[:, None] * tile_n + np.arange(tile_n)[None, :]
-        ok = rows < n
-        c0 = np.repeat(bz * kc, tile_n)[ok.ravel()]
-        c1 = np.minimum(c0 + window, np.minimum(k, c0 + kc))
-        addrs.append(_lines(rows[ok] * k * esz + _B_BASE, c0 * esz, c1 * esz))
-    else:               # B: K x N, rows N apart: the window's K rows, the tile's columns
-        kk = np.arange(window)[None, :] + (bz * kc)[:, None]
-        ok = (kk < k) & (kk - (bz * kc)[:, None] < kc)
-        c0 = np.repeat(bx * tile_n, window)[ok.ravel()]
-        c1 = np.minimum(c0 + tile_n, n)
-        addrs.append(_lines(kk[ok] * n * esz + _B_BASE, c0 * esz, c1 * esz))
-    a = np.concatenate(addrs)
-    if not len(a):
-        return 0.0
-    counts = np.bincount(chan(np.ascontiguousarray(a, np.uint64)), minlength=nch)
-    front = counts.max() * LINE / (hbm / nch)
-    return max(0.0, float(front - len(a) * LINE / hbm))
+    return excess(m, n, k, tile_m, tile_n, trans_b, esz, hbm, tx, ty, k0, k1)
