@@ -218,12 +218,14 @@ def _per_cu(first, count, cus):
 
 
 def _front(cfg, m, n, k, kc, sk, nz, resident, hbm):
-    """The cycles the first wave of K workgroups (those of the first
-    `resident` workgroups after the nz zero ones) loses to its first loads
-    lying on few HBM channels (hbm_spread.front_excess)."""
+    """The cycles the first wave of K workgroups (the first `resident` of
+    them: the nz zero workgroups dispatched before them take a few
+    thousand cycles, wg_zero, so the K workgroups that take their places
+    start while the first wave's loads still queue) loses to its first
+    loads lying on few HBM channels (hbm_spread.front_excess)."""
     from .hbm_spread import front_excess
     from .library import k_per_step
-    wave = min(-(-m // cfg.tile_m) * -(-n // cfg.tile_n) * sk, max(0, resident - nz))
+    wave = min(-(-m // cfg.tile_m) * -(-n // cfg.tile_n) * sk, resident)
     if wave <= 0:
         return 0.0
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
