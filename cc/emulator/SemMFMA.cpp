@@ -199,6 +199,47 @@ ASTER_MFMA_HOST inline void gatherCols16(const uint32_t (*reg)[64], uint16_t *h)
       }
     }
 }
+
+/// One-block MFMAs with f32 results, on AVX2 hosts: the same sums as
+/// gemmBody (each D[i][j] = f32(sum_k a[i][k] * b[k][j] + C[i][j]), the sum
+/// in double from +0 in k order, each step one fused multiply-add of an
+/// exact product) in register tiles of 4 rows x 8 columns. The order of the
+/// additions into each sum is fixed; what is free is the order in which the
+/// M x N independent sums advance: a tile keeps 8 accumulator chains (the
+/// host's two FMA pipes of latency 4 need 8 in flight), loads 2 vectors of
+/// B and broadcasts 4 values of A per k (6 loads per 8 FMAs; a whole row at
+/// a time needed 9), and adds C and rounds to f32 as soon as its sums are
+/// done, from registers. Row i's C and D lanes: cRow[i], dRow[i] (D may be
+/// C itself: each lane is read before it is written).
+template <unsigned M, unsigned N, unsigned K>
+ASTER_MFMA_HOST inline void denseTilesF32(const double *a, const double *bm,
+                                          const uint32_t *const *cRow, uint32_t *const *dRow) {
+  static_assert(M % 4 == 0 && N % 8 == 0, "tiles of 4 x 8");
+  for (unsigned i = 0; i < M; i += 4)
+    for (unsigned j0 = 0; j0 < N; j0 += 8) {
+      __m256d r[4][2];
+      for (unsigned q = 0; q < 4; ++q)
+        r[q][0] = r[q][1] = _mm256_setzero_pd();
+      const double *ar = a + i * K, *br = bm + j0;
+      for (unsigned k = 0; k < K; ++k) {
+        __m256d b0 = _mm256_loadu_pd(br + k * N), b1 = _mm256_loadu_pd(br + k * N + 4);
+        for (unsigned q = 0; q < 4; ++q) {
+          __m256d x = _mm256_broadcast_sd(ar + q * K + k);
+          r[q][0] = _mm256_fmadd_pd(x, b0, r[q][0]);
+          r[q][1] = _mm256_fmadd_pd(x, b1, r[q][1]);
+        }
+      }
+      for (unsigned q = 0; q < 4; ++q) {
+        const float *c = reinterpret_cast<const float *>(cRow[i + q] + j0);
+        __m128 lo = _mm256_cvtpd_ps(_mm256_add_pd(r[q][0], _mm256_cvtps_pd(_mm_loadu_ps(c))));
+        __m128 hi =
+            _mm256_cvtpd_ps(_mm256_add_pd(r[q][1], _mm256_cvtps_pd(_mm_loadu_ps(c + 4))));
+        float *d = reinterpret_cast<float *>(dRow[i + q] + j0);
+        _mm_storeu_ps(d, lo);
+        _mm_storeu_ps(d + 4, hi);
+      }
+    }
+}
 #endif
 
 /// Row i of block b of the result: the sum over k, in order from 0, of
@@ -326,6 +367,27 @@ EMU_INLINE void mfmaBody(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
     uint32_t cImm[64];
     if (C.kind == OpKind::Imm)
       fill64(cImm, uint32_t(C.imm));
+#if defined(__x86_64__) && defined(__GNUC__)
+    if constexpr (Fma && B == 1 && S.out == Out::F32 && M % 4 == 0 && N % 8 == 0) {
+      // D written in place when it is C (an accumulation chain) or C is an
+      // immediate; else through `res`.
+      bool inPlace = D.count >= regs &&
+                     (C.kind == OpKind::Imm || (C.kind == D.kind && C.reg == D.reg));
+      const uint32_t *cRow[M];
+      uint32_t *dRow[M];
+      for (unsigned i = 0; i < M; ++i) {
+        unsigned reg, lane;
+        outPos(S, 0, i, 0, reg, lane);
+        cRow[i] = (C.kind == OpKind::Imm ? cImm : vdst(w, C, reg)) + lane;
+        dRow[i] = (inPlace ? vdst(w, D, reg) : res[reg]) + lane;
+      }
+      denseTilesF32<M, N, K>(a, bm, cRow, dRow);
+      if (!inPlace)
+        for (unsigned r = 0; r < regs && r < D.count; ++r)
+          std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
+      return;
+    }
+#endif
     gemmBody<E, M, N, K, B, Fma>(a, bm, in.cbsz, in.abid,
                                  [&](unsigned b, unsigned i, const E *row) {
       unsigned reg, lane;
