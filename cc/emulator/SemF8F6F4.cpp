@@ -12,9 +12,11 @@
 //    255 is NaN) for that lane's 32 values, in the byte op_sel[i] |
 //    op_sel_hi[i] << 1 (i = 0 for A, 1 for B);
 //  * D = C + A x B: products (exact in double) summed in k order in double,
-//    plus C, rounded once to f32, as for the other MFMAs (SemMFMA.cpp).
+//    plus C, rounded once to f32, as for the other MFMAs (SemMFMA.cpp); on
+//    AVX2 hosts the same sums in SemMFMA.cpp's register tiles (MfmaTiles.h).
 //
 //===----------------------------------------------------------------------===//
+#include "emulator/MfmaTiles.h"
 #include "emulator/Semantics.h"
 
 #include <cmath>
@@ -72,6 +74,30 @@ template <unsigned M> void mfmaF8F6F4(Wave &w, const Inst &in) {
   // registers (SemMFMA.cpp, outPos).
   constexpr unsigned regs = M * N / 64, mpr = 64 / N;
   uint32_t res[regs][64];
+  {
+    // B as bm[k * N + j] for the tiled sums; D through `res` (C may be D).
+    static thread_local std::vector<double> bt;
+    bt.resize(size_t(K) * N);
+    for (unsigned j = 0; j < N; ++j)
+      for (unsigned k = 0; k < K; ++k)
+        bt[size_t(k) * N + j] = b[size_t(j) * K + k];
+    uint32_t cImm[64];
+    if (C.kind == OpKind::Imm)
+      for (uint32_t &x : cImm)
+        x = uint32_t(C.imm);
+    const uint32_t *cRow[M];
+    uint32_t *dRow[M];
+    for (unsigned i = 0; i < M; ++i) {
+      unsigned reg = (i / (4 * mpr)) * 4 + i % 4, lane = ((i / 4) % mpr) * N;
+      cRow[i] = (C.kind == OpKind::Imm ? cImm : vdst(w, C, reg)) + lane;
+      dRow[i] = res[reg] + lane;
+    }
+    if (mfmaTilesF32(M, N, K, a.data(), bt.data(), cRow, dRow)) {
+      for (unsigned r = 0; r < regs && r < D.count; ++r)
+        std::memcpy(vdst(w, D, r), res[r], sizeof(res[r]));
+      return;
+    }
+  }
   for (unsigned i = 0; i < M; ++i)
     for (unsigned j = 0; j < N; ++j) {
       unsigned reg = (i / (4 * mpr)) * 4 + i % 4, lane = ((i / 4) % mpr) * N + j;

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"
+#include "emulator/MfmaTiles.h"
 
 #include <cmath>
 #include <cstring>
@@ -418,6 +419,12 @@ __attribute__((target("avx2,fma,f16c"), flatten)) void mfmaAvx2(Wave &w, const I
                                                                 const uint32_t (*src)[64]) {
   mfmaBody<S, true>(w, in, src);
 }
+/// denseTilesF32 as a function of its own (for SemF8F6F4.cpp's shapes).
+template <unsigned M, unsigned N, unsigned K>
+__attribute__((target("avx2,fma,f16c"), noinline)) void denseTilesAvx2(
+    const double *a, const double *bm, const uint32_t *const *cRow, uint32_t *const *dRow) {
+  denseTilesF32<M, N, K>(a, bm, cRow, dRow);
+}
 bool hostHasAvx2() {
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                           __builtin_cpu_supports("f16c");
@@ -661,6 +668,20 @@ SHAPE(sp32x32x64_bf8_bf8, 32, 32, 64, 1, OBF8, OBF8, F32)
 #undef SHAPE
 
 } // namespace
+
+bool mfmaTilesF32(unsigned M, unsigned N, unsigned K, const double *a, const double *bm,
+                  const uint32_t *const *cRow, uint32_t *const *dRow) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!hostHasAvx2())
+    return false;
+  if (M == 16 && N == 16 && K == 128)
+    return denseTilesAvx2<16, 16, 128>(a, bm, cRow, dRow), true;
+  if (M == 32 && N == 32 && K == 64)
+    return denseTilesAvx2<32, 32, 64>(a, bm, cRow, dRow), true;
+#endif
+  (void)M, (void)N, (void)K, (void)a, (void)bm, (void)cRow, (void)dRow;
+  return false;
+}
 
 void registerMFMA(SemTable &t) {
   auto add = [&](const char *n, SemFn f, Ty cty) {
