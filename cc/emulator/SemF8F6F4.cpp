@@ -27,29 +27,42 @@ namespace aster::emu {
 
 namespace {
 
-/// Element e (of `w` bits) of lane l of a register operand.
-unsigned elementAt(Wave &w, const Opnd &o, unsigned l, unsigned e, unsigned bits) {
-  unsigned bit = e * bits, word = bit / 32, sh = bit % 32;
-  uint64_t v = vdst(w, o, word)[l];
-  if (sh + bits > 32)
-    v |= uint64_t(vdst(w, o, word + 1)[l]) << 32;
-  return unsigned(v >> sh) & ((1u << bits) - 1);
-}
-
 double e8m0(unsigned s) {
   return s == 255 ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, int(s) - 127);
+}
+
+/// ocpToF64 of every bit pattern of each format, formed once ([host]: the
+/// per-element conversion was most of an f8f6f4 MFMA's time).
+const double *ocpTable(unsigned fmt) {
+  static const auto tables = [] {
+    std::vector<double> t(5 * 256);
+    for (unsigned f = 0; f < 5; ++f)
+      for (unsigned v = 0; v < (1u << ocpBits(f)); ++v)
+        t[f * 256 + v] = ocpToF64(f, v);
+    return t;
+  }();
+  return tables.data() + 256 * fmt;
 }
 
 /// Unpacks A (or B) as out[r * K + k], r the row of A (column of B).
 void unpack(Wave &w, const Opnd &o, unsigned fmt, unsigned R, unsigned K, const Opnd *scale,
             unsigned byte, std::vector<double> &out) {
   unsigned bits = ocpBits(fmt);
-  out.assign(R * K, 0.0);
+  const double *table = ocpTable(fmt);
+  out.resize(size_t(R) * K);
   for (unsigned l = 0; l < 64; ++l) {
     unsigned r = l % R, k0 = 32 * (l / R);
     double s = scale ? e8m0((vdst(w, *scale)[l] >> (8 * byte)) & 0xff) : 1.0;
-    for (unsigned e = 0; e < 32; ++e)
-      out[r * K + k0 + e] = ocpToF64(fmt, elementAt(w, o, l, e, bits)) * s;
+    // The lane's 32 elements as one little-endian number of `bits` * 32 bits.
+    uint32_t words[9] = {};
+    for (unsigned q = 0; q < bits; ++q)
+      words[q] = vdst(w, o, q)[l];
+    double *dst = out.data() + size_t(r) * K + k0;
+    for (unsigned e = 0; e < 32; ++e) {
+      unsigned bit = e * bits, wd = bit / 32, sh = bit % 32;
+      uint64_t v = (uint64_t(words[wd + 1]) << 32 | words[wd]) >> sh;
+      dst[e] = table[unsigned(v) & ((1u << bits) - 1)] * s;
+    }
   }
 }
 
