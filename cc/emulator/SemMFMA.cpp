@@ -83,6 +83,18 @@ template <In T> EMU_INLINE uint64_t elementBits(const uint32_t *wd, unsigned e) 
   }
 }
 
+/// fp8ToF32 of every byte for the 8-bit float kind K, formed once ([host]:
+/// a table lookup instead of a conversion per element).
+template <Fp8Kind K> const float *fp8Table() {
+  static const auto table = [] {
+    std::vector<float> t(256);
+    for (unsigned v = 0; v < 256; ++v)
+      t[v] = fp8ToF32(uint8_t(v), K);
+    return t;
+  }();
+  return table.data();
+}
+
 /// Element bits converted to the accumulation type: double, or int32 for i8.
 template <In T, class E> EMU_INLINE E convert(uint64_t v) {
   if constexpr (T == In::F64) return E(u2d(v));
@@ -97,10 +109,10 @@ template <In T, class E> EMU_INLINE E convert(uint64_t v) {
   if constexpr (T == In::F16) return E(f16ToF32(uint16_t(v)));
   if constexpr (T == In::BF16) return E(bf16ToF32(uint16_t(v)));
   if constexpr (T == In::I8) return E(int8_t(v));
-  if constexpr (T == In::FP8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E4M3FNUZ));
-  if constexpr (T == In::BF8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E5M2FNUZ));
-  if constexpr (T == In::OFP8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E4M3FN));
-  if constexpr (T == In::OBF8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E5M2));
+  if constexpr (T == In::FP8) return E(fp8Table<Fp8Kind::E4M3FNUZ>()[uint8_t(v)]);
+  if constexpr (T == In::BF8) return E(fp8Table<Fp8Kind::E5M2FNUZ>()[uint8_t(v)]);
+  if constexpr (T == In::OFP8) return E(fp8Table<Fp8Kind::E4M3FN>()[uint8_t(v)]);
+  if constexpr (T == In::OBF8) return E(fp8Table<Fp8Kind::E5M2>()[uint8_t(v)]);
   return E(0);
 }
 
