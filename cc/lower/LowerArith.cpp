@@ -386,8 +386,12 @@ RV KernelLowering::divF32(RV x, RV y) {
   return RV::of(RV::V, inst("v_div_fixup_f32", vT, {q, yv, xv}), true);
 }
 
+/// mului_extended / mulsi_extended of i32 / i64 (LowerArithMulExtended.cpp).
+void populateArithMulExtendedLowering(LoweringTable &table);
+
 void populateArithLowering(LoweringTable &table) {
   table.add("arith", [](KernelLowering &k, Operation *op) { return k.lowerArith(op); });
+  populateArithMulExtendedLowering(table);
 }
 
 } // namespace aster::lower
