@@ -56,4 +56,7 @@ OUT_OF_SCOPE = {
         "wmma", "tensor_load_to_lds", "tensor_store_from_lds", "make_dma_base",
         "make_dma_descriptor", "make_gather_dma_base", "make_gather_dma_descriptor",
         "scaled_wmma")},
+    "amdgpu.scaled_ext_packed_matrix": "gfx1250's v_cvt_scale_pk8/pk16 (a matrix of packed narrow "
+                                       "floats per lane); gfx950's scaled conversions are "
+                                       "amdgpu.scaled_ext_packed",
 }
