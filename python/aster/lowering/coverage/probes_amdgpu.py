@@ -395,12 +395,13 @@ def _mx_probes():
         t, w = _MX[fmt]
         n = 32 // w
         src = ("      %v = vector.from_elements %a, %a : vector<2xf32>\n" if wide == "f32" else
-               f"      %v = vector.bitcast %a : vector<1xi32> to vector<2x{wide}>\n")
+               f"      %h = arith.truncf %a : f32 to {wide}\n"
+               f"      %v = vector.from_elements %h, %h : vector<2x{wide}>\n")
         P.append(elementwise("amdgpu.packed_scaled_trunc", f"gfx950 vector<2x{wide}> into existing {fmt} [{idx}]",
                              src + f"      %e = vector.bitcast %c : vector<1xi32> to vector<{n}x{t}>\n"
                              f"      %q = amdgpu.packed_scaled_trunc %v into %e[{idx}], %b : vector<2x{wide}> to vector<{n}x{t}> into vector<{n}x{t}>\n"
                              f"      %r = vector.bitcast %q : vector<{n}x{t}> to vector<1xi32>",
-                             ["f32" if wide == "f32" else "vector<1xi32>", "f32", "vector<1xi32>"],
+                             ["f32", "f32", "vector<1xi32>"],
                              "vector<1xi32>", kind="small"))
     pairs = [(a, b, 16) for a in _MX for b in _MX if (a, b) != ("fp8", "fp8")]
     pairs += [("fp8", "fp8", 32), ("bf6", "fp4", 32), ("fp4", "bf8", 32)]
@@ -418,8 +419,8 @@ def _mx_probes():
                         f"      %a8 = vector.bitcast %a : vector<{wa}xi32> to vector<32x{ta}>\n"
                         f"      %b8 = vector.bitcast %b : vector<{wb}xi32> to vector<32x{tb}>\n" + sa +
                         "      %sb = vector.bitcast %c : vector<1xi32> to vector<4xf8E8M0FNU>\n"
-                        f"      %z = arith.constant dense<0.0> : vector<{regs}xf32>\n"
-                        f"      %r = amdgpu.scaled_mfma {m}x{m}x{2048 // m} (%sa[{ia}] * %a8) * (%sb[{ib}] * %b8) + %z : "
+                        f"      %acc = arith.constant dense<0.0> : vector<{regs}xf32>\n"
+                        f"      %r = amdgpu.scaled_mfma {m}x{m}x{2048 // m} (%sa[{ia}] * %a8) * (%sb[{ib}] * %b8) + %acc : "
                         f"{sat}, vector<32x{ta}>, vector<4xf8E8M0FNU>, vector<32x{tb}>, vector<{regs}xf32>",
                         [f"vector<{wa}xi32>", f"vector<{wb}xi32>", "vector<1xi32>"], f"vector<{regs}xf32>",
                         kind="small")
@@ -450,8 +451,8 @@ def _sparse_probes():
                     f"      %a8 = vector.bitcast %a : vector<{wa}xi32> to vector<{cv}x{a}>\n"
                     f"      %b8 = vector.bitcast %b : vector<{wb}xi32> to vector<{2 * cv}x{b}>\n"
                     f"      %ix = vector.bitcast %c : vector<1xi32> to {it}\n"
-                    f"      %z = arith.constant dense<{zero}> : vector<{regs}x{ct}>\n"
-                    f"      %r = amdgpu.sparse_mfma {m}x{m}x{k} %a8 * %b8 + %z sparse(%ix : {it}) "
+                    f"      %acc = arith.constant dense<{zero}> : vector<{regs}x{ct}>\n"
+                    f"      %r = amdgpu.sparse_mfma {m}x{m}x{k} %a8 * %b8 + %acc sparse(%ix : {it}) "
                     f": vector<{cv}x{a}>, vector<{2 * cv}x{b}>, vector<{regs}x{ct}>",
                     [f"vector<{wa}xi32>", f"vector<{wb}xi32>", "vector<1xi32>"],
                     f"vector<{regs}x{ct}>", kind="small")
