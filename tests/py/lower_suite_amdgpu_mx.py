@@ -162,17 +162,19 @@ def _trunc_case(fmt):
     # (source type, index, into existing?, one element?)
     slots = [("f32", p, True, False) for p in range(pairs)]
     slots += [("f16", p, True, False) for p in range(pairs)]
-    slots += [("bf16", pairs - 1, False, False), ("f32", 0, False, True), ("f16", 1, True, True)]
+    slots += [("bf16", pairs - 1, False, False), ("f32", 0, False, True), ("f16", 1, True, True),
+              ("f32c", 1, True, False)]    # f32 with the constant (uniform) scale 16.0
     lines = []
     for k, (src, p, ex, one) in enumerate(slots):
-        sv = {"f32": "%f2", "f16": "%h2", "bf16": "%b2"}[src]
+        sv = {"f32": "%f2", "f16": "%h2", "bf16": "%b2", "f32c": "%f2"}[src]
+        scl = "%c16f" if src == "f32c" else "%sc"
         if one:
             sv = {"f32": "%f1", "f16": "%h1"}[src]
         cnt = 1 if one else 2
         into = f"%q[{p}]" if ex else f"undef[{p}]"
         tail = f" into vector<{n}x{t}>" if ex else ""
         lines.append(f"""
-      %t{k} = amdgpu.packed_scaled_trunc {sv} into {into}, %sc : vector<{cnt}x{src}> to vector<{n}x{t}>{tail}
+      %t{k} = amdgpu.packed_scaled_trunc {sv} into {into}, {scl} : vector<{cnt}x{src[:4].rstrip("c")}> to vector<{n}x{t}>{tail}
       %u{k} = vector.bitcast %t{k} : vector<{n}x{t}> to vector<1xi32>
       %e{k} = vector.extract %u{k}[0] : i32 from vector<1xi32>
       %o{k} = arith.constant {64 * k} : index
@@ -198,7 +200,8 @@ def _trunc_case(fmt):
       %exw = memref.load %ex[%i] : memref<64xi32>
       %exv = vector.from_elements %exw : vector<1xi32>
       %q = vector.bitcast %exv : vector<1xi32> to vector<{n}x{t}>
-      %sc = memref.load %s[%i] : memref<64xf32>{"".join(lines)}
+      %sc = memref.load %s[%i] : memref<64xf32>
+      %c16f = arith.constant 16.0 : f32{"".join(lines)}
       gpu.return
     }}""")
     top = {"fp8": 400.0, "bf8": 50000.0, "fp4": 6.0}[fmt]
@@ -229,14 +232,15 @@ def _trunc_case(fmt):
                                (u >> 16).astype(np.uint16).view(d).astype(np.float64)]
         out = np.zeros((len(slots), 64), np.uint32)
         for k, (src, p, into, one) in enumerate(slots):
-            if src == "f32":
+            sc = np.full(64, 16.0) if src == "f32c" else scale
+            if src in ("f32", "f32c"):
                 v0, v1 = x[:64].astype(np.float64), x[64:].astype(np.float64)
             else:
                 v0, v1 = halves(hw if src == "f16" else bw, np.float16 if src == "f16" else
                                 ml_dtypes.bfloat16)
             if one:
                 v1 = np.zeros(64)
-            pair = narrow(v0, scale) | narrow(v1, scale) << w
+            pair = narrow(v0, sc) | narrow(v1, sc) << w
             sh = (16 if w == 8 else 8) * p
             mask = np.uint32(((1 << (2 * w)) - 1) << sh)
             base = ex if into else np.zeros(64, np.uint32)
@@ -276,10 +280,11 @@ def _scale_words(rng, idx):
     return (w & ~np.uint32(0xff << (8 * idx))) | e << np.uint32(8 * idx), e
 
 
-def scaled_mfma_case(m, fa, fb, ia=0, ib=0, const_a=None):
+def scaled_mfma_case(m, fa, fb, ia=0, ib=0, const_a=None, scalar_b=False):
     """amdgpu.scaled_mfma mxmxK of A in format fa, B in fb, scales from the
     bytes ia / ib of per-lane words (const_a: A's scale the f8E8M0FNU
-    constant of that value instead)."""
+    constant of that value instead; scalar_b: B's scale the scalar
+    f8E8M0FNU of the word's low byte, arith.trunci + arith.bitcast)."""
     k = 2048 // m
     regs = m * m // 64
     (ta, _, wa), (tb, _, wb) = SMALL[fa], SMALL[fb]
@@ -288,6 +293,11 @@ def scaled_mfma_case(m, fa, fb, ia=0, ib=0, const_a=None):
           "      %sav = vector.from_elements %saw : vector<1xi32>\n"
           "      %sa = vector.bitcast %sav : vector<1xi32> to vector<4xf8E8M0FNU>\n")
     sat = "f8E8M0FNU" if const_a is not None else "vector<4xf8E8M0FNU>"
+    sb = ("      %sb8 = arith.trunci %sbw : i32 to i8\n"
+          "      %sb = arith.bitcast %sb8 : i8 to f8E8M0FNU\n" if scalar_b else
+          "      %sbv = vector.from_elements %sbw : vector<1xi32>\n"
+          "      %sb = vector.bitcast %sbv : vector<1xi32> to vector<4xf8E8M0FNU>\n")
+    sbt = "f8E8M0FNU" if scalar_b else "vector<4xf8E8M0FNU>"
     text = module(f"""    gpu.func @smfma(%x: memref<{64 * wa}xi32>, %y: memref<{64 * wb}xi32>, %z: memref<{64 * regs}xf32>, %p: memref<64xi32>, %q: memref<64xi32>, %o: memref<{64 * regs}xf32>) kernel
         attributes {{known_block_size = array<i32: 64, 1, 1>}} {{
       %i = gpu.thread_id x
@@ -303,9 +313,7 @@ def scaled_mfma_case(m, fa, fb, ia=0, ib=0, const_a=None):
       %b = vector.bitcast %bw : vector<{wb}xi32> to vector<32x{tb}>
       %c = vector.load %z[%ic] : memref<{64 * regs}xf32>, vector<{regs}xf32>
 {sa}      %sbw = memref.load %q[%i] : memref<64xi32>
-      %sbv = vector.from_elements %sbw : vector<1xi32>
-      %sb = vector.bitcast %sbv : vector<1xi32> to vector<4xf8E8M0FNU>
-      %d = amdgpu.scaled_mfma {m}x{m}x{k} (%sa[{ia}] * %a) * (%sb[{ib}] * %b) + %c : {sat}, vector<32x{ta}>, vector<4xf8E8M0FNU>, vector<32x{tb}>, vector<{regs}xf32>
+{sb}      %d = amdgpu.scaled_mfma {m}x{m}x{k} (%sa[{ia}] * %a) * (%sb[{ib}] * %b) + %c : {sat}, vector<32x{ta}>, {sbt}, vector<32x{tb}>, vector<{regs}xf32>
       vector.store %d, %o[%ic] : memref<{64 * regs}xf32>, vector<{regs}xf32>
       gpu.return
     }}""")
@@ -332,6 +340,8 @@ def scaled_mfma_case(m, fa, fb, ia=0, ib=0, const_a=None):
         sa_ = (np.full(64, float(const_a) if ia == 0 else 2.0 ** -127) if const_a is not None
                else e8(ea).astype(np.float64))
         sb_ = e8(eb).astype(np.float64)
+        if scalar_b and ib:
+            sb_ = np.full(64, 2.0 ** -127)
         A, B = np.zeros((m, k)), np.zeros((k, m))
         for row in range(m):
             for kk in range(k):
@@ -348,7 +358,8 @@ def scaled_mfma_case(m, fa, fb, ia=0, ib=0, const_a=None):
                 want[lane, slot] = np.float32(acc[i, j] + np.float64(c[lane, slot]))
         return {5: want.reshape(-1)}
 
-    tag = f"_ia{ia}_ib{ib}" + (f"_consta" if const_a is not None else "")
+    tag = (f"_ia{ia}_ib{ib}" + ("_consta" if const_a is not None else "")
+           + ("_scalarb" if scalar_b else ""))
     return Case(f"scaled_mfma_{m}_{fa}_{fb}{tag}", "smfma", text, (1, 1, 1), (64, 1, 1),
                 inputs, expect)
 
@@ -357,7 +368,11 @@ MX_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
 MFMA_SAMPLE = [scaled_mfma_case(16, "fp8", "fp8"), scaled_mfma_case(16, "bf6", "fp4", 3, 1),
                scaled_mfma_case(16, "fp4", "fp6", 0, 2, const_a=2.0),
                scaled_mfma_case(32, "bf8", "fp6", 1, 2), scaled_mfma_case(32, "fp4", "fp4", 0, 3),
-               scaled_mfma_case(32, "fp8", "bf6", 1, 0, const_a=0.5)]
+               scaled_mfma_case(32, "fp8", "bf6", 1, 0, const_a=0.5),
+               scaled_mfma_case(16, "fp6", "bf8", 1, 0, scalar_b=True),
+               # a scalar scale read at byte 2: zero-extended (LLVM's zext),
+               # E8M0 0 = 2^-127, not the word's byte 2 trunci left in the register
+               scaled_mfma_case(16, "fp8", "fp4", 0, 2, scalar_b=True)]
 MFMA_ALL = [scaled_mfma_case(m, a, b, (i + j) % 4, (i * 3 + j) % 4)
             for m in (16, 32) for i, a in enumerate(MX_FORMATS) for j, b in enumerate(MX_FORMATS)]
 CASES += [(c, "gfx950") for c in (MFMA_ALL if LONG else MFMA_SAMPLE)]
