@@ -13,16 +13,31 @@
 //     bit string (LLVM's layout of <32 x i6>, what vector.bitcast from
 //     vector<6xi32> gives); vectors of 8-bit floats are the vector
 //     lowering's 8-bit case (four per word).
-// Other ops on these types (extf / truncf: upstream's scaling_extf /
-// scaling_truncf expansions target the amdgpu ops directly) stay an error at
-// the op naming it.
+// Casts to and from them are rewritten before the walk (upstream IR in,
+// upstream IR out, on the clone lowerGpuModules lowers, like
+// LowerArithExpand.cpp) by upstream's own patterns, as mlir-opt-22's
+// convert-arith-to-amdgpu{chipset=<target>} and arith-expand{include-f8e8m0
+// include-f4e2m1} do: extf / truncf of the target's 8-bit floats (FNUZ on
+// gfx942, OCP on gfx950) -> amdgpu.ext_packed_fp8 / packed_trunc_2xfp8;
+// scaling_extf / scaling_truncf -> amdgpu.scaled_ext_packed /
+// packed_scaled_trunc on gfx950 (upstream's arith expansion elsewhere);
+// f8E8M0FNU and f4E2M1FN extf / truncf -> integer arith on their bits
+// (upstream's definitions: E8M0 truncf keeps the exponent field, i.e. rounds
+// toward zero; 0xff is NaN). The amdgpu ops then lower as
+// LowerAmdgpuFp8.cpp / LowerAmdgpuScaled.cpp say. Anything else on these
+// types stays an error at the op naming it.
 //
 // Needs before: operands lowered. Guarantees after: the result in vals
 // (scalar) or vecs (vector).
 //===----------------------------------------------------------------------===//
 #include "lower/LowerVectorUtil.h"
 
+#include "mlir/Conversion/ArithToAMDGPU/ArithToAMDGPU.h"
+#include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aster::lower {
 
@@ -79,6 +94,39 @@ LogicalResult lowerNarrowFloatVectorConstant(KernelLowering &L, arith::ConstantO
   for (uint32_t x : words)
     out.push_back(RV::imm(x));
   L.vecs[c] = out;
+  return success();
+}
+
+/// Whether `gm` holds a cast to or from a narrow float (rewritten first).
+bool hasNarrowFloatCasts(gpu::GPUModuleOp gm) {
+  bool found = false;
+  gm.walk([&](Operation *op) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp, arith::ScalingExtFOp, arith::ScalingTruncFOp>(op))
+      return WalkResult::advance();
+    for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (isNarrowFloat(t))
+        found = true;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+/// The casts above rewritten by upstream's patterns for `target`.
+LogicalResult expandNarrowFloatCasts(gpu::GPUModuleOp gm, StringRef target) {
+  auto chip = amdgpu::Chipset::parse(target);
+  if (failed(chip))
+    return gm.emitError("amdgcn-lower: unknown chipset ") << target;
+  bool gfx950 = target == "gfx950";
+  RewritePatternSet ps(gm.getContext());
+  arith::populateArithToAMDGPUConversionPatterns(ps, /*convertFP8Arithmetic=*/true,
+                                                 /*saturateFP8Truncf=*/false,
+                                                 /*allowPackedF16Rtz=*/false,
+                                                 /*supportsScaledExtTrunc=*/gfx950, *chip);
+  arith::populateExpandF8E8M0Patterns(ps);
+  arith::populateExpandF4E2M1Patterns(ps);
+  if (!gfx950)
+    arith::populateExpandScalingExtTruncPatterns(ps);
+  (void)applyPatternsGreedily(gm, std::move(ps));
   return success();
 }
 

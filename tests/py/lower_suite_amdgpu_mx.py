@@ -526,3 +526,99 @@ def _fat_gather_case(t, np_t, arch):
 
 CASES += [_fat_gather_case("i32", np.int32, "gfx942"), _fat_gather_case("f16", np.float16, "gfx942"),
           _fat_gather_case("i8", np.int8, "gfx950")]
+
+
+# ---------------------------------------------------------------------------
+# arith casts of narrow floats (upstream's ArithToAMDGPU / arith expansions)
+# ---------------------------------------------------------------------------
+def _upstream_casts(text, arch):
+    """LLVM's source: the same rewrites by mlir-opt-22 (convert-arith-to-amdgpu
+    for the chipset, arith-expand with the F8E8M0 / F4E2M1 patterns) that
+    aster.lower runs inside (LowerArithNarrowFloat.cpp); convert-gpu-to-rocdl
+    has no lowering of these casts itself."""
+    import subprocess
+    p = subprocess.run(["mlir-opt-22", "--pass-pipeline=builtin.module(gpu.module("
+                        f"convert-arith-to-amdgpu{{chipset={arch}}},"
+                        "arith-expand{include-f8e8m0=true include-f4e2m1=true}))"],
+                       input=text, capture_output=True, text=True, check=True)
+    return p.stdout
+
+
+def _cast_case(arch):
+    """Per lane: byte 2 of word x as the target's fp8 (E4M3: FNUZ on gfx942,
+    OCP on gfx950) extended to f32; y truncated to its bf8 (E5M2) and to
+    f8E8M0FNU; byte 0 of x as f8E8M0FNU extended to f32; on gfx950 also
+    arith.scaling_extf of the fp8 byte with that E8M0 scale. Expected:
+    ml_dtypes (float8_e4m3fn[uz], float8_e5m2[fnuz] with round to nearest
+    even; float8_e8m0fnu) except E8M0 truncf, which upstream defines as the
+    f32 exponent field (round toward zero; ExpandOps.cpp) and E8M0 extf of 0,
+    which upstream maps to 0.0 (ml_dtypes: 2^-127)."""
+    f8, b8 = ("f8E4M3FNUZ", "f8E5M2FNUZ") if arch == "gfx942" else ("f8E4M3FN", "f8E5M2")
+    d8 = {"f8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz, "f8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz,
+          "f8E4M3FN": ml_dtypes.float8_e4m3fn, "f8E5M2": ml_dtypes.float8_e5m2}
+    scaled = arch == "gfx950"
+    extra = """
+      %se = arith.scaling_extf %e8, %m0 : {f8}, f8E8M0FNU to f32
+      %c256 = arith.constant 256 : index
+      %i4 = arith.addi %i, %c256 : index
+      memref.store %se, %o[%i4] : memref<320xf32>""".format(f8=f8) if scaled else ""
+    text = module(f"""    gpu.func @casts(%x: memref<64xi32>, %y: memref<64xf32>, %o: memref<320xf32>, %p: memref<128xi32>) kernel
+        attributes {{known_block_size = array<i32: 64, 1, 1>}} {{
+      %i = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c192 = arith.constant 192 : index
+      %w = memref.load %x[%i] : memref<64xi32>
+      %yv = memref.load %y[%i] : memref<64xf32>
+      %v = vector.from_elements %w : vector<1xi32>
+      %q = vector.bitcast %v : vector<1xi32> to vector<4x{f8}>
+      %e8 = vector.extract %q[2] : {f8} from vector<4x{f8}>
+      %e = arith.extf %e8 : {f8} to f32
+      memref.store %e, %o[%i] : memref<320xf32>
+      %t = arith.truncf %yv : f32 to {b8}
+      %tb = arith.bitcast %t : {b8} to i8
+      %tw = arith.extui %tb : i8 to i32
+      memref.store %tw, %p[%i] : memref<128xi32>
+      %w8 = arith.trunci %w : i32 to i8
+      %m0 = arith.bitcast %w8 : i8 to f8E8M0FNU
+      %me = arith.extf %m0 : f8E8M0FNU to f32
+      %i1 = arith.addi %i, %c64 : index
+      memref.store %me, %o[%i1] : memref<320xf32>
+      %mt = arith.truncf %yv : f32 to f8E8M0FNU
+      %mb = arith.bitcast %mt : f8E8M0FNU to i8
+      %mw = arith.extui %mb : i8 to i32
+      %j1 = arith.addi %i, %c64 : index
+      memref.store %mw, %p[%j1] : memref<128xi32>{extra}
+      gpu.return
+    }}""")
+
+    def inputs(r):
+        by = r.integers(0, 256, (64, 4)).astype(np.uint8)
+        v = by[:, 2].view(d8[f8]).astype(np.float64)
+        by[~np.isfinite(v), 2] = 0                     # no NaN payloads to compare
+        by[:, 0] = r.integers(100, 150, 64)            # E8M0 exponents 2^-27 .. 2^22
+        y = (r.standard_normal(64) * np.ldexp(1.0, r.integers(-6, 10, 64))).astype(np.float32)
+        y[:4] = [0.0, -0.0, 1.5, -3.0]
+        return [by.reshape(-1).view(np.int32).copy(), y, np.zeros(320, np.float32),
+                np.zeros(128, np.int32)]
+
+    def expect(a):
+        by = a[0].view(np.uint8).reshape(64, 4)
+        y = a[1]
+        out = np.zeros(320, np.float32)
+        e8 = by[:, 2].view(d8[f8]).astype(np.float32)
+        out[:64] = e8
+        m0 = by[:, 0].view(ml_dtypes.float8_e8m0fnu).astype(np.float32)
+        out[64:128] = m0
+        if scaled:
+            out[256:] = (e8.astype(np.float64) * m0).astype(np.float32)
+        p = np.zeros(128, np.int32)
+        p[:64] = y.astype(d8[b8]).view(np.uint8)
+        p[64:] = (y.view(np.uint32) >> 23) & 0xff
+        return {2: out, 3: p}
+
+    return Case(f"narrow_float_casts_{arch}", "casts", text, (1, 1, 1), (64, 1, 1), inputs, expect,
+                llvm_mlir=_upstream_casts(text, arch)), arch
+
+
+CASES += [_cast_case("gfx942"), _cast_case("gfx950")]

@@ -16,7 +16,7 @@ import lower_suite_amdgpu_mx as X
 
 def build(case, arch, llvm=False):
     if llvm:
-        return aster.lowering.llvm.build(case.mlir, target=arch)["kernels"]
+        return aster.lowering.llvm.build(case.llvm_mlir or case.mlir, target=arch)["kernels"]
     return aster.compile(aster.lower(case.mlir, target=arch)["kernels"], aster.lowering.PIPELINE)
 
 
@@ -30,10 +30,27 @@ def test_aster_matches_numpy(case, arch):
     assert r.wave_instructions > 0
 
 
-@pytest.mark.parametrize("case,arch", X.CASES, ids=IDS)
+# LLVM's build of these uses an instruction aster's table (so the emulator)
+# does not have: NumPy / ml_dtypes is their oracle (test_llvm_cast_build_
+# needs_sdwa_compare keeps the reason checked).
+NO_LLVM_RUN = {"narrow_float_casts_gfx942", "narrow_float_casts_gfx950"}
+
+
+@pytest.mark.parametrize("case,arch", [ca for ca in X.CASES if ca[0].name not in NO_LLVM_RUN],
+                         ids=[i for i in IDS if i not in NO_LLVM_RUN])
 def test_llvm_build_matches_numpy(case, arch):
     args, _ = S.run(case, build(case, arch, llvm=True))
     S.check(case, args)
+
+
+def test_llvm_cast_build_needs_sdwa_compare():
+    """llc-22 compares a byte of the expanded casts by v_cmp_ne_u16_sdwa,
+    which the instruction table lacks: LLVM's build of the cast kernels does not
+    run on the emulator (when it does, move them back to the LLVM test)."""
+    for name in sorted(NO_LLVM_RUN):
+        case, arch = next((c, a) for c, a in X.CASES if c.name == name)
+        with pytest.raises(aster.EmulatorError, match="v_cmp_ne_u16_sdwa"):
+            S.run(case, build(case, arch, llvm=True))
 
 
 def _asm(name):

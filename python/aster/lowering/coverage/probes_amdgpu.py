@@ -351,7 +351,7 @@ def _probes_amdgpu():
                         ["vector<8xi32>", "vector<8xi32>"], "vector<4xf32>", kind="small")):
         q.target = "gfx950"
         P.append(q)
-    P += _mx_probes() + _sparse_probes()
+    P += _mx_probes() + _sparse_probes() + _narrow_cast_probes()
     q = elementwise("amdgpu.permlane_swap", "gfx950 16 i32 fetch_inactive bound_ctrl",
                     "      %r = amdgpu.permlane_swap %a 16 { fetch_inactive = true, bound_ctrl = true } : i32",
                     ["i32"], "i32")
@@ -458,4 +458,65 @@ def _sparse_probes():
                     f"vector<{regs}x{ct}>", kind="small")
                 q.target = arch
                 P.append(q)
+    return P
+
+
+def _narrow_cast_probes():
+    """arith casts of 8-bit floats (upstream's ArithToAMDGPU / arith
+    expansions inside aster.lower): scaling_extf / scaling_truncf with an E8M0
+    scale on gfx950 (amdgpu.scaled_ext_packed / packed_scaled_trunc) and on
+    gfx942 (upstream's arith expansion), extf of fp8, truncf to E8M0. LLVM's
+    convert-gpu-to-rocdl does not lower these casts (mlir-translate-22 fails
+    on them): NumPy / ml_dtypes is the oracle (an E8M0 truncf is upstream's
+    definition, the f32 exponent field)."""
+    import ml_dtypes
+    P = []
+    scale = ("      %c7 = arith.constant 7 : i32\n      %c127 = arith.constant 127 : i32\n"
+             "      %bm = arith.andi %b, %c7 : i32\n      %be = arith.addi %bm, %c127 : i32\n"
+             "      %s8 = arith.trunci %be : i32 to i8\n"
+             "      %s = arith.bitcast %s8 : i8 to f8E8M0FNU\n")
+    word = ("      %cm = arith.constant 0x3f3f3f3f : i32\n      %am = arith.andi %a, %cm : i32\n"
+            "      %av = vector.from_elements %am : vector<1xi32>\n")
+
+    def f8of(w, byte, dt):
+        return ((np.asarray(w).view(np.uint32) & 0x3f3f3f3f) >> (8 * byte) & 0xff).astype(
+            np.uint8).view(dt).astype(np.float64)
+
+    def out(vals, dt):
+        o = np.zeros(N, dt)
+        o[:64] = vals
+        return o
+    for arch, f8, dt in (("gfx950", "f8E4M3FN", ml_dtypes.float8_e4m3fn),
+                         ("gfx942", "f8E4M3FNUZ", ml_dtypes.float8_e4m3fnuz)):
+        sc = lambda a: 2.0 ** (a[1][:64].astype(np.int64) & 7)
+        probes = [
+            ("arith.scaling_extf", word + scale +
+             f"      %q = vector.bitcast %av : vector<1xi32> to vector<4x{f8}>\n"
+             f"      %e = vector.extract %q[1] : {f8} from vector<4x{f8}>\n"
+             f"      %r = arith.scaling_extf %e, %s : {f8}, f8E8M0FNU to f32",
+             ["i32", "i32"], "f32",
+             lambda a, dt=dt, sc=sc: {2: out((f8of(a[0][:64], 1, dt) * sc(a)).astype(np.float32),
+                                            np.float32)}),
+            ("arith.scaling_truncf", scale +
+             f"      %t = arith.scaling_truncf %a, %s : f32, f8E8M0FNU to {f8}\n"
+             f"      %t8 = arith.bitcast %t : {f8} to i8\n"
+             "      %r = arith.extui %t8 : i8 to i32",
+             ["f32", "i32"], "i32",
+             lambda a, dt=dt, sc=sc: {2: out((a[0][:64] / sc(a)).astype(np.float32).astype(dt)
+                                            .view(np.uint8).astype(np.int32), np.int32)}),
+            ("arith.extf", word + f"      %q = vector.bitcast %av : vector<1xi32> to vector<4x{f8}>\n"
+             f"      %e = vector.extract %q[3] : {f8} from vector<4x{f8}>\n"
+             f"      %r = arith.extf %e : {f8} to f32", ["i32"], "f32",
+             lambda a, dt=dt: {1: out(f8of(a[0][:64], 3, dt).astype(np.float32), np.float32)}),
+            ("arith.truncf", "      %m = arith.truncf %a : f32 to f8E8M0FNU\n"
+             "      %m8 = arith.bitcast %m : f8E8M0FNU to i8\n"
+             "      %r = arith.extui %m8 : i8 to i32", ["f32"], "i32",
+             lambda a: {1: out(((a[0][:64].view(np.uint32) >> 23) & 0xff).astype(np.int32),
+                               np.int32)})]
+        for op, body, ins, res, ref in probes:
+            v = f"{arch} {'f8E8M0FNU' if op == 'arith.truncf' else f8}"
+            q = elementwise(op, v, body, ins, res, kind="small", ref=ref)
+            q.target = arch
+            q.no_llvm = "convert-gpu-to-rocdl does not lower casts of 8-bit floats"
+            P.append(q)
     return P
