@@ -128,7 +128,14 @@ static RV maskLogic(KernelLowering &L, Operation *op, RV x, RV y) {
   return RV::of(RV::Mask, L.inst(mn, L.s2T, {maskOperand(L, x), maskOperand(L, y)}));
 }
 
+// Narrow (8/6/4-bit) floats: LowerArithNarrowFloat.cpp.
+bool isNarrowFloat(Type t);
+LogicalResult lowerArithNarrowFloat(KernelLowering &L, Operation *op);
+
 LogicalResult KernelLowering::lowerArith(Operation *op) {
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (isNarrowFloat(t) && !isa<VectorType>(t))
+      return lowerArithNarrowFloat(*this, op);
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (!(is32(t) || t.isInteger(1) || is64(t) || isNarrow(t)))
       return unsupported(op, "only i1, i8, i16, i32, i64, index, f16, bf16, f32 and f64 "
