@@ -393,7 +393,14 @@ void finishDynamicStack(KernelLowering &L) {
   });
 }
 
+// LowerVectorTypeCast.cpp: memref.load / store of a vector element.
+LogicalResult lowerVectorElementAccess(KernelLowering &L, Operation *op);
+
 LogicalResult KernelLowering::lowerMemref(Operation *op) {
+  if (isa<memref::LoadOp, memref::StoreOp>(op) &&
+      isa<VectorType>(cast<MemRefType>(op->getOperand(isa<memref::StoreOp>(op)).getType())
+                          .getElementType()))
+    return lowerVectorElementAccess(*this, op);
   if (auto l = dyn_cast<memref::LoadOp>(op)) {
     auto mo = memrefOf(op, l.getMemRef());
     if (failed(mo))
