@@ -240,6 +240,8 @@ LogicalResult lowerTypeCast(KernelLowering &L, Operation *op) {
 
 // LowerMemrefGlobal.cpp: memref.get_global of a global in global memory.
 LogicalResult lowerGetGlobal(KernelLowering &L, Operation *op);
+// LowerMemrefFlat.cpp: arith.select of memrefs (flat pointers).
+void populateMemrefFlatLowering(LoweringTable &table);
 
 void populateMemrefViewsLowering(LoweringTable &table) {
   table.add(memref::SubViewOp::getOperationName(), lowerSubview);
@@ -256,6 +258,7 @@ void populateMemrefViewsLowering(LoweringTable &table) {
   table.add(memref::ExtractStridedMetadataOp::getOperationName(), lowerStridedMetadata);
   table.add("vector.type_cast", lowerTypeCast);
   table.add(memref::GetGlobalOp::getOperationName(), lowerGetGlobal);
+  populateMemrefFlatLowering(table);
 }
 
 } // namespace aster::lower
