@@ -210,3 +210,237 @@ CASES.append(Case("type_cast_vector_elements", "tc", module(f"""
     }}"""), (1, 1, 1), (64, 1, 1),
     lambda r: [r.standard_normal(1024).astype(np.float32), np.zeros(1024, np.float32)],
     _tc_expect))
+
+
+# 4. Constant tensors: arith.constant dense<...> : tensor<8xf32> and
+#    tensor<2x4xi32> read by tensor.extract at divergent indices. Upstream's
+#    one-shot bufferization makes each a memref.global of the top-level
+#    module; aster (LowerConstantTensor.cpp) and LLVM's oracle
+#    (aster.lowering.llvm) move it into the gpu.module, as
+#    gpu-kernel-outlining clones a kernel's symbols into its gpu.module.
+_T8 = np.array([1.5, -2.0, 3.25, 4.0, -0.5, 1e-3, 7.0, -8.0], np.float32)
+_T24 = np.array([[3, -1, 4, 1], [-5, 9, 2, -6]], np.int32)
+
+
+def _ct_expect(a):
+    x = a[0]
+    i = np.arange(64)
+    return {1: (x * _T8[i & 7]).astype(np.float32), 2: _T24[(i >> 2) & 1, i & 3] * 2}
+
+
+CASES.append(Case("constant_tensors", "ct", module(f"""
+    gpu.func @ct(%x: memref<64xf32>, %o: memref<64xf32>, %q: memref<64xi32>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c7 = arith.constant 7 : index
+      %t = arith.constant dense<[1.5, -2.0, 3.25, 4.0, -0.5, 1.0e-3, 7.0, -8.0]> : tensor<8xf32>
+      %u = arith.constant dense<[[3, -1, 4, 1], [-5, 9, 2, -6]]> : tensor<2x4xi32>
+      %k = arith.andi %i, %c7 : index
+      %tv = tensor.extract %t[%k] : tensor<8xf32>
+      %xv = memref.load %x[%i] : memref<64xf32>
+      %r = arith.mulf %xv, %tv : f32
+      memref.store %r, %o[%i] : memref<64xf32>
+      %row0 = arith.shrui %i, %c2 : index
+      %row = arith.andi %row0, %c1 : index
+      %col = arith.andi %i, %c3 : index
+      %uv = tensor.extract %u[%row, %col] : tensor<2x4xi32>
+      %u2 = arith.addi %uv, %uv : i32
+      memref.store %u2, %q[%i] : memref<64xi32>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.standard_normal(64).astype(np.float32), np.zeros(64, np.float32),
+               np.zeros(64, np.int32)],
+    _ct_expect))
+
+
+# 5. Flat memrefs (memory unknown where used): an LDS buffer cast to the
+#    generic space and a global argument chosen per lane by arith.select
+#    (even lanes LDS), loaded through; the same select chosen uniformly (a
+#    kernel argument); a store through a per-lane select (even lanes into
+#    LDS, odd ones into global memory); a private alloca (in scratch: its
+#    index is the kernel argument z = 0) cast to generic and selected with a
+#    global subview, f64 elements. LLVM's build: flat_load / flat_store of
+#    the selected pointer (addrspacecast 3 -> 0 from src_shared_base).
+def _flat_expect(a):
+    x, d = a[0], a[5]
+    i = np.arange(64)
+    j = 63 - i
+    even = i % 2 == 0
+    o1 = np.where(even, x[j] * 3, x[j]).astype(np.float32)
+    o3 = np.where(even, 0, x + 1).astype(np.float32)
+    o4 = np.where(even, x + 1, x * 3).astype(np.float32)
+    k = (i >> 1) & 1
+    od = np.where(even, 2, 1) * d[2 * i + k]
+    return {1: o1, 2: x[j].copy(), 3: o3, 4: o4, 6: od}
+
+
+_G = "memref<2xf64, strided<[1], offset: ?>>"
+CASES.append(Case("flat_memrefs", "flat", module(f"""
+    gpu.func @flat(%x: memref<64xf32>, %o1: memref<64xf32>, %o2: memref<64xf32>,
+                   %o3: memref<64xf32>, %o4: memref<64xf32>, %d: memref<128xf64>,
+                   %od: memref<64xf64>, %flag: i32, %z: index)
+        workgroup(%l: memref<64xf32, {WG}>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c63 = arith.constant 63 : index
+      %z32 = arith.constant 0 : i32
+      %three = arith.constant 3.0 : f32
+      %one = arith.constant 1.0 : f32
+      %xv = memref.load %x[%i] : memref<64xf32>
+      %x3 = arith.mulf %xv, %three : f32
+      memref.store %x3, %l[%i] : memref<64xf32, {WG}>
+      gpu.barrier
+      %g = memref.memory_space_cast %l : memref<64xf32, {WG}> to memref<64xf32>
+      %odd = arith.andi %i, %c1 : index
+      %even = arith.cmpi eq, %odd, %c0 : index
+      %m = arith.select %even, %g, %x : memref<64xf32>
+      %j = arith.subi %c63, %i : index
+      %v = memref.load %m[%j] : memref<64xf32>
+      memref.store %v, %o1[%i] : memref<64xf32>
+      %u = arith.cmpi ne, %flag, %z32 : i32
+      %mu = arith.select %u, %x, %g : memref<64xf32>
+      %vu = memref.load %mu[%j] : memref<64xf32>
+      memref.store %vu, %o2[%i] : memref<64xf32>
+      gpu.barrier
+      %ms = arith.select %even, %g, %o3 : memref<64xf32>
+      %x1 = arith.addf %xv, %one : f32
+      memref.store %x1, %ms[%i] : memref<64xf32>
+      gpu.barrier
+      %lv = memref.load %l[%i] : memref<64xf32, {WG}>
+      memref.store %lv, %o4[%i] : memref<64xf32>
+      %p = memref.alloca() : memref<2xf64, #gpu.address_space<private>>
+      %b2 = arith.muli %i, %c2 : index
+      %b21 = arith.addi %b2, %c1 : index
+      %d0 = memref.load %d[%b2] : memref<128xf64>
+      %d1 = memref.load %d[%b21] : memref<128xf64>
+      %dd0 = arith.addf %d0, %d0 : f64
+      %dd1 = arith.addf %d1, %d1 : f64
+      %z1 = arith.addi %z, %c1 : index
+      memref.store %dd0, %p[%z] : memref<2xf64, #gpu.address_space<private>>
+      memref.store %dd1, %p[%z1] : memref<2xf64, #gpu.address_space<private>>
+      %pg = memref.memory_space_cast %p : memref<2xf64, #gpu.address_space<private>> to memref<2xf64>
+      %pc = memref.cast %pg : memref<2xf64> to {_G}
+      %ds = memref.subview %d[%b2] [2] [1] : memref<128xf64> to {_G}
+      %mp = arith.select %even, %pc, %ds : {_G}
+      %k0 = arith.shrui %i, %c1 : index
+      %k = arith.andi %k0, %c1 : index
+      %pv = memref.load %mp[%k] : {_G}
+      memref.store %pv, %od[%i] : memref<64xf64>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.standard_normal(64).astype(np.float32), np.zeros(64, np.float32),
+               np.zeros(64, np.float32), np.zeros(64, np.float32), np.zeros(64, np.float32),
+               r.standard_normal(128), np.zeros(64), 1, 0],
+    _flat_expect))
+
+
+# 6. Code quality (bench/bench_lower.py's instruction counts and cycles):
+#    a constant global read by two memref.get_global (one in an scf.if)
+#    takes its address once (one s_getpc_b64, as LLVM's build), and a
+#    memref.copy of a contiguous 64-element subview moves 16-byte pieces
+#    (global_load_dwordx4 / global_store_dwordx4: LLVM's inline expansion of
+#    the llvm.memcpy it makes of the copy).
+_TAB = np.array([0.5, -1.0, 2.0, 3.5, -4.0, 8.0, 0.25, -0.75], np.float32)
+
+
+def _cq_expect(a):
+    i = np.arange(64)
+    q = _TAB[i & 7] + np.where(i < 32, _TAB[(i + 1) & 7], 0)
+    return {1: a[0].copy(), 2: q.astype(np.float32)}
+
+
+CASES.append(Case("getglobal_once_copy_dwordx4", "cq", module(f"""
+    memref.global "private" constant @tab : memref<8xf32> = dense<[0.5, -1.0, 2.0, 3.5, -4.0, 8.0, 0.25, -0.75]>
+    gpu.func @cq(%x: memref<4096xf32>, %o: memref<4096xf32>, %q: memref<64xf32>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %c7 = arith.constant 7 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %b = arith.muli %i, %c64 : index
+      %s = memref.subview %x[%b] [64] [1] : memref<4096xf32> to memref<64xf32, strided<[1], offset: ?>>
+      %d = memref.subview %o[%b] [64] [1] : memref<4096xf32> to memref<64xf32, strided<[1], offset: ?>>
+      memref.copy %s, %d : memref<64xf32, strided<[1], offset: ?>> to memref<64xf32, strided<[1], offset: ?>>
+      %k = arith.andi %i, %c7 : index
+      %g1 = memref.get_global @tab : memref<8xf32>
+      %t1 = memref.load %g1[%k] : memref<8xf32>
+      %lo = arith.cmpi ult, %i, %c32 : index
+      %r = scf.if %lo -> f32 {{
+        %i1 = arith.addi %i, %c1 : index
+        %k1 = arith.andi %i1, %c7 : index
+        %g2 = memref.get_global @tab : memref<8xf32>
+        %t2 = memref.load %g2[%k1] : memref<8xf32>
+        %s2 = arith.addf %t1, %t2 : f32
+        scf.yield %s2 : f32
+      }} else {{
+        scf.yield %t1 : f32
+      }}
+      memref.store %r, %q[%i] : memref<64xf32>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.standard_normal(4096).astype(np.float32), np.zeros(4096, np.float32),
+               np.zeros(64, np.float32)],
+    _cq_expect))
+
+
+# 7. A workgroup memref.global used in device functions (func.func bodies
+#    called by the kernel): @put stores x[i] * 2 at lane i of @buf, @get
+#    reads lane 63 - i back; the kernel also writes its own workgroup
+#    attribution and reads @buf directly. The global's LDS offset is fixed
+#    for every kernel that reaches it (LowerModuleLds.cpp; LLVM's
+#    AMDGPULowerModuleLDS places it in a module struct likewise). LLVM's
+#    source marks the functions alwaysinline (lower_suite_functions.py says
+#    why: llc-22 keeps calls otherwise).
+def _mlds_body(llvm):
+    attrs = ' attributes {passthrough = ["alwaysinline"]}' if llvm else ""
+    return f"""
+    memref.global "private" @buf : memref<64xf32, {WG}>
+    func.func @put(%v: f32, %i: index){attrs} {{
+      %g = memref.get_global @buf : memref<64xf32, {WG}>
+      %two = arith.constant 2.0 : f32
+      %v2 = arith.mulf %v, %two : f32
+      memref.store %v2, %g[%i] : memref<64xf32, {WG}>
+      return
+    }}
+    func.func @get(%i: index) -> f32{attrs} {{
+      %g = memref.get_global @buf : memref<64xf32, {WG}>
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %v = memref.load %g[%j] : memref<64xf32, {WG}>
+      return %v : f32
+    }}
+    gpu.func @mlds(%x: memref<64xf32>, %o: memref<64xf32>, %o2: memref<64xf32>)
+        workgroup(%own: memref<64xf32, {WG}>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %xv = memref.load %x[%i] : memref<64xf32>
+      memref.store %xv, %own[%i] : memref<64xf32, {WG}>
+      func.call @put(%xv, %i) : (f32, index) -> ()
+      gpu.barrier
+      %r = func.call @get(%i) : (index) -> f32
+      %w = memref.load %own[%i] : memref<64xf32, {WG}>
+      %s = arith.addf %r, %w : f32
+      memref.store %s, %o[%i] : memref<64xf32>
+      %g = memref.get_global @buf : memref<64xf32, {WG}>
+      %i1 = arith.xori %i, %c1 : index
+      %d = memref.load %g[%i1] : memref<64xf32, {WG}>
+      memref.store %d, %o2[%i] : memref<64xf32>
+      gpu.return
+    }}"""
+
+
+def _mlds_expect(a):
+    x = a[0]
+    i = np.arange(64)
+    return {1: (x[63 - i] * 2 + x).astype(np.float32), 2: (x[i ^ 1] * 2).astype(np.float32)}
+
+
+CASES.append(Case("workgroup_global_in_functions", "mlds", module(_mlds_body(False)),
+                  (1, 1, 1), (64, 1, 1),
+                  lambda r: [r.standard_normal(64).astype(np.float32), np.zeros(64, np.float32),
+                             np.zeros(64, np.float32)],
+                  _mlds_expect, llvm_mlir=module(_mlds_body(True))))

@@ -32,3 +32,34 @@ def test_masked_narrow_transfers_use_the_elements_own_loads():
     for mn in ("global_load_ushort", "global_load_ubyte", "global_load_dwordx2",
                "global_store_short", "global_store_dwordx2", "s_and_saveexec_b64"):
         assert mn in a, mn
+
+
+def test_get_global_takes_its_address_once_and_copy_moves_dwordx4():
+    """Two memref.get_global of one global: one s_getpc_b64 (as LLVM's build
+    of the same kernel); the contiguous 64-element memref.copy: 16
+    global_load_dwordx4 + 16 global_store_dwordx4 (LLVM's inline memcpy
+    expansion moves 16-byte pieces too), no per-element dword."""
+    a = asm(M.CASES, "getglobal_once_copy_dwordx4")
+    assert a.count("s_getpc_b64") == 1
+    assert len(re.findall(r"global_load_dwordx4\b", a)) == 16
+    assert len(re.findall(r"global_store_dwordx4\b", a)) == 16
+    assert len(re.findall(r"global_load_dword\s", a)) == 2  # the two table reads
+
+
+def test_flat_memref_is_flat_loads_from_the_apertures():
+    """A select of an LDS, a private and a global memref: flat_load /
+    flat_store of a pointer made from src_shared_base / src_private_base (as
+    llc-22 builds addrspacecast 3 -> 0 and 5 -> 0)."""
+    a = asm(M.CASES, "flat_memrefs")
+    for mn in ("src_shared_base", "src_private_base", "flat_load_dword ", "flat_store_dword ",
+               "flat_load_dwordx2", "v_lshl_add_u64"):
+        assert mn in a, mn
+
+
+def test_module_lds_offset_is_shared_by_kernel_and_functions():
+    """The workgroup global used by @put / @get sits at LDS 0; the kernel's
+    own attribution after its 256 bytes (group segment 512)."""
+    import aster
+    mods = aster.lower(next(c for c in M.CASES if c.name == "workgroup_global_in_functions").mlir)
+    text = str(mods["kernels"])
+    assert re.search(r"lds = 512", text)
