@@ -133,8 +133,11 @@ LogicalResult KernelLowering::setupInterface() {
                                            "i32, i64, f32 are)";
     }
   }
-  // Workgroup attributions: static LDS, each at a 16-byte aligned offset.
+  // Workgroup attributions: static LDS, each at a 16-byte aligned offset,
+  // after the workgroup globals of the functions it calls (LowerModuleLds.cpp).
   unsigned lds = 0;
+  if (auto a = fn->getAttrOfType<IntegerAttr>("aster.module_lds"))
+    lds = (unsigned)a.getInt();
   for (BlockArgument a : fn.getWorkgroupAttributions()) {
     auto mt = cast<MemRefType>(a.getType());
     if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||

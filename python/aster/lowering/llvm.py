@@ -249,6 +249,35 @@ def _private_alloca(m):
             f"    {name} = memref.memory_space_cast {name}_p : {priv} to {ty}\n")
 
 
+def _globals_into_gpu_modules(text):
+    """The top-level memref.globals one-shot-bufferize makes of constant
+    tensors (upstream's getGlobalFor puts them in the nearest builtin.module,
+    where the gpu.module's get_global cannot see them: mlir-opt-22's
+    verifier rejects its own output, printed in generic form) moved into
+    each gpu.module that refers to them, as gpu-kernel-outlining clones a
+    kernel's referenced symbols into its gpu.module (the same move
+    cc/lower/LowerConstantTensor.cpp makes); mlir-opt-22 then verifies and
+    prints the result."""
+    generic = text.lstrip().startswith('"builtin.module"')
+    glob = (r'  "memref\.global"\(\).*?sym_name = "([\w.$-]+)"' if generic
+            else r"  memref\.global .*?@([\w.$-]+)\b")
+    mod = (r'(  "gpu\.module"\(\)[^\n]*\(\{\n)(.*?\n  \}\)[^\n]*\n)' if generic
+           else r"(gpu\.module @\w+[^\n]*\{\n)(.*?\n  \}\n)")
+    lines = text.splitlines(keepends=True)
+    globs = {m.group(1): line for line in lines for m in [re.match(glob, line)] if m}
+    if not globs:
+        return text
+    text = "".join(line for line in lines if line not in globs.values())
+    for name, line in globs.items():
+        def put(m, name=name, line=line):
+            head, body = m.group(1), m.group(2)
+            if not re.search(rf"@{re.escape(name)}\b", body):
+                return m.group(0)
+            return head + "    " + line.strip() + "\n" + body
+        text = re.sub(mod, put, text, flags=re.S)
+    return _run(["mlir-opt-22"], text)
+
+
 def _linalg_to_loops(text):
     """linalg ops of the gpu.modules as loops (mlir-opt-22
     --convert-linalg-to-loops), before the pipeline below; tensors first
@@ -259,7 +288,7 @@ def _linalg_to_loops(text):
     the text is rewritten; memref-to-llvm would call a runtime memrefCopy
     for a strided copy)."""
     if "tensor<" in text:
-        text = _run(["mlir-opt-22", "--one-shot-bufferize"], text)
+        text = _globals_into_gpu_modules(_run(["mlir-opt-22", "--one-shot-bufferize", "--verify-each=0"], text))
         text = re.sub(r"(%[\w.]+) = memref\.alloc\((.*?)\)(.*) : (memref<.*>)\n",
                       _private_alloca, text)
         text = re.sub(r"memref\.copy (%[\w.]+), (%[\w.]+) : (.+) to (.+)",
