@@ -106,14 +106,16 @@ def small_rows(repeat=200):
 
 def mfma_rate(iters=500, repeat=5):
     """Dense MFMA semantics per host core: a wave streaming
-    v_mfma_f32_32x32x8_f16 / _bf16 (the library GEMM's instruction), 64
+    v_mfma_f32_32x32x8_f16 / _bf16 (the library GEMM's instruction) or
+    v_mfma_f32_32x32x16_fp8_fp8 (the fp8 GEMMs'), 64
     workgroups, plain, the matrix thread off: millions of MFMAs per CPU
     second of the launching thread (fastest of `repeat`)."""
     from aster import a as acc_regs
     old = os.environ.get("ASTER_EMU_MATRIX_THREAD")
     os.environ["ASTER_EMU_MATRIX_THREAD"] = "0"
     print(f"\ndense MFMA semantics, one host core (matrix thread off), fastest of {repeat}")
-    for op in ("v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x8_bf16"):
+    for op in ("v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x8_bf16",
+               "v_mfma_f32_32x32x16_fp8_fp8"):
         m = aster.Module("gfx942", name="mfma_rate")
         k = m.kernel("mfma_rate", block=(64, 1, 1))
         for r in range(2, 10):

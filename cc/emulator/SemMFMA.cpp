@@ -198,17 +198,29 @@ ASTER_MFMA_HOST inline void gatherRows16(const uint32_t (*reg)[64], uint16_t *h)
       std::memcpy(dst + 2 * w, &reg[w][L], 4);
   }
 }
-/// B (R = N columns) likewise, to out[k * N + j].
-template <unsigned R, unsigned K>
-ASTER_MFMA_HOST inline void gatherCols16(const uint32_t (*reg)[64], uint16_t *h) {
+/// B (R = N columns) as doubles, bm[k * N + j]: lane g * R + j's word w
+/// holds k = g * epl + 2w (low half) and k + 1 (high half) of column j.
+/// Four lanes' words at a time: their 8 halves converted as halvesToDouble
+/// does (the same doubles), the low halves to row k, the high to k + 1.
+template <In T, unsigned R, unsigned K>
+ASTER_MFMA_HOST inline void colsToDouble16(const uint32_t (*reg)[64], double *bm) {
   constexpr unsigned epl = K * R / 64, words = epl / 2;
+  static_assert(R % 4 == 0, "four lanes at a time");
+  const __m256i lohi = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
   for (unsigned g = 0; g < 64 / R; ++g)
     for (unsigned w = 0; w < words; ++w) {
-      uint16_t *lo = h + (g * epl + 2 * w) * R, *hi = lo + R;
+      double *lo = bm + (g * epl + 2 * w) * R, *hi = lo + R;
       const uint32_t *x = reg[w] + g * R;
-      for (unsigned j = 0; j < R; ++j) {
-        lo[j] = uint16_t(x[j]);
-        hi[j] = uint16_t(x[j] >> 16);
+      for (unsigned j = 0; j < R; j += 4) {
+        __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(x + j));
+        __m256 f;
+        if constexpr (T == In::F16)
+          f = _mm256_cvtph_ps(h);
+        else
+          f = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+        f = _mm256_permutevar8x32_ps(f, lohi);
+        _mm256_storeu_pd(lo + j, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
+        _mm256_storeu_pd(hi + j, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
       }
     }
 }
@@ -333,11 +345,10 @@ EMU_INLINE void mfmaBody(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
                           (K * M / 64) % 2 == 0 && (K * N / 64) % 2 == 0;
   if constexpr (Fma && half16 && std::is_same_v<E, double>) {
     if (!in.blgp && !(in.negLo & 3)) {
-      alignas(32) uint16_t ha[M * K], hb[K * N];
+      alignas(32) uint16_t ha[M * K];
       gatherRows16<M, K>(src, ha);
-      gatherCols16<N, K>(src + srcWords<S.a>(K, M, B), hb);
       halvesToDouble<S.a>(ha, a, M * K);
-      halvesToDouble<S.b>(hb, bm, K * N);
+      colsToDouble16<S.b, N, K>(src + srcWords<S.a>(K, M, B), bm);
     } else {
       unpack<S.a, E, M, K, B, M * K, K, 1>(src, a, 0, in.negLo & 1);
       unpack<S.b, E, N, K, B, K * N, 1, N>(src + srcWords<S.a>(K, M, B), bm, in.blgp,
