@@ -75,6 +75,16 @@ Value maskOperand(KernelLowering &L, RV r) {
   return m;
 }
 
+/// True if no lowered value but `v` holds register `reg` (ibin's cache and
+/// folds hand one register to several values), so its instruction may go
+/// once `v`'s one reader takes its operands instead.
+bool onlyHolder(KernelLowering &L, Value v, Value reg) {
+  auto same = [&](const RV &r) { return r.reg == reg || r.hiReg == reg; };
+  return reg.use_empty() &&
+         !llvm::any_of(L.vals, [&](auto &e) { return e.first != v && same(e.second); }) &&
+         !llvm::any_of(L.vecs, [&](auto &e) { return llvm::any_of(e.second, same); });
+}
+
 /// `b` if `v` is `arith.xori b, true` of i1 read by this op alone, whose
 /// lowering (one s_xor_b64 of b's mask with -1) is then erased: the reader
 /// takes b with s_andn2_b64 / s_orn2_b64 instead (LLVM's selection of
@@ -94,7 +104,7 @@ std::optional<RV> negated(KernelLowering &L, Value v) {
       return std::nullopt;
     Operation *d = lowered->second.reg.getDefiningOp();
     if (!d || !d->getName().getStringRef().ends_with(".s_xor_b64") ||
-        !lowered->second.reg.use_empty())
+        !onlyHolder(L, v, lowered->second.reg))
       return std::nullopt;
     d->erase();
     L.vals.erase(lowered);
@@ -103,6 +113,37 @@ std::optional<RV> negated(KernelLowering &L, Value v) {
   return std::nullopt;
 }
 } // namespace
+
+/// (a | b) | c as v_or3_b32 a, b, c (LLVM's selection) where a | b is a
+/// v_or_b32 of VGPRs or inline constants only this ori reads (it is then
+/// erased) and c is a VGPR; nullopt otherwise.
+static std::optional<RV> or3(KernelLowering &L, Operation *op, RV x, RV y) {
+  auto plainOperand = [](Value v) {
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      if (auto a = dyn_cast<IntegerAttr>(c.getValue()))
+        return inlineConstant((uint32_t)a.getValue().getZExtValue(), false);
+    auto t = dyn_cast<RegType>(v.getType());
+    return t && t.getKind() == RegKind::VGPR && t.getWidth() == 1;
+  };
+  for (unsigned k = 0; k < 2; ++k) {
+    RV inner = k ? y : x, other = k ? x : y;
+    Value v = op->getOperand(k);
+    if (inner.k != RV::V || other.k != RV::V || !v.hasOneUse() || !v.getDefiningOp<arith::OrIOp>())
+      continue;
+    Operation *d = inner.reg.getDefiningOp();
+    if (!d || !d->getName().getStringRef().ends_with(".v_or_b32") || d->getNumOperands() != 2 ||
+        !onlyHolder(L, v, inner.reg) || !llvm::all_of(d->getOperands(), plainOperand))
+      continue;
+    Value a = d->getOperand(0), b = d->getOperand(1);
+    // ibin's block-local cache may hold the v_or_b32 for a later a | b
+    for (auto it = L.cse.begin(); it != L.cse.end();)
+      it = it->second.reg == inner.reg ? L.cse.erase(it) : std::next(it);
+    L.vals.erase(v);
+    d->erase();
+    return RV::of(RV::V, L.inst("v_or3_b32", L.vT, {a, b, other.reg}));
+  }
+  return std::nullopt;
+}
 
 /// and / or / xor of i1 values, one of them a lane mask (divergent).
 static RV maskLogic(KernelLowering &L, Operation *op, RV x, RV y) {
@@ -254,6 +295,9 @@ LogicalResult KernelLowering::lowerArith32(Operation *op) {
       return set(ibin(io->salu, "", false, in[0], in[1], io->fold));
     return set(maskLogic(*this, op, in[0], in[1]));
   }
+  if (isa<arith::OrIOp>(op) && !i1)
+    if (std::optional<RV> r = or3(*this, op, in[0], in[1]))
+      return set(*r);
   if (isa<arith::AddIOp>(op) && !i1)
     return set(add(in[0], in[1]));
   if (isa<arith::MulIOp>(op) && !i1)

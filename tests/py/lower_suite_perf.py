@@ -29,6 +29,13 @@ from lower_suite import Case, module
 G, B = 16, 64          # workgroups, lanes per workgroup
 N = G * B
 CASES = []
+# %i: the lane's index in the launch, %b its workgroup
+_LANE = f"""      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %cb = arith.constant {B} : index
+      %o = arith.muli %b, %cb : index
+      %i = arith.addi %o, %t : index
+"""
 
 
 # ---------------------------------------------------------------------------
@@ -67,12 +74,7 @@ CASES.append(Case("math_exp2_log2_rsqrt_f32", "transc", module(f"""
                      %de: memref<{N}xf32>, %dl: memref<{N}xf32>, %dr: memref<{N}xf32>,
                      %ue: memref<{N}xf32>, %ul: memref<{N}xf32>, %ur: memref<{N}xf32>) kernel
         attributes {{known_block_size = array<i32: {B}, 1, 1>}} {{
-      %t = gpu.thread_id x
-      %b = gpu.block_id x
-      %cb = arith.constant {B} : index
-      %o = arith.muli %b, %cb : index
-      %i = arith.addi %o, %t : index
-      %xv = memref.load %x[%i] : memref<{N}xf32>
+{_LANE}      %xv = memref.load %x[%i] : memref<{N}xf32>
       %uv = memref.load %u[%b] : memref<{G}xf32>
 """ + "".join(f"""      %r{p}{o[0]} = math.{o} %{p}v : f32
       memref.store %r{p}{o[0]}, %{'d' if p == 'x' else 'u'}{o[0]}[%i] : memref<{N}xf32>
@@ -180,12 +182,7 @@ CASES.append(Case("extended_vector", "extv", module(f"""
                    %c: memref<{4 * N}xi32>, %hu: memref<{2 * N}xi64>, %hs: memref<{2 * N}xi64>,
                    %lo32: memref<{4 * N}xi32>, %hs32: memref<{4 * N}xi32>) kernel
         attributes {{known_block_size = array<i32: {B}, 1, 1>}} {{
-      %t = gpu.thread_id x
-      %b = gpu.block_id x
-      %cb = arith.constant {B} : index
-      %o = arith.muli %b, %cb : index
-      %i = arith.addi %o, %t : index
-      %c2 = arith.constant 2 : index
+{_LANE}      %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
       %i2 = arith.muli %i, %c2 : index
       %i4 = arith.muli %i, %c4 : index
