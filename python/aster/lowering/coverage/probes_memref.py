@@ -237,6 +237,21 @@ def _probes_memref():
       %c3 = arith.constant 3 : index
       %k = arith.andi %i, %c3 : index
       %r = tensor.extract %t[%k] : tensor<4xf32>""")
+    # a workgroup global a device function uses (cc/lower/LowerModuleLds.cpp);
+    # alwaysinline: llc-22 keeps calls otherwise (lower_suite_functions.py)
+    p("memref.global", "workgroup memory, used by a device function", """
+      %v = memref.load %x[%i] : memref<1024xf32>
+      func.call @put(%v, %i) : (f32, index) -> ()
+      gpu.barrier
+      %g = memref.get_global @fbuf : memref<64xf32, #gpu.address_space<workgroup>>
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %r = memref.load %g[%j] : memref<64xf32, #gpu.address_space<workgroup>>""",
+      extra='    memref.global "private" @fbuf : memref<64xf32, #gpu.address_space<workgroup>>\n'
+            '    func.func @put(%v: f32, %i: index) attributes {passthrough = ["alwaysinline"]} {\n'
+            '      %g = memref.get_global @fbuf : memref<64xf32, #gpu.address_space<workgroup>>\n'
+            '      memref.store %v, %g[%i] : memref<64xf32, #gpu.address_space<workgroup>>\n'
+            '      return\n    }\n')
     p("memref.copy", "contiguous 16 elements (dwordx4 pieces)", """
       %c16 = arith.constant 16 : index
       %b = arith.muli %i, %c16 : index
