@@ -54,10 +54,21 @@ FailureOr<std::pair<RV, RV>> flatBase(KernelLowering &L, Operation *op, const Me
     return parts(m.ptrReg, RV::V);
   if (m.regs)
     return L.unsupported(op, "an alloca held in registers has no address");
+  // The aperture's high dword, read once in the prologue (llc-22 reads
+  // src_shared_base once per kernel too) and reused.
   auto aperture = [&](SpecialReg r) {
-    Value reg = RegOp::create(L.b, L.loc, SpecialRegType::get(L.ctx, r));
-    Value base = L.inst("s_mov_b64", L.s2T, reg);
-    return parts(base, RV::S).second;
+    Type t = SpecialRegType::get(L.ctx, r);
+    for (auto reg : L.entry->getOps<RegOp>())
+      if (reg.getType() == t && reg->hasOneUse())
+        for (Operation *mov : reg->getUsers())
+          for (Operation *u : mov->getUsers())
+            if (auto p = dyn_cast<PartOp>(u); p && p.getOffset() == 1)
+              return RV::of(RV::S, p.getResult());
+    return RV::of(RV::S, L.inPrologue([&] {
+      Value reg = RegOp::create(L.b, L.loc, t);
+      Value base = L.inst("s_mov_b64", L.s2T, reg);
+      return (Value)PartOp::create(L.b, L.loc, L.sT, base, L.b.getI32IntegerAttr(1));
+    }));
   };
   if (m.lds)
     return std::pair{RV::imm(m.ldsOffset), aperture(SpecialReg::src_shared_base)};

@@ -16,7 +16,9 @@ unsigned elemBits(Type t) {
 unsigned numWords(VectorType vt) {
   unsigned bits = elemBits(vt.getElementType());
   unsigned n = (unsigned)vt.getNumElements();
-  return bits == 16 ? (n + 1) / 2 : n;
+  // i1 and 32-bit: one each; 8 / 16 / 64-bit: packed into dwords (the held
+  // form, LowerVectorUtil.h: four i8 or two f16 per word, an i64 / f64 two).
+  return bits == 1 || bits == 32 ? n : (n * bits + 31) / 32;
 }
 
 /// Largest power of two known to divide the index value `v` (at most 2^20).

@@ -444,3 +444,64 @@ CASES.append(Case("workgroup_global_in_functions", "mlds", module(_mlds_body(Fal
                   lambda r: [r.standard_normal(64).astype(np.float32), np.zeros(64, np.float32),
                              np.zeros(64, np.float32)],
                   _mlds_expect, llvm_mlir=module(_mlds_body(True))))
+
+
+# 8. Masked transfers in LDS: lane i writes its 4 f16 at 4i of an LDS buffer
+#    under create_mask(i % 5) (the rest keeps -2.0, written first by every
+#    lane), and 4 i8 at 4i under create_mask(i % 3); after a barrier lane i
+#    reads lane 63 - i's 4 f16 under create_mask((i + 1) % 5) (pad 9.0) and
+#    its i8 whole.
+def _lds_masked_expect(a):
+    h, b = a[0], a[2]
+    i = np.arange(64)
+    lh = np.full((64, 4), -2.0, np.float16)
+    lb = np.zeros((64, 4), np.int8)
+    for k in range(64):
+        lh[k, :k % 5] = h[4 * k:4 * k + 4][:k % 5]
+        lb[k, :k % 3] = b[4 * k:4 * k + 4][:k % 3]
+    oh = np.full((64, 4), 9.0, np.float16)
+    for k in range(64):
+        n = (k + 1) % 5
+        oh[k, :n] = lh[63 - k, :n]
+    return {1: oh.reshape(-1), 3: lb[63 - i].reshape(-1)}
+
+
+CASES.append(Case("transfer_masked_lds", "tml", module(f"""
+    gpu.func @tml(%h: memref<256xf16>, %oh: memref<256xf16>, %b: memref<256xi8>,
+                  %ob: memref<256xi8>)
+        workgroup(%lh: memref<256xf16, {WG}>, %lb: memref<256xi8, {WG}>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %c63 = arith.constant 63 : index
+      %b4 = arith.muli %i, %c4 : index
+      %m2 = arith.constant dense<-2.0> : vector<4xf16>
+      vector.store %m2, %lh[%b4] : memref<256xf16, {WG}>, vector<4xf16>
+      %z8 = arith.constant dense<0> : vector<4xi8>
+      vector.store %z8, %lb[%b4] : memref<256xi8, {WG}>, vector<4xi8>
+      %vh = vector.load %h[%b4] : memref<256xf16>, vector<4xf16>
+      %k5 = arith.remui %i, %c5 : index
+      %mk5 = vector.create_mask %k5 : vector<4xi1>
+      vector.transfer_write %vh, %lh[%b4], %mk5 {{in_bounds = [true]}} : vector<4xf16>, memref<256xf16, {WG}>
+      %vb = vector.load %b[%b4] : memref<256xi8>, vector<4xi8>
+      %k3 = arith.remui %i, %c3 : index
+      %mk3 = vector.create_mask %k3 : vector<4xi1>
+      vector.transfer_write %vb, %lb[%b4], %mk3 {{in_bounds = [true]}} : vector<4xi8>, memref<256xi8, {WG}>
+      gpu.barrier
+      %j = arith.subi %c63, %i : index
+      %j4 = arith.muli %j, %c4 : index
+      %i1 = arith.addi %i, %c1 : index
+      %n = arith.remui %i1, %c5 : index
+      %mn = vector.create_mask %n : vector<4xi1>
+      %pad = arith.constant 9.0 : f16
+      %rh = vector.transfer_read %lh[%j4], %pad, %mn {{in_bounds = [true]}} : memref<256xf16, {WG}>, vector<4xf16>
+      vector.store %rh, %oh[%b4] : memref<256xf16>, vector<4xf16>
+      %rb = vector.load %lb[%j4] : memref<256xi8, {WG}>, vector<4xi8>
+      vector.store %rb, %ob[%b4] : memref<256xi8>, vector<4xi8>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [_f16(r, 256), np.zeros(256, np.float16),
+               r.integers(-128, 128, 256).astype(np.int8), np.zeros(256, np.int8)],
+    _lds_masked_expect))

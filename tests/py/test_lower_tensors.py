@@ -34,12 +34,7 @@ def test_new_buffers_are_private_and_in_place_ones_are_not():
       memref.store %v, %x[%c0] : memref<4xf32>""",
      r"<string>:\d+:\d+: error: 'bufferization.to_tensor' op to_tensor ops without `restrict` "
      r"are not supported by One-Shot Analysis"),
-    # a constant tensor bufferizes to a global memref, which kernels do not have
-    ("""%t = arith.constant dense<1.0> : tensor<4xf32>
-      %v = tensor.extract %t[%c0] : tensor<4xf32>
-      memref.store %v, %x[%c0] : memref<4xf32>""",
-     r"<string>:\d+:\d+: error: 'memref.get_global' op cannot be lowered to amdgcn"),
-])
+])  # constant tensors lower now: tests/py/lower_suite_mem_more.py
 def test_tensor_errors_are_located(body, error):
     text = S.module(f"""
     gpu.func @k(%x: memref<4xf32>) kernel {{

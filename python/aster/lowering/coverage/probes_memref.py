@@ -206,4 +206,57 @@ def _probes_memref():
       memref.store %r, %o[%i] : memref<1024xf32>""",
                  lambda r: [r.standard_normal(N).astype(np.float32), r.standard_normal(N).astype(np.float32),
                             np.zeros(N, np.float32)], [2]))
+    # memory unknown where used (a flat pointer: cc/lower/LowerMemrefFlat.cpp)
+    p("memref.memory_space_cast", "workgroup or global by a divergent arith.select (flat)", """
+      %l = memref.alloca() : memref<1024xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      %v2 = arith.addf %v, %v : f32
+      memref.store %v2, %l[%i] : memref<1024xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %g = memref.memory_space_cast %l : memref<1024xf32, #gpu.address_space<workgroup>> to memref<1024xf32>
+      %odd = arith.andi %i, %c1 : index
+      %ev = arith.cmpi eq, %odd, %c0 : index
+      %m = arith.select %ev, %g, %x : memref<1024xf32>
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %r = memref.load %m[%j] : memref<1024xf32>""")
+    p("memref.memory_space_cast", "private or global by arith.select, store through (flat)", """
+      %pa = memref.alloca() : memref<1024xf32, #gpu.address_space<private>>
+      %g = memref.memory_space_cast %pa : memref<1024xf32, #gpu.address_space<private>> to memref<1024xf32>
+      %odd = arith.andi %i, %c1 : index
+      %ev = arith.cmpi eq, %odd, %c0 : index
+      %m = arith.select %ev, %g, %o : memref<1024xf32>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      memref.store %v, %m[%i] : memref<1024xf32>
+      %w = memref.load %m[%i] : memref<1024xf32>
+      %r = arith.addf %w, %w : f32""")
+    # a constant tensor: a memref.global in the top-level module after
+    # bufferization, moved into the gpu.module (LowerConstantTensor.cpp)
+    p("memref.get_global", "of a constant tensor (bufferized)", """
+      %t = arith.constant dense<[1.5, -2.0, 3.0, 4.0]> : tensor<4xf32>
+      %c3 = arith.constant 3 : index
+      %k = arith.andi %i, %c3 : index
+      %r = tensor.extract %t[%k] : tensor<4xf32>""")
+    # a workgroup global a device function uses (cc/lower/LowerModuleLds.cpp);
+    # alwaysinline: llc-22 keeps calls otherwise (lower_suite_functions.py)
+    p("memref.global", "workgroup memory, used by a device function", """
+      %v = memref.load %x[%i] : memref<1024xf32>
+      func.call @put(%v, %i) : (f32, index) -> ()
+      gpu.barrier
+      %g = memref.get_global @fbuf : memref<64xf32, #gpu.address_space<workgroup>>
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %r = memref.load %g[%j] : memref<64xf32, #gpu.address_space<workgroup>>""",
+      extra='    memref.global "private" @fbuf : memref<64xf32, #gpu.address_space<workgroup>>\n'
+            '    func.func @put(%v: f32, %i: index) attributes {passthrough = ["alwaysinline"]} {\n'
+            '      %g = memref.get_global @fbuf : memref<64xf32, #gpu.address_space<workgroup>>\n'
+            '      memref.store %v, %g[%i] : memref<64xf32, #gpu.address_space<workgroup>>\n'
+            '      return\n    }\n')
+    p("memref.copy", "contiguous 16 elements (dwordx4 pieces)", """
+      %c16 = arith.constant 16 : index
+      %b = arith.muli %i, %c16 : index
+      %s = memref.subview %x[%b] [16] [1] : memref<1024xf32> to memref<16xf32, strided<[1], offset: ?>>
+      %d = memref.subview %o[%b] [16] [1] : memref<1024xf32> to memref<16xf32, strided<[1], offset: ?>>
+      memref.copy %s, %d : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32, strided<[1], offset: ?>>""",
+      outs=(1,))
     return P

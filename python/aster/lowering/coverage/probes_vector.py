@@ -241,4 +241,71 @@ def _probes_vector():
       %r = vector.load %x[%b] : memref<1024xf32>, vector<4xf32>""".replace(
         "%s = memref.subview %e[0, 0] [1, 4] [1, 1] : memref<256x4xf32> to memref<1x4xf32, strided<[4, 1]>>",
         "%tc = vector.type_cast %e : memref<256x4xf32> to memref<vector<256x4xf32>>"))
+    P.extend(_probes_vector_narrow_memory())
+    return P
+
+
+def _probes_vector_narrow_memory():
+    """Masked and out-of-bounds transfers of 1, 2 and 8-byte elements, odd
+    vector sizes and memref.load of vector elements through type_cast
+    (cc/lower/LowerVectorMasked.cpp, LowerVectorTypeCast.cpp)."""
+    P = []
+    head = ("      %i = gpu.thread_id x\n      %c2 = arith.constant 2 : index\n"
+            "      %c4 = arith.constant 4 : index\n      %b = arith.muli %i, %c4 : index\n"
+            "      %mk = vector.create_mask %c2 : vector<4xi1>\n")
+    for t in ("f16", "bf16", "i8", "i16", "f64", "i64"):
+        pad = "-1.5" if t[0] in "fb" else "7"
+        vt = f"vector<4x{t}>"
+        store = f"      vector.store %r, %o[%b] : memref<{N}x{t}>, {vt}\n"
+        # the first 250 elements: lanes 62 and 63 leave the memref
+        P.append(raw("vector.transfer_read", f"out of bounds {t}",
+                     f"%x: memref<?x{t}>, %o: memref<{N}x{t}>", head +
+                     f"      %pad = arith.constant {pad} : {t}\n"
+                     f"      %r = vector.transfer_read %x[%b], %pad : memref<?x{t}>, {vt}\n" + store,
+                     lambda r, t=t: [_gen(t, 250, r, "any"), np.zeros(N, _np(t))], [1],
+                     views={1: t}))
+        P.append(raw("vector.transfer_read", f"masked {t}",
+                     f"%x: memref<{N}x{t}>, %o: memref<{N}x{t}>", head +
+                     f"      %pad = arith.constant {pad} : {t}\n"
+                     f"      %r = vector.transfer_read %x[%b], %pad, %mk {{in_bounds = [true]}} : "
+                     f"memref<{N}x{t}>, {vt}\n" + store,
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, _np(t))], [1],
+                     views={1: t}))
+        P.append(raw("vector.transfer_write", f"masked, out of bounds {t}",
+                     f"%x: memref<{N}x{t}>, %o: memref<?x{t}>", head +
+                     f"      %v = vector.load %x[%b] : memref<{N}x{t}>, {vt}\n"
+                     f"      vector.transfer_write %v, %o[%b], %mk : {vt}, memref<?x{t}>\n",
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(250, _np(t))], [1],
+                     views={1: t}))
+        P.append(raw("vector.maskedload", t, f"%x: memref<{N}x{t}>, %o: memref<{N}x{t}>", head +
+                     f"      %pv = arith.constant dense<{pad}> : {vt}\n"
+                     f"      %r = vector.maskedload %x[%b], %mk, %pv : memref<{N}x{t}>, "
+                     f"vector<4xi1>, {vt} into {vt}\n" + store,
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, _np(t))], [1],
+                     views={1: t}))
+        P.append(raw("vector.maskedstore", t, f"%x: memref<{N}x{t}>, %o: memref<{N}x{t}>", head +
+                     f"      %v = vector.load %x[%b] : memref<{N}x{t}>, {vt}\n"
+                     f"      vector.maskedstore %o[%b], %mk, %v : memref<{N}x{t}>, vector<4xi1>, {vt}\n",
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, _np(t))], [1],
+                     views={1: t}))
+    for n, t in ((3, "i8"), (3, "f16"), (5, "i8"), (1, "i8"), (3, "bf16"), (3, "i16")):
+        vt = f"vector<{n}x{t}>"
+        P.append(raw("vector.load", vt, f"%x: memref<{N}x{t}>, %o: memref<{N}x{t}>",
+                     f"      %i = gpu.thread_id x\n      %cn = arith.constant {n} : index\n"
+                     f"      %b = arith.muli %i, %cn : index\n"
+                     f"      %r = vector.load %x[%b] : memref<{N}x{t}>, {vt}\n"
+                     f"      vector.store %r, %o[%b] : memref<{N}x{t}>, {vt}\n",
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, _np(t))], [1],
+                     views={1: t}))
+    P.append(raw("vector.type_cast", "memref.load / store of vector<4xf32> elements",
+                 f"%x: memref<{N}xf32>, %o: memref<{N}xf32>", """
+      %i = gpu.thread_id x
+      %e = memref.expand_shape %x [[0, 1]] output_shape [256, 4] : memref<1024xf32> into memref<256x4xf32>
+      %t = vector.type_cast %e : memref<256x4xf32> to memref<256xvector<4xf32>>
+      %v = memref.load %t[%i] : memref<256xvector<4xf32>>
+      %eo = memref.expand_shape %o [[0, 1]] output_shape [256, 4] : memref<1024xf32> into memref<256x4xf32>
+      %to = vector.type_cast %eo : memref<256x4xf32> to memref<256xvector<4xf32>>
+      memref.store %v, %to[%i] : memref<256xvector<4xf32>>""",
+                 lambda r: [_gen("f32", N, r, "any"), np.zeros(N, np.float32)], [1],
+                 views={1: "f32"}))
     return P
