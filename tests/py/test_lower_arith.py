@@ -46,15 +46,20 @@ def test_divergent_i64_uses_64bit_valu():
         assert mn in asm
 
 
-def test_f8_bitcast_is_an_error_naming_the_op():
-    """8-bit floats are not lowered: an error naming the op (remf of bf16,
-    the example here before, lowers now: test_lower_arith_gaps.py)."""
+def test_f8_arithmetic_is_an_error_naming_the_op():
+    """Arithmetic on 8-bit floats is not lowered: an error naming the op
+    (bitcasts and casts of them lower since session 15:
+    test_lower_amdgpu_mx.py; remf of bf16, the example here before that,
+    lowers too: test_lower_arith_gaps.py)."""
     text = S.module("""
     gpu.func @k(%x: memref<64xi8>) kernel {
       %i = gpu.thread_id x
       %a = memref.load %x[%i] : memref<64xi8>
       %r = arith.bitcast %a : i8 to f8E5M2
+      %s = arith.addf %r, %r : f8E5M2
+      %t = arith.bitcast %s : f8E5M2 to i8
+      memref.store %t, %x[%i] : memref<64xi8>
       gpu.return
     }""")
-    with pytest.raises(aster.AsterError, match=r"arith\.bitcast"):
+    with pytest.raises(aster.AsterError, match=r"arith\.addf"):
         aster.lower(text)
