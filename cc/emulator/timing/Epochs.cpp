@@ -246,9 +246,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   bool prefetchStates =
       uint64_t(cus) * occ.groups * LN.numWaves * waveBytes > (uint64_t(16) << 20);
   uint64_t T = 0;
-  auto runGroup = [&](CUGroup &G) {
-    std::vector<unsigned> &live = G.live;
-    uint64_t &rng = G.rng;
+  auto runCUs = [&](std::vector<unsigned> &live, uint64_t &rng, auto failedNow) {
     auto random = [&rng] {  // xorshift64: the same sequence everywhere
       rng ^= rng << 13;
       rng ^= rng >> 7;
@@ -260,30 +258,46 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     for (size_t i = 0; i < live.size(); ++i) {
       if (prefetchStates && i + 1 < live.size())
         models[live[i + 1]]->prefetch();
-      if (!G.sh->failed)
+      if (!failedNow())
         models[live[i]]->runUntil(T);
     }
   };
+  auto runGroup = [&](CUGroup &G) { runCUs(G.live, G.rng, [&G] { return G.sh->failed; }); };
   // Serial: the groups one after another on this thread, every request
   // seeing all before it (from the start, or from the epoch after a wave
   // reached an instruction of serialAt).
+  // After a switch the CUs of all groups run in one order, shuffled anew
+  // every epoch (as with one group).
   bool serial = !grouped;
+  std::vector<unsigned> serialLive;
+  uint64_t serialRng = groups[0].rng;
   auto toSerial = [&] {
     serial = true;
     mem.setUngrouped();
     for (CUGroup &G : groups) {
       G.sh->serialAt = nullptr;
       G.sh->wantSerial = false;
+      serialLive.insert(serialLive.end(), G.live.begin(), G.live.end());
     }
+    std::sort(serialLive.begin(), serialLive.end());
   };
   if (std::any_of(groups.begin(), groups.end(),
                   [](const CUGroup &G) { return G.sh->wantSerial; }))
     toSerial();  // (a wave starts at one)
   EpochThreads pool(threads, [&](unsigned t) {
-    unsigned step = serial ? 1 : threads;
-    if (serial && t)
+    if (serial && ngroups > 1) {
+      if (!t) {
+        serialLive.erase(std::remove_if(serialLive.begin(), serialLive.end(),
+                                        [&](unsigned cu) { return models[cu]->finished(); }),
+                         serialLive.end());
+        runCUs(serialLive, serialRng, [&] {
+          return std::any_of(groups.begin(), groups.end(),
+                             [](const CUGroup &G) { return G.sh->failed; });
+        });
+      }
       return;
-    for (unsigned g = t; g < ngroups; g += step)
+    }
+    for (unsigned g = t; g < ngroups; g += threads)
       if (!groups[g].live.empty())
         runGroup(groups[g]);
   });
