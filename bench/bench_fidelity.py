@@ -37,6 +37,7 @@ Held out, never opened: aiter/configs/bf16_tuned_gemm.csv.
     python bench/bench_fidelity.py --max-cost 2e6 --rows 40
     python bench/bench_fidelity.py --family f4gemm --csv f4.csv   # rows appended as done
     python bench/bench_fidelity.py --summarize a.csv b.csv        # Markdown table + medians
+    python bench/bench_fidelity.py --trend 32x128    # AMD's M = 1 times of a tile vs K
 
 --max-cost bounds each row's emulation work (estimated MFMAs), so the
 default run takes minutes on two cores; the rows are chosen by cost only,
@@ -128,6 +129,28 @@ def f4gemm_rows():
 FAMILIES = {"fmoe_stage1": fmoe_rows, "gemm_a8w8_m128": a8w8_rows, "f4gemm": f4gemm_rows}
 
 
+def trend(tile):
+    """AMD's measured times (no emulation) of the f4gemm `tile`'s M = 1 rows
+    against the number of 256-k steps: a least-squares line over all of
+    them and each row's residual (how far the GPU's own times scatter
+    around a smooth dependence on K, which is what a model can follow)."""
+    import numpy as np
+    kern = f4gemm.kernel_of(tile)
+    pts = sorted((int(r["k"]), int(r["n"]), r["measured"]) for _, r in f4gemm_rows()
+                 if r["kernel"] == kern.symbol and r["m"] == 1)
+    if len(pts) < 2:
+        print(f"fewer than two M = 1 rows of {tile}")
+        return 1
+    steps = np.array([k / 256 for k, _, _ in pts])
+    us = np.array([t for _, _, t in pts])
+    b, a = np.polyfit(steps, us, 1)
+    print(f"{tile}, M = 1: {len(pts)} rows; us = {a:.2f} + {b:.3f} per 256-k step")
+    print(f"{'K':>6} {'N':>6} {'workgroups':>10} {'measured us':>11} {'residual us':>11}")
+    for (k, n, t), st in zip(pts, steps):
+        print(f"{k:6} {n:6} {-(-n // kern.tile_n):10} {t:11.2f} {t - a - b * st:11.2f}")
+    return 0
+
+
 def short(symbol):
     """aiter::NAME from the mangled _ZN5aiter<len>NAMEE."""
     m = re.fullmatch(r"_ZN5aiter\d+(\w+)E", symbol)
@@ -180,7 +203,12 @@ def main(argv=None):
     ap.add_argument("--summarize", nargs="+", metavar="CSV",
                     help="run nothing: print the rows of these --csv files as a Markdown "
                          "table and their medians")
+    ap.add_argument("--trend", metavar="TILE",
+                    help="run nothing: AMD's M = 1 times of this f4gemm tile (e.g. 32x128) "
+                         "against K, a least-squares line and each row's residual")
     args = ap.parse_args(argv)
+    if args.trend:
+        return trend(args.trend)
     if args.summarize:
         return summarize(args.summarize)
     if not wheel.available():

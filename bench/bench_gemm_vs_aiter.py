@@ -7,6 +7,7 @@ run on aster's emulator with its timing model (MI300X, gfx942).
     python bench/bench_gemm_vs_aiter.py --arch gfx950      # MI355X: AMD's gfx950 code objects
     python bench/bench_gemm_vs_aiter.py --a8w8             # int8 A, B, scales, bias, bf16 out
     python bench/bench_gemm_vs_aiter.py --blockscale-fp8   # gfx950 block-scale fp8 (MI355X)
+    python bench/bench_gemm_vs_aiter.py --check-pick 3     # also simulate dispatch's next 2
 
 --blockscale-fp8 (gfx950, MI355X): AMD's block-scale fp8 GEMM
 (`aster.aiter.gemm_blockscale`, f8_block_scale_mi350_x{32,128}.co launched
@@ -193,11 +194,11 @@ def run_shape(job):
     what was measured."""
     import aster.aiter.gemm as agemm
     import aster.ops
-    shape, libdir, arch, a8w8 = job
+    shape, libdir, arch, a8w8, check = job
     if a8w8 == "blockscale":
-        return run_blockscale(shape, libdir)
+        return check_pick(run_blockscale(shape, libdir), libdir, "ofp8", check, True)
     if a8w8:
-        return run_a8w8(shape, libdir, arch)
+        return check_pick(run_a8w8(shape, libdir, arch), libdir, "i8", check)
     cls, m, n, k = shape
     a, b = inputs(m, n, k)
     ref = a.astype(np.float64) @ b.astype(np.float64).T
@@ -208,13 +209,39 @@ def run_shape(job):
     c, rs = aster.ops.gemm(a, b, trans_b=True, timing=True, library=aster.ops.Library(libdir),
                            arch=arch)
     ts = time.perf_counter() - t
-    return dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
-                aiter_us=ra.total_us, aiter_fill_us=ra.fill_us, aster_us=rs.microseconds,
-                aster_est=rs.plan.cycles,
-                aiter_kernel=f"{ra.kernel.tile} sk{ra.splitk}", aster=rs.cycles,
-                aster_kernel=rs.plan.name.replace("gemm_bf16_", ""),
-                aiter_ok=bool(np.array_equal(d, ref)), aster_ok=bool(np.array_equal(c, ref)),
-                emu_s=(ta, ts))
+    return check_pick(dict(cls=cls, shape=(m, n, k), arch=arch, aiter=ra.cycles,
+                           aiter_us=ra.total_us, aiter_fill_us=ra.fill_us,
+                           aster_us=rs.microseconds, aster_est=rs.plan.cycles,
+                           aiter_kernel=f"{ra.kernel.tile} sk{ra.splitk}", aster=rs.cycles,
+                           aster_kernel=rs.plan.name.replace("gemm_bf16_", ""),
+                           aiter_ok=bool(np.array_equal(d, ref)),
+                           aster_ok=bool(np.array_equal(c, ref)), emu_s=(ta, ts)),
+                      libdir, "bf16", check)
+
+
+def check_pick(row, libdir, dtype, n, block_scale=False):
+    """--check-pick n: the dispatch's best n launches by its estimate
+    (`aster.ops.dispatch.candidates`; the first is the pick, run above)
+    simulated on zero inputs (`aster.ops.library.run`; stream-K ones are
+    skipped); adds pick_best (the pick's device time over the fastest's)
+    and best (that launch's name)."""
+    if not n:
+        return row
+    import aster.ops
+    from aster.ops import library as lb
+    m, nn, k = row["shape"]
+    lib = aster.ops.Library(libdir)
+    plans = aster.ops.dispatch.candidates(lib, m, nn, k, dtype=dtype, trans_b=True,
+                                          arch=row["arch"], block_scale=block_scale)
+    best, name = row["aster_us"], row["aster_kernel"]
+    for p in plans[1:n]:
+        if p.entry.config.stream_k:
+            continue
+        r = lb.run(lib.code(p.entry), p.entry.config, (m, nn, k), p.splits, zwg=p.zwg)
+        if r.microseconds < best:
+            best, name = r.microseconds, p.name
+    row.update(pick_best=row["aster_us"] / best, best=name)
+    return row
 
 
 def tflops(m, n, k, us):
@@ -256,6 +283,14 @@ def report(rows, markdown):
         print(f"dispatch estimate / simulated cycles: {min(errs):.2f} .. {max(errs):.2f}, "
               f"mean |err| {sum(abs(e - 1) for e in errs) / len(errs):.1%}, "
               f"{within} of {len(errs)} within 15%")
+    picks = [r for r in rows if "pick_best" in r]
+    if picks:
+        worst = max(picks, key=lambda r: r["pick_best"])
+        print(f"the pick against the fastest of the estimate's best launches (simulated): "
+              f"fastest on {sum(r['pick_best'] <= 1.0 for r in picks)}, within 3% on "
+              f"{sum(r['pick_best'] <= 1.03 for r in picks)} of {len(picks)}; worst "
+              f"{worst['pick_best']:.3f} ({'x'.join(map(str, worst['shape']))}: "
+              f"{worst['best']} faster)")
     if not markdown:
         for r in rows:
             print(f"{r['shape']}: emulation s aiter {r['emu_s'][0]:.1f}, aster {r['emu_s'][1]:.1f}")
@@ -271,13 +306,16 @@ def main():
     p.add_argument("--blockscale-fp8", action="store_true",
                    help="gfx950 block-scale fp8 GEMMs (MI355X)")
     p.add_argument("--library", help="a library folder to use instead of the default library")
+    p.add_argument("--check-pick", type=int, default=0, metavar="N",
+                   help="also simulate the dispatch's next best N - 1 launches (by its "
+                        "estimate) and report how much slower the pick is than the fastest")
     args = p.parse_args()
     default = BLOCKSCALE_SHAPES if args.blockscale_fp8 else A8W8_SHAPES if args.a8w8 else SHAPES
     shapes = [parse_shape(s) for s in args.shapes.split(",")] if args.shapes else default
     import aster.ops
     libdir = args.library or aster.ops.default_library().directory  # built before the workers
     kind = "blockscale" if args.blockscale_fp8 else args.a8w8
-    jobs = [(s, libdir, args.arch, kind) for s in shapes]
+    jobs = [(s, libdir, args.arch, kind, args.check_pick) for s in shapes]
     rows = []
 
     def done(r):

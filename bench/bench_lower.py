@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests", "py"))
 import aster  # noqa: E402
 import aster.lowering.llvm  # noqa: E402
 import lower_suite as S  # noqa: E402
+from aster.ops.devices import DEVICE  # noqa: E402
 
 # Every suite module (lower_suite.py first), so a new suite file is benched
 # without an edit here.
@@ -39,8 +40,15 @@ SUITES = sorted(os.path.basename(p)[:-3]
 
 
 def all_cases():
-    """(suite name, case) of every suite, in suite order."""
-    return [(name, c) for name in SUITES for c in importlib.import_module(name).CASES]
+    """(suite name, case) of every suite, in suite order (a suite's (case,
+    target) pairs: the case with its `target` set, gfx942 otherwise)."""
+    out = []
+    for name in SUITES:
+        for c in importlib.import_module(name).CASES:
+            c, target = c if isinstance(c, tuple) else (c, "gfx942")
+            c.target = target
+            out.append((name, c))
+    return out
 
 
 def static_instructions(hsaco, kernel):
@@ -67,15 +75,18 @@ def main():
     ratios, bad, rows = [], 0, []
     for sn, c in cases:
         try:
-            ours = aster.compile(aster.lower(c.mlir)["kernels"], aster.lowering.PIPELINE).hsaco
-            theirs = aster.lowering.llvm.build(c.llvm_mlir or c.mlir)["kernels"]
+            ours = aster.compile(aster.lower(c.mlir, target=c.target)["kernels"],
+                                 aster.lowering.PIPELINE).hsaco
+            theirs = aster.lowering.llvm.build(c.llvm_mlir or c.mlir, target=c.target)["kernels"]
         except (aster.AsterError, RuntimeError) as e:
             print(f"{c.name}: NOT BUILT\n{str(e)[:400]}")
             bad += 1
             continue
         row = []
         for code in (ours, theirs):
-            out, r = S.run(c, code, timing=True, device=args.device)
+            # a gfx950 case runs on gfx950's device (aster.ops.devices.DEVICE)
+            dev = args.device if c.target == "gfx942" else DEVICE[c.target]
+            out, r = S.run(c, code, timing=True, device=dev)
             try:
                 S.check(c, out)
             except AssertionError as e:

@@ -12,9 +12,11 @@
 //    255 is NaN) for that lane's 32 values, in the byte op_sel[i] |
 //    op_sel_hi[i] << 1 (i = 0 for A, 1 for B);
 //  * D = C + A x B: products (exact in double) summed in k order in double,
-//    plus C, rounded once to f32, as for the other MFMAs (SemMFMA.cpp).
+//    plus C, rounded once to f32, as for the other MFMAs (SemMFMA.cpp); on
+//    AVX2 hosts the same sums in SemMFMA.cpp's register tiles (MfmaTiles.h).
 //
 //===----------------------------------------------------------------------===//
+#include "emulator/MfmaTiles.h"
 #include "emulator/Semantics.h"
 
 #include <cmath>
@@ -25,29 +27,42 @@ namespace aster::emu {
 
 namespace {
 
-/// Element e (of `w` bits) of lane l of a register operand.
-unsigned elementAt(Wave &w, const Opnd &o, unsigned l, unsigned e, unsigned bits) {
-  unsigned bit = e * bits, word = bit / 32, sh = bit % 32;
-  uint64_t v = vdst(w, o, word)[l];
-  if (sh + bits > 32)
-    v |= uint64_t(vdst(w, o, word + 1)[l]) << 32;
-  return unsigned(v >> sh) & ((1u << bits) - 1);
-}
-
 double e8m0(unsigned s) {
   return s == 255 ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, int(s) - 127);
+}
+
+/// ocpToF64 of every bit pattern of each format, formed once ([host]: the
+/// per-element conversion was most of an f8f6f4 MFMA's time).
+const double *ocpTable(unsigned fmt) {
+  static const auto tables = [] {
+    std::vector<double> t(5 * 256);
+    for (unsigned f = 0; f < 5; ++f)
+      for (unsigned v = 0; v < (1u << ocpBits(f)); ++v)
+        t[f * 256 + v] = ocpToF64(f, v);
+    return t;
+  }();
+  return tables.data() + 256 * fmt;
 }
 
 /// Unpacks A (or B) as out[r * K + k], r the row of A (column of B).
 void unpack(Wave &w, const Opnd &o, unsigned fmt, unsigned R, unsigned K, const Opnd *scale,
             unsigned byte, std::vector<double> &out) {
   unsigned bits = ocpBits(fmt);
-  out.assign(R * K, 0.0);
+  const double *table = ocpTable(fmt);
+  out.resize(size_t(R) * K);
   for (unsigned l = 0; l < 64; ++l) {
     unsigned r = l % R, k0 = 32 * (l / R);
     double s = scale ? e8m0((vdst(w, *scale)[l] >> (8 * byte)) & 0xff) : 1.0;
-    for (unsigned e = 0; e < 32; ++e)
-      out[r * K + k0 + e] = ocpToF64(fmt, elementAt(w, o, l, e, bits)) * s;
+    // The lane's 32 elements as one little-endian number of `bits` * 32 bits.
+    uint32_t words[9] = {};
+    for (unsigned q = 0; q < bits; ++q)
+      words[q] = vdst(w, o, q)[l];
+    double *dst = out.data() + size_t(r) * K + k0;
+    for (unsigned e = 0; e < 32; ++e) {
+      unsigned bit = e * bits, wd = bit / 32, sh = bit % 32;
+      uint64_t v = (uint64_t(words[wd + 1]) << 32 | words[wd]) >> sh;
+      dst[e] = table[unsigned(v) & ((1u << bits) - 1)] * s;
+    }
   }
 }
 
@@ -72,6 +87,30 @@ template <unsigned M> void mfmaF8F6F4(Wave &w, const Inst &in) {
   // registers (SemMFMA.cpp, outPos).
   constexpr unsigned regs = M * N / 64, mpr = 64 / N;
   uint32_t res[regs][64];
+  {
+    // B as bm[k * N + j] for the tiled sums; D through `res` (C may be D).
+    static thread_local std::vector<double> bt;
+    bt.resize(size_t(K) * N);
+    for (unsigned j = 0; j < N; ++j)
+      for (unsigned k = 0; k < K; ++k)
+        bt[size_t(k) * N + j] = b[size_t(j) * K + k];
+    uint32_t cImm[64];
+    if (C.kind == OpKind::Imm)
+      for (uint32_t &x : cImm)
+        x = uint32_t(C.imm);
+    const uint32_t *cRow[M];
+    uint32_t *dRow[M];
+    for (unsigned i = 0; i < M; ++i) {
+      unsigned reg = (i / (4 * mpr)) * 4 + i % 4, lane = ((i / 4) % mpr) * N;
+      cRow[i] = (C.kind == OpKind::Imm ? cImm : vdst(w, C, reg)) + lane;
+      dRow[i] = res[reg] + lane;
+    }
+    if (mfmaTilesF32(M, N, K, a.data(), bt.data(), cRow, dRow)) {
+      for (unsigned r = 0; r < regs && r < D.count; ++r)
+        std::memcpy(vdst(w, D, r), res[r], sizeof(res[r]));
+      return;
+    }
+  }
   for (unsigned i = 0; i < M; ++i)
     for (unsigned j = 0; j < N; ++j) {
       unsigned reg = (i / (4 * mpr)) * 4 + i % 4, lane = ((i / 4) % mpr) * N + j;

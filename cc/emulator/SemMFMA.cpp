@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Semantics.h"
+#include "emulator/MfmaTiles.h"
 
 #include <cmath>
 #include <cstring>
@@ -82,6 +83,18 @@ template <In T> EMU_INLINE uint64_t elementBits(const uint32_t *wd, unsigned e) 
   }
 }
 
+/// fp8ToF32 of every byte for the 8-bit float kind K, formed once ([host]:
+/// a table lookup instead of a conversion per element).
+template <Fp8Kind K> const float *fp8Table() {
+  static const auto table = [] {
+    std::vector<float> t(256);
+    for (unsigned v = 0; v < 256; ++v)
+      t[v] = fp8ToF32(uint8_t(v), K);
+    return t;
+  }();
+  return table.data();
+}
+
 /// Element bits converted to the accumulation type: double, or int32 for i8.
 template <In T, class E> EMU_INLINE E convert(uint64_t v) {
   if constexpr (T == In::F64) return E(u2d(v));
@@ -96,10 +109,10 @@ template <In T, class E> EMU_INLINE E convert(uint64_t v) {
   if constexpr (T == In::F16) return E(f16ToF32(uint16_t(v)));
   if constexpr (T == In::BF16) return E(bf16ToF32(uint16_t(v)));
   if constexpr (T == In::I8) return E(int8_t(v));
-  if constexpr (T == In::FP8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E4M3FNUZ));
-  if constexpr (T == In::BF8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E5M2FNUZ));
-  if constexpr (T == In::OFP8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E4M3FN));
-  if constexpr (T == In::OBF8) return E(fp8ToF32(uint8_t(v), Fp8Kind::E5M2));
+  if constexpr (T == In::FP8) return E(fp8Table<Fp8Kind::E4M3FNUZ>()[uint8_t(v)]);
+  if constexpr (T == In::BF8) return E(fp8Table<Fp8Kind::E5M2FNUZ>()[uint8_t(v)]);
+  if constexpr (T == In::OFP8) return E(fp8Table<Fp8Kind::E4M3FN>()[uint8_t(v)]);
+  if constexpr (T == In::OBF8) return E(fp8Table<Fp8Kind::E5M2>()[uint8_t(v)]);
   return E(0);
 }
 
@@ -196,6 +209,47 @@ ASTER_MFMA_HOST inline void gatherCols16(const uint32_t (*reg)[64], uint16_t *h)
       for (unsigned j = 0; j < R; ++j) {
         lo[j] = uint16_t(x[j]);
         hi[j] = uint16_t(x[j] >> 16);
+      }
+    }
+}
+
+/// One-block MFMAs with f32 results, on AVX2 hosts: the same sums as
+/// gemmBody (each D[i][j] = f32(sum_k a[i][k] * b[k][j] + C[i][j]), the sum
+/// in double from +0 in k order, each step one fused multiply-add of an
+/// exact product) in register tiles of 4 rows x 8 columns. The order of the
+/// additions into each sum is fixed; what is free is the order in which the
+/// M x N independent sums advance: a tile keeps 8 accumulator chains (the
+/// host's two FMA pipes of latency 4 need 8 in flight), loads 2 vectors of
+/// B and broadcasts 4 values of A per k (6 loads per 8 FMAs; a whole row at
+/// a time needed 9), and adds C and rounds to f32 as soon as its sums are
+/// done, from registers. Row i's C and D lanes: cRow[i], dRow[i] (D may be
+/// C itself: each lane is read before it is written).
+template <unsigned M, unsigned N, unsigned K>
+ASTER_MFMA_HOST inline void denseTilesF32(const double *a, const double *bm,
+                                          const uint32_t *const *cRow, uint32_t *const *dRow) {
+  static_assert(M % 4 == 0 && N % 8 == 0, "tiles of 4 x 8");
+  for (unsigned i = 0; i < M; i += 4)
+    for (unsigned j0 = 0; j0 < N; j0 += 8) {
+      __m256d r[4][2];
+      for (unsigned q = 0; q < 4; ++q)
+        r[q][0] = r[q][1] = _mm256_setzero_pd();
+      const double *ar = a + i * K, *br = bm + j0;
+      for (unsigned k = 0; k < K; ++k) {
+        __m256d b0 = _mm256_loadu_pd(br + k * N), b1 = _mm256_loadu_pd(br + k * N + 4);
+        for (unsigned q = 0; q < 4; ++q) {
+          __m256d x = _mm256_broadcast_sd(ar + q * K + k);
+          r[q][0] = _mm256_fmadd_pd(x, b0, r[q][0]);
+          r[q][1] = _mm256_fmadd_pd(x, b1, r[q][1]);
+        }
+      }
+      for (unsigned q = 0; q < 4; ++q) {
+        const float *c = reinterpret_cast<const float *>(cRow[i + q] + j0);
+        __m128 lo = _mm256_cvtpd_ps(_mm256_add_pd(r[q][0], _mm256_cvtps_pd(_mm_loadu_ps(c))));
+        __m128 hi =
+            _mm256_cvtpd_ps(_mm256_add_pd(r[q][1], _mm256_cvtps_pd(_mm_loadu_ps(c + 4))));
+        float *d = reinterpret_cast<float *>(dRow[i + q] + j0);
+        _mm_storeu_ps(d, lo);
+        _mm_storeu_ps(d + 4, hi);
       }
     }
 }
@@ -326,6 +380,27 @@ EMU_INLINE void mfmaBody(Wave &w, const Inst &in, const uint32_t (*src)[64]) {
     uint32_t cImm[64];
     if (C.kind == OpKind::Imm)
       fill64(cImm, uint32_t(C.imm));
+#if defined(__x86_64__) && defined(__GNUC__)
+    if constexpr (Fma && B == 1 && S.out == Out::F32 && M % 4 == 0 && N % 8 == 0) {
+      // D written in place when it is C (an accumulation chain) or C is an
+      // immediate; else through `res`.
+      bool inPlace = D.count >= regs &&
+                     (C.kind == OpKind::Imm || (C.kind == D.kind && C.reg == D.reg));
+      const uint32_t *cRow[M];
+      uint32_t *dRow[M];
+      for (unsigned i = 0; i < M; ++i) {
+        unsigned reg, lane;
+        outPos(S, 0, i, 0, reg, lane);
+        cRow[i] = (C.kind == OpKind::Imm ? cImm : vdst(w, C, reg)) + lane;
+        dRow[i] = (inPlace ? vdst(w, D, reg) : res[reg]) + lane;
+      }
+      denseTilesF32<M, N, K>(a, bm, cRow, dRow);
+      if (!inPlace)
+        for (unsigned r = 0; r < regs && r < D.count; ++r)
+          std::memcpy(vdst(w, D, r), res[r], 64 * sizeof(uint32_t));
+      return;
+    }
+#endif
     gemmBody<E, M, N, K, B, Fma>(a, bm, in.cbsz, in.abid,
                                  [&](unsigned b, unsigned i, const E *row) {
       unsigned reg, lane;
@@ -355,6 +430,12 @@ template <const Shape &S>
 __attribute__((target("avx2,fma,f16c"), flatten)) void mfmaAvx2(Wave &w, const Inst &in,
                                                                 const uint32_t (*src)[64]) {
   mfmaBody<S, true>(w, in, src);
+}
+/// denseTilesF32 as a function of its own (for SemF8F6F4.cpp's shapes).
+template <unsigned M, unsigned N, unsigned K>
+__attribute__((target("avx2,fma,f16c"), noinline)) void denseTilesAvx2(
+    const double *a, const double *bm, const uint32_t *const *cRow, uint32_t *const *dRow) {
+  denseTilesF32<M, N, K>(a, bm, cRow, dRow);
 }
 bool hostHasAvx2() {
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -599,6 +680,20 @@ SHAPE(sp32x32x64_bf8_bf8, 32, 32, 64, 1, OBF8, OBF8, F32)
 #undef SHAPE
 
 } // namespace
+
+bool mfmaTilesF32(unsigned M, unsigned N, unsigned K, const double *a, const double *bm,
+                  const uint32_t *const *cRow, uint32_t *const *dRow) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!hostHasAvx2())
+    return false;
+  if (M == 16 && N == 16 && K == 128)
+    return denseTilesAvx2<16, 16, 128>(a, bm, cRow, dRow), true;
+  if (M == 32 && N == 32 && K == 64)
+    return denseTilesAvx2<32, 32, 64>(a, bm, cRow, dRow), true;
+#endif
+  (void)M, (void)N, (void)K, (void)a, (void)bm, (void)cRow, (void)dRow;
+  return false;
+}
 
 void registerMFMA(SemTable &t) {
   auto add = [&](const char *n, SemFn f, Ty cty) {

@@ -133,8 +133,11 @@ LogicalResult KernelLowering::setupInterface() {
                                            "i32, i64, f32 are)";
     }
   }
-  // Workgroup attributions: static LDS, each at a 16-byte aligned offset.
+  // Workgroup attributions: static LDS, each at a 16-byte aligned offset,
+  // after the workgroup globals of the functions it calls (LowerModuleLds.cpp).
   unsigned lds = 0;
+  if (auto a = fn->getAttrOfType<IntegerAttr>("aster.module_lds"))
+    lds = (unsigned)a.getInt();
   for (BlockArgument a : fn.getWorkgroupAttributions()) {
     auto mt = cast<MemRefType>(a.getType());
     if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
@@ -348,6 +351,10 @@ LogicalResult expandArith(gpu::GPUModuleOp gm);
 // own rewrites, run first: they make ops the expansions above may take).
 bool hasExpandableMem(gpu::GPUModuleOp gm);
 LogicalResult expandMem(gpu::GPUModuleOp gm);
+// LowerArithNarrowFloat.cpp: casts of 8/6/4-bit floats by upstream's
+// ArithToAMDGPU and arith expansions for the target.
+bool hasNarrowFloatCasts(gpu::GPUModuleOp gm);
+LogicalResult expandNarrowFloatCasts(gpu::GPUModuleOp gm, StringRef target);
 
 // One gpu.func (kernel or function) into `km`: cf branches lifted to scf
 // (LowerCFG.cpp), vector loop carries split, then the ops lowered.
@@ -379,7 +386,8 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
     bool gpuOps = hasExpandableGpu(gm); // ... and the gpu ops of LowerSubgroupExpand.cpp
     bool mem = hasExpandableMem(gm);    // ... and the ops of LowerMemExpand.cpp
     bool arithOps = hasExpandableArith(gm); // ... and those of LowerArithExpand.cpp
-    if (!linalg && !math && !funcs && !vec && !gpuOps && !mem && !arithOps)
+    bool narrowF = hasNarrowFloatCasts(gm); // ... and LowerArithNarrowFloat.cpp's casts
+    if (!linalg && !math && !funcs && !vec && !gpuOps && !mem && !arithOps && !narrowF)
       continue;
     b.setInsertionPoint(gm);
     auto c = cast<gpu::GPUModuleOp>(b.clone(*gm));
@@ -396,7 +404,8 @@ LogicalResult lowerGpuModules(ModuleOp top, StringRef target) {
       }
       vec = hasExpandableVector(c), gpuOps = hasExpandableGpu(c);
     }
-    if ((linalg && failed(linalgToLoops(c))) || (vec && failed(expandVector(c))) ||
+    if ((narrowF && failed(expandNarrowFloatCasts(c, target))) ||
+        (linalg && failed(linalgToLoops(c))) || (vec && failed(expandVector(c))) ||
         (gpuOps && failed(expandGpu(c))) || (arithOps && failed(expandArith(c))) ||
         (math && failed(expandMath(c)))) {
       for (Operation *op : loopClones)

@@ -24,6 +24,9 @@
 //     lane l's data lands at m0 + l * max(4, bytes) (CDNA3 ISA "Global Load
 //     LDS"; what llc-22 selects for llvm.amdgcn.global.load.lds). The
 //     waitcnt pass orders later LDS reads after it (vmcnt, LDS DMA).
+//     From a fat buffer (the cast's result): buffer_load_<size> offen lds
+//     through its V# (llc-22 for rocdl.raw.ptr.buffer.load.lds), m0 as
+//     above: an out-of-range lane's slot gets 0 (the raw-buffer rules).
 //
 // Needs before: kernel-argument memrefs (global); dst a workgroup memref.
 // Guarantees after: loads' results in vals; anything else an error at the op.
@@ -123,8 +126,27 @@ LogicalResult lowerGatherToLds(KernelLowering &L, Operation *o) {
   if (!d || !d->validOn(L.km.getTargetBit()))
     return L.unsupported(op, "no global_load_lds of " + Twine(bytes) + " bytes on " +
                                  L.km.getTarget());
-  if (isFatBuffer(op.getSrc().getType()))
-    return L.unsupported(op, "gathers from fat buffers (buffer_load ... lds) are not lowered");
+  if (isFatBuffer(op.getSrc().getType())) {
+    // buffer_load_<size> ... offen lds through the fat buffer's V# (llc-22:
+    // the same for rocdl.raw.ptr.buffer.load.lds); out-of-range lanes write 0.
+    std::string bmn = std::string("buffer_load_") + names[bytes] + "_lds";
+    const ISA::InstDesc *bd = ISA::lookup(bmn);
+    if (!bd || !bd->validOn(L.km.getTargetBit()))
+      return L.unsupported(op, "no " + bmn + " on " + L.km.getTarget());
+    auto dst = L.address(op, op.getDst(), op.getDstIndices());
+    if (failed(dst))
+      return failure();
+    if (dst->first)
+      return L.unsupported(op, "the destination must be LDS");
+    auto a = fatAddress(L, op, op.getSrc(), op.getSrcIndices());
+    if (failed(a))
+      return failure();
+    auto [rsrc, voff, soff] = *a;
+    Type m0T = SpecialRegType::get(L.ctx, SpecialReg::m0);
+    L.inst("s_mov_b32", m0T, L.toS(dst->second));
+    L.inst(bmn, {}, {voff, rsrc, soff}, {L.b.getNamedAttr("offen", L.b.getUnitAttr())});
+    return success();
+  }
   auto src = L.address(op, op.getSrc(), op.getSrcIndices());
   auto dst = L.address(op, op.getDst(), op.getDstIndices());
   if (failed(src) || failed(dst))

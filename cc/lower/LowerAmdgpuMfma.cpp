@@ -127,8 +127,19 @@ LogicalResult lowerMfma(KernelLowering &L, Operation *o) {
 
 } // namespace
 
+// The gfx950 MX conversions and MFMAs and the sparse MFMAs register with
+// the other MFMAs (LowerAmdgpuScaled.cpp, LowerAmdgpuScaledMfma.cpp,
+// LowerAmdgpuSparse.cpp): no Lowerings.def line, so adding them did not
+// change the header every cc/lower file includes.
+void populateAmdgpuScaledLowering(LoweringTable &table);
+void populateAmdgpuScaledMfmaLowering(LoweringTable &table);
+void populateAmdgpuSparseLowering(LoweringTable &table);
+
 void populateAmdgpuMfmaLowering(LoweringTable &table) {
   table.addOps<amdgpu::MFMAOp>(lowerMfma);
+  populateAmdgpuScaledLowering(table);
+  populateAmdgpuScaledMfmaLowering(table);
+  populateAmdgpuSparseLowering(table);
 }
 
 } // namespace aster::lower

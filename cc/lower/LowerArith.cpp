@@ -57,7 +57,85 @@ static StringRef fcmpName(arith::CmpFPredicate p) {
   }
 }
 
+namespace {
+/// A lane mask operand of a 64-bit SALU op: a constant as the inline
+/// constant -1 / 0 (no s_mov_b64), a uniform 0/1 SGPR turned into a mask
+/// once per block (KernelLowering::cse), a mask as it is.
+Value maskOperand(KernelLowering &L, RV r) {
+  if (r.k == RV::Imm)
+    return r.bits & 1 ? L.allLanes() : L.cst(0);
+  if (r.k != RV::S)
+    return L.toMask(r);
+  static const char kMask[] = "mask-of-sgpr";
+  auto key = std::make_tuple(kMask, 0, r.reg.getAsOpaquePointer(), 0u, 0, (void *)nullptr, 0u);
+  if (auto it = L.cse.find(key); it != L.cse.end())
+    return it->second.reg;
+  Value m = L.toMask(r);
+  L.cse[key] = RV::of(RV::Mask, m);
+  return m;
+}
+
+/// `b` if `v` is `arith.xori b, true` of i1 read by this op alone, whose
+/// lowering (one s_xor_b64 of b's mask with -1) is then erased: the reader
+/// takes b with s_andn2_b64 / s_orn2_b64 instead (LLVM's selection of
+/// a & ~b, a | ~b on lane masks). Nothing reads the s_xor_b64's SCC: the
+/// walk puts every SCC reader right after its own SCC writer.
+std::optional<RV> negated(KernelLowering &L, Value v) {
+  auto x = v.getDefiningOp<arith::XOrIOp>();
+  if (!x || !v.hasOneUse())
+    return std::nullopt;
+  for (unsigned k = 0; k < 2; ++k) {
+    auto c = x->getOperand(1 - k).getDefiningOp<arith::ConstantOp>();
+    auto a = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr();
+    if (!a || !a.getValue().isOne())
+      continue;
+    auto lowered = L.vals.find(v), inner = L.vals.find(x->getOperand(k));
+    if (lowered == L.vals.end() || inner == L.vals.end() || lowered->second.k != RV::Mask)
+      return std::nullopt;
+    Operation *d = lowered->second.reg.getDefiningOp();
+    if (!d || !d->getName().getStringRef().ends_with(".s_xor_b64") ||
+        !lowered->second.reg.use_empty())
+      return std::nullopt;
+    d->erase();
+    L.vals.erase(lowered);
+    return inner->second;
+  }
+  return std::nullopt;
+}
+} // namespace
+
+/// and / or / xor of i1 values, one of them a lane mask (divergent).
+static RV maskLogic(KernelLowering &L, Operation *op, RV x, RV y) {
+  bool andOp = isa<arith::AndIOp>(op), orOp = isa<arith::OrIOp>(op);
+  // Identities LLVM folds: x & true, x | false, x ^ false are x; x & false
+  // is false, x | true is true.
+  for (auto [a, c] : {std::pair{x, y}, std::pair{y, x}})
+    if (c.k == RV::Imm && a.k == RV::Mask) {
+      bool one = c.bits & 1;
+      if ((andOp && one) || (!andOp && !one))
+        return a;
+      if (andOp || orOp)
+        return RV::imm(one);
+    }
+  if (andOp || orOp)
+    for (unsigned k = 0; k < 2; ++k)
+      if (std::optional<RV> n = negated(L, op->getOperand(k))) {
+        RV other = k ? x : y;
+        return RV::of(RV::Mask, L.inst(andOp ? "s_andn2_b64" : "s_orn2_b64", L.s2T,
+                                       {maskOperand(L, other), maskOperand(L, *n)}));
+      }
+  StringRef mn = andOp ? "s_and_b64" : orOp ? "s_or_b64" : "s_xor_b64";
+  return RV::of(RV::Mask, L.inst(mn, L.s2T, {maskOperand(L, x), maskOperand(L, y)}));
+}
+
+// Narrow (8/6/4-bit) floats: LowerArithNarrowFloat.cpp.
+bool isNarrowFloat(Type t);
+LogicalResult lowerArithNarrowFloat(KernelLowering &L, Operation *op);
+
 LogicalResult KernelLowering::lowerArith(Operation *op) {
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (isNarrowFloat(t) && !isa<VectorType>(t))
+      return lowerArithNarrowFloat(*this, op);
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (!(is32(t) || t.isInteger(1) || is64(t) || isNarrow(t)))
       return unsupported(op, "only i1, i8, i16, i32, i64, index, f16, bf16, f32 and f64 "
@@ -174,8 +252,7 @@ LogicalResult KernelLowering::lowerArith32(Operation *op) {
   if (i1 && isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op)) {
     if (in[0].scalar() && in[1].scalar())
       return set(ibin(io->salu, "", false, in[0], in[1], io->fold));
-    StringRef mn = isa<arith::AndIOp>(op) ? "s_and_b64" : isa<arith::OrIOp>(op) ? "s_or_b64" : "s_xor_b64";
-    return set(RV::of(RV::Mask, inst(mn, s2T, {toMask(in[0]), toMask(in[1])})));
+    return set(maskLogic(*this, op, in[0], in[1]));
   }
   if (isa<arith::AddIOp>(op) && !i1)
     return set(add(in[0], in[1]));
@@ -386,8 +463,12 @@ RV KernelLowering::divF32(RV x, RV y) {
   return RV::of(RV::V, inst("v_div_fixup_f32", vT, {q, yv, xv}), true);
 }
 
+/// mului_extended / mulsi_extended of i32 / i64 (LowerArithMulExtended.cpp).
+void populateArithMulExtendedLowering(LoweringTable &table);
+
 void populateArithLowering(LoweringTable &table) {
   table.add("arith", [](KernelLowering &k, Operation *op) { return k.lowerArith(op); });
+  populateArithMulExtendedLowering(table);
 }
 
 } // namespace aster::lower

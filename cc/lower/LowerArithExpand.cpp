@@ -13,13 +13,12 @@
 //     (c & t) | (~c & f).
 //   addui_extended: the sum, and the carry as sum <u a (LLVM: v_add_co_u32's
 //     carry-out; the same bit).
-//   mului_extended / mulsi_extended of i8 / i16 / i32: the operands zero- /
+//   mului_extended / mulsi_extended of i8 / i16: the operands zero- /
 //     sign-extended to twice the width, one multiply, the high half shifted
-//     down and truncated (LLVM's mul of the extended values: v_mad_u64_u32 /
-//     v_mad_i64_i32 for i32). Of i64: the 128-bit product from 32 x 32-bit
-//     partial products in i64 (each exact), the middle column's carries
-//     summed, and for mulsi_extended the signed correction
-//     hi - (a < 0 ? b : 0) - (b < 0 ? a : 0) (two's complement).
+//     down and truncated (LLVM's mul of the extended values). Of vectors of
+//     i32 / i64: the scalar op per element (vector.extract, from_elements),
+//     which the walk lowers as LLVM does (LowerArithMulExtended.cpp; scalar
+//     i32 / i64 ones are left to it).
 //   sitofp / uitofp i64 -> bf16: to f32 (LowerArith64Convert.cpp), then
 //     truncf: the double rounding LLVM's build does (llc-22: the i64 -> f32
 //     sequence, then the bf16 rounding of the f32).
@@ -74,13 +73,20 @@ bool viaF32(Operation *op) {
     return elem(op->getResult(0).getType()).isBF16();
   return false;
 }
+/// mului_extended / mulsi_extended the walk takes as they are (scalar i32 /
+/// i64: LowerArithMulExtended.cpp).
+bool mulExtendedInWalk(Operation *op) {
+  Type t = op->getResult(0).getType();
+  return isa<arith::MulUIExtendedOp, arith::MulSIExtendedOp>(op) &&
+         (t.isInteger(32) || t.isInteger(64));
+}
 bool f64Math(Operation *op) {
   return isa<math::CopySignOp, math::RoundOp>(op) && elem(op->getResult(0).getType()).isF64();
 }
 bool expandable(Operation *op) {
   return i1Arith(op) || i1Cmp(op) || i1Select(op) ||
-         isa<arith::AddUIExtendedOp, arith::MulUIExtendedOp, arith::MulSIExtendedOp,
-             math::IPowIOp>(op) ||
+         isa<arith::AddUIExtendedOp, math::IPowIOp>(op) ||
+         (isa<arith::MulUIExtendedOp, arith::MulSIExtendedOp>(op) && !mulExtendedInWalk(op)) ||
          viaF32(op) || f64Math(op);
 }
 
@@ -150,38 +156,37 @@ void rewriteAddExtended(OpBuilder &b, arith::AddUIExtendedOp op) {
   op->erase();
 }
 
-// The 128-bit product's high i64 of two i64 values (see the header).
-Value mulHigh64(OpBuilder &b, Location loc, Value x, Value y, bool sign) {
-  Type t = x.getType();
-  Value m32 = constant(b, loc, t, 0xffffffffll), s32 = constant(b, loc, t, 32);
-  auto andi = [&](Value a, Value c) { return arith::AndIOp::create(b, loc, a, c).getResult(); };
-  auto shr = [&](Value a) { return arith::ShRUIOp::create(b, loc, a, s32).getResult(); };
-  auto mul = [&](Value a, Value c) { return arith::MulIOp::create(b, loc, a, c).getResult(); };
-  auto add = [&](Value a, Value c) { return arith::AddIOp::create(b, loc, a, c).getResult(); };
-  Value x0 = andi(x, m32), x1 = shr(x), y0 = andi(y, m32), y1 = shr(y);
-  Value p00 = mul(x0, y0), p01 = mul(x0, y1), p10 = mul(x1, y0), p11 = mul(x1, y1);
-  Value mid = add(add(shr(p00), andi(p01, m32)), andi(p10, m32));
-  Value hi = add(add(add(p11, shr(p01)), shr(p10)), shr(mid));
-  if (!sign)
-    return hi;
-  Value zero = constant(b, loc, t, 0);
-  auto negPart = [&](Value a, Value c) {
-    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, a, zero);
-    return arith::SelectOp::create(b, loc, neg, c, zero).getResult();
-  };
-  hi = arith::SubIOp::create(b, loc, hi, negPart(x, y));
-  return arith::SubIOp::create(b, loc, hi, negPart(y, x));
-}
-
 void rewriteMulExtended(OpBuilder &b, Operation *op, bool sign) {
   Location loc = op->getLoc();
   Value x = op->getOperand(0), y = op->getOperand(1);
   Type t = x.getType();
   unsigned w = elem(t).getIntOrFloatBitWidth();
-  Value lo = arith::MulIOp::create(b, loc, x, y), hi;
-  if (w == 64) {
-    hi = mulHigh64(b, loc, x, y, sign);
+  Value lo, hi;
+  if (w >= 32) { // a vector of i32 / i64: the scalar op per element, in 1-D
+    auto vt = cast<VectorType>(t);
+    auto flat = VectorType::get({vt.getNumElements()}, vt.getElementType());
+    auto flatten = [&](Value v) -> Value {
+      return vt.getRank() == 1 ? v : vector::ShapeCastOp::create(b, loc, flat, v).getResult();
+    };
+    Value fx = flatten(x), fy = flatten(y);
+    SmallVector<Value> los, his;
+    for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+      SmallVector<int64_t> pos = {i};
+      Value a = vector::ExtractOp::create(b, loc, fx, pos);
+      Value c = vector::ExtractOp::create(b, loc, fy, pos);
+      Operation *m = sign ? arith::MulSIExtendedOp::create(b, loc, a, c).getOperation()
+                          : arith::MulUIExtendedOp::create(b, loc, a, c).getOperation();
+      los.push_back(m->getResult(0));
+      his.push_back(m->getResult(1));
+    }
+    auto unflatten = [&](ArrayRef<Value> parts) -> Value {
+      Value v = vector::FromElementsOp::create(b, loc, flat, parts);
+      return vt.getRank() == 1 ? v : vector::ShapeCastOp::create(b, loc, vt, v).getResult();
+    };
+    lo = unflatten(los);
+    hi = unflatten(his);
   } else {
+    lo = arith::MulIOp::create(b, loc, x, y);
     Type wt = withElem(t, IntegerType::get(b.getContext(), 2 * w));
     auto ext = [&](Value v) -> Value {
       if (sign)

@@ -1,17 +1,32 @@
 //===- LowerMath.cpp - math ops to VALU instructions ----------------------===//
 //
-// math.fma/exp2/log2/rsqrt to their one VALU instruction (f32), math.absf
-// by clearing the sign bit, math.sqrt correctly rounded (sqrtF32), math.exp
-// and math.log as LLVM's AMDGPU backend expands llvm.exp.f32 / llvm.log.f32
-// (expF32, logF32: the same instructions, so the same bits).
+// math.fma to v_fma_f32, math.absf by clearing the sign bit, math.sqrt
+// correctly rounded (sqrtF32), math.exp and math.log as LLVM's AMDGPU
+// backend expands llvm.exp.f32 / llvm.log.f32 (expF32, logF32: the same
+// instructions, so the same bits). math.exp2 / log2 / rsqrt of f32: upstream's
+// convert-gpu-to-rocdl calls ROCm's ocml (__ocml_exp2_f32, __ocml_log2_f32,
+// __ocml_rsqrt_f32, with or without fastmath flags on the op), whose f32
+// bodies (ROCm-Device-Libs ocml/src/exp2F.cl, logF_base.h, rsqrtF.cl, the
+// not-DAZ branch: f32 denormals are on by default) are:
+//   exp2   llvm.exp2.f32, which LLVM expands with denormal scaling
+//          (AMDGPUTargetLowering::lowerFEXP2; llc-22 -mcpu=gfx942, with or
+//          without afn): x < -126 gets + 64 before v_exp_f32 and the result
+//          * 2^-64 (v_ldexp_f32 by -64), so denormal results are not flushed
+//   log2   a subnormal x * 2^32, then llvm.log2.f32 (lowerFLOG2: the same
+//          scaling again, x < 2^-126 -> v_ldexp_f32 by 32), v_log_f32, less
+//          32; the two scalings give the bits of LLVM's one
+//   rsqrt  x < 2^-126 scaled by 2^24 (v_mul_f32 0x4b800000), v_rsq_f32
+//          (llvm.amdgcn.rsq: bare), the result * 2^12 (0x45800000); an
+//          older rsqrtF.cl scales below 2^-100 by 2^100 and 2^50: the same
+//          bits where v_rsq_f32 scales exactly by powers of 4
+// (exp2F32 / log2F32 / rsqrtF32 below; aster.lowering.llvm gives LLVM's
+// build the same bodies for the ocml calls.)
 // Needs before: the operands lowered. Guarantees after: one RV (a VGPR) per
 // result; any other math op is an error naming it.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
-
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace aster::lower {
 
@@ -91,18 +106,59 @@ RV KernelLowering::expF32(RV x) {
   return RV::of(RV::V, inst("v_cndmask_b32", vT, {toV(RV::imm(kInf)), r, notOver}), true);
 }
 
+namespace {
+/// v_log_f32 of x with a denormal x scaled by 2^32 first (v_ldexp_f32), as
+/// LLVM's llvm.log / log2 / log10.f32 expansions start; `small` the lanes
+/// scaled (x < 2^-126).
+std::pair<Value, Value> scaledLog2(KernelLowering &L, RV x) {
+  Value xv = L.toV(x);
+  Value small = L.inst("v_cmp_gt_f32", L.s2T, {L.toV(RV::imm(kMinNormal, true)), xv});
+  Value sh = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(32)), small});
+  return {L.inst("v_log_f32", L.vT, L.inst("v_ldexp_f32", L.vT, {xv, sh})), small};
+}
+} // namespace
+
+// log2(x) as LLVM expands llvm.log2.f32 (lowerFLOG2, gfx9, with or without
+// afn): the scaled v_log_f32, less 32 (v_cndmask of 32.0) where scaled.
+RV log2F32(KernelLowering &L, RV x) {
+  auto [y, small] = scaledLog2(L, x);
+  Value off = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(0x42000000, true)), small});
+  return RV::of(RV::V, L.inst("v_sub_f32", L.vT, {y, off}), true);
+}
+
+// 2^x as LLVM expands llvm.exp2.f32 (lowerFEXP2, gfx9, with or without afn):
+// x < -126 (0xc2fc0000) gets + 64.0 before v_exp_f32, the result
+// v_ldexp_f32 by -64 there.
+RV exp2F32(KernelLowering &L, RV x) {
+  Value xv = L.toV(x);
+  Value small = L.inst("v_cmp_gt_f32", L.s2T, {L.toV(RV::imm(0xc2fc0000, true)), xv});
+  Value add = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(0x42800000, true)), small});
+  Value e = L.inst("v_exp_f32", L.vT, L.inst("v_add_f32", L.vT, {xv, add}));
+  Value sc = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm((uint32_t)-64)), small});
+  return RV::of(RV::V, L.inst("v_ldexp_f32", L.vT, {e, sc}), true);
+}
+
+// 1/sqrt(x) as ocml's rsqrtF.cl (not DAZ; the header): x < 2^-126 times
+// 2^24, v_rsq_f32, times 2^12 there (llc-22: v_mul_f32 + v_cndmask_b32 each).
+RV rsqrtF32(KernelLowering &L, RV x) {
+  Value xv = L.toV(x);
+  RV X = RV::of(RV::V, xv, true);
+  Value up = L.valu("v_mul_f32", {RV::imm(0x4b800000, true), X}, true).reg;
+  Value small = L.inst("v_cmp_gt_f32", L.s2T, {L.toV(RV::imm(kMinNormal, true)), xv});
+  Value r = L.inst("v_rsq_f32", L.vT, L.inst("v_cndmask_b32", L.vT, {xv, up, small}));
+  Value rs = L.valu("v_mul_f32", {RV::imm(0x45800000, true), RV::of(RV::V, r, true)}, true).reg;
+  return RV::of(RV::V, L.inst("v_cndmask_b32", L.vT, {r, rs, small}), true);
+}
+
 // ln(x) as LLVM's AMDGPU backend expands llvm.log.f32 without afn: a
-// denormal input is scaled by 2^32 first (v_ldexp_f32), y = v_log_f32, then
+// denormal input is scaled by 2^32 first (scaledLog2), y = v_log_f32, then
 // y * ln(2) in extended precision (r + fma error terms with ln(2)'s high and
 // low parts) where y is finite (y itself for +-inf and NaN), less 32 * ln(2)
 // for a scaled input. llvm.log10.f32 is the same with log10(2) for ln(2)
 // (logBaseF32's constants: the base's factor split in two f32s and 32 times
 // it; llc-22 -mcpu=gfx942).
 RV logBaseF32(KernelLowering &L, RV x, uint32_t cHi, uint32_t cLo, uint32_t c32) {
-  Value xv = L.toV(x);
-  Value small = L.inst("v_cmp_gt_f32", L.s2T, {L.toV(RV::imm(kMinNormal, true)), xv});
-  Value sh = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(32)), small});
-  Value y = L.inst("v_log_f32", L.vT, L.inst("v_ldexp_f32", L.vT, {xv, sh}));
+  auto [y, small] = scaledLog2(L, x);
   Value r = L.inst("v_mul_f32", L.vT, {L.toV(RV::imm(cHi, true)), y});
   Value nr = L.inst("v_xor_b32", L.vT, {L.toV(RV::imm(kSign)), r});
   Value t = L.inst("v_fma_f32", L.vT, {y, L.toV(RV::imm(cHi, true)), nr});
@@ -188,13 +244,19 @@ LogicalResult KernelLowering::lowerMath(Operation *op) {
     vals[op->getResult(0)] = valu("v_and_b32", {RV::imm(0x7fffffff), in[0]}, true);
     return success();
   }
-  StringRef mn = TypeSwitch<Operation *, StringRef>(op)
-                     .Case([](math::FmaOp) { return "v_fma_f32"; })
-                     .Case([](math::RsqrtOp) { return "v_rsq_f32"; })
-                     .Case([](math::Exp2Op) { return "v_exp_f32"; })
-                     .Case([](math::Log2Op) { return "v_log_f32"; })
-                     .Default([](Operation *) { return ""; });
-  vals[op->getResult(0)] = valu(mn, in, true);
+  if (isa<math::Exp2Op>(op)) {
+    vals[op->getResult(0)] = exp2F32(*this, in[0]);
+    return success();
+  }
+  if (isa<math::Log2Op>(op)) {
+    vals[op->getResult(0)] = log2F32(*this, in[0]);
+    return success();
+  }
+  if (isa<math::RsqrtOp>(op)) {
+    vals[op->getResult(0)] = rsqrtF32(*this, in[0]);
+    return success();
+  }
+  vals[op->getResult(0)] = valu("v_fma_f32", in, true);
   return success();
 }
 

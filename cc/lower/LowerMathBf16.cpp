@@ -17,10 +17,9 @@
 //   log10         logBaseF32 with log10(2) (llvm.log10.f32)
 //   sqrt          sqrtF32 (llvm.sqrt.f32, correctly rounded)
 //   fma           v_fma_f32, then rounded (LLVM's promotion: two roundings)
-//   rsqrt         v_rsq_f32 of the f32, rounded: upstream's convert-gpu-to-
-//                 rocdl extends to f32 and calls ocml's __ocml_rsqrt_f32 (not
-//                 installed here), aster's f32 rsqrt is v_rsq_f32 (1 ulp of
-//                 f32, well inside half an ulp of bf16 but for rare ties)
+//   rsqrt         rsqrtF32 of the f32, rounded: upstream's convert-gpu-to-
+//                 rocdl extends to f32 and calls ocml's __ocml_rsqrt_f32
+//                 (LowerMath.cpp's header: its scaled v_rsq_f32)
 // log10 of f32 is logBaseF32 as above; of f16 what upstream's
 // convert-gpu-to-rocdl calls, ocml's __ocml_log10_f16 (log10H.cl in
 // ROCm-Device-Libs: (half)(v_log_f32((float)x) * 0x1.344136p-2f)):
@@ -38,7 +37,11 @@
 
 namespace aster::lower {
 
+// f32 expansions LowerMath.cpp defines (LLVM's / ocml's; its header).
 RV logBaseF32(KernelLowering &L, RV x, uint32_t cHi, uint32_t cLo, uint32_t c32);
+RV exp2F32(KernelLowering &L, RV x);
+RV log2F32(KernelLowering &L, RV x);
+RV rsqrtF32(KernelLowering &L, RV x);
 
 namespace {
 // log10(2) = 0.30102999566398119521...: the f32 nearest (0x3e9a209a), the
@@ -49,25 +52,6 @@ constexpr uint32_t kLog10Of2Lo = 0x3284fbcf;
 constexpr uint32_t k32Log10Of2 = 0x411a209b;
 constexpr uint32_t kLog10Of2Rounded = 0x3e9a209b; // log10(2) rounded to f32 (ocml's)
 
-// llvm.exp2.f32 without afn (SITargetLowering's lowering for gfx9).
-RV exp2F32Denormal(KernelLowering &L, RV x) {
-  Value xv = L.toV(x);
-  Value small = L.inst("v_cmp_gt_f32", L.s2T, {L.toV(RV::imm(0xc2fc0000, true)), xv}); // -126
-  Value add = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(0x42800000, true)), small});
-  Value e = L.inst("v_exp_f32", L.vT, L.inst("v_add_f32", L.vT, {xv, add}));
-  Value sc = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm((uint32_t)-64)), small});
-  return RV::of(RV::V, L.inst("v_ldexp_f32", L.vT, {e, sc}), true);
-}
-
-// llvm.log2.f32 without afn.
-RV log2F32Denormal(KernelLowering &L, RV x) {
-  Value xv = L.toV(x);
-  Value small = L.inst("v_cmp_gt_f32", L.s2T, {L.toV(RV::imm(0x00800000, true)), xv});
-  Value sh = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(32)), small});
-  Value y = L.inst("v_log_f32", L.vT, L.inst("v_ldexp_f32", L.vT, {xv, sh}));
-  Value off = L.inst("v_cndmask_b32", L.vT, {L.cst(0), L.toV(RV::imm(0x42000000, true)), small});
-  return RV::of(RV::V, L.inst("v_sub_f32", L.vT, {y, off}), true);
-}
 } // namespace
 
 /// The f32 `x` rounded to nearest even bf16 as LLVM does on gfx942 (gfx950:
@@ -122,15 +106,15 @@ std::optional<LogicalResult> lowerMathBf16(KernelLowering &L, Operation *op) {
   else if (isa<math::LogOp>(op))
     r = L.logF32(f[0]);
   else if (isa<math::Exp2Op>(op))
-    r = exp2F32Denormal(L, f[0]);
+    r = exp2F32(L, f[0]);
   else if (isa<math::Log2Op>(op))
-    r = log2F32Denormal(L, f[0]);
+    r = log2F32(L, f[0]);
   else if (log10)
     r = logBaseF32(L, f[0], kLog10Of2Hi, kLog10Of2Lo, k32Log10Of2);
   else if (isa<math::SqrtOp>(op))
     r = L.sqrtF32(f[0]);
   else if (isa<math::RsqrtOp>(op))
-    r = RV::of(RV::V, L.inst("v_rsq_f32", L.vT, f[0].reg), true);
+    r = rsqrtF32(L, f[0]);
   else
     r = RV::of(RV::V, L.inst("v_fma_f32", L.vT, {f[0].reg, f[1].reg, f[2].reg}), true);
   L.vals[res] = roundToBf16(L, r);

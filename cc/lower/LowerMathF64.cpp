@@ -224,25 +224,18 @@ Value log1pF64(F64 &D, Value x) {
 Value mathExpF64(F64 &D, Value x) { return expF64(D, x); }
 
 std::optional<LogicalResult> lowerMathF64(KernelLowering &L, Operation *op) {
-  if (!op->getResult(0).getType().isF64() ||
-      !isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::ExpM1Op, math::TanhOp,
-           math::Log1pOp, math::Log10Op>(op))
-    return std::nullopt;
-  auto in = L.getAll(op->getOperands());
-  if (failed(in))
-    return failure();
-  F64 D{L};
-  Value x = L.toV64((*in)[0]);
-  Value r = isa<math::ExpOp>(op)     ? expF64(D, x)
-            : isa<math::Exp2Op>(op)  ? exp2F64(D, x)
-            : isa<math::LogOp>(op)   ? logF64(D, x)
-            : isa<math::Log2Op>(op)  ? log2F64(D, x)
-            : isa<math::ExpM1Op>(op) ? expm1F64(D, x)
-            : isa<math::TanhOp>(op)  ? tanhF64(D, x)
-            : isa<math::Log10Op>(op) ? log10F64(D, x)
-                                     : log1pF64(D, x);
-  L.vals[op->getResult(0)] = L.fromV64(r);
-  return success();
+  return lowerF64Op<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::ExpM1Op,
+                    math::TanhOp, math::Log1pOp, math::Log10Op>(
+      L, op, [&](F64 &D, Value x, ArrayRef<RV>) {
+        return isa<math::ExpOp>(op)     ? expF64(D, x)
+               : isa<math::Exp2Op>(op)  ? exp2F64(D, x)
+               : isa<math::LogOp>(op)   ? logF64(D, x)
+               : isa<math::Log2Op>(op)  ? log2F64(D, x)
+               : isa<math::ExpM1Op>(op) ? expm1F64(D, x)
+               : isa<math::TanhOp>(op)  ? tanhF64(D, x)
+               : isa<math::Log10Op>(op) ? log10F64(D, x)
+                                        : log1pF64(D, x);
+      });
 }
 
 } // namespace aster::lower

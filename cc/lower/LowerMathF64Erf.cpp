@@ -106,16 +106,9 @@ Value erfcF64(F64 &D, Value x) {
 } // namespace
 
 std::optional<LogicalResult> lowerMathF64Erf(KernelLowering &L, Operation *op) {
-  if (!op->getResult(0).getType().isF64() || !isa<math::ErfOp, math::ErfcOp>(op))
-    return std::nullopt;
-  auto in = L.getAll(op->getOperands());
-  if (failed(in))
-    return failure();
-  F64 D{L};
-  Value x = L.toV64((*in)[0]);
-  Value r = isa<math::ErfOp>(op) ? erfF64(D, x) : erfcF64(D, x);
-  L.vals[op->getResult(0)] = L.fromV64(r);
-  return success();
+  return lowerF64Op<math::ErfOp, math::ErfcOp>(L, op, [&](F64 &D, Value x, ArrayRef<RV>) {
+    return isa<math::ErfOp>(op) ? erfF64(D, x) : erfcF64(D, x);
+  });
 }
 
 } // namespace aster::lower

@@ -324,30 +324,20 @@ std::optional<LogicalResult> lowerMathF64Erf(KernelLowering &L, Operation *op);
 std::optional<LogicalResult> lowerMathF64Trig(KernelLowering &L, Operation *op) {
   if (std::optional<LogicalResult> r = lowerMathF64Erf(L, op))
     return *r;
-  if (!op->getResult(0).getType().isF64() ||
-      !isa<math::SinOp, math::CosOp, math::AtanOp, math::Atan2Op, math::AsinOp, math::AcosOp,
-           math::CbrtOp>(op))
-    return std::nullopt;
-  auto in = L.getAll(op->getOperands());
-  if (failed(in))
-    return failure();
-  F64 D{L};
-  Value x = L.toV64((*in)[0]);
-  Value r;
-  if (isa<math::SinOp, math::CosOp>(op))
-    r = sinCosF64(D, x, isa<math::CosOp>(op));
-  else if (isa<math::AtanOp>(op))
-    r = atan2F64(D, x, D.c(1.0));
-  else if (isa<math::Atan2Op>(op))
-    r = atan2F64(D, x, L.toV64((*in)[1]));
-  else if (isa<math::AsinOp>(op))
-    r = atan2F64(D, x, cosOfAsin(D, x));
-  else if (isa<math::AcosOp>(op))
-    r = atan2F64(D, cosOfAsin(D, x), x);
-  else
-    r = cbrtF64(D, x);
-  L.vals[op->getResult(0)] = L.fromV64(r);
-  return success();
+  return lowerF64Op<math::SinOp, math::CosOp, math::AtanOp, math::Atan2Op, math::AsinOp,
+                    math::AcosOp, math::CbrtOp>(L, op, [&](F64 &D, Value x, ArrayRef<RV> in) {
+    if (isa<math::SinOp, math::CosOp>(op))
+      return sinCosF64(D, x, isa<math::CosOp>(op));
+    if (isa<math::AtanOp>(op))
+      return atan2F64(D, x, D.c(1.0));
+    if (isa<math::Atan2Op>(op))
+      return atan2F64(D, x, L.toV64(in[1]));
+    if (isa<math::AsinOp>(op))
+      return atan2F64(D, x, cosOfAsin(D, x));
+    if (isa<math::AcosOp>(op))
+      return atan2F64(D, cosOfAsin(D, x), x);
+    return cbrtF64(D, x);
+  });
 }
 
 } // namespace aster::lower

@@ -3,7 +3,11 @@
 // Our own rewrites (upstream IR in, upstream IR out), run on the clone
 // lowerGpuModules lowers before the other expansions, for ops upstream has
 // no rewrite of (its LLVM conversions lower them to intrinsics or calls):
-//   memref.copy           one memref.load + memref.store per element, in
+//   memref.copy           between contiguous row-major static memrefs in
+//                         global / workgroup memory: 16-byte vector.load /
+//                         store pieces (global_load_dwordx4 as LLVM's inline
+//                         llvm.memcpy; the memrefs collapsed to 1-D); else
+//                         one memref.load + memref.store per element, in
 //                         row-major order: unrolled at constant indices for
 //                         static shapes of at most 64 elements, else an
 //                         scf.for nest over memref.dim (any strided layout,
@@ -20,7 +24,10 @@
 //     a workgroup global  (static LDS, LowerMemory.cpp: the whole
 //                         workgroup sees it, as LLVM's AMDGPULowerModuleLDS
 //                         places an addrspace(3) global in the kernel's LDS);
-//                         the memref.global erased once nothing uses it.
+//                         the memref.global erased once nothing uses it;
+//                         unless a non-kernel function uses the global too
+//                         (LowerModuleLds.cpp: a fixed LDS offset, the
+//                         get_global lowered where used).
 //   vector.expandload     per element e: scf.if mask[e] loads base[i + n]
 //                         (n = set mask bits before e) else passthru[e]
 //   vector.compressstore  per element e: scf.if mask[e] stores it at i + n
@@ -51,7 +58,9 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -112,13 +121,65 @@ bool expandable(Operation *op) {
     return mixedContract(c);
   if (isa<gpu::ClusterIdOp, gpu::ClusterDimOp, gpu::ClusterBlockIdOp, gpu::ClusterDimBlocksOp>(op))
     return true; // an error below
-  if (auto g = dyn_cast<memref::GetGlobalOp>(op))
-    return isWorkgroup(g.getType().getMemorySpace());
+  if (auto g = dyn_cast<memref::GetGlobalOp>(op)) {
+    if (!isWorkgroup(g.getType().getMemorySpace()))
+      return false;
+    // One of the module's LDS (LowerModuleLds.cpp): lowered where used.
+    auto glob = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(g, g.getNameAttr());
+    return !(glob && glob->hasAttr("aster.lds_offset"));
+  }
   return false;
 }
 
 Value idx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Whether `v` is (a view of) a memref.alloca: private memory, which only
+/// memref.load / store reach (LowerMemory.cpp).
+bool fromAlloca(Value v) {
+  while (Operation *d = v.getDefiningOp()) {
+    if (isa<memref::AllocaOp>(d))
+      return true;
+    auto view = dyn_cast<ViewLikeOpInterface>(d);
+    if (!view)
+      return false;
+    v = view.getViewSource();
+  }
+  return false;
+}
+
+/// A copy between contiguous row-major memrefs of static shape in global or
+/// workgroup memory, as 16-byte vector.load / vector.store pieces over the
+/// memrefs collapsed to one dimension (a last piece of what is left): the
+/// global_load_dwordx4 / global_store_dwordx4 LLVM's inline expansion of
+/// the llvm.memcpy it makes of such a copy selects on gfx942.
+bool copyAsVectors(OpBuilder &b, Location loc, memref::CopyOp c, MemRefType st, MemRefType dt) {
+  Type e = st.getElementType();
+  unsigned eb = memElementBytes(e);
+  int64_t n = st.getNumElements();
+  if (!eb || e != dt.getElementType() || n * eb < 8 || (n * eb) % 4 ||
+      !memref::isStaticShapeAndContiguousRowMajor(st) ||
+      !memref::isStaticShapeAndContiguousRowMajor(dt) || fromAlloca(c.getSource()) ||
+      fromAlloca(c.getTarget()))
+    return false;
+  auto flat = [&](Value m, MemRefType t) -> Value {
+    if (t.getRank() == 1)
+      return m;
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      all[0].push_back(d);
+    return memref::CollapseShapeOp::create(b, loc, m, all);
+  };
+  Value src = flat(c.getSource(), st), dst = flat(c.getTarget(), dt);
+  int64_t per = 16 / eb;
+  for (int64_t at = 0; at < n; at += per) {
+    auto vt = VectorType::get({std::min(per, n - at)}, e);
+    Value i = idx(b, loc, at);
+    Value v = vector::LoadOp::create(b, loc, vt, src, ValueRange{i});
+    vector::StoreOp::create(b, loc, v, dst, ValueRange{i});
+  }
+  return true;
 }
 
 LogicalResult expandCopy(memref::CopyOp c) {
@@ -129,6 +190,10 @@ LogicalResult expandCopy(memref::CopyOp c) {
   OpBuilder b(c);
   Location loc = c.getLoc();
   int64_t rank = st.getRank();
+  if (copyAsVectors(b, loc, c, st, dt)) {
+    c.erase();
+    return success();
+  }
   if (st.hasStaticShape() && st.getNumElements() <= 64) {
     for (int64_t e = 0; e < st.getNumElements(); ++e) {
       SmallVector<Value> ix(rank);
@@ -335,7 +400,11 @@ bool hasExpandableMem(gpu::GPUModuleOp gm) {
   return anyOpWhere(gm, expandable);
 }
 
+// LowerModuleLds.cpp: fixed LDS offsets of the workgroup globals functions use.
+void placeModuleLds(gpu::GPUModuleOp gm);
+
 LogicalResult expandMem(gpu::GPUModuleOp gm) {
+  placeModuleLds(gm);
   SmallVector<Operation *> ops = opsWhere(gm, expandable);
   llvm::MapVector<gpu::GPUFuncOp, SmallVector<Operation *>> globals;
   bool ok = true;

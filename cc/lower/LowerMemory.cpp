@@ -55,6 +55,10 @@
 
 namespace aster::lower {
 
+// LowerMemrefFlat.cpp: memrefs of unknown memory (flat pointers).
+bool isFlat(KernelLowering &L, const MemArg &m);
+LogicalResult lowerFlatAccess(KernelLowering &L, Operation *op, const MemArg &m);
+
 /// The VGPR address operand of a memory access at byte offset `off`; a
 /// constant offset goes into the instruction's offset field when it fits
 /// (global: 13-bit signed on gfx9; LDS: 16-bit unsigned).
@@ -122,6 +126,9 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
   if (failed(mo))
     return failure();
   const MemArg &m = *mo;
+  if (isFlat(*this, m))
+    return unsupported(op, "only memref.load / store reach a memref of unknown memory (a flat "
+                           "pointer: an arith.select of memrefs)");
   if (m.regs)
     return unsupported(op, "this alloca is held in registers (only memref.load / store at "
                            "constant indices reach it)");
@@ -393,7 +400,21 @@ void finishDynamicStack(KernelLowering &L) {
   });
 }
 
+// LowerVectorTypeCast.cpp: memref.load / store of a vector element.
+LogicalResult lowerVectorElementAccess(KernelLowering &L, Operation *op);
+
 LogicalResult KernelLowering::lowerMemref(Operation *op) {
+  if (isa<memref::LoadOp, memref::StoreOp>(op) &&
+      isa<VectorType>(cast<MemRefType>(op->getOperand(isa<memref::StoreOp>(op)).getType())
+                          .getElementType()))
+    return lowerVectorElementAccess(*this, op);
+  if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+    auto mo = memrefOf(op, op->getOperand(isa<memref::StoreOp>(op)));
+    if (failed(mo))
+      return failure();
+    if (isFlat(*this, *mo))
+      return lowerFlatAccess(*this, op, *mo);
+  }
   if (auto l = dyn_cast<memref::LoadOp>(op)) {
     auto mo = memrefOf(op, l.getMemRef());
     if (failed(mo))

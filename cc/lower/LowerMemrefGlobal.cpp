@@ -9,11 +9,13 @@
 // linkage for a private symbol, "protected" (HIP's default) for a public
 // one. memref.get_global takes its address as clang does, PC-relative:
 // `s_getpc_b64`, `s_add_u32 lo, g@rel32@lo+4`, `s_addc_u32 hi, g@rel32@hi+12`
-// (AMDGCN.td, amdgcn.reloc), in the kernel's prologue (one sequence per get_global); the memref is
+// (AMDGCN.td, amdgcn.reloc), in the kernel's prologue, once per global (later
+// get_globals of it reuse the sequence: no s_getpc_b64 per use); the memref is
 // then a global memref whose pointer is that SGPR pair (MemArg::ptrReg), so
 // loads and stores are the usual global_load / global_store.
 // Workgroup globals are LDS allocations (LowerMemExpand.cpp rewrites them
-// before the walk); the memref.global ops themselves emit nothing in the
+// before the walk; those non-kernel functions use are LDS at the fixed
+// offset LowerModuleLds.cpp gives them, made here); the memref.global ops themselves emit nothing in the
 // walk (lowerGpuModules skips them).
 // Needs before: the memref.global in the gpu.module of the kernel, a static
 // shape, an identity layout, elements memory ops lower (1, 2, 4, 8 bytes).
@@ -29,6 +31,17 @@ namespace aster::lower {
 LogicalResult lowerGetGlobal(KernelLowering &L, Operation *op) {
   auto gg = cast<memref::GetGlobalOp>(op);
   auto mt = gg.getType();
+  // A workgroup global a non-kernel function uses: LDS at its fixed offset
+  // in every kernel that reaches it (LowerModuleLds.cpp).
+  if (auto g = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(op, gg.getNameAttr()))
+    if (auto at = g->getAttrOfType<IntegerAttr>("aster.lds_offset")) {
+      MemArg m;
+      m.type = mt;
+      m.lds = true;
+      m.ldsOffset = (unsigned)at.getInt();
+      L.mems[gg.getResult()] = m;
+      return success();
+    }
   if (mt.getMemorySpace())
     return L.unsupported(op, "only globals in global memory (no memory space) are lowered "
                              "here; workgroup ones in kernels become LDS allocations");
@@ -53,6 +66,19 @@ LogicalResult lowerGetGlobal(KernelLowering &L, Operation *op) {
                      mb.getStringAttr(g.isPrivate() ? "local" : "protected"),
                      g.getConstant() ? mb.getUnitAttr() : UnitAttr(), IntegerAttr());
   }
+  // One address per global and function: the prologue's sequence for the
+  // same global is reused (clang's -O3 keeps one s_getpc_b64 sequence per
+  // global and function too; memref.get_global per use would repeat it).
+  for (auto r : L.entry->getOps<RelocOp>())
+    if (r.getSymbol() == name && r.getKind() == "rel32@lo" && r->hasOneUse())
+      if (Operation *add = *r->getUsers().begin(); add->hasOneUse())
+        if (auto c = dyn_cast<ConcatOp>(*add->getUsers().begin())) {
+          MemArg m;
+          m.type = mt;
+          m.ptrReg = c.getResult();
+          L.mems[gg.getResult()] = m;
+          return success();
+        }
   Value ptr = L.inPrologue([&] {
     auto reloc = [&](StringRef kind, int64_t addend) {
       return RelocOp::create(L.b, L.loc, L.b.getI32Type(),

@@ -24,7 +24,8 @@
 //   transpose        sizes and strides permuted (size'_i = size_perm(i))
 //   extract_strided_metadata  the view's offset, sizes and strides as
 //                    values; the base buffer the memory at offset 0, rank 0
-//   vector.type_cast the memory as a rank-0 memref (of one vector)
+//   vector.type_cast the source itself (its leading dimensions index the
+//                    vectors: LowerVectorTypeCast.cpp)
 //
 // Needs before: the source in `mems`. Guarantees after: the result in
 // `mems`; a register-held alloca cannot be viewed (an error at the op).
@@ -220,20 +221,27 @@ LogicalResult lowerStridedMetadata(KernelLowering &L, Operation *op) {
   return finish(L, op, base, e.getBaseBuffer());
 }
 
-/// vector.type_cast: the same memory as a rank-0 memref of one vector.
+/// vector.type_cast: the source's memory under the source's MemArg (its
+/// scalar type): the result's dimensions are the source's leading ones, so
+/// its sizes and strides are theirs, and a memref.load / store of a vector
+/// element through it (LowerVectorTypeCast.cpp) addresses the source at
+/// those leading indices.
 LogicalResult lowerTypeCast(KernelLowering &L, Operation *op) {
-  auto m = viewOf(L, op, op->getOperand(0));
+  auto m = L.memrefOf(op, op->getOperand(0));
   if (failed(m))
     return failure();
-  m->viewSizes.clear();
-  m->viewStrides.clear();
-  return finish(L, op, *m, op->getResult(0));
+  if (m->regs)
+    return L.unsupported(op, "views of an alloca held in registers are not lowered");
+  L.mems[op->getResult(0)] = *m;
+  return success();
 }
 
 } // namespace
 
 // LowerMemrefGlobal.cpp: memref.get_global of a global in global memory.
 LogicalResult lowerGetGlobal(KernelLowering &L, Operation *op);
+// LowerMemrefFlat.cpp: arith.select of memrefs (flat pointers).
+void populateMemrefFlatLowering(LoweringTable &table);
 
 void populateMemrefViewsLowering(LoweringTable &table) {
   table.add(memref::SubViewOp::getOperationName(), lowerSubview);
@@ -250,6 +258,7 @@ void populateMemrefViewsLowering(LoweringTable &table) {
   table.add(memref::ExtractStridedMetadataOp::getOperationName(), lowerStridedMetadata);
   table.add("vector.type_cast", lowerTypeCast);
   table.add(memref::GetGlobalOp::getOperationName(), lowerGetGlobal);
+  populateMemrefFlatLowering(table);
 }
 
 } // namespace aster::lower

@@ -25,6 +25,8 @@
 //   tensor updated in place does not carry its buffer (yielded unchanged),
 //   and a linalg.copy of a buffer onto itself (what materializing such a
 //   loop's result in its own buffer leaves) is erased.
+// A constant tensor becomes a memref.global of the top-level module, moved
+// into the gpu.module (LowerConstantTensor.cpp).
 // What is left is linalg on memrefs (LowerLinalg.cpp makes loops of it).
 // Needs before: the gpu.module clone lowerGpuModules lowers (LowerLinalg.cpp
 // calls it). Guarantees after: no value of tensor type in the gpu.module;
@@ -55,6 +57,9 @@ void registerTensorBufferization(DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);
 }
+
+// LowerConstantTensor.cpp: the globals of constant tensors into `gm`.
+void moveReferencedGlobals(gpu::GPUModuleOp gm);
 
 namespace {
 bool isTensor(Type t) { return isa<TensorType>(t); }
@@ -101,6 +106,8 @@ LogicalResult bufferizeTensors(gpu::GPUModuleOp gm) {
   if (failed(bufferization::runOneShotBufferize(gm, opts, state)))
     return gm.emitOpError("cannot be lowered to amdgcn: upstream's one-shot bufferization "
                           "failed on its tensors");
+  // Constant tensors became globals of the top-level module: into `gm`.
+  moveReferencedGlobals(gm);
   // A loop that carried a tensor updated in place now carries its buffer,
   // yielded unchanged: upstream's scf canonicalizations drop such an
   // iteration argument (amdgcn-lower's loops carry registers, not memrefs).

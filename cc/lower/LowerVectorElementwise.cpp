@@ -21,6 +21,9 @@ namespace aster::lower {
 
 using namespace vec;
 
+// Vector constants of 4- and 6-bit floats: LowerArithNarrowFloat.cpp.
+LogicalResult lowerNarrowFloatVectorConstant(KernelLowering &L, arith::ConstantOp c);
+
 
 /// Lowers a scalar `name` op on `operands` (of `types`) to `result` type by
 /// the scalar lowering of its dialect (a placeholder op with the source
@@ -59,6 +62,9 @@ LogicalResult lowerElementwise(KernelLowering &L, Operation *op) {
     return L.unsupported(op, "a vector operand with a scalar result");
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    if (isa<FloatType>(vt.getElementType()) && (elemBits(vt.getElementType()) == 4 ||
+                                                elemBits(vt.getElementType()) == 6))
+      return lowerNarrowFloatVectorConstant(L, c);
     if (!perElement(vt))
       return only32(L, op, vt);
     if (!dense)

@@ -93,6 +93,16 @@ SmallVector<RV> loadWords(KernelLowering &L, Value base, RV off, unsigned words,
                           uint64_t align, bool isFloat);
 /// Stores `words` at byte offset `off` of `base` (null: LDS), likewise.
 void storeWords(KernelLowering &L, Value base, RV off, ArrayRef<RV> words, uint64_t align);
+/// Loads `bytes` bytes (any count) at byte offset `off`: whole words as
+/// loadWords, then a 16-bit piece and / or a byte (LowerVectorMasked.cpp).
+SmallVector<RV> loadBytes(KernelLowering &L, Value base, RV off, unsigned bytes, uint64_t align,
+                          bool isFloat);
+/// Stores the first `bytes` bytes of `words` likewise.
+void storeBytes(KernelLowering &L, Value base, RV off, ArrayRef<RV> words, unsigned bytes,
+                uint64_t align);
+/// An out-of-bounds or masked vector.transfer_read / transfer_write element
+/// by element, any element size (LowerVectorMasked.cpp).
+LogicalResult transferPerElement(KernelLowering &L, Operation *op);
 
 } // namespace aster::lower::vec
 

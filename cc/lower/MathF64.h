@@ -12,6 +12,7 @@
 #include "lower/KernelLowering.h"
 
 #include <cmath>
+#include <optional>
 
 namespace aster::lower {
 
@@ -60,6 +61,23 @@ struct F64 {
     return p;
   }
 };
+
+/// The frame the f64 math lowerings share: for an op of one of `Ops` with an
+/// f64 result, `f(D, x, in)` computes the result (a VGPR pair) from the
+/// first operand as a pair `x` and all operands `in`; it becomes the op's
+/// value. nullopt for other ops and types.
+template <typename... Ops, typename Fn>
+std::optional<LogicalResult> lowerF64Op(KernelLowering &L, Operation *op, Fn f) {
+  if (!op->getResult(0).getType().isF64() || !isa<Ops...>(op))
+    return std::nullopt;
+  auto in = L.getAll(op->getOperands());
+  if (failed(in))
+    return failure();
+  F64 D{L};
+  Value x = L.toV64((*in)[0]);
+  L.vals[op->getResult(0)] = L.fromV64(f(D, x, ArrayRef<RV>(*in)));
+  return success();
+}
 
 /// e^x (f64, within 1 ulp; LowerMathF64.cpp).
 Value mathExpF64(F64 &D, Value x);

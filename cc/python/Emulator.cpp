@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "emulator/Emulator.h"
+#include "emulator/timing/HbmChannels.h"
 #include "emulator/timing/Params.h"
 
 #include <nanobind/nanobind.h>
@@ -250,6 +251,22 @@ NB_MODULE(_emu, m) {
   }, "The timing model's device profiles: name -> numbers (sources in "
      "cc/emulator/timing/Params.h).");
   m.def("timing_default_device", &timing::Params::defaultDevice, nb::arg("processor"));
+  m.attr("timing_hbm_channel_count") = timing::kHbmChannels;
+  m.def("timing_hbm_channels",
+        [](nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu> addr) {
+          // The HBM channel of each byte address, as the timing model maps
+          // it (cc/emulator/timing/HbmChannels.h): one map for the model and
+          // for the GEMM dispatch estimate (aster.ops.hbm_spread).
+          size_t n = addr.shape(0);
+          auto *out = new uint8_t[n];
+          for (size_t i = 0; i < n; ++i)
+            out[i] = uint8_t(timing::hbmChannel(addr.data()[i]));
+          nb::capsule owner(out, [](void *p) noexcept { delete[] static_cast<uint8_t *>(p); });
+          return nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(out, {n}, owner);
+        },
+        nb::arg("addresses"),
+        "The HBM channel (0..timing_hbm_channel_count - 1) serving each byte address "
+        "(uint64 array), as the timing model maps it (HbmChannels.h).");
 
   nb::class_<Device>(m, "Device", "An emulated device: separate buffers with guard gaps.")
       .def(nb::init<>())

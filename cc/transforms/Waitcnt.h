@@ -3,7 +3,8 @@
 // amdgcn-waitcnt: waits for memory results before they are read or
 // overwritten. The counter model per target (which counters an instruction
 // increments, in order or not, the counters' maxima) is WaitcntModel.h; the
-// analysis and insertion Waitcnt.cpp; the pass WaitcntPass.cpp.
+// analysis and insertion Waitcnt.cpp (its types WaitcntAnalysis.h, the loop
+// preheader flush WaitcntPreheader.cpp); the pass WaitcntPass.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASTER_TRANSFORMS_WAITCNT_H

@@ -16,6 +16,7 @@ scalar caches, atomics at L2, the launch's fixed cost and the engine clock
 under MFMA load (docs/timing-fidelity.md: how far to trust it). Every issued instruction is an event: issue cycle, completion
 (`dur` cycles later), the stall before it and its reason.
 """
+import functools
 import json
 
 import numpy as np
@@ -66,15 +67,41 @@ class Trace:
         self._result = result
         self._events = None
         self.truncated = bool(result.events_truncated)
-        self.text = result.text
         self._waves = None
-        self.unit_busy = dict(zip(UNITS, result.unit_busy))
-        self.unit_count = dict(zip(UNITS, result.unit_count))
-        self.lds_cycles, self.lds_ideal_cycles = result.lds_cycles, result.lds_ideal_cycles
-        self.mem_lines = dict(zip(("l1", "l2", "mall", "hbm", "atomic"), result.mem_lines))
-        self.occupancy = dict(groups_per_cu=result.groups_per_cu,
-                              waves_per_simd=result.waves_per_simd,
-                              limit=result.occupancy_limit, cus_used=result.cus_used)
+        # text, unit_busy, unit_count, lds_cycles, mem_lines and occupancy
+        # are read from `result` when first asked for (cached properties
+        # below): a small timed launch does not pay for converting them.
+
+    @functools.cached_property
+    def text(self):
+        """The code object's instructions as text, by instruction index."""
+        return self._result.text
+
+    @functools.cached_property
+    def unit_busy(self):
+        return dict(zip(UNITS, self._result.unit_busy))
+
+    @functools.cached_property
+    def unit_count(self):
+        return dict(zip(UNITS, self._result.unit_count))
+
+    @property
+    def lds_cycles(self):
+        return self._result.lds_cycles
+
+    @property
+    def lds_ideal_cycles(self):
+        return self._result.lds_ideal_cycles
+
+    @functools.cached_property
+    def mem_lines(self):
+        return dict(zip(("l1", "l2", "mall", "hbm", "atomic"), self._result.mem_lines))
+
+    @functools.cached_property
+    def occupancy(self):
+        r = self._result
+        return dict(groups_per_cu=r.groups_per_cu, waves_per_simd=r.waves_per_simd,
+                    limit=r.occupancy_limit, cus_used=r.cus_used)
 
     @property
     def waves(self):

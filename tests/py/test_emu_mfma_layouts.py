@@ -58,9 +58,11 @@ def chunks(n):
         q += w
 
 
-def mfma_kernel(name, acc=False, arch="gfx942", **mods):
+def mfma_kernel(name, acc=False, arch="gfx942", dst="c", **mods):
     """One MFMA; with acc, C/D and B live in AGPRs (moved there and back
-    with v_accvgpr_write/read), else everything is in VGPRs."""
+    with v_accvgpr_write/read), else everything is in VGPRs. dst: "c" (D is
+    C's registers), "other" (D in the VGPRs after C's) or "imm" (C is the
+    inline constant 0, D C's registers)."""
     sh = SHAPES[name]
     na, nb, nc = input_dwords(sh, "a"), input_dwords(sh, "b"), output_dwords(sh)
     m = aster.Module(arch)
@@ -93,7 +95,9 @@ def mfma_kernel(name, acc=False, arch="gfx942", **mods):
         C, B = AG[0:nc], (AG[nc:nc + nb] if nb > 1 else AG[nc])
         for _ in range(2):                                # VALU write -> MFMA read wait states
             k.s_nop(imm=7)
-    getattr(k, name)(C, A, B, C, **mods)
+    rd = rc + nc if dst == "other" else rc
+    getattr(k, name)(v[rd:rd + nc] if dst == "other" else C, A, B, 0 if dst == "imm" else C,
+                     **mods)
     for _ in range(3):                                    # MFMA result hazard (wait states)
         k.s_nop(imm=7)
     if acc:
@@ -103,7 +107,7 @@ def mfma_kernel(name, acc=False, arch="gfx942", **mods):
         k.v_mul_u32_u24(v[1], 4 * nc, tid)
         k.v_add_u32(v[1], 4 * q, v[1])
         store = {4: k.global_store_dwordx4, 2: k.global_store_dwordx2, 1: k.global_store_dword}[w]
-        store(v[1], v[rc + q:rc + q + w] if w > 1 else v[rc + q], ptrs["d"])
+        store(v[1], v[rd + q:rd + q + w] if w > 1 else v[rd + q], ptrs["d"])
     k.s_endpgm()
     return m.hsaco()
 
@@ -131,7 +135,7 @@ def pack_output(sh, mat):
     return lanes.view(np.uint32).copy()
 
 
-def run_mfma(name, a, b, c, acc=False, arch="gfx942", **mods):
+def run_mfma(name, a, b, c, acc=False, arch="gfx942", dst="c", **mods):
     """D for A[block, i, k], B[block, k, j], C[block, i, j] placed in the
     registers by the published layout, read back the same way."""
     sh, dt = SHAPES[name], dtypes(arch)
@@ -139,7 +143,7 @@ def run_mfma(name, a, b, c, acc=False, arch="gfx942", **mods):
     b_regs = pack_input(sh, "b", np.swapaxes(b, 1, 2).astype(dt[sh.b]))
     c_regs = pack_output(sh, c.astype(dt[sh.out]))
     d_regs = np.zeros_like(c_regs)
-    aster.launch(mfma_kernel(name, acc, arch, **mods), "one_mfma", (1, 1, 1), (64, 1, 1),
+    aster.launch(mfma_kernel(name, acc, arch, dst, **mods), "one_mfma", (1, 1, 1), (64, 1, 1),
                  [a_regs, b_regs, c_regs, d_regs])
     return d_regs
 
@@ -253,6 +257,30 @@ def test_mfma_16bit_inputs_any_bits(arch, name):
         expected = pack_output(sh, want).view(np.float32)
         assert np.array_equal(got, expected, equal_nan=True), \
             f"{name} ({kind}): {int((got != expected).sum())} results differ"
+
+
+@pytest.mark.parametrize("dst", ["other", "imm"])
+@pytest.mark.parametrize("arch,name", ROUNDING_CASES)
+def test_mfma_16bit_d_apart_from_c(arch, name, dst):
+    """The host's tiled path writes D in place when D is C; here D is other
+    registers than C, or C the inline constant 0 (D then C's registers).
+    Random 16-bit patterns against the same NumPy / ml_dtypes sums as
+    test_mfma_16bit_inputs_any_bits."""
+    sh, dt = SHAPES[name], dtypes(arch)
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 1 << 16, (1, sh.m, sh.k)).astype(np.uint16).view(dt[sh.a])
+    b = rng.integers(0, 1 << 16, (1, sh.k, sh.n)).astype(np.uint16).view(dt[sh.b])
+    c = rng.standard_normal((1, sh.m, sh.n)).astype(np.float32)
+    acc = np.zeros((1, sh.m, sh.n))
+    with np.errstate(invalid="ignore", over="ignore"):
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        for kk in range(sh.k):
+            acc = acc + a64[:, :, kk, None] * b64[:, None, kk, :]
+        want = (acc + (0.0 if dst == "imm" else c.astype(np.float64))).astype(np.float32)
+    got = run_mfma(name, a, b, c, arch=arch, dst=dst).view(np.float32)
+    expected = pack_output(sh, want).view(np.float32)
+    assert np.array_equal(got, expected, equal_nan=True), \
+        f"{name} ({dst}): {int((got != expected).sum())} results differ"
 
 
 def test_every_gfx942_dense_mfma_has_a_published_shape(summary):

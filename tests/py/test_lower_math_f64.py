@@ -6,7 +6,6 @@ rsqrt: NumPy's 1 / sqrt(x) and LLVM's build of the same kernel (its
 f64 exp / exp2 / log / log2: LLVM 22 cannot build them on AMDGPU (checked
 below with llc-22 itself), so the oracle is NumPy's float64 (glibc's libm
 underneath), with the ulp bounds below."""
-import subprocess
 
 import numpy as np
 import pytest
@@ -15,6 +14,7 @@ import aster
 import lower_suite as S
 import lower_suite_math_f64 as M
 from lower_testing import compiled, ours, numpy_tests, same_bits_test
+from math_f64_testing import llc_f64_intrinsic, ulps, worst_ulps
 
 test_aster_lowering_matches_numpy, test_llvm_build_matches_numpy = numpy_tests(M.CASES)
 test_same_bits_as_llvm = same_bits_test(M.CASES)
@@ -29,27 +29,9 @@ _F64 = [(M.NO_LLVM_CASES[0], M.F64_OPS, M.f64_reference, 3),
         (M.NO_LLVM_CASES[1], M.F64_MORE_OPS, M.f64_more_reference, 2)]
 
 
-def _ulps(got, want):
-    """|got - want| in units of the last place of `want` (denormals: 2^-1074);
-    infinities and NaNs must match exactly (0 ulp when they do)."""
-    same = (got == want) | (np.isnan(got) & np.isnan(want))
-    finite = np.isfinite(want) & np.isfinite(got)
-    err = np.full(got.shape, np.inf)
-    err[same] = 0.0
-    f = finite & ~same
-    err[f] = np.abs(got[f] - want[f]) / np.spacing(np.abs(want[f]))
-    return err
-
-
 @pytest.mark.parametrize("case,ops,reference,first", _F64, ids=lambda v: getattr(v, "name", ""))
 def test_f64_math_within_ulp_bounds_of_numpy(case, ops, reference, first):
-    code = ours(case)
-    worst = dict.fromkeys(ops, 0.0)
-    for seed in range(8):
-        out = S.run(case, code, seed=seed)[0]
-        ref = reference(out)
-        for j, op in enumerate(ops):
-            worst[op] = max(worst[op], float(np.max(_ulps(out[first + j], ref[op]))))
+    worst = worst_ulps(case, ops, reference, first, range(8))
     for op in ops:
         assert worst[op] <= ULP_BOUND_F64[op], worst
 
@@ -70,17 +52,7 @@ def test_f64_math_edge_values_exact(case, ops, reference, first):
 def test_llvm_cannot_build_f64_exp_log(op, tmp_path):
     """Why these have no LLVM oracle: llc-22 has no AMDGPU lowering of
     llvm.exp.f64 / llvm.log.f64 (it would call a libm function)."""
-    ll = tmp_path / "k.ll"
-    ll.write_text(f"""target triple = "amdgcn-amd-amdhsa"
-define amdgpu_kernel void @k(ptr addrspace(1) %p) {{
-  %x = load double, ptr addrspace(1) %p
-  %r = call double @llvm.{op}.f64(double %x)
-  store double %r, ptr addrspace(1) %p
-  ret void
-}}
-""")
-    p = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", str(ll),
-                        "-o", "/dev/null"], capture_output=True, text=True)
+    p = llc_f64_intrinsic(op, tmp_path)
     assert p.returncode != 0 and "libcall" in p.stderr, p.stderr
 
 

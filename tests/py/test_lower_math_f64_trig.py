@@ -10,14 +10,13 @@ mpmath: NumPy's cbrt is 3 ulp off at 6.597514748570502e-96 (aster's equals
 mpmath's there), SciPy's erfc 202 ulp at x = 16.8. sin / cos / tan reduce
 by Cody-Waite up to 2^50 and by Payne-Hanek beyond (to the largest double;
 glibc, under NumPy, reduces exactly too)."""
-import subprocess
-
 import numpy as np
 import pytest
 
 import lower_suite as S
 import lower_suite_math_gaps as G
 from lower_testing import ours
+from math_f64_testing import llc_f64_intrinsic, sin_cos_kernel, ulps, worst_ulps
 from sweep import LONG
 
 CASE = G.NO_LLVM_CASES[0]
@@ -32,32 +31,9 @@ ULP_BOUND = {"sin": 1, "cos": 1, "tan": 3, "atan": 2, "atan2": 2, "asin": 2, "ac
              "cbrt": 2, "erf": 2, "erfc": 4, "log10": 1, "sincos_s": 1, "sincos_c": 1}
 
 
-def _ulps(got, want):
-    """|got - want| in ulps of `want` (denormals: 2^-1074); infinities, zeros
-    of either sign and NaNs must match (0 ulp when they do)."""
-    same = (got == want) | (np.isnan(got) & np.isnan(want))
-    finite = np.isfinite(want) & np.isfinite(got)
-    err = np.full(got.shape, np.inf)
-    err[same] = 0.0
-    f = finite & ~same
-    err[f] = np.abs(got[f] - want[f]) / np.spacing(np.abs(want[f]))
-    return err
-
-
-def _worst(seeds):
-    code = ours(CASE)
-    worst = dict.fromkeys(G.F64_OPS, 0.0)
-    for seed in seeds:
-        out = S.run(CASE, code, seed=seed)[0]
-        ref = G.f64_reference(out)
-        for j, op in enumerate(G.F64_OPS):
-            worst[op] = max(worst[op], float(np.max(_ulps(out[FIRST + j], ref[op]))))
-    return worst
-
-
 def test_f64_functions_within_ulp_bounds():
     """2 seeds here, 8 more under make test-long (ASTER_TEST_LONG=1)."""
-    worst = _worst(range(10) if LONG else range(2))
+    worst = worst_ulps(CASE, G.F64_OPS, G.f64_reference, FIRST, range(10) if LONG else range(2))
     assert all(worst[op] <= ULP_BOUND[op] for op in G.F64_OPS), worst
 
 
@@ -92,17 +68,7 @@ def test_llvm_cannot_build_f64_sin_cos(op, tmp_path):
     llvm.sin.f64 / llvm.cos.f64 ("Cannot select: ... fsin"); upstream
     MLIR calls ROCm's __ocml_*_f64 for them and for atan, erf, cbrt, ...,
     which is not installed here."""
-    ll = tmp_path / "k.ll"
-    ll.write_text(f"""target triple = "amdgcn-amd-amdhsa"
-define amdgpu_kernel void @k(ptr addrspace(1) %p) {{
-  %x = load double, ptr addrspace(1) %p
-  %r = call double @llvm.{op}.f64(double %x)
-  store double %r, ptr addrspace(1) %p
-  ret void
-}}
-""")
-    p = subprocess.run(["llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", str(ll),
-                        "-o", "/dev/null"], capture_output=True, text=True)
+    p = llc_f64_intrinsic(op, tmp_path)
     assert p.returncode != 0 and "Cannot select" in p.stderr and f"f{op}" in p.stderr, \
         p.stderr[:500]
 
@@ -115,16 +81,7 @@ def test_sin_cos_large_arguments_against_mpmath():
     import aster
     from lower_testing import compiled
     n = 64
-    text = S.module(f"""
-    gpu.func @k(%x: memref<{n}xf64>, %s: memref<{n}xf64>, %c: memref<{n}xf64>) kernel {{
-      %i = gpu.thread_id x
-      %xv = memref.load %x[%i] : memref<{n}xf64>
-      %sv = math.sin %xv : f64
-      %cv = math.cos %xv : f64
-      memref.store %sv, %s[%i] : memref<{n}xf64>
-      memref.store %cv, %c[%i] : memref<{n}xf64>
-      gpu.return
-    }}""")
+    text = sin_cos_kernel(n)
     r = np.random.default_rng(5)
     x = r.choice([-1.0, 1.0], n) * 10.0 ** r.uniform(14, 308, n)
     x[:4] = [2.0 ** 50 + 2, 1.7976931348623157e308, -2.0 ** 1023, 1e22]
@@ -133,7 +90,7 @@ def test_sin_cos_large_arguments_against_mpmath():
         wc = np.array([float(mpmath.cos(mpmath.mpf(v))) for v in x])
     s, c = np.zeros(n), np.zeros(n)
     aster.launch(compiled(text), "k", grid=1, block=n, args=[x, s, c])
-    assert _ulps(s, ws).max() <= 1 and _ulps(c, wc).max() <= 1
+    assert ulps(s, ws).max() <= 1 and ulps(c, wc).max() <= 1
 
 
 def test_sin_cos_exact_near_multiples_of_half_pi():
@@ -144,15 +101,7 @@ def test_sin_cos_exact_near_multiples_of_half_pi():
     import aster
     from lower_testing import compiled
     n = 64
-    text = S.module(f"""
-    gpu.func @k(%x: memref<{n}xf64>, %s: memref<{n}xf64>, %c: memref<{n}xf64>) kernel {{
-      %i = gpu.thread_id x
-      %xv = memref.load %x[%i] : memref<{n}xf64>
-      %sv, %cv = math.sincos %xv : f64
-      memref.store %sv, %s[%i] : memref<{n}xf64>
-      memref.store %cv, %c[%i] : memref<{n}xf64>
-      gpu.return
-    }}""")
+    text = sin_cos_kernel(n, sincos=True)
     k = np.random.default_rng(3).integers(1, 2 ** 49, n)
     with mpmath.workprec(200):
         x = np.array([float(mpmath.mpf(int(v)) * mpmath.pi / 2) for v in k])
@@ -160,7 +109,7 @@ def test_sin_cos_exact_near_multiples_of_half_pi():
         wc = np.array([float(mpmath.cos(mpmath.mpf(v))) for v in x])
     s, c = np.zeros(n), np.zeros(n)
     aster.launch(compiled(text), "k", grid=1, block=n, args=[x, s, c])
-    assert _ulps(s, ws).max() <= 1 and _ulps(c, wc).max() <= 1
+    assert ulps(s, ws).max() <= 1 and ulps(c, wc).max() <= 1
 
 
 def test_sin_in_a_divergent_branch_with_mixed_waves():
@@ -193,4 +142,4 @@ def test_sin_in_a_divergent_branch_with_mixed_waves():
     s = np.zeros(n)
     aster.launch(compiled(text), "k", grid=1, block=n, args=[x, s])
     want = np.where(np.arange(n) % 2 == 0, np.sin(x), -1.0)
-    assert _ulps(s, want).max() <= 1
+    assert ulps(s, want).max() <= 1

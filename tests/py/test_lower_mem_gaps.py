@@ -60,15 +60,3 @@ def test_cluster_ops_are_a_located_error_saying_why(op):
                                                r"be lowered to amdgcn: thread-block clusters"):
         aster.lower(text)
 
-
-def test_vector_of_three_bytes_is_a_located_error():
-    text = S.module("""
-    gpu.func @k(%x: memref<64xi8>) kernel {
-      %i = gpu.thread_id x
-      %v = vector.load %x[%i] : memref<64xi8>, vector<3xi8>
-      vector.store %v, %x[%i] : memref<64xi8>, vector<3xi8>
-      gpu.return
-    }""")
-    with pytest.raises(aster.AsterError, match=r"'vector.load' op cannot be lowered to amdgcn: "
-                                               r"the vector is not a whole number of 32-bit"):
-        aster.lower(text)

@@ -97,9 +97,10 @@ def test_uniform_loop_branches_on_scc():
 
 def test_transcendentals_within_isa_accuracy():
     """math.exp2 / math.rsqrt / math.log2 lower to v_exp_f32 / v_rsq_f32 /
-    v_log_f32. LLVM's build of these calls ROCm's ocml (not installed), so
-    the oracle is NumPy in float64 and the bound the CDNA3 ISA guide gives
-    for these instructions (1 ulp; checked here as 2 ulp of the result)."""
+    v_log_f32 with ocml's denormal scaling (LowerMath.cpp; bit for bit with
+    LLVM's build of ocml's bodies: test_lower_perf.py). Here the oracle is
+    NumPy in float64 and the bound the CDNA3 ISA guide gives for these
+    instructions (1 ulp; checked here as 2 ulp of the result)."""
     text = S.module("""
     gpu.func @tr(%x: memref<256xf32>, %a: memref<256xf32>, %b: memref<256xf32>, %c: memref<256xf32>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {

@@ -35,6 +35,11 @@ to a multiple of tile_n): those rows get readable allocator slack, as the
 arrays of aiter's tests have (the caching allocator's granularity), through
 aster.launch(slack=); with a partial last N tile some kernels (256x256)
 store whole tile rows, past the end of out: out gets writable slack.
+The A rows past M are not read from memory: the 32x128, 64x128 and
+128x128 kernels (checked in their code) size their A buffer descriptor to
+the tile's rows inside M (num_records = K/2 x min(M - m0, tile_m)), so
+those rows are out of range and read 0; the timing model still charges
+their lines (docs/timing-fidelity.md, "Not done").
 
 Needs: the amd-aiter wheel (aster.aiter.wheel). Guarantees: the launch
 aiter's interface makes for the kernel and shape; bad shapes raise

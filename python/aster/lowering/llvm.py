@@ -93,6 +93,13 @@ OCML_AS_INTRINSIC.update({
 # (math.exp / log of bf16) to the convert-math-to-llvm that follows it in
 # build(): llvm.exp.bf16 etc., which llc-22 promotes to f32 (LowerMathBf16.cpp).
 OCML_AS_INTRINSIC.update({"__ocml_log10_f32": "llvm.log10.f32"})
+# exp2 / log2 of f32: ocml's exp2F.cl is BUILTIN_EXP2_F32 (__builtin_exp2f:
+# llvm.exp2.f32); logF_base.h (log2F.cl, not DAZ) scales a subnormal x by
+# 2^32, calls BUILTIN_LOG2_F32 (llvm.log2.f32) and subtracts 32: the bits of
+# llvm.log2.f32 alone, whose AMDGPU lowering does the same scaling
+# (ROCm-Device-Libs ocml/src, amd/device-libs in llvm-project;
+# cc/lower/LowerMath.cpp).
+OCML_AS_INTRINSIC.update({"__ocml_exp2_f32": "llvm.exp2.f32", "__ocml_log2_f32": "llvm.log2.f32"})
 
 # The math ops amdgcn-lower rewrites with upstream MLIR's own expansions
 # (cc/lower/LowerMathExpand.cpp, which states the same lists): the oracle
@@ -148,6 +155,16 @@ for _s in ("f16", "f64"):
         f"define linkonce_odr hidden {_t} @__ocml_rsqrt_{_s}({_t} %x) alwaysinline {{\n"
         f"  %s = call {_t} @llvm.sqrt.{_s}({_t} %x)\n  %r = fdiv {_t} 1.0, %s\n"
         f"  ret {_t} %r\n}}\n")
+# ocml's rsqrtF.cl (ROCm-Device-Libs, not DAZ: f32 denormals are on by
+# default): x < 2^-126 scaled by 2^24, llvm.amdgcn.rsq.f32 (v_rsq_f32), the
+# result scaled by 2^12 there.
+OCML_AS_IR["__ocml_rsqrt_f32"] = (
+    "define linkonce_odr hidden float @__ocml_rsqrt_f32(float %x) alwaysinline {\n"
+    "  %s = fcmp olt float %x, 0x3810000000000000\n"
+    "  %m = fmul float %x, 0x4170000000000000\n  %i = select i1 %s, float %m, float %x\n"
+    "  %r = call float @llvm.amdgcn.rsq.f32(float %i)\n  %u = fmul float %r, 4096.0\n"
+    "  %o = select i1 %s, float %u, float %r\n  ret float %o\n}\n"
+    "declare float @llvm.amdgcn.rsq.f32(float)\n")
 # ocml's log10H.cl (ROCm-Device-Libs): (half)(BUILTIN_AMDGPU_LOG2_F32((float)x)
 # * 0x1.344136p-2f), the f32 v_log_f32 (llvm.amdgcn.log.f32) times log10(2)
 # rounded to f32 (LowerMathBf16.cpp lowers the same).
@@ -232,6 +249,35 @@ def _private_alloca(m):
             f"    {name} = memref.memory_space_cast {name}_p : {priv} to {ty}\n")
 
 
+def _globals_into_gpu_modules(text):
+    """The top-level memref.globals one-shot-bufferize makes of constant
+    tensors (upstream's getGlobalFor puts them in the nearest builtin.module,
+    where the gpu.module's get_global cannot see them: mlir-opt-22's
+    verifier rejects its own output, printed in generic form) moved into
+    each gpu.module that refers to them, as gpu-kernel-outlining clones a
+    kernel's referenced symbols into its gpu.module (the same move
+    cc/lower/LowerConstantTensor.cpp makes); mlir-opt-22 then verifies and
+    prints the result."""
+    generic = text.lstrip().startswith('"builtin.module"')
+    glob = (r'  "memref\.global"\(\).*?sym_name = "([\w.$-]+)"' if generic
+            else r"  memref\.global .*?@([\w.$-]+)\b")
+    mod = (r'(  "gpu\.module"\(\)[^\n]*\(\{\n)(.*?\n  \}\)[^\n]*\n)' if generic
+           else r"(gpu\.module @\w+[^\n]*\{\n)(.*?\n  \}\n)")
+    lines = text.splitlines(keepends=True)
+    globs = {m.group(1): line for line in lines for m in [re.match(glob, line)] if m}
+    if not globs:
+        return text
+    text = "".join(line for line in lines if line not in globs.values())
+    for name, line in globs.items():
+        def put(m, name=name, line=line):
+            head, body = m.group(1), m.group(2)
+            if not re.search(rf"@{re.escape(name)}\b", body):
+                return m.group(0)
+            return head + "    " + line.strip() + "\n" + body
+        text = re.sub(mod, put, text, flags=re.S)
+    return _run(["mlir-opt-22"], text)
+
+
 def _linalg_to_loops(text):
     """linalg ops of the gpu.modules as loops (mlir-opt-22
     --convert-linalg-to-loops), before the pipeline below; tensors first
@@ -242,7 +288,7 @@ def _linalg_to_loops(text):
     the text is rewritten; memref-to-llvm would call a runtime memrefCopy
     for a strided copy)."""
     if "tensor<" in text:
-        text = _run(["mlir-opt-22", "--one-shot-bufferize"], text)
+        text = _globals_into_gpu_modules(_run(["mlir-opt-22", "--one-shot-bufferize", "--verify-each=0"], text))
         text = re.sub(r"(%[\w.]+) = memref\.alloc\((.*?)\)(.*) : (memref<.*>)\n",
                       _private_alloca, text)
         text = re.sub(r"memref\.copy (%[\w.]+), (%[\w.]+) : (.+) to (.+)",

@@ -44,9 +44,14 @@ placement and the waves of workgroups included):
              the model's shared L2 / Infinity Cache) of the workgroups
              running at once; HBM = the profile's hbm_tb_s / clock
   zero wg  = wg_zero + C's bytes written by the zero workgroups at once / HBM
-  cycles   = the latest CU's end + max(wg_drain, C's bytes stored by the
-             last wave of workgroups / HBM) (a plain launch; split-K adds
-             at L2: wg_drain x workgroups resident per CU)
+  front    = the cycles the first wave of K workgroups loses because its
+             first loads (prefetch K steps of A and B per workgroup) lie
+             on few of the 128 HBM channels (`hbm_spread.front_excess`:
+             rows 2 KiB apart put a column of every row on 16 channels),
+             over the same bytes spread on all of them
+  cycles   = the latest CU's end + front + max(wg_drain, C's bytes stored
+             by the last wave of workgroups / HBM) (a plain launch;
+             split-K adds at L2: wg_drain x workgroups resident per CU)
 
 `estimate_us` = launch_us + cycles / the clock under the launch's MFMA load
 (the timing model's `effectiveMHz`: the profile's clock_mhz falling to
@@ -64,7 +69,8 @@ from ..generators.gemm import BLOCK_SCALE, BYTE_DTYPES, K_UNROLL, split_counters
 from .gemm_operands import _OUT, _block_scales, _i8_pairs, _operand, _padded, _vector
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 
-__all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "Plan", "estimate",
+__all__ = ["split_counters", "loop_utilisation", "gemm", "choose", "plan", "candidates", "Plan",
+           "estimate",
            "estimate_us", "estimate_uncalibrated",
            "kchunk", "default_library",
            "cache_dir", "split_factors", "MAX_SPLITS"]
@@ -211,6 +217,23 @@ def _per_cu(first, count, cus):
     return counts
 
 
+def _front(cfg, m, n, k, kc, sk, nz, resident, hbm):
+    """The cycles the first wave of K workgroups (the first `resident` of
+    them: the nz zero workgroups dispatched before them take a few
+    thousand cycles, wg_zero, so the K workgroups that take their places
+    start while the first wave's loads still queue) loses to its first
+    loads lying on few HBM channels (hbm_spread.front_excess)."""
+    from .hbm_spread import front_excess
+    from .library import k_per_step
+    wave = min(-(-m // cfg.tile_m) * -(-n // cfg.tile_n) * sk, resident)
+    if wave <= 0:
+        return 0.0
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    window = cfg.prefetch * k_per_step(cfg)
+    return front_excess(m, n, k, cfg.tile_m, cfg.tile_n, bool(cfg.trans_b), esz, kc, sk,
+                        window, wave, 0, float(hbm))
+
+
 def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=None,
              detail=False, zwg=1):
     """(estimated whole-device cycles, wasted fraction of the computed flops)
@@ -267,13 +290,16 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
         if (a, b) not in ends:
             ends[(a, b)] = _cu_end(zero, work, a, b, slots)
     span = max(ends.values())
+    # the first wave's first loads on few HBM channels (hbm_spread)
+    front = _front(cfg, m, n, k, kc, sk, nz, cus * slots, hbm)
+    span += front
     drain = calib["wg_drain"] * max(1.0, busy) if cfg.split_k else \
         max(calib["wg_drain"], c_bytes * min(1.0, cus * slots / T) / hbm)
     cycles = span + drain
     waste = _waste(cfg, m, n, k, splits)
     if detail:
         return cycles, waste, dict(steps=steps, step=step, loop=loop, work=work, zero=zero,
-                                   span=span, drain=drain,
+                                   span=span, drain=drain, front=front,
                                    mfma=calib["wg_mfma"] * steps * nc)
     return cycles, waste
 
@@ -290,7 +316,8 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
     cycles once per segment (not per step: segments of 60 K steps on every
     CU run at wg_step, 1216x1088x4096 on MI300X), and the bytes share =
     A and B's bytes (each element once) x s / every segment's steps, times
-    the segments running at once. An adder cannot add before its tile's
+    the segments running at once; + the first wave's front on few HBM
+    channels (`hbm_spread.excess`, as `estimate`). An adder cannot add before its tile's
     first segment has stored: it ends at the latest of its own end and the
     first's end + add, add = wg_fixed0 - wg_fixed (the adder's atomic
     epilogue over a store) x (1 + adders / 32) (a tile's adders take turns
@@ -342,6 +369,13 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
         heapq.heapreplace(heap, end)
         span = max(span, end)
     adds = bool((tab[:, 5] > 0).any())
+    # the first wave's first loads on few HBM channels (hbm_spread), as `estimate`
+    from .hbm_spread import excess
+    w = tab[:cus * slots].astype(np.int64)
+    k0 = w[:, 2]
+    k1 = np.minimum(k0 + cfg.prefetch * k_per_step(cfg), k0 + w[:, 3])
+    span += excess(m, n, k, cfg.tile_m, cfg.tile_n, bool(cfg.trans_b), esz, hbm,
+                   w[:, 0], w[:, 1], k0, k1)
     return span + (add0 if adds else calib["wg_drain"]), calib["wg_mfma"] * total
 
 
@@ -400,6 +434,15 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
     timing model's profile to estimate on (None: the arch's flagship); cus
     overrides its compute units; block_scale: among the block-scale fp8
     kernels (gfx950 ofp8) instead of the others."""
+    return candidates(library, m, n, k, dtype=dtype, trans_b=trans_b, arch=arch, cus=cus,
+                      out=out, device=device, block_scale=block_scale)[0]
+
+
+def candidates(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=None,
+               out=None, device=None, block_scale=False):
+    """Every launch `plan` weighs (the same arguments), best first: the
+    tuned winner alone where there is one, else each kernel, K split and
+    zwg by estimated device time (ties as `plan` breaks them)."""
     from .devices import profile as _profile
     prof = dict(_profile(arch, device))
     if cus:
@@ -453,7 +496,8 @@ def plan(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", cus=Non
                                            loop_utilisation(e), zwg=z)
                 opts.append(((us, waste, -e.config.tile_m * e.config.tile_n, e.config.split_k,
                               sk, -z), Plan(e, sk, kc, t, us, z)))
-    return min(opts, key=lambda o: o[0])[1]
+    opts.sort(key=lambda o: o[0])
+    return [o[1] for o in opts]
 
 
 def choose(library, m, n, k, *, dtype="f16", trans_b=False, arch="gfx942", device=None):

@@ -1,14 +1,18 @@
 // RUN: not aster-opt %s --amdgcn-lower --split-input-file 2>&1 | FileCheck %s
 // An op amdgcn-lower cannot lower is an error at the op, naming it.
 
-// (8-bit floats are not lowered; remf of bf16, the example here before, lowers.)
-// CHECK: errors.mlir:[[@LINE+6]]:12: error: 'arith.bitcast' op cannot be lowered to amdgcn
+// (8-bit floats are constants, bitcasts and casts only, arithmetic on them
+// is not lowered; remf of bf16, the example here before, lowers.)
+// CHECK: errors.mlir:[[@LINE+7]]:12: error: 'arith.addf' op cannot be lowered to amdgcn
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k(%x: memref<64xi8>) kernel {
       %i = gpu.thread_id x
       %v = memref.load %x[%i] : memref<64xi8>
       %r = arith.bitcast %v : i8 to f8E5M2
+      %e = arith.addf %r, %r : f8E5M2
+      %b = arith.bitcast %e : f8E5M2 to i8
+      memref.store %b, %x[%i] : memref<64xi8>
       gpu.return
     }
   }

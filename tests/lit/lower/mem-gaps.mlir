@@ -8,7 +8,7 @@
 // bitcast moves no bits); gpu.rotate is ds_bpermute_b32 from ((lane + 5) &
 // 31) | (lane & ~31); a constant memref.global is an amdgcn.global in
 // .rodata read through s_getpc_b64 + rel32 relocations; a memref.copy of a
-// 4-element subview four loads and stores; memref.transpose no instruction.
+// contiguous 4-element subview one dwordx4 load and store; memref.transpose no instruction.
 
 // CHECK-LABEL: amdgcn.kernel @narrow
 // CHECK: amdgcn.global_load_dwordx2
@@ -29,7 +29,8 @@
 // CHECK: amdgcn.global_load_dword
 // CHECK: amdgcn.global @table {{.*}}constant, data = dense<[1.500000e+00, -2.000000e+00, 3.000000e+00, 4.000000e+00]>{{.*}}section = ".rodata"
 // CHECK-LABEL: amdgcn.kernel @copy
-// CHECK-COUNT-4: amdgcn.global_load_dword
+// CHECK: amdgcn.global_load_dwordx4
+// CHECK: amdgcn.global_store_dwordx4
 // CHECK-LABEL: amdgcn.kernel @transpose
 // CHECK-NOT: amdgcn.s_mul_i32
 // CHECK: amdgcn.global_load_dword

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from .kernels import N, Probe, _gen, _np, elementwise, raw
+from .kernels import N, _gen, _np, elementwise, raw
 from .probes_scf_cf import _f32_in
 
 
@@ -351,6 +351,172 @@ def _probes_amdgpu():
                         ["vector<8xi32>", "vector<8xi32>"], "vector<4xf32>", kind="small")):
         q.target = "gfx950"
         P.append(q)
-    for op, note in (("scaled_ext_packed_matrix", "gfx1250"), ("sparse_mfma", "v_smfmac")):
-        P.append(Probe(f"amdgpu.{op}", f"not probed ({note})"))
+    P += _mx_probes() + _sparse_probes() + _narrow_cast_probes()
+    q = elementwise("amdgpu.permlane_swap", "gfx950 16 i32 fetch_inactive bound_ctrl",
+                    "      %r = amdgpu.permlane_swap %a 16 { fetch_inactive = true, bound_ctrl = true } : i32",
+                    ["i32"], "i32")
+    q.target = "gfx950"
+    P.append(q)
+    for t in ("i32", "f16"):
+        P.append(raw("amdgpu.gather_to_lds", f"{t} from a fat buffer (validBytes)",
+                     f"%x: memref<1024x{t}>, %o: memref<1024x{t}>", head + f"""
+      %l = memref.alloca() : memref<512x{t}, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %j = arith.muli %i, %c3 : index
+      %vb = arith.constant 256 : i64
+      %b = amdgpu.fat_raw_buffer_cast %x validBytes(%vb) : memref<1024x{t}> to memref<1024x{t}, #amdgpu.address_space<fat_raw_buffer>>
+      amdgpu.gather_to_lds %b[%j], %l[%c0] : {t}, memref<1024x{t}, #amdgpu.address_space<fat_raw_buffer>>, memref<512x{t}, #gpu.address_space<workgroup>>
+      amdgpu.lds_barrier
+      %v = memref.load %l[%i] : memref<512x{t}, #gpu.address_space<workgroup>>
+      memref.store %v, %o[%i] : memref<1024x{t}>""",
+                     lambda r, t=t: [_gen(t, N, r, "any"), np.zeros(N, _np(t))], [1], views={1: t}))
+    return P
+
+
+_MX = {"fp8": ("f8E4M3FN", 8), "bf8": ("f8E5M2", 8), "fp6": ("f6E2M3FN", 6),
+       "bf6": ("f6E3M2FN", 6), "fp4": ("f4E2M1FN", 4)}
+
+
+def _mx_probes():
+    """gfx950's MX ops: scaled_ext_packed / packed_scaled_trunc for each
+    narrow format, wide type and a non-zero index; scaled_mfma for every A/B
+    format pair upstream accepts on 16x16x128 (and a sample of 32x32x64),
+    scales from registers and from f8E8M0FNU constants."""
+    P = []
+    for fmt, wide, idx in (("bf8", "f16", 0), ("fp8", "bf16", 1), ("fp4", "f32", 2), ("fp4", "bf16", 3)):
+        t, w = _MX[fmt]
+        n = 32 // w
+        P.append(elementwise("amdgpu.scaled_ext_packed", f"gfx950 {fmt} [{idx}] scale to vector<2x{wide}>",
+                             f"      %q = vector.bitcast %a : vector<1xi32> to vector<{n}x{t}>\n"
+                             f"      %r = amdgpu.scaled_ext_packed %q[{idx}], %b : vector<{n}x{t}> to vector<2x{wide}>",
+                             ["vector<1xi32>", "f32"], f"vector<2x{wide}>", kind="small"))
+    for fmt, wide, idx in (("bf8", "f16", 1), ("fp8", "bf16", 0), ("fp4", "f32", 1), ("fp4", "f16", 3)):
+        t, w = _MX[fmt]
+        n = 32 // w
+        src = ("      %v = vector.from_elements %a, %a : vector<2xf32>\n" if wide == "f32" else
+               f"      %h = arith.truncf %a : f32 to {wide}\n"
+               f"      %v = vector.from_elements %h, %h : vector<2x{wide}>\n")
+        P.append(elementwise("amdgpu.packed_scaled_trunc", f"gfx950 vector<2x{wide}> into existing {fmt} [{idx}]",
+                             src + f"      %e = vector.bitcast %c : vector<1xi32> to vector<{n}x{t}>\n"
+                             f"      %q = amdgpu.packed_scaled_trunc %v into %e[{idx}], %b : vector<2x{wide}> to vector<{n}x{t}> into vector<{n}x{t}>\n"
+                             f"      %r = vector.bitcast %q : vector<{n}x{t}> to vector<1xi32>",
+                             ["f32", "f32", "vector<1xi32>"],
+                             "vector<1xi32>", kind="small"))
+    pairs = [(a, b, 16) for a in _MX for b in _MX if (a, b) != ("fp8", "fp8")]
+    pairs += [("fp8", "fp8", 32), ("bf6", "fp4", 32), ("fp4", "bf8", 32)]
+    for k, (a, b, m) in enumerate(pairs):
+        (ta, wa), (tb, wb) = _MX[a], _MX[b]
+        regs = 4 if m == 16 else 16
+        ia, ib = k % 4, (k // 4) % 4
+        const = k % 3 == 0   # A's scale an f8E8M0FNU constant
+        sa = ("      %sa = arith.constant 0.5 : f8E8M0FNU\n" if const else
+              "      %sa = vector.bitcast %c : vector<1xi32> to vector<4xf8E8M0FNU>\n")
+        sat = "f8E8M0FNU" if const else "vector<4xf8E8M0FNU>"
+        ia = 0 if const else ia
+        q = elementwise("amdgpu.scaled_mfma", f"gfx950 {m}x{m}x{2048 // m} {a} x {b}, scales [{ia}] [{ib}]"
+                        + (" (A's a constant)" if const else ""),
+                        f"      %a8 = vector.bitcast %a : vector<{wa}xi32> to vector<32x{ta}>\n"
+                        f"      %b8 = vector.bitcast %b : vector<{wb}xi32> to vector<32x{tb}>\n" + sa +
+                        "      %sb = vector.bitcast %c : vector<1xi32> to vector<4xf8E8M0FNU>\n"
+                        f"      %acc = arith.constant dense<0.0> : vector<{regs}xf32>\n"
+                        f"      %r = amdgpu.scaled_mfma {m}x{m}x{2048 // m} (%sa[{ia}] * %a8) * (%sb[{ib}] * %b8) + %acc : "
+                        f"{sat}, vector<32x{ta}>, vector<4xf8E8M0FNU>, vector<32x{tb}>, vector<{regs}xf32>",
+                        [f"vector<{wa}xi32>", f"vector<{wb}xi32>", "vector<1xi32>"], f"vector<{regs}xf32>",
+                        kind="small")
+        P.append(q)
+    for q in P:
+        q.target = "gfx950"
+    return P
+
+
+def _sparse_probes():
+    """amdgpu.sparse_mfma for every type and shape upstream accepts on gfx942
+    and gfx950 (A, B and the index loaded words)."""
+    P = []
+    for arch, f8 in (("gfx942", ("f8E4M3FNUZ", "f8E5M2FNUZ")), ("gfx950", ("f8E4M3FN", "f8E5M2"))):
+        x2 = 2 if arch == "gfx950" else 1
+        combos = [("f16", "f16", 16, 32, 16), ("bf16", "bf16", 16, 32, 16), ("i8", "i8", 8, 64, 32)]
+        combos += [(a, b, 8, 64, 32) for a in f8 for b in f8]
+        for a, b, bits, k16, k32 in combos:
+            for m, k in ((16, k16 * x2), (32, k32 * x2)):
+                cv = m * (k // 2) // 64
+                wa, wb = cv * bits // 32, 2 * cv * bits // 32
+                ct = "i32" if a == "i8" else "f32"
+                zero = "0" if ct == "i32" else "0.0"
+                regs = m * m // 64
+                it = "vector<2xi16>" if bits == 8 else "vector<4xi8>"
+                q = elementwise(
+                    "amdgpu.sparse_mfma", f"{arch} {m}x{m}x{k} {a} x {b}",
+                    f"      %a8 = vector.bitcast %a : vector<{wa}xi32> to vector<{cv}x{a}>\n"
+                    f"      %b8 = vector.bitcast %b : vector<{wb}xi32> to vector<{2 * cv}x{b}>\n"
+                    f"      %ix = vector.bitcast %c : vector<1xi32> to {it}\n"
+                    f"      %acc = arith.constant dense<{zero}> : vector<{regs}x{ct}>\n"
+                    f"      %r = amdgpu.sparse_mfma {m}x{m}x{k} %a8 * %b8 + %acc sparse(%ix : {it}) "
+                    f": vector<{cv}x{a}>, vector<{2 * cv}x{b}>, vector<{regs}x{ct}>",
+                    [f"vector<{wa}xi32>", f"vector<{wb}xi32>", "vector<1xi32>"],
+                    f"vector<{regs}x{ct}>", kind="small")
+                q.target = arch
+                P.append(q)
+    return P
+
+
+def _narrow_cast_probes():
+    """arith casts of 8-bit floats (upstream's ArithToAMDGPU / arith
+    expansions inside aster.lower): scaling_extf / scaling_truncf with an E8M0
+    scale on gfx950 (amdgpu.scaled_ext_packed / packed_scaled_trunc) and on
+    gfx942 (upstream's arith expansion), extf of fp8, truncf to E8M0. LLVM's
+    convert-gpu-to-rocdl does not lower these casts (mlir-translate-22 fails
+    on them): NumPy / ml_dtypes is the oracle (an E8M0 truncf is upstream's
+    definition, the f32 exponent field)."""
+    import ml_dtypes
+    P = []
+    scale = ("      %c7 = arith.constant 7 : i32\n      %c127 = arith.constant 127 : i32\n"
+             "      %bm = arith.andi %b, %c7 : i32\n      %be = arith.addi %bm, %c127 : i32\n"
+             "      %s8 = arith.trunci %be : i32 to i8\n"
+             "      %s = arith.bitcast %s8 : i8 to f8E8M0FNU\n")
+    word = ("      %cm = arith.constant 0x3f3f3f3f : i32\n      %am = arith.andi %a, %cm : i32\n"
+            "      %av = vector.from_elements %am : vector<1xi32>\n")
+
+    def f8of(w, byte, dt):
+        return ((np.asarray(w).view(np.uint32) & 0x3f3f3f3f) >> (8 * byte) & 0xff).astype(
+            np.uint8).view(dt).astype(np.float64)
+
+    def out(vals, dt):
+        o = np.zeros(N, dt)
+        o[:64] = vals
+        return o
+    for arch, f8, dt in (("gfx950", "f8E4M3FN", ml_dtypes.float8_e4m3fn),
+                         ("gfx942", "f8E4M3FNUZ", ml_dtypes.float8_e4m3fnuz)):
+        sc = lambda a: 2.0 ** (a[1][:64].astype(np.int64) & 7)
+        probes = [
+            ("arith.scaling_extf", word + scale +
+             f"      %q = vector.bitcast %av : vector<1xi32> to vector<4x{f8}>\n"
+             f"      %e = vector.extract %q[1] : {f8} from vector<4x{f8}>\n"
+             f"      %r = arith.scaling_extf %e, %s : {f8}, f8E8M0FNU to f32",
+             ["i32", "i32"], "f32",
+             lambda a, dt=dt, sc=sc: {2: out((f8of(a[0][:64], 1, dt) * sc(a)).astype(np.float32),
+                                            np.float32)}),
+            ("arith.scaling_truncf", scale +
+             f"      %t = arith.scaling_truncf %a, %s : f32, f8E8M0FNU to {f8}\n"
+             f"      %t8 = arith.bitcast %t : {f8} to i8\n"
+             "      %r = arith.extui %t8 : i8 to i32",
+             ["f32", "i32"], "i32",
+             lambda a, dt=dt, sc=sc: {2: out((a[0][:64] / sc(a)).astype(np.float32).astype(dt)
+                                            .view(np.uint8).astype(np.int32), np.int32)}),
+            ("arith.extf", word + f"      %q = vector.bitcast %av : vector<1xi32> to vector<4x{f8}>\n"
+             f"      %e = vector.extract %q[3] : {f8} from vector<4x{f8}>\n"
+             f"      %r = arith.extf %e : {f8} to f32", ["i32"], "f32",
+             lambda a, dt=dt: {1: out(f8of(a[0][:64], 3, dt).astype(np.float32), np.float32)}),
+            ("arith.truncf", "      %m = arith.truncf %a : f32 to f8E8M0FNU\n"
+             "      %m8 = arith.bitcast %m : f8E8M0FNU to i8\n"
+             "      %r = arith.extui %m8 : i8 to i32", ["f32"], "i32",
+             lambda a: {1: out(((a[0][:64].view(np.uint32) >> 23) & 0xff).astype(np.int32),
+                               np.int32)})]
+        for op, body, ins, res, ref in probes:
+            v = f"{arch} {'f8E8M0FNU' if op == 'arith.truncf' else f8}"
+            q = elementwise(op, v, body, ins, res, kind="small", ref=ref)
+            q.target = arch
+            q.no_llvm = "convert-gpu-to-rocdl does not lower casts of 8-bit floats"
+            P.append(q)
     return P

@@ -130,7 +130,8 @@ def remf_ref(t):
 # LLVM 22 has no AMDGPU lowering of the f64 function). The bounds' sources:
 #   f32 exp2 / log2 / rsqrt: v_exp_f32 / v_log_f32 / v_rsq_f32, 1 ulp (AMD
 #     CDNA3 ISA, VOP1 transcendentals), against NumPy's float64 rounded to
-#     f32 (0.5 ulp): 1 ulp apart at most.
+#     f32 (0.5 ulp): 1 ulp apart at most. (LLVM builds them too since
+#     aster.lowering.llvm gives it ocml's f32 bodies: LowerMath.cpp.)
 #   f64 exp, exp2, log, log2, log1p, expm1 1 ulp, tanh 3 ulp: aster's own
 #     (cc/lower/LowerMathF64.cpp), the maxima measured over 40 x 256 inputs
 #     in tests/py/test_lower_math_f64.py (ULP_BOUND_F64).
@@ -170,8 +171,8 @@ MATH_NUMPY = {
 # error): f64 sin, cos, log10 1 ulp; tan 3; atan, atan2, asin, acos 2;
 # cbrt 4 (NumPy's np.cbrt is itself up to 3 ulp off: 6.6e-96); erf 2 and
 # erfc 6 against Python's math.erf / erfc (glibc's, within a few ulp: the
-# test uses mpmath). bf16 exp2, log2, rsqrt (no LLVM build: ocml): the f32
-# expansion rounded to bf16, within 1 ulp of bf16 of NumPy's float64.
+# test uses mpmath). bf16 exp2, log2, rsqrt: the f32 expansion rounded to
+# bf16, within 1 ulp of bf16 of NumPy's float64.
 def _vec(fn):
     return np.vectorize(fn, otypes=[np.float64])
 

@@ -49,11 +49,11 @@ OUT_OF_SCOPE = {
     "vector.yield": _STRUCT,
     "vector.scalable.extract": _SCALABLE, "vector.scalable.insert": _SCALABLE,
     "vector.vscale": _SCALABLE,
-    "arith.scaling_extf": "OCP MX block-scaled f8/f6/f4 conversions: f8 values are no kernel "
-                          "argument type; gfx950's cvt_scale ops are reached by amdgpu.scaled_*",
-    "arith.scaling_truncf": "OCP MX block-scaled conversions (see arith.scaling_extf)",
     **{f"amdgpu.{n}": _GFX12 for n in (
         "wmma", "tensor_load_to_lds", "tensor_store_from_lds", "make_dma_base",
         "make_dma_descriptor", "make_gather_dma_base", "make_gather_dma_descriptor",
         "scaled_wmma")},
+    "amdgpu.scaled_ext_packed_matrix": "gfx1250's v_cvt_scale_pk8/pk16 (a matrix of packed narrow "
+                                       "floats per lane); gfx950's scaled conversions are "
+                                       "amdgpu.scaled_ext_packed",
 }
