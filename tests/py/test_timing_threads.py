@@ -269,14 +269,15 @@ def vector_add_code():
 def launches(A, B):
     """A sequence of timed launches in one process: the library GEMM (its
     workgroups on all 8 XCDs; its split-K atomics not executed with one
-    split), vector_add on 1216 workgroups (every CU), the ticket kernel on
+    split), vector_add on 608 workgroups (every CU), the ticket kernel on
     608 workgroups (atomics: the launch runs serially from the epoch its
     first wave reaches one), vector_add on 1 workgroup."""
     out = []
+    A, B = A[:256, :256].copy(), B[:256, :256].copy()
     C, r = aster.ops.gemm(A, B, timing=True, splits=1)
     out.append(fingerprint(r, [C]))
     code = vector_add_code()
-    for groups in (1216, 1):
+    for groups in (608, 1):
         n = groups * 256
         rng = np.random.default_rng(groups)
         a, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
@@ -297,13 +298,12 @@ def test_same_for_any_number_of_timing_threads(gemm_inputs):
     """The XCD groups of a launch run on ASTER_TIMING_THREADS host threads
     (cc/emulator/timing/Epochs.cpp): 1, 2 and 3 threads give the same
     cycles, events, summary and results for every launch of the sequence,
-    run to run; ASTER_TIMING_THREADS=0 (one group of all CUs: the model
+    (2 and 3 after 1: run to run too); ASTER_TIMING_THREADS=0 (one group of all CUs: the model
     before groups) gives the same results."""
     A, B = gemm_inputs
     one = with_timing_threads(1, lambda: launches(A, B))
     assert with_timing_threads(2, lambda: launches(A, B)) == one
     assert with_timing_threads(3, lambda: launches(A, B)) == one
-    assert with_timing_threads(2, lambda: launches(A, B)) == one
     serial = with_timing_threads(0, lambda: launches(A, B))
     # GEMM, vector_adds (the tickets' order is the model's order of the atomics)
     assert [serial[i][3] for i in (0, 1, 3)] == [one[i][3] for i in (0, 1, 3)]
