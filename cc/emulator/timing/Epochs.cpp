@@ -142,6 +142,15 @@ private:
   }
 };
 
+/// The cores this process may run on (taskset).
+unsigned hostCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+    return unsigned(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 /// Host threads for grouped launches: ASTER_TIMING_THREADS (read per
 /// launch; 0: serial), else the cores this process may run on.
 unsigned timingThreads() {
@@ -151,11 +160,7 @@ unsigned timingThreads() {
     if (end && !*end)
       return unsigned(std::min<unsigned long>(n, 256));
   }
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-    return unsigned(CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
+  return hostCores();
 }
 
 } // namespace
@@ -219,13 +224,17 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // Dense MFMAs: the launching thread's matrix thread (Launch.cpp) for its
   // groups, one more per other host thread (a matrix thread has one
   // producer).
+  // Only where the host has cores to spare beyond the timing threads
+  // ([host]: on two cores, two timing threads and their matrix threads took
+  // more CPU than the timing threads computing the MFMAs themselves).
+  bool matrixThreads = L.matrix && (threads == 1 || threads < hostCores());
   std::vector<std::unique_ptr<MatrixThread>> matrices(threads);
-  for (unsigned t = 1; t < threads && L.matrix; ++t)
+  for (unsigned t = 1; t < threads && matrixThreads; ++t)
     matrices[t] = std::make_unique<MatrixThread>();
   for (unsigned g = 0; g < ngroups; ++g) {
     CUGroup &G = groups[g];
     G.sh = g ? std::make_unique<Shared>(*groups[0].sh) : std::move(first);
-    G.sh->matrix = g % threads ? matrices[g % threads].get() : L.matrix;
+    G.sh->matrix = !matrixThreads ? nullptr : g % threads ? matrices[g % threads].get() : L.matrix;
     G.sh->serialAt = grouped ? serialAt.data() : nullptr;
     G.rng = 0x9e3779b97f4a7c15ull + g * 0x632be59bd9b4e019ull;  // xorshift64: never 0
     unsigned mine = (cus + ngroups - 1 - g) / ngroups;  // (CU slots g, g + groups, ...)
