@@ -270,8 +270,9 @@ def launches(A, B):
     """A sequence of timed launches in one process: the library GEMM (its
     workgroups on all 8 XCDs; its split-K atomics not executed with one
     split), vector_add on 608 workgroups (every CU), the ticket kernel on
-    608 workgroups (atomics: the launch runs serially from the epoch its
-    first wave reaches one), vector_add on 1 workgroup."""
+    1216 workgroups (atomics: the launch runs serially from the epoch its
+    first wave reaches one), vector_add on 1 workgroup (fewer than 1024
+    waves: one group)."""
     out = []
     A, B = A[:256, :256].copy(), B[:256, :256].copy()
     C, r = aster.ops.gemm(A, B, timing=True, splits=1)
@@ -286,10 +287,10 @@ def launches(A, B):
         np.testing.assert_array_equal(c, a + b)
         out.append(fingerprint(r, [c]))
         if groups > 1:
-            c, ticket = np.zeros(1, np.uint32), np.zeros(608, np.uint32)
-            r = aster.launch(ticket_kernel(), "ticket", 608, 64,
+            c, ticket = np.zeros(1, np.uint32), np.zeros(1216, np.uint32)
+            r = aster.launch(ticket_kernel(), "ticket", 1216, 64,
                              [c, ticket, np.ones(1024, np.float32)], timing=True)
-            assert c[0] == 608 and sorted(ticket) == list(range(608))
+            assert c[0] == 1216 and sorted(ticket) == list(range(1216))
             out.append(fingerprint(r, [ticket]))
     return out
 
