@@ -21,6 +21,11 @@ loaded machine distorts least) and wall seconds. Targets (issue 23 item 5): time
 meaningful on idle cores: the load average is printed.
 
     python bench/bench_timing.py [--repeat 3] [--gemm 2048] [--gemm-only] [--speed]
+                                 [--threads N]
+
+--threads N sets ASTER_TIMING_THREADS: the host threads of a timed launch's
+XCD groups (cc/emulator/timing/Epochs.cpp; unset or 0, the default: one group
+of all CUs, the model before groups).
 
 --speed prints only the small kernels, the dense MFMA rate of one host core
 and the GEMM with the matrix thread (plain vs timed, one table each). Measure with two idle cores
@@ -184,7 +189,12 @@ def main():
     ap.add_argument("--gemm", type=int, default=2048)
     ap.add_argument("--gemm-only", action="store_true")
     ap.add_argument("--speed", action="store_true")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="ASTER_TIMING_THREADS for the timed launches")
     opts = ap.parse_args()
+    if opts.threads is not None:
+        os.environ["ASTER_TIMING_THREADS"] = str(opts.threads)
+    print(f"timing threads: {os.environ.get('ASTER_TIMING_THREADS', '0 (one group of all CUs)')}")
     if opts.speed:
         small_rows()
         mfma_rate()

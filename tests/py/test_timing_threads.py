@@ -213,3 +213,143 @@ def test_vector_memory_lines_of_an_access(dwords, offset, lanes):
                 for b in range(4 * dwords)})
     got = r.trace.mem_lines
     assert got["l1"] + got["l2"] + got["mall"] + got["hbm"] == want
+
+
+# ---- the timing model on every host core (cc/emulator/timing/Epochs.cpp) ----
+
+def with_timing_threads(n, fn):
+    """Runs fn with ASTER_TIMING_THREADS=n (read per launch)."""
+    old = os.environ.get("ASTER_TIMING_THREADS")
+    os.environ["ASTER_TIMING_THREADS"] = str(n)
+    try:
+        return fn()
+    finally:
+        if old is None:
+            os.environ.pop("ASTER_TIMING_THREADS")
+        else:
+            os.environ["ASTER_TIMING_THREADS"] = old
+
+
+def ticket_kernel():
+    """Each workgroup reads 4 lines every workgroup reads, then lane 0 takes a
+    ticket: global_atomic_add_rtn on one counter, the old value stored to
+    out[workgroup]. Which workgroup gets which ticket is the order the
+    atomics reach memory: the order the model runs them in."""
+    m = aster.Module("gfx942")
+    k = m.kernel("ticket", args=[("c", aster.ptr(np.uint32)), ("out", aster.ptr(np.uint32)),
+                                 ("a", aster.ptr(np.float32))], block=(64, 1, 1))
+    k.load_arg("c", s[4:6])
+    k.load_arg("out", s[6:8])
+    k.load_arg("a", s[10:12])
+    wg = k.workgroup_id("x")
+    k.v_lshlrev_b32(v[1], 2, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    for i in range(4):
+        k.global_load_dword(v[5 + i], v[1], s[10:12], offset=256 * i)
+    k.s_waitcnt(vmcnt=0)
+    k.v_mov_b32(v[2], 1)
+    k.v_mov_b32(v[1], 0)
+    k.s_mov_b64(aster.exec, 1)
+    k.global_atomic_add_rtn(v[3], v[1], v[2], s[4:6])
+    k.s_waitcnt(vmcnt=0)
+    k.s_lshl_b32(s[9], wg, 2)
+    k.v_mov_b32(v[4], s[9])
+    k.global_store_dword(v[4], v[3], s[6:8])
+    k.s_endpgm()
+    return m.hsaco()
+
+
+def vector_add_code():
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
+    import vector_add
+    return aster.compile(vector_add.build(block=256)).hsaco
+
+
+def launches(A, B):
+    """A sequence of timed launches in one process: the library GEMM (its
+    workgroups on all 8 XCDs; its split-K atomics not executed with one
+    split), vector_add on 608 workgroups (every CU), the ticket kernel on
+    1216 workgroups (atomics: the launch runs serially from the epoch its
+    first wave reaches one), vector_add on 1 workgroup (fewer than 1024
+    waves: one group)."""
+    out = []
+    A, B = A[:256, :256].copy(), B[:256, :256].copy()
+    C, r = aster.ops.gemm(A, B, timing=True, splits=1)
+    out.append(fingerprint(r, [C]))
+    code = vector_add_code()
+    for groups in (608, 1):
+        n = groups * 256
+        rng = np.random.default_rng(groups)
+        a, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+        c = np.zeros(n, np.float32)
+        r = aster.launch(code, "vector_add", groups, 256, [a, b, c, n], timing=True)
+        np.testing.assert_array_equal(c, a + b)
+        out.append(fingerprint(r, [c]))
+        if groups > 1:
+            c, ticket = np.zeros(1, np.uint32), np.zeros(1216, np.uint32)
+            r = aster.launch(ticket_kernel(), "ticket", 1216, 64,
+                             [c, ticket, np.ones(1024, np.float32)], timing=True)
+            assert c[0] == 1216 and sorted(ticket) == list(range(1216))
+            out.append(fingerprint(r, [ticket]))
+    return out
+
+
+def test_same_for_any_number_of_timing_threads(gemm_inputs):
+    """The XCD groups of a launch run on ASTER_TIMING_THREADS host threads
+    (cc/emulator/timing/Epochs.cpp): 1, 2 and 3 threads give the same
+    cycles, events, summary and results for every launch of the sequence,
+    (2 and 3 after 1: run to run too); ASTER_TIMING_THREADS=0 (one group of all CUs: the model
+    before groups) gives the same results."""
+    A, B = gemm_inputs
+    one = with_timing_threads(1, lambda: launches(A, B))
+    assert with_timing_threads(2, lambda: launches(A, B)) == one
+    assert with_timing_threads(3, lambda: launches(A, B)) == one
+    serial = with_timing_threads(0, lambda: launches(A, B))
+    # GEMM, vector_adds (the tickets' order is the model's order of the atomics)
+    assert [serial[i][3] for i in (0, 1, 3)] == [one[i][3] for i in (0, 1, 3)]
+
+
+def test_grouped_gemm_differs_from_serial_only_in_time(gemm_inputs):
+    """Grouped (XCDs see each other's Infinity Cache and HBM requests at
+    the next epoch boundary) vs one group: the same results and instruction
+    counts, cycles within 6% (the model change that groups make: 512^3,
+    9712 cycles with one group, 9252 grouped)."""
+    A, B = gemm_inputs
+
+    def run():
+        C, r = aster.ops.gemm(A, B, timing=True, splits=1)
+        return C, r
+    Cg, rg = with_timing_threads(2, run)
+    Cs, rs = with_timing_threads(0, run)
+    np.testing.assert_array_equal(Cg, Cs)
+    assert len(rg.trace.events) == len(rs.trace.events)
+    assert rg.trace.events.tobytes() != rs.trace.events.tobytes()  # (grouped: another model)
+    assert abs(rg.cycles / rs.cycles - 1) < 0.06
+
+
+def test_timed_launch_in_forked_child_with_timing_threads():
+    """A forked child runs a grouped launch on several host threads (the
+    threads exist only during a launch): the same fingerprint as the
+    parent's."""
+    code = vector_add_code()
+    n = 608 * 256
+    a = np.arange(n, dtype=np.float32)
+
+    def run():
+        c = np.zeros(n, np.float32)
+        r = aster.launch(code, "vector_add", 608, 256, [a, a, c, n], timing=True)
+        return fingerprint(r, [c])
+    parent = with_timing_threads(2, run)
+    rd, wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ok = with_timing_threads(2, run) == parent
+            os.write(wr, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(wr)
+    got = os.read(rd, 1)
+    os.waitpid(pid, 0)
+    assert got == b"1"

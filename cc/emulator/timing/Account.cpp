@@ -53,6 +53,8 @@ void CUModel::computeHead(TWave &t, uint32_t pc) {
   const Inst &in = prog[pc];
   const InstInfo &ti = info[pc];
   t.localNext = !stopAhead[pc];
+  if (serialAt && serialAt[pc])  // (before it can issue: Epochs.cpp)
+    wantSerial = true;
   uint64_t h = t.allowed;
   Stall why = t.allowedWhy;
   for (unsigned r = 0; r < in.nreads && t.pendingUntil > t.allowed; ++r) {
@@ -408,7 +410,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   drained = std::max(drained, done);
   R.unitBusy[unsigned(ti.unit)] += busy;
   R.unitCount[unsigned(ti.unit)]++;
-  if (R.events.size() < L.opts.timingEvents)
+  if (R.events.size() < eventRoom)
     R.events.push_back(Event{c, uint32_t(std::min<uint64_t>(done - c, ~0u)),
                              uint32_t(std::min<uint64_t>(stall, ~0u)), idx, t.rec, busy,
                              uint8_t(why), uint8_t(ti.unit)});

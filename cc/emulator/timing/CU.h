@@ -149,6 +149,14 @@ struct Shared {
     dispatcherFree.assign((P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd, 0);
     ldsMemo.resize(prog.insts.size());
   }
+  /// Another group's (Model.cpp): the same program facts, its own pools,
+  /// memos, budget count and failure.
+  explicit Shared(const Shared &o)
+      : info(o.info), stopAhead(o.stopAhead), batching(o.batching), lineShift(o.lineShift),
+        icacheShift(o.icacheShift) {
+    dispatcherFree.assign(o.dispatcherFree.size(), 0);
+    ldsMemo.resize(o.ldsMemo.size());
+  }
   std::vector<InstInfo> info;
   std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
   bool batching = true;            ///< execute SIMD-local instructions in batches
@@ -160,12 +168,23 @@ struct Shared {
   std::vector<std::unique_ptr<Group>> groupsFree;
   std::vector<uint64_t> dispatcherFree;  ///< per XCD: its workgroup dispatcher's next free cycle
   std::vector<std::unique_ptr<LdsMemo>> ldsMemo;  ///< per instruction, LDS ones
-  /// Takes the free waves earlier launches left (cleared as fresh ones),
-  /// and gives this launch's back at its end.
-  void takePooled();
+  /// Takes up to `most` of the free waves earlier launches left (cleared as
+  /// fresh ones), and gives this launch's back at its end.
+  void takePooled(size_t most);
   void returnPooled();
   uint64_t executed = 0; ///< wave-instructions of the launch so far (budget)
   bool failed = false;   ///< a kernel fault or the budget ended the launch
+  size_t eventRoom = 0;  ///< events the group may record (Result::events) this epoch
+  /// Grouped launches (Epochs.cpp): by index, instructions that must not
+  /// execute while groups run at once (atomics, s_sleep); nullptr: none.
+  const uint8_t *serialAt = nullptr;
+  /// A wave's next instruction is one of them: the group's CUs stop before
+  /// their next turn, and the launch runs its groups one at a time from the
+  /// next epoch on.
+  bool wantSerial = false;
+  /// The dense-MFMA thread of the host thread running the group (initWave's
+  /// L.matrix is the launching thread's), or none.
+  MatrixThread *matrix = nullptr;
 };
 
 /// One CU: its SIMDs, resident workgroups and waves, LDS and vector memory
@@ -180,13 +199,16 @@ public:
         lineShift(sh.lineShift), icacheShift(sh.icacheShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
         groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), ldsMemo(sh.ldsMemo),
         executed(sh.executed),
-        failed(sh.failed) {}
+        failed(sh.failed), eventRoom(sh.eventRoom), matrix(sh.matrix), serialAt(sh.serialAt),
+        wantSerial(sh.wantSerial) {}
 
   /// Makes this CU `cu` of a launch of `numGroups` workgroups and starts
   /// its first ones at cycle 0.
   void start(unsigned cu, uint64_t numGroups);
-  /// Runs its turns before cycle `limit`; false once it has nothing left to
-  /// run (or the launch failed: Shared::failed, the fault in wk.error).
+  /// Runs its turns before cycle `limit`, or until a wave's next
+  /// instruction must run with the groups one at a time (Shared::wantSerial);
+  /// false once it has nothing left to run (or the launch failed:
+  /// Shared::failed, the fault in wk.error).
   bool runUntil(uint64_t limit);
   /// Asks the host to bring this CU's wave state into its caches (no
   /// effect on the model): called for the next CU of an epoch while the
@@ -228,6 +250,10 @@ private:
   std::vector<std::unique_ptr<LdsMemo>> &ldsMemo;
   uint64_t &executed;
   bool &failed;
+  const size_t &eventRoom;
+  MatrixThread *const &matrix;
+  const uint8_t *const &serialAt;
+  bool &wantSerial;
   Simd simd[4];
   std::vector<HugePtr<TWave>> wavePool;    ///< resident waves
   CUMemory cmem;         ///< its L1 and vector memory pipeline

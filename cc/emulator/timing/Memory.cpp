@@ -266,6 +266,93 @@ void Calendar::forget(uint64_t t) {
   base_ = b;
 }
 
+void Calendar::add(uint64_t b, float lines) {
+  grow(b);
+  used_[b - base_] += lines;
+}
+
+void Calendar::settle(uint64_t from) {
+  float carry = 0;
+  for (uint64_t b = std::max(from, base_); b < base_ + used_.size() || carry > 0; ++b) {
+    grow(b);
+    float &u = used_[b - base_];
+    u += carry;
+    double r = room(b);
+    carry = 0;
+    if (u > r) {  // (whole lines: exact in float)
+      carry = float(u - r);
+      u = float(r);
+    }
+    if (u + 1 > r && next_[b - base_] == b)
+      next_[b - base_] = b + 1;  // full
+  }
+}
+
+void CalendarView::reset(const Calendar *base, uint64_t from) {
+  base_ = base;
+  lo_ = from;
+  used_.clear();
+  next_.clear();
+}
+
+void CalendarView::grow(uint64_t b) {
+  while (lo_ + used_.size() <= b) {
+    next_.push_back(lo_ + used_.size());
+    used_.push_back(0);
+  }
+}
+
+uint64_t CalendarView::find(uint64_t b) {
+  uint64_t r = b;
+  for (;;) {
+    grow(r);
+    uint64_t n = next_[r - lo_];
+    if (n != r) {
+      r = n;
+      continue;
+    }
+    if (base_->usedAt(r) + used_[r - lo_] + 1 > base_->room(r)) {
+      // Full: the shared calendar's own pointer when it is full there.
+      uint64_t bn = base_->nextAt(r);
+      next_[r - lo_] = bn > r ? bn : r + 1;
+      r = next_[r - lo_];
+      continue;
+    }
+    break;
+  }
+  while (b != r) {  // path compression
+    uint64_t n = next_[b - lo_];
+    next_[b - lo_] = r;
+    b = n;
+  }
+  return r;
+}
+
+uint64_t CalendarView::take(uint64_t t) {
+  const unsigned width = base_->width();
+  uint64_t b = find(std::max(t / width, lo_));
+  float &own = used_[b - lo_];
+  double room = base_->room(b);
+  // As Calendar::take on the shared calendar plus this view's lines.
+  float u = base_->usedAt(b) + own;
+  uint64_t at = b * width + uint64_t(u / room * width);
+  own += 1;
+  if (u + 1 + 1 > room)
+    next_[b - lo_] = b + 1;  // full
+  return std::max(t, at);
+}
+
+void CalendarView::addTo(Calendar &base) const {
+  for (size_t i = 0; i < used_.size(); ++i)
+    if (used_[i])
+      base.add(lo_ + i, used_[i]);
+}
+
+void LineMap::clear() {
+  if (count_)
+    std::memset(static_cast<void *>(slots_), 0, cap_ * sizeof(Slot));
+  count_ = 0;
+}
 
 LineMap::~LineMap() { releaseTable(slots_, cap_ * sizeof(Slot)); }
 
@@ -319,16 +406,34 @@ GlobalMemory::GlobalMemory(const Params &p) : P(p) {
     c.init(P.icacheBytes, P.icacheLine, 8);
 }
 
+uint64_t GlobalMemory::mallEntry(unsigned xcd, uint64_t line, bool &fresh, uint64_t *&slot) {
+  if (views_.empty()) {
+    slot = &mall_.get(line, fresh);
+    return *slot;
+  }
+  if (const uint64_t *b = mall_.find(line)) {  // brought in before this epoch
+    fresh = false;
+    slot = nullptr;
+    return *b;
+  }
+  slot = &views_[xcd]->mall.get(line, fresh);
+  return *slot;
+}
+
 uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMall) {
   uint64_t *fill = nullptr;
   if (uint64_t *r = l2_[xcd].access(line, true, &fill))
     return std::max(t + P.l2Latency, *r);
   bool fresh;
-  uint64_t &at = mall_.get(line, fresh);
+  uint64_t *slot;
+  uint64_t at = mallEntry(xcd, line, fresh, slot);
+  bool first = fresh;
   fresh = fresh && !inMall;
   uint64_t arrive = fresh ? t + P.hbmLatency : std::max(t + P.mallLatency, at);
   if (fresh)
-    at = arrive;
+    *slot = arrive;
+  else if (first)  // (code in the MALL: the entry as it was, 0)
+    *slot = 0;
   *fill = arrive;
   return arrive;
 }
@@ -392,6 +497,55 @@ void GlobalMemory::warmCode(uint64_t first, uint64_t end, unsigned cus) {
   }
 }
 
+bool GlobalMemory::groupable() const {
+  return P.icacheCUs && P.cusPerXcd % P.icacheCUs == 0 && P.numCUs % P.cusPerXcd == 0;
+}
+
+void GlobalMemory::setGrouped() {
+  views_.clear();
+  for (unsigned x = 0; x < xcds(); ++x) {
+    views_.push_back(std::make_unique<XcdView>());
+    views_.back()->hbmBw.resize(hbmBw_.size());
+  }
+}
+
+void GlobalMemory::beginEpoch(uint64_t t) {
+  forget(t);
+  epochBucket_ = t / P.bandwidthWindow;
+  for (auto &v : views_) {
+    v->mall.clear();
+    v->fetched.clear();
+    v->mallBw.reset(&mallBw_, epochBucket_);
+    for (size_t c = 0; c < hbmBw_.size(); ++c)
+      v->hbmBw[c].reset(&hbmBw_[c], epochBucket_);
+  }
+}
+
+void GlobalMemory::endEpoch(std::vector<uint64_t> &again) {
+  again.assign(views_.size(), 0);
+  for (size_t x = 0; x < views_.size(); ++x) {  // in XCD order
+    auto &v = views_[x];
+    for (const XcdView::Fetch &f : v->fetched)
+      if (mall_.find(f.line)) {  // an earlier XCD brought it in this epoch
+        hbmBw_[f.channel].add(f.bucket, -1.f);
+        ++again[x];
+      }
+    v->mall.forEach([&](uint64_t line, uint64_t arrive) {
+      bool fresh;
+      uint64_t &at = mall_.get(line, fresh);
+      at = fresh ? arrive : std::min(at, arrive);
+    });
+    v->mallBw.addTo(mallBw_);
+    for (size_t c = 0; c < hbmBw_.size(); ++c)
+      v->hbmBw[c].addTo(hbmBw_[c]);
+  }
+  if (views_.empty())
+    return;
+  mallBw_.settle(epochBucket_);
+  for (Calendar &c : hbmBw_)
+    c.settle(epochBucket_);
+}
+
 void GlobalMemory::forget(uint64_t t) {
   for (Calendar &c : l2Bw_)
     c.forget(t);
@@ -419,7 +573,7 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
     if (!store && !atomic)
       m.l1.prefetch(lines[i]);
     l2_[m.xcd].prefetch(lines[i]);
-    mall_.prefetch(lines[i]);
+    mall_.prefetch(lines[i]);  // (read-only while grouped: no race)
   }
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];
@@ -437,17 +591,21 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
         lv = L2;
         arrive = std::max(t + P.l2Latency, store ? 0 : *r);
       } else {
-        t = mallBw_.take(t);
+        t = mallTake(m.xcd, t);
         bool fresh;
-        uint64_t &at = mall_.get(line, fresh);
+        uint64_t *slot;
+        uint64_t at = mallEntry(m.xcd, line, fresh, slot);
         if (!fresh) {
           lv = MALL;
           arrive = std::max(t + P.mallLatency, store ? 0 : at);
         } else {
           lv = HBM;
-          t = hbmBw_[hbmChannel(line * P.lineBytes)].take(t);
+          unsigned ch = hbmChannel(line * P.lineBytes);
+          t = hbmTake(m.xcd, ch, t);
+          if (!views_.empty())
+            views_[m.xcd]->fetched.push_back({line, t / P.bandwidthWindow, ch});
           arrive = t + P.hbmLatency;
-          at = store ? t : arrive;
+          *slot = store ? t : arrive;
         }
         if (store)
           arrive = t;

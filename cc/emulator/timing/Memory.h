@@ -27,6 +27,7 @@
 
 #include "emulator/timing/Params.h"
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -106,8 +107,29 @@ public:
   uint64_t take(uint64_t t);
   /// No request will come before cycle t again: drops older buckets.
   void forget(uint64_t t);
+  /// Lines bucket b holds: floor((b + 1) cap) - floor(b cap) (cap_ when whole).
+  double room(uint64_t b) const {
+    return whole_ ? cap_ : std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
+  }
+  /// Lines reserved in bucket b so far (read-only: 0 beyond the buckets held).
+  float usedAt(uint64_t b) const {
+    return b >= base_ && b - base_ < used_.size() ? used_[b - base_] : 0.f;
+  }
+  /// A later bucket that may have room, when b is full (else b).
+  uint64_t nextAt(uint64_t b) const {
+    return b >= base_ && b - base_ < next_.size() ? next_[b - base_] : b;
+  }
+  unsigned width() const { return width_; }
+  uint64_t firstBucket() const { return base_; }
+  /// Adds `lines` reserved elsewhere (CalendarView) to bucket b; what a
+  /// bucket cannot hold moves on to the next (carry: see merge()).
+  void add(uint64_t b, float lines);
+  /// After add()s: every bucket from b on holds at most its room, the
+  /// excess served in the buckets after it, in order.
+  void settle(uint64_t b);
 
 private:
+  friend class CalendarView;
   unsigned width_ = 64;
   double cap_ = 1;               ///< lines per bucket
   bool whole_ = true;            ///< cap_ is whole: every bucket holds cap_ (no floors per take)
@@ -116,6 +138,32 @@ private:
   std::vector<uint64_t> next_;   ///< a full bucket: a later candidate; else itself
   uint64_t find(uint64_t b);
   void grow(uint64_t b);
+};
+
+/// A calendar as one group of CUs sees it during an epoch (Model.cpp:
+/// the XCDs' CUs advance independently between epoch boundaries): the
+/// shared calendar as it was at the epoch's start (read-only) plus the
+/// group's own reservations of this epoch. A take is served as
+/// Calendar::take would serve it on that sum. At the epoch's end the
+/// groups' reservations are added to the calendar in XCD order
+/// (Calendar::add, settle): the other groups' reservations of an epoch are
+/// seen from the next epoch on.
+class CalendarView {
+public:
+  /// Starts an epoch whose requests come at or after bucket `from`.
+  void reset(const Calendar *base, uint64_t from);
+  uint64_t take(uint64_t t);
+  /// Adds this epoch's reservations to `base` (Calendar::add).
+  void addTo(Calendar &base) const;
+  uint64_t from() const { return lo_; }
+
+private:
+  const Calendar *base_ = nullptr;
+  uint64_t lo_ = 0;
+  std::vector<float> used_;      ///< own lines per bucket from lo_
+  std::vector<uint64_t> next_;   ///< full (base + own): a later candidate; else itself
+  void grow(uint64_t b);
+  uint64_t find(uint64_t b);
 };
 
 /// line -> cycle for the lines a launch touched: open addressing (linear
@@ -127,6 +175,27 @@ public:
   /// The value of `line`; an absent line is inserted with 0 (`fresh`). The
   /// reference stays valid until the next call.
   uint64_t &get(uint64_t line, bool &fresh);
+  /// The value of `line`, or nullptr (no insertion: read-only).
+  const uint64_t *find(uint64_t line) const {
+    if (!cap_)
+      return nullptr;
+    const uint64_t key = line + 1;
+    for (size_t j = slot(key);; j = (j + 1) & (cap_ - 1)) {
+      if (slots_[j].key == key)
+        return &slots_[j].val;
+      if (!slots_[j].key)
+        return nullptr;
+    }
+  }
+  /// Empties the map (keeps its table).
+  void clear();
+  /// Calls f(line, value) for every entry, in table order.
+  template <typename F> void forEach(F f) const {
+    for (size_t i = 0; i < cap_ && count_; ++i)
+      if (slots_[i].key)
+        f(slots_[i].key - 1, slots_[i].val);
+  }
+  size_t size() const { return count_; }
   /// Asks the host to bring `line`'s slot into its cache (no effect on the
   /// map): a launch's map is far larger than the host's caches.
   void prefetch(uint64_t line) const {
@@ -197,8 +266,62 @@ public:
   /// No request will be issued before cycle t again (the epoch start).
   void forget(uint64_t t);
 
+  /// Grouped (Model.cpp): the CUs of each XCD advance on their own between
+  /// epoch boundaries, possibly on different host threads. What an XCD has
+  /// of its own (its L2 and L2 bandwidth, its CUs' L1s, scalar and
+  /// instruction caches) is used as before; the Infinity Cache's lines and
+  /// the MALL and HBM bandwidth, which all XCDs share, are seen as they
+  /// were at the epoch's start plus the XCD's own requests of the epoch
+  /// (XcdView), and endEpoch adds every XCD's requests to them in XCD order.
+  /// Needs: each instruction cache used by the CUs of one XCD only
+  /// (groupable()).
+  void setGrouped();
+  /// Back to one shared state (after endEpoch): every request sees all
+  /// before it, as before setGrouped.
+  void setUngrouped() { views_.clear(); }
+  bool groupable() const;
+  unsigned xcds() const { return unsigned(l2_.size()); }
+  /// The XCD of CU slot `cu`.
+  unsigned xcdOf(unsigned cu) const { return placeOf(cu).first; }
+  /// Starts an epoch at cycle t: forget(t), the views emptied.
+  void beginEpoch(uint64_t t);
+  /// The epoch's requests of every XCD, in XCD order, added to the shared
+  /// state: a line first brought in by several XCDs arrives at the earliest
+  /// of their arrivals and costs HBM bandwidth once (the first XCD's
+  /// reservation; the others' are taken back: they would have found it in
+  /// flight); the bandwidth reservations add up, and what a bucket cannot
+  /// hold is served in the buckets after it (so an epoch in which the XCDs
+  /// together asked for more than a level's bandwidth delays the requests
+  /// of the epochs after it: the bandwidth is kept over time). `again`
+  /// (per XCD) gets the lines an XCD read from HBM this epoch that an
+  /// earlier XCD brought in (counted as Infinity Cache lines).
+  void endEpoch(std::vector<uint64_t> &again);
+
 private:
   const Params &P;
+  /// An XCD's requests to the shared levels during the current epoch.
+  struct XcdView {
+    LineMap mall;  ///< lines it brought in first (not in mall_ at the epoch's start)
+    CalendarView mallBw;
+    std::vector<CalendarView> hbmBw;
+    /// Its HBM reads of those lines: the channel and bucket it reserved.
+    struct Fetch {
+      uint64_t line, bucket;
+      unsigned channel;
+    };
+    std::vector<Fetch> fetched;
+  };
+  std::vector<std::unique_ptr<XcdView>> views_;  ///< per XCD; empty: not grouped
+  uint64_t epochBucket_ = 0;
+  /// The line's MALL entry as XCD `xcd` sees it: `fresh` when no one
+  /// brought it in before (then `*slot` is where its arrival goes).
+  uint64_t mallEntry(unsigned xcd, uint64_t line, bool &fresh, uint64_t *&slot);
+  uint64_t mallTake(unsigned xcd, uint64_t t) {
+    return views_.empty() ? mallBw_.take(t) : views_[xcd]->mallBw.take(t);
+  }
+  uint64_t hbmTake(unsigned xcd, unsigned ch, uint64_t t) {
+    return views_.empty() ? hbmBw_[ch].take(t) : views_[xcd]->hbmBw[ch].take(t);
+  }
   std::vector<TagCache> l2_;      ///< one per XCD
   std::vector<Calendar> l2Bw_;    ///< one per XCD
   LineMap mall_;                  ///< line -> arrival cycle

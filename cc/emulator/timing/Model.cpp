@@ -66,12 +66,18 @@ WavePool &wavePool() {
 }
 } // namespace
 
-void Shared::takePooled() {
+void Shared::takePooled(size_t most) {
   WavePool &p = wavePool();
   std::lock_guard<std::mutex> lk(p.m);
-  wavesFree.swap(p.waves);
+  for (size_t i = 0; i < most && !p.waves.empty(); ++i) {
+    wavesFree.push_back(std::move(p.waves.back()));
+    p.waves.pop_back();
+  }
   // (dispatch clears the register times a wave of any kernel wrote)
-  twavesFree.swap(p.twaves);
+  for (size_t i = 0; i < most && !p.twaves.empty(); ++i) {
+    twavesFree.push_back(std::move(p.twaves.back()));
+    p.twaves.pop_back();
+  }
 }
 
 void Shared::returnPooled() {
@@ -151,6 +157,13 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     Wave *w = wavesFree.back().release();
     wavesFree.pop_back();
     LN.initWave(*w, grp->ctx, wk, i);
+    if (w->matrix != matrix) {  // (the group's host thread has its own)
+      w->matrix = matrix;
+      if (matrix) {
+        std::memset(w->mxWrite, 0, sizeof(w->mxWrite));
+        std::memset(w->mxRead, 0, sizeof(w->mxRead));
+      }
+    }
     HugePtr<TWave> tw;
     if (twavesFree.empty()) {
       tw.reset(hugeNew<TWave>());  // (its register times value-initialised: zero)
@@ -435,7 +448,7 @@ void CUModel::start(unsigned cuIdx, uint64_t groups) {
 }
 
 bool CUModel::runUntil(uint64_t limit) {
-  while (resident && c < limit && !failed) {
+  while (resident && c < limit && !failed && !wantSerial) {
     unsigned s = unsigned(c % 4);
     Simd &S = simd[s];
     bool ended = false;
@@ -489,120 +502,5 @@ bool CUModel::runUntil(uint64_t limit) {
 }
 
 } // namespace detail
-
-using namespace detail;
-
-llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
-                                                 const KernelInfo &k) {
-  LaunchCtx &L = LN.L;
-  std::string processor = L.co->processor().str();
-  std::string device = L.opts.timingDevice.empty() ? Params::defaultDevice(processor)
-                                                   : L.opts.timingDevice;
-  Params P;
-  if (!Params::forDevice(device, P)) {
-    std::string known;
-    for (const std::string &d : Params::devices())
-      known += (known.empty() ? "" : ", ") + d;
-    return llvm::createStringError("timing model: no device profile '" + device +
-                                   "' (profiles: " + known + ")");
-  }
-  if ((P.target == "gfx950") != (processor == "gfx950"))
-    return llvm::createStringError("timing model: device " + device + " runs " + P.target +
-                                   " code; the code object is for " + processor);
-  L.realtimeDivisor = P.clockMHz / P.realtimeMHz;
-  auto R = std::make_shared<Result>();
-  R->clockMHz = P.clockMHz;
-  R->device = P.device;
-  R->text = L.prog->text;
-  Occupancy occ = occupancy(P, k, LN.numWaves, L.ldsSize);
-  if (!occ.groups)
-    return llvm::createStringError(
-        "launch of kernel " + k.name + ": a workgroup of " + llvm::Twine(LN.numWaves) +
-        " waves does not fit on a CU with " + llvm::Twine(occ.wavesPerSimd) +
-        " waves per SIMD (limited by " + occ.limit + ") for the timing model");
-  R->groupsPerCU = occ.groups;
-  R->wavesPerSimd = occ.wavesPerSimd;
-  R->occupancyLimit = occ.limit;
-  uint64_t groups = L.grid.count();
-  unsigned cus = unsigned(std::min<uint64_t>(groups, P.numCUs));
-  R->cusUsed = cus;
-  // (grows: a large reservation is mapped anew by the host each launch,
-  // and a small launch then pays a page fault per 4 KiB of events)
-  R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));
-  R->waves.reserve(size_t(std::min<uint64_t>(L.grid.count(), 1 << 16)) * LN.numWaves);
-  // All CUs advance together in epochs of global time: each runs its turns
-  // of the epoch in turn, so the shared caches and bandwidth calendars see
-  // every CU's requests in time order up to an epoch. The CUs run in a new
-  // order every epoch (a shuffle from a fixed seed: deterministic), so that
-  // when a bandwidth is oversubscribed no CU is first, or last, to it for
-  // long.
-  GlobalMemory mem(P);
-  if (P.codeWarm)
-    mem.warmCode(L.kernel->entryAddr, L.prog->end, cus);
-  Shared sh(*L.prog, L.opts, P);
-  sh.takePooled();
-  std::vector<std::unique_ptr<CUModel>> models;
-  std::vector<unsigned> live;
-  for (unsigned cu = 0; cu < cus; ++cu) {
-    models.push_back(std::make_unique<CUModel>(LN, wk, P, *R, occ, mem, sh));
-    models.back()->start(cu, groups);
-    live.push_back(cu);
-  }
-  // [host] The CUs' wave state is brought into the host's caches one CU
-  // ahead when all of it exceeds them (a 2048^3 GEMM: 1024 waves of ~50 KiB
-  // of registers, each CU's reloaded every epoch); a small launch's stays
-  // cached and skips it.
-  uint64_t waveBytes = uint64_t(LN.vgprsToClear + LN.agprsToClear) * 64 * 4 + 4096;
-  bool prefetchStates =
-      uint64_t(cus) * occ.groups * LN.numWaves * waveBytes > (uint64_t(16) << 20);
-  uint64_t T = 0;
-  uint64_t rng = 0x9e3779b97f4a7c15ull;
-  auto random = [&rng] {  // xorshift64: the same sequence everywhere
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-  };
-  while (!live.empty() && !sh.failed) {
-    // Skip time no CU has anything in (all waiting, or run ahead).
-    uint64_t soonest = kNever;
-    for (unsigned cu : live)
-      soonest = std::min(soonest, models[cu]->now());
-    T = std::max(T, soonest - soonest % P.epochCycles);
-    mem.forget(T);
-    T += P.epochCycles;
-    for (size_t i = live.size(); i > 1; --i)
-      std::swap(live[i - 1], live[random() % i]);
-    for (size_t i = 0; i < live.size(); ++i) {
-      if (prefetchStates && i + 1 < live.size())
-        models[live[i + 1]]->prefetch();
-      if (!sh.failed)
-        models[live[i]]->runUntil(T);
-    }
-    live.erase(std::remove_if(live.begin(), live.end(),
-                              [&](unsigned cu) { return models[cu]->finished(); }),
-               live.end());
-  }
-  if (L.matrix)  // the waves go away with the models
-    L.matrix->drain();
-  if (!sh.failed)
-    sh.returnPooled();
-  if (sh.failed)
-    wk.errorGroup = 0;
-  for (auto &m : models)
-    if (m->end() >= R->cycles) {
-      R->cycles = m->end();
-      R->drainCycles = m->end() - std::min(m->end(), m->lastWaveEnd());
-    }
-  // Wall time: the launch's fixed cost, and the cycles at the engine clock
-  // its matrix-core load allows (the clock drops from peak towards
-  // mfmaClockMHz with the share of all matrix cores of the device busy).
-  double simdCycles = double(std::max<uint64_t>(R->cycles, 1)) * P.simdsPerCU * P.numCUs;
-  R->mfmaUtilization = std::min(1.0, double(R->unitBusy[unsigned(Unit::MFMA)]) / simdCycles);
-  R->effectiveMHz = P.clockMHz - (P.clockMHz - P.mfmaClockMHz) * R->mfmaUtilization;
-  R->launchUs = P.launchUs;
-  R->microseconds = P.launchUs + double(R->cycles) / R->effectiveMHz;
-  return R;
-}
 
 } // namespace aster::emu::timing
