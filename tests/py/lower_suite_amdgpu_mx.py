@@ -342,20 +342,7 @@ def scaled_mfma_case(m, fa, fb, ia=0, ib=0, const_a=None, scalar_b=False):
         sb_ = e8(eb).astype(np.float64)
         if scalar_b and ib:
             sb_ = np.full(64, 2.0 ** -127)
-        A, B = np.zeros((m, k)), np.zeros((k, m))
-        for row in range(m):
-            for kk in range(k):
-                lane, slot = ml.input_place(sh, 0, row, kk)
-                A[row, kk] = va[lane, slot] * sa_[lane]
-                B[kk, row] = vb[lane, slot] * sb_[lane]
-        acc = np.zeros((m, m))
-        for kk in range(k):
-            acc += A[:, kk:kk + 1] * B[kk:kk + 1, :]
-        want = np.zeros((64, regs), np.float32)
-        for i in range(m):
-            for j in range(m):
-                lane, slot = ml.output_place(sh, 0, i, j)
-                want[lane, slot] = np.float32(acc[i, j] + np.float64(c[lane, slot]))
+        want = ml.scaled_one_block_reference(sh, va, vb, sa_, sb_, c)
         return {5: want.reshape(-1)}
 
     tag = (f"_ia{ia}_ib{ib}" + ("_consta" if const_a is not None else "")

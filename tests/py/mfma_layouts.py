@@ -66,6 +66,8 @@ their input layout separately.
 """
 from typing import NamedTuple
 
+import numpy as np
+
 
 class Shape(NamedTuple):
     m: int
@@ -188,3 +190,26 @@ def blgp_lane(lane: int, blgp: int) -> int:
     if blgp >= 4:
         return 16 * (blgp - 4) + lane % 16
     return lane
+
+
+def scaled_one_block_reference(sh: Shape, va, vb, scale_a, scale_b, c):
+    """D of a one-block scaled MFMA (gfx950 v_mfma_scale_f32_*_f8f6f4):
+    lane values va / vb (64 x slots, already decoded to float64) times
+    their lane's scale, summed over k in float64, plus C (64 x registers),
+    rounded once to f32, in the output's (lane, register) places."""
+    m = sh.m
+    A, B = np.zeros((m, sh.k)), np.zeros((sh.k, m))
+    for r in range(m):
+        for k in range(sh.k):
+            lane, slot = input_place(sh, 0, r, k)
+            A[r, k] = va[lane, slot] * scale_a[lane]
+            B[k, r] = vb[lane, slot] * scale_b[lane]
+    acc = np.zeros((m, m))
+    for k in range(sh.k):
+        acc += A[:, k:k + 1] * B[k:k + 1, :]
+    want = np.zeros((64, m * m // 64), np.float32)
+    for i in range(m):
+        for j in range(m):
+            lane, slot = output_place(sh, 0, i, j)
+            want[lane, slot] = np.float32(acc[i, j] + np.float64(c[lane, slot]))
+    return want

@@ -63,22 +63,7 @@ def test_scaled_mfma_f8f6f4(hip_hsaco, name):
     aster.launch(h, name, grid=1, block=64,
                  args=[wa.view(np.int32), wb.view(np.int32), c, sa.view(np.int32),
                        sb.view(np.int32), out])
-    K = sh.k
     scale_a = ea.astype(np.uint8).view(ml_dtypes.float8_e8m0fnu).astype(np.float64)
     scale_b = eb.astype(np.uint8).view(ml_dtypes.float8_e8m0fnu).astype(np.float64)
-    A = np.zeros((m, K))
-    B = np.zeros((K, m))
-    for r in range(m):
-        for k in range(K):
-            lane, slot = ml.input_place(sh, 0, r, k)
-            A[r, k] = va[lane, slot] * scale_a[lane]
-            B[k, r] = vb[lane, slot] * scale_b[lane]
-    acc = np.zeros((m, m))
-    for k in range(K):
-        acc += A[:, k:k + 1] * B[k:k + 1, :]
-    want = np.zeros((64, regs), np.float32)
-    for i in range(m):
-        for j in range(m):
-            lane, slot = ml.output_place(sh, 0, i, j)
-            want[lane, slot] = np.float32(acc[i, j] + np.float64(c[lane, slot]))
+    want = ml.scaled_one_block_reference(sh, va, vb, scale_a, scale_b, c)
     np.testing.assert_array_equal(out, want)
