@@ -160,7 +160,6 @@ EMU_INLINE void unpack(const uint32_t (*reg)[64], E *out, unsigned blgp, bool ne
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"  // Dbl4 is only passed inside AVX code
-#define ASTER_MFMA_HOST __attribute__((target("avx2,fma,f16c")))
 typedef double Dbl4 __attribute__((vector_size(32)));
 /// acc + x * y in one rounding (vfmadd231pd); inlined where mfmaAvx2 (a
 /// `flatten` function of the same target) calls it.
@@ -225,46 +224,6 @@ ASTER_MFMA_HOST inline void colsToDouble16(const uint32_t (*reg)[64], double *bm
     }
 }
 
-/// One-block MFMAs with f32 results, on AVX2 hosts: the same sums as
-/// gemmBody (each D[i][j] = f32(sum_k a[i][k] * b[k][j] + C[i][j]), the sum
-/// in double from +0 in k order, each step one fused multiply-add of an
-/// exact product) in register tiles of 4 rows x 8 columns. The order of the
-/// additions into each sum is fixed; what is free is the order in which the
-/// M x N independent sums advance: a tile keeps 8 accumulator chains (the
-/// host's two FMA pipes of latency 4 need 8 in flight), loads 2 vectors of
-/// B and broadcasts 4 values of A per k (6 loads per 8 FMAs; a whole row at
-/// a time needed 9), and adds C and rounds to f32 as soon as its sums are
-/// done, from registers. Row i's C and D lanes: cRow[i], dRow[i] (D may be
-/// C itself: each lane is read before it is written).
-template <unsigned M, unsigned N, unsigned K>
-ASTER_MFMA_HOST inline void denseTilesF32(const double *a, const double *bm,
-                                          const uint32_t *const *cRow, uint32_t *const *dRow) {
-  static_assert(M % 4 == 0 && N % 8 == 0, "tiles of 4 x 8");
-  for (unsigned i = 0; i < M; i += 4)
-    for (unsigned j0 = 0; j0 < N; j0 += 8) {
-      __m256d r[4][2];
-      for (unsigned q = 0; q < 4; ++q)
-        r[q][0] = r[q][1] = _mm256_setzero_pd();
-      const double *ar = a + i * K, *br = bm + j0;
-      for (unsigned k = 0; k < K; ++k) {
-        __m256d b0 = _mm256_loadu_pd(br + k * N), b1 = _mm256_loadu_pd(br + k * N + 4);
-        for (unsigned q = 0; q < 4; ++q) {
-          __m256d x = _mm256_broadcast_sd(ar + q * K + k);
-          r[q][0] = _mm256_fmadd_pd(x, b0, r[q][0]);
-          r[q][1] = _mm256_fmadd_pd(x, b1, r[q][1]);
-        }
-      }
-      for (unsigned q = 0; q < 4; ++q) {
-        const float *c = reinterpret_cast<const float *>(cRow[i + q] + j0);
-        __m128 lo = _mm256_cvtpd_ps(_mm256_add_pd(r[q][0], _mm256_cvtps_pd(_mm_loadu_ps(c))));
-        __m128 hi =
-            _mm256_cvtpd_ps(_mm256_add_pd(r[q][1], _mm256_cvtps_pd(_mm_loadu_ps(c + 4))));
-        float *d = reinterpret_cast<float *>(dRow[i + q] + j0);
-        _mm_storeu_ps(d, lo);
-        _mm_storeu_ps(d + 4, hi);
-      }
-    }
-}
 #endif
 
 /// Row i of block b of the result: the sum over k, in order from 0, of
@@ -441,17 +400,6 @@ template <const Shape &S>
 __attribute__((target("avx2,fma,f16c"), flatten)) void mfmaAvx2(Wave &w, const Inst &in,
                                                                 const uint32_t (*src)[64]) {
   mfmaBody<S, true>(w, in, src);
-}
-/// denseTilesF32 as a function of its own (for SemF8F6F4.cpp's shapes).
-template <unsigned M, unsigned N, unsigned K>
-__attribute__((target("avx2,fma,f16c"), noinline)) void denseTilesAvx2(
-    const double *a, const double *bm, const uint32_t *const *cRow, uint32_t *const *dRow) {
-  denseTilesF32<M, N, K>(a, bm, cRow, dRow);
-}
-bool hostHasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                          __builtin_cpu_supports("f16c");
-  return has;
 }
 #endif
 /// The MFMA from A's and B's registers at `src` (the wave's, or a copy).
@@ -691,20 +639,6 @@ SHAPE(sp32x32x64_bf8_bf8, 32, 32, 64, 1, OBF8, OBF8, F32)
 #undef SHAPE
 
 } // namespace
-
-bool mfmaTilesF32(unsigned M, unsigned N, unsigned K, const double *a, const double *bm,
-                  const uint32_t *const *cRow, uint32_t *const *dRow) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (!hostHasAvx2())
-    return false;
-  if (M == 16 && N == 16 && K == 128)
-    return denseTilesAvx2<16, 16, 128>(a, bm, cRow, dRow), true;
-  if (M == 32 && N == 32 && K == 64)
-    return denseTilesAvx2<32, 32, 64>(a, bm, cRow, dRow), true;
-#endif
-  (void)M, (void)N, (void)K, (void)a, (void)bm, (void)cRow, (void)dRow;
-  return false;
-}
 
 void registerMFMA(SemTable &t) {
   auto add = [&](const char *n, SemFn f, Ty cty) {
