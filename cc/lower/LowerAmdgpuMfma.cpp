@@ -41,27 +41,13 @@ Value vrange(KernelLowering &L, ArrayRef<RV> ws) {
                           regs);
 }
 
-/// The mnemonic's name of element type t ("" if none).
-std::string typeSuffix(Type t, bool gfx950) {
-  if (t.isF32()) return "f32";
-  if (t.isF16()) return "f16";
-  if (t.isBF16()) return "bf16";
-  if (t.isF64()) return "f64";
-  if (t.isInteger(8)) return "i8";
-  if (t.isInteger(32)) return "i32";
-  // gfx942 reads 8-bit floats as the FNUZ formats, gfx950 as OCP ones.
-  if (gfx950 ? isa<Float8E4M3FNType>(t) : isa<Float8E4M3FNUZType>(t)) return "fp8";
-  if (gfx950 ? isa<Float8E5M2Type>(t) : isa<Float8E5M2FNUZType>(t)) return "bf8";
-  return "";
-}
-
 LogicalResult lowerMfma(KernelLowering &L, Operation *o) {
   auto op = cast<amdgpu::MFMAOp>(o);
   bool gfx950 = L.km.getTarget() == "gfx950";
   Type aElem = getElementTypeOrSelf(op.getSourceA().getType());
   Type bElem = getElementTypeOrSelf(op.getSourceB().getType());
   Type cElem = getElementTypeOrSelf(op.getDestC().getType());
-  std::string as = typeSuffix(aElem, gfx950), bs = typeSuffix(bElem, gfx950);
+  std::string as = mfmaTypeName(aElem, gfx950), bs = mfmaTypeName(bElem, gfx950);
   if (as.empty() || bs.empty())
     return L.unsupported(op, "no MFMA of " + Twine(as.empty() ? "A" : "B") +
                                  " elements of this type on " + L.km.getTarget());
@@ -70,7 +56,7 @@ LogicalResult lowerMfma(KernelLowering &L, Operation *o) {
     return L.unsupported(op, "A and B element types do not name one MFMA");
   if (op.getReducePrecision() && aElem.isF32())
     as = "xf32";
-  std::string mn = ("v_mfma_" + typeSuffix(cElem, gfx950) + "_" + Twine(op.getM()) + "x" +
+  std::string mn = ("v_mfma_" + mfmaTypeName(cElem, gfx950) + "_" + Twine(op.getM()) + "x" +
                     Twine(op.getN()) + "x" + Twine(op.getK()) +
                     (op.getBlocks() > 1 ? "_" + Twine(op.getBlocks()) + "b" : Twine("")) + "_" +
                     as + (f8 ? "_" + bs : ""))

@@ -29,21 +29,11 @@ namespace aster::lower {
 
 namespace {
 
-/// The mnemonic's name of source element type t ("" if none).
-std::string sparseType(Type t, bool gfx950) {
-  if (t.isF16()) return "f16";
-  if (t.isBF16()) return "bf16";
-  if (t.isInteger(8)) return "i8";
-  if (gfx950 ? isa<Float8E4M3FNType>(t) : isa<Float8E4M3FNUZType>(t)) return "fp8";
-  if (gfx950 ? isa<Float8E5M2Type>(t) : isa<Float8E5M2FNUZType>(t)) return "bf8";
-  return "";
-}
-
 LogicalResult lowerSparseMfma(KernelLowering &L, Operation *o) {
   auto op = cast<amdgpu::SparseMFMAOp>(o);
   bool gfx950 = L.km.getTarget() == "gfx950";
-  std::string as = sparseType(getElementTypeOrSelf(op.getSourceA().getType()), gfx950);
-  std::string bs = sparseType(getElementTypeOrSelf(op.getSourceB().getType()), gfx950);
+  std::string as = mfmaTypeName(getElementTypeOrSelf(op.getSourceA().getType()), gfx950);
+  std::string bs = mfmaTypeName(getElementTypeOrSelf(op.getSourceB().getType()), gfx950);
   if (as.empty() || bs.empty())
     return L.unsupported(op, "no sparse MFMA of these element types on " + L.km.getTarget() +
                                  (gfx950 ? " (8-bit floats: f8E4M3FN, f8E5M2)"
