@@ -362,6 +362,7 @@ static LogicalResult lowerOneFunction(gpu::GPUFuncOp fn, KernelModuleOp km) {
   if (failed(structurizeKernelCFG(fn)))
     return failure();
   scalarizeVectorCarries(fn);
+  carryMemrefsAsValues(fn);
   KernelLowering kl(fn, km);
   return kl.run();
 }

@@ -140,6 +140,11 @@ struct MemArg {
   /// element, row-major (every access at constant indices).
   bool regs = false;
   unsigned regsId = 0;
+  /// LDS / scratch memory whose byte address is not a constant (an LDS or
+  /// scratch memref carried through an scf result or passed to a function:
+  /// LowerMemrefCarries.cpp): this lowered value is added to ldsOffset /
+  /// privOffset (kind None: nothing added).
+  RV dynOffset;
 };
 
 class KernelLowering {
@@ -431,9 +436,11 @@ public:
   LogicalResult lowerWhile(scf::WhileOp op);
   /// The base (the SGPR-pair pointer of global memory; null for LDS and
   /// scratch) and byte offset of memref[idx] (LowerMemory.cpp).
-  /// Scratch memrefs only where `allowPrivate` (memref.load / store).
+  /// Scratch memrefs only where `allowPrivate` (memref.load / store); flat
+  /// pointers (a VGPR-pair base, LowerMemrefFlat.cpp) only where `allowFlat`
+  /// (vector accesses, which emit through vec::memAccess).
   FailureOr<std::pair<Value, RV>> address(Operation *op, Value memref, ValueRange idx,
-                                          bool allowPrivate = false);
+                                          bool allowPrivate = false, bool allowFlat = false);
   /// A memref's offset, size and stride in dimension `d` (elements) as
   /// lowered values: static ones from its type, dynamic ones from its
   /// descriptor's kernel arguments or its view (LowerMemory.cpp).
@@ -530,6 +537,21 @@ LogicalResult expandMath(gpu::GPUModuleOp gm);
 /// (upstream IR in, upstream IR out; LowerVectorCarries.cpp). Runs before the
 /// kernel's Uniformity is computed.
 void scalarizeVectorCarries(gpu::GPUFuncOp fn);
+
+/// The memory a memref can be where its memory is not its own type's
+/// (LowerMemrefCarries.cpp): None while unknown (a loop's own carry).
+enum class MemKind { None, Global, Lds, Private, Flat };
+StringRef memKindName(MemKind k);
+/// How non-kernel gpu.func `f` takes memref parameter `i`: global (an SGPR
+/// pair), lds (an LDS byte address, a VGPR) or flat (a VGPR pair), from
+/// its type's memory space or what the module's calls of it pass.
+MemKind memrefParamKind(gpu::GPUFuncOp f, unsigned i);
+
+/// Rewrites memrefs carried by scf.if / scf.for / scf.while results and
+/// iteration arguments to the values that locate them (upstream IR in,
+/// upstream IR with aster-marked unrealized_conversion_casts out;
+/// LowerMemrefCarries.cpp). Runs before the function's Uniformity is computed.
+void carryMemrefsAsValues(gpu::GPUFuncOp fn);
 
 /// Lifts a kernel body of several blocks (cf branches) to scf
 /// (LowerCFG.cpp). Runs before the kernel's Uniformity is computed.

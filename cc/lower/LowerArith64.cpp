@@ -104,6 +104,16 @@ Value KernelLowering::toV64(RV r) {
   if (r.k == RV::V)
     if (auto it = cse.find(key); it != cse.end())
       return it->second.reg;
+  // A uniform pair one instruction made, or a 64-bit inline constant: one
+  // v_mov_b64 (gfx940+; llc-22 -mcpu=gfx942 moves an SGPR pair or a 64-bit
+  // inline constant into VGPRs so), not a v_mov_b32 per dword.
+  if (r.k == RV::S && r.whole && r.whole.getType() == s2T)
+    return inst("v_mov_b64", v2T, r.whole);
+  if (r.k == RV::Imm) {
+    int64_t x = (int64_t)(((uint64_t)r.hiBits << 32) | r.bits);
+    if (x >= -16 && x <= 64)
+      return inst("v_mov_b64", v2T, Value(arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(x))));
+  }
   auto part = [&](RV x) {
     Value v = toV(x);
     return v.getType() == vT ? v : inst("v_mov_b32", vT, v);

@@ -18,14 +18,15 @@
 //
 // The callee may also be a func.func with a body in the gpu.module, lowered
 // to an amdgcn.func before the kernel (LowerFunction.cpp); a memref
-// argument is then its kernel argument's pointer.
+// argument is then what its parameter takes: global memory's pointer, an
+// LDS byte address or a flat address (memrefParamKind).
 //
 // Needs before: the callee's parameters and results virtual VGPR / SGPR
 // ranges (pinned registers are errors). Guarantees after: one amdgcn.call
 // per func.call; the library modules of the input are removed once every
 // gpu.module is lowered (lowerGpuModules).
 //===----------------------------------------------------------------------===//
-#include "lower/KernelLowering.h"
+#include "lower/LowerVectorUtil.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -58,6 +59,10 @@ LogicalResult importFunctions(ModuleOp top, gpu::GPUModuleOp gm, KernelModuleOp 
   return success(ok);
 }
 
+// LowerMemrefFlat.cpp: flat pointers.
+bool isFlat(KernelLowering &L, const MemArg &m);
+FailureOr<std::pair<RV, RV>> flatBase(KernelLowering &L, Operation *op, const MemArg &m);
+
 namespace {
 
 LogicalResult lowerCall(KernelLowering &L, Operation *op) {
@@ -76,17 +81,40 @@ LogicalResult lowerCall(KernelLowering &L, Operation *op) {
         (rt.getKind() != RegKind::VGPR && rt.getKind() != RegKind::SGPR))
       return L.unsupported(op, "parameters must be virtual VGPR or SGPR ranges");
     if (isa<MemRefType>(v.getType())) {
-      // A lowered function's memref parameter: the pointer (an SGPR pair)
-      // of a kernel argument's global memory (LowerFunction.cpp).
+      // A lowered function's memref parameter (LowerFunction.cpp): global
+      // memory's pointer (an SGPR pair), an LDS byte address (a VGPR) or a
+      // flat address (a VGPR pair), of the memref's element 0.
       auto m = L.memrefOf(op, v);
       if (failed(m))
         return failure();
-      if (m->lds || m->priv || m->regs || m->view || rt.getKind() != RegKind::SGPR ||
-          rt.getWidth() != 2)
-        return L.unsupported(op, "a memref argument is the pointer of a kernel argument "
-                                 "(global memory, not a view) for a memref parameter");
-      args.push_back(m->ptrReg ? m->ptrReg : L.loadPtr(m->ptr));
-      continue;
+      if (m->regs)
+        return L.unsupported(op, "an alloca held in registers has no address to pass");
+      unsigned bytes = memElementBytes(cast<MemRefType>(v.getType()).getElementType());
+      RV off = L.shl(L.memrefOffset(*m), RV::imm(llvm::Log2_32(std::max(1u, bytes))));
+      bool isGlobal = !m->lds && !m->priv && !isFlat(L, *m);
+      if (rt.getKind() == RegKind::SGPR && rt.getWidth() == 2) {
+        if (!isGlobal || !(off.k == RV::Imm && off.bits == 0))
+          return L.unsupported(op, "a global memref parameter takes the pointer of global "
+                                   "memory (a kernel argument, not a view at an offset)");
+        args.push_back(m->ptrReg ? m->ptrReg : L.loadPtr(m->ptr));
+        continue;
+      }
+      if (rt.getKind() == RegKind::VGPR && rt.getWidth() == 1) {
+        if (!m->lds)
+          return L.unsupported(op, "a workgroup memref parameter takes LDS memory");
+        RV dyn = m->dynOffset.k == RV::None ? RV::imm(0) : m->dynOffset;
+        args.push_back(L.toV(L.add(L.add(RV::imm(m->ldsOffset), dyn), off)));
+        continue;
+      }
+      if (rt.getKind() == RegKind::VGPR && rt.getWidth() == 2) {
+        auto p = flatBase(L, op, *m);
+        if (failed(p))
+          return failure();
+        args.push_back(vec::flatAt(L, L.toV64(L.pair(p->first, p->second)), off));
+        continue;
+      }
+      return L.unsupported(op, "a memref argument for a parameter that is not one "
+                               "(an SGPR pair, a VGPR or a VGPR pair)");
     }
     SmallVector<RV> words;
     if (isa<VectorType>(v.getType())) {

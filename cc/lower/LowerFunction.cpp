@@ -8,9 +8,15 @@
 //
 //   parameters   f32 / i32 / index / i1-free scalars: a virtual VGPR each
 //                (divergent: any caller's value, Uniformity.h); a memref of
-//                static shape and identity layout: its pointer, an SGPR pair
-//                (`!amdgcn.sgpr<?x2>`, 2-aligned) - the caller passes a
-//                kernel argument's pointer.
+//                static shape and identity layout by the memory the
+//                module's calls pass (memrefParamKind, LowerMemrefCarries.cpp):
+//                global memory (none passes another, or no call: a Python
+//                kernel's) its pointer, an SGPR pair (`!amdgcn.sgpr<?x2>`,
+//                2-aligned); workgroup memory its LDS byte address (a VGPR:
+//                ds_*); anything else, or memories mixed, its flat address
+//                (a VGPR pair: flat_*, as LLVM's build of the function
+//                before inlining; after it LLVM's InferAddressSpaces may
+//                find the memory, aster keeps flat_* there).
 //   results      gpu.return's values, a virtual VGPR each (amdgcn.return).
 //   body         lowered as a kernel's (the same dialect files); thread /
 //                block ids and dims, workgroup attributions and scratch
@@ -70,11 +76,15 @@ LogicalResult KernelLowering::setupFunction() {
                << a.getArgNumber() << " of type " << t
                << " cannot be lowered to amdgcn: a function takes memrefs of static shapes "
                   "and identity layouts (their pointer)";
-      if (mt.getMemorySpace())
+      auto as = dyn_cast_or_null<gpu::AddressSpaceAttr>(mt.getMemorySpace());
+      if ((mt.getMemorySpace() && !as) ||
+          (as && as.getValue() == gpu::AddressSpace::Private))
         return fn.emitOpError("argument ") << a.getArgNumber() << " of type " << t
                                           << " cannot be lowered to amdgcn: a function takes "
-                                             "global memrefs only";
-      params.push_back(s2T);
+                                             "global, workgroup or generic memrefs (pass a "
+                                             "private buffer cast to generic)";
+      MemKind k = memrefParamKind(fn, a.getArgNumber());
+      params.push_back(k == MemKind::Global ? s2T : k == MemKind::Lds ? vT : v2T);
     } else if (t.isF32() || t.isInteger(32) || t.isIndex()) {
       params.push_back(vT);
     } else {
@@ -112,7 +122,12 @@ LogicalResult KernelLowering::setupFunction() {
     if (auto mt = dyn_cast<MemRefType>(a.getType())) {
       MemArg m;
       m.type = mt;
-      m.ptrReg = reg;
+      if (reg.getType() == vT) { // an LDS byte address
+        m.lds = true;
+        m.dynOffset = RV::of(RV::V, reg);
+      } else {
+        m.ptrReg = reg; // global: an SGPR pair; flat: a VGPR pair (isFlat)
+      }
       mems[a] = m;
     } else {
       vals[a] = RV::of(RV::V, reg, a.getType().isF32());

@@ -121,14 +121,15 @@ RV KernelLowering::memrefStride(const MemArg &m, unsigned d) {
 }
 
 FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value memref,
-                                                        ValueRange idx, bool allowPrivate) {
+                                                        ValueRange idx, bool allowPrivate,
+                                                        bool allowFlat) {
   auto mo = memrefOf(op, memref);
   if (failed(mo))
     return failure();
   const MemArg &m = *mo;
-  if (isFlat(*this, m))
-    return unsupported(op, "only memref.load / store reach a memref of unknown memory (a flat "
-                           "pointer: an arith.select of memrefs)");
+  if (isFlat(*this, m) && !allowFlat)
+    return unsupported(op, "only memref.load / store and vector loads, stores and transfers "
+                           "reach a memref of unknown memory (a flat pointer)");
   if (m.regs)
     return unsupported(op, "this alloca is held in registers (only memref.load / store at "
                            "constant indices reach it)");
@@ -150,10 +151,11 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
     lin = add(lin, mul(*x, memrefStride(m, i)));
   }
   RV byteOff = shl(lin, RV::imm(llvm::Log2_32(bytes)));
+  RV dyn = m.dynOffset.k == RV::None ? RV::imm(0) : m.dynOffset;
   if (m.lds)
-    return std::pair{Value(), add(byteOff, RV::imm(m.ldsOffset))};
+    return std::pair{Value(), add(add(byteOff, RV::imm(m.ldsOffset)), dyn)};
   if (m.priv)
-    return std::pair{Value(), add(byteOff, RV::imm(m.privOffset))};
+    return std::pair{Value(), add(add(byteOff, RV::imm(m.privOffset)), dyn)};
   Value base = m.ptrReg ? m.ptrReg : loadPtr(m.ptr);
   return std::pair{base, byteOff};
 }
@@ -307,8 +309,9 @@ LogicalResult checkStaysInBlock(KernelLowering &L, Operation *op, Value v, Block
       if (user == blk->getTerminator())
         return L.unsupported(op, "a dynamic-size alloca in a loop, branch or alloca_scope "
                                  "must not leave it (its stack memory is reused after it)");
+      // (through the values an scf result carries it as: LowerMemrefCarries.cpp)
       for (Value r : user->getResults())
-        if (isa<BaseMemRefType>(r.getType()))
+        if (isa<BaseMemRefType>(r.getType()) || user->hasAttr("aster.memref_carry"))
           work.push_back(r);
     }
   }

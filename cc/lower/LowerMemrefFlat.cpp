@@ -16,12 +16,18 @@
 //     pointer lives in VGPRs, whichever the condition); the view's offset,
 //     sizes and strides selected too (arith.select of each);
 //   - memref.load / store through it: the byte offset added with
-//     v_lshl_add_u64, then flat_load_{ubyte,ushort,dword,dwordx2} /
+//     v_lshl_add_u64 (a constant one below 4096 in the offset field), then
+//     flat_load_{ubyte,ushort,dword,dwordx2} /
 //     flat_store_{byte,short,dword,dwordx2} (both vmcnt and lgkmcnt, as the
-//     table says: amdgcn-waitcnt waits for both).
+//     table says: amdgcn-waitcnt waits for both);
+//   - vector accesses (LowerVectorTransfer.cpp, LowerVectorMasked.cpp)
+//     through vec::memAccess: the global_* piece renamed flat_* at the
+//     flat address (llc-22 selects flat_load_dwordx4 at any alignment).
 // The flat memref is a MemArg whose ptrReg is a VGPR pair (global memrefs
-// hold an SGPR pair): isFlat below; address() refuses it (every other
-// access: an error naming the op).
+// hold an SGPR pair): isFlat below; address() gives it only to callers
+// that pass allowFlat (the vector accesses); atomics through one are an
+// error naming the op. scf results and function parameters of unknown
+// memory become flat memrefs too (LowerMemrefCarries.cpp).
 // Needs before: both operands in mems (kernel arguments, workgroup or
 // private memory, views, flat memrefs; not register-held allocas).
 // Guarantees after: the select's result in mems; loads in vals.
@@ -40,7 +46,53 @@ bool isFlat(KernelLowering &L, const MemArg &m) {
   return m.ptrReg && m.ptrReg.getType() == L.v2T;
 }
 
-namespace {
+/// The VGPR-pair address `ptr` + `off` (bytes, unsigned): a constant offset
+/// below 4096 goes into the instruction's offset field (FLAT's 12-bit
+/// unsigned offset on gfx9), any other is added with v_lshl_add_u64.
+Value flatAddress(KernelLowering &L, Value ptr, RV off, SmallVectorImpl<NamedAttribute> &attrs) {
+  if (off.k == RV::Imm && off.bits < 4096) {
+    if (off.bits)
+      attrs.push_back(L.b.getNamedAttr("offset", L.b.getI32IntegerAttr((int32_t)off.bits)));
+    return ptr;
+  }
+  Value wide = ConcatOp::create(L.b, L.loc, L.v2T,
+                                ValueRange{L.toV(off), L.inst("v_mov_b32", L.vT, L.cst(0))});
+  return L.inst("v_lshl_add_u64", L.v2T, {ptr, L.cst(0), wide});
+}
+
+namespace vec {
+/// One memory instruction at byte offset `off` of `base`: global memory
+/// (an SGPR pair: `global` with the VGPR offset and saddr), a flat pointer
+/// (a VGPR pair: `global` renamed flat_, at base + off) or LDS (null: `lds`).
+/// `data`: the value stored (null for a load, whose result is of type `res`).
+Value memAccess(KernelLowering &L, StringRef global, StringRef lds, Type res, Value base, RV off,
+                Value data) {
+  SmallVector<NamedAttribute> attrs;
+  SmallVector<Value> ops;
+  std::string mn = base ? global.str() : lds.str();
+  if (base && base.getType() == L.v2T) {
+    mn = "flat_" + mn.substr(mn.find('_') + 1);
+    ops.push_back(flatAddress(L, base, off, attrs));
+    if (data)
+      ops.push_back(data);
+  } else {
+    ops.push_back(L.memOffset(off, !base, attrs));
+    if (data)
+      ops.push_back(data);
+    if (base)
+      ops.push_back(base);
+  }
+  return L.inst(mn, res, ops, attrs);
+}
+Value flatAt(KernelLowering &L, Value base, RV off) {
+  if (off.k == RV::Imm && off.bits == 0)
+    return base;
+  SmallVector<NamedAttribute> none;
+  Value wide = ConcatOp::create(L.b, L.loc, L.v2T,
+                                ValueRange{L.toV(off), L.inst("v_mov_b32", L.vT, L.cst(0))});
+  return L.inst("v_lshl_add_u64", L.v2T, {base, L.cst(0), wide});
+}
+} // namespace vec
 
 /// The two dwords of the flat address of memory `m` (its element 0 before
 /// the view's offset).
@@ -70,12 +122,15 @@ FailureOr<std::pair<RV, RV>> flatBase(KernelLowering &L, Operation *op, const Me
       return (Value)PartOp::create(L.b, L.loc, L.sT, base, L.b.getI32IntegerAttr(1));
     }));
   };
+  RV dyn = m.dynOffset.k == RV::None ? RV::imm(0) : m.dynOffset;
   if (m.lds)
-    return std::pair{RV::imm(m.ldsOffset), aperture(SpecialReg::src_shared_base)};
+    return std::pair{L.add(RV::imm(m.ldsOffset), dyn), aperture(SpecialReg::src_shared_base)};
   if (m.priv)
-    return std::pair{RV::imm(m.privOffset), aperture(SpecialReg::src_private_base)};
+    return std::pair{L.add(RV::imm(m.privOffset), dyn), aperture(SpecialReg::src_private_base)};
   return parts(m.ptrReg ? m.ptrReg : L.loadPtr(m.ptr), RV::S);
 }
+
+namespace {
 
 FailureOr<RV> selectIndex(KernelLowering &L, Operation *op, RV c, RV a, RV b) {
   if (a.k == RV::Imm && b.k == RV::Imm && a.bits == b.bits)
@@ -141,23 +196,19 @@ LogicalResult lowerFlatAccess(KernelLowering &L, Operation *op, const MemArg &m)
     lin = L.add(lin, L.mul(*x, L.memrefStride(m, i)));
   }
   RV off = L.shl(lin, RV::imm(llvm::Log2_32(bytes)));
-  Value addr = m.ptrReg;
-  if (!(off.k == RV::Imm && off.bits == 0)) {
-    Value wide = ConcatOp::create(L.b, L.loc, L.v2T,
-                                  ValueRange{L.toV(off), L.inst("v_mov_b32", L.vT, L.cst(0))});
-    addr = L.inst("v_lshl_add_u64", L.v2T, {addr, L.cst(0), wide});
-  }
+  SmallVector<NamedAttribute> attrs;
+  Value addr = flatAddress(L, m.ptrReg, off, attrs);
   std::string mn = "flat_" + memMnemonic(!ld, bytes, true, false).substr(7);
   if (ld) {
     Type rt = bytes == 8 ? L.v2T : L.vT;
-    Value v = L.inst(mn, rt, {addr});
+    Value v = L.inst(mn, rt, {addr}, attrs);
     L.vals[ld] = bytes == 8 ? L.fromV64(v) : RV::of(RV::V, v, isF32(ld.getType()));
     return success();
   }
   auto v = L.get(st.getValue());
   if (failed(v))
     return failure();
-  L.inst(mn, {}, {addr, bytes == 8 ? L.toV64(*v) : L.toV(*v)});
+  L.inst(mn, {}, {addr, bytes == 8 ? L.toV64(*v) : L.toV(*v)}, attrs);
   return success();
 }
 

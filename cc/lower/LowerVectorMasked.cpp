@@ -53,21 +53,13 @@ namespace {
 
 /// One load / store of `bytes` (1, 2) bytes at byte offset `off`.
 RV loadPiece(KernelLowering &L, Value base, RV off, unsigned bytes) {
-  SmallVector<NamedAttribute> attrs;
-  Value voff = L.memOffset(off, !base, attrs);
-  std::string mn = memMnemonic(false, bytes, (bool)base, !base);
-  return RV::of(RV::V, base ? L.inst(mn, L.vT, {voff, base}, attrs)
-                            : L.inst(mn, L.vT, {voff}, attrs));
+  return RV::of(RV::V, memAccess(L, memMnemonic(false, bytes, true, false),
+                                 memMnemonic(false, bytes, false, true), L.vT, base, off, {}));
 }
 
 void storePiece(KernelLowering &L, Value base, RV off, Value data, StringRef global,
                 StringRef lds) {
-  SmallVector<NamedAttribute> attrs;
-  Value voff = L.memOffset(off, !base, attrs);
-  if (base)
-    L.inst(global, {}, {voff, data, base}, attrs);
-  else
-    L.inst(lds, {}, {voff, data}, attrs);
+  memAccess(L, global, lds, {}, base, off, data);
 }
 
 } // namespace
@@ -183,7 +175,7 @@ LogicalResult transferPerElement(KernelLowering &L, Operation *op) {
     return L.unsupported(op, "only vectors of rank 1 are transferred element by element");
   auto inb = tr ? tr.getInBoundsValues() : tw.getInBoundsValues();
   bool inBounds = inb.empty() || inb[0];
-  auto a = L.address(op, memref, indices);
+  auto a = L.address(op, memref, indices, /*allowPrivate=*/false, /*allowFlat=*/true);
   if (failed(a))
     return failure();
   auto ed = edgeOf(L, op, mt, memref, indices, tr ? tr.getMask() : tw.getMask());
@@ -191,7 +183,6 @@ LogicalResult transferPerElement(KernelLowering &L, Operation *op) {
     return failure();
   Value base = a->first;
   RV off0 = a->second, stride = ed->stride;
-  bool lds = !base;
   bool fl = eb == 4 && isa<FloatType>(vt.getElementType());
   auto offsetOf = [&](int64_t e) { return L.add(off0, L.mul(stride, RV::imm(e))); };
   if (tr) {
@@ -214,11 +205,9 @@ LogicalResult transferPerElement(KernelLowering &L, Operation *op) {
         m = L.toMask(valid);
         off = select(L, m, RV::of(RV::V, L.toV(off)), RV::imm(0));
       }
-      SmallVector<NamedAttribute> attrs;
-      Value voff = L.memOffset(off, lds, attrs);
-      std::string mn = memMnemonic(false, eb, !lds, lds);
       Type rt = eb == 8 ? L.v2T : L.vT;
-      Value r = base ? L.inst(mn, rt, {voff, base}, attrs) : L.inst(mn, rt, {voff}, attrs);
+      Value r = memAccess(L, memMnemonic(false, eb, true, false), memMnemonic(false, eb, false, true),
+                          rt, base, off, {});
       RV x = eb == 8 ? L.fromV64(r) : RV::of(RV::V, r, fl);
       if (m)
         x = eb == 8 ? L.pair(select(L, m, KernelLowering::lo(x), KernelLowering::lo(*pad)),
@@ -242,15 +231,10 @@ LogicalResult transferPerElement(KernelLowering &L, Operation *op) {
     Value saved;
     if (valid.k != RV::Imm) // only the lanes whose element is valid store it
       saved = L.inst("s_and_saveexec_b64", L.s2T, L.toMask(valid));
-    SmallVector<NamedAttribute> attrs;
-    Value voff = L.memOffset(offsetOf(e), lds, attrs);
     RV x = (*elems)[e];
     Value data = eb == 8 ? L.toV64(x) : L.toV(x);
-    std::string mn = memMnemonic(true, eb, !lds, lds);
-    if (base)
-      L.inst(mn, {}, {voff, data, base}, attrs);
-    else
-      L.inst(mn, {}, {voff, data}, attrs);
+    memAccess(L, memMnemonic(true, eb, true, false), memMnemonic(true, eb, false, true), {}, base,
+              offsetOf(e), data);
     if (saved)
       L.inst("s_mov_b64", L.execT, saved);
   }

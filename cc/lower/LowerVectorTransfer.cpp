@@ -56,7 +56,7 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
     auto vt = ld.getVectorType();
     if (failed(checkMem(L, op, ld.getMemRefType(), vt)))
       return failure();
-    auto a = L.address(op, ld.getBase(), ld.getIndices());
+    auto a = L.address(op, ld.getBase(), ld.getIndices(), false, /*allowFlat=*/true);
     if (failed(a))
       return failure();
     L.vecs[ld] = loadBytes(L, a->first, a->second, bytesOf(vt),
@@ -67,7 +67,7 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
     auto vt = st.getVectorType();
     if (failed(checkMem(L, op, st.getMemRefType(), vt)))
       return failure();
-    auto a = L.address(op, st.getBase(), st.getIndices());
+    auto a = L.address(op, st.getBase(), st.getIndices(), false, /*allowFlat=*/true);
     auto v = getVec(L, st.getValueToStore());
     if (failed(a) || failed(v))
       return failure();
@@ -93,7 +93,7 @@ LogicalResult lowerVectorTransfer(KernelLowering &L, Operation *op) {
   if (failed(checkMem(L, op, mt, vt)))
     return failure();
   ValueRange indices = tr ? tr.getIndices() : tw.getIndices();
-  auto a = L.address(op, memref, indices);
+  auto a = L.address(op, memref, indices, false, /*allowFlat=*/true);
   if (failed(a))
     return failure();
   if (tr) {

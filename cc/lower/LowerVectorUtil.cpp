@@ -231,19 +231,20 @@ LogicalResult only32(KernelLowering &L, Operation *op, VectorType vt) {
 SmallVector<RV> loadWords(KernelLowering &L, Value base, RV off, unsigned words,
                           uint64_t align, bool isFloat) {
   SmallVector<RV> out;
+  bool flat = base && base.getType() == L.v2T;
+  // A flat pointer's address once; each chunk at its offset field.
+  Value at = flat && words > 1 ? flatAt(L, base, off) : base;
   for (unsigned w = 0; w < words;) {
     unsigned n = std::min(4u, words - w);
     if (!base) // ds_read_b128 / b64 need 16 / 8-byte alignment (CDNA3 ISA, LDS)
       n = align >= 16 && n >= 4 ? 4 : align >= 8 && n >= 2 ? 2 : 1;
     else if (n == 3 && words - w > 3)
       n = 3;
-    SmallVector<NamedAttribute> attrs;
-    Value voff = L.memOffset(L.add(off, RV::imm(4 * w)), !base, attrs);
     static const char *const g[] = {"", "global_load_dword", "global_load_dwordx2",
                                     "global_load_dwordx3", "global_load_dwordx4"};
     static const char *const s[] = {"", "ds_read_b32", "ds_read_b64", "", "ds_read_b128"};
-    Value r = base ? L.inst(g[n], rangeT(L, n), {voff, base}, attrs)
-                   : L.inst(s[n], rangeT(L, n), {voff}, attrs);
+    RV o = flat && words > 1 ? RV::imm(4 * w) : L.add(off, RV::imm(4 * w));
+    Value r = memAccess(L, g[n], s[n], rangeT(L, n), at, o, {});
     for (RV p : partsOf(L, r, n, isFloat))
       out.push_back(p);
     w += n;
@@ -252,20 +253,18 @@ SmallVector<RV> loadWords(KernelLowering &L, Value base, RV off, unsigned words,
 }
 
 void storeWords(KernelLowering &L, Value base, RV off, ArrayRef<RV> words, uint64_t align) {
+  bool flat = base && base.getType() == L.v2T;
+  Value at = flat && words.size() > 1 ? flatAt(L, base, off) : base;
   for (unsigned w = 0; w < words.size();) {
     unsigned n = std::min<unsigned>(4, words.size() - w);
     if (!base)
       n = align >= 16 && n >= 4 ? 4 : align >= 8 && n >= 2 ? 2 : 1;
-    SmallVector<NamedAttribute> attrs;
-    Value voff = L.memOffset(L.add(off, RV::imm(4 * w)), !base, attrs);
     Value data = concat(L, words.slice(w, n));
     static const char *const g[] = {"", "global_store_dword", "global_store_dwordx2",
                                     "global_store_dwordx3", "global_store_dwordx4"};
     static const char *const s[] = {"", "ds_write_b32", "ds_write_b64", "", "ds_write_b128"};
-    if (base)
-      L.inst(g[n], {}, {voff, data, base}, attrs);
-    else
-      L.inst(s[n], {}, {voff, data}, attrs);
+    RV o = flat && words.size() > 1 ? RV::imm(4 * w) : L.add(off, RV::imm(4 * w));
+    memAccess(L, g[n], s[n], {}, at, o, data);
     w += n;
   }
 }

@@ -100,6 +100,14 @@ SmallVector<RV> loadBytes(KernelLowering &L, Value base, RV off, unsigned bytes,
 /// Stores the first `bytes` bytes of `words` likewise.
 void storeBytes(KernelLowering &L, Value base, RV off, ArrayRef<RV> words, unsigned bytes,
                 uint64_t align);
+/// One memory instruction at byte offset `off` of `base`: global memory (an
+/// SGPR pair: `global`, VGPR offset + saddr), a flat pointer (a VGPR pair:
+/// `global` renamed flat_*, at base + off) or LDS (null: `lds`); `data` the
+/// value stored (null: a load with result type `res`) (LowerMemrefFlat.cpp).
+Value memAccess(KernelLowering &L, StringRef global, StringRef lds, Type res, Value base, RV off,
+                Value data);
+/// The flat pointer `base` + `off` as a VGPR pair (LowerMemrefFlat.cpp).
+Value flatAt(KernelLowering &L, Value base, RV off);
 /// An out-of-bounds or masked vector.transfer_read / transfer_write element
 /// by element, any element size (LowerVectorMasked.cpp).
 LogicalResult transferPerElement(KernelLowering &L, Operation *op);

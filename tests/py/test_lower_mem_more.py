@@ -65,9 +65,10 @@ def test_module_lds_offset_is_shared_by_kernel_and_functions():
     assert re.search(r"lds = 512", text)
 
 
-def test_vector_access_through_a_flat_memref_is_a_located_error():
-    """Only memref.load / store reach a flat memref (LowerMemrefFlat.cpp); a
-    vector.load through one is an error at the op saying so."""
+def test_atomic_through_a_flat_memref_is_a_located_error():
+    """Loads, stores and vector accesses reach a flat memref
+    (LowerMemrefFlat.cpp; vectors: test_lower_mem_carries.py); an atomic
+    through one is an error at the op saying so."""
     import aster
     import pytest
     from lower_suite import module
@@ -76,15 +77,17 @@ def test_vector_access_through_a_flat_memref_is_a_located_error():
       %i = gpu.thread_id x
       %c1 = arith.constant 1 : index
       %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f32
       %g = memref.memory_space_cast %l : memref<64xf32, {M.WG}> to memref<64xf32>
       %odd = arith.andi %i, %c1 : index
       %ev = arith.cmpi eq, %odd, %c0 : index
       %m = arith.select %ev, %g, %x : memref<64xf32>
-      %v = vector.load %m[%c0] : memref<64xf32>, vector<4xf32>
-      vector.store %v, %x[%c0] : memref<64xf32>, vector<4xf32>
+      %v = memref.atomic_rmw addf %one, %m[%c0] : (f32, memref<64xf32>) -> f32
+      memref.store %v, %x[%i] : memref<64xf32>
       gpu.return
     }}""")
-    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'vector.load' op cannot "
-                                               r"be lowered to amdgcn: only memref.load / store "
+    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'memref.atomic_rmw' op "
+                                               r"cannot be lowered to amdgcn: only memref.load / "
+                                               r"store and vector loads, stores and transfers "
                                                r"reach a memref of unknown memory"):
         aster.lower(text)
