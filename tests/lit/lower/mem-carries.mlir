@@ -15,7 +15,7 @@
 // VGPR pair).
 
 // CHECK-LABEL: amdgcn.func @sum2
-// CHECK-SAME: !amdgcn.vgpr<?x2>
+// CHECK-SAME: !amdgcn.vgpr<?x2, align 2>
 // CHECK: amdgcn.flat_load_dword
 // CHECK-LABEL: amdgcn.kernel @carry
 // CHECK: amdgcn.s_mov_b64 {{.*}}src_shared_base
