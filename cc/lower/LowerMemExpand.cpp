@@ -6,7 +6,11 @@
 //   memref.copy           between contiguous row-major static memrefs in
 //                         global / workgroup memory: 16-byte vector.load /
 //                         store pieces (global_load_dwordx4 as LLVM's inline
-//                         llvm.memcpy; the memrefs collapsed to 1-D); else
+//                         llvm.memcpy; the memrefs collapsed to 1-D);
+//                         between row-major memrefs of dynamic shape: an
+//                         scf.for of those pieces and one of single
+//                         elements for the rest (LLVM's loop expansion of
+//                         a dynamic-size llvm.memcpy: dwordx4, residual); else
 //                         one memref.load + memref.store per element, in
 //                         row-major order: unrolled at constant indices for
 //                         static shapes of at most 64 elements, else an
@@ -182,6 +186,52 @@ bool copyAsVectors(OpBuilder &b, Location loc, memref::CopyOp c, MemRefType st, 
   return true;
 }
 
+/// A copy between row-major (identity layout) memrefs of dynamic shape in
+/// global or workgroup memory: over the memrefs collapsed to one dimension
+/// of n elements, an scf.for of 16-byte vector.load / vector.store pieces
+/// up to n - n % per, then an scf.for of one element each for the rest.
+/// MLIR's memref-to-llvm makes an llvm.memcpy of such a copy, which LLVM's
+/// AMDGPU backend expands (LowerMemIntrinsics' loop for an unknown size) to
+/// a loop of 16-byte global_load_dwordx4 / global_store_dwordx4 and a
+/// residual loop.
+bool copyDynamicAsVectors(OpBuilder &b, Location loc, memref::CopyOp c, MemRefType st,
+                          MemRefType dt) {
+  Type e = st.getElementType();
+  unsigned eb = memElementBytes(e);
+  if (!eb || eb > 16 || e != dt.getElementType() || st.hasStaticShape() ||
+      !st.getLayout().isIdentity() || !dt.getLayout().isIdentity() ||
+      fromAlloca(c.getSource()) || fromAlloca(c.getTarget()))
+    return false;
+  auto flat = [&](Value m, MemRefType t) -> Value {
+    if (t.getRank() == 1)
+      return m;
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      all[0].push_back(d);
+    return memref::CollapseShapeOp::create(b, loc, m, all);
+  };
+  Value src = flat(c.getSource(), st), dst = flat(c.getTarget(), dt);
+  int64_t per = 16 / eb;
+  Value n = memref::DimOp::create(b, loc, src, 0);
+  Value zero = idx(b, loc, 0), one = idx(b, loc, 1), step = idx(b, loc, per);
+  Value rest = arith::RemUIOp::create(b, loc, n, step);
+  Value whole = arith::SubIOp::create(b, loc, n, rest);
+  {
+    OpBuilder::InsertionGuard g(b);
+    auto f = scf::ForOp::create(b, loc, zero, whole, step);
+    b.setInsertionPoint(f.getBody()->getTerminator());
+    auto vt = VectorType::get({per}, e);
+    Value v = vector::LoadOp::create(b, loc, vt, src, ValueRange{f.getInductionVar()});
+    vector::StoreOp::create(b, loc, v, dst, ValueRange{f.getInductionVar()});
+  }
+  auto t = scf::ForOp::create(b, loc, whole, n, one);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(t.getBody()->getTerminator());
+  Value v = memref::LoadOp::create(b, loc, src, ValueRange{t.getInductionVar()});
+  memref::StoreOp::create(b, loc, v, dst, ValueRange{t.getInductionVar()});
+  return true;
+}
+
 LogicalResult expandCopy(memref::CopyOp c) {
   auto st = cast<MemRefType>(c.getSource().getType());
   auto dt = cast<MemRefType>(c.getTarget().getType());
@@ -190,7 +240,7 @@ LogicalResult expandCopy(memref::CopyOp c) {
   OpBuilder b(c);
   Location loc = c.getLoc();
   int64_t rank = st.getRank();
-  if (copyAsVectors(b, loc, c, st, dt)) {
+  if (copyAsVectors(b, loc, c, st, dt) || copyDynamicAsVectors(b, loc, c, st, dt)) {
     c.erase();
     return success();
   }

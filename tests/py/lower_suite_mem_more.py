@@ -505,3 +505,26 @@ CASES.append(Case("transfer_masked_lds", "tml", module(f"""
     lambda r: [_f16(r, 256), np.zeros(256, np.float16),
                r.integers(-128, 128, 256).astype(np.int8), np.zeros(256, np.int8)],
     _lds_masked_expect))
+
+
+# 7. memref.copy of dynamic shapes (row-major): a 1-D f32 copy of 203
+#    elements (50 16-byte pieces and a residual of 3) and a 2-D f16 copy of
+#    7 x 13 (91 elements: 11 pieces of 8, a residual of 3), each work-item
+#    copying the whole memref (the op is per work-item; the lanes write the
+#    same values). LLVM's build: the llvm.memcpy memref-to-llvm makes of an
+#    identity-layout copy, expanded by LLVM to a dwordx4 loop and a
+#    residual loop.
+def _dyncopy_expect(a):
+    return {1: a[0].copy(), 3: a[2].copy()}
+
+
+CASES.append(Case("copy_dynamic_dwordx4", "dc", module(f"""
+    gpu.func @dc(%a: memref<?xf32>, %b: memref<?xf32>, %h: memref<?x?xf16>, %g: memref<?x?xf16>)
+        kernel {KB} {{
+      memref.copy %a, %b : memref<?xf32> to memref<?xf32>
+      memref.copy %h, %g : memref<?x?xf16> to memref<?x?xf16>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.standard_normal(203).astype(np.float32), np.zeros(203, np.float32),
+               r.standard_normal((7, 13)).astype(np.float16), np.zeros((7, 13), np.float16)],
+    _dyncopy_expect))

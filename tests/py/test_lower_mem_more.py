@@ -91,3 +91,13 @@ def test_atomic_through_a_flat_memref_is_a_located_error():
                                                r"store and vector loads, stores and transfers "
                                                r"reach a memref of unknown memory"):
         aster.lower(text)
+
+
+def test_dynamic_copy_moves_dwordx4_pieces_in_a_loop():
+    """A row-major dynamic-shape memref.copy: a loop of 16-byte pieces
+    (global_load_dwordx4 / global_store_dwordx4, as LLVM's expansion of the
+    dynamic-size llvm.memcpy) and a per-element loop for the residual."""
+    a = asm(M.CASES, "copy_dynamic_dwordx4")
+    assert len(re.findall(r"global_load_dwordx4\b", a)) == 2
+    assert len(re.findall(r"global_store_dwordx4\b", a)) == 2
+    assert re.search(r"global_load_dword\s", a) and re.search(r"global_load_ushort\b", a)
