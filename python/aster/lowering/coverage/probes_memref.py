@@ -230,6 +230,52 @@ def _probes_memref():
       memref.store %v, %m[%i] : memref<1024xf32>
       %w = memref.load %m[%i] : memref<1024xf32>
       %r = arith.addf %w, %w : f32""")
+    # memrefs through scf results (cc/lower/LowerMemrefCarries.cpp)
+    p("scf.if", "yielding a workgroup or a global memref per lane (flat)", """
+      %l = memref.alloca() : memref<1024xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      %v2 = arith.addf %v, %v : f32
+      memref.store %v2, %l[%i] : memref<1024xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %g = memref.memory_space_cast %l : memref<1024xf32, #gpu.address_space<workgroup>> to memref<1024xf32>
+      %odd = arith.andi %i, %c1 : index
+      %ev = arith.cmpi eq, %odd, %c0 : index
+      %m = scf.if %ev -> memref<1024xf32> {
+        scf.yield %g : memref<1024xf32>
+      } else {
+        scf.yield %x : memref<1024xf32>
+      }
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %r = memref.load %m[%j] : memref<1024xf32>""")
+    p("scf.for", "carrying two workgroup buffers, swapped (LDS addresses)", """
+      %la = memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
+      %lb = memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      memref.store %v, %la[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+      %c3 = arith.constant 3 : index
+      %s:2 = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %la, %b = %lb)
+          -> (memref<64xf32, #gpu.address_space<workgroup>>, memref<64xf32, #gpu.address_space<workgroup>>) {
+        %w = memref.load %a[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+        %w2 = arith.addf %w, %w : f32
+        memref.store %w2, %b[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+        scf.yield %b, %a : memref<64xf32, #gpu.address_space<workgroup>>, memref<64xf32, #gpu.address_space<workgroup>>
+      }
+      %r = memref.load %s#0[%i] : memref<64xf32, #gpu.address_space<workgroup>>""")
+    p("vector.load", "vector<4xf32> through a flat memref (select of workgroup and global)", """
+      %l = memref.alloca() : memref<1024xf32, #gpu.address_space<workgroup>>
+      %b4 = arith.muli %i, %c4 : index
+      %xv = vector.load %x[%b4] : memref<1024xf32>, vector<4xf32>
+      vector.store %xv, %l[%b4] : memref<1024xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+      gpu.barrier
+      %g = memref.memory_space_cast %l : memref<1024xf32, #gpu.address_space<workgroup>> to memref<1024xf32>
+      %odd = arith.andi %i, %c1 : index
+      %ev = arith.cmpi eq, %odd, %c0 : index
+      %m = arith.select %ev, %g, %x : memref<1024xf32>
+      %vv = vector.load %m[%b4] : memref<1024xf32>, vector<4xf32>
+      %r0 = vector.extract %vv[0] : f32 from vector<4xf32>
+      %r3 = vector.extract %vv[3] : f32 from vector<4xf32>
+      %r = arith.addf %r0, %r3 : f32""")
     # a constant tensor: a memref.global in the top-level module after
     # bufferization, moved into the gpu.module (LowerConstantTensor.cpp)
     p("memref.get_global", "of a constant tensor (bufferized)", """
