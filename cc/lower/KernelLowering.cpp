@@ -356,6 +356,10 @@ LogicalResult expandMem(gpu::GPUModuleOp gm);
 bool hasNarrowFloatCasts(gpu::GPUModuleOp gm);
 LogicalResult expandNarrowFloatCasts(gpu::GPUModuleOp gm, StringRef target);
 
+// LowerMemPairs.cpp: adjacent 32-bit memref.load / store pairs as one
+// vector access (LLVM's LoadStoreVectorizer).
+void mergeAdjacentAccesses(gpu::GPUFuncOp fn);
+
 // One gpu.func (kernel or function) into `km`: cf branches lifted to scf
 // (LowerCFG.cpp), vector loop carries split, then the ops lowered.
 static LogicalResult lowerOneFunction(gpu::GPUFuncOp fn, KernelModuleOp km) {
@@ -363,6 +367,7 @@ static LogicalResult lowerOneFunction(gpu::GPUFuncOp fn, KernelModuleOp km) {
     return failure();
   scalarizeVectorCarries(fn);
   carryMemrefsAsValues(fn);
+  mergeAdjacentAccesses(fn);
   KernelLowering kl(fn, km);
   return kl.run();
 }
