@@ -109,6 +109,9 @@ Value KernelLowering::toV64(RV r) {
   // inline constant into VGPRs so), not a v_mov_b32 per dword.
   if (r.k == RV::S && r.whole && r.whole.getType() == s2T)
     return inst("v_mov_b64", v2T, r.whole);
+  if (r.k == RV::S && r.reg && r.hiReg && r.reg != r.hiReg && r.reg.getType() == sT &&
+      r.hiReg.getType() == sT)
+    return inst("v_mov_b64", v2T, toS64(r));
   if (r.k == RV::Imm) {
     int64_t x = (int64_t)(((uint64_t)r.hiBits << 32) | r.bits);
     if (x >= -16 && x <= 64)
