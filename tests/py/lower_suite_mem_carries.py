@@ -387,3 +387,39 @@ CASES.append(Case("func_memref_params", "fk", module(f"""
                np.zeros(64, np.float32)],
     _func_expect))
 CASES[-1].llvm_mlir = _inlined(CASES[-1].mlir)
+
+
+# 6. scf.if choosing one of two private allocas per lane (scratch: the
+#    scratch offset carried, scratch_load at it).
+def _priv_expect(a):
+    x = a[0]
+    i = np.arange(64)
+    return {1: np.where(i % 2 == 0, x, x * np.float32(3)).astype(np.float32)}
+
+
+_P = "memref<4xf32, #gpu.address_space<private>>"
+CASES.append(Case("memref_if_private", "pi", module(f"""
+    gpu.func @pi(%x: memref<64xf32>, %o: memref<64xf32>, %k: index) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %three = arith.constant 3.0 : f32
+      %a = memref.alloca() : {_P}
+      %b = memref.alloca() : {_P}
+      %xv = memref.load %x[%i] : memref<64xf32>
+      %x3 = arith.mulf %xv, %three : f32
+      memref.store %xv, %a[%k] : {_P}
+      memref.store %x3, %b[%k] : {_P}
+      %odd = arith.andi %i, %c1 : index
+      %even = arith.cmpi eq, %odd, %c0 : index
+      %m = scf.if %even -> {_P} {{
+        scf.yield %a : {_P}
+      }} else {{
+        scf.yield %b : {_P}
+      }}
+      %v = memref.load %m[%k] : {_P}
+      memref.store %v, %o[%i] : memref<64xf32>
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.standard_normal(64).astype(np.float32), np.zeros(64, np.float32), 2],
+    _priv_expect))

@@ -101,3 +101,18 @@ def test_dynamic_alloca_yielded_out_of_a_branch_is_a_located_error():
     with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'memref.alloca' op cannot "
                                                r"be lowered to amdgcn: a dynamic-size alloca"):
         aster.lower(text)
+
+
+def test_private_memref_parameter_is_a_located_error():
+    """A function's scratch memory is its caller's: a private-typed memref
+    parameter is an error at the function saying to pass it cast to generic
+    (then a flat pointer)."""
+    text = module("""
+    gpu.func @f(%p: memref<4xf32, #gpu.address_space<private>>, %i: index) -> f32 {
+      %x = memref.load %p[%i] : memref<4xf32, #gpu.address_space<private>>
+      gpu.return %x : f32
+    }""")
+    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'gpu.func' op argument 0 .*"
+                                               r"cannot be lowered to amdgcn: a function takes "
+                                               r"global, workgroup or generic memrefs"):
+        aster.lower(text)
