@@ -116,3 +116,10 @@ def test_private_memref_parameter_is_a_located_error():
                                                r"cannot be lowered to amdgcn: a function takes "
                                                r"global, workgroup or generic memrefs"):
         aster.lower(text)
+
+
+def test_if_over_private_allocas_carries_the_scratch_offset():
+    """Two allocas chosen per lane: scratch_load at the carried scratch
+    offset (no flat pointer: both are scratch)."""
+    a = asm(C.CASES, "memref_if_private")
+    assert "scratch_load_dword" in a and "flat_" not in a
