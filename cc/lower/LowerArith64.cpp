@@ -110,8 +110,14 @@ Value KernelLowering::toV64(RV r) {
   if (r.k == RV::S && r.whole && r.whole.getType() == s2T)
     return inst("v_mov_b64", v2T, r.whole);
   if (r.k == RV::S && r.reg && r.hiReg && r.reg != r.hiReg && r.reg.getType() == sT &&
-      r.hiReg.getType() == sT)
+      r.hiReg.getType() == sT) {
+    // The two dwords of one SGPR pair (amdgcn.part 0 and 1 of it): that pair.
+    auto p0 = r.reg.getDefiningOp<PartOp>(), p1 = r.hiReg.getDefiningOp<PartOp>();
+    if (p0 && p1 && p0.getSource() == p1.getSource() && p0.getOffset() == 0 &&
+        p1.getOffset() == 1 && p0.getSource().getType() == s2T)
+      return inst("v_mov_b64", v2T, p0.getSource());
     return inst("v_mov_b64", v2T, toS64(r));
+  }
   if (r.k == RV::Imm) {
     int64_t x = (int64_t)(((uint64_t)r.hiBits << 32) | r.bits);
     if (x >= -16 && x <= 64)

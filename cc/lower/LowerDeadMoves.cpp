@@ -9,19 +9,38 @@
 // them). Only side-effect-free ops whose results are all virtual registers
 // (or constants) are candidates: v_mov_b32, s_mov_b32, s_mov_b64, concat,
 // part, arith.constant; a move into exec or another special register is
-// never one.
+// never one. So is any other VALU instruction whose results nobody reads
+// and that has no other effect (no memory access, no implicit write: the
+// instruction table's properties): e.g. the shift extracting the high f16
+// of a loaded word for a vector.extract whose value goes unused, which
+// otherwise waits for the load right after it is issued.
 // Needs before: the lowered kernel body. Guarantees after: the same
 // program without unread moves.
 //===----------------------------------------------------------------------===//
 #include "lower/KernelLowering.h"
 
+#include "dialect/ISA.h"
+
 namespace aster::lower {
 
 namespace {
+/// A VALU instruction that only computes its results (no memory access,
+/// no other side effect, no implicitly written register such as exec).
+bool pureValu(StringRef name) {
+  if (!name.consume_front("amdgcn."))
+    return false;
+  const ISA::InstDesc *d = ISA::lookup(name);
+  return d && d->has(ISA::PROP_VALU) && !d->has(ISA::PROP_MFMA) &&
+         !d->has(ISA::PROP_MAYLOAD) && !d->has(ISA::PROP_MAYSTORE) &&
+         !d->has(ISA::PROP_ATOMIC) && !d->has(ISA::PROP_SIDE_EFFECT) &&
+         !d->has(ISA::PROP_BRANCH) && !d->implicitDefs;
+}
+
 bool removable(Operation *op) {
   if (!isa<ConcatOp, PartOp, arith::ConstantOp>(op)) {
     StringRef n = op->getName().getStringRef();
-    if (!n.ends_with(".v_mov_b32") && !n.ends_with(".s_mov_b32") && !n.ends_with(".s_mov_b64"))
+    if (!n.ends_with(".v_mov_b32") && !n.ends_with(".s_mov_b32") && !n.ends_with(".s_mov_b64") &&
+        !pureValu(n))
       return false;
   }
   if (op->getNumResults() == 0 || op->getNumRegions())
