@@ -68,10 +68,13 @@ def test_unsupported_vector_forms_are_located_errors():
       %v = vector.load %x[%i] : memref<64xf32>, vector<4xf32>
       %a = vector.bitcast %v : vector<4xf32> to vector<16xi8>
       %b = arith.addi %a, %a : vector<16xi8>
+      %c = vector.bitcast %b : vector<16xi8> to vector<4xf32>
+      vector.store %c, %x[%i] : memref<64xf32>, vector<4xf32>
       gpu.return
     }""")
     # vectors of i8 lower element by element now (lower_suite_arith_gaps.py's
-    # vector_i8 case checks the values against NumPy and LLVM's build)
+    # vector_i8 case checks the values against NumPy and LLVM's build); the
+    # sum is stored (unread VALU results are erased: LowerDeadMoves.cpp)
     assert "v_lshl_or_b32" in str(aster.lower(text)["kernels"])
 
 
