@@ -171,8 +171,30 @@ SmallVector<RV> packElements(KernelLowering &L, VectorType vt, ArrayRef<RV> elem
     }
     return out;
   }
+  // v_perm_b32 D, S0, S1, sel: byte i of D is byte sel[i] of {S0, S1} (0-3
+  // S1, 4-7 S0, 12 zero; CDNA3 ISA, V_PERM_B32). llc-22 -mcpu=gfx942 packs
+  // a v2i16 this way (v_perm_b32 with selector 0x5040100 in an SGPR).
+  auto perm = [&](RV hi, RV lo, uint32_t sel) {
+    return L.valu("v_perm_b32", {hi, lo, RV::imm(sel)}, false);
+  };
+  auto anyVector = [](ArrayRef<RV> es) {
+    return llvm::any_of(es, [](const RV &e) { return !e.scalar(); });
+  };
   if (bits == 8) { // four per word: (e0 & 0xff) | (e1 & 0xff) << 8 | ...
     for (size_t k = 0; k < elems.size(); k += 4) {
+      ArrayRef<RV> group = elems.slice(k, std::min<size_t>(4, elems.size() - k));
+      if (group.size() > 1 && anyVector(group)) {
+        // the low bytes of two elements, zeros above; then two such pairs
+        // (or a pair and the third byte) into one word: 2 or 3 v_perm_b32
+        // where the masks and shifts took 2 per byte.
+        RV w = perm(group[1], group[0], 0x0c0c0400);
+        if (group.size() == 3)
+          w = perm(group[2], w, 0x0c040100);
+        else if (group.size() == 4)
+          w = perm(perm(group[3], group[2], 0x0c0c0400), w, 0x05040100);
+        out.push_back(w);
+        continue;
+      }
       RV w = elems[k];
       bool masked = false;
       for (size_t j = 1; j < 4 && k + j < elems.size(); ++j) {
@@ -210,8 +232,7 @@ SmallVector<RV> packElements(KernelLowering &L, VectorType vt, ArrayRef<RV> elem
       // s_pack_ll_b32_b16: the low halves of both operands.
       out.push_back(RV::of(RV::S, L.inst("s_pack_ll_b32_b16", L.sT, {L.sOp(lo), L.sOp(hi)})));
     } else {
-      RV low = L.valu("v_and_b32", {RV::imm(0xffff), lo}, false);
-      out.push_back(L.valu("v_lshl_or_b32", {hi, RV::imm(16), low}, false));
+      out.push_back(perm(hi, lo, 0x05040100)); // the low halves of lo and hi
     }
   }
   return out;
