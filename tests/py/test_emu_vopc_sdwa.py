@@ -1,6 +1,7 @@
 """VOPC SDWA compares (`v_cmp_*_sdwa` / `v_cmpx_*_sdwa`, gfx9's SDWA9 VOPC
 word: src0_sel / src1_sel, sext of integer sources, neg / abs of float
-ones, the mask in vcc or any SGPR pair).
+ones, the mask in vcc or any SGPR pair) and `v_cndmask_b32_sdwa` (its
+condition vcc).
 
 The oracles: clang-22 -O3 kernels that use them (tests/py/raise_corpus/
 vopc_sdwa.hip: compares of the 16-bit halves and bytes of a dword, which
@@ -88,3 +89,27 @@ def test_half_compares(code):
         want = _bits(x1 < y1, x1 != y0, np.isnan(x1), ~(x0 >= y1), x1 == y1,
                      np.isnan(x1) | np.isnan(y1))
     np.testing.assert_array_equal(out, want)
+
+
+def test_half_maximum_selects_halves(code):
+    """IEEE maximum of f16 vectors (NaN if either is NaN, +0 above -0):
+    llc-22 -mcpu=gfx942 selects the high halves with v_cndmask_b32_sdwa."""
+    arch, h = code
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((N, 4)).astype(np.float16)
+    b = rng.standard_normal((N, 4)).astype(np.float16)
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0], np.float16)
+    a[:64] = rng.choice(special, (64, 4))
+    b[:64] = rng.choice(special, (64, 4))
+    co = aster.load_code_object(h)
+    assert co.unsupported("maxh") == []
+    if arch == "gfx942":   # gfx950 has v_pk_maximum3_f16
+        assert "v_cndmask_b32_sdwa" in co.disassemble("maxh")
+    out = np.zeros((N, 4), np.float16)
+    aster.launch(h, "maxh", grid=N // 64, block=64, args=[a, b, out])
+    nan = np.isnan(a) | np.isnan(b)
+    zeros = (a == 0) & (b == 0)
+    want = np.where(a > b, a, b)
+    want = np.where(zeros, np.where(np.signbit(a) & np.signbit(b), -0.0, 0.0), want)
+    np.testing.assert_array_equal(np.isnan(out), nan)
+    np.testing.assert_array_equal(out[~nan].view(np.uint16), want[~nan].astype(np.float16).view(np.uint16))

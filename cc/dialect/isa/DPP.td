@@ -78,6 +78,13 @@ foreach n = DPPVOP1 in
   def : SDWAOf<!cast<Inst>(n), [dst_sel, dst_unused, src0_sel]>;
 foreach n = !filter(x, DPPVOP2, !ne(x, "V_FMAC_F32")) in
   def : SDWAOf<!cast<Inst>(n), [dst_sel, dst_unused, src0_sel, src1_sel]>;
+// v_cndmask_b32: its condition stays an SGPR-pair operand, which must be vcc
+// in the SDWA encoding (llvm-mc-22 rejects any other pair; the verifier says
+// so); llc-22 selects it for selects of 16-bit halves, e.g.
+// `v_cndmask_b32_sdwa v1, v2, v3, vcc dst_sel:WORD_1 ... src1_sel:WORD_1`.
+def V_CNDMASK_B32_sdwa : SDWAOf<V_CNDMASK_B32, [dst_sel, dst_unused, src0_sel, src1_sel]> {
+  let Srcs = [Opd<"src0", "v">, Opd<"src1", "v">, Opd<"src2", "s", 2, "b64">];
+}
 foreach n = ["V_CVT_F32_fp8", "V_CVT_F32_bf8", "V_CVT_PK_F32_fp8", "V_CVT_PK_F32_bf8"] in
   def : SDWAOf<!cast<Inst>(n), [src0_sel], 0>;
 

@@ -4,9 +4,12 @@
 //   v_cmp_lt_i32_sdwa s[0:1], sext(v4), sext(v2) src0_sel:WORD_1 src1_sel:WORD_1
 //   v_cmp_gt_i16_sdwa s[0:1], v8, sext(v2) src0_sel:DWORD src1_sel:BYTE_0
 //   v_cmp_neq_f16_sdwa s[0:1], v4, v2 src0_sel:WORD_1 src1_sel:DWORD
+// and a select of 16-bit halves into v_cndmask_b32's SDWA form (maxh:
+// `v_cndmask_b32_sdwa v4, v6, v8, vcc ... src1_sel:WORD_1`).
 // tests/py/test_emu_vopc_sdwa.py runs them on the emulator against NumPy.
 typedef char char4v __attribute__((ext_vector_type(4)));
 typedef _Float16 half2v __attribute__((ext_vector_type(2)));
+typedef _Float16 half4v __attribute__((ext_vector_type(4)));
 
 KERNEL cmp16(const uint *a, const uint *b, uint *out) {
   uint t = bid_x() * 64 + tid_x();
@@ -41,4 +44,9 @@ KERNEL cmpf16(const half2v *a, const half2v *b, uint *out) {
   r |= (x.y == y.y) << 4;
   r |= __builtin_isunordered(x.y, y.y) << 5;
   out[t] = r;
+}
+
+KERNEL maxh(const half4v *a, const half4v *b, half4v *out) {
+  uint t = bid_x() * 64 + tid_x();
+  out[t] = __builtin_elementwise_maximum(a[t], b[t]);
 }
