@@ -8,8 +8,9 @@
 // erased, last first, until none is left (LLVM's selection never emits
 // them). Only side-effect-free ops whose results are all virtual registers
 // (or constants) are candidates: v_mov_b32, s_mov_b32, s_mov_b64, concat,
-// part, arith.constant; a move into exec or another special register is
-// never one.
+// part, arith.constant, and v_perm_b32 (the packs of 8- / 16-bit vector
+// elements whose elements the next op read directly: LowerVectorUtil.cpp);
+// a move into exec or another special register is never one.
 // Needs before: the lowered kernel body. Guarantees after: the same
 // program without unread moves.
 //===----------------------------------------------------------------------===//
@@ -21,7 +22,8 @@ namespace {
 bool removable(Operation *op) {
   if (!isa<ConcatOp, PartOp, arith::ConstantOp>(op)) {
     StringRef n = op->getName().getStringRef();
-    if (!n.ends_with(".v_mov_b32") && !n.ends_with(".s_mov_b32") && !n.ends_with(".s_mov_b64"))
+    if (!n.ends_with(".v_mov_b32") && !n.ends_with(".s_mov_b32") && !n.ends_with(".s_mov_b64") &&
+        !n.ends_with(".v_perm_b32"))
       return false;
   }
   if (op->getNumResults() == 0 || op->getNumRegions())

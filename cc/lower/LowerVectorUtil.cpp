@@ -108,6 +108,52 @@ bool perElement(VectorType vt) {
   return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
 }
 
+/// The elements a word packed by packElements below was built from, read
+/// off its v_perm_b32 ops: perm(hi, lo, 0x05040100) is the low halves of lo
+/// and hi; perm(b, a, 0x0c0c0400) the low bytes of a and b, zeros above;
+/// perm(p1, p0, 0x05040100) of two such the four bytes; perm(c, p0,
+/// 0x0c040100) three. Any word so built holds exactly those elements (their
+/// bits above the element are unspecified either way), so the next op reads
+/// them instead of unpacking, and the pack is dead unless the word is read
+/// (eraseDeadMoves). Empty when `w` is not such a word.
+static SmallVector<RV, 4> packedElements(const RV &w, unsigned bits) {
+  auto sel = [](Value x, uint32_t want) -> Operation * {
+    Operation *p = x.getDefiningOp();
+    if (!p || !p->getName().getStringRef().ends_with(".v_perm_b32") || p->getNumOperands() != 3)
+      return nullptr;
+    Operation *m = p->getOperand(2).getDefiningOp();
+    if (m && m->getName().getStringRef().ends_with(".v_mov_b32") && m->getNumOperands() == 1)
+      m = m->getOperand(0).getDefiningOp();
+    auto c = dyn_cast_or_null<arith::ConstantOp>(m);
+    auto i = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr();
+    return i && uint32_t(i.getValue().getZExtValue()) == want ? p : nullptr;
+  };
+  SmallVector<Value, 4> vs;
+  if (w.k != RV::V)
+    return {};
+  if (bits == 16) {
+    if (Operation *p = sel(w.reg, 0x05040100))
+      vs = {p->getOperand(1), p->getOperand(0)};
+  } else if (Operation *p = sel(w.reg, 0x05040100)) {
+    Operation *a = sel(p->getOperand(1), 0x0c0c0400), *b = sel(p->getOperand(0), 0x0c0c0400);
+    if (a && b)
+      vs = {a->getOperand(1), a->getOperand(0), b->getOperand(1), b->getOperand(0)};
+  } else if (Operation *p = sel(w.reg, 0x0c040100)) {
+    if (Operation *a = sel(p->getOperand(1), 0x0c0c0400))
+      vs = {a->getOperand(1), a->getOperand(0), p->getOperand(0)};
+  } else if (Operation *p = sel(w.reg, 0x0c0c0400)) {
+    vs = {p->getOperand(1), p->getOperand(0)};
+  }
+  SmallVector<RV, 4> out;
+  for (Value x : vs) {
+    auto t = dyn_cast<RegType>(x.getType());
+    if (!t || !t.isVirtual() || (t.getKind() != RegKind::VGPR && t.getKind() != RegKind::SGPR))
+      return {};
+    out.push_back(RV::of(t.getKind() == RegKind::VGPR ? RV::V : RV::S, x));
+  }
+  return out;
+}
+
 FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v) {
   auto vt = cast<VectorType>(v.getType());
   auto ws = getVec(L, v);
@@ -126,10 +172,15 @@ FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v)
     return out;
   }
   if (bits == 8) { // four per word, element k at bit 8 * (k % 4)
+    SmallVector<RV, 4> known;
     for (int64_t k = 0; k < n; ++k) {
       RV w = (*ws)[k / 4];
       unsigned sh = 8 * (k % 4);
-      if (!sh)
+      if (k % 4 == 0)
+        known = packedElements(w, 8);
+      if (k % 4 < (int64_t)known.size())
+        out.push_back(known[k % 4]);
+      else if (!sh)
         out.push_back(w);
       else if (w.k == RV::Imm)
         out.push_back(RV::imm(w.bits >> sh));
@@ -143,8 +194,15 @@ FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v)
   if (bits != 16)
     return L.unsupported(op, "vectors of " + Twine(bits) +
                                  "-bit elements are only loaded, stored and bitcast");
+  SmallVector<RV, 4> known;
   for (int64_t k = 0; k < n; ++k) {
     RV w = (*ws)[k / 2];
+    if (k % 2 == 0)
+      known = packedElements(w, 16);
+    if (k % 2 < (int64_t)known.size()) {
+      out.push_back(known[k % 2]);
+      continue;
+    }
     if (k % 2 == 0) {
       out.push_back(w);
       continue;
