@@ -286,6 +286,13 @@ static LogicalResult verifyShape(Operation *op, const ISA::InstDesc &d, KernelMo
     if (isRegisterType(t)) {
       if (failed(checkRegister(op, o, t, /*isDst=*/false, target, optPresent)))
         return failure();
+      // The SDWA encoding has no field for a condition / carry pair: vcc.
+      if (d.enc == ISA::Enc::SDWA && o.width == 2 && o.cls == ISA::CLS_S) {
+        auto sr = dyn_cast<SpecialRegType>(t);
+        if (!sr || sr.getReg() != SpecialReg::vcc)
+          return op->emitOpError("source '")
+                 << o.name << "' of an SDWA instruction must be vcc, got " << registerAsm(t);
+      }
       if (isVector) {
         if (auto r = dyn_cast<RegType>(t)) {
           if (r.getKind() == RegKind::SGPR)

@@ -214,6 +214,7 @@ static std::string applyModifier(const TextModifier &m, Inst &in, bool &hasOpsel
                       .Case("clamp", IF_CLAMP)
                       .Case("tfe", IF_TFE)
                       .Case("bound_ctrl", IF_BOUND_CTRL)
+                      .Case("fi", IF_FI)
                       .Default(0);
   if (flag) {
     in.flags |= flag;

@@ -61,6 +61,7 @@ enum InstFlag : uint32_t {
   IF_DPP = 1u << 11,
   IF_VOP3 = 1u << 12,  ///< _e64 form
   IF_MATRIX = 1u << 13, ///< a dense MFMA (SF_MATRIX_JOB, MatrixThread.h)
+  IF_FI = 1u << 14,     ///< fi:1 (v_permlane*_swap_b32: fetch inactive lanes)
 };
 
 /// Instruction classes, for statistics and the s_waitcnt model.

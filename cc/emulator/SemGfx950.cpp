@@ -13,7 +13,11 @@
 //   v_permlane32_swap_b32 vdst, vsrc: the upper 32 lanes of vdst trade
 //                         places with the lower 32 of vsrc
 //                         (both only with a full EXEC: which lanes take part
-//                         under a partial one is not established here)
+//                         under a partial one is not established here; so
+//                         the VOP3 form's fi:1 / bound_ctrl:1, which LLVM's
+//                         modifier syntax documents as what an inactive
+//                         source lane gives (read anyway / write 0), change
+//                         nothing in what is emulated)
 //   v_prng_b32            one step of the ISA document's LFSR:
 //                         (x << 1) ^ (x[31] ? 197 : 0)
 //   v_ashr_pk_i8_i32      src0 >> src2[4:0] and src1 >> src2[4:0]

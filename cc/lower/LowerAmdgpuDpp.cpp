@@ -26,8 +26,11 @@
 //     odd rows of vdst trade places with the even rows of vsrc, CDNA4 ISA),
 //     then as upstream's AMDGPUToROCDL (mlir-opt-22 on the audit's probe):
 //     result = vdst' == src ? vsrc' : vdst' (v_cmp_eq_u32 + v_cndmask_b32),
-//     which is src of lane l ^ 16 (l ^ 32). fetch_inactive / bound_ctrl are
-//     not fields of the gfx950 VOP1 form: a non-default one is an error.
+//     which is src of lane l ^ 16 (l ^ 32). fetch_inactive / bound_ctrl
+//     become the VOP3 form's fi:1 / bound_ctrl:1 (as llc-22 -mcpu=gfx950
+//     selects v_permlane16_swap_b32_e64 ... bound_ctrl:1 fi:1 for upstream's
+//     rocdl.permlane16.swap with both set); they only change what an
+//     inactive source lane gives.
 //
 // Needs before: operands lowered. Guarantees after: the result in vals / vecs.
 //===----------------------------------------------------------------------===//
@@ -143,9 +146,11 @@ LogicalResult lowerPermlaneSwap(KernelLowering &L, Operation *o) {
   if (!d || !d->validOn(L.km.getTargetBit()))
     return L.unsupported(op, mn + " is not an instruction of " + L.km.getTarget() +
                                  " (gfx950 has it)");
-  if (op.getFetchInactive() || op.getBoundCtrl())
-    return L.unsupported(op, "fetch_inactive and bound_ctrl are not lowered (gfx950's "
-                             "v_permlane*_swap_b32 VOP1 form has no such fields)");
+  SmallVector<NamedAttribute> mods;
+  if (op.getBoundCtrl())
+    mods.push_back(L.b.getNamedAttr("bound_ctrl", L.b.getI32IntegerAttr(1)));
+  if (op.getFetchInactive())
+    mods.push_back(L.b.getNamedAttr("fi", L.b.getI32IntegerAttr(1)));
   auto ws = operandWords(L, op.getSrc());
   if (failed(ws))
     return failure();
@@ -153,7 +158,7 @@ LogicalResult lowerPermlaneSwap(KernelLowering &L, Operation *o) {
   for (const RV &w : *ws) {
     Value v = L.toV(w);
     Value c = L.inst("v_mov_b32", L.vT, v);
-    Operation *sw = L.instN(mn, {L.vT, L.vT}, {v, c});
+    Operation *sw = createInstOp(L.b, L.loc, mn, ValueRange{v, c}, TypeRange{L.vT, L.vT}, mods);
     Value d = sw->getResult(0), s = sw->getResult(1);
     Value same = L.inst("v_cmp_eq_u32", L.s2T, {d, v});
     out.push_back(RV::of(RV::V, L.inst("v_cndmask_b32", L.vT, {d, s, same}), w.isFloat));

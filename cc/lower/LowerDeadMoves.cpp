@@ -13,7 +13,9 @@
 // and that has no other effect (no memory access, no implicit write: the
 // instruction table's properties): e.g. the shift extracting the high f16
 // of a loaded word for a vector.extract whose value goes unused, which
-// otherwise waits for the load right after it is issued.
+// otherwise waits for the load right after it is issued, or a v_perm_b32
+// pack of 8- / 16-bit vector elements whose elements the next op read
+// directly (LowerVectorUtil.cpp).
 // Needs before: the lowered kernel body. Guarantees after: the same
 // program without unread moves.
 //===----------------------------------------------------------------------===//

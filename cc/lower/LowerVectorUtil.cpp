@@ -108,6 +108,52 @@ bool perElement(VectorType vt) {
   return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
 }
 
+/// The elements a word packed by packElements below was built from, read
+/// off its v_perm_b32 ops: perm(hi, lo, 0x05040100) is the low halves of lo
+/// and hi; perm(b, a, 0x0c0c0400) the low bytes of a and b, zeros above;
+/// perm(p1, p0, 0x05040100) of two such the four bytes; perm(c, p0,
+/// 0x0c040100) three. Any word so built holds exactly those elements (their
+/// bits above the element are unspecified either way), so the next op reads
+/// them instead of unpacking, and the pack is dead unless the word is read
+/// (eraseDeadMoves). Empty when `w` is not such a word.
+static SmallVector<RV, 4> packedElements(const RV &w, unsigned bits) {
+  auto sel = [](Value x, uint32_t want) -> Operation * {
+    Operation *p = x.getDefiningOp();
+    if (!p || !p->getName().getStringRef().ends_with(".v_perm_b32") || p->getNumOperands() != 3)
+      return nullptr;
+    Operation *m = p->getOperand(2).getDefiningOp();
+    if (m && m->getName().getStringRef().ends_with(".v_mov_b32") && m->getNumOperands() == 1)
+      m = m->getOperand(0).getDefiningOp();
+    auto c = dyn_cast_or_null<arith::ConstantOp>(m);
+    auto i = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr();
+    return i && uint32_t(i.getValue().getZExtValue()) == want ? p : nullptr;
+  };
+  SmallVector<Value, 4> vs;
+  if (w.k != RV::V)
+    return {};
+  if (bits == 16) {
+    if (Operation *p = sel(w.reg, 0x05040100))
+      vs = {p->getOperand(1), p->getOperand(0)};
+  } else if (Operation *p = sel(w.reg, 0x05040100)) {
+    Operation *a = sel(p->getOperand(1), 0x0c0c0400), *b = sel(p->getOperand(0), 0x0c0c0400);
+    if (a && b)
+      vs = {a->getOperand(1), a->getOperand(0), b->getOperand(1), b->getOperand(0)};
+  } else if (Operation *p = sel(w.reg, 0x0c040100)) {
+    if (Operation *a = sel(p->getOperand(1), 0x0c0c0400))
+      vs = {a->getOperand(1), a->getOperand(0), p->getOperand(0)};
+  } else if (Operation *p = sel(w.reg, 0x0c0c0400)) {
+    vs = {p->getOperand(1), p->getOperand(0)};
+  }
+  SmallVector<RV, 4> out;
+  for (Value x : vs) {
+    auto t = dyn_cast<RegType>(x.getType());
+    if (!t || !t.isVirtual() || (t.getKind() != RegKind::VGPR && t.getKind() != RegKind::SGPR))
+      return {};
+    out.push_back(RV::of(t.getKind() == RegKind::VGPR ? RV::V : RV::S, x));
+  }
+  return out;
+}
+
 FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v) {
   auto vt = cast<VectorType>(v.getType());
   auto ws = getVec(L, v);
@@ -126,10 +172,15 @@ FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v)
     return out;
   }
   if (bits == 8) { // four per word, element k at bit 8 * (k % 4)
+    SmallVector<RV, 4> known;
     for (int64_t k = 0; k < n; ++k) {
       RV w = (*ws)[k / 4];
       unsigned sh = 8 * (k % 4);
-      if (!sh)
+      if (k % 4 == 0)
+        known = packedElements(w, 8);
+      if (k % 4 < (int64_t)known.size())
+        out.push_back(known[k % 4]);
+      else if (!sh)
         out.push_back(w);
       else if (w.k == RV::Imm)
         out.push_back(RV::imm(w.bits >> sh));
@@ -143,8 +194,15 @@ FailureOr<SmallVector<RV>> elementsOf(KernelLowering &L, Operation *op, Value v)
   if (bits != 16)
     return L.unsupported(op, "vectors of " + Twine(bits) +
                                  "-bit elements are only loaded, stored and bitcast");
+  SmallVector<RV, 4> known;
   for (int64_t k = 0; k < n; ++k) {
     RV w = (*ws)[k / 2];
+    if (k % 2 == 0)
+      known = packedElements(w, 16);
+    if (k % 2 < (int64_t)known.size()) {
+      out.push_back(known[k % 2]);
+      continue;
+    }
     if (k % 2 == 0) {
       out.push_back(w);
       continue;
@@ -171,8 +229,30 @@ SmallVector<RV> packElements(KernelLowering &L, VectorType vt, ArrayRef<RV> elem
     }
     return out;
   }
+  // v_perm_b32 D, S0, S1, sel: byte i of D is byte sel[i] of {S0, S1} (0-3
+  // S1, 4-7 S0, 12 zero; CDNA3 ISA, V_PERM_B32). llc-22 -mcpu=gfx942 packs
+  // a v2i16 this way (v_perm_b32 with selector 0x5040100 in an SGPR).
+  auto perm = [&](RV hi, RV lo, uint32_t sel) {
+    return L.valu("v_perm_b32", {hi, lo, RV::imm(sel)}, false);
+  };
+  auto anyVector = [](ArrayRef<RV> es) {
+    return llvm::any_of(es, [](const RV &e) { return !e.scalar(); });
+  };
   if (bits == 8) { // four per word: (e0 & 0xff) | (e1 & 0xff) << 8 | ...
     for (size_t k = 0; k < elems.size(); k += 4) {
+      ArrayRef<RV> group = elems.slice(k, std::min<size_t>(4, elems.size() - k));
+      if (group.size() > 1 && anyVector(group)) {
+        // the low bytes of two elements, zeros above; then two such pairs
+        // (or a pair and the third byte) into one word: 2 or 3 v_perm_b32
+        // where the masks and shifts took 2 per byte.
+        RV w = perm(group[1], group[0], 0x0c0c0400);
+        if (group.size() == 3)
+          w = perm(group[2], w, 0x0c040100);
+        else if (group.size() == 4)
+          w = perm(perm(group[3], group[2], 0x0c0c0400), w, 0x05040100);
+        out.push_back(w);
+        continue;
+      }
       RV w = elems[k];
       bool masked = false;
       for (size_t j = 1; j < 4 && k + j < elems.size(); ++j) {
@@ -210,8 +290,7 @@ SmallVector<RV> packElements(KernelLowering &L, VectorType vt, ArrayRef<RV> elem
       // s_pack_ll_b32_b16: the low halves of both operands.
       out.push_back(RV::of(RV::S, L.inst("s_pack_ll_b32_b16", L.sT, {L.sOp(lo), L.sOp(hi)})));
     } else {
-      RV low = L.valu("v_and_b32", {RV::imm(0xffff), lo}, false);
-      out.push_back(L.valu("v_lshl_or_b32", {hi, RV::imm(16), low}, false));
+      out.push_back(perm(hi, lo, 0x05040100)); // the low halves of lo and hi
     }
   }
   return out;

@@ -184,7 +184,9 @@ std::string exampleAsm(const ISA::InstDesc &d, uint8_t target, unsigned variant)
 
   auto pick = [&](const ISA::OperandDesc &o, bool isDst, int si) -> std::string {
     unsigned w = o.widthFor(optPresent);
-    if (useVcc && o.cls == ISA::CLS_S && w == 2)
+    // An SDWA form's carry / condition source is vcc (v_cndmask_b32_sdwa:
+    // llvm-mc-22 takes no other SGPR pair there).
+    if ((useVcc || (!isDst && d.enc == ISA::Enc::SDWA)) && o.cls == ISA::CLS_S && w == 2)
       return "vcc";
     if (si >= 0 && si == special) {
       switch (variant) {

@@ -495,7 +495,7 @@ def _gather_case(t, np_t):
 CASES += [_gather_case(t, d) for t, d in (("i32", np.int32), ("f16", np.float16), ("i8", np.int8))]
 
 
-def _permlane_case(rl):
+def _permlane_case(rl, opts=""):
     text = module(f"""    gpu.func @swap(%x: memref<128xi32>, %o: memref<128xi32>) kernel
         attributes {{known_block_size = array<i32: 64, 1, 1>}} {{
       %i = gpu.thread_id x
@@ -508,7 +508,7 @@ def _permlane_case(rl):
       %s32 = arith.constant 32 : i64
       %hi = arith.shli %hi0, %s32 : i64
       %w = arith.ori %lo, %hi : i64
-      %r = amdgpu.permlane_swap %w {rl} : i64
+      %r = amdgpu.permlane_swap %w {rl}{" { " + opts + " }" if opts else ""} : i64
       %r0 = arith.trunci %r : i64 to i32
       %r1s = arith.shrui %r, %s32 : i64
       %r1 = arith.trunci %r1s : i64 to i32
@@ -524,8 +524,14 @@ def _permlane_case(rl):
         x = a[0]
         src = np.arange(64) ^ rl          # lane l takes lane l ^ 16 (l ^ 32): CDNA4 ISA swap
         return {1: np.concatenate([x[:64][src], x[64:][src]])}
-    return Case(f"permlane{rl}_swap_i64", "swap", text, (1, 1, 1), (64, 1, 1), inputs, expect), "gfx950"
+    name = f"permlane{rl}_swap_i64" + ("_" + "_".join(o.split(" = ")[0] for o in opts.split(", "))
+                                        if opts else "")
+    return Case(name, "swap", text, (1, 1, 1), (64, 1, 1), inputs, expect), "gfx950"
 
 
-CASES += [_permlane_case(16), _permlane_case(32)]
+# fetch_inactive / bound_ctrl: the VOP3 form's fi:1 / bound_ctrl:1 (what
+# llc-22 selects); with every lane active the result is the same swap.
+CASES += [_permlane_case(16), _permlane_case(32),
+          _permlane_case(16, "fetch_inactive = true, bound_ctrl = true"),
+          _permlane_case(32, "fetch_inactive = true")]
 CASES = MFMA + CASES

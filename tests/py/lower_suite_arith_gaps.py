@@ -551,9 +551,8 @@ for _w in (8, 32, 64):
 
 # ---------------------------------------------------------------------------
 # vector<4xi8> elementwise (four bytes of a word per lane; a uniform vector).
-# No compare here: LLVM's build of a vector<4xi8> compare uses SDWA
-# compares (v_cmp_lt_i16_sdwa) outside aster's table, so the emulator
-# cannot run it (the audit's probes compare them with NumPy).
+# Compares are in vector_i8_cmp below (LLVM's build of them uses SDWA
+# compares, v_cmp_lt_i16_sdwa ..., table rows since session 16).
 # ---------------------------------------------------------------------------
 _V8 = """      %w1 = vector.broadcast %x : i32 to vector<1xi32>
       %v = vector.bitcast %w1 : vector<1xi32> to vector<4xi8>
@@ -593,3 +592,31 @@ def _v8_expect(args):
 CASES.append(Case("vector_i8", "v8", _kernel(
     "v8", [("x", "i32")], [("o", "i32", "%r")], _V8, scalars=[("s", "i32")]),
     (2, 1, 1), (64, 1, 1), _v8_inputs, _v8_expect, same_bits=True))
+
+# vector<4xi8> compares and selects: llc-22 -mcpu=gfx942 compares bytes with
+# v_cmp_*_i16_sdwa / v_cmp_*_u16_sdwa (src*_sel:BYTE_k, sext).
+_V8C = """      %w1 = vector.broadcast %x : i32 to vector<1xi32>
+      %v = vector.bitcast %w1 : vector<1xi32> to vector<4xi8>
+      %u1 = vector.broadcast %s : i32 to vector<1xi32>
+      %u = vector.bitcast %u1 : vector<1xi32> to vector<4xi8>
+      %lt = arith.cmpi slt, %v, %u : vector<4xi8>
+      %mn = arith.select %lt, %v, %u : vector<4xi1>, vector<4xi8>
+      %ug = arith.cmpi ugt, %v, %u : vector<4xi8>
+      %d = arith.subi %v, %u : vector<4xi8>
+      %xo = arith.select %ug, %d, %mn : vector<4xi1>, vector<4xi8>
+      %r1 = vector.bitcast %xo : vector<4xi8> to vector<1xi32>
+      %r = vector.extract %r1[0] : i32 from vector<1xi32>
+"""
+
+
+def _v8c_expect(args):
+    v = args[0].view(np.int8).reshape(N, 4)
+    u = np.frombuffer(np.int32(args[1]).tobytes(), np.int8)
+    d = (v.astype(np.int16) - u).astype(np.int8)
+    r = np.where(v.view(np.uint8) > u.view(np.uint8), d, np.minimum(v, u))
+    return {2: r.astype(np.int8).reshape(-1).view(np.int32)}
+
+
+CASES.append(Case("vector_i8_cmp", "v8c", _kernel(
+    "v8c", [("x", "i32")], [("o", "i32", "%r")], _V8C, scalars=[("s", "i32")]),
+    (2, 1, 1), (64, 1, 1), _v8_inputs, _v8c_expect, same_bits=True))

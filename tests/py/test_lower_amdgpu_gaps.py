@@ -63,6 +63,15 @@ def test_instructions_are_llvms():
     assert "buffer_load_dwordx3" in _asm("raw_buffer_i32_x3")
     assert "global_load_lds_ushort" in _asm("gather_to_lds_f16")
     assert "v_permlane32_swap_b32" in _asm("permlane32_swap_i64")
+    # fetch_inactive / bound_ctrl: the VOP3 form's modifiers, as llc-22 -mcpu=gfx950
+    for name, mods in (("permlane16_swap_i64_fetch_inactive_bound_ctrl", "bound_ctrl:1 fi:1"),
+                       ("permlane32_swap_i64_fetch_inactive", "fi:1")):
+        case, arch = next((c, a) for c, a in G.CASES if c.name == name)
+        theirs = [ln for ln in aster.lowering.llvm.asm(case.mlir, target=arch)["kernels"].splitlines()
+                  if "_swap_b32" in ln]
+        ours = [ln for ln in _asm(name).splitlines() if "_swap_b32" in ln]
+        assert theirs and ours
+        assert all(ln.split(";")[0].rstrip().endswith(mods) for ln in theirs + ours), (theirs, ours)
 
 
 def test_out_of_target_ops_are_located_errors():

@@ -57,3 +57,18 @@ def test_minimum_maximum_zero_signs_and_nan_bits():
         assert not np.signbit(mx[0]) and not np.signbit(mx[1])
         bits = got[0].view(ui)
         assert bits[2] == nan_bits and bits[3] == nan_bits and bits[4] == nan_bits
+
+
+def test_i8_vectors_pack_with_perm_and_llvm_compares_bytes_with_sdwa():
+    """vector<4xi8> results are packed by v_perm_b32 (llc-22 -mcpu=gfx942
+    packs a v2i16 so: v_perm_b32 with 0x5040100); an elementwise op reads
+    the elements the previous op packed, so only the stored word is packed
+    (3 v_perm_b32), no v_and_b32 + v_lshl_or_b32 per byte. LLVM's build of
+    the byte compares uses VOPC SDWA (v_cmp_*_sdwa ... BYTE_k), which the
+    emulator now runs (test_llvm_build_matches_numpy above)."""
+    from lower_testing import theirs
+    text = asm(CASES, "vector_i8")
+    assert text.count("v_perm_b32") == 3 and "v_lshl_or_b32" not in text
+    case = next(c for c in CASES if c.name == "vector_i8_cmp")
+    llvm = __import__("aster").load_code_object(theirs(case)).disassemble(case.kernel)
+    assert "_sdwa" in llvm and "v_cmp_" in llvm

@@ -1,5 +1,6 @@
-// DPP and SDWA forms of 32-bit VOP1/VOP2 instructions (gfx9: a second dword
-// after the 32-bit encoding). Both take VGPR sources only here.
+// DPP and SDWA forms of 32-bit VOP1/VOP2 instructions, and SDWA forms of the
+// 32- and 16-bit VOPC compares (gfx9: a second dword after the 32-bit
+// encoding). Both take VGPR sources only here.
 //  - DPP: src0 is read from another lane (dpp_ctrl: quad_perm, row shifts
 //    and rotates, wave shifts/rotates, row_mirror, row_half_mirror,
 //    row_bcast:15/31, row_newbcast); row_mask/bank_mask select the rows and
@@ -77,5 +78,46 @@ foreach n = DPPVOP1 in
   def : SDWAOf<!cast<Inst>(n), [dst_sel, dst_unused, src0_sel]>;
 foreach n = !filter(x, DPPVOP2, !ne(x, "V_FMAC_F32")) in
   def : SDWAOf<!cast<Inst>(n), [dst_sel, dst_unused, src0_sel, src1_sel]>;
+// v_cndmask_b32: its condition stays an SGPR-pair operand, which must be vcc
+// in the SDWA encoding (llvm-mc-22 rejects any other pair; the verifier says
+// so); llc-22 selects it for selects of 16-bit halves, e.g.
+// `v_cndmask_b32_sdwa v1, v2, v3, vcc dst_sel:WORD_1 ... src1_sel:WORD_1`.
+def V_CNDMASK_B32_sdwa : SDWAOf<V_CNDMASK_B32, [dst_sel, dst_unused, src0_sel, src1_sel]> {
+  let Srcs = [Opd<"src0", "v">, Opd<"src1", "v">, Opd<"src2", "s", 2, "b64">];
+}
 foreach n = ["V_CVT_F32_fp8", "V_CVT_F32_bf8", "V_CVT_PK_F32_fp8", "V_CVT_PK_F32_bf8"] in
   def : SDWAOf<!cast<Inst>(n), [src0_sel], 0>;
+
+// VOPC SDWA (gfx9's SDWA9 VOPC word: the compare's lane mask goes to vcc or,
+// through the SD/SDST fields of the second dword, to any SGPR pair). Only
+// src0_sel and src1_sel (no dst_sel / dst_unused: the result is a mask) and
+// no clamp; integer sources may be sign-extended (sext), float sources
+// negated / absolute, v_cmp_class's src0 too. Unlike the VOP1/VOP2 forms
+// here, each source may also be an SGPR or an inline constant (gfx9 SDWA's
+// S0/S1 bits; at most one SGPR, no literal): llc-22 selects
+// `v_cmp_class_f16_sdwa s[0:1], v6, s3 src0_sel:WORD_1 src1_sel:DWORD`.
+// The 64-bit compares have no SDWA form. What llvm-mc-22 -mcpu=gfx942/gfx950 accepts, e.g.
+// `v_cmp_lt_i16_sdwa s[2:3], sext(v0), v1 src0_sel:BYTE_1 src1_sel:WORD_0`,
+// and rejects (`v_cmp_lt_f32_sdwa vcc, v0, v1 clamp ...`,
+// `v_cmp_lt_i64_sdwa ...`: "sdwa variant of this instruction is not
+// supported"); tests/py/test_conformance.py checks every form.
+def sdwa_neg0 : Mod<"neg", "srcneg", 1, 0, 1>;   // v_cmp_class: src0 only
+def sdwa_abs0 : Mod<"abs", "srcabs", 1, 0, 1>;
+class SDWACmpOf<Inst b, list<Mod> srcMods>
+    : Inst<b.Mnemonic # "_sdwa", "SDWA", b.Dsts,
+           !foreach(o, b.Srcs, Opd<o.Name, "vsi", o.Width, o.Ty>),
+           !listconcat([src0_sel, src1_sel], srcMods), NoGfx12<b.Targets>.r, b.Props> {
+  let ImplicitUses = b.ImplicitUses;
+  let ImplicitDefs = b.ImplicitDefs;
+  let Doc = b.Mnemonic # " on selected bytes/words of its sources (SDWA).";
+}
+foreach x = ["cmp", "cmpx"] in {
+  foreach ty = ["i32", "u32", "i16", "u16"] in
+    foreach op = IntCmps in
+      def : SDWACmpOf<!cast<Inst>("V_" # x # "_" # op # "_" # ty), [sext]>;
+  foreach ty = ["f32", "f16"] in {
+    foreach op = FloatCmps in
+      def : SDWACmpOf<!cast<Inst>("V_" # x # "_" # op # "_" # ty), [neg, abs]>;
+    def : SDWACmpOf<!cast<Inst>("V_" # x # "_CLASS_" # ty), [sdwa_neg0, sdwa_abs0]>;
+  }
+}

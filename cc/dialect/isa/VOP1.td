@@ -96,10 +96,17 @@ def V_PRNG_B32 : VOP1<"v_prng_b32", "b32", "b32", 1, 1, CDNA4> {
   let Doc = "Pseudo-random number from the seed in src0.";
 }
 def V_CVT_F32_BF16 : VOP1<"v_cvt_f32_bf16", "f32", "bf16", 1, 1, CDNA4>;
-// Swap lanes between two VGPRs (both are read and written).
+// Swap lanes between two VGPRs (both are read and written). bound_ctrl /
+// fi exist only in the VOP3 encoding (op_sel bits 12 / 11; llvm-mc-22
+// -mcpu=gfx950 encodes `v_permlane16_swap_b32 v0, v1 bound_ctrl:1 fi:1` as
+// v_permlane16_swap_b32_e64, what llc-22 selects for
+// llvm.amdgcn.permlane16.swap(.., fi=1, bound_ctrl=1)); LLVM's modifier
+// syntax (AMDGPUModifierSyntax: fi, bound_ctrl) gives their meaning for a
+// source lane that is inactive: fi:1 reads it anyway, bound_ctrl:1 writes 0.
+def permlane_fi : Mod<"fi", "int", 1, 0, 1>;
 foreach n = ["16", "32"] in
   def V_PERMLANE#n#_SWAP_B32 : Inst<"v_permlane"#n#"_swap_b32", "VOP1",
       [Opd<"vdst", "v">, Opd<"vsrc", "v">], [Tied<"vdst", "v">, Tied<"vsrc", "v">],
-      [], CDNA4, ["VALU"]> {
+      [bound_ctrl, permlane_fi], CDNA4, ["VALU"]> {
     let ImplicitUses = ["exec"];
   }

@@ -352,11 +352,14 @@ def _probes_amdgpu():
         q.target = "gfx950"
         P.append(q)
     P += _mx_probes() + _sparse_probes() + _narrow_cast_probes()
-    q = elementwise("amdgpu.permlane_swap", "gfx950 16 i32 fetch_inactive bound_ctrl",
-                    "      %r = amdgpu.permlane_swap %a 16 { fetch_inactive = true, bound_ctrl = true } : i32",
-                    ["i32"], "i32")
-    q.target = "gfx950"
-    P.append(q)
+    for rl, opts in ((16, "fetch_inactive = true, bound_ctrl = true"),
+                     (32, "fetch_inactive = true")):
+        q = elementwise("amdgpu.permlane_swap",
+                        f"gfx950 {rl} i32 " + " ".join(o.split(" = ")[0] for o in opts.split(", ")),
+                        f"      %r = amdgpu.permlane_swap %a {rl} {{ {opts} }} : i32",
+                        ["i32"], "i32")
+        q.target = "gfx950"
+        P.append(q)
     for t in ("i32", "f16"):
         P.append(raw("amdgpu.gather_to_lds", f"{t} from a fat buffer (validBytes)",
                      f"%x: memref<1024x{t}>, %o: memref<1024x{t}>", head + f"""

@@ -1,8 +1,7 @@
 """NumPy references of integer probes, from the ops' definitions (the arith
-dialect's ArithOps.td), for probes whose LLVM build cannot run here (its
-code uses an instruction outside aster's table, e.g. the SDWA compares
-llc-22 selects for 8- and 16-bit division fix-ups) and to check the
-others twice.
+dialect's ArithOps.td), for probes whose LLVM build cannot run here and to
+check the others twice (the SDWA compares llc-22 selects for 8- and 16-bit
+division fix-ups were outside aster's table until session 16).
 
 Part of the coverage audit (aster.lowering.coverage: see its __init__).
 Needs: a probe built by kernels.elementwise (operands %a, %b stored one
@@ -237,8 +236,7 @@ def fpclass_ref(op, t):
 
 def cmpi_ref(pred, t):
     """The reference of `arith.cmpi pred, %a, %b : t` for vectors of packed
-    integers (vector<4xi8>: LLVM's build uses SDWA compares outside aster's
-    table), the i1 results stored as i32 0 / 1, one per element; s-predicates
+    integers (vector<4xi8>: LLVM's build uses SDWA compares), the i1 results stored as i32 0 / 1, one per element; s-predicates
     compare as signed, u-predicates as unsigned (ArithOps.td)."""
     e, n = elem(t), lanes(t) or 1
     bits, count = _bits(e), 64 * n
