@@ -101,7 +101,10 @@ class AttnConfig:
 
     @property
     def lds_bytes(self):
-        from .attention_gen import PAD
+        from .attention_gen import PAD, PAD_K16, PAD_TR
+        if self.arch == "gfx950" and getattr(self, "m", 32) == 32:
+            # V row-major, read by ds_read_b64_tr_b16 (attention_gen._Gen.vtr)
+            return self.kv * (self.d + PAD_K16) * 2 + self.kv * (self.d + PAD_TR) * 2
         return self.kv * (self.d + PAD) * 2 + self.d * (self.kv + PAD) * 2
 
     def as_dict(self):

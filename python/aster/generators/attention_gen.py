@@ -23,12 +23,21 @@ import numpy as np
 from .. import ptr
 from ..module import Module
 from ..nanokernels import lds, tiles
-from ..registers import SGPR, VGPR, s, v
+from ..registers import SGPR, VGPR, Reg, s, v
 
 PAD = 4                     # 16-bit elements of padding per LDS row: a row stride
 #                             of an odd number of dword pairs, so the 32 rows a
 #                             ds_read_b64 of a 32x32x8 fragment serves hit
 #                             distinct banks (as gemm_gen.PAD)
+PAD_K16 = 8                 # gfx950's K rows: a stride of d / 2 + 4 dwords (4 mod
+#                             64), so each 16-lane phase of a ds_read_b128 (rows
+#                             0-3, 12-15, 20-23, 24-27 or 4-7, 8-11, 16-19, 28-31,
+#                             4 dwords each) covers the 64 banks once [CDNA4-LDS]
+PAD_TR = 32                 # gfx950's row-major V: 16-bit elements of padding per
+#                             row, a stride of d / 2 + 16 dwords (16 mod 64 at d =
+#                             64 and 128), so the 4 key rows x 32 d (16 dwords each)
+#                             that 32 lanes of a ds_read_b64_tr_b16 read fall in the
+#                             4 distinct 16-bank quarters of the 64 banks [CDNA4-LDS]
 NEG_INF = 0xFF800000        # f32 -inf (IEEE 754 binary32)
 M_INIT = -1e30              # the running max before any key: finite, so that
 #                             exp2((m_old - m_new) c) of a row that has seen only
@@ -60,8 +69,15 @@ class _Gen:
         self.bq = M * c.waves                  # query rows per workgroup
         self.nkb = c.kv // M                   # M-key blocks per KV tile
         self.ndb = c.d // M                    # M-wide blocks of the head dim
-        self.rs_k = (c.d + PAD) * 2            # LDS row stride of K (rows: keys)
-        self.rs_v = (c.kv + PAD) * 2           # LDS row stride of V^T (rows: d)
+        # gfx950 (M = 32): v_mfma_f32_32x32x16 operands of 8 consecutive d
+        # (Q by one buffer_load_dwordx4, K by one ds_read_b128 per MFMA); V
+        # row-major in LDS as K (rows: keys), read as the A operand of O^T +=
+        # V^T P^T by ds_read_b64_tr_b16 (CDNA4 ISA 11.4: each 16-lane group's
+        # 4 x 16 elements transposed), no transpose on the way in; else V^T
+        # (rows: d), transposed by v_perm_b32 as it is written
+        self.vtr = c.arch == "gfx950" and M == 32
+        self.rs_k = (c.d + (PAD_K16 if self.vtr else PAD)) * 2   # LDS row stride of K
+        self.rs_v = (c.d + PAD_TR) * 2 if self.vtr else (c.kv + PAD) * 2
         self.k_bytes = c.kv * self.rs_k         # V^T follows K in LDS
         self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}" if M == 32 else \
             f"v_mfma_f32_16x16x16_{c.dtype}"
@@ -147,10 +163,18 @@ class _Gen:
                       for x in ((32,) if M == 32 else (16, 32))]
         # Q^T fragments (the B operands of S^T = K Q^T), in registers for the
         # whole loop: Q[row][8 s + 4 lh + 0..3]
-        qoff = k.v_lshl_add_u32(VGPR(), self.lh, 3, k.v_mul_u32_u24(VGPR(), d2, self.qrow))
-        self.qf = list(self.call(tiles.buffer_loads(tuple((0, 2, 2 * self.kk * s_)
-                                                          for s_ in range(c.d // self.kk))),
-                                 self.dq, qoff))
+        if self.vtr:
+            # gfx950: Q[row][16 s + 8 lh + 0..7], the B operand of one
+            # 32x32x16 step (K's A operand pairs the same d)
+            qoff = k.v_lshl_add_u32(VGPR(), self.lh, 4, k.v_mul_u32_u24(VGPR(), d2, self.qrow))
+            self.qf = list(self.call(tiles.buffer_loads(tuple((0, 4, 32 * s_)
+                                                              for s_ in range(c.d // 16))),
+                                     self.dq, qoff))
+        else:
+            qoff = k.v_lshl_add_u32(VGPR(), self.lh, 3, k.v_mul_u32_u24(VGPR(), d2, self.qrow))
+            self.qf = list(self.call(tiles.buffer_loads(tuple((0, 2, 2 * self.kk * s_)
+                                                              for s_ in range(c.d // self.kk))),
+                                     self.dq, qoff))
         # K tile -> LDS: 16-byte chunks, row = tid // (d / 8), chunk tid % (d / 8)
         cpr = c.d // 8
         krow = k.v_lshrrev_b32(VGPR(), _log2(cpr), tid)
@@ -161,6 +185,32 @@ class _Gen:
         self.k_goff = [k0] + [k.v_add_u32(VGPR(), self.smov(i * self.k_rows * d2), k0)
                               for i in range(1, self.k_pass)]
         self.k_lds = k.v_lshl_add_u32(VGPR(), kc, 4, k.v_mul_u32_u24(VGPR(), self.rs_k, krow))
+        if self.vtr:
+            # V row-major as K: the same global offsets, LDS rows rs_v apart
+            self.v_goff = self.k_goff
+            self.v_ldsa = [k.v_lshl_add_u32(VGPR(), kc, 4,
+                                            k.v_mul_u32_u24(VGPR(), self.rs_v, krow))]
+        else:
+            self.v_setup_transposed(tid, wave)
+        self.sel = (self.smov(tiles.SEL_LO), self.smov(tiles.SEL_HI))
+        # fragment read addresses (row lane % 32, elements 4 (lane // 32) ..)
+        (self.k_rd,) = self.call(lds.fragment_offset(M, self.rs_k), lane)
+        if self.vtr:                # elements 8 (lane // 32) .. + 7 of the row
+            self.k_rd = k.v_lshl_add_u32(VGPR(), self.lh, 3, self.k_rd)
+        if self.vtr:
+            self.v_rd = self.tr_offset(lane)
+        else:
+            (self.v_rd,) = self.call(lds.fragment_offset(M, self.rs_v), lane)
+        # the lane's limit of visible keys, less its key offset 4 lh: key j
+        # of the lane is visible iff j < lim
+        self.tlim = k.v_sub_u32(VGPR(), self.row_limit(), k.v_lshlrev_b32(VGPR(), 2, self.lh))
+        self.tile_counts()
+
+    def v_setup_transposed(self, tid, wave):
+        """V's global offsets and LDS addresses when V is written transposed
+        (V^T: rows of d, K-contiguous keys; gfx942 and M = 16)."""
+        k, c = self.k, self.cfg
+        d2 = 2 * c.d
         # V tile -> LDS transposed (V^T: rows of d, K-contiguous keys): each
         # lane loads groups of 4 keys x 4 columns of d (tiles.write_transposed)
         # Lane -> (key quad kq, column quad nq) of V: lane bits 0-1 give kq,
@@ -189,14 +239,21 @@ class _Gen:
                                k.s_lshl_b32(SGPR(), khi, 5))             # 4 kq x 8 bytes
             self.v_goff.append(k.v_add_u32(VGPR(), goff, v0))
             self.v_ldsa.append(k.v_add_u32(VGPR(), loff, l0))
-        self.sel = (self.smov(tiles.SEL_LO), self.smov(tiles.SEL_HI))
-        # fragment read addresses (row lane % 32, elements 4 (lane // 32) ..)
-        (self.k_rd,) = self.call(lds.fragment_offset(M, self.rs_k), lane)
-        (self.v_rd,) = self.call(lds.fragment_offset(M, self.rs_v), lane)
-        # the lane's limit of visible keys, less its key offset 4 lh: key j
-        # of the lane is visible iff j < lim
-        self.tlim = k.v_sub_u32(VGPR(), self.row_limit(), k.v_lshlrev_b32(VGPR(), 2, self.lh))
-        self.tile_counts()
+
+    def tr_offset(self, lane):
+        """The lane's ds_read_b64_tr_b16 address in row-major V for the A
+        operand of a 32x32x8 step (V^T: row d = lane % 32, keys 4 (lane // 32)
+        + 0..3): lane a + 4 j (a, j < 4) of 16-lane group g reads key row
+        4 (g // 2) + j, d 16 (g % 2) + 4 a .. + 3, and after the transpose
+        holds d 16 (g % 2) + lane % 16 of keys 4 (g // 2) + 0..3 (the
+        emulator's SemDSTranspose.cpp, after AMD's rocRoller test and
+        Triton's chooseDsReadB64TrLayout)."""
+        k = self.k
+        row = k.v_or_b32(VGPR(), k.v_bfe_u32(VGPR(), lane, 2, 2),
+                         k.v_and_b32(VGPR(), 4, k.v_lshrrev_b32(VGPR(), 3, lane)))
+        col = k.v_lshl_or_b32(VGPR(), k.v_bfe_u32(VGPR(), lane, 4, 1), 5,
+                              k.v_lshlrev_b32(VGPR(), 3, k.v_and_b32(VGPR(), 3, lane)))
+        return k.v_add_u32(VGPR(), col, k.v_mul_u32_u24(VGPR(), self.rs_v, row))
 
     def row_limit(self):
         """The keys the lane's query row sees: j < limit (causal: j <= row +
@@ -249,7 +306,7 @@ class _Gen:
         self.s_base = [top - na * self.nkb, top - 2 * na * self.nkb]
         top -= 2 * na * self.nkb
         self.kreg = top = top - 4 * self.k_pass
-        self.vreg = top - 8 * len(self.v_goff)
+        self.vreg = top - (4 if self.vtr else 8) * len(self.v_goff)
         self.max_virtual = self.vreg
 
     def s_regs(self, which):
@@ -272,6 +329,12 @@ class _Gen:
         into its pinned registers."""
         k, c = self.k, self.cfg
         d2 = 2 * c.d
+        if self.vtr:
+            for i, off in enumerate(self.v_goff):
+                k.buffer_load_dwordx4(v[self.vreg + 4 * i:self.vreg + 4 * i + 4], off, dv, 0,
+                                      offen=True)
+            (dv,) = self.call(tiles.advance_buffer, dv, self.smov(c.kv * d2))
+            return dv
         for g, off in enumerate(self.v_goff):
             for r in range(4):
                 b = self.vreg + 8 * g + 2 * r
@@ -285,12 +348,23 @@ class _Gen:
         for i in range(self.k_pass):
             o = i * self.k_rows * self.rs_k
             b = self.kreg + 4 * i
+            if self.vtr:            # 16 lanes: one whole row, no bank conflict
+                k.ds_write_b128(self.k_lds, v[b:b + 4], offset=o)
+                continue
             k.ds_write_b64(self.k_lds, v[b:b + 2], offset=o)
             k.ds_write_b64(self.k_lds, v[b + 2:b + 4], offset=o + 8)
 
     def write_v(self):
-        """The loaded V tile to LDS transposed (V^T: rows of d, rs_v apart)."""
+        """The loaded V tile to LDS: transposed (V^T: rows of d, rs_v apart),
+        or row-major on gfx950 (16 lanes of a ds_write_b128 write one whole
+        row: no bank conflict)."""
         k = self.k
+        if self.vtr:
+            for i in range(self.k_pass):
+                b = self.vreg + 4 * i
+                k.ds_write_b128(self.v_ldsa[0], v[b:b + 4],
+                                offset=self.k_bytes + i * self.k_rows * self.rs_v)
+            return
         for g, addr in enumerate(self.v_ldsa):
             b = self.vreg + 8 * g
             rows = [v[b + 2 * r:b + 2 * r + 2] for r in range(4)]
@@ -308,6 +382,14 @@ class _Gen:
         4 (l // 32) + r % 4)."""
         k, c = self.k, self.cfg
         ks = c.d // self.kk
+        if self.vtr:                # one ds_read_b128 per 32x32x16 step
+            op = getattr(k, f"v_mfma_f32_32x32x16_{c.dtype}")
+            for kb, acc in enumerate(self.s_regs(which)):
+                frags = [k.ds_read_b128(VGPR(4), self.k_rd, offset=kb * self.M * self.rs_k + 32 * i)
+                         for i in range(c.d // 16)]
+                for i, f in enumerate(frags):
+                    op(acc, f, self.qf[i], 0 if i == 0 else acc)
+            return
         for kb, acc in enumerate(self.s_regs(which)):
             frags = self.call(tiles.read_fragments(tuple(
                 kb * self.M * self.rs_k + 2 * self.kk * s_ for s_ in range(ks))), self.k_rd)
@@ -324,8 +406,14 @@ class _Gen:
                 getattr(k, self.mfma)(acc, a[t], b[t], 0 if zero and t == 0 else acc)
             return
         op = getattr(k, f"v_mfma_f32_32x32x16_{c.dtype}")
+
+        def cat(x, y):              # physical ranges (P in place) side by side
+            if isinstance(x, Reg):
+                assert y.index == x.index + x.width
+                return v[x.index:y.index + y.width]
+            return k.concat(x, y)
         for t in range(0, steps, 2):
-            op(acc, k.concat(a[t], a[t + 1]), k.concat(b[t], b[t + 1]),
+            op(acc, k.concat(a[t], a[t + 1]), cat(b[t], b[t + 1]),
                0 if zero and t == 0 else acc)
 
     def mask(self, S, j0):
@@ -372,18 +460,19 @@ class _Gen:
             xs = nxt
         return xs[0]
 
-    def pack(self, lo, hi):
+    def pack(self, lo, hi, dst=None):
         """Two f32 probabilities as one dword of 16-bit values (lo in the low
         half), rounded to nearest: f16 and gfx950's v_cvt_pk_bf16_f32 to
         nearest even; bf16 on gfx942 to nearest, ties away from zero (+ 0x8000,
         the high half: aiter's default `rtna` conversion; p is in [0, 1], so
         no NaN or overflow)."""
         k, c = self.k, self.cfg
+        dst = VGPR() if dst is None else dst
         if c.dtype == "f16":
-            return k.v_pack_b32_f16(VGPR(), k.v_cvt_f16_f32(VGPR(), lo),
+            return k.v_pack_b32_f16(dst, k.v_cvt_f16_f32(VGPR(), lo),
                                     k.v_cvt_f16_f32(VGPR(), hi))
         if c.arch == "gfx950":
-            return k.v_cvt_pk_bf16_f32(VGPR(), lo, hi)
+            return k.v_cvt_pk_bf16_f32(dst, lo, hi)
         r = [k.v_add_u32(VGPR(), 0x8000, x) for x in (lo, hi)]
         return k.v_perm_b32(VGPR(), r[1], r[0], self.sel[1])
 
@@ -400,9 +489,14 @@ class _Gen:
         # V^T fragments now: their LDS latency hides under the softmax
         base = self.k_bytes
         na, kk = self.nacc, self.kk
-        vfr = [self.call(tiles.read_fragments(tuple(
-            base + db * self.M * self.rs_v + 2 * kk * t for t in range(c.kv // kk))), self.v_rd)
-            for db in range(self.ndb)]
+        if self.vtr:
+            vfr = [[k.ds_read_b64_tr_b16(VGPR(2), self.v_rd,
+                                         offset=base + 2 * self.M * db + kk * t * self.rs_v)
+                    for t in range(c.kv // kk)] for db in range(self.ndb)]
+        else:
+            vfr = [self.call(tiles.read_fragments(tuple(
+                base + db * self.M * self.rs_v + 2 * kk * t for t in range(c.kv // kk))),
+                self.v_rd) for db in range(self.ndb)]
         regs = self.mask(S, st["j0"]) if masked else [[acc[r] for r in range(na)] for acc in S]
         flat = [x for row in regs for x in row]
         mx = self._max(flat)
@@ -418,8 +512,15 @@ class _Gen:
         alpha = k.v_exp_f32(VGPR(), k.v_mul_f32(VGPR(), self.c2,
                                                 k.v_sub_f32(VGPR(), m_old, m_new)))
         a2 = k.concat(nmc, alpha)
+        # gfx950: P in place of the scores (AMD's gfx950 fmha_v3_fwd does so
+        # too): the exponentials and then the packed 16-bit P overwrite the
+        # pinned scores range (pack j reads 2 j, 2 j + 1 and writes j <= 2 j,
+        # in order), 48 virtual VGPRs fewer per tile of 32 keys
+        sflat = [acc[r] for acc in S for r in range(na)]
+        at = (lambda i: sflat[i]) if self.vtr else (lambda i: VGPR())
         if masked:
-            P = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, self.c2, nmc)) for x in flat]
+            P = [k.v_exp_f32(at(i), k.v_fma_f32(VGPR(), x, self.c2, nmc))
+                 for i, x in enumerate(flat)]
         else:
             # s c - m c two at a time (c from the low half of its SGPR pair,
             # -m c from the low half of a2, for both halves: op_sel_hi 0)
@@ -428,12 +529,18 @@ class _Gen:
                 for i in range(0, na, 2):
                     e = k.v_pk_fma_f32(VGPR(2), acc[i:i + 2], self.c2pair, a2,
                                        op_sel_hi=[1, 0, 0])
-                    P += [k.v_exp_f32(VGPR(), e[0]), k.v_exp_f32(VGPR(), e[1])]
+                    j = len(P)
+                    P += [k.v_exp_f32(at(j), e[0]), k.v_exp_f32(at(j + 1), e[1])]
         l_new = k.v_fma_f32(VGPR(), st["l"], alpha, self._tree(k.v_add_f32, P))
         # P^T fragments: keys 8 t + 4 lh + 0..3 of the lane's query = its
         # registers 4 t .. 4 t + 3 (t-th 8-key step of the tile)
-        pf = [k.concat(self.pack(P[4 * t], P[4 * t + 1]), self.pack(P[4 * t + 2], P[4 * t + 3]))
-              for t in range(c.kv // kk)]
+        pk = [self.pack(P[2 * j], P[2 * j + 1], sflat[j] if self.vtr else None)
+              for j in range(len(P) // 2)]
+        if self.vtr:                # the packed P is the scores range's first half
+            sb = self.s_base[cur]
+            pf = [v[sb + 2 * t:sb + 2 * t + 2] for t in range(c.kv // kk)]
+        else:
+            pf = [k.concat(pk[2 * t], pk[2 * t + 1]) for t in range(c.kv // kk)]
         # O^T = alpha O^T + V^T P^T, in O's pinned registers: alpha times
         # two registers per v_pk_mul_f32 (alpha from the high half of a2
         # for both halves: op_sel 1, op_sel_hi 1), then the MFMAs accumulate
