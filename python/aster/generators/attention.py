@@ -125,7 +125,10 @@ class AttnConfig:
         if self.kv not in (32, 64):
             bad("kv must be 32 or 64")
         lanes = 64 * self.waves
-        if (self.kv * self.d // 8) % lanes or (self.kv * self.d // 16) % lanes:
+        # 8 elements per lane and load of K (and of V on gfx950, where V is
+        # row-major in LDS); 16 per lane of V^T's transposing loads elsewhere
+        vtr = self.arch == "gfx950" and getattr(self, "m", 32) == 32
+        if (self.kv * self.d // 8) % lanes or (not vtr and (self.kv * self.d // 16) % lanes):
             bad(f"a {self.kv} x {self.d} tile must split evenly over {lanes} lanes")
         return self
 
