@@ -531,7 +531,16 @@ class _Gen:
                                        op_sel_hi=[1, 0, 0])
                     j = len(P)
                     P += [k.v_exp_f32(at(j), e[0]), k.v_exp_f32(at(j + 1), e[1])]
-        l_new = k.v_fma_f32(VGPR(), st["l"], alpha, self._tree(k.v_add_f32, P))
+        if self.vtr:
+            # the row sum two lanes' values at a time: v_pk_add_f32 over the
+            # P registers in place (7 instructions and one add for 16 values)
+            sb = self.s_base[cur]
+            tot = self._tree(k.v_pk_add_f32, [v[sb + 2 * j:sb + 2 * j + 2]
+                                              for j in range(len(P) // 2)], width=2)
+            rsum = k.v_add_f32(VGPR(), tot[0], tot[1])
+        else:
+            rsum = self._tree(k.v_add_f32, P)
+        l_new = k.v_fma_f32(VGPR(), st["l"], alpha, rsum)
         # P^T fragments: keys 8 t + 4 lh + 0..3 of the lane's query = its
         # registers 4 t .. 4 t + 3 (t-th 8-key step of the tile)
         pk = [self.pack(P[2 * j], P[2 * j + 1], sflat[j] if self.vtr else None)
