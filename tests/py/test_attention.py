@@ -88,6 +88,8 @@ def test_attention_waves_and_gfx950(waves):
 @pytest.mark.parametrize("dtype,d,causal,b,h,hk,sq,sk,waves", [
     ("bf16", 128, False, 2, 4, 2, 37, 300, 4),   # GQA 2:1, batch 2, seq_k tail in a tile
     ("f16", 128, True, 1, 1, 1, 200, 333, 4),    # several blocks, diagonal tiles
+    ("bf16", 128, True, 2, 4, 2, 300, 290, 4),   # causal, 8 heads: the second half's blocks
+    #                                              lightest first (query_block's pairing)
     ("bf16", 128, False, 1, 2, 1, 300, 130, 8),  # 8 waves: one K and one V load per lane
     ("f16", 64, False, 1, 2, 2, 65, 64, 2),      # d = 64: 64-key tiles
     ("bf16", 64, True, 1, 1, 1, 31, 7, 4),       # rows without a key at d = 64

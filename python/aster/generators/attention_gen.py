@@ -89,10 +89,15 @@ class _Gen:
         self.k16 = c.arch == "gfx950" and M == 32
         m = Module(c.arch, name=c.name)
         self.m = m
+        # gfx950's causal forward (not the varlen and decode kernels, whose
+        # bases() are their own): heavy and light query blocks paired on a
+        # CU (query_block)
+        self.pair = self.vtr and c.causal and type(self).bases is _Gen.bases
         self.k = m.kernel(c.name, args=self.kernel_args(), block=(self.lanes, 1, 1),
                           lds=c.lds_bytes,
-                          sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y",
-                                      "workgroup_id_z"])
+                          sgpr_setup=(["dispatch_ptr"] if self.pair else [])
+                          + ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y",
+                             "workgroup_id_z"])
 
     def kernel_args(self):
         el = ptr(_dtypes()[self.cfg.dtype])
@@ -132,16 +137,40 @@ class _Gen:
         # grid (query blocks, group, batch * kv_heads); the last query block
         # first (under a causal mask it has the most keys)
         nqb = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), sq, self.bq - 1), _log2(self.bq))
-        qb = k.s_sub_u32(SGPR(), k.s_sub_u32(SGPR(), nqb, 1), k.workgroup_id("x"))
-        self.q0 = k.s_lshl_b32(SGPR(), qb, _log2(self.bq))
         kvh = k.workgroup_id("z")
         bh = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), kvh, group), k.workgroup_id("y"))
+        qb = self.query_block(nqb, bh)
+        self.q0 = k.s_lshl_b32(SGPR(), qb, _log2(self.bq))
         self.dq = self.head_buffer(pq, bh, k.s_mul_i32(SGPR(), sq, d2))
         self.dk = self.head_buffer(pk, kvh, k.s_mul_i32(SGPR(), sk, d2))
         self.dv = self.head_buffer(pv, kvh, k.s_mul_i32(SGPR(), sk, d2))
         self.do = self.head_buffer(po, bh, k.s_mul_i32(SGPR(), sq, 4 * c.d))
         if c.lse:
             self.dl = self.head_buffer(plse, bh, k.s_lshl_b32(SGPR(), sq, 2))
+
+    def query_block(self, nqb, bh):
+        """The workgroup's query block: nqb - 1 - x, the last (under a causal
+        mask the heaviest) first. gfx950's causal kernel (`pair`): x itself,
+        lightest first, for the heads bh of the grid's second half (2 bh >=
+        heads, from the dispatch packet's grid_size_y and _z at bytes 16 and
+        20, HSA's hsa_kernel_dispatch_packet_t). Workgroup g runs on CU g mod
+        CUs (the timing model's placement, README), so when the grid is twice
+        the CUs (the bench's causal shapes on MI355X: 512 workgroups, 256
+        CUs) each CU gets block x of a head of the first half and block nqb -
+        1 - x of one of the second: a heavy and a light block together, where
+        the grid's order gave a CU two blocks of the same weight (two of the
+        heaviest on CU 0). AMD's gfx950 causal kernel pairs two 256-row tiles
+        in one workgroup (tg = 2 in aiter's codegen.py) for the same balance."""
+        k = self.k
+        wx = k.workgroup_id("x")
+        heavy = k.s_sub_u32(SGPR(), k.s_sub_u32(SGPR(), nqb, 1), wx)
+        if not self.pair:
+            return heavy
+        dp = k.setup_sgpr("dispatch_ptr")
+        heads = k.s_mul_i32(SGPR(), k.s_load_dword(SGPR(), dp, 16),
+                            k.s_load_dword(SGPR(), dp, 20))
+        k.s_cmp_ge_u32(k.s_lshl_b32(SGPR(), bh, 1), heads)
+        return k.s_cselect_b32(SGPR(), wx, heavy)
 
     def setup(self):
         k, c = self.k, self.cfg
