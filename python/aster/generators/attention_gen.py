@@ -137,10 +137,13 @@ class _Gen:
         # grid (query blocks, group, batch * kv_heads); the last query block
         # first (under a causal mask it has the most keys)
         nqb = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), sq, self.bq - 1), _log2(self.bq))
+        qb = k.s_sub_u32(SGPR(), k.s_sub_u32(SGPR(), nqb, 1), k.workgroup_id("x"))
+        if not self.pair:
+            self.q0 = k.s_lshl_b32(SGPR(), qb, _log2(self.bq))
         kvh = k.workgroup_id("z")
         bh = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), kvh, group), k.workgroup_id("y"))
-        qb = self.query_block(nqb, bh)
-        self.q0 = k.s_lshl_b32(SGPR(), qb, _log2(self.bq))
+        if self.pair:
+            self.q0 = k.s_lshl_b32(SGPR(), self.paired_block(qb, bh), _log2(self.bq))
         self.dq = self.head_buffer(pq, bh, k.s_mul_i32(SGPR(), sq, d2))
         self.dk = self.head_buffer(pk, kvh, k.s_mul_i32(SGPR(), sk, d2))
         self.dv = self.head_buffer(pv, kvh, k.s_mul_i32(SGPR(), sk, d2))
@@ -148,10 +151,10 @@ class _Gen:
         if c.lse:
             self.dl = self.head_buffer(plse, bh, k.s_lshl_b32(SGPR(), sq, 2))
 
-    def query_block(self, nqb, bh):
-        """The workgroup's query block: nqb - 1 - x, the last (under a causal
-        mask the heaviest) first. gfx950's causal kernel (`pair`): x itself,
-        lightest first, for the heads bh of the grid's second half (2 bh >=
+    def paired_block(self, qb, bh):
+        """gfx950's causal kernel (`pair`): the workgroup's query block is
+        x itself (lightest first) instead of qb = nqb - 1 - x (heaviest
+        first) for the heads bh of the grid's second half (2 bh >=
         heads, from the dispatch packet's grid_size_y and _z at bytes 16 and
         20, HSA's hsa_kernel_dispatch_packet_t). Workgroup g runs on CU g mod
         CUs (the timing model's placement, README), so when the grid is twice
@@ -162,15 +165,11 @@ class _Gen:
         heaviest on CU 0). AMD's gfx950 causal kernel pairs two 256-row tiles
         in one workgroup (tg = 2 in aiter's codegen.py) for the same balance."""
         k = self.k
-        wx = k.workgroup_id("x")
-        heavy = k.s_sub_u32(SGPR(), k.s_sub_u32(SGPR(), nqb, 1), wx)
-        if not self.pair:
-            return heavy
         dp = k.setup_sgpr("dispatch_ptr")
         heads = k.s_mul_i32(SGPR(), k.s_load_dword(SGPR(), dp, 16),
                             k.s_load_dword(SGPR(), dp, 20))
         k.s_cmp_ge_u32(k.s_lshl_b32(SGPR(), bh, 1), heads)
-        return k.s_cselect_b32(SGPR(), wx, heavy)
+        return k.s_cselect_b32(SGPR(), k.workgroup_id("x"), qb)
 
     def setup(self):
         k, c = self.k, self.cfg
