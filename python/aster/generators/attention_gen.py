@@ -91,7 +91,7 @@ class _Gen:
         self.m = m
         # gfx950's causal forward (not the varlen and decode kernels, whose
         # bases() are their own): heavy and light query blocks paired on a
-        # CU (query_block)
+        # CU (paired_block)
         self.pair = self.vtr and c.causal and type(self).bases is _Gen.bases
         self.k = m.kernel(c.name, args=self.kernel_args(), block=(self.lanes, 1, 1),
                           lds=c.lds_bytes,
@@ -157,12 +157,12 @@ class _Gen:
         first) for the heads bh of the grid's second half (2 bh >=
         heads, from the dispatch packet's grid_size_y and _z at bytes 16 and
         20, HSA's hsa_kernel_dispatch_packet_t). Workgroup g runs on CU g mod
-        CUs (the timing model's placement, README), so when the grid is twice
-        the CUs (the bench's causal shapes on MI355X: 512 workgroups, 256
-        CUs) each CU gets block x of a head of the first half and block nqb -
-        1 - x of one of the second: a heavy and a light block together, where
-        the grid's order gave a CU two blocks of the same weight (two of the
-        heaviest on CU 0). AMD's gfx950 causal kernel pairs two 256-row tiles
+        CUs (the timing model's placement, cc/emulator/timing/README.md), so
+        when the grid is twice the CUs (the bench's causal shapes on MI355X:
+        512 workgroups, 256 CUs) the two workgroups of a CU, grid x of a head
+        of the first half and of one of the second, compute blocks nqb - 1 -
+        x and x: a heavy and a light block together, where the grid's order
+        gave a CU two blocks of the same weight (two of the heaviest on CU 0). AMD's gfx950 causal kernel pairs two 256-row tiles
         in one workgroup (tg = 2 in aiter's codegen.py) for the same balance."""
         k = self.k
         dp = k.setup_sgpr("dispatch_ptr")
