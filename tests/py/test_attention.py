@@ -85,6 +85,29 @@ def test_attention_waves_and_gfx950(waves):
         _check(q, k, v, "bf16", True, o, lse)
 
 
+@pytest.mark.parametrize("dtype,d,causal,b,h,hk,sq,sk,waves", [
+    ("bf16", 128, False, 2, 4, 2, 37, 300, 4),   # GQA 2:1, batch 2, seq_k tail in a tile
+    ("f16", 128, True, 1, 1, 1, 200, 333, 4),    # several blocks, diagonal tiles
+    ("bf16", 128, True, 2, 4, 2, 300, 290, 4),   # causal, 8 heads: the second half's blocks
+    #                                              lightest first (query_block's pairing)
+    ("bf16", 128, False, 1, 2, 1, 300, 130, 8),  # 8 waves: one K and one V load per lane
+    ("f16", 64, False, 1, 2, 2, 65, 64, 2),      # d = 64: 64-key tiles
+    ("bf16", 64, True, 1, 1, 1, 31, 7, 4),       # rows without a key at d = 64
+])
+def test_attention_gfx950_layouts(dtype, d, causal, b, h, hk, sq, sk, waves):
+    """gfx950's own data paths (attention_gen._Gen.vtr): V row-major in LDS
+    read by ds_read_b64_tr_b16, K by ds_read_b128 and Q by dwordx4 (8
+    consecutive d per 32x32x16 operand), P and the row sum in place of the
+    scores. A wrong lane of either layout pairs the wrong d or key: errors
+    of O(max|v|), far past the bound."""
+    q, k, v = _inputs(b, h, hk, sq, sk, d, dtype, seed=sq)
+    cfg = gen.AttnConfig(dtype=dtype, d=d, causal=causal, lse=True, waves=waves,
+                         kv=32 if d == 128 else 64, arch="gfx950")
+    o, lse = aster.ops.attention(q, k, v, causal=causal, lse=True, target="gfx950",
+                                 config=cfg)
+    _check(q, k, v, dtype, causal, o, lse)
+
+
 def test_attention_timing_result():
     q, k, v = _inputs(1, 1, 1, 64, 64, 64, "f16")
     o, r = aster.ops.attention(q, k, v, timing=True)

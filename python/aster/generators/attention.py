@@ -101,7 +101,10 @@ class AttnConfig:
 
     @property
     def lds_bytes(self):
-        from .attention_gen import PAD
+        from .attention_gen import PAD, PAD_K16, PAD_TR
+        if self.arch == "gfx950" and getattr(self, "m", 32) == 32:
+            # V row-major, read by ds_read_b64_tr_b16 (attention_gen._Gen.vtr)
+            return self.kv * (self.d + PAD_K16) * 2 + self.kv * (self.d + PAD_TR) * 2
         return self.kv * (self.d + PAD) * 2 + self.d * (self.kv + PAD) * 2
 
     def as_dict(self):
@@ -122,7 +125,10 @@ class AttnConfig:
         if self.kv not in (32, 64):
             bad("kv must be 32 or 64")
         lanes = 64 * self.waves
-        if (self.kv * self.d // 8) % lanes or (self.kv * self.d // 16) % lanes:
+        # 8 elements per lane and load of K (and of V on gfx950, where V is
+        # row-major in LDS); 16 per lane of V^T's transposing loads elsewhere
+        vtr = self.arch == "gfx950" and getattr(self, "m", 32) == 32
+        if (self.kv * self.d // 8) % lanes or (not vtr and (self.kv * self.d // 16) % lanes):
             bad(f"a {self.kv} x {self.d} tile must split evenly over {lanes} lanes")
         return self
 

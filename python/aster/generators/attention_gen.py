@@ -23,12 +23,22 @@ import numpy as np
 from .. import ptr
 from ..module import Module
 from ..nanokernels import lds, tiles
-from ..registers import SGPR, VGPR, s, v
+from ..registers import SGPR, VGPR, Reg, s, v
+from .attention_vtile import _VTile
 
 PAD = 4                     # 16-bit elements of padding per LDS row: a row stride
 #                             of an odd number of dword pairs, so the 32 rows a
 #                             ds_read_b64 of a 32x32x8 fragment serves hit
 #                             distinct banks (as gemm_gen.PAD)
+PAD_K16 = 8                 # gfx950's K rows: a stride of d / 2 + 4 dwords (4 mod
+#                             64), so each 16-lane phase of a ds_read_b128 (rows
+#                             0-3, 12-15, 20-23, 24-27 or 4-7, 8-11, 16-19, 28-31,
+#                             4 dwords each) covers the 64 banks once [CDNA4-LDS]
+PAD_TR = 32                 # gfx950's row-major V: 16-bit elements of padding per
+#                             row, a stride of d / 2 + 16 dwords (16 mod 64 at d =
+#                             64 and 128), so the 4 key rows x 32 d (16 dwords each)
+#                             that 32 lanes of a ds_read_b64_tr_b16 read fall in the
+#                             4 distinct 16-bank quarters of the 64 banks [CDNA4-LDS]
 NEG_INF = 0xFF800000        # f32 -inf (IEEE 754 binary32)
 M_INIT = -1e30              # the running max before any key: finite, so that
 #                             exp2((m_old - m_new) c) of a row that has seen only
@@ -46,7 +56,7 @@ def _dtypes():
     return {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 
 
-class _Gen:
+class _Gen(_VTile):
     """The state of one attention kernel being generated."""
 
     def __init__(self, cfg):
@@ -60,8 +70,15 @@ class _Gen:
         self.bq = M * c.waves                  # query rows per workgroup
         self.nkb = c.kv // M                   # M-key blocks per KV tile
         self.ndb = c.d // M                    # M-wide blocks of the head dim
-        self.rs_k = (c.d + PAD) * 2            # LDS row stride of K (rows: keys)
-        self.rs_v = (c.kv + PAD) * 2           # LDS row stride of V^T (rows: d)
+        # gfx950 (M = 32): v_mfma_f32_32x32x16 operands of 8 consecutive d
+        # (Q by one buffer_load_dwordx4, K by one ds_read_b128 per MFMA); V
+        # row-major in LDS as K (rows: keys), read as the A operand of O^T +=
+        # V^T P^T by ds_read_b64_tr_b16 (CDNA4 ISA 11.4: each 16-lane group's
+        # 4 x 16 elements transposed), no transpose on the way in; else V^T
+        # (rows: d), transposed by v_perm_b32 as it is written
+        self.vtr = c.arch == "gfx950" and M == 32
+        self.rs_k = (c.d + (PAD_K16 if self.vtr else PAD)) * 2   # LDS row stride of K
+        self.rs_v = (c.d + PAD_TR) * 2 if self.vtr else (c.kv + PAD) * 2
         self.k_bytes = c.kv * self.rs_k         # V^T follows K in LDS
         self.mfma = f"v_mfma_f32_32x32x8_{c.dtype}" if M == 32 else \
             f"v_mfma_f32_16x16x16_{c.dtype}"
@@ -73,10 +90,15 @@ class _Gen:
         self.k16 = c.arch == "gfx950" and M == 32
         m = Module(c.arch, name=c.name)
         self.m = m
+        # gfx950's causal forward (not the varlen and decode kernels, whose
+        # bases() are their own): heavy and light query blocks paired on a
+        # CU (paired_block)
+        self.pair = self.vtr and c.causal and type(self).bases is _Gen.bases
         self.k = m.kernel(c.name, args=self.kernel_args(), block=(self.lanes, 1, 1),
                           lds=c.lds_bytes,
-                          sgpr_setup=["kernarg_ptr", "workgroup_id_x", "workgroup_id_y",
-                                      "workgroup_id_z"])
+                          sgpr_setup=(["dispatch_ptr"] if self.pair else [])
+                          + ["kernarg_ptr", "workgroup_id_x", "workgroup_id_y",
+                             "workgroup_id_z"])
 
     def kernel_args(self):
         el = ptr(_dtypes()[self.cfg.dtype])
@@ -117,15 +139,38 @@ class _Gen:
         # first (under a causal mask it has the most keys)
         nqb = k.s_lshr_b32(SGPR(), k.s_add_u32(SGPR(), sq, self.bq - 1), _log2(self.bq))
         qb = k.s_sub_u32(SGPR(), k.s_sub_u32(SGPR(), nqb, 1), k.workgroup_id("x"))
-        self.q0 = k.s_lshl_b32(SGPR(), qb, _log2(self.bq))
+        if not self.pair:
+            self.q0 = k.s_lshl_b32(SGPR(), qb, _log2(self.bq))
         kvh = k.workgroup_id("z")
         bh = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), kvh, group), k.workgroup_id("y"))
+        if self.pair:
+            self.q0 = k.s_lshl_b32(SGPR(), self.paired_block(qb, bh), _log2(self.bq))
         self.dq = self.head_buffer(pq, bh, k.s_mul_i32(SGPR(), sq, d2))
         self.dk = self.head_buffer(pk, kvh, k.s_mul_i32(SGPR(), sk, d2))
         self.dv = self.head_buffer(pv, kvh, k.s_mul_i32(SGPR(), sk, d2))
         self.do = self.head_buffer(po, bh, k.s_mul_i32(SGPR(), sq, 4 * c.d))
         if c.lse:
             self.dl = self.head_buffer(plse, bh, k.s_lshl_b32(SGPR(), sq, 2))
+
+    def paired_block(self, qb, bh):
+        """gfx950's causal kernel (`pair`): the workgroup's query block is
+        x itself (lightest first) instead of qb = nqb - 1 - x (heaviest
+        first) for the heads bh of the grid's second half (2 bh >=
+        heads, from the dispatch packet's grid_size_y and _z at bytes 16 and
+        20, HSA's hsa_kernel_dispatch_packet_t). Workgroup g runs on CU g mod
+        CUs (the timing model's placement, cc/emulator/timing/README.md), so
+        when the grid is twice the CUs (the bench's causal shapes on MI355X:
+        512 workgroups, 256 CUs) the two workgroups of a CU, grid x of a head
+        of the first half and of one of the second, compute blocks nqb - 1 -
+        x and x: a heavy and a light block together, where the grid's order
+        gave a CU two blocks of the same weight (two of the heaviest on CU 0). AMD's gfx950 causal kernel pairs two 256-row tiles
+        in one workgroup (tg = 2 in aiter's codegen.py) for the same balance."""
+        k = self.k
+        dp = k.setup_sgpr("dispatch_ptr")
+        heads = k.s_mul_i32(SGPR(), k.s_load_dword(SGPR(), dp, 16),
+                            k.s_load_dword(SGPR(), dp, 20))
+        k.s_cmp_ge_u32(k.s_lshl_b32(SGPR(), bh, 1), heads)
+        return k.s_cselect_b32(SGPR(), k.workgroup_id("x"), qb)
 
     def setup(self):
         k, c = self.k, self.cfg
@@ -147,10 +192,18 @@ class _Gen:
                       for x in ((32,) if M == 32 else (16, 32))]
         # Q^T fragments (the B operands of S^T = K Q^T), in registers for the
         # whole loop: Q[row][8 s + 4 lh + 0..3]
-        qoff = k.v_lshl_add_u32(VGPR(), self.lh, 3, k.v_mul_u32_u24(VGPR(), d2, self.qrow))
-        self.qf = list(self.call(tiles.buffer_loads(tuple((0, 2, 2 * self.kk * s_)
-                                                          for s_ in range(c.d // self.kk))),
-                                 self.dq, qoff))
+        if self.vtr:
+            # gfx950: Q[row][16 s + 8 lh + 0..7], the B operand of one
+            # 32x32x16 step (K's A operand pairs the same d)
+            qoff = k.v_lshl_add_u32(VGPR(), self.lh, 4, k.v_mul_u32_u24(VGPR(), d2, self.qrow))
+            self.qf = list(self.call(tiles.buffer_loads(tuple((0, 4, 32 * s_)
+                                                              for s_ in range(c.d // 16))),
+                                     self.dq, qoff))
+        else:
+            qoff = k.v_lshl_add_u32(VGPR(), self.lh, 3, k.v_mul_u32_u24(VGPR(), d2, self.qrow))
+            self.qf = list(self.call(tiles.buffer_loads(tuple((0, 2, 2 * self.kk * s_)
+                                                              for s_ in range(c.d // self.kk))),
+                                     self.dq, qoff))
         # K tile -> LDS: 16-byte chunks, row = tid // (d / 8), chunk tid % (d / 8)
         cpr = c.d // 8
         krow = k.v_lshrrev_b32(VGPR(), _log2(cpr), tid)
@@ -161,38 +214,22 @@ class _Gen:
         self.k_goff = [k0] + [k.v_add_u32(VGPR(), self.smov(i * self.k_rows * d2), k0)
                               for i in range(1, self.k_pass)]
         self.k_lds = k.v_lshl_add_u32(VGPR(), kc, 4, k.v_mul_u32_u24(VGPR(), self.rs_k, krow))
-        # V tile -> LDS transposed (V^T: rows of d, K-contiguous keys): each
-        # lane loads groups of 4 keys x 4 columns of d (tiles.write_transposed)
-        # Lane -> (key quad kq, column quad nq) of V: lane bits 0-1 give kq,
-        # bits 2-5 nq, so one buffer_load_dwordx2 of a wave reads 4 whole
-        # 256-byte rows (d = 128) and the 16 lanes of one LDS write cycle
-        # write 4 key quads x 4 column quads: dwords 72 nq + 2 kq of V^T
-        # (rs_v = 18 dwords), 16 distinct even banks (no conflict). The
-        # wave and the group pick the rest of kq and nq (scalar offsets).
-        nqs, kqs = c.d // 4, c.kv // 4
-        nqh, kqh = nqs // 16, kqs // 4              # column / key blocks per tile
-        if (nqh * kqh) % c.waves or (c.waves % nqh and c.waves != 1):
-            raise ValueError(f"attention: V tile of {c.kv} x {c.d} does not split over "
-                             f"{c.waves} waves")
-        kq = k.v_and_b32(VGPR(), 3, tid)
-        nq = k.v_bfe_u32(VGPR(), tid, 2, 4)
-        v0 = k.v_lshl_add_u32(VGPR(), nq, 3, k.v_mul_u32_u24(VGPR(), 4 * d2, kq))
-        l0 = k.v_lshl_add_u32(VGPR(), kq, 3, k.v_mul_u32_u24(VGPR(), 4 * self.rs_v, nq))
-        self.v_goff, self.v_ldsa = [], []
-        for g in range((nqh * kqh) // c.waves):
-            cw = k.s_add_u32(SGPR(), wave, c.waves * g)
-            nhi = k.s_and_b32(SGPR(), nqh - 1, cw)
-            khi = k.s_lshr_b32(SGPR(), cw, _log2(nqh))
-            goff = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), khi, 16 * d2),
-                               k.s_lshl_b32(SGPR(), nhi, 7))             # 16 nq x 8 bytes
-            loff = k.s_add_u32(SGPR(), k.s_mul_i32(SGPR(), nhi, 64 * self.rs_v),
-                               k.s_lshl_b32(SGPR(), khi, 5))             # 4 kq x 8 bytes
-            self.v_goff.append(k.v_add_u32(VGPR(), goff, v0))
-            self.v_ldsa.append(k.v_add_u32(VGPR(), loff, l0))
+        if self.vtr:
+            # V row-major as K: the same global offsets, LDS rows rs_v apart
+            self.v_goff = self.k_goff
+            self.v_ldsa = [k.v_lshl_add_u32(VGPR(), kc, 4,
+                                            k.v_mul_u32_u24(VGPR(), self.rs_v, krow))]
+        else:
+            self.v_setup_transposed(tid, wave)
         self.sel = (self.smov(tiles.SEL_LO), self.smov(tiles.SEL_HI))
         # fragment read addresses (row lane % 32, elements 4 (lane // 32) ..)
         (self.k_rd,) = self.call(lds.fragment_offset(M, self.rs_k), lane)
-        (self.v_rd,) = self.call(lds.fragment_offset(M, self.rs_v), lane)
+        if self.vtr:                # elements 8 (lane // 32) .. + 7 of the row
+            self.k_rd = k.v_lshl_add_u32(VGPR(), self.lh, 3, self.k_rd)
+        if self.vtr:
+            self.v_rd = self.tr_offset(lane)
+        else:
+            (self.v_rd,) = self.call(lds.fragment_offset(M, self.rs_v), lane)
         # the lane's limit of visible keys, less its key offset 4 lh: key j
         # of the lane is visible iff j < lim
         self.tlim = k.v_sub_u32(VGPR(), self.row_limit(), k.v_lshlrev_b32(VGPR(), 2, self.lh))
@@ -249,7 +286,7 @@ class _Gen:
         self.s_base = [top - na * self.nkb, top - 2 * na * self.nkb]
         top -= 2 * na * self.nkb
         self.kreg = top = top - 4 * self.k_pass
-        self.vreg = top - 8 * len(self.v_goff)
+        self.vreg = top - (4 if self.vtr else 8) * len(self.v_goff)
         self.max_virtual = self.vreg
 
     def s_regs(self, which):
@@ -267,40 +304,17 @@ class _Gen:
         (dk,) = self.call(tiles.advance_buffer, dk, self.smov(c.kv * 2 * c.d))
         return dk
 
-    def load_v(self, dv):
-        """Global loads of one V tile, 4 rows x 4 columns per lane and group,
-        into its pinned registers."""
-        k, c = self.k, self.cfg
-        d2 = 2 * c.d
-        for g, off in enumerate(self.v_goff):
-            for r in range(4):
-                b = self.vreg + 8 * g + 2 * r
-                k.buffer_load_dwordx2(v[b:b + 2], off, dv, 0, offen=True, offset=r * d2)
-        (dv,) = self.call(tiles.advance_buffer, dv, self.smov(c.kv * d2))
-        return dv
-
     def write_k(self):
         """The loaded K tile to LDS, row-major (rows of d, rs_k apart)."""
         k = self.k
         for i in range(self.k_pass):
             o = i * self.k_rows * self.rs_k
             b = self.kreg + 4 * i
+            if self.vtr:            # 16 lanes: one whole row, no bank conflict
+                k.ds_write_b128(self.k_lds, v[b:b + 4], offset=o)
+                continue
             k.ds_write_b64(self.k_lds, v[b:b + 2], offset=o)
             k.ds_write_b64(self.k_lds, v[b + 2:b + 4], offset=o + 8)
-
-    def write_v(self):
-        """The loaded V tile to LDS transposed (V^T: rows of d, rs_v apart)."""
-        k = self.k
-        for g, addr in enumerate(self.v_ldsa):
-            b = self.vreg + 8 * g
-            rows = [v[b + 2 * r:b + 2 * r + 2] for r in range(4)]
-            # tiles.write_transposed's packing (a call would take virtual
-            # registers): column c's 4 keys with two v_perm_b32
-            for col in range(4):
-                x, sel = col // 2, self.sel[col % 2]
-                lo = k.v_perm_b32(VGPR(), rows[1][x], rows[0][x], sel)
-                hi = k.v_perm_b32(VGPR(), rows[3][x], rows[2][x], sel)
-                k.ds_write_b64(addr, k.concat(lo, hi), offset=self.k_bytes + col * self.rs_v)
 
     def scores(self, which):
         """S^T = K Q^T of the K tile in LDS into scores range `which`: 16
@@ -308,6 +322,14 @@ class _Gen:
         4 (l // 32) + r % 4)."""
         k, c = self.k, self.cfg
         ks = c.d // self.kk
+        if self.vtr:                # one ds_read_b128 per 32x32x16 step
+            op = getattr(k, f"v_mfma_f32_32x32x16_{c.dtype}")
+            for kb, acc in enumerate(self.s_regs(which)):
+                frags = [k.ds_read_b128(VGPR(4), self.k_rd, offset=kb * self.M * self.rs_k + 32 * i)
+                         for i in range(c.d // 16)]
+                for i, f in enumerate(frags):
+                    op(acc, f, self.qf[i], 0 if i == 0 else acc)
+            return
         for kb, acc in enumerate(self.s_regs(which)):
             frags = self.call(tiles.read_fragments(tuple(
                 kb * self.M * self.rs_k + 2 * self.kk * s_ for s_ in range(ks))), self.k_rd)
@@ -324,8 +346,14 @@ class _Gen:
                 getattr(k, self.mfma)(acc, a[t], b[t], 0 if zero and t == 0 else acc)
             return
         op = getattr(k, f"v_mfma_f32_32x32x16_{c.dtype}")
+
+        def cat(x, y):              # physical ranges (P in place) side by side
+            if isinstance(x, Reg):
+                assert y.index == x.index + x.width
+                return v[x.index:y.index + y.width]
+            return k.concat(x, y)
         for t in range(0, steps, 2):
-            op(acc, k.concat(a[t], a[t + 1]), k.concat(b[t], b[t + 1]),
+            op(acc, k.concat(a[t], a[t + 1]), cat(b[t], b[t + 1]),
                0 if zero and t == 0 else acc)
 
     def mask(self, S, j0):
@@ -372,18 +400,19 @@ class _Gen:
             xs = nxt
         return xs[0]
 
-    def pack(self, lo, hi):
+    def pack(self, lo, hi, dst=None):
         """Two f32 probabilities as one dword of 16-bit values (lo in the low
         half), rounded to nearest: f16 and gfx950's v_cvt_pk_bf16_f32 to
         nearest even; bf16 on gfx942 to nearest, ties away from zero (+ 0x8000,
         the high half: aiter's default `rtna` conversion; p is in [0, 1], so
         no NaN or overflow)."""
         k, c = self.k, self.cfg
+        dst = VGPR() if dst is None else dst
         if c.dtype == "f16":
-            return k.v_pack_b32_f16(VGPR(), k.v_cvt_f16_f32(VGPR(), lo),
+            return k.v_pack_b32_f16(dst, k.v_cvt_f16_f32(VGPR(), lo),
                                     k.v_cvt_f16_f32(VGPR(), hi))
         if c.arch == "gfx950":
-            return k.v_cvt_pk_bf16_f32(VGPR(), lo, hi)
+            return k.v_cvt_pk_bf16_f32(dst, lo, hi)
         r = [k.v_add_u32(VGPR(), 0x8000, x) for x in (lo, hi)]
         return k.v_perm_b32(VGPR(), r[1], r[0], self.sel[1])
 
@@ -400,9 +429,14 @@ class _Gen:
         # V^T fragments now: their LDS latency hides under the softmax
         base = self.k_bytes
         na, kk = self.nacc, self.kk
-        vfr = [self.call(tiles.read_fragments(tuple(
-            base + db * self.M * self.rs_v + 2 * kk * t for t in range(c.kv // kk))), self.v_rd)
-            for db in range(self.ndb)]
+        if self.vtr:
+            vfr = [[k.ds_read_b64_tr_b16(VGPR(2), self.v_rd,
+                                         offset=base + 2 * self.M * db + kk * t * self.rs_v)
+                    for t in range(c.kv // kk)] for db in range(self.ndb)]
+        else:
+            vfr = [self.call(tiles.read_fragments(tuple(
+                base + db * self.M * self.rs_v + 2 * kk * t for t in range(c.kv // kk))),
+                self.v_rd) for db in range(self.ndb)]
         regs = self.mask(S, st["j0"]) if masked else [[acc[r] for r in range(na)] for acc in S]
         flat = [x for row in regs for x in row]
         mx = self._max(flat)
@@ -418,8 +452,15 @@ class _Gen:
         alpha = k.v_exp_f32(VGPR(), k.v_mul_f32(VGPR(), self.c2,
                                                 k.v_sub_f32(VGPR(), m_old, m_new)))
         a2 = k.concat(nmc, alpha)
+        # gfx950: P in place of the scores (AMD's gfx950 fmha_v3_fwd does so
+        # too): the exponentials and then the packed 16-bit P overwrite the
+        # pinned scores range (pack j reads 2 j, 2 j + 1 and writes j <= 2 j,
+        # in order), 48 virtual VGPRs fewer per tile of 32 keys
+        sflat = [acc[r] for acc in S for r in range(na)]
+        at = (lambda i: sflat[i]) if self.vtr else (lambda i: VGPR())
         if masked:
-            P = [k.v_exp_f32(VGPR(), k.v_fma_f32(VGPR(), x, self.c2, nmc)) for x in flat]
+            P = [k.v_exp_f32(at(i), k.v_fma_f32(VGPR(), x, self.c2, nmc))
+                 for i, x in enumerate(flat)]
         else:
             # s c - m c two at a time (c from the low half of its SGPR pair,
             # -m c from the low half of a2, for both halves: op_sel_hi 0)
@@ -428,12 +469,27 @@ class _Gen:
                 for i in range(0, na, 2):
                     e = k.v_pk_fma_f32(VGPR(2), acc[i:i + 2], self.c2pair, a2,
                                        op_sel_hi=[1, 0, 0])
-                    P += [k.v_exp_f32(VGPR(), e[0]), k.v_exp_f32(VGPR(), e[1])]
-        l_new = k.v_fma_f32(VGPR(), st["l"], alpha, self._tree(k.v_add_f32, P))
+                    j = len(P)
+                    P += [k.v_exp_f32(at(j), e[0]), k.v_exp_f32(at(j + 1), e[1])]
+        if self.vtr:
+            # the row sum two lanes' values at a time: v_pk_add_f32 over the
+            # P registers in place (7 instructions and one add for 16 values)
+            sb = self.s_base[cur]
+            tot = self._tree(k.v_pk_add_f32, [v[sb + 2 * j:sb + 2 * j + 2]
+                                              for j in range(len(P) // 2)], width=2)
+            rsum = k.v_add_f32(VGPR(), tot[0], tot[1])
+        else:
+            rsum = self._tree(k.v_add_f32, P)
+        l_new = k.v_fma_f32(VGPR(), st["l"], alpha, rsum)
         # P^T fragments: keys 8 t + 4 lh + 0..3 of the lane's query = its
         # registers 4 t .. 4 t + 3 (t-th 8-key step of the tile)
-        pf = [k.concat(self.pack(P[4 * t], P[4 * t + 1]), self.pack(P[4 * t + 2], P[4 * t + 3]))
-              for t in range(c.kv // kk)]
+        pk = [self.pack(P[2 * j], P[2 * j + 1], sflat[j] if self.vtr else None)
+              for j in range(len(P) // 2)]
+        if self.vtr:                # the packed P is the scores range's first half
+            sb = self.s_base[cur]
+            pf = [v[sb + 2 * t:sb + 2 * t + 2] for t in range(c.kv // kk)]
+        else:
+            pf = [k.concat(pk[2 * t], pk[2 * t + 1]) for t in range(c.kv // kk)]
         # O^T = alpha O^T + V^T P^T, in O's pinned registers: alpha times
         # two registers per v_pk_mul_f32 (alpha from the high half of a2
         # for both halves: op_sel 1, op_sel_hi 1), then the MFMAs accumulate
