@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,10 @@ public:
   uint64_t base = 0, end = 0;         ///< address range of the decoded text
   std::vector<int32_t> pcIndex;       ///< (pc - base) / 4 -> index, or -1
   bool gfx950 = false;                ///< gfx950 code (OCP fp8/bf8 meanings)
+  /// What the timing model derives from the decoded text, made at its first
+  /// timed launch and kept for the next ones (timing/InstInfo.h:
+  /// programFacts; a code object is loaded once and launched many times).
+  mutable std::shared_ptr<const void> timingFacts;
 
   int64_t indexOf(uint64_t pc) const {
     if (pc < base || pc >= end || (pc & 3))

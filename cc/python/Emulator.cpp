@@ -173,7 +173,9 @@ NB_MODULE(_emu, m) {
       .def_ro("waves_per_simd", &Result::wavesPerSimd)
       .def_ro("occupancy_limit", &Result::occupancyLimit)
       .def_ro("events_truncated", &Result::eventsTruncated)
-      .def_ro("text", &Result::text)
+      .def_prop_ro("text", [](const Result &r) {
+        return r.text ? *r.text : std::vector<std::string>();
+      }, "The code object's instructions as text, by instruction index.")
       .def_ro("lds_cycles", &Result::ldsCycles)
       .def_ro("lds_ideal_cycles", &Result::ldsIdealCycles)
       .def_prop_ro("events", [](const Result &r) {

@@ -94,18 +94,6 @@ struct Simd {
 
 inline uint64_t turnAtOrAfter(unsigned simd, uint64_t t) { return t + ((simd + 4 - t % 4) % 4); }
 
-/// Instructions whose timing depends only on their own wave and SIMD.
-inline bool local(const InstInfo &ti) {
-  switch (ti.unit) {
-  case Unit::VALU: case Unit::TRANS: case Unit::MFMA: case Unit::SALU: case Unit::Branch:
-    return true;
-  case Unit::Internal:
-    return ti.ctl == CTL_NOP || ti.ctl == CTL_WAITCNT || ti.ctl == CTL_SLEEP;
-  default:
-    return false;
-  }
-}
-
 /// Occupancy: resident workgroups per CU and the per-SIMD wave limit.
 struct Occupancy {
   unsigned groups = 0, wavesPerSimd = 0;
@@ -133,9 +121,7 @@ struct LdsMemo {
 /// its memory to the next one started anywhere), the instruction budget.
 struct Shared {
   Shared(const Program &prog, const LaunchOptions &opts, const Params &P)
-      : info(classify(prog)) {
-    for (const InstInfo &ti : info)
-      stopAhead.push_back(!local(ti));
+      : facts(programFacts(prog)), info(facts->info), stopAhead(facts->stopAhead) {
     // The instruction trace lists instructions as they execute: keep it in
     // issue order (no batches, no run-ahead).
     batching = !opts.traceLimit;
@@ -152,13 +138,15 @@ struct Shared {
   /// Another group's (Model.cpp): the same program facts, its own pools,
   /// memos, budget count and failure.
   explicit Shared(const Shared &o)
-      : info(o.info), stopAhead(o.stopAhead), batching(o.batching), lineShift(o.lineShift),
+      : facts(o.facts), info(facts->info), stopAhead(facts->stopAhead), batching(o.batching),
+        lineShift(o.lineShift),
         icacheShift(o.icacheShift) {
     dispatcherFree.assign(o.dispatcherFree.size(), 0);
     ldsMemo.resize(o.ldsMemo.size());
   }
-  std::vector<InstInfo> info;
-  std::vector<uint8_t> stopAhead;  ///< by index: not SIMD-local (ends a batch)
+  std::shared_ptr<const ProgramFacts> facts;  ///< the program's (made once per program)
+  const std::vector<InstInfo> &info;
+  const std::vector<uint8_t> &stopAhead;  ///< by index: not SIMD-local (ends a batch)
   bool batching = true;            ///< execute SIMD-local instructions in batches
                                    ///< and let SIMDs run ahead
   unsigned lineShift = 0;          ///< log2(P.lineBytes)

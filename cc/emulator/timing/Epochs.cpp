@@ -189,7 +189,6 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   auto R = std::make_shared<Result>();
   R->clockMHz = P.clockMHz;
   R->device = P.device;
-  R->text = L.prog->text;
   Occupancy occ = occupancy(P, k, LN.numWaves, L.ldsSize);
   if (!occ.groups)
     return llvm::createStringError(
@@ -220,9 +219,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
                  numGroups * LN.numWaves >= 1024;
   // What must not execute while groups run at once: atomics (workgroups
   // exchanging data through memory) and s_sleep (a spin-wait's).
-  std::vector<uint8_t> serialAt(first->info.size());
-  for (size_t i = 0; i < serialAt.size(); ++i)
-    serialAt[i] = first->info[i].atomic || first->info[i].ctl == CTL_SLEEP;
+  const std::vector<uint8_t> &serialAt = first->facts->serialAt;
+  R->text = first->facts->text;
   unsigned ngroups = grouped ? std::min(mem.xcds(), cus) : 1;
   threads = std::max(1u, std::min(threads, ngroups));
   if (grouped)

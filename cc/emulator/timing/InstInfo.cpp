@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <mutex>
+
 namespace aster::emu::timing {
 
 namespace {
@@ -97,6 +99,24 @@ std::vector<InstInfo> classify(const Program &prog) {
     else if (mn == "s_endpgm") t.ctl = CTL_END;
   }
   return out;
+}
+
+std::shared_ptr<const ProgramFacts> programFacts(const Program &prog) {
+  static std::mutex m;  // (launches of one code object on several threads)
+  std::lock_guard<std::mutex> lk(m);
+  if (prog.timingFacts)
+    return std::static_pointer_cast<const ProgramFacts>(prog.timingFacts);
+  auto f = std::make_shared<ProgramFacts>();
+  f->info = classify(prog);
+  f->stopAhead.reserve(f->info.size());
+  f->serialAt.reserve(f->info.size());
+  for (const InstInfo &ti : f->info) {
+    f->stopAhead.push_back(!local(ti));
+    f->serialAt.push_back(ti.atomic || ti.ctl == CTL_SLEEP);
+  }
+  f->text = std::make_shared<const std::vector<std::string>>(prog.text);
+  prog.timingFacts = f;
+  return f;
 }
 
 } // namespace aster::emu::timing

@@ -6,6 +6,8 @@
 #include "emulator/timing/Params.h"
 #include "emulator/timing/Result.h"
 
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace aster::emu::timing {
@@ -37,6 +39,33 @@ struct InstInfo {
 
 /// Timing facts of every decoded instruction of `prog`, by index.
 std::vector<InstInfo> classify(const Program &prog);
+
+/// Instructions whose timing depends only on their own wave and SIMD.
+inline bool local(const InstInfo &ti) {
+  switch (ti.unit) {
+  case Unit::VALU: case Unit::TRANS: case Unit::MFMA: case Unit::SALU: case Unit::Branch:
+    return true;
+  case Unit::Internal:
+    return ti.ctl == CTL_NOP || ti.ctl == CTL_WAITCNT || ti.ctl == CTL_SLEEP;
+  default:
+    return false;
+  }
+}
+
+/// What the timing model derives from a program, per instruction index: made
+/// once per program (a code object is decoded once and launched many times;
+/// [host]: classifying every instruction by its mnemonic and copying the
+/// text were a fixed cost of each timed launch of a large code object).
+struct ProgramFacts {
+  std::vector<InstInfo> info;
+  std::vector<uint8_t> stopAhead;  ///< not SIMD-local (ends a batch)
+  std::vector<uint8_t> serialAt;   ///< atomics and s_sleep (Epochs.cpp)
+  /// The instruction text (Result::text shares it).
+  std::shared_ptr<const std::vector<std::string>> text;
+};
+/// The program's facts, made at the first call (thread-safe) and kept in
+/// Program::timingFacts.
+std::shared_ptr<const ProgramFacts> programFacts(const Program &prog);
 
 } // namespace aster::emu::timing
 

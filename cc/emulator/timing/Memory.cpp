@@ -218,10 +218,19 @@ void Calendar::init(double linesPerCycle, unsigned width) {
 }
 
 void Calendar::grow(uint64_t b) {
-  while (base_ + used_.size() <= b) {
-    next_.push_back(base_ + used_.size());
-    used_.push_back(0);
+  if (base_ + used_.size() > b)
+    return;
+  // [host] in one step, at least 64 buckets at first (a launch's 130
+  // calendars grew one bucket at a time: reallocations per launch)
+  size_t n = size_t(b - base_) + 1;
+  if (n > used_.capacity()) {
+    size_t cap = std::max<size_t>({n, 2 * used_.capacity(), 64});
+    used_.reserve(cap);
+    next_.reserve(cap);
   }
+  for (size_t i = used_.size(); i < n; ++i)
+    next_.push_back(base_ + i);
+  used_.resize(n, 0.f);
 }
 
 uint64_t Calendar::find(uint64_t b) {

@@ -69,26 +69,32 @@ WavePool &wavePool() {
 void Shared::takePooled(size_t most) {
   WavePool &p = wavePool();
   std::lock_guard<std::mutex> lk(p.m);
-  for (size_t i = 0; i < most && !p.waves.empty(); ++i) {
-    wavesFree.push_back(std::move(p.waves.back()));
-    p.waves.pop_back();
-  }
+  // The most recently returned last, in the same order: dispatch takes
+  // from the back, so a launch starts the waves the last one used (still
+  // in the host's caches) first ([host]: taken in reverse, launches of
+  // fewer waves than the pool alternated between its halves).
+  auto take = [most](auto &from, auto &to) {
+    size_t k = std::min(most, from.size());
+    for (size_t i = from.size() - k; i < from.size(); ++i)
+      to.push_back(std::move(from[i]));
+    from.resize(from.size() - k);
+  };
+  take(p.waves, wavesFree);
   // (dispatch clears the register times a wave of any kernel wrote)
-  for (size_t i = 0; i < most && !p.twaves.empty(); ++i) {
-    twavesFree.push_back(std::move(p.twaves.back()));
-    p.twaves.pop_back();
-  }
+  take(p.twaves, twavesFree);
 }
 
 void Shared::returnPooled() {
   WavePool &p = wavePool();
   std::lock_guard<std::mutex> lk(p.m);
-  for (auto &w : wavesFree)
-    if (p.waves.size() < WavePool::kKeep)
-      p.waves.push_back(std::move(w));
-  for (auto &t : twavesFree)
-    if (p.twaves.size() < WavePool::kKeep)
-      p.twaves.push_back(std::move(t));
+  // The last freed (the most recently used) are kept when not all fit.
+  auto give = [](auto &from, auto &to) {
+    size_t room = WavePool::kKeep - std::min(WavePool::kKeep, to.size());
+    for (size_t i = from.size() - std::min(room, from.size()); i < from.size(); ++i)
+      to.push_back(std::move(from[i]));
+  };
+  give(wavesFree, p.waves);
+  give(twavesFree, p.twaves);
   wavesFree.clear();
   twavesFree.clear();
 }
@@ -272,7 +278,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
   // touch only their wave, so when they execute does not matter, and the
   // instructions that do (memory, LDS, barriers, s_memtime) execute at
   // their issue cycle, in cycle order, once the queue before them is empty.
-  if (t.qpos == t.queue.size() && batching && local(info[w.pc]) && !fillQueue(t))
+  if (t.qpos == t.queue.size() && batching && !stopAhead[w.pc] && !fillQueue(t))
     return;
   if (t.qpos < t.queue.size()) {
     uint32_t idx = t.queue[t.qpos++];
@@ -338,7 +344,7 @@ void CUModel::runAhead(TWave &t, unsigned s) {
   // The same as issue() on the queue, in one loop.
   for (;;) {
     if (t.qpos == t.queue.size() &&
-        (!local(info[t.w->pc]) || !fillQueue(t) || t.queue.empty()))
+        (stopAhead[t.w->pc] || !fillQueue(t) || t.queue.empty()))
       return;
     for (size_t n = t.queue.size(); t.qpos < n;) {
       uint32_t idx = t.queue[t.qpos++];

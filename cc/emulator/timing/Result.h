@@ -10,6 +10,7 @@
 #define ASTER_EMULATOR_TIMING_RESULT_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -106,7 +107,8 @@ struct Result {
   std::vector<Event> events;             ///< per CU in issue order, the CUs
                                          ///< interleaved by epoch (Model.cpp)
   bool eventsTruncated = false;
-  std::vector<std::string> text;         ///< instruction text by index
+  /// Instruction text by index (the program's, shared: not copied per launch).
+  std::shared_ptr<const std::vector<std::string>> text;
   uint64_t unitBusy[unsigned(Unit::Count)] = {};   ///< summed over SIMDs/CUs
   uint64_t unitCount[unsigned(Unit::Count)] = {};  ///< instructions per unit
   uint64_t ldsCycles = 0, ldsIdealCycles = 0;      ///< bank-conflict factor
