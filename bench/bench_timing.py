@@ -24,8 +24,8 @@ meaningful on idle cores: the load average is printed.
                                  [--threads N]
 
 --threads N sets ASTER_TIMING_THREADS: the host threads of a timed launch's
-XCD groups (cc/emulator/timing/Epochs.cpp; unset or 0, the default: one group
-of all CUs, the model before groups).
+XCD groups (cc/emulator/timing/Epochs.cpp; unset, the default: the cores
+the process may use; 0: one group of all CUs, the model before groups).
 
 --speed prints only the small kernels, the dense MFMA rate of one host core
 and the GEMM with the matrix thread (plain vs timed, one table each). Measure with two idle cores
@@ -194,7 +194,7 @@ def main():
     opts = ap.parse_args()
     if opts.threads is not None:
         os.environ["ASTER_TIMING_THREADS"] = str(opts.threads)
-    print(f"timing threads: {os.environ.get('ASTER_TIMING_THREADS', '0 (one group of all CUs)')}")
+    print(f"timing threads: {os.environ.get('ASTER_TIMING_THREADS', 'unset (grouped, one per core)')}")
     if opts.speed:
         small_rows()
         mfma_rate()

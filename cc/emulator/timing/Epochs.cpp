@@ -34,7 +34,8 @@
 // issue (Shared::wantSerial), so none executes while groups run at once.
 // One group of all CUs (exactly the model before groups): launches of fewer
 // than 1024 waves, with an instruction trace (kept in execution order) or
-// with ASTER_TIMING_THREADS=0,
+// with ASTER_TIMING_THREADS=0 (unset: grouped, on the cores the process may
+// use),
 // the caller's choice for a kernel whose workgroups exchange data through
 // plain loads and stores. Other kernels' workgroups only read what no
 // other workgroup writes during the launch, so running them at once on
@@ -153,9 +154,9 @@ unsigned hostCores() {
 }
 
 /// Host threads for grouped launches: ASTER_TIMING_THREADS (read per
-/// launch; unset or 0: one group of all CUs, the model before the groups
-/// and the default while the grouped model's view of shared bandwidth
-/// moves bench_fidelity's median by more than a point: docs/emulator.md).
+/// launch; 0: one group of all CUs, the model before the groups), unset:
+/// the cores this process may use. The grouped model's cycles do not
+/// depend on the number.
 unsigned timingThreads() {
   if (const char *e = std::getenv("ASTER_TIMING_THREADS"); e && *e) {
     char *end = nullptr;
@@ -163,7 +164,7 @@ unsigned timingThreads() {
     if (end && !*end)
       return unsigned(std::min<unsigned long>(n, 256));
   }
-  return 0;
+  return std::min(hostCores(), 256u);
 }
 
 } // namespace
