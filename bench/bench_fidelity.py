@@ -31,6 +31,11 @@ Sources (public, AMD's own measurements shipped in the amd-aiter wheel):
     10 warm-up and 101 timed launches). The MI355X profile's sustained-MFMA
     clock bound (Params.h mfmaClockMHz) comes from this table's fastest row
     (32768x8192x28672), one number bounding the clock, not fitted to rows.
+    The tuner's perftest rotates 101 copies of the tensor arguments through
+    its timed launches: where the copies together fit in the device's
+    Infinity Cache (256 MiB), the row runs with its data in the MALL
+    (aster.launch(data_in_mall=True); f4gemm.perftest_footprint); the
+    fmoe_stage1 and a8w8 rows' weights alone exceed it 101 times over.
 Held out, never opened: aiter/configs/bf16_tuned_gemm.csv.
 
     python bench/bench_fidelity.py                 # rows under --max-cost
@@ -110,7 +115,9 @@ def f4gemm_rows():
     """(cost, row) for the asm rows of a4w4_blockscale_tuned_gemm.csv (cu_num
     256: MI355X); cost as fmoe_rows, over whole tiles."""
     path = wheel.wheel_file("aiter/configs/a4w4_blockscale_tuned_gemm.csv")
+    from aster.timing import devices
     table = f4gemm.kernels()
+    mall_bytes = devices()["mi355x"]["mall_bytes"]
     out = []
     with open(path) as f:
         for r in csv.DictReader(f):
@@ -120,9 +127,10 @@ def f4gemm_rows():
             m, n, kk = int(r["M"]), int(r["N"]), int(r["K"])
             tiles = -(-m // k.tile_m) * -(-n // k.tile_n)
             cost = 2 * tiles * k.tile_m * k.tile_n * kk / 16384
+            mall = f4gemm.perftest_footprint(m, n, kk) <= mall_bytes
             out.append((cost, dict(source="a4w4_blockscale_tuned_gemm.csv us", family="f4gemm",
                                    kernel=k.symbol, device="mi355x", arch="gfx950", m=m, n=n,
-                                   k=kk, splitk=0, measured=float(r["us"]))))
+                                   k=kk, splitk=0, measured=float(r["us"]), mall=mall)))
     return out
 
 
@@ -159,7 +167,8 @@ def short(symbol):
 
 def run(row):
     if row["family"] == "f4gemm":
-        return f4gemm.run(row["kernel"], row["m"], row["n"], row["k"], device=row["device"])[1]
+        return f4gemm.run(row["kernel"], row["m"], row["n"], row["k"], device=row["device"],
+                          data_in_mall=row["mall"])[1]
     if row["family"] == "gemm_a8w8_m128":
         st = gemm_a8w8_m128.launch(row["m"], row["n"], row["k"], row["splitk"],
                                    device=row["device"])

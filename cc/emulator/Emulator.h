@@ -167,6 +167,8 @@ struct LaunchOptions {
   /// The device profile the timing model runs (timing::Params::devices());
   /// empty: the code object's target's default (gfx942 MI300X, gfx950 MI355X).
   std::string timingDevice;
+  /// The launch's data starts in the Infinity Cache (timing::Params::dataInMall).
+  bool timingDataInMall = false;
 };
 
 struct LaunchStats {

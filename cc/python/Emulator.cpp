@@ -243,6 +243,7 @@ NB_MODULE(_emu, m) {
       d["hbm_peak_tb_s"] = p.hbmPeakTBs;
       d["mall_tb_s"] = p.mallBytesPerClk * p.clockMHz * 1e6 / 1e12;
       d["l2_tb_s_per_xcd"] = p.l2BytesPerClkPerXcd * p.clockMHz * 1e6 / 1e12;
+      d["mall_bytes"] = p.mallBytes;
       d["latency_cycles"] = nb::make_tuple(p.l1Latency, p.l2Latency, p.mallLatency,
                                            p.hbmLatency);
       d["wave_dispatch_cycles"] = p.waveDispatchCycles;
@@ -298,7 +299,7 @@ NB_MODULE(_emu, m) {
              bool strict, const std::string &uninitialized, uint64_t budget,
              unsigned threads, uint32_t dynamicLds, unsigned traceLimit,
              std::vector<uint64_t> buffers, bool timed, uint64_t slice,
-             const std::string &device) {
+             const std::string &device, bool dataInMall) {
             LaunchOptions o;
             o.strict = strict;
             o.uninitialized = policy(uninitialized);
@@ -310,6 +311,7 @@ NB_MODULE(_emu, m) {
             o.timing = timed;
             o.sliceInstructions = slice;
             o.timingDevice = device;
+            o.timingDataInMall = dataInMall;
             const auto *p = static_cast<const uint8_t *>(kernargs.data());
             std::vector<uint8_t> args(p, p + kernargs.size());
             std::optional<llvm::Expected<LaunchStats>> st;
@@ -325,7 +327,7 @@ NB_MODULE(_emu, m) {
           nb::arg("threads") = 1, nb::arg("dynamic_lds") = 0, nb::arg("trace_limit") = 0,
           nb::arg("buffers") = std::vector<uint64_t>(), nb::arg("timing") = false,
           nb::arg("slice_instructions") = 4096,
-          nb::arg("device") = "",
+          nb::arg("device") = "", nb::arg("data_in_mall") = false,
           "Runs `kernel` over `grid` workgroups of `block` work-items; `kernargs` holds "
           "the explicit arguments. Buffers change only when the launch succeeds.");
 }

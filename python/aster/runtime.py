@@ -67,7 +67,8 @@ def _bytes_view(arr):
 
 
 def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
-                threads, dynamic_lds, trace_limit, timing, slack, interleave, device):
+                threads, dynamic_lds, trace_limit, timing, slack, interleave, device,
+                data_in_mall=False):
     co = _load(hsaco)
     info = co.kernel(kernel)
     packed = args.for_kernel(info) if isinstance(args, Packed) else pack(kernel, info.args, args)
@@ -85,7 +86,7 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
                         uninitialized=uninitialized, instruction_budget=budget,
                         threads=threads, dynamic_lds=dynamic_lds, trace_limit=trace_limit,
                         timing=timing, slice_instructions=interleave,
-                        device=device or "")
+                        device=device or "", data_in_mall=data_in_mall)
     except EmulatorError as e:      # name the Python option, not the C++ one
         msg = str(e)
         if "LaunchOptions::instructionBudget" in msg:
@@ -112,7 +113,8 @@ def _launch_emu(hsaco, kernel, grid, block, args, strict, uninitialized, budget,
 
 def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
            uninitialized="error", budget=2_000_000_000, threads=1, dynamic_lds=0,
-           trace_limit=0, timing=False, slack=0, interleave=4096, device=None):
+           trace_limit=0, timing=False, slack=0, interleave=4096, device=None,
+           data_in_mall=False):
     """Runs `kernel` of `code` over `grid` workgroups of `block` work-items.
 
     code      hsaco bytes, an aster.Compiled, or an aster.Module
@@ -143,7 +145,11 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
     accesses of different waves between barriers by timing need it small),
     device (the timing model's device profile, a name of
     aster.timing.devices(); None: the code object's target's flagship,
-    gfx942 "mi300x", gfx950 "mi355x").
+    gfx942 "mi300x", gfx950 "mi355x"), data_in_mall (timing: the launch's
+    data starts in the device's Infinity Cache, as after recent launches that
+    read the same buffers when all of them fit in it, e.g. aiter's perftest
+    rotating 101 copies of small tensors: lines come from the MALL, not HBM;
+    needs timing=True).
 
     Returns a LaunchResult. Raises EmulatorError (a RuntimeError) when the
     emulator rejects the code object or the kernel faults, TypeError /
@@ -169,6 +175,11 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
         from .timing import devices
         if device not in devices():
             raise ValueError(f"device must be one of {', '.join(devices())}; got {device!r}")
+    if not isinstance(data_in_mall, (bool, np.bool_)):
+        raise ValueError(f"data_in_mall must be a bool, got {data_in_mall!r}")
+    if data_in_mall and not timing:
+        raise ValueError("data_in_mall=True describes the timing model's caches: it needs "
+                         "timing=True")
     hsaco = _hsaco(code)
     if backend == "auto":
         from . import hip_backend
@@ -180,4 +191,5 @@ def launch(code, kernel, grid, block, args=(), backend="emu", *, strict=True,
         return hip_backend.launch(hsaco, kernel, grid, block, args, dynamic_lds, slack)
     return _launch_emu(hsaco, kernel, grid, block, args, bool(strict), uninitialized,
                        int(budget), int(threads), int(dynamic_lds), int(trace_limit),
-                       bool(timing), int(slack), int(interleave), device)
+                       bool(timing), int(slack), int(interleave), device,
+                       bool(data_in_mall))

@@ -183,6 +183,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     return llvm::createStringError("timing model: no device profile '" + device +
                                    "' (profiles: " + known + ")");
   }
+  P.dataInMall = L.opts.timingDataInMall;
   if ((P.target == "gfx950") != (processor == "gfx950"))
     return llvm::createStringError("timing model: device " + device + " runs " + P.target +
                                    " code; the code object is for " + processor);

@@ -604,6 +604,11 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
         bool fresh;
         uint64_t *slot;
         uint64_t at = mallEntry(m.xcd, line, fresh, slot);
+        if (fresh && P.dataInMall) {  // in the MALL before the launch
+          *slot = 0;
+          fresh = false;
+          at = 0;
+        }
         if (!fresh) {
           lv = MALL;
           arrive = std::max(t + P.mallLatency, store ? 0 : at);

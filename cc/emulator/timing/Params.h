@@ -146,6 +146,23 @@ struct Params {
   /// used instruction cache starts with the kernel's first icacheBytes of
   /// code (GlobalMemory::warmCode); false: every line misses once.
   bool codeWarm = true;
+  /// The launch's data starts in the Infinity Cache (MALL): a line the
+  /// launch has not touched yet comes from the MALL (mallLatency, MALL
+  /// bandwidth), not HBM. For launches timed right after recent launches
+  /// that read the same buffers, all of them fitting in the MALL: [aiter]'s
+  /// perftest rotates min(101, ~32 GiB / bytes) copies of a kernel's tensor
+  /// arguments through its 101 timed launches (aiter/test_common.py:
+  /// perftest, device_memory_profiling: the tensors' nbytes), so each
+  /// copy is read once per 101 launches and stays in the memory-side MALL
+  /// when the copies together fit in mallBytes ([WP]: it caches HBM
+  /// traffic; [model]: LRU-like, a footprint beyond it misses). Set per
+  /// launch (LaunchOptions::timingDataInMall, aster.launch(data_in_mall=)).
+  /// Vector memory lines only: scalar loads (the kernel arguments, written
+  /// anew for each launch) still miss to HBM.
+  bool dataInMall = false;
+  /// Infinity Cache capacity ([WP] MI300X and MI325X, [CDNA4] MI355X:
+  /// 256 MiB; MI308X [model]: MI300X's memory dies).
+  uint64_t mallBytes = 256ull << 20;
   /// Scalar loads and instruction fetches that miss go to the XCD's L2
   /// (and beyond, as vector lines do); the wave waits for the line.
   unsigned ldsLatency = 64;         ///< [C&C] LDS load-to-use, ~30 ns

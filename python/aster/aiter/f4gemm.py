@@ -58,7 +58,7 @@ from .kernargs import struct_layout
 from .wheel import code_object, wheel_file
 
 __all__ = ["Kernel", "kernels", "kernel_of", "shuffle_scales", "scale_shape", "run",
-           "SOURCE"]
+           "perftest_footprint", "SOURCE"]
 
 SOURCE = "aiter_meta/csrc/py_itfs_cu/asm_gemm_a4w4.cu"
 ARCH = "gfx950"
@@ -118,6 +118,27 @@ def shuffle_scales(s):
         p.reshape(sm // 32, 2, 16, sn // 8, 2, 4).transpose(0, 3, 5, 2, 4, 1)).reshape(sm, sn)
 
 
+# aiter's perftest (aiter/test_common.py) times 101 launches, rotating
+# min(101, ceil(cache_size / inputSize)) copies of the tensor arguments,
+# cache_size = min(L2_cache_size * 64 * 128, 0.9 x free memory): 4 MiB x 8192
+# = 32 GiB on MI355X (torch's L2_cache_size: one XCD's 4 MiB).
+PERFTEST_ITERS = 101
+PERFTEST_CACHE = (4 << 20) * 64 * 128
+
+
+def perftest_footprint(m, n, k):
+    """Bytes that aiter's tuner cycles through while timing gemm_a4w4_asm on
+    M x N x K: its rotated copies of the tensor arguments (generate_data in
+    gemm_a4w4_blockscale_tune.py: A [M, K/2], B shuffled [N, K/2], the two
+    padded scale tensors, out [ceil(M/256)*256, N] bf16; perftest's
+    inputSize = their nbytes + 1) times the number of copies."""
+    sa, sb = scale_shape(m, k), scale_shape(n, k)
+    size = (m * k // 2 + n * k // 2 + sa[0] * sa[1] + sb[0] * sb[1]
+            + -(-m // 256) * 256 * n * 2 + 1)
+    copies = min(PERFTEST_ITERS, -(-PERFTEST_CACHE // size))
+    return copies * size
+
+
 def _check(k, m, n, kdim):
     from .. import AsterError
     if min(m, n, kdim) < 1:
@@ -134,13 +155,17 @@ def _check(k, m, n, kdim):
                          "kernels are supported")
 
 
-def run(kernel, m, n, k, *, device="mi355x", timing=True, data=None, strict=True):
+def run(kernel, m, n, k, *, device="mi355x", timing=True, data=None, strict=True,
+        data_in_mall=False):
     """Runs f4gemm `kernel` (symbol or tile "32x128") on M x N x K as aiter's
     gemm_a4w4_asm launches it, on the timing model's `device`. Inputs are
     zeros (timing does not depend on them) unless `data` = (A [M, K/2] uint8
     fp4x2, B [N, K/2] uint8 fp4x2 unshuffled, sa [M, K/32] uint8 e8m0, sb
-    [N, K/32] uint8 e8m0). Returns (out [M, N] as uint16 bf16 bits, the
-    LaunchResult: `.timing`, `.microseconds` with timing)."""
+    [N, K/32] uint8 e8m0). data_in_mall: the inputs start in the Infinity
+    Cache (aster.launch's; as when aiter's tuner timed the shape, if
+    perftest_footprint fits in the device's MALL). Returns (out [M, N] as
+    uint16 bf16 bits, the LaunchResult: `.timing`, `.microseconds` with
+    timing)."""
     from .. import AsterError
     from ..runtime import launch as _launch
     from .gemm import shuffle_weight
@@ -174,5 +199,6 @@ def run(kernel, m, n, k, *, device="mi355x", timing=True, data=None, strict=True
         stride_ScaleB0=sb.shape[1], log2_k_split=0)
     grid = (nt // kern.tile_n, mt // kern.tile_m, 1)
     r = _launch(code_object(ARCH, kern.code), kern.symbol, grid, (256, 1, 1), packed,
-                strict=strict, timing=timing, device=device if timing else None, slack=SLACK)
+                strict=strict, timing=timing, device=device if timing else None, slack=SLACK,
+                data_in_mall=data_in_mall)
     return out[:m * n].reshape(m, n), r

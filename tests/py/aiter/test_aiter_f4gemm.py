@@ -58,8 +58,13 @@ def test_f4gemm_matches_numpy(kernel, m, n, k):
 
 def test_cheapest_row_near_amds_measurement():
     """a4w4_blockscale_tuned_gemm.csv: cu_num 256, 64x192x1024,
-    _ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E, 3.8719 us."""
-    _, r = f4gemm.run("32x128", 64, 192, 1024, device="mi355x")
+    _ZN5aiter41f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128E, 3.8719 us; its
+    tuner's 101 rotated copies (24 MiB) stay in the Infinity Cache, so the
+    row runs with its data there, as bench_fidelity runs it."""
+    from aster.timing import devices
+    fits = f4gemm.perftest_footprint(64, 192, 1024) <= devices()["mi355x"]["mall_bytes"]
+    assert fits
+    _, r = f4gemm.run("32x128", 64, 192, 1024, device="mi355x", data_in_mall=fits)
     assert r.microseconds == pytest.approx(3.8719, rel=0.35)
 
 
