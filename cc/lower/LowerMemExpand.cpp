@@ -153,6 +153,16 @@ bool fromAlloca(Value v) {
   return false;
 }
 
+/// A row-major memref of type t as one of rank 1 (itself when it is).
+Value collapseRowMajor(OpBuilder &b, Location loc, Value m, MemRefType t) {
+  if (t.getRank() == 1)
+    return m;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    all[0].push_back(d);
+  return memref::CollapseShapeOp::create(b, loc, m, all);
+}
+
 /// A copy between contiguous row-major memrefs of static shape in global or
 /// workgroup memory, as 16-byte vector.load / vector.store pieces over the
 /// memrefs collapsed to one dimension (a last piece of what is left): the
@@ -167,15 +177,8 @@ bool copyAsVectors(OpBuilder &b, Location loc, memref::CopyOp c, MemRefType st, 
       !memref::isStaticShapeAndContiguousRowMajor(dt) || fromAlloca(c.getSource()) ||
       fromAlloca(c.getTarget()))
     return false;
-  auto flat = [&](Value m, MemRefType t) -> Value {
-    if (t.getRank() == 1)
-      return m;
-    SmallVector<ReassociationIndices> all(1);
-    for (int64_t d = 0; d < t.getRank(); ++d)
-      all[0].push_back(d);
-    return memref::CollapseShapeOp::create(b, loc, m, all);
-  };
-  Value src = flat(c.getSource(), st), dst = flat(c.getTarget(), dt);
+  Value src = collapseRowMajor(b, loc, c.getSource(), st),
+        dst = collapseRowMajor(b, loc, c.getTarget(), dt);
   int64_t per = 16 / eb;
   for (int64_t at = 0; at < n; at += per) {
     auto vt = VectorType::get({std::min(per, n - at)}, e);
@@ -202,15 +205,8 @@ bool copyDynamicAsVectors(OpBuilder &b, Location loc, memref::CopyOp c, MemRefTy
       !st.getLayout().isIdentity() || !dt.getLayout().isIdentity() ||
       fromAlloca(c.getSource()) || fromAlloca(c.getTarget()))
     return false;
-  auto flat = [&](Value m, MemRefType t) -> Value {
-    if (t.getRank() == 1)
-      return m;
-    SmallVector<ReassociationIndices> all(1);
-    for (int64_t d = 0; d < t.getRank(); ++d)
-      all[0].push_back(d);
-    return memref::CollapseShapeOp::create(b, loc, m, all);
-  };
-  Value src = flat(c.getSource(), st), dst = flat(c.getTarget(), dt);
+  Value src = collapseRowMajor(b, loc, c.getSource(), st),
+        dst = collapseRowMajor(b, loc, c.getTarget(), dt);
   int64_t per = 16 / eb;
   Value n = memref::DimOp::create(b, loc, src, 0);
   Value zero = idx(b, loc, 0), one = idx(b, loc, 1), step = idx(b, loc, per);
