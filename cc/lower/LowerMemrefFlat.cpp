@@ -25,8 +25,10 @@
 //     flat address (llc-22 selects flat_load_dwordx4 at any alignment).
 // The flat memref is a MemArg whose ptrReg is a VGPR pair (global memrefs
 // hold an SGPR pair): isFlat below; address() gives it only to callers
-// that pass allowFlat (the vector accesses); atomics through one are an
-// error naming the op. scf results and function parameters of unknown
+// that pass allowFlat (the vector accesses, vector.type_cast element
+// accesses, atomics: LowerMemrefAtomics.cpp). A select of two type_cast
+// views (memrefs of vectors) is a flat memref of their scalar sources' type
+// (LowerVectorTypeCast.cpp indexes its leading dimensions). scf results and function parameters of unknown
 // memory become flat memrefs too (LowerMemrefCarries.cpp).
 // Needs before: both operands in mems (kernel arguments, workgroup or
 // private memory, views, flat memrefs; not register-held allocas).
@@ -148,6 +150,22 @@ LogicalResult lowerSelect(KernelLowering &L, Operation *op) {
   if (failed(ma) || failed(mb) || failed(c))
     return failure();
   auto mt = cast<MemRefType>(op->getResult(0).getType());
+  if (isa<VectorType>(mt.getElementType())) {
+    // Two vector.type_cast views (memrefOf gives each its scalar source,
+    // LowerVectorTypeCast.cpp): the flat memref is of the sources' type,
+    // the vector element's accesses index its leading dimensions.
+    MemRefType sa = ma->type, sb = mb->type;
+    if (isa<VectorType>(sa.getElementType()) || sa.getShape() != sb.getShape() ||
+        sa.getElementType() != sb.getElementType())
+      return L.unsupported(op, "a select of memrefs of vectors is lowered for two "
+                               "vector.type_cast views of memrefs of one shape");
+    MemRefLayoutAttrInterface layout = sa.getLayout();
+    if (sa.getLayout() != sb.getLayout()) {
+      SmallVector<int64_t> dyn(sa.getRank(), ShapedType::kDynamic);
+      layout = StridedLayoutAttr::get(L.ctx, ShapedType::kDynamic, dyn);
+    }
+    mt = MemRefType::get(sa.getShape(), sa.getElementType(), layout, mt.getMemorySpace());
+  }
   MemArg r;
   r.type = mt;
   r.view = true;

@@ -123,3 +123,62 @@ def test_if_over_private_allocas_carries_the_scratch_offset():
     offset (no flat pointer: both are scratch)."""
     a = asm(C.CASES, "memref_if_private")
     assert "scratch_load_dword" in a and not re.search(r"flat_(load|store)", a)
+
+
+def test_atomics_through_flat_memrefs_are_flat_atomics():
+    """i32 addi returning: flat_atomic_add sc0; maxs unused: flat_atomic_smax
+    (no sc0); f32 addf: flat_atomic_add_f32; as llc-22 -mcpu=gfx942 selects
+    for an addrspace(0) atomicrmw at agent scope (LLVM's build of this
+    kernel, system scope, loops on flat_atomic_cmpswap for smax and addf:
+    LowerMemrefAtomics.cpp says why aster follows the agent-scope choice);
+    no global_atomic / ds_ atomic for the flat pointer."""
+    a = asm(C.CASES, "atomic_through_flat")
+    assert re.search(r"flat_atomic_add v\d+, v\[\d+:\d+\], v\d+ sc0", a)
+    assert re.search(r"flat_atomic_add v\[\d+:\d+\], v\d+\s*$", a, re.M)
+    assert re.search(r"flat_atomic_smax v\[\d+:\d+\], v\d+\s*$", a, re.M)
+    assert re.search(r"flat_atomic_add_f32 v\d+, v\[\d+:\d+\], v\d+ sc0", a)
+    assert "src_shared_base" in a
+    assert not re.search(r"global_atomic|ds_(add|max|cmpst)", a)
+
+
+def test_subdword_and_generic_atomics_through_flat_memrefs_loop_on_flat_cmpswap():
+    """i16 addi and a generic_atomic_rmw: loops of flat_load_dword and
+    flat_atomic_cmpswap sc0 (llc-22 builds both so: its partword expansion
+    swaps the dword at address & ~3), one loop each."""
+    a = asm(C.CASES, "atomic16_generic_through_flat")
+    assert len(re.findall(r"flat_atomic_cmpswap v\d+, v\[\d+:\d+\], v\[\d+:\d+\] sc0", a)) == 2
+    assert len(re.findall(r"flat_load_dword\b", a)) == 2
+    assert not re.search(r"global_atomic|ds_cmpst", a)
+
+
+def test_type_cast_elements_through_flat_memrefs_are_flat_dwordx4():
+    """A vector<4xf32> element of a select of two vector.type_cast views:
+    flat_load_dwordx4 / flat_store_dwordx4 (llc-22's choice for the same
+    flat <4 x float> load and store in LLVM's build of this kernel)."""
+    a = asm(C.CASES, "type_cast_through_flat")
+    assert len(re.findall(r"flat_load_dwordx4\b", a)) == 1
+    assert len(re.findall(r"flat_store_dwordx4\b", a)) == 1
+
+
+def test_wide_atomic_through_a_flat_memref_is_a_located_error():
+    """A 64-bit atomic through a flat memref: llc-22 tests the private
+    aperture per address first (64-bit flat atomics do not reach scratch);
+    not lowered, an error at the op saying so."""
+    text = module(f"""
+    gpu.func @k(%x: memref<64xi64>) workgroup(%l: memref<64xi64, {C.WG}>) kernel {{
+      %i = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : i64
+      %g = memref.memory_space_cast %l : memref<64xi64, {C.WG}> to memref<64xi64>
+      %odd = arith.andi %i, %c1 : index
+      %ev = arith.cmpi eq, %odd, %c0 : index
+      %m = arith.select %ev, %g, %x : memref<64xi64>
+      %v = memref.atomic_rmw addi %one, %m[%c0] : (i64, memref<64xi64>) -> i64
+      memref.store %v, %x[%i] : memref<64xi64>
+      gpu.return
+    }}""")
+    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'memref.atomic_rmw' op "
+                                               r"cannot be lowered to amdgcn: 64-bit atomics "
+                                               r"through a memref of unknown memory"):
+        aster.lower(text)
