@@ -595,20 +595,23 @@ CASES.append(Case("atomic16_generic_through_flat", "ag", module(f"""
 #    (LowerVectorTypeCast.cpp): a select of two type_cast views, an LDS
 #    buffer (cast to generic) for even lanes and a global argument for odd
 #    ones; a vector<4xf32> element loaded (flat_load_dwordx4, as llc-22
-#    selects for a flat <4 x float>) and one stored (flat_store_dwordx4).
+#    selects for a flat <4 x float>) and one stored (flat_store_dwordx4);
+#    the two views yielded by a divergent scf.if (LowerMemrefCarries.cpp:
+#    a flat memref of the scalars) and an element loaded through it.
 def _flat_cast_expect(a):
     x, y = a[0], a[1]
     i = np.arange(64)
     k = 31 - (i >> 1)
     o = np.where((i % 2 == 0)[:, None], y[k], x[k]).astype(np.float32)
+    o2 = np.where((i % 2 == 0)[:, None], x[i >> 1], y[i >> 1]).astype(np.float32)
     return {0: (x[::-1] * np.float32(2)).astype(np.float32), 2: o,
-            3: (y[::-1] * np.float32(2)).astype(np.float32)}
+            3: (y[::-1] * np.float32(2)).astype(np.float32), 4: o2}
 
 
 _V4 = "memref<32xvector<4xf32>>"
 CASES.append(Case("type_cast_through_flat", "tf", module(f"""
     gpu.func @tf(%x: memref<32x4xf32>, %y: memref<32x4xf32>, %o: memref<64x4xf32>,
-                 %ol: memref<32x4xf32>)
+                 %ol: memref<32x4xf32>, %o2: memref<64x4xf32>)
         workgroup(%l: memref<32x4xf32, {WG}>) kernel {KB} {{
       %i = gpu.thread_id x
       %c0 = arith.constant 0 : index
@@ -634,6 +637,14 @@ CASES.append(Case("type_cast_through_flat", "tf", module(f"""
       %v = memref.load %m[%kr] : {_V4}
       memref.store %v, %to[%i] : memref<64xvector<4xf32>>
       %w = arith.mulf %v, %two : vector<4xf32>
+      %mc = scf.if %even -> {_V4} {{
+        scf.yield %tx : {_V4}
+      }} else {{
+        scf.yield %tl : {_V4}
+      }}
+      %vc = memref.load %mc[%k] : {_V4}
+      %to2 = vector.type_cast %o2 : memref<64x4xf32> to memref<64xvector<4xf32>>
+      memref.store %vc, %to2[%i] : memref<64xvector<4xf32>>
       gpu.barrier
       memref.store %w, %m[%k] : {_V4}
       gpu.barrier
@@ -645,5 +656,6 @@ CASES.append(Case("type_cast_through_flat", "tf", module(f"""
     }}"""), (1, 1, 1), (64, 1, 1),
     lambda r: [r.standard_normal((32, 4)).astype(np.float32),
                r.standard_normal((32, 4)).astype(np.float32),
-               np.zeros((64, 4), np.float32), np.zeros((32, 4), np.float32)],
+               np.zeros((64, 4), np.float32), np.zeros((32, 4), np.float32),
+               np.zeros((64, 4), np.float32)],
     _flat_cast_expect))
