@@ -13,6 +13,9 @@ in strict mode (an access outside an argument's array faults there).
 - vector.load / store / transfer_read / transfer_write (masked, odd sizes,
   f64) through a flat memref (llc-22 -mcpu=gfx942: flat_load_dwordx4 at any
   alignment, flat_load_ushort, flat_store_dwordx2 ...).
+- atomics (memref.atomic_rmw i32 / f32 / i16, generic_atomic_rmw) and
+  vector.type_cast elements through a flat memref (flat_atomic_*, loops of
+  flat_atomic_cmpswap, flat_load_dwordx4 / flat_store_dwordx4).
 - device functions (func.func) taking memrefs: a generic memref parameter
   passed global, LDS (cast to generic) and selected memrefs (a flat
   pointer), one only ever passed LDS (an LDS address), a workgroup-typed

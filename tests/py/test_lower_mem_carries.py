@@ -1,6 +1,6 @@
 """Memrefs of unknown memory (lower_suite_mem_carries.py): scf.if / scf.for /
-scf.while yielding or carrying memrefs, vector accesses through flat
-memrefs, device functions taking global, LDS and flat memrefs; each kernel
+scf.while yielding or carrying memrefs, vector accesses, atomics and
+vector.type_cast elements through flat memrefs, device functions taking global, LDS and flat memrefs; each kernel
 against NumPy and against LLVM's build of the same kernel (mlir-opt-22 +
 llc-22), both run on the emulator in strict mode; the instructions checked
 against what llc-22 -mcpu=gfx942 selects (flat_load_dwordx4 at any
