@@ -55,9 +55,11 @@
 // do the others). We follow the agent-scope selection, as for global
 // memory above: one choice per kind whatever the memory; the results agree
 // (tests/py/lower_suite_mem_carries.py runs both builds). 64-bit elements
-// through a flat memref are an error at the op: llc-22 first tests each
-// address against the private aperture (64-bit flat atomics do not reach
-// scratch: its "atomicrmw.check.private" blocks), not done here.
+// through a flat memref: llc-22 first tests each address against the
+// private aperture (64-bit flat atomics do not reach scratch: its
+// "atomicrmw.check.private" blocks); here per lane (flatWide): the private
+// lanes a scratch load, the operation, a scratch store, the others the
+// flat atomic (or loop) under EXEC masks.
 //
 // Private memory (an alloca in scratch): a load, the operation, a store
 // (privateAtomic below; per-lane memory needs no atomicity); an alloca held
@@ -80,6 +82,7 @@ int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx);
 // LowerMemrefFlat.cpp: a flat memref; the VGPR-pair address ptr + off.
 bool isFlat(KernelLowering &L, const MemArg &m);
 Value flatAddress(KernelLowering &L, Value ptr, RV off, SmallVectorImpl<NamedAttribute> &attrs);
+RV apertureHigh(KernelLowering &L, SpecialReg r);
 namespace vec {
 Value flatAt(KernelLowering &L, Value base, RV off);
 }
@@ -261,13 +264,52 @@ LogicalResult casLoop(KernelLowering &L, Operation *op, Value base, RV off, Type
   return success();
 }
 
-/// A flat memref's 64-bit atomic: an error (llc-22 tests the private
-/// aperture first, see the file header).
-LogicalResult checkFlatWidth(KernelLowering &L, Operation *op, const MemArg &m, Type et) {
-  if (isFlat(L, m) && memElementBytes(et) == 8)
-    return L.unsupported(op, "64-bit atomics through a memref of unknown memory (a flat "
-                             "pointer) are not lowered (LLVM tests the private aperture "
-                             "first)");
+/// A 64-bit atomic through a flat pointer, as llc-22 expands one
+/// ("atomicrmw.check.private"): the lanes whose address is in the private
+/// aperture (high dword == src_private_base[63:32]) do a scratch load, the
+/// operation (`compute`) and a scratch store at the low dword (the scratch
+/// offset); the others `atomic` at the flat address. The result merged per
+/// lane with v_cndmask_b32.
+LogicalResult flatWide(KernelLowering &L, Operation *op, Value base, RV off,
+                       function_ref<LogicalResult(Value, RV)> atomic,
+                       function_ref<FailureOr<RV>(RV)> compute) {
+  Value at = vec::flatAt(L, base, off);
+  Value lo = PartOp::create(L.b, L.loc, L.vT, at, L.b.getI32IntegerAttr(0));
+  Value hi = PartOp::create(L.b, L.loc, L.vT, at, L.b.getI32IntegerAttr(1));
+  RV privHi = apertureHigh(L, SpecialReg::src_private_base);
+  Value saved = L.inst("s_mov_b64", L.s2T, L.execReg());
+  Value isPriv = L.inst("v_cmp_eq_u32", L.s2T, L.vOps({RV::of(RV::V, hi), privHi}));
+  // Each part runs under its own EXEC: a VGPR value made in one (a pair
+  // joined for an operand, cached in L.cse) holds only its lanes, so the
+  // cache is emptied at each change.
+  L.inst("s_andn2_b64", L.execT, {saved, isPriv});
+  L.cse.clear();
+  if (failed(atomic(at, RV::imm(0))))
+    return failure();
+  bool used = op->getNumResults() && !op->use_empty();
+  RV r1 = used ? L.vals[op->getResult(0)] : RV();
+  L.inst("s_and_b64", L.execT, {saved, isPriv});
+  L.cse.clear();
+  Value old = L.inst("scratch_load_dwordx2_nosaddr", L.v2T, {lo});
+  auto nv = compute(L.fromV64(old));
+  if (failed(nv))
+    return failure();
+  L.inst("scratch_store_dwordx2_nosaddr", {}, {lo, L.toV64(*nv)});
+  L.inst("s_mov_b64", L.execT, saved);
+  L.cse.clear();
+  if (used) {
+    Value r = L.toV64(r1);
+    SmallVector<Value, 2> w;
+    for (int i = 0; i < 2; ++i) {
+      Value x = PartOp::create(L.b, L.loc, L.vT, old, L.b.getI32IntegerAttr(i));
+      Value y = PartOp::create(L.b, L.loc, L.vT, r, L.b.getI32IntegerAttr(i));
+      w.push_back(L.inst("v_cndmask_b32", L.vT,
+                         L.vOps({RV::of(RV::V, y), RV::of(RV::V, x),
+                                 RV::of(RV::Mask, isPriv)})));
+    }
+    L.vals[op->getResult(0)] =
+        L.fromV64(ConcatOp::create(L.b, L.loc, L.v2T, ValueRange{w[0], w[1]}));
+  }
   return success();
 }
 
@@ -302,8 +344,6 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
     });
   }
   bool flat = isFlat(L, *mo);
-  if (failed(checkFlatWidth(L, op, *mo, et)))
-    return failure();
   auto addr = L.address(op, a.getMemref(), a.getIndices(), false, flat);
   if (failed(addr))
     return failure();
@@ -327,41 +367,46 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
   case K::assign: g = wide ? "swap_x2" : "swap", d = wide ? "wrxchg_b64" : "wrxchg_b32"; break;
   default: break;
   }
-  // Sub-dword elements and kinds without an instruction: a CAS loop on the
-  // kind's arith op.
-  if (bytes < 4 || g.empty()) {
-    StringRef cas = rmwArith(a.getKind());
-    if (cas.empty() && a.getKind() != K::assign)
-      return L.unsupported(op, "this atomic kind is not lowered");
-    RV value = *v;
-    Location at = op->getLoc();
-    return casLoop(L, op, base, off, et, [&](RV old) -> FailureOr<RV> {
-      if (cas.empty()) // assign
-        return value;
-      return scalarOp(L, at, cas, {old, value}, {et, et}, et, {});
-    });
-  }
-  bool rtn = !a->use_empty() || (!base && a.getKind() == K::assign);
-  std::string mn;
-  if (flat) {
-    mn = ("flat_atomic_" + g + (rtn ? "_rtn" : "")).str();
-  } else if (base) {
-    mn = ("global_atomic_" + g + (rtn ? "_rtn" : "")).str();
-  } else {
-    // ds_<op>_rtn_<type>: the rtn goes before the type suffix.
-    size_t us = d.rfind('_');
-    mn = rtn ? ("ds_" + d.substr(0, us) + "_rtn" + d.substr(us)).str() : ("ds_" + d).str();
-  }
-  SmallVector<NamedAttribute> attrs;
-  Value voff = flat ? flatAddress(L, base, off, attrs) : L.memOffset(off, !base, attrs);
-  SmallVector<Value> ops{voff, wide ? L.toV64(*v) : L.toV(*v)};
-  if (base && !flat)
-    ops.push_back(base);
-  Type rt = wide ? L.v2T : L.vT;
-  Value r = L.inst(mn, rtn ? rt : Type(), ops, attrs);
-  if (rtn && !a->use_empty())
-    L.vals[a] = wide ? L.fromV64(r) : RV::of(RV::V, r, isF32(et));
-  return success();
+  StringRef cas = rmwArith(a.getKind());
+  if (cas.empty() && a.getKind() != K::assign)
+    return L.unsupported(op, "this atomic kind is not lowered");
+  RV value = *v;
+  Location at = op->getLoc();
+  auto compute = [&](RV old) -> FailureOr<RV> {
+    if (cas.empty()) // assign
+      return value;
+    return scalarOp(L, at, cas, {old, value}, {et, et}, et, {});
+  };
+  auto emit = [&](Value base, RV off) -> LogicalResult {
+    // Sub-dword elements and kinds without an instruction: a CAS loop on the
+    // kind's arith op.
+    if (bytes < 4 || g.empty())
+      return casLoop(L, op, base, off, et, compute);
+    bool rtn = !a->use_empty() || (!base && a.getKind() == K::assign);
+    std::string mn;
+    if (flat) {
+      mn = ("flat_atomic_" + g + (rtn ? "_rtn" : "")).str();
+    } else if (base) {
+      mn = ("global_atomic_" + g + (rtn ? "_rtn" : "")).str();
+    } else {
+      // ds_<op>_rtn_<type>: the rtn goes before the type suffix.
+      size_t us = d.rfind('_');
+      mn = rtn ? ("ds_" + d.substr(0, us) + "_rtn" + d.substr(us)).str() : ("ds_" + d).str();
+    }
+    SmallVector<NamedAttribute> attrs;
+    Value voff = flat ? flatAddress(L, base, off, attrs) : L.memOffset(off, !base, attrs);
+    SmallVector<Value> ops{voff, wide ? L.toV64(value) : L.toV(value)};
+    if (base && !flat)
+      ops.push_back(base);
+    Type rt = wide ? L.v2T : L.vT;
+    Value r = L.inst(mn, rtn ? rt : Type(), ops, attrs);
+    if (rtn && !a->use_empty())
+      L.vals[a] = wide ? L.fromV64(r) : RV::of(RV::V, r, isF32(et));
+    return success();
+  };
+  if (flat && wide)
+    return flatWide(L, op, base, off, emit, compute);
+  return emit(base, off);
 }
 
 /// memref.generic_atomic_rmw: the CAS loop with the region as the operation.
@@ -383,12 +428,14 @@ LogicalResult lowerGenericAtomicRMW(KernelLowering &L, Operation *op) {
   };
   if (mo->priv || mo->regs)
     return privateAtomic(L, op, a.getMemref(), a.getIndices(), et, compute);
-  if (failed(checkFlatWidth(L, op, *mo, et)))
-    return failure();
-  auto addr = L.address(op, a.getMemref(), a.getIndices(), false, isFlat(L, *mo));
+  bool flat = isFlat(L, *mo);
+  auto addr = L.address(op, a.getMemref(), a.getIndices(), false, flat);
   if (failed(addr))
     return failure();
-  return casLoop(L, op, addr->first, addr->second, et, compute);
+  auto loop = [&](Value base, RV off) { return casLoop(L, op, base, off, et, compute); };
+  if (flat && memElementBytes(et) == 8)
+    return flatWide(L, op, addr->first, addr->second, loop, compute);
+  return loop(addr->first, addr->second);
 }
 
 } // namespace

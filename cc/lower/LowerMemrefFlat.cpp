@@ -96,6 +96,24 @@ Value flatAt(KernelLowering &L, Value base, RV off) {
 }
 } // namespace vec
 
+/// The high dword of aperture `r` (src_shared_base / src_private_base),
+/// read once in the prologue (llc-22 reads src_shared_base once per kernel
+/// too) and reused.
+RV apertureHigh(KernelLowering &L, SpecialReg r) {
+  Type t = SpecialRegType::get(L.ctx, r);
+  for (auto reg : L.entry->getOps<RegOp>())
+    if (reg.getType() == t && reg->hasOneUse())
+      for (Operation *mov : reg->getUsers())
+        for (Operation *u : mov->getUsers())
+          if (auto p = dyn_cast<PartOp>(u); p && p.getOffset() == 1)
+            return RV::of(RV::S, p.getResult());
+  return RV::of(RV::S, L.inPrologue([&] {
+    Value reg = RegOp::create(L.b, L.loc, t);
+    Value base = L.inst("s_mov_b64", L.s2T, reg);
+    return (Value)PartOp::create(L.b, L.loc, L.sT, base, L.b.getI32IntegerAttr(1));
+  }));
+}
+
 /// The two dwords of the flat address of memory `m` (its element 0 before
 /// the view's offset).
 FailureOr<std::pair<RV, RV>> flatBase(KernelLowering &L, Operation *op, const MemArg &m) {
@@ -108,22 +126,7 @@ FailureOr<std::pair<RV, RV>> flatBase(KernelLowering &L, Operation *op, const Me
     return parts(m.ptrReg, RV::V);
   if (m.regs)
     return L.unsupported(op, "an alloca held in registers has no address");
-  // The aperture's high dword, read once in the prologue (llc-22 reads
-  // src_shared_base once per kernel too) and reused.
-  auto aperture = [&](SpecialReg r) {
-    Type t = SpecialRegType::get(L.ctx, r);
-    for (auto reg : L.entry->getOps<RegOp>())
-      if (reg.getType() == t && reg->hasOneUse())
-        for (Operation *mov : reg->getUsers())
-          for (Operation *u : mov->getUsers())
-            if (auto p = dyn_cast<PartOp>(u); p && p.getOffset() == 1)
-              return RV::of(RV::S, p.getResult());
-    return RV::of(RV::S, L.inPrologue([&] {
-      Value reg = RegOp::create(L.b, L.loc, t);
-      Value base = L.inst("s_mov_b64", L.s2T, reg);
-      return (Value)PartOp::create(L.b, L.loc, L.sT, base, L.b.getI32IntegerAttr(1));
-    }));
-  };
+  auto aperture = [&](SpecialReg r) { return apertureHigh(L, r); };
   RV dyn = m.dynOffset.k == RV::None ? RV::imm(0) : m.dynOffset;
   if (m.lds)
     return std::pair{L.add(RV::imm(m.ldsOffset), dyn), aperture(SpecialReg::src_shared_base)};

@@ -662,3 +662,85 @@ CASES.append(Case("type_cast_through_flat", "tf", module(f"""
                np.zeros((64, 4), np.float32), np.zeros((32, 4), np.float32),
                np.zeros((64, 4), np.float32)],
     _flat_cast_expect))
+
+
+# 10. 64-bit atomics through a flat memref of three memories: per lane an LDS
+#     buffer, a global argument or the lane's own scratch alloca (i % 3),
+#     each cast to generic and selected; i64 addi returning
+#     (flat_atomic_add_x2 sc0) and a generic_atomic_rmw (old * 3: a loop of
+#     flat_atomic_cmpswap_x2). llc-22 tests each address against the private
+#     aperture first (64-bit flat atomics do not reach scratch): the private
+#     lanes load, operate and store in scratch; aster does the same per lane.
+def _flat_atomic64_expect(a):
+    xg, xl = a[0].copy(), a[1].copy()
+    o, o2, op = np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(64, np.int64)
+    priv = [np.full(32, 0, np.int64) for _ in range(64)]
+    for i in range(64):
+        priv[i][i // 3] = i
+    mems = [lambda i: xl, lambda i: xg, lambda i: priv[i]]
+    for i in range(64):
+        m, k = mems[i % 3](i), i // 3
+        o[i] = m[k]
+        m[k] += 7 * i
+    for i in range(64):
+        m, k = mems[i % 3](i), i // 3
+        o2[i] = m[k]
+        m[k] *= 3
+    for i in range(64):
+        op[i] = priv[i][i // 3]
+    return {0: xg, 2: o, 3: o2, 4: xl, 5: op}
+
+
+_P64 = "memref<32xi64, #gpu.address_space<private>>"
+CASES.append(Case("atomic64_through_flat", "a64", module(f"""
+    gpu.func @a64(%x: memref<32xi64>, %xl: memref<32xi64>, %o: memref<64xi64>,
+                  %o2: memref<64xi64>, %ol: memref<32xi64>, %op: memref<64xi64>)
+        workgroup(%l: memref<32xi64, {WG}>) kernel {KB} {{
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c32 = arith.constant 32 : index
+      %three = arith.constant 3 : i64
+      %c7 = arith.constant 7 : i64
+      %lo = arith.cmpi ult, %i, %c32 : index
+      scf.if %lo {{
+        %a = memref.load %xl[%i] : memref<32xi64>
+        memref.store %a, %l[%i] : memref<32xi64, {WG}>
+      }}
+      gpu.barrier
+      %k = arith.divui %i, %c3 : index
+      %cls = arith.remui %i, %c3 : index
+      %iv = arith.index_cast %i : index to i64
+      %p = memref.alloca() : {_P64}
+      memref.store %iv, %p[%k] : {_P64}
+      %gl = memref.memory_space_cast %l : memref<32xi64, {WG}> to memref<32xi64>
+      %gp = memref.memory_space_cast %p : {_P64} to memref<32xi64>
+      %isl = arith.cmpi eq, %cls, %c0 : index
+      %isp = arith.cmpi eq, %cls, %c2 : index
+      %gx = arith.select %isp, %gp, %x : memref<32xi64>
+      %m = arith.select %isl, %gl, %gx : memref<32xi64>
+      %v = arith.muli %iv, %c7 : i64
+      %r = memref.atomic_rmw addi %v, %m[%k] : (i64, memref<32xi64>) -> i64
+      memref.store %r, %o[%i] : memref<64xi64>
+      %r2 = memref.generic_atomic_rmw %m[%k] : memref<32xi64> {{
+      ^bb0(%old: i64):
+        %n = arith.muli %old, %three : i64
+        memref.atomic_yield %n : i64
+      }}
+      memref.store %r2, %o2[%i] : memref<64xi64>
+      %pv = memref.load %p[%k] : {_P64}
+      memref.store %pv, %op[%i] : memref<64xi64>
+      gpu.barrier
+      scf.if %lo {{
+        %a = memref.load %l[%i] : memref<32xi64, {WG}>
+        memref.store %a, %ol[%i] : memref<32xi64>
+      }}
+      gpu.return
+    }}"""), (1, 1, 1), (64, 1, 1),
+    lambda r: [r.integers(-1000, 1000, 32).astype(np.int64),
+               r.integers(-1000, 1000, 32).astype(np.int64),
+               np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(32, np.int64),
+               np.zeros(64, np.int64)],
+    _flat_atomic64_expect))

@@ -161,25 +161,39 @@ def test_type_cast_elements_through_flat_memrefs_are_flat_dwordx4():
     assert len(re.findall(r"flat_store_dwordx4\b", a)) == 1
 
 
-def test_wide_atomic_through_a_flat_memref_is_a_located_error():
-    """A 64-bit atomic through a flat memref: llc-22 tests the private
-    aperture per address first (64-bit flat atomics do not reach scratch);
-    not lowered, an error at the op saying so."""
-    text = module(f"""
-    gpu.func @k(%x: memref<64xi64>) workgroup(%l: memref<64xi64, {C.WG}>) kernel {{
-      %i = gpu.thread_id x
-      %c1 = arith.constant 1 : index
+def test_wide_atomics_through_flat_memrefs_split_off_private_lanes():
+    """64-bit atomics through a flat memref: as llc-22 expands them
+    ("atomicrmw.check.private": 64-bit flat atomics do not reach scratch),
+    the lanes whose address is in the private aperture (high dword ==
+    src_private_base[63:32]) load, operate and store in scratch, the others
+    flat_atomic_add_x2 sc0 / a loop of flat_atomic_cmpswap_x2."""
+    a = asm(C.CASES, "atomic64_through_flat")
+    assert "src_private_base" in a
+    assert re.search(r"flat_atomic_add_x2 v\[\d+:\d+\], v\[\d+:\d+\], v\[\d+:\d+\] sc0", a)
+    assert re.search(r"flat_atomic_cmpswap_x2 v\[\d+:\d+\], v\[\d+:\d+\], v\[\d+:\d+\] sc0", a)
+    assert len(re.findall(r"scratch_store_dwordx2\b", a)) == 3   # the init, one per atomic
+    assert not re.search(r"global_atomic|ds_(add|cmpst)", a)
+
+
+def test_type_cast_view_as_a_function_parameter_is_a_located_error():
+    """A memref of vectors (a vector.type_cast view) as a device function's
+    parameter is not lowered (a function takes memrefs of scalars): an error
+    at the parameter and at the call."""
+    text = module("""
+    func.func @get(%m: memref<32xvector<4xf32>>, %k: index) -> vector<4xf32> {
+      %v = memref.load %m[%k] : memref<32xvector<4xf32>>
+      return %v : vector<4xf32>
+    }
+    gpu.func @k(%x: memref<32x4xf32>, %o: memref<32x4xf32>) kernel {
       %c0 = arith.constant 0 : index
-      %one = arith.constant 1 : i64
-      %g = memref.memory_space_cast %l : memref<64xi64, {C.WG}> to memref<64xi64>
-      %odd = arith.andi %i, %c1 : index
-      %ev = arith.cmpi eq, %odd, %c0 : index
-      %m = arith.select %ev, %g, %x : memref<64xi64>
-      %v = memref.atomic_rmw addi %one, %m[%c0] : (i64, memref<64xi64>) -> i64
-      memref.store %v, %x[%i] : memref<64xi64>
+      %tx = vector.type_cast %x : memref<32x4xf32> to memref<32xvector<4xf32>>
+      %v = func.call @get(%tx, %c0) : (memref<32xvector<4xf32>>, index) -> vector<4xf32>
+      %to = vector.type_cast %o : memref<32x4xf32> to memref<32xvector<4xf32>>
+      memref.store %v, %to[%c0] : memref<32xvector<4xf32>>
       gpu.return
-    }}""")
-    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'memref.atomic_rmw' op "
-                                               r"cannot be lowered to amdgcn: 64-bit atomics "
-                                               r"through a memref of unknown memory"):
+    }""")
+    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'gpu.func' op argument 0 "
+                                               r"of type 'memref<32xvector<4xf32>>' cannot be "
+                                               r"lowered to amdgcn: a function takes memrefs of "
+                                               r"static shapes and identity layouts"):
         aster.lower(text)
