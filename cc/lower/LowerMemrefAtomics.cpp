@@ -59,7 +59,8 @@
 // private aperture (64-bit flat atomics do not reach scratch: its
 // "atomicrmw.check.private" blocks); here per lane (flatWide): the private
 // lanes a scratch load, the operation, a scratch store, the others the
-// flat atomic (or loop) under EXEC masks.
+// flat atomic (or loop) under EXEC masks. f64 addf through a flat pointer:
+// the loop (llc-22 splits off LDS lanes for ds_add_f64 as well).
 //
 // Private memory (an alloca in scratch): a load, the operation, a store
 // (privateAtomic below; per-lane memory needs no atomicity); an alloca held
@@ -367,6 +368,12 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
   case K::assign: g = wide ? "swap_x2" : "swap", d = wide ? "wrxchg_b64" : "wrxchg_b32"; break;
   default: break;
   }
+  // f64 add through a flat pointer: llc-22 tests the shared aperture too and
+  // issues ds_add_f64 / global_atomic_add_f64 (no flat_atomic_add_f64 to
+  // LDS); here the compare-and-swap loop (flat_atomic_cmpswap_x2 reaches
+  // both, as llc-22 selects it for other flat 64-bit kinds).
+  if (flat && wide && a.getKind() == K::addf)
+    g = "";
   StringRef cas = rmwArith(a.getKind());
   if (cas.empty() && a.getKind() != K::assign)
     return L.unsupported(op, "this atomic kind is not lowered");
