@@ -9,7 +9,11 @@
 // scope) as `flat_atomic_add_f32`, an i16 `atomicrmw add` as a loop of
 // `flat_load_dword` / `flat_atomic_cmpswap ... sc0` on the dword at
 // address & ~3, and a flat `load <4 x float>` as `flat_load_dwordx4`.
-// aster: the same.
+// aster: the same. A 64-bit atomic through a flat memref: llc-22 tests the
+// address against the private aperture first ("atomicrmw.check.private":
+// `s_mov_b64 s[0:1], src_private_base`, a compare of the high dword, a
+// scratch load / add / store for private addresses, `flat_atomic_add_x2`
+// otherwise); aster per lane under EXEC masks.
 
 // CHECK-LABEL: amdgcn.kernel @fa
 // CHECK: amdgcn.s_mov_b64 {{.*}}src_shared_base
@@ -20,6 +24,16 @@
 // CHECK: amdgcn.flat_atomic_cmpswap_rtn
 // CHECK: amdgcn.s_cbranch_execz
 // CHECK: amdgcn.flat_load_dwordx4
+// CHECK: amdgcn.s_endpgm
+// CHECK-LABEL: amdgcn.kernel @fa64
+// CHECK: amdgcn.s_mov_b64 {{.*}}src_private_base
+// CHECK: amdgcn.v_cmp_eq_u32
+// CHECK: amdgcn.s_andn2_b64
+// CHECK: amdgcn.flat_atomic_add_x2_rtn
+// CHECK: amdgcn.s_and_b64
+// CHECK: amdgcn.scratch_load_dwordx2
+// CHECK: amdgcn.scratch_store_dwordx2
+// CHECK: amdgcn.v_cndmask_b32
 // CHECK: amdgcn.s_endpgm
 module attributes {gpu.container_module} {
   gpu.module @m {
@@ -55,6 +69,20 @@ module attributes {gpu.container_module} {
       %v = memref.load %mv[%c1] : memref<16xvector<4xf32>>
       %to = vector.type_cast %ov : memref<64x4xf32> to memref<64xvector<4xf32>>
       memref.store %v, %to[%i] : memref<64xvector<4xf32>>
+      gpu.return
+    }
+    gpu.func @fa64(%x: memref<64xi64>, %o: memref<64xi64>)
+        workgroup(%l: memref<64xi64, #gpu.address_space<workgroup>>) kernel {
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %one = arith.constant 1 : i64
+      %odd = arith.andi %i, %c1 : index
+      %ev = arith.cmpi eq, %odd, %c0 : index
+      %g = memref.memory_space_cast %l : memref<64xi64, #gpu.address_space<workgroup>> to memref<64xi64>
+      %m = arith.select %ev, %g, %x : memref<64xi64>
+      %r = memref.atomic_rmw addi %one, %m[%i] : (i64, memref<64xi64>) -> i64
+      memref.store %r, %o[%i] : memref<64xi64>
       gpu.return
     }
   }
