@@ -128,8 +128,9 @@ FailureOr<std::pair<Value, RV>> KernelLowering::address(Operation *op, Value mem
     return failure();
   const MemArg &m = *mo;
   if (isFlat(*this, m) && !allowFlat)
-    return unsupported(op, "only memref.load / store and vector loads, stores and transfers "
-                           "reach a memref of unknown memory (a flat pointer)");
+    return unsupported(op, "only memref.load / store, atomics, vector loads, stores and "
+                           "transfers and vector.type_cast elements reach a memref of unknown "
+                           "memory (a flat pointer)");
   if (m.regs)
     return unsupported(op, "this alloca is held in registers (only memref.load / store at "
                            "constant indices reach it)");

@@ -41,6 +41,27 @@
 // operation (the region's argument the value in memory, its
 // memref.atomic_yield the new one).
 //
+// A flat memref (memory unknown where it is used: LowerMemrefFlat.cpp): the
+// same choices with flat_* at the flat address (a VGPR pair; the byte
+// offset added with v_lshl_add_u64 or in the 12-bit offset field):
+// flat_atomic_add / smax / add_f32 / swap ... [sc0 when returning], the
+// loops with flat_load_dword and flat_atomic_cmpswap (8- and 16-bit
+// elements: the dword at address & ~3). These are what llc-22 -mcpu=gfx942
+// selects for an addrspace(0) atomicrmw at agent scope (or at system scope
+// with !amdgpu.no.fine.grained.memory and !amdgpu.no.remote.memory); for
+// upstream's build of memref.atomic_rmw (system scope, no metadata) llc-22
+// expands every kind but add, xchg and cmpxchg to a cmpswap loop, for flat
+// and global pointers alike (fine-grained or PCIe-remote memory may not
+// do the others). We follow the agent-scope selection, as for global
+// memory above: one choice per kind whatever the memory; the results agree
+// (tests/py/lower_suite_mem_carries.py runs both builds). 64-bit elements
+// through a flat memref: llc-22 first tests each address against the
+// private aperture (64-bit flat atomics do not reach scratch: its
+// "atomicrmw.check.private" blocks); here per lane (flatWide): the private
+// lanes a scratch load, the operation, a scratch store, the others the
+// flat atomic (or loop) under EXEC masks. f64 addf through a flat pointer:
+// the loop (llc-22 splits off LDS lanes for ds_add_f64 as well).
+//
 // Private memory (an alloca in scratch): a load, the operation, a store
 // (privateAtomic below; per-lane memory needs no atomicity); an alloca held
 // in registers (constant indices, LowerMemory.cpp): the element's value.
@@ -59,6 +80,13 @@ namespace aster::lower {
 // alloca's element at constant indices (-1: none).
 std::string memMnemonic(bool store, unsigned bytes, bool global, bool lds);
 int64_t regIndex(KernelLowering &L, MemRefType mt, ValueRange idx);
+// LowerMemrefFlat.cpp: a flat memref; the VGPR-pair address ptr + off.
+bool isFlat(KernelLowering &L, const MemArg &m);
+Value flatAddress(KernelLowering &L, Value ptr, RV off, SmallVectorImpl<NamedAttribute> &attrs);
+RV apertureHigh(KernelLowering &L, SpecialReg r);
+namespace vec {
+Value flatAt(KernelLowering &L, Value base, RV off);
+}
 
 namespace {
 
@@ -146,22 +174,38 @@ LogicalResult casLoop(KernelLowering &L, Operation *op, Value base, RV off, Type
   unsigned bytes = memElementBytes(et);
   bool wide = bytes == 8, part = bytes < 4;
   bool fl = isF32(et);
+  // base: an SGPR pair (global_*), a VGPR pair (a flat pointer: flat_*) or
+  // null (LDS: ds_*).
+  bool flat = base && base.getType() == L.v2T;
+  SmallVector<NamedAttribute> attrs;
   // A sub-dword element: the dword holding it and its bit position.
   RV shift;
-  Value mask;
-  if (part) {
+  Value mask, faddr;
+  if (part && flat) {
+    // The full flat address first (its low bits are the element's place).
+    Value at = vec::flatAt(L, base, off);
+    Value lo = PartOp::create(L.b, L.loc, L.vT, at, L.b.getI32IntegerAttr(0));
+    Value hi = PartOp::create(L.b, L.loc, L.vT, at, L.b.getI32IntegerAttr(1));
+    shift = L.shl(L.ibin("s_and_b32", "v_and_b32", false, RV::of(RV::V, lo), RV::imm(3), nullptr),
+                  RV::imm(3));
+    RV lo4 = L.ibin("s_and_b32", "v_and_b32", false, RV::of(RV::V, lo), RV::imm(~3u), nullptr);
+    faddr = ConcatOp::create(L.b, L.loc, L.v2T, ValueRange{L.toV(lo4), hi});
+  } else if (part) {
     shift = L.shl(L.ibin("s_and_b32", "v_and_b32", false, off, RV::imm(3), nullptr), RV::imm(3));
     off = L.ibin("s_and_b32", "v_and_b32", false, off, RV::imm(~3u), nullptr);
+  } else if (flat) {
+    faddr = flatAddress(L, base, off, attrs);
+  }
+  if (part)
     mask = L.inst("v_lshlrev_b32", L.vT,
                   L.vOps({shift, RV::imm(bytes == 2 ? 0xffff : 0xff)}));
-  }
-  SmallVector<NamedAttribute> attrs;
-  Value voff = L.memOffset(off, !base, attrs);
+  Value voff = flat ? faddr : L.memOffset(off, !base, attrs);
   Type t = wide ? L.v2T : L.vT;
   Value saved = L.inst("s_mov_b64", L.s2T, L.execReg());
-  Value old0 = base ? L.inst(wide ? "global_load_dwordx2" : "global_load_dword", t, {voff, base},
-                             attrs)
-                    : L.inst(wide ? "ds_read_b64" : "ds_read_b32", t, {voff}, attrs);
+  Value old0 = flat ? L.inst(wide ? "flat_load_dwordx2" : "flat_load_dword", t, {voff}, attrs)
+               : base ? L.inst(wide ? "global_load_dwordx2" : "global_load_dword", t,
+                               {voff, base}, attrs)
+                      : L.inst(wide ? "ds_read_b64" : "ds_read_b32", t, {voff}, attrs);
   Block *head = L.newBlock({t});
   cf::BranchOp::create(L.b, L.loc, head, ValueRange{old0});
   L.start(head);
@@ -197,8 +241,12 @@ LogicalResult casLoop(KernelLowering &L, Operation *op, Value base, RV off, Type
     Value data = ConcatOp::create(L.b, L.loc,
                                   RegType::getVirtual(L.ctx, RegKind::VGPR, wide ? 4 : 2, 2),
                                   words);
-    prev = L.inst(wide ? "global_atomic_cmpswap_x2_rtn" : "global_atomic_cmpswap_rtn", t,
-                  {voff, data, base}, attrs);
+    if (flat)
+      prev = L.inst(wide ? "flat_atomic_cmpswap_x2_rtn" : "flat_atomic_cmpswap_rtn", t,
+                    {voff, data}, attrs);
+    else
+      prev = L.inst(wide ? "global_atomic_cmpswap_x2_rtn" : "global_atomic_cmpswap_rtn", t,
+                    {voff, data, base}, attrs);
   } else {
     // ds_cmpst: if mem == data0 then mem = data1 (data0 the compare value).
     prev = L.inst(wide ? "ds_cmpst_rtn_b64" : "ds_cmpst_rtn_b32", t, {voff, oldReg, newReg},
@@ -214,6 +262,55 @@ LogicalResult casLoop(KernelLowering &L, Operation *op, Value base, RV off, Type
   L.inst("s_mov_b64", L.execT, saved);
   if (!op->use_empty())
     L.vals[op->getResult(0)] = old;
+  return success();
+}
+
+/// A 64-bit atomic through a flat pointer, as llc-22 expands one
+/// ("atomicrmw.check.private"): the lanes whose address is in the private
+/// aperture (high dword == src_private_base[63:32]) do a scratch load, the
+/// operation (`compute`) and a scratch store at the low dword (the scratch
+/// offset); the others `atomic` at the flat address. The result merged per
+/// lane with v_cndmask_b32.
+LogicalResult flatWide(KernelLowering &L, Operation *op, Value base, RV off,
+                       function_ref<LogicalResult(Value, RV)> atomic,
+                       function_ref<FailureOr<RV>(RV)> compute) {
+  Value at = vec::flatAt(L, base, off);
+  Value lo = PartOp::create(L.b, L.loc, L.vT, at, L.b.getI32IntegerAttr(0));
+  Value hi = PartOp::create(L.b, L.loc, L.vT, at, L.b.getI32IntegerAttr(1));
+  RV privHi = apertureHigh(L, SpecialReg::src_private_base);
+  Value saved = L.inst("s_mov_b64", L.s2T, L.execReg());
+  Value isPriv = L.inst("v_cmp_eq_u32", L.s2T, L.vOps({RV::of(RV::V, hi), privHi}));
+  // Each part runs under its own EXEC: a VGPR value made in one (a pair
+  // joined for an operand, cached in L.cse) holds only its lanes, so the
+  // cache is emptied at each change.
+  L.inst("s_andn2_b64", L.execT, {saved, isPriv});
+  L.cse.clear();
+  if (failed(atomic(at, RV::imm(0))))
+    return failure();
+  bool used = op->getNumResults() && !op->use_empty();
+  RV r1 = used ? L.vals[op->getResult(0)] : RV();
+  L.inst("s_and_b64", L.execT, {saved, isPriv});
+  L.cse.clear();
+  Value old = L.inst("scratch_load_dwordx2_nosaddr", L.v2T, {lo});
+  auto nv = compute(L.fromV64(old));
+  if (failed(nv))
+    return failure();
+  L.inst("scratch_store_dwordx2_nosaddr", {}, {lo, L.toV64(*nv)});
+  L.inst("s_mov_b64", L.execT, saved);
+  L.cse.clear();
+  if (used) {
+    Value r = L.toV64(r1);
+    SmallVector<Value, 2> w;
+    for (int i = 0; i < 2; ++i) {
+      Value x = PartOp::create(L.b, L.loc, L.vT, old, L.b.getI32IntegerAttr(i));
+      Value y = PartOp::create(L.b, L.loc, L.vT, r, L.b.getI32IntegerAttr(i));
+      w.push_back(L.inst("v_cndmask_b32", L.vT,
+                         L.vOps({RV::of(RV::V, y), RV::of(RV::V, x),
+                                 RV::of(RV::Mask, isPriv)})));
+    }
+    L.vals[op->getResult(0)] =
+        L.fromV64(ConcatOp::create(L.b, L.loc, L.v2T, ValueRange{w[0], w[1]}));
+  }
   return success();
 }
 
@@ -247,7 +344,8 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
       return scalarOp(L, at, an, {old, value}, {et, et}, et, {});
     });
   }
-  auto addr = L.address(op, a.getMemref(), a.getIndices());
+  bool flat = isFlat(L, *mo);
+  auto addr = L.address(op, a.getMemref(), a.getIndices(), false, flat);
   if (failed(addr))
     return failure();
   auto [base, off] = *addr;
@@ -270,39 +368,52 @@ LogicalResult lowerAtomicRMW(KernelLowering &L, Operation *op) {
   case K::assign: g = wide ? "swap_x2" : "swap", d = wide ? "wrxchg_b64" : "wrxchg_b32"; break;
   default: break;
   }
-  // Sub-dword elements and kinds without an instruction: a CAS loop on the
-  // kind's arith op.
-  if (bytes < 4 || g.empty()) {
-    StringRef cas = rmwArith(a.getKind());
-    if (cas.empty() && a.getKind() != K::assign)
-      return L.unsupported(op, "this atomic kind is not lowered");
-    RV value = *v;
-    Location at = op->getLoc();
-    return casLoop(L, op, base, off, et, [&](RV old) -> FailureOr<RV> {
-      if (cas.empty()) // assign
-        return value;
-      return scalarOp(L, at, cas, {old, value}, {et, et}, et, {});
-    });
-  }
-  bool rtn = !a->use_empty() || (!base && a.getKind() == K::assign);
-  std::string mn;
-  if (base) {
-    mn = ("global_atomic_" + g + (rtn ? "_rtn" : "")).str();
-  } else {
-    // ds_<op>_rtn_<type>: the rtn goes before the type suffix.
-    size_t us = d.rfind('_');
-    mn = rtn ? ("ds_" + d.substr(0, us) + "_rtn" + d.substr(us)).str() : ("ds_" + d).str();
-  }
-  SmallVector<NamedAttribute> attrs;
-  Value voff = L.memOffset(off, !base, attrs);
-  SmallVector<Value> ops{voff, wide ? L.toV64(*v) : L.toV(*v)};
-  if (base)
-    ops.push_back(base);
-  Type rt = wide ? L.v2T : L.vT;
-  Value r = L.inst(mn, rtn ? rt : Type(), ops, attrs);
-  if (rtn && !a->use_empty())
-    L.vals[a] = wide ? L.fromV64(r) : RV::of(RV::V, r, isF32(et));
-  return success();
+  // f64 add through a flat pointer: llc-22 tests the shared aperture too and
+  // issues ds_add_f64 / global_atomic_add_f64 (no flat_atomic_add_f64 to
+  // LDS); here the compare-and-swap loop (flat_atomic_cmpswap_x2 reaches
+  // both, as llc-22 selects it for other flat 64-bit kinds).
+  if (flat && wide && a.getKind() == K::addf)
+    g = "";
+  StringRef cas = rmwArith(a.getKind());
+  if (cas.empty() && a.getKind() != K::assign)
+    return L.unsupported(op, "this atomic kind is not lowered");
+  RV value = *v;
+  Location at = op->getLoc();
+  auto compute = [&](RV old) -> FailureOr<RV> {
+    if (cas.empty()) // assign
+      return value;
+    return scalarOp(L, at, cas, {old, value}, {et, et}, et, {});
+  };
+  auto emit = [&](Value base, RV off) -> LogicalResult {
+    // Sub-dword elements and kinds without an instruction: a CAS loop on the
+    // kind's arith op.
+    if (bytes < 4 || g.empty())
+      return casLoop(L, op, base, off, et, compute);
+    bool rtn = !a->use_empty() || (!base && a.getKind() == K::assign);
+    std::string mn;
+    if (flat) {
+      mn = ("flat_atomic_" + g + (rtn ? "_rtn" : "")).str();
+    } else if (base) {
+      mn = ("global_atomic_" + g + (rtn ? "_rtn" : "")).str();
+    } else {
+      // ds_<op>_rtn_<type>: the rtn goes before the type suffix.
+      size_t us = d.rfind('_');
+      mn = rtn ? ("ds_" + d.substr(0, us) + "_rtn" + d.substr(us)).str() : ("ds_" + d).str();
+    }
+    SmallVector<NamedAttribute> attrs;
+    Value voff = flat ? flatAddress(L, base, off, attrs) : L.memOffset(off, !base, attrs);
+    SmallVector<Value> ops{voff, wide ? L.toV64(value) : L.toV(value)};
+    if (base && !flat)
+      ops.push_back(base);
+    Type rt = wide ? L.v2T : L.vT;
+    Value r = L.inst(mn, rtn ? rt : Type(), ops, attrs);
+    if (rtn && !a->use_empty())
+      L.vals[a] = wide ? L.fromV64(r) : RV::of(RV::V, r, isF32(et));
+    return success();
+  };
+  if (flat && wide)
+    return flatWide(L, op, base, off, emit, compute);
+  return emit(base, off);
 }
 
 /// memref.generic_atomic_rmw: the CAS loop with the region as the operation.
@@ -324,10 +435,14 @@ LogicalResult lowerGenericAtomicRMW(KernelLowering &L, Operation *op) {
   };
   if (mo->priv || mo->regs)
     return privateAtomic(L, op, a.getMemref(), a.getIndices(), et, compute);
-  auto addr = L.address(op, a.getMemref(), a.getIndices());
+  bool flat = isFlat(L, *mo);
+  auto addr = L.address(op, a.getMemref(), a.getIndices(), false, flat);
   if (failed(addr))
     return failure();
-  return casLoop(L, op, addr->first, addr->second, et, compute);
+  auto loop = [&](Value base, RV off) { return casLoop(L, op, base, off, et, compute); };
+  if (flat && memElementBytes(et) == 8)
+    return flatWide(L, op, addr->first, addr->second, loop, compute);
+  return loop(addr->first, addr->second);
 }
 
 } // namespace

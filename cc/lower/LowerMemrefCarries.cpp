@@ -428,6 +428,20 @@ LogicalResult lowerCarryCast(KernelLowering &L, Operation *op) {
   m.type = mt;
   m.view = true;
   RV addr = (*vs)[0];
+  // A memref of vectors (vector.type_cast views carried): the memref of
+  // their scalars (LowerVectorTypeCast.cpp indexes its leading dimensions).
+  // type_cast takes and gives static identity layouts; the offset is 0.
+  MemRefType st = mt;
+  if (auto vt = dyn_cast<VectorType>(mt.getElementType())) {
+    if (!mt.hasStaticShape() || !mt.getLayout().isIdentity())
+      return L.unsupported(op, "a carried memref of vectors is lowered when static and "
+                               "identity-laid-out (a vector.type_cast view)");
+    SmallVector<int64_t> shape(mt.getShape());
+    shape.append(vt.getShape().begin(), vt.getShape().end());
+    st = MemRefType::get(shape, vt.getElementType(), MemRefLayoutAttrInterface(),
+                         mt.getMemorySpace());
+    m.type = st;
+  }
   if (kind == MemKind::Lds) {
     m.lds = true;
     m.dynOffset = addr;
@@ -441,6 +455,17 @@ LogicalResult lowerCarryCast(KernelLowering &L, Operation *op) {
   }
   unsigned r = 1;
   m.viewOffset = ShapedType::isDynamic(offset) ? (*vs)[r++] : RV::imm((uint32_t)offset);
+  if (st != mt) {
+    SmallVector<int64_t> ss;
+    int64_t so;
+    (void)st.getStridesAndOffset(ss, so);
+    for (int64_t d = 0; d < st.getRank(); ++d) {
+      m.viewSizes.push_back(RV::imm((uint32_t)st.getDimSize(d)));
+      m.viewStrides.push_back(RV::imm((uint32_t)ss[d]));
+    }
+    L.mems[op->getResult(0)] = m;
+    return success();
+  }
   for (int64_t d = 0; d < mt.getRank(); ++d)
     m.viewSizes.push_back(mt.isDynamicDim(d) ? (*vs)[r++] : RV::imm((uint32_t)mt.getDimSize(d)));
   for (int64_t d = 0; d < mt.getRank(); ++d)

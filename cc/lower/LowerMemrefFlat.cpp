@@ -25,8 +25,10 @@
 //     flat address (llc-22 selects flat_load_dwordx4 at any alignment).
 // The flat memref is a MemArg whose ptrReg is a VGPR pair (global memrefs
 // hold an SGPR pair): isFlat below; address() gives it only to callers
-// that pass allowFlat (the vector accesses); atomics through one are an
-// error naming the op. scf results and function parameters of unknown
+// that pass allowFlat (the vector accesses, vector.type_cast element
+// accesses, atomics: LowerMemrefAtomics.cpp). A select of two type_cast
+// views (memrefs of vectors) is a flat memref of their scalar sources' type
+// (LowerVectorTypeCast.cpp indexes its leading dimensions). scf results and function parameters of unknown
 // memory become flat memrefs too (LowerMemrefCarries.cpp).
 // Needs before: both operands in mems (kernel arguments, workgroup or
 // private memory, views, flat memrefs; not register-held allocas).
@@ -94,6 +96,24 @@ Value flatAt(KernelLowering &L, Value base, RV off) {
 }
 } // namespace vec
 
+/// The high dword of aperture `r` (src_shared_base / src_private_base),
+/// read once in the prologue (llc-22 reads src_shared_base once per kernel
+/// too) and reused.
+RV apertureHigh(KernelLowering &L, SpecialReg r) {
+  Type t = SpecialRegType::get(L.ctx, r);
+  for (auto reg : L.entry->getOps<RegOp>())
+    if (reg.getType() == t && reg->hasOneUse())
+      for (Operation *mov : reg->getUsers())
+        for (Operation *u : mov->getUsers())
+          if (auto p = dyn_cast<PartOp>(u); p && p.getOffset() == 1)
+            return RV::of(RV::S, p.getResult());
+  return RV::of(RV::S, L.inPrologue([&] {
+    Value reg = RegOp::create(L.b, L.loc, t);
+    Value base = L.inst("s_mov_b64", L.s2T, reg);
+    return (Value)PartOp::create(L.b, L.loc, L.sT, base, L.b.getI32IntegerAttr(1));
+  }));
+}
+
 /// The two dwords of the flat address of memory `m` (its element 0 before
 /// the view's offset).
 FailureOr<std::pair<RV, RV>> flatBase(KernelLowering &L, Operation *op, const MemArg &m) {
@@ -106,22 +126,7 @@ FailureOr<std::pair<RV, RV>> flatBase(KernelLowering &L, Operation *op, const Me
     return parts(m.ptrReg, RV::V);
   if (m.regs)
     return L.unsupported(op, "an alloca held in registers has no address");
-  // The aperture's high dword, read once in the prologue (llc-22 reads
-  // src_shared_base once per kernel too) and reused.
-  auto aperture = [&](SpecialReg r) {
-    Type t = SpecialRegType::get(L.ctx, r);
-    for (auto reg : L.entry->getOps<RegOp>())
-      if (reg.getType() == t && reg->hasOneUse())
-        for (Operation *mov : reg->getUsers())
-          for (Operation *u : mov->getUsers())
-            if (auto p = dyn_cast<PartOp>(u); p && p.getOffset() == 1)
-              return RV::of(RV::S, p.getResult());
-    return RV::of(RV::S, L.inPrologue([&] {
-      Value reg = RegOp::create(L.b, L.loc, t);
-      Value base = L.inst("s_mov_b64", L.s2T, reg);
-      return (Value)PartOp::create(L.b, L.loc, L.sT, base, L.b.getI32IntegerAttr(1));
-    }));
-  };
+  auto aperture = [&](SpecialReg r) { return apertureHigh(L, r); };
   RV dyn = m.dynOffset.k == RV::None ? RV::imm(0) : m.dynOffset;
   if (m.lds)
     return std::pair{L.add(RV::imm(m.ldsOffset), dyn), aperture(SpecialReg::src_shared_base)};
@@ -148,6 +153,22 @@ LogicalResult lowerSelect(KernelLowering &L, Operation *op) {
   if (failed(ma) || failed(mb) || failed(c))
     return failure();
   auto mt = cast<MemRefType>(op->getResult(0).getType());
+  if (isa<VectorType>(mt.getElementType())) {
+    // Two vector.type_cast views (memrefOf gives each its scalar source,
+    // LowerVectorTypeCast.cpp): the flat memref is of the sources' type,
+    // the vector element's accesses index its leading dimensions.
+    MemRefType sa = ma->type, sb = mb->type;
+    if (isa<VectorType>(sa.getElementType()) || sa.getShape() != sb.getShape() ||
+        sa.getElementType() != sb.getElementType())
+      return L.unsupported(op, "a select of memrefs of vectors is lowered for two "
+                               "vector.type_cast views of memrefs of one shape");
+    MemRefLayoutAttrInterface layout = sa.getLayout();
+    if (sa.getLayout() != sb.getLayout()) {
+      SmallVector<int64_t> dyn(sa.getRank(), ShapedType::kDynamic);
+      layout = StridedLayoutAttr::get(L.ctx, ShapedType::kDynamic, dyn);
+    }
+    mt = MemRefType::get(sa.getShape(), sa.getElementType(), layout, mt.getMemorySpace());
+  }
   MemArg r;
   r.type = mt;
   r.view = true;

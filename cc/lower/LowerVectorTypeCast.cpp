@@ -25,6 +25,8 @@ namespace aster::lower {
 
 using namespace vec;
 
+bool isFlat(KernelLowering &L, const MemArg &m); // LowerMemrefFlat.cpp
+
 LogicalResult lowerVectorElementAccess(KernelLowering &L, Operation *op) {
   auto ld = dyn_cast<memref::LoadOp>(op);
   auto st = dyn_cast<memref::StoreOp>(op);
@@ -37,7 +39,7 @@ LogicalResult lowerVectorElementAccess(KernelLowering &L, Operation *op) {
   if (isa<VectorType>(m->type.getElementType()) || m->regs || m->priv)
     return L.unsupported(op, "memrefs of vectors are lowered as vector.type_cast views of a "
                              "memref of scalars in global or workgroup memory");
-  auto a = L.address(op, memref, indices);
+  auto a = L.address(op, memref, indices, false, isFlat(L, *m));
   if (failed(a))
     return failure();
   unsigned bytes = (unsigned)vt.getNumElements() * elemBits(vt.getElementType()) / 8;

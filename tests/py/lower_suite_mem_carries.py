@@ -13,6 +13,8 @@ in strict mode (an access outside an argument's array faults there).
 - vector.load / store / transfer_read / transfer_write (masked, odd sizes,
   f64) through a flat memref (llc-22 -mcpu=gfx942: flat_load_dwordx4 at any
   alignment, flat_load_ushort, flat_store_dwordx2 ...).
+- atomics and vector.type_cast elements through flat memrefs:
+  lower_suite_mem_flat.py.
 - device functions (func.func) taking memrefs: a generic memref parameter
   passed global, LDS (cast to generic) and selected memrefs (a flat
   pointer), one only ever passed LDS (an LDS address), a workgroup-typed
@@ -423,3 +425,4 @@ CASES.append(Case("memref_if_private", "pi", module(f"""
     }}"""), (1, 1, 1), (64, 1, 1),
     lambda r: [r.standard_normal(64).astype(np.float32), np.zeros(64, np.float32), 2],
     _priv_expect))
+

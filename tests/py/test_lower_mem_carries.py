@@ -1,6 +1,6 @@
 """Memrefs of unknown memory (lower_suite_mem_carries.py): scf.if / scf.for /
 scf.while yielding or carrying memrefs, vector accesses through flat
-memrefs, device functions taking global, LDS and flat memrefs; each kernel
+memrefs (atomics and type_cast elements: test_lower_mem_flat.py), device functions taking global, LDS and flat memrefs; each kernel
 against NumPy and against LLVM's build of the same kernel (mlir-opt-22 +
 llc-22), both run on the emulator in strict mode; the instructions checked
 against what llc-22 -mcpu=gfx942 selects (flat_load_dwordx4 at any
@@ -123,3 +123,4 @@ def test_if_over_private_allocas_carries_the_scratch_offset():
     offset (no flat pointer: both are scratch)."""
     a = asm(C.CASES, "memref_if_private")
     assert "scratch_load_dword" in a and not re.search(r"flat_(load|store)", a)
+

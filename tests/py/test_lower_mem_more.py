@@ -65,34 +65,6 @@ def test_module_lds_offset_is_shared_by_kernel_and_functions():
     assert re.search(r"lds = 512", text)
 
 
-def test_atomic_through_a_flat_memref_is_a_located_error():
-    """Loads, stores and vector accesses reach a flat memref
-    (LowerMemrefFlat.cpp; vectors: test_lower_mem_carries.py); an atomic
-    through one is an error at the op saying so."""
-    import aster
-    import pytest
-    from lower_suite import module
-    text = module(f"""
-    gpu.func @k(%x: memref<64xf32>) workgroup(%l: memref<64xf32, {M.WG}>) kernel {{
-      %i = gpu.thread_id x
-      %c1 = arith.constant 1 : index
-      %c0 = arith.constant 0 : index
-      %one = arith.constant 1.0 : f32
-      %g = memref.memory_space_cast %l : memref<64xf32, {M.WG}> to memref<64xf32>
-      %odd = arith.andi %i, %c1 : index
-      %ev = arith.cmpi eq, %odd, %c0 : index
-      %m = arith.select %ev, %g, %x : memref<64xf32>
-      %v = memref.atomic_rmw addf %one, %m[%c0] : (f32, memref<64xf32>) -> f32
-      memref.store %v, %x[%i] : memref<64xf32>
-      gpu.return
-    }}""")
-    with pytest.raises(aster.AsterError, match=r"<string>:\d+:\d+: error: 'memref.atomic_rmw' op "
-                                               r"cannot be lowered to amdgcn: only memref.load / "
-                                               r"store and vector loads, stores and transfers "
-                                               r"reach a memref of unknown memory"):
-        aster.lower(text)
-
-
 def test_dynamic_copy_moves_dwordx4_pieces_in_a_loop():
     """A row-major dynamic-shape memref.copy: a loop of 16-byte pieces
     (global_load_dwordx4 / global_store_dwordx4, as LLVM's expansion of the
