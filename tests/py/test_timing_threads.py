@@ -328,18 +328,20 @@ def test_grouped_gemm_differs_from_serial_only_in_time(gemm_inputs):
     assert abs(rg.cycles / rs.cycles - 1) < 0.06
 
 
+def vector_add_608_fingerprint():
+    """vector_add on 608 workgroups (2432 waves: grouped) timed: its fingerprint."""
+    n = 608 * 256
+    a = np.arange(n, dtype=np.float32)
+    c = np.zeros(n, np.float32)
+    r = aster.launch(vector_add_code(), "vector_add", 608, 256, [a, a, c, n], timing=True)
+    return fingerprint(r, [c])
+
+
 def test_timed_launch_in_forked_child_with_timing_threads():
     """A forked child runs a grouped launch on several host threads (the
     threads exist only during a launch): the same fingerprint as the
     parent's."""
-    code = vector_add_code()
-    n = 608 * 256
-    a = np.arange(n, dtype=np.float32)
-
-    def run():
-        c = np.zeros(n, np.float32)
-        r = aster.launch(code, "vector_add", 608, 256, [a, a, c, n], timing=True)
-        return fingerprint(r, [c])
+    run = vector_add_608_fingerprint
     parent = with_timing_threads(2, run)
     rd, wr = os.pipe()
     pid = os.fork()
@@ -362,14 +364,7 @@ def test_grouped_is_the_default():
     the same cycles and events as 1 thread (and so as 2 and 3, above);
     ASTER_TIMING_THREADS=0 is the one-group model (another model: other
     events)."""
-    code = vector_add_code()
-    n = 608 * 256
-    a = np.arange(n, dtype=np.float32)
-
-    def run():
-        c = np.zeros(n, np.float32)
-        r = aster.launch(code, "vector_add", 608, 256, [a, a, c, n], timing=True)
-        return fingerprint(r, [c])
+    run = vector_add_608_fingerprint
     old = os.environ.pop("ASTER_TIMING_THREADS", None)
     try:
         default = run()

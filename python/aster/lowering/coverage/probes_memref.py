@@ -42,6 +42,23 @@ def _generic_rmw_ref(a):
     return {0: new, 1: _first64(a[1], x[:64])}
 
 
+
+# A workgroup copy of x and a global x, the one or the other per lane by the
+# parity of the thread id (%g, %x, %ev); then a read of %m, lanes reversed.
+LDS_OR_GLOBAL = """
+      %l = memref.alloca() : memref<1024xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %x[%i] : memref<1024xf32>
+      %v2 = arith.addf %v, %v : f32
+      memref.store %v2, %l[%i] : memref<1024xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %g = memref.memory_space_cast %l : memref<1024xf32, #gpu.address_space<workgroup>> to memref<1024xf32>
+      %odd = arith.andi %i, %c1 : index
+      %ev = arith.cmpi eq, %odd, %c0 : index"""
+READ_REVERSED = """
+      %c63 = arith.constant 63 : index
+      %j = arith.subi %c63, %i : index
+      %r = memref.load %m[%j] : memref<1024xf32>"""
+
 def _probes_memref():
     P = []
     for e in ("i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"):
@@ -207,19 +224,8 @@ def _probes_memref():
                  lambda r: [r.standard_normal(N).astype(np.float32), r.standard_normal(N).astype(np.float32),
                             np.zeros(N, np.float32)], [2]))
     # memory unknown where used (a flat pointer: cc/lower/LowerMemrefFlat.cpp)
-    p("memref.memory_space_cast", "workgroup or global by a divergent arith.select (flat)", """
-      %l = memref.alloca() : memref<1024xf32, #gpu.address_space<workgroup>>
-      %v = memref.load %x[%i] : memref<1024xf32>
-      %v2 = arith.addf %v, %v : f32
-      memref.store %v2, %l[%i] : memref<1024xf32, #gpu.address_space<workgroup>>
-      gpu.barrier
-      %g = memref.memory_space_cast %l : memref<1024xf32, #gpu.address_space<workgroup>> to memref<1024xf32>
-      %odd = arith.andi %i, %c1 : index
-      %ev = arith.cmpi eq, %odd, %c0 : index
-      %m = arith.select %ev, %g, %x : memref<1024xf32>
-      %c63 = arith.constant 63 : index
-      %j = arith.subi %c63, %i : index
-      %r = memref.load %m[%j] : memref<1024xf32>""")
+    p("memref.memory_space_cast", "workgroup or global by a divergent arith.select (flat)", LDS_OR_GLOBAL + """
+      %m = arith.select %ev, %g, %x : memref<1024xf32>""" + READ_REVERSED)
     p("memref.memory_space_cast", "private or global by arith.select, store through (flat)", """
       %pa = memref.alloca() : memref<1024xf32, #gpu.address_space<private>>
       %g = memref.memory_space_cast %pa : memref<1024xf32, #gpu.address_space<private>> to memref<1024xf32>
@@ -231,23 +237,12 @@ def _probes_memref():
       %w = memref.load %m[%i] : memref<1024xf32>
       %r = arith.addf %w, %w : f32""")
     # memrefs through scf results (cc/lower/LowerMemrefCarries.cpp)
-    p("scf.if", "yielding a workgroup or a global memref per lane (flat)", """
-      %l = memref.alloca() : memref<1024xf32, #gpu.address_space<workgroup>>
-      %v = memref.load %x[%i] : memref<1024xf32>
-      %v2 = arith.addf %v, %v : f32
-      memref.store %v2, %l[%i] : memref<1024xf32, #gpu.address_space<workgroup>>
-      gpu.barrier
-      %g = memref.memory_space_cast %l : memref<1024xf32, #gpu.address_space<workgroup>> to memref<1024xf32>
-      %odd = arith.andi %i, %c1 : index
-      %ev = arith.cmpi eq, %odd, %c0 : index
+    p("scf.if", "yielding a workgroup or a global memref per lane (flat)", LDS_OR_GLOBAL + """
       %m = scf.if %ev -> memref<1024xf32> {
         scf.yield %g : memref<1024xf32>
       } else {
         scf.yield %x : memref<1024xf32>
-      }
-      %c63 = arith.constant 63 : index
-      %j = arith.subi %c63, %i : index
-      %r = memref.load %m[%j] : memref<1024xf32>""")
+      }""" + READ_REVERSED)
     p("scf.for", "carrying two workgroup buffers, swapped (LDS addresses)", """
       %la = memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
       %lb = memref.alloca() : memref<64xf32, #gpu.address_space<workgroup>>
