@@ -191,8 +191,15 @@ public:
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr((int32_t)bits));
   }
   Value cst(uint32_t bits) { return cst(bits, false); }
+  /// Emits one instruction. One that writes EXEC (its result is EXEC, or the
+  /// table says it writes EXEC implicitly: s_and_saveexec_b64, v_cmpx_*)
+  /// empties the block's value cache `cse`: a VGPR value made under the old
+  /// EXEC (a pair joined for an operand, a mask turned to lanes) holds only
+  /// that EXEC's lanes and must not be reused under the new one.
   Value inst(StringRef mn, Type res, ValueRange ops, ArrayRef<NamedAttribute> attrs = {}) {
     Operation *op = createInstOp(b, loc, mn, ops, res ? TypeRange(res) : TypeRange(), attrs);
+    if (res == execT || (ISA::lookup(mn)->implicitDefs & ISA::IMP_EXEC))
+      cse.clear();
     return res ? op->getResult(0) : Value();
   }
   Value execReg() { return RegOp::create(b, loc, execT); }

@@ -280,24 +280,20 @@ LogicalResult flatWide(KernelLowering &L, Operation *op, Value base, RV off,
   RV privHi = apertureHigh(L, SpecialReg::src_private_base);
   Value saved = L.inst("s_mov_b64", L.s2T, L.execReg());
   Value isPriv = L.inst("v_cmp_eq_u32", L.s2T, L.vOps({RV::of(RV::V, hi), privHi}));
-  // Each part runs under its own EXEC: a VGPR value made in one (a pair
-  // joined for an operand, cached in L.cse) holds only its lanes, so the
-  // cache is emptied at each change.
+  // Each part runs under its own EXEC (L.inst empties the block's value
+  // cache at each EXEC write: a pair joined in one part holds only its lanes).
   L.inst("s_andn2_b64", L.execT, {saved, isPriv});
-  L.cse.clear();
   if (failed(atomic(at, RV::imm(0))))
     return failure();
   bool used = op->getNumResults() && !op->use_empty();
   RV r1 = used ? L.vals[op->getResult(0)] : RV();
   L.inst("s_and_b64", L.execT, {saved, isPriv});
-  L.cse.clear();
   Value old = L.inst("scratch_load_dwordx2_nosaddr", L.v2T, {lo});
   auto nv = compute(L.fromV64(old));
   if (failed(nv))
     return failure();
   L.inst("scratch_store_dwordx2_nosaddr", {}, {lo, L.toV64(*nv)});
   L.inst("s_mov_b64", L.execT, saved);
-  L.cse.clear();
   if (used) {
     Value r = L.toV64(r1);
     SmallVector<Value, 2> w;
