@@ -41,6 +41,7 @@ Held out, never opened: aiter/configs/bf16_tuned_gemm.csv.
     python bench/bench_fidelity.py                 # rows under --max-cost
     python bench/bench_fidelity.py --max-cost 2e6 --rows 40
     python bench/bench_fidelity.py --family f4gemm --csv f4.csv   # rows appended as done
+    python bench/bench_fidelity.py --only "mi355x .*32x256_2tg_pf3 16 7168"  # chosen rows
     python bench/bench_fidelity.py --summarize a.csv b.csv        # Markdown table + medians
     python bench/bench_fidelity.py --trend 32x128    # AMD's M = 1 times of a tile vs K
 
@@ -185,6 +186,11 @@ def shape(r):
     return f"{r['token']} {r['dim']} {r['inter']} {r['expert']} {r['topk']}"
 
 
+def line(r):
+    """'family device kernel shape' of a row, the columns --summarize prints."""
+    return f"{r['family']} {r['device']} {short(r['kernel'])} {shape(r)}"
+
+
 def key(r):
     return (r["kernel"], r["device"], shape(r))
 
@@ -208,6 +214,12 @@ def main(argv=None):
                     help="skip the first N selected rows (to resume a run)")
     ap.add_argument("--family", action="append", choices=FAMILIES,
                     help="only rows of this kernel family (repeatable)")
+    ap.add_argument("--only", action="append", metavar="REGEX",
+                    help="only rows whose line 'family device kernel shape' (as --summarize "
+                         "prints them, e.g. 'fmoe_stage1 mi308x "
+                         "fmoe_stage1_bf16_pertokenFp8_g1u1_32x64_4tg_pf3 16 7168 512 256 8') "
+                         "this regular expression matches (re.search; repeatable: any of "
+                         "them); applied before --skip and --rows")
     ap.add_argument("--csv", help="append each finished row to this CSV file")
     ap.add_argument("--summarize", nargs="+", metavar="CSV",
                     help="run nothing: print the rows of these --csv files as a Markdown "
@@ -225,8 +237,14 @@ def main(argv=None):
         return 1
     fams = args.family or FAMILIES
     src = [row for fam in fams for row in FAMILIES[fam]()]
+    try:
+        only = [re.compile(p) for p in args.only or ()]
+    except re.error as e:
+        ap.error(f"--only: {e}")
     cand = sorted(((c, r) for c, r in src if c <= args.max_cost
-                   and (not args.device or r["device"] in args.device)), key=lambda x: x[0])
+                   and (not args.device or r["device"] in args.device)
+                   and (not only or any(p.search(line(r)) for p in only))),
+                  key=lambda x: x[0])
     # Distinct launches only (the tables repeat shapes with other columns).
     seen, rows = set(), []
     for c, r in cand:
