@@ -202,7 +202,25 @@ def summary(rows, key):
     return {g: (len(e), statistics.median(e), max(e)) for g, e in sorted(groups.items())}
 
 
-def main(argv=None):
+def select(args, only=()):
+    """The rows main() runs for its parsed `args` (`only`: the compiled
+    --only patterns), cheapest first, each launch once."""
+    fams = args.family or FAMILIES
+    src = [row for fam in fams for row in FAMILIES[fam]()]
+    cand = sorted(((c, r) for c, r in src if c <= args.max_cost
+                   and (not args.device or r["device"] in args.device)
+                   and (not only or any(p.search(line(r)) for p in only))),
+                  key=lambda x: x[0])
+    # Distinct launches only (the tables repeat shapes with other columns).
+    seen, rows = set(), []
+    for c, r in cand:
+        if key(r) not in seen:
+            seen.add(key(r))
+            rows.append(r)
+    return rows[args.skip:args.skip + args.rows]
+
+
+def parser():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--max-cost", type=float, default=3e5,
                     help="skip rows whose estimated MFMA count is larger")
@@ -217,7 +235,7 @@ def main(argv=None):
     ap.add_argument("--only", action="append", metavar="REGEX",
                     help="only rows whose line 'family device kernel shape' (as --summarize "
                          "prints them, e.g. 'fmoe_stage1 mi308x "
-                         "fmoe_stage1_bf16_pertokenFp8_g1u1_32x64_4tg_pf3 16 7168 512 256 8') "
+                         "fmoe_stage1_bf16_pertokenFp8_g1u1_32x64_4tg_pf3 32 7168 256 256 8') "
                          "this regular expression matches (re.search; repeatable: any of "
                          "them); applied before --skip and --rows")
     ap.add_argument("--csv", help="append each finished row to this CSV file")
@@ -227,31 +245,24 @@ def main(argv=None):
     ap.add_argument("--trend", metavar="TILE",
                     help="run nothing: AMD's M = 1 times of this f4gemm tile (e.g. 32x128) "
                          "against K, a least-squares line and each row's residual")
+    return ap
+
+
+def main(argv=None):
+    ap = parser()
     args = ap.parse_args(argv)
     if args.trend:
         return trend(args.trend)
     if args.summarize:
         return summarize(args.summarize)
-    if not wheel.available():
-        print("the amd-aiter wheel is not installed (make deps)")
-        return 1
-    fams = args.family or FAMILIES
-    src = [row for fam in fams for row in FAMILIES[fam]()]
     try:
         only = [re.compile(p) for p in args.only or ()]
     except re.error as e:
         ap.error(f"--only: {e}")
-    cand = sorted(((c, r) for c, r in src if c <= args.max_cost
-                   and (not args.device or r["device"] in args.device)
-                   and (not only or any(p.search(line(r)) for p in only))),
-                  key=lambda x: x[0])
-    # Distinct launches only (the tables repeat shapes with other columns).
-    seen, rows = set(), []
-    for c, r in cand:
-        if key(r) not in seen:
-            seen.add(key(r))
-            rows.append(r)
-    rows = rows[args.skip:args.skip + args.rows]
+    if not wheel.available():
+        print("the amd-aiter wheel is not installed (make deps)")
+        return 1
+    rows = select(args, only)
     print(f"{'device':7} {'kernel':62} {'shape (tok dim inter E topk / MxNxK)':36} "
           f"{'measured us':>11} {'sim us':>8} {'sim/meas':>8} {'cpu s':>6}")
     done = []
