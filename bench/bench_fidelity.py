@@ -41,6 +41,7 @@ Held out, never opened: aiter/configs/bf16_tuned_gemm.csv.
     python bench/bench_fidelity.py                 # rows under --max-cost
     python bench/bench_fidelity.py --max-cost 2e6 --rows 40
     python bench/bench_fidelity.py --family f4gemm --csv f4.csv   # rows appended as done
+    python bench/bench_fidelity.py --only "mi355x .*32x256_2tg_pf3 16 7168"  # chosen rows
     python bench/bench_fidelity.py --summarize a.csv b.csv        # Markdown table + medians
     python bench/bench_fidelity.py --trend 32x128    # AMD's M = 1 times of a tile vs K
 
@@ -185,6 +186,11 @@ def shape(r):
     return f"{r['token']} {r['dim']} {r['inter']} {r['expert']} {r['topk']}"
 
 
+def line(r):
+    """'family device kernel shape' of a row, the columns --summarize prints."""
+    return f"{r['family']} {r['device']} {short(r['kernel'])} {shape(r)}"
+
+
 def key(r):
     return (r["kernel"], r["device"], shape(r))
 
@@ -196,7 +202,25 @@ def summary(rows, key):
     return {g: (len(e), statistics.median(e), max(e)) for g, e in sorted(groups.items())}
 
 
-def main(argv=None):
+def select(args, only=()):
+    """The rows main() runs for its parsed `args` (`only`: the compiled
+    --only patterns), cheapest first, each launch once."""
+    fams = args.family or FAMILIES
+    src = [row for fam in fams for row in FAMILIES[fam]()]
+    cand = sorted(((c, r) for c, r in src if c <= args.max_cost
+                   and (not args.device or r["device"] in args.device)
+                   and (not only or any(p.search(line(r)) for p in only))),
+                  key=lambda x: x[0])
+    # Distinct launches only (the tables repeat shapes with other columns).
+    seen, rows = set(), []
+    for c, r in cand:
+        if key(r) not in seen:
+            seen.add(key(r))
+            rows.append(r)
+    return rows[args.skip:args.skip + args.rows]
+
+
+def parser():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--max-cost", type=float, default=3e5,
                     help="skip rows whose estimated MFMA count is larger")
@@ -208,6 +232,12 @@ def main(argv=None):
                     help="skip the first N selected rows (to resume a run)")
     ap.add_argument("--family", action="append", choices=FAMILIES,
                     help="only rows of this kernel family (repeatable)")
+    ap.add_argument("--only", action="append", metavar="REGEX",
+                    help="only rows whose line 'family device kernel shape' (as --summarize "
+                         "prints them, e.g. 'fmoe_stage1 mi308x "
+                         "fmoe_stage1_bf16_pertokenFp8_g1u1_32x64_4tg_pf3 32 7168 256 256 8') "
+                         "this regular expression matches (re.search; repeatable: any of "
+                         "them); applied before --skip and --rows")
     ap.add_argument("--csv", help="append each finished row to this CSV file")
     ap.add_argument("--summarize", nargs="+", metavar="CSV",
                     help="run nothing: print the rows of these --csv files as a Markdown "
@@ -215,25 +245,24 @@ def main(argv=None):
     ap.add_argument("--trend", metavar="TILE",
                     help="run nothing: AMD's M = 1 times of this f4gemm tile (e.g. 32x128) "
                          "against K, a least-squares line and each row's residual")
+    return ap
+
+
+def main(argv=None):
+    ap = parser()
     args = ap.parse_args(argv)
     if args.trend:
         return trend(args.trend)
     if args.summarize:
         return summarize(args.summarize)
+    try:
+        only = [re.compile(p) for p in args.only or ()]
+    except re.error as e:
+        ap.error(f"--only: {e}")
     if not wheel.available():
         print("the amd-aiter wheel is not installed (make deps)")
         return 1
-    fams = args.family or FAMILIES
-    src = [row for fam in fams for row in FAMILIES[fam]()]
-    cand = sorted(((c, r) for c, r in src if c <= args.max_cost
-                   and (not args.device or r["device"] in args.device)), key=lambda x: x[0])
-    # Distinct launches only (the tables repeat shapes with other columns).
-    seen, rows = set(), []
-    for c, r in cand:
-        if key(r) not in seen:
-            seen.add(key(r))
-            rows.append(r)
-    rows = rows[args.skip:args.skip + args.rows]
+    rows = select(args, only)
     print(f"{'device':7} {'kernel':62} {'shape (tok dim inter E topk / MxNxK)':36} "
           f"{'measured us':>11} {'sim us':>8} {'sim/meas':>8} {'cpu s':>6}")
     done = []

@@ -35,3 +35,37 @@ def test_moe_sorting_layout():
     assert sorted_ids[:4].tolist() == [0, 2, pad, pad]           # expert 0: t0 s0, t2 s0
     assert sorted_ids[4:8].tolist() == [1 << 24, 1, pad, pad]     # expert 1: t0 s1, t1 s0
     assert experts[:3].tolist() == [0, 1, 2]
+
+
+def test_bench_only_selects_named_rows():
+    """bench_fidelity.py --only picks rows by 'family device kernel shape':
+    the nine rows session 17 re-ran on the grouped default model (the doc's
+    error table), each launch once, and nothing else; a bad pattern is an
+    argparse error, not a traceback."""
+    import re
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import bench_fidelity as b
+    argv = ["--family", "fmoe_stage1", "--family", "gemm_a8w8_m128", "--max-cost", "2.2e6",
+            "--rows", "20",
+            "--only", "mi355x .*32x256_2tg_pf3 (16|64) 7168",
+            "--only", "mi308x .* (16 7168 512|32 7168 256) 256 8",
+            "--only", "2048x8192x1024"]
+    args = b.parser().parse_args(argv)
+    rows = b.select(args, [re.compile(p) for p in args.only])
+    got = sorted(b.line(r) for r in rows)
+    pre = "fmoe_stage1_bf16_pertokenFp8_"
+    assert got == sorted([
+        f"fmoe_stage1 mi355x {pre}g1u1_32x256_2tg_pf3 16 7168 512 256 8",
+        f"fmoe_stage1 mi355x {pre}doweight_g1u1_32x256_2tg_pf3 16 7168 512 256 8",
+        f"fmoe_stage1 mi355x {pre}g1u1_32x256_2tg_pf3 64 7168 256 256 8",
+        f"fmoe_stage1 mi355x {pre}doweight_g1u1_32x256_2tg_pf3 64 7168 256 256 8",
+        f"fmoe_stage1 mi308x {pre}g1u1_32x128_3tg_pf3 16 7168 512 256 8",
+        f"fmoe_stage1 mi308x {pre}doweight_g1u1_32x64_4tg_pf3 16 7168 512 256 8",
+        f"fmoe_stage1 mi308x {pre}g1u1_32x64_4tg_pf3 32 7168 256 256 8",
+        f"fmoe_stage1 mi308x {pre}doweight_g1u1_32x64_4tg_pf3 32 7168 256 256 8",
+        "gemm_a8w8_m128 mi308x gemm_kernel_func (a8w8 m128 noSplitK) "
+        "2048x8192x1024 splitK 0"])
+    with pytest.raises(SystemExit):
+        b.main(["--only", "("])
