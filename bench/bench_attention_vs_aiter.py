@@ -12,6 +12,12 @@ code objects).
     python bench/bench_attention_vs_aiter.py --decode --shapes 1x64x8x1024
     python bench/bench_attention_vs_aiter.py --varlen          # packed variable lengths
 
+The timing model is the default one: launches of at least 1024 waves run
+grouped (each XCD's CUs a group); `ASTER_TIMING_THREADS=1` gives the same
+cycles on one host thread (with --jobs 2 on a shared machine),
+`ASTER_TIMING_THREADS=0` the one-group model that docs/attention.md's
+older figures were measured on.
+
 AMD's side: `aster.aiter.fmha_fwd.run` (the amd-aiter wheel's `fmha_v3_fwd`
 code objects for gfx942, bf16, head dim 128, launched as aiter's
 asm_mha_fwd.cu / fmha_v3_fwd codegen.py do: their packed fmha_fwd_v3_args,
