@@ -198,9 +198,12 @@ public:
   /// that EXEC's lanes and must not be reused under the new one.
   Value inst(StringRef mn, Type res, ValueRange ops, ArrayRef<NamedAttribute> attrs = {}) {
     Operation *op = createInstOp(b, loc, mn, ops, res ? TypeRange(res) : TypeRange(), attrs);
-    if (res == execT || (ISA::lookup(mn)->implicitDefs & ISA::IMP_EXEC))
-      cse.clear();
+    forgetOnExecWrite(mn, op->getResultTypes());
     return res ? op->getResult(0) : Value();
+  }
+  void forgetOnExecWrite(StringRef mn, TypeRange res) {
+    if (llvm::is_contained(res, execT) || (ISA::lookup(mn)->implicitDefs & ISA::IMP_EXEC))
+      cse.clear();
   }
   Value execReg() { return RegOp::create(b, loc, execT); }
   /// Runs `f` with the builder at the end of the entry block (before its branch).
@@ -404,7 +407,9 @@ public:
   RV divF32(RV x, RV y);
   /// An instruction with several results (e.g. v_div_scale_f32's vdst, sdst).
   Operation *instN(StringRef mn, TypeRange res, ValueRange ops) {
-    return createInstOp(b, loc, mn, ops, res, {});
+    Operation *op = createInstOp(b, loc, mn, ops, res, {});
+    forgetOnExecWrite(mn, res);
+    return op;
   }
 
   // ---- lowering (each dialect's in its Lower<Dialect>.cpp) -----------------
