@@ -99,6 +99,17 @@ SPLIT_SYNC = 1000
 # takes at least their tiles' A and B bytes of one step at this rate
 # (16x64 tiles, 4 per CU on MI355X: 4 x 10 KiB per step > 599 cycles alone).
 VMEM_BYTES_PER_CLK = 64
+# A cache line (the timing model's Params.h lineBytes).
+LINE_BYTES = 128
+# An adding workgroup's atomic line accesses at its XCD's L2, as bytes of its
+# f32 C tile per access: [model] the timing model's atomic line counter
+# (Trace.mem_lines["atomic"]): 524288 for the 512 adding 64x64 workgroups of
+# the MI355X split-K probe (library.calibrate, every CU busy: 1024 per 16 KiB
+# tile), 1.09M for the 896 adders of 64 x 8192 x 1024 in 1024 stream-K ranges
+# (1221 each). The adds alone are a quarter of that (the 16x16 MFMA layout:
+# each buffer_atomic_add_f32 covers 4 rows of 64 B); the rest are the
+# adder's polls of its tile's counter (returning atomics) while it waits.
+ATOMIC_C_BYTES_PER_ACCESS = 16
 
 
 # A split-K launch without zero workgroups (zwg = 0) whose splits are all
@@ -304,7 +315,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     return cycles, waste
 
 
-def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
+def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, xcds=8):
     """(cycles, MFMA SIMD-cycles) of a stream-K launch (`stream_k` kernels,
     `generators.gemm.stream_k_table` with `groups` ranges), laid out as the
     timing model runs it: row i of the table on CU i mod CUs, wg_per_cu
@@ -323,7 +334,15 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
     epilogue over a store) x (1 + adders / 32) (a tile's adders take turns
     on its lines at L2: 63 adders of one 64x64 tile end up to 4.7k cycles
     after its first segment, 128x128x16384). The launch ends at the latest
-    segment + the adds' drain (add; wg_drain where no segment adds).
+    segment + the adds' drain (add; wg_drain where no segment adds), and no
+    sooner than the first segment to end + the atomic line accesses of the
+    busiest XCD's adders (ATOMIC_C_BYTES_PER_ACCESS) at `l2` line accesses
+    per clock (the profile's l2_tb_s_per_xcd: 16 lines of 128 B; None: not
+    charged; xcds: the profile's). The stream-K kernel's full-device probe
+    has one segment per tile, so its wg_load_full measures no adds: without
+    this term 64 x 8192 x 1024 in 1024 ranges on MI355X (8 segments of 2 K
+    steps per tile, 4 per CU, 112 adders per XCD) was estimated at 0.69 of
+    its simulated cycles (0.89 with it).
     [model] structure and the two factors from the timing model's segment
     times (start, end per workgroup) of 1216x1088x4096, 768^3 and
     128x128x16384 (bf16, 64x64 tiles, MI300X)."""
@@ -369,6 +388,16 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None):
         heapq.heapreplace(heap, end)
         span = max(span, end)
     adds = bool((tab[:, 5] > 0).any())
+    # the adders' atomic line accesses (their adds and polls) through their
+    # XCD's L2, l2 line accesses per clock: the busiest XCD's, from the end
+    # of the first segment to end (row i on CU i mod cus, CU c on XCD c mod
+    # xcds: the timing model's placement)
+    if l2 and adds:
+        per_xcd = np.zeros(xcds)
+        for i in np.nonzero(tab[:, 4] == 0)[0]:
+            per_xcd[(i % cus) % xcds] += 1
+        acc = per_xcd.max() * cfg.tile_m * cfg.tile_n * 4 / ATOMIC_C_BYTES_PER_ACCESS
+        span = max(span, min(first_end.values()) + acc / l2)
     # the first wave's first loads on few HBM channels (hbm_spread), as `estimate`
     from .hbm_spread import excess
     w = tab[:cus * slots].astype(np.int64)
@@ -389,7 +418,9 @@ def estimate_us(cfg, m, n, k, splits=1, calib=None, profile=None, utilisation=No
     cus = int(p["cus"])
     hbm = p["hbm_tb_s"] * 1e12 / (p["clock_mhz"] * 1e6)
     if cfg.stream_k:        # splits: the stream-K ranges (groups)
-        cyc, mfma = estimate_stream_k(cfg, m, n, k, splits, calib, cus, hbm)
+        l2 = p["l2_tb_s_per_xcd"] * 1e12 / (p["clock_mhz"] * 1e6) / LINE_BYTES
+        cyc, mfma = estimate_stream_k(cfg, m, n, k, splits, calib, cus, hbm, l2,
+                                      int(p["xcds"]))
         util = min(1.0, mfma / (cyc * 4 * cus))
         mhz = p["clock_mhz"] - (p["clock_mhz"] - p["mfma_clock_mhz"]) * util
         return p["launch_us"] + cyc / mhz, cyc, _waste(cfg, m, n, k, 1)
