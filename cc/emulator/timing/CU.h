@@ -139,7 +139,7 @@ struct Shared {
   /// memos, budget count and failure.
   explicit Shared(const Shared &o)
       : facts(o.facts), info(facts->info), stopAhead(facts->stopAhead), batching(o.batching),
-        lineShift(o.lineShift),
+        smallWaves(o.smallWaves), lineShift(o.lineShift),
         icacheShift(o.icacheShift) {
     dispatcherFree.assign(o.dispatcherFree.size(), 0);
     ldsMemo.resize(o.ldsMemo.size());
@@ -149,6 +149,11 @@ struct Shared {
   const std::vector<uint8_t> &stopAhead;  ///< by index: not SIMD-local (ends a batch)
   bool batching = true;            ///< execute SIMD-local instructions in batches
                                    ///< and let SIMDs run ahead
+  /// The launch's waves touch few registers (smallRegs): their state goes in
+  /// 4 KiB host pages and more of them are kept for the next launch
+  /// (Model.cpp: WavePool; host memory only, no effect on the model).
+  bool smallWaves = false;
+  static constexpr unsigned kSmallRegs = 64;  ///< VGPRs + AGPRs cleared per wave
   unsigned lineShift = 0;          ///< log2(P.lineBytes)
   unsigned icacheShift = 0;        ///< log2(P.icacheLine); ~0u: not a power of two
   std::vector<HugePtr<TWave>> twavesFree;
@@ -187,7 +192,8 @@ public:
         lineShift(sh.lineShift), icacheShift(sh.icacheShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
         groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), ldsMemo(sh.ldsMemo),
         executed(sh.executed),
-        failed(sh.failed), eventRoom(sh.eventRoom), matrix(sh.matrix), serialAt(sh.serialAt),
+        failed(sh.failed), eventRoom(sh.eventRoom), matrix(sh.matrix), smallWaves(sh.smallWaves),
+        serialAt(sh.serialAt),
         wantSerial(sh.wantSerial) {}
 
   /// Makes this CU `cu` of a launch of `numGroups` workgroups and starts
@@ -240,6 +246,7 @@ private:
   bool &failed;
   const size_t &eventRoom;
   MatrixThread *const &matrix;
+  const bool smallWaves;
   const uint8_t *const &serialAt;
   bool &wantSerial;
   Simd simd[4];
