@@ -48,9 +48,11 @@ struct TWave {
   bool barrier = false, done = false;
   bool localNext = false;      ///< its next instruction is SIMD-local
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
-  /// Per tracked register: when its result is available (one host cache
-  /// line holds all three facts of a register, read together).
-  RegTime regs[kTrackCount];
+  // [host] What the turn loop reads of every wave each turn (done, barrier,
+  // head, qpos, queue.n, the queue's next index) lies in its first host
+  // cache lines, the register times (~15 KiB) last: a wave's turn touched
+  // three distant lines before.
+  size_t qpos = 0;
   uint32_t regsUsed = 0;  ///< regs[regsUsed...] are all zero (never written)
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
@@ -61,8 +63,8 @@ struct TWave {
   /// and the model has yet to issue, from qpos on.
   struct Batch {
     static constexpr size_t kMax = 256;  ///< instructions per batch
-    uint32_t idx[kMax];
     size_t n = 0;
+    uint32_t idx[kMax];
     size_t size() const { return n; }
     bool empty() const { return !n; }
     void clear() { n = 0; }
@@ -70,7 +72,9 @@ struct TWave {
     uint32_t *data() { return idx; }
     uint32_t operator[](size_t i) const { return idx[i]; }
   } queue;
-  size_t qpos = 0;
+  /// Per tracked register: when its result is available (one host cache
+  /// line holds all three facts of a register, read together).
+  RegTime regs[kTrackCount];
 };
 
 /// The wave's next instruction to issue.

@@ -207,7 +207,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // and a small launch then pays a page fault per 4 KiB of events)
   R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));
   R->waves.reserve(size_t(std::min<uint64_t>(numGroups, 1 << 16)) * LN.numWaves);
-  GlobalMemory mem(P);
+  auto memHolder = GlobalMemory::take(P);  // (an earlier launch's, reset)
+  GlobalMemory &mem = *memHolder;
   if (P.codeWarm)
     mem.warmCode(L.kernel->entryAddr, L.prog->end, cus);
 

@@ -112,14 +112,18 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
 }
 
 void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
-  ways_ = ways;
-  lines_.reset();
-  sets_ = 1;  // a power of two, so that a line's set is a mask
-  setBits_ = 0;
-  while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes) {
-    sets_ *= 2;
-    ++setBits_;
+  unsigned sets = 1;  // a power of two, so that a line's set is a mask
+  unsigned setBits = 0;
+  while (uint64_t(sets) * 2 * lineBytes * ways <= bytes) {
+    sets *= 2;
+    ++setBits;
   }
+  // (storage of the same size is kept: every set is emptied at its first use)
+  if (lines_ && size_t(sets) * ways != size_t(sets_) * ways_)
+    lines_.reset();
+  ways_ = ways;
+  sets_ = sets;
+  setBits_ = setBits;
   clear();
 }
 
@@ -210,6 +214,9 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
 
 void Calendar::init(double linesPerCycle, unsigned width) {
   width_ = std::max(1u, width);
+  widthShift_ = ~0u;
+  if (!(width_ & (width_ - 1)))
+    widthShift_ = unsigned(__builtin_ctz(width_));
   cap_ = std::max(1.0, linesPerCycle * width_);
   whole_ = cap_ == std::floor(cap_);
   base_ = 0;
@@ -251,7 +258,7 @@ uint64_t Calendar::find(uint64_t b) {
 }
 
 uint64_t Calendar::take(uint64_t t) {
-  uint64_t b = find(std::max(t / width_, base_));
+  uint64_t b = find(std::max(bucketOf(t), base_));
   float &u = used_[b - base_];
   // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
   // on average, also when cap_ is small and not whole (an HBM channel's).
@@ -339,7 +346,7 @@ uint64_t CalendarView::find(uint64_t b) {
 
 uint64_t CalendarView::take(uint64_t t) {
   const unsigned width = base_->width();
-  uint64_t b = find(std::max(t / width, lo_));
+  uint64_t b = find(std::max(base_->bucketOf(t), lo_));
   float &own = used_[b - lo_];
   double room = base_->room(b);
   // As Calendar::take on the shared calendar plus this view's lines.
@@ -361,6 +368,15 @@ void LineMap::clear() {
   if (count_)
     std::memset(static_cast<void *>(slots_), 0, cap_ * sizeof(Slot));
   count_ = 0;
+}
+
+void LineMap::reset(size_t keepSlots) {
+  if (cap_ > keepSlots) {
+    releaseTable(slots_, cap_ * sizeof(Slot));
+    slots_ = nullptr;
+    cap_ = count_ = 0;
+  }
+  clear();
 }
 
 LineMap::~LineMap() { releaseTable(slots_, cap_ * sizeof(Slot)); }
@@ -397,7 +413,56 @@ uint64_t &LineMap::get(uint64_t line, bool &fresh) {
   return slots_[j].val;
 }
 
-GlobalMemory::GlobalMemory(const Params &p) : P(p) {
+namespace {
+/// GlobalMemory objects of ended launches, reset by the next launch's take.
+struct MemoryPool {
+  static constexpr size_t kKeep = 2;
+  std::mutex m;
+  std::vector<GlobalMemory *> free;
+};
+MemoryPool &memoryPool() {
+  static MemoryPool *p = new MemoryPool;  // never destroyed: launches may run at exit
+  return *p;
+}
+} // namespace
+
+std::unique_ptr<GlobalMemory, GlobalMemory::Release> GlobalMemory::take(const Params &p) {
+  GlobalMemory *m = nullptr;
+  {
+    MemoryPool &pool = memoryPool();
+    std::lock_guard<std::mutex> lk(pool.m);
+    if (!pool.free.empty()) {
+      m = pool.free.back();
+      pool.free.pop_back();
+    }
+  }
+  if (!m)
+    return std::unique_ptr<GlobalMemory, Release>(new GlobalMemory(p));
+  std::unique_ptr<GlobalMemory, Release> h(m);
+  m->reset(p);
+  return h;
+}
+
+void GlobalMemory::Release::operator()(GlobalMemory *m) const {
+  MemoryPool &pool = memoryPool();
+  {
+    std::lock_guard<std::mutex> lk(pool.m);
+    if (pool.free.size() < MemoryPool::kKeep) {
+      pool.free.push_back(m);
+      return;
+    }
+  }
+  delete m;
+}
+
+void GlobalMemory::reset(const Params &p) {
+  P = p;
+  // (an earlier launch's large line map goes back to the host: clearing it
+  // would cost a small launch more than a new one)
+  mall_.reset(size_t(1) << 16);
+  setUngrouped();
+  epochBucket_ = 0;
+  atomicFree_.clear();
   unsigned xcds = (P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd;
   l2_.resize(xcds);
   l2Bw_.resize(xcds);
@@ -511,11 +576,25 @@ bool GlobalMemory::groupable() const {
 }
 
 void GlobalMemory::setGrouped() {
-  views_.clear();
+  setUngrouped();
   for (unsigned x = 0; x < xcds(); ++x) {
-    views_.push_back(std::make_unique<XcdView>());
-    views_.back()->hbmBw.resize(hbmBw_.size());
+    std::unique_ptr<XcdView> v;
+    if (spareViews_.empty()) {
+      v = std::make_unique<XcdView>();
+    } else {  // (beginEpoch empties it; a large line map goes back to the host)
+      v = std::move(spareViews_.back());
+      spareViews_.pop_back();
+      v->mall.reset(size_t(1) << 16);
+    }
+    v->hbmBw.resize(hbmBw_.size());
+    views_.push_back(std::move(v));
   }
+}
+
+void GlobalMemory::setUngrouped() {
+  for (auto &v : views_)
+    spareViews_.push_back(std::move(v));
+  views_.clear();
 }
 
 void GlobalMemory::beginEpoch(uint64_t t) {

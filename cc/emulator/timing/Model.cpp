@@ -158,6 +158,7 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
   uint64_t first = std::max(now, disp);
   disp = first + uint64_t(n) * P.waveDispatchCycles;
   grp->waves.clear();
+  grp->waves.reserve(n);
   grp->alive = n;
   grp->atBarrier = 0;
   grp->barrierLast = 0;
@@ -427,9 +428,8 @@ void CUModel::prefetch() const {
     const TWave &t = *tp;
     if (t.done)
       continue;
-    lines(&t, offsetof(TWave, regs));
+    lines(&t, offsetof(TWave, queue) + 64);  // (and the queue's first indices)
     lines(t.regs, t.regsUsed * sizeof(RegTime));
-    lines(&t.regsUsed, 128);
     if (const Wave *w = t.w) {
       lines(w->v, LN.vgprsToClear * sizeof(w->v[0]));
       lines(w->a, LN.agprsToClear * sizeof(w->a[0]));
@@ -454,6 +454,10 @@ void CUModel::start(unsigned cuIdx, uint64_t groups) {
   mem.initCU(cmem, cu);
   nextGroup = cu;
   c = 0;
+  // (no reallocation per dispatched wave: the resident limits)
+  for (Simd &S : simd)
+    S.waves.reserve(occ.wavesPerSimd);
+  wavePool.reserve(size_t(occ.groups) * LN.numWaves);
   while (nextGroup < numGroups && dispatch(nextGroup, c))
     nextGroup += P.numCUs;
 }
