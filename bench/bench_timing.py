@@ -80,22 +80,24 @@ def cpu_time(hsaco, kernel, grid, block, args, timing, repeat):
 
 
 def small_rows(repeat=200):
-    """The fixed cost of a timed launch: vector_add on 1 and 64 workgroups,
-    plain vs timed wall milliseconds (fastest of `repeat`)."""
+    """The fixed cost of a timed launch: vector_add on 1, 64 and 1024
+    workgroups, plain vs timed wall milliseconds (fastest of `repeat`; of
+    repeat / 20 for 1024 workgroups: 4096 waves, one group per XCD)."""
     hsaco = aster.compile(vector_add.build(block=256)).hsaco
     print(f"\nsmall kernels (vector_add, 256 lanes per workgroup), wall ms, fastest of "
-          f"{repeat}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"{repeat} (1024 workgroups: {max(3, repeat // 20)}); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'workgroups':>10} {'plain ms':>9} {'timed ms':>9} {'timed/plain':>11}"
           f" {'plain cpu':>9} {'timed cpu':>9} {'cpu ratio':>9}")
     worst = 0.0
-    for groups in (1, 64):
+    for groups in (1, 64, 1024):
         n = groups * 256
+        reps = repeat if groups < 1024 else max(3, repeat // 20)
         a, b = np.ones(n, np.float32), np.ones(n, np.float32)
         c = np.zeros(n, np.float32)
         best, cpu = {}, {}
         for timing in (False, True):
             t, tc = [], []
-            for _ in range(repeat):
+            for _ in range(reps):
                 t0, c0 = time.perf_counter(), time.thread_time()
                 aster.launch(hsaco, "vector_add", groups, 256, [a, b, c, n], timing=timing)
                 t.append(time.perf_counter() - t0)

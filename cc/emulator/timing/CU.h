@@ -48,9 +48,11 @@ struct TWave {
   bool barrier = false, done = false;
   bool localNext = false;      ///< its next instruction is SIMD-local
   uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
-  /// Per tracked register: when its result is available (one host cache
-  /// line holds all three facts of a register, read together).
-  RegTime regs[kTrackCount];
+  // [host] What the turn loop reads of every wave each turn (done, barrier,
+  // head, qpos, queue.n, the queue's next index) lies in its first host
+  // cache lines, the register times (~15 KiB) last: a wave's turn touched
+  // three distant lines before.
+  size_t qpos = 0;
   uint32_t regsUsed = 0;  ///< regs[regsUsed...] are all zero (never written)
   uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
   std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
@@ -61,8 +63,8 @@ struct TWave {
   /// and the model has yet to issue, from qpos on.
   struct Batch {
     static constexpr size_t kMax = 256;  ///< instructions per batch
-    uint32_t idx[kMax];
     size_t n = 0;
+    uint32_t idx[kMax];
     size_t size() const { return n; }
     bool empty() const { return !n; }
     void clear() { n = 0; }
@@ -70,7 +72,9 @@ struct TWave {
     uint32_t *data() { return idx; }
     uint32_t operator[](size_t i) const { return idx[i]; }
   } queue;
-  size_t qpos = 0;
+  /// Per tracked register: when its result is available (one host cache
+  /// line holds all three facts of a register, read together).
+  RegTime regs[kTrackCount];
 };
 
 /// The wave's next instruction to issue.
@@ -139,7 +143,7 @@ struct Shared {
   /// memos, budget count and failure.
   explicit Shared(const Shared &o)
       : facts(o.facts), info(facts->info), stopAhead(facts->stopAhead), batching(o.batching),
-        lineShift(o.lineShift),
+        smallWaves(o.smallWaves), lineShift(o.lineShift),
         icacheShift(o.icacheShift) {
     dispatcherFree.assign(o.dispatcherFree.size(), 0);
     ldsMemo.resize(o.ldsMemo.size());
@@ -149,6 +153,11 @@ struct Shared {
   const std::vector<uint8_t> &stopAhead;  ///< by index: not SIMD-local (ends a batch)
   bool batching = true;            ///< execute SIMD-local instructions in batches
                                    ///< and let SIMDs run ahead
+  /// The launch's waves touch few registers (smallRegs): their state goes in
+  /// 4 KiB host pages and more of them are kept for the next launch
+  /// (Model.cpp: WavePool; host memory only, no effect on the model).
+  bool smallWaves = false;
+  static constexpr unsigned kSmallRegs = 64;  ///< VGPRs + AGPRs cleared per wave
   unsigned lineShift = 0;          ///< log2(P.lineBytes)
   unsigned icacheShift = 0;        ///< log2(P.icacheLine); ~0u: not a power of two
   std::vector<HugePtr<TWave>> twavesFree;
@@ -187,7 +196,8 @@ public:
         lineShift(sh.lineShift), icacheShift(sh.icacheShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
         groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), ldsMemo(sh.ldsMemo),
         executed(sh.executed),
-        failed(sh.failed), eventRoom(sh.eventRoom), matrix(sh.matrix), serialAt(sh.serialAt),
+        failed(sh.failed), eventRoom(sh.eventRoom), matrix(sh.matrix), smallWaves(sh.smallWaves),
+        serialAt(sh.serialAt),
         wantSerial(sh.wantSerial) {}
 
   /// Makes this CU `cu` of a launch of `numGroups` workgroups and starts
@@ -240,6 +250,7 @@ private:
   bool &failed;
   const size_t &eventRoom;
   MatrixThread *const &matrix;
+  const bool smallWaves;
   const uint8_t *const &serialAt;
   bool &wantSerial;
   Simd simd[4];

@@ -207,12 +207,14 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // and a small launch then pays a page fault per 4 KiB of events)
   R->events.reserve(std::min<size_t>(L.opts.timingEvents, 1 << 12));
   R->waves.reserve(size_t(std::min<uint64_t>(numGroups, 1 << 16)) * LN.numWaves);
-  GlobalMemory mem(P);
+  auto memHolder = GlobalMemory::take(P);  // (an earlier launch's, reset)
+  GlobalMemory &mem = *memHolder;
   if (P.codeWarm)
     mem.warmCode(L.kernel->entryAddr, L.prog->end, cus);
 
   // The groups: one per XCD the launch uses, or one of all CUs.
   auto first = std::make_unique<Shared>(*L.prog, L.opts, P);
+  first->smallWaves = LN.vgprsToClear + LN.agprsToClear <= Shared::kSmallRegs;
   unsigned threads = timingThreads();
   // [host] A launch of fewer than 1024 waves (vector_add on 64 workgroups:
   // 256) is one group: its few epochs cost less than the groups' setup and
@@ -238,28 +240,45 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   std::vector<std::unique_ptr<MatrixThread>> matrices(threads);
   for (unsigned t = 1; t < threads && matrixThreads; ++t)
     matrices[t] = std::make_unique<MatrixThread>();
+  // [host] The waves each group can have alive at once: on each of its
+  // CUs, its workgroups up to the resident limit (a pooled wave taken by a
+  // group that does not need it is a wave another group makes anew).
+  std::vector<uint64_t> alive(ngroups, 0);
+  for (unsigned cu = 0; cu < cus; ++cu) {
+    uint64_t onCU = (numGroups - cu + P.numCUs - 1) / P.numCUs;  // (cu < numGroups)
+    alive[grouped ? mem.xcdOf(cu) : 0] += std::min<uint64_t>(onCU, occ.groups) * LN.numWaves;
+  }
   for (unsigned g = 0; g < ngroups; ++g) {
     CUGroup &G = groups[g];
     G.sh = g ? std::make_unique<Shared>(*groups[0].sh) : std::move(first);
     G.sh->matrix = !matrixThreads ? nullptr : g % threads ? matrices[g % threads].get() : L.matrix;
     G.sh->serialAt = grouped ? serialAt.data() : nullptr;
     G.rng = 0x9e3779b97f4a7c15ull + g * 0x632be59bd9b4e019ull;  // xorshift64: never 0
-    unsigned mine = (cus + ngroups - 1 - g) / ngroups;  // (CU slots g, g + groups, ...)
-    G.sh->takePooled(size_t(mine) * occ.groups * LN.numWaves);
+    G.sh->takePooled(size_t(alive[g]));
   }
+  // [host] One group writes its events and wave records into the launch's
+  // result directly: its records are the launch's in the same order (no
+  // per-epoch copy, and the result's reserved events are used, not a second
+  // buffer grown by reallocation and page faults per launch).
+  const bool direct = !grouped;  // (one group)
   std::vector<std::unique_ptr<CUModel>> models;
   for (unsigned cu = 0; cu < cus; ++cu) {
     CUGroup &G = groups[grouped ? mem.xcdOf(cu) : 0];
-    models.push_back(std::make_unique<CUModel>(LN, G.wk, P, G.part, occ, mem, *G.sh));
+    models.push_back(
+        std::make_unique<CUModel>(LN, G.wk, P, direct ? *R : G.part, occ, mem, *G.sh));
     models.back()->start(cu, numGroups);
     G.live.push_back(cu);
   }
   // [host] The CUs' wave state is brought into the host's caches one CU
   // ahead when all of it exceeds them (a 2048^3 GEMM: 1024 waves of ~50 KiB
   // of registers, each CU's reloaded every epoch); a small launch's stays
-  // cached and skips it.
+  // cached and skips it, as do small waves (Shared::smallWaves: a few host
+  // cache lines each, in 4 KiB pages; [host] the 4096 waves of a
+  // 1024-workgroup vector_add spent more in the prefetches' page walks than
+  // their misses cost).
   uint64_t waveBytes = uint64_t(LN.vgprsToClear + LN.agprsToClear) * 64 * 4 + 4096;
   bool prefetchStates =
+      !groups[0].sh->smallWaves &&
       uint64_t(cus) * occ.groups * LN.numWaves * waveBytes > (uint64_t(16) << 20);
   uint64_t T = 0;
   auto runCUs = [&](std::vector<unsigned> &live, uint64_t &rng, auto failedNow) {
@@ -330,7 +349,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     mem.beginEpoch(T);
     T += P.epochCycles;
     size_t limit = L.opts.timingEvents;
-    size_t room = limit - std::min(limit, R->events.size());
+    size_t room = direct ? limit : limit - std::min(limit, R->events.size());
     for (CUGroup &G : groups) {
       G.sh->executed = executed;
       G.sh->eventRoom = room;
@@ -348,7 +367,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     bool want = false;
     for (CUGroup &G : groups) {
       executed += G.sh->executed - before;
-      for (size_t i = G.waveIndex.size(); i < G.part.waves.size(); ++i) {
+      for (size_t i = G.waveIndex.size(); !direct && i < G.part.waves.size(); ++i) {
         G.waveIndex.push_back(uint32_t(R->waves.size()));
         R->waves.push_back(G.part.waves[i]);  // (completed at the launch's end)
       }
@@ -380,20 +399,22 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   for (CUGroup &G : groups) {
     if (!failed)
       G.sh->returnPooled();
-    for (size_t i = 0; i < G.part.waves.size(); ++i)
-      R->waves[G.waveIndex[i]] = G.part.waves[i];
-    const Result &p = G.part;
-    R->eventsTruncated |= p.eventsTruncated;
-    R->icacheMisses += p.icacheMisses;
-    R->scalarMisses += p.scalarMisses;
-    R->ldsCycles += p.ldsCycles;
-    R->ldsIdealCycles += p.ldsIdealCycles;
-    for (unsigned u = 0; u < unsigned(Unit::Count); ++u) {
-      R->unitBusy[u] += p.unitBusy[u];
-      R->unitCount[u] += p.unitCount[u];
+    if (!direct) {  // (direct: the models wrote to *R)
+      for (size_t i = 0; i < G.part.waves.size(); ++i)
+        R->waves[G.waveIndex[i]] = G.part.waves[i];
+      const Result &p = G.part;
+      R->eventsTruncated |= p.eventsTruncated;
+      R->icacheMisses += p.icacheMisses;
+      R->scalarMisses += p.scalarMisses;
+      R->ldsCycles += p.ldsCycles;
+      R->ldsIdealCycles += p.ldsIdealCycles;
+      for (unsigned u = 0; u < unsigned(Unit::Count); ++u) {
+        R->unitBusy[u] += p.unitBusy[u];
+        R->unitCount[u] += p.unitCount[u];
+      }
+      for (unsigned l = 0; l < 5; ++l)
+        R->memLines[l] += p.memLines[l];
     }
-    for (unsigned l = 0; l < 5; ++l)
-      R->memLines[l] += p.memLines[l];
     // The worker's: the lowest XCD's fault, warnings and traces in XCD order.
     if (wk.error.empty() && !G.wk.error.empty())
       wk.error = G.wk.error;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "emulator/timing/HugeSlots.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -25,9 +26,10 @@ constexpr size_t kRetainBytes = size_t(96) << 20;  ///< free slots kept backed b
 #if defined(__linux__)
 namespace {
 /// `len` bytes (a multiple of 2 MiB) of zeroed memory starting on a 2 MiB
-/// boundary, advised to be backed by huge pages: one huge page more is
-/// mapped, then the unaligned head and the tail beyond `len` unmapped.
-void *mapHugeAligned(size_t len) {
+/// boundary, advised to be backed by huge pages (`small`: by 4 KiB pages):
+/// one huge page more is mapped, then the unaligned head and the tail
+/// beyond `len` unmapped.
+void *mapHugeAligned(size_t len, bool small = false) {
   size_t span = len + kHuge;
   void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
@@ -38,7 +40,7 @@ void *mapHugeAligned(size_t len) {
     munmap(raw, b - a);
   if (b + len < a + span)
     munmap(reinterpret_cast<void *>(b + len), a + span - (b + len));
-  madvise(reinterpret_cast<void *>(b), len, MADV_HUGEPAGE);
+  madvise(reinterpret_cast<void *>(b), len, small ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
   return reinterpret_cast<void *>(b);
 }
 } // namespace
@@ -65,46 +67,59 @@ void hugeRelease(void *p, size_t bytes) {
 #endif
 }
 
-HugeSlots::HugeSlots(size_t bytes) : slot_((bytes + 63) / 64 * 64) {}
+HugeSlots::HugeSlots(size_t bytes)
+    : slot_((bytes + 63) / 64 * 64), chunk_(std::max(kChunk, (slot_ + kHuge - 1) / kHuge * kHuge)) {}
 
-void HugeSlots::grow() {
-  size_t chunk = std::max(kChunk, (slot_ + kHuge - 1) / kHuge * kHuge);
-  void *p = nullptr;
-#if defined(__linux__)
-  p = mapHugeAligned(chunk);
-#else
-  p = ::operator new(chunk, std::align_val_t(64));
-#endif
-  char *c = static_cast<char *>(p);
-  size_t n = chunk / slot_;
-  // The last slot first: slots are taken from the list's end, lowest address first.
-  for (size_t i = n; i-- > 0;)
-    free_.push_back(c + i * slot_);
-  backed_ += n;
+bool HugeSlots::isSmall(const void *p) const {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = std::upper_bound(smallChunks_.begin(), smallChunks_.end(), a);
+  return it != smallChunks_.begin() && a - *(it - 1) < chunk_;
 }
 
-void *HugeSlots::take() {
+void HugeSlots::grow(bool small) {
+  void *p = nullptr;
+#if defined(__linux__)
+  p = mapHugeAligned(chunk_, small);
+#else
+  p = ::operator new(chunk_, std::align_val_t(64));
+#endif
+  char *c = static_cast<char *>(p);
+  if (small)
+    smallChunks_.insert(std::upper_bound(smallChunks_.begin(), smallChunks_.end(),
+                                         reinterpret_cast<uintptr_t>(p)),
+                        reinterpret_cast<uintptr_t>(p));
+  Kind &k = kinds_[small];
+  size_t n = chunk_ / slot_;
+  // The last slot first: slots are taken from the list's end, lowest address first.
+  for (size_t i = n; i-- > 0;)
+    k.free.push_back(c + i * slot_);
+  k.backed += n;
+}
+
+void *HugeSlots::take(bool small) {
   std::lock_guard<std::mutex> lk(m_);
-  if (free_.empty())
-    grow();
-  void *p = free_.back();
-  free_.pop_back();
-  backed_ = std::min(backed_, free_.size());
+  Kind &k = kinds_[small];
+  if (k.free.empty())
+    grow(small);
+  void *p = k.free.back();
+  k.free.pop_back();
+  k.backed = std::min(k.backed, k.free.size());
   return p;
 }
 
 void HugeSlots::give(void *p) {
   std::lock_guard<std::mutex> lk(m_);
-  free_.push_back(p);
-  ++backed_;
+  Kind &k = kinds_[isSmall(p)];
+  k.free.push_back(p);
+  ++k.backed;
 #if defined(__linux__)
-  if (backed_ * slot_ > kRetainBytes) {
+  if (k.backed * slot_ > kRetainBytes) {
     // The memory of the longest-free backed slot goes back to the host.
-    uintptr_t s = reinterpret_cast<uintptr_t>(free_[free_.size() - backed_]);
+    uintptr_t s = reinterpret_cast<uintptr_t>(k.free[k.free.size() - k.backed]);
     uintptr_t lo = (s + 4095) & ~uintptr_t(4095), hi = (s + slot_) & ~uintptr_t(4095);
     if (hi > lo)
       madvise(reinterpret_cast<void *>(lo), hi - lo, MADV_DONTNEED);
-    --backed_;
+    --k.backed;
   }
 #endif
 }

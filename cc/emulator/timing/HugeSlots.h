@@ -13,6 +13,13 @@
 //
 // hugeZeroed: large arrays (tags, line maps) in huge pages too.
 //
+// hugeNew<T>(true): a slot in 4 KiB pages instead (MADV_NOHUGEPAGE), for
+// waves that touch a small part of their state ([host]: a wave of a kernel
+// of 4 VGPRs touches ~20 KiB of its ~166 KiB; in a huge page the host
+// zeroes all of it, and a 1024-workgroup vector_add's 4096 waves cost 680
+// MiB of zeroed pages per launch). The slot goes back to the pool it came
+// from (give: looked up by address).
+//
 // Free slots are kept for reuse; beyond kRetainBytes of them their memory
 // goes back to the host (MADV_DONTNEED; the address range stays).
 //
@@ -21,6 +28,7 @@
 #define ASTER_EMULATOR_TIMING_HUGESLOTS_H
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -34,19 +42,25 @@ namespace aster::emu::timing {
 void *hugeZeroed(size_t bytes);
 void hugeRelease(void *p, size_t bytes);
 
-/// Slots of one size cut from 2 MiB-aligned chunks of huge pages.
+/// Slots of one size cut from 2 MiB-aligned chunks of huge pages, or
+/// (`small`) of 4 KiB pages.
 class HugeSlots {
 public:
   explicit HugeSlots(size_t bytes);
-  void *take();
+  void *take(bool small = false);
   void give(void *p);
 
 private:
   size_t slot_;
   std::mutex m_;
-  std::vector<void *> free_;  ///< most recently given back last
-  size_t backed_ = 0;         ///< free_[size - backed_ ...) still have their memory
-  void grow();
+  struct Kind {
+    std::vector<void *> free;  ///< most recently given back last
+    size_t backed = 0;         ///< free[size - backed ...) still have their memory
+  } kinds_[2];                 ///< [0] huge pages, [1] 4 KiB pages
+  std::vector<uintptr_t> smallChunks_;  ///< starts of the 4 KiB-page chunks, sorted
+  size_t chunk_ = 0;                    ///< bytes per chunk
+  void grow(bool small);
+  bool isSmall(const void *p) const;
 };
 
 template <class T> HugeSlots &hugeSlotsFor() {
@@ -64,9 +78,9 @@ template <class T> struct HugeDelete {
 };
 template <class T> using HugePtr = std::unique_ptr<T, HugeDelete<T>>;
 
-template <class T> T *hugeNew() {
+template <class T> T *hugeNew(bool small = false) {
   static_assert(alignof(T) <= 64, "slots are 64-byte aligned");
-  return new (hugeSlotsFor<T>().take()) T;
+  return new (hugeSlotsFor<T>().take(small)) T;
 }
 
 } // namespace aster::emu::timing

@@ -112,14 +112,18 @@ std::pair<unsigned, unsigned> ldsBankCycles(const uint32_t *dwords, unsigned per
 }
 
 void TagCache::init(uint64_t bytes, unsigned lineBytes, unsigned ways) {
-  ways_ = ways;
-  lines_.reset();
-  sets_ = 1;  // a power of two, so that a line's set is a mask
-  setBits_ = 0;
-  while (uint64_t(sets_) * 2 * lineBytes * ways <= bytes) {
-    sets_ *= 2;
-    ++setBits_;
+  unsigned sets = 1;  // a power of two, so that a line's set is a mask
+  unsigned setBits = 0;
+  while (uint64_t(sets) * 2 * lineBytes * ways <= bytes) {
+    sets *= 2;
+    ++setBits;
   }
+  // (storage of the same size is kept: every set is emptied at its first use)
+  if (lines_ && size_t(sets) * ways != size_t(sets_) * ways_)
+    lines_.reset();
+  ways_ = ways;
+  sets_ = sets;
+  setBits_ = setBits;
   clear();
 }
 
@@ -208,159 +212,19 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
   return nullptr;
 }
 
-void Calendar::init(double linesPerCycle, unsigned width) {
-  width_ = std::max(1u, width);
-  cap_ = std::max(1.0, linesPerCycle * width_);
-  whole_ = cap_ == std::floor(cap_);
-  base_ = 0;
-  used_.clear();
-  next_.clear();
-}
-
-void Calendar::grow(uint64_t b) {
-  if (base_ + used_.size() > b)
-    return;
-  // [host] in one step, at least 64 buckets at first (a launch's 130
-  // calendars grew one bucket at a time: reallocations per launch)
-  size_t n = size_t(b - base_) + 1;
-  if (n > used_.capacity()) {
-    size_t cap = std::max<size_t>({n, 2 * used_.capacity(), 64});
-    used_.reserve(cap);
-    next_.reserve(cap);
-  }
-  for (size_t i = used_.size(); i < n; ++i)
-    next_.push_back(base_ + i);
-  used_.resize(n, 0.f);
-}
-
-uint64_t Calendar::find(uint64_t b) {
-  uint64_t r = b;
-  for (;;) {
-    grow(r);
-    uint64_t n = next_[r - base_];
-    if (n == r)
-      break;
-    r = n;
-  }
-  while (b != r) {  // path compression
-    uint64_t n = next_[b - base_];
-    next_[b - base_] = r;
-    b = n;
-  }
-  return r;
-}
-
-uint64_t Calendar::take(uint64_t t) {
-  uint64_t b = find(std::max(t / width_, base_));
-  float &u = used_[b - base_];
-  // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
-  // on average, also when cap_ is small and not whole (an HBM channel's).
-  double room = whole_ ? cap_ : std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
-  // Served in its bucket after the lines reserved there before it.
-  uint64_t at = b * width_ + uint64_t(u / room * width_);
-  u += 1;
-  if (u + 1 > room)
-    next_[b - base_] = b + 1;  // full
-  return std::max(t, at);
-}
-
-void Calendar::forget(uint64_t t) {
-  uint64_t b = t / width_;
-  // Drop in large steps (the vectors shift).
-  if (b < base_ + 4096 || b - base_ > used_.size())
-    return;
-  size_t k = size_t(b - base_);
-  used_.erase(used_.begin(), used_.begin() + k);
-  next_.erase(next_.begin(), next_.begin() + k);
-  base_ = b;
-}
-
-void Calendar::add(uint64_t b, float lines) {
-  grow(b);
-  used_[b - base_] += lines;
-}
-
-void Calendar::settle(uint64_t from) {
-  float carry = 0;
-  for (uint64_t b = std::max(from, base_); b < base_ + used_.size() || carry > 0; ++b) {
-    grow(b);
-    float &u = used_[b - base_];
-    u += carry;
-    double r = room(b);
-    carry = 0;
-    if (u > r) {  // (whole lines: exact in float)
-      carry = float(u - r);
-      u = float(r);
-    }
-    if (u + 1 > r && next_[b - base_] == b)
-      next_[b - base_] = b + 1;  // full
-  }
-}
-
-void CalendarView::reset(const Calendar *base, uint64_t from) {
-  base_ = base;
-  lo_ = from;
-  used_.clear();
-  next_.clear();
-}
-
-void CalendarView::grow(uint64_t b) {
-  while (lo_ + used_.size() <= b) {
-    next_.push_back(lo_ + used_.size());
-    used_.push_back(0);
-  }
-}
-
-uint64_t CalendarView::find(uint64_t b) {
-  uint64_t r = b;
-  for (;;) {
-    grow(r);
-    uint64_t n = next_[r - lo_];
-    if (n != r) {
-      r = n;
-      continue;
-    }
-    if (base_->usedAt(r) + used_[r - lo_] + 1 > base_->room(r)) {
-      // Full: the shared calendar's own pointer when it is full there.
-      uint64_t bn = base_->nextAt(r);
-      next_[r - lo_] = bn > r ? bn : r + 1;
-      r = next_[r - lo_];
-      continue;
-    }
-    break;
-  }
-  while (b != r) {  // path compression
-    uint64_t n = next_[b - lo_];
-    next_[b - lo_] = r;
-    b = n;
-  }
-  return r;
-}
-
-uint64_t CalendarView::take(uint64_t t) {
-  const unsigned width = base_->width();
-  uint64_t b = find(std::max(t / width, lo_));
-  float &own = used_[b - lo_];
-  double room = base_->room(b);
-  // As Calendar::take on the shared calendar plus this view's lines.
-  float u = base_->usedAt(b) + own;
-  uint64_t at = b * width + uint64_t(u / room * width);
-  own += 1;
-  if (u + 1 + 1 > room)
-    next_[b - lo_] = b + 1;  // full
-  return std::max(t, at);
-}
-
-void CalendarView::addTo(Calendar &base) const {
-  for (size_t i = 0; i < used_.size(); ++i)
-    if (used_[i])
-      base.add(lo_ + i, used_[i]);
-}
-
 void LineMap::clear() {
   if (count_)
     std::memset(static_cast<void *>(slots_), 0, cap_ * sizeof(Slot));
   count_ = 0;
+}
+
+void LineMap::reset(size_t keepSlots) {
+  if (cap_ > keepSlots) {
+    releaseTable(slots_, cap_ * sizeof(Slot));
+    slots_ = nullptr;
+    cap_ = count_ = 0;
+  }
+  clear();
 }
 
 LineMap::~LineMap() { releaseTable(slots_, cap_ * sizeof(Slot)); }
@@ -397,7 +261,56 @@ uint64_t &LineMap::get(uint64_t line, bool &fresh) {
   return slots_[j].val;
 }
 
-GlobalMemory::GlobalMemory(const Params &p) : P(p) {
+namespace {
+/// GlobalMemory objects of ended launches, reset by the next launch's take.
+struct MemoryPool {
+  static constexpr size_t kKeep = 2;
+  std::mutex m;
+  std::vector<GlobalMemory *> free;
+};
+MemoryPool &memoryPool() {
+  static MemoryPool *p = new MemoryPool;  // never destroyed: launches may run at exit
+  return *p;
+}
+} // namespace
+
+std::unique_ptr<GlobalMemory, GlobalMemory::Release> GlobalMemory::take(const Params &p) {
+  GlobalMemory *m = nullptr;
+  {
+    MemoryPool &pool = memoryPool();
+    std::lock_guard<std::mutex> lk(pool.m);
+    if (!pool.free.empty()) {
+      m = pool.free.back();
+      pool.free.pop_back();
+    }
+  }
+  if (!m)
+    return std::unique_ptr<GlobalMemory, Release>(new GlobalMemory(p));
+  std::unique_ptr<GlobalMemory, Release> h(m);
+  m->reset(p);
+  return h;
+}
+
+void GlobalMemory::Release::operator()(GlobalMemory *m) const {
+  MemoryPool &pool = memoryPool();
+  {
+    std::lock_guard<std::mutex> lk(pool.m);
+    if (pool.free.size() < MemoryPool::kKeep) {
+      pool.free.push_back(m);
+      return;
+    }
+  }
+  delete m;
+}
+
+void GlobalMemory::reset(const Params &p) {
+  P = p;
+  // (an earlier launch's large line map goes back to the host: clearing it
+  // would cost a small launch more than a new one)
+  mall_.reset(size_t(1) << 16);
+  setUngrouped();
+  epochBucket_ = 0;
+  atomicFree_.clear();
   unsigned xcds = (P.numCUs + P.cusPerXcd - 1) / P.cusPerXcd;
   l2_.resize(xcds);
   l2Bw_.resize(xcds);
@@ -511,11 +424,25 @@ bool GlobalMemory::groupable() const {
 }
 
 void GlobalMemory::setGrouped() {
-  views_.clear();
+  setUngrouped();
   for (unsigned x = 0; x < xcds(); ++x) {
-    views_.push_back(std::make_unique<XcdView>());
-    views_.back()->hbmBw.resize(hbmBw_.size());
+    std::unique_ptr<XcdView> v;
+    if (spareViews_.empty()) {
+      v = std::make_unique<XcdView>();
+    } else {  // (beginEpoch empties it; a large line map goes back to the host)
+      v = std::move(spareViews_.back());
+      spareViews_.pop_back();
+      v->mall.reset(size_t(1) << 16);
+    }
+    v->hbmBw.resize(hbmBw_.size());
+    views_.push_back(std::move(v));
   }
+}
+
+void GlobalMemory::setUngrouped() {
+  for (auto &v : views_)
+    spareViews_.push_back(std::move(v));
+  views_.clear();
 }
 
 void GlobalMemory::beginEpoch(uint64_t t) {

@@ -120,6 +120,9 @@ public:
     return b >= base_ && b - base_ < next_.size() ? next_[b - base_] : b;
   }
   unsigned width() const { return width_; }
+  /// The bucket of cycle t ([host]: a shift when the width is a power of
+  /// two, as Params::bandwidthWindow is; a 64-bit division per take before).
+  uint64_t bucketOf(uint64_t t) const { return widthShift_ != ~0u ? t >> widthShift_ : t / width_; }
   uint64_t firstBucket() const { return base_; }
   /// Adds `lines` reserved elsewhere (CalendarView) to bucket b; what a
   /// bucket cannot hold moves on to the next (carry: see merge()).
@@ -131,6 +134,7 @@ public:
 private:
   friend class CalendarView;
   unsigned width_ = 64;
+  unsigned widthShift_ = 6;      ///< log2(width_); ~0u: not a power of two
   double cap_ = 1;               ///< lines per bucket
   bool whole_ = true;            ///< cap_ is whole: every bucket holds cap_ (no floors per take)
   uint64_t base_ = 0;            ///< bucket number of used_[0]
@@ -189,6 +193,9 @@ public:
   }
   /// Empties the map (keeps its table).
   void clear();
+  /// Empties the map; a table of more than `keepSlots` slots goes back to
+  /// the host.
+  void reset(size_t keepSlots);
   /// Calls f(line, value) for every entry, in table order.
   template <typename F> void forEach(F f) const {
     for (size_t i = 0; i < cap_ && count_; ++i)
@@ -245,7 +252,18 @@ struct CUMemory {
 /// to the length of an epoch.
 class GlobalMemory {
 public:
-  explicit GlobalMemory(const Params &p);
+  explicit GlobalMemory(const Params &p) { reset(p); }
+  /// The state of a new GlobalMemory(p) ([host]: a launch takes one an
+  /// earlier launch left (take), so that its calendars, tag tables and line
+  /// map keep their host memory: made anew, they cost a small launch ~10%
+  /// of its time in allocations and page faults).
+  void reset(const Params &p);
+  /// A GlobalMemory for a launch with `p`: an earlier launch's, reset, or a
+  /// new one; given back for later launches when the holder ends.
+  struct Release {
+    void operator()(GlobalMemory *m) const;
+  };
+  static std::unique_ptr<GlobalMemory, Release> take(const Params &p);
   /// CU `cu`'s memory state at the start of the launch.
   void initCU(CUMemory &m, unsigned cu) const;
   /// An access of `lines` (unique line numbers) issued at `start` by the CU
@@ -278,7 +296,7 @@ public:
   void setGrouped();
   /// Back to one shared state (after endEpoch): every request sees all
   /// before it, as before setGrouped.
-  void setUngrouped() { views_.clear(); }
+  void setUngrouped();
   bool groupable() const;
   unsigned xcds() const { return unsigned(l2_.size()); }
   /// The XCD of CU slot `cu`.
@@ -298,7 +316,7 @@ public:
   void endEpoch(std::vector<uint64_t> &again);
 
 private:
-  const Params &P;
+  Params P;
   /// An XCD's requests to the shared levels during the current epoch.
   struct XcdView {
     LineMap mall;  ///< lines it brought in first (not in mall_ at the epoch's start)
@@ -312,6 +330,7 @@ private:
     std::vector<Fetch> fetched;
   };
   std::vector<std::unique_ptr<XcdView>> views_;  ///< per XCD; empty: not grouped
+  std::vector<std::unique_ptr<XcdView>> spareViews_;  ///< an earlier launch's (host memory)
   uint64_t epochBucket_ = 0;
   /// The line's MALL entry as XCD `xcd` sees it: `fresh` when no one
   /// brought it in before (then `*slot` is where its arrival goes).

@@ -54,11 +54,15 @@ namespace {
 /// 4 KiB they touch (most of a small launch's time). At most kKeep of each
 /// are kept (a Wave's touched registers stay allocated: about 130 KiB each
 /// at 512 registers).
+/// Small waves (Shared::smallWaves: in 4 KiB host pages, each touching
+/// tens of KiB) are kept up to kKeepSmall: a 1024-workgroup launch of
+/// 4-wave workgroups keeps 4096 alive ([host]: made anew, its waves'
+/// pages cost more than the launch's model).
 struct WavePool {
-  static constexpr size_t kKeep = 512;
+  static constexpr size_t kKeep = 512, kKeepSmall = 4096;
   std::mutex m;
-  std::vector<HugePtr<Wave>> waves;
-  std::vector<HugePtr<TWave>> twaves;
+  std::vector<HugePtr<Wave>> waves[2];  ///< [Shared::smallWaves]
+  std::vector<HugePtr<TWave>> twaves[2];
 };
 WavePool &wavePool() {
   static WavePool *p = new WavePool;  // never destroyed: launches may run at exit
@@ -79,22 +83,23 @@ void Shared::takePooled(size_t most) {
       to.push_back(std::move(from[i]));
     from.resize(from.size() - k);
   };
-  take(p.waves, wavesFree);
+  take(p.waves[smallWaves], wavesFree);
   // (dispatch clears the register times a wave of any kernel wrote)
-  take(p.twaves, twavesFree);
+  take(p.twaves[smallWaves], twavesFree);
 }
 
 void Shared::returnPooled() {
   WavePool &p = wavePool();
   std::lock_guard<std::mutex> lk(p.m);
   // The last freed (the most recently used) are kept when not all fit.
-  auto give = [](auto &from, auto &to) {
-    size_t room = WavePool::kKeep - std::min(WavePool::kKeep, to.size());
+  const size_t keep = smallWaves ? WavePool::kKeepSmall : WavePool::kKeep;
+  auto give = [keep](auto &from, auto &to) {
+    size_t room = keep - std::min(keep, to.size());
     for (size_t i = from.size() - std::min(room, from.size()); i < from.size(); ++i)
       to.push_back(std::move(from[i]));
   };
-  give(wavesFree, p.waves);
-  give(twavesFree, p.twaves);
+  give(wavesFree, p.waves[smallWaves]);
+  give(twavesFree, p.twaves[smallWaves]);
   wavesFree.clear();
   twavesFree.clear();
 }
@@ -153,12 +158,13 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
   uint64_t first = std::max(now, disp);
   disp = first + uint64_t(n) * P.waveDispatchCycles;
   grp->waves.clear();
+  grp->waves.reserve(n);
   grp->alive = n;
   grp->atBarrier = 0;
   grp->barrierLast = 0;
   for (unsigned i = 0; i < n; ++i) {
     if (wavesFree.empty())  // not value-initialized: the CUs of a launch keep
-      wavesFree.push_back(HugePtr<Wave>(hugeNew<Wave>()));  // many waves alive, and
+      wavesFree.push_back(HugePtr<Wave>(hugeNew<Wave>(smallWaves)));  // many waves alive, and
                                     // initWave clears the registers the kernel has
     Wave *w = wavesFree.back().release();
     wavesFree.pop_back();
@@ -172,7 +178,7 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     }
     HugePtr<TWave> tw;
     if (twavesFree.empty()) {
-      tw.reset(hugeNew<TWave>());  // (its register times value-initialised: zero)
+      tw.reset(hugeNew<TWave>(smallWaves));  // (its register times value-initialised: zero)
     } else {
       tw = std::move(twavesFree.back());
       twavesFree.pop_back();
@@ -422,9 +428,8 @@ void CUModel::prefetch() const {
     const TWave &t = *tp;
     if (t.done)
       continue;
-    lines(&t, offsetof(TWave, regs));
+    lines(&t, offsetof(TWave, queue) + 64);  // (and the queue's first indices)
     lines(t.regs, t.regsUsed * sizeof(RegTime));
-    lines(&t.regsUsed, 128);
     if (const Wave *w = t.w) {
       lines(w->v, LN.vgprsToClear * sizeof(w->v[0]));
       lines(w->a, LN.agprsToClear * sizeof(w->a[0]));
@@ -449,6 +454,10 @@ void CUModel::start(unsigned cuIdx, uint64_t groups) {
   mem.initCU(cmem, cu);
   nextGroup = cu;
   c = 0;
+  // (no reallocation per dispatched wave: the resident limits)
+  for (Simd &S : simd)
+    S.waves.reserve(occ.wavesPerSimd);
+  wavePool.reserve(size_t(occ.groups) * LN.numWaves);
   while (nextGroup < numGroups && dispatch(nextGroup, c))
     nextGroup += P.numCUs;
 }

@@ -1,0 +1,167 @@
+//===- Calendar.cpp - bandwidth shared in time (Memory.h: Calendar) -------===//
+//
+// Needs: nothing. Guarantees: Calendar and CalendarView as Memory.h
+// describes them (buckets of lines, full buckets pointing on to a later
+// candidate; a view adds one group's reservations of an epoch).
+//
+//===----------------------------------------------------------------------===//
+#include "emulator/timing/Memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aster::emu::timing {
+
+void Calendar::init(double linesPerCycle, unsigned width) {
+  width_ = std::max(1u, width);
+  widthShift_ = ~0u;
+  if (!(width_ & (width_ - 1)))
+    widthShift_ = unsigned(__builtin_ctz(width_));
+  cap_ = std::max(1.0, linesPerCycle * width_);
+  whole_ = cap_ == std::floor(cap_);
+  base_ = 0;
+  used_.clear();
+  next_.clear();
+}
+
+void Calendar::grow(uint64_t b) {
+  if (base_ + used_.size() > b)
+    return;
+  // [host] in one step, at least 64 buckets at first (a launch's 130
+  // calendars grew one bucket at a time: reallocations per launch)
+  size_t n = size_t(b - base_) + 1;
+  if (n > used_.capacity()) {
+    size_t cap = std::max<size_t>({n, 2 * used_.capacity(), 64});
+    used_.reserve(cap);
+    next_.reserve(cap);
+  }
+  for (size_t i = used_.size(); i < n; ++i)
+    next_.push_back(base_ + i);
+  used_.resize(n, 0.f);
+}
+
+uint64_t Calendar::find(uint64_t b) {
+  uint64_t r = b;
+  for (;;) {
+    grow(r);
+    uint64_t n = next_[r - base_];
+    if (n == r)
+      break;
+    r = n;
+  }
+  while (b != r) {  // path compression
+    uint64_t n = next_[b - base_];
+    next_[b - base_] = r;
+    b = n;
+  }
+  return r;
+}
+
+uint64_t Calendar::take(uint64_t t) {
+  uint64_t b = find(std::max(bucketOf(t), base_));
+  float &u = used_[b - base_];
+  // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
+  // on average, also when cap_ is small and not whole (an HBM channel's).
+  double room = whole_ ? cap_ : std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
+  // Served in its bucket after the lines reserved there before it.
+  uint64_t at = b * width_ + uint64_t(u / room * width_);
+  u += 1;
+  if (u + 1 > room)
+    next_[b - base_] = b + 1;  // full
+  return std::max(t, at);
+}
+
+void Calendar::forget(uint64_t t) {
+  uint64_t b = t / width_;
+  // Drop in large steps (the vectors shift).
+  if (b < base_ + 4096 || b - base_ > used_.size())
+    return;
+  size_t k = size_t(b - base_);
+  used_.erase(used_.begin(), used_.begin() + k);
+  next_.erase(next_.begin(), next_.begin() + k);
+  base_ = b;
+}
+
+void Calendar::add(uint64_t b, float lines) {
+  grow(b);
+  used_[b - base_] += lines;
+}
+
+void Calendar::settle(uint64_t from) {
+  float carry = 0;
+  for (uint64_t b = std::max(from, base_); b < base_ + used_.size() || carry > 0; ++b) {
+    grow(b);
+    float &u = used_[b - base_];
+    u += carry;
+    double r = room(b);
+    carry = 0;
+    if (u > r) {  // (whole lines: exact in float)
+      carry = float(u - r);
+      u = float(r);
+    }
+    if (u + 1 > r && next_[b - base_] == b)
+      next_[b - base_] = b + 1;  // full
+  }
+}
+
+void CalendarView::reset(const Calendar *base, uint64_t from) {
+  base_ = base;
+  lo_ = from;
+  used_.clear();
+  next_.clear();
+}
+
+void CalendarView::grow(uint64_t b) {
+  while (lo_ + used_.size() <= b) {
+    next_.push_back(lo_ + used_.size());
+    used_.push_back(0);
+  }
+}
+
+uint64_t CalendarView::find(uint64_t b) {
+  uint64_t r = b;
+  for (;;) {
+    grow(r);
+    uint64_t n = next_[r - lo_];
+    if (n != r) {
+      r = n;
+      continue;
+    }
+    if (base_->usedAt(r) + used_[r - lo_] + 1 > base_->room(r)) {
+      // Full: the shared calendar's own pointer when it is full there.
+      uint64_t bn = base_->nextAt(r);
+      next_[r - lo_] = bn > r ? bn : r + 1;
+      r = next_[r - lo_];
+      continue;
+    }
+    break;
+  }
+  while (b != r) {  // path compression
+    uint64_t n = next_[b - lo_];
+    next_[b - lo_] = r;
+    b = n;
+  }
+  return r;
+}
+
+uint64_t CalendarView::take(uint64_t t) {
+  const unsigned width = base_->width();
+  uint64_t b = find(std::max(base_->bucketOf(t), lo_));
+  float &own = used_[b - lo_];
+  double room = base_->room(b);
+  // As Calendar::take on the shared calendar plus this view's lines.
+  float u = base_->usedAt(b) + own;
+  uint64_t at = b * width + uint64_t(u / room * width);
+  own += 1;
+  if (u + 1 + 1 > room)
+    next_[b - lo_] = b + 1;  // full
+  return std::max(t, at);
+}
+
+void CalendarView::addTo(Calendar &base) const {
+  for (size_t i = 0; i < used_.size(); ++i)
+    if (used_[i])
+      base.add(lo_ + i, used_[i]);
+}
+
+} // namespace aster::emu::timing
