@@ -1,0 +1,57 @@
+"""The calibrated per-workgroup terms that `dispatch.estimate` and
+`stream_k_estimate.estimate_stream_k` share: a K step with workgroups
+resident together (`step_cycles`), the full-device probes' extra cycles
+(`probe_extra`), the turns a split-K tile's adders take on its lines at
+L2 (`adder_turns`), and the L2 facts they charge."""
+from ..generators.gemm import BYTE_DTYPES
+
+__all__ = ["VMEM_BYTES_PER_CLK", "LINE_BYTES", "ATOMIC_LINE_CYCLES", "step_cycles",
+           "probe_extra", "adder_turns"]
+
+# The CU's vector-memory pipeline: bytes per clock (the timing model's
+# Params.h l1BytesPerClk, [WP]: AMD's CDNA3 white paper, 64 B/clk/CU).
+# Workgroups resident on one CU queue their global loads on it: a K step
+# takes at least their tiles' A and B bytes of one step at this rate
+# (16x64 tiles, 4 per CU on MI355X: 4 x 10 KiB per step > 599 cycles alone).
+VMEM_BYTES_PER_CLK = 64
+# A cache line (the timing model's Params.h lineBytes).
+LINE_BYTES = 128
+# An atomic holds the line it updates at L2 this long; atomics to one line
+# (a split-K tile's counter, its C lines) take turns (the timing model's
+# Params.h atomicLineCycles, [model]: Memory.cpp serialises them per line).
+ATOMIC_LINE_CYCLES = 16
+
+
+def step_cycles(cfg, calib, resident):
+    """A K workgroup's cycles per K step with `resident` of them on its CU:
+    the calibrated step alone (wg_step), the CU's MFMA time shared (wg_mfma
+    SIMD-cycles over 4 SIMDs) or its vector-memory pipeline shared
+    (VMEM_BYTES_PER_CLK), whichever is longest."""
+    from .library import k_per_step
+    esz = 1 if cfg.dtype in BYTE_DTYPES else 2
+    vmem = (cfg.tile_m + cfg.tile_n) * k_per_step(cfg) * esz / VMEM_BYTES_PER_CLK
+    return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem)
+
+
+def probe_extra(calib, busy, slots):
+    """The full-device probes' extra cycles of a workgroup with `busy`
+    workgroups per CU (wg_load x that share below one per CU; between
+    wg_load at one and wg_load_full at `slots`, wg_per_cu)."""
+    if busy <= 1 or slots == 1:
+        return calib["wg_load"] * busy
+    return calib["wg_load"] + (busy - 1) / (slots - 1) * (
+        calib["wg_load_full"] - calib["wg_load"])
+
+
+
+def adder_turns(adders, wgs, slots):
+    """The cycles a split-K launch's last adder of a tile ends later than
+    its first (beyond the calibration probe's one adder per tile): the
+    tile's `adders` that run together (all of them where the launch's
+    `wgs` workgroups fit its `slots`, else their share) take turns at L2,
+    ATOMIC_LINE_CYCLES each, two per adder on each line they share: on
+    its wave's counter line the poll that sees the store and the
+    increment, on each line of the C tile two half-line adds (16x16 MFMA
+    layout; one on 32x32, whose counter line is then the longer queue)."""
+    together = min(adders, -(-adders * slots // wgs))
+    return ATOMIC_LINE_CYCLES * 2 * max(0, together - 1)
