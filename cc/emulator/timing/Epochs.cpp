@@ -167,6 +167,44 @@ unsigned timingThreads() {
   return std::min(hostCores(), 256u);
 }
 
+/// [host] The event and wave-record buffers of results the caller has let
+/// go, kept for the next launch's result: freed, they were handed back to
+/// the host (the heap's top trimmed), and the next launch paid a page fault
+/// per 4 KiB it wrote again (a 64-workgroup vector_add: 11 a launch).
+struct ResultBuffers {
+  static constexpr size_t kKeep = 2, kKeepBytes = size_t(16) << 20;  // each
+  std::mutex m;
+  std::vector<std::pair<std::vector<Event>, std::vector<WaveRecord>>> free;
+};
+ResultBuffers &resultBuffers() {
+  static ResultBuffers *b = new ResultBuffers;  // (never destroyed: results
+  return *b;                                    // may outlive static teardown)
+}
+
+std::shared_ptr<Result> newResult() {
+  auto release = [](Result *r) {
+    size_t bytes = r->events.capacity() * sizeof(Event) + r->waves.capacity() * sizeof(WaveRecord);
+    if (bytes && bytes <= ResultBuffers::kKeepBytes) {
+      ResultBuffers &b = resultBuffers();
+      std::lock_guard<std::mutex> lk(b.m);
+      if (b.free.size() < ResultBuffers::kKeep)
+        b.free.emplace_back(std::move(r->events), std::move(r->waves));
+    }
+    delete r;
+  };
+  std::shared_ptr<Result> R(new Result, release);
+  ResultBuffers &b = resultBuffers();
+  std::lock_guard<std::mutex> lk(b.m);
+  if (!b.free.empty()) {
+    R->events = std::move(b.free.back().first);
+    R->waves = std::move(b.free.back().second);
+    b.free.pop_back();
+    R->events.clear();
+    R->waves.clear();
+  }
+  return R;
+}
+
 } // namespace
 
 llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
@@ -188,7 +226,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     return llvm::createStringError("timing model: device " + device + " runs " + P.target +
                                    " code; the code object is for " + processor);
   L.realtimeDivisor = P.clockMHz / P.realtimeMHz;
-  auto R = std::make_shared<Result>();
+  auto R = newResult();  // (with an earlier result's buffers, emptied)
   R->clockMHz = P.clockMHz;
   R->device = P.device;
   Occupancy occ = occupancy(P, k, LN.numWaves, L.ldsSize);
