@@ -555,6 +555,16 @@ Expected<std::unique_ptr<Program>> decodeProgram(ArrayRef<uint8_t> code, uint64_
              ((prog->insts[i].flags & (IF_SDWA | IF_DPP)) || prog->insts[i].cls == ICls::MFMA))
       prog->problems[i] = "SDWA/DPP and MFMA instructions in VGPR index mode are not emulated";
   }
+  auto namesAgpr = [](const Inst &in) {
+    for (unsigned o = 0; o < in.nop; ++o)
+      if (in.op[o].kind == OpKind::A)
+        return true;
+    return false;
+  };
+  for (const Inst &in : prog->insts)
+    prog->usesAgprs |= namesAgpr(in);
+  for (const Inst &in : prog->wrapped)
+    prog->usesAgprs |= namesAgpr(in);
   Inst &endInst = prog->insts[n];
   endInst.pc = prog->end;
   endInst.index = endInst.next = uint32_t(n);

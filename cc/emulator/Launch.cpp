@@ -325,7 +325,11 @@ Expected<LaunchStats> Device::launch(const CodeObject &co, StringRef kernel, Dim
   LN.numWaves = unsigned((block.count() + 63) / 64);
   unsigned vgprs = std::max(k.vgprCount, k.granulatedVgprs);
   LN.vgprsToClear = std::min(vgprs, kNumVgprs);
-  LN.agprsToClear = std::min(std::max(k.agprCount, k.granulatedVgprs), kNumAgprs);
+  // [host] A kernel whose code names no AGPR never reads them (Semantics.h:
+  // only AGPR operands reach Wave::a): its waves' AGPRs are not cleared
+  // (vector_add: 8 rows, 2 KiB a wave).
+  LN.agprsToClear =
+      co.program().usesAgprs ? std::min(std::max(k.agprCount, k.granulatedVgprs), kNumAgprs) : 0;
 
   // Address space: working copies of the buffers, then the system regions.
   std::vector<std::pair<Buffer *, std::vector<uint8_t>>> work;

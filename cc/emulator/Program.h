@@ -121,6 +121,9 @@ public:
   uint64_t base = 0, end = 0;         ///< address range of the decoded text
   std::vector<int32_t> pcIndex;       ///< (pc - base) / 4 -> index, or -1
   bool gfx950 = false;                ///< gfx950 code (OCP fp8/bf8 meanings)
+  /// Some instruction (or SDWA/DPP inner one) names an AGPR: without one, no
+  /// semantic reads or writes Wave::a and a wave's start leaves it as it is.
+  bool usesAgprs = false;
   /// What the timing model derives from the decoded text, made at its first
   /// timed launch and kept for the next ones (timing/InstInfo.h:
   /// programFacts; a code object is loaded once and launched many times).

@@ -167,6 +167,57 @@ unsigned timingThreads() {
   return std::min(hostCores(), 256u);
 }
 
+/// [host] The event and wave-record buffers of results the caller has let
+/// go, and of the groups' parts, kept for the next launch: freed, they were
+/// handed back to the host (the heap's top trimmed, or unmapped), and the
+/// next launch paid a page fault per 4 KiB it wrote again (a 64-workgroup
+/// vector_add: 12 a launch; a 1024-workgroup one ~400, its groups' events
+/// grown by reallocation every launch).
+struct ResultBuffers {
+  static constexpr size_t kKeep = 16, kKeepBytes = size_t(64) << 20;  // in all
+  std::mutex m;
+  size_t bytes = 0;
+  std::vector<std::pair<std::vector<Event>, std::vector<WaveRecord>>> free;
+};
+ResultBuffers &resultBuffers(bool part) {
+  static ResultBuffers *b = new ResultBuffers[2];  // (never destroyed: results
+  return b[part];                                  // may outlive static teardown)
+}
+size_t bufferBytes(const Result &r) {
+  return r.events.capacity() * sizeof(Event) + r.waves.capacity() * sizeof(WaveRecord);
+}
+void takeBuffers(Result &r, bool part) {
+  ResultBuffers &b = resultBuffers(part);
+  std::lock_guard<std::mutex> lk(b.m);
+  if (b.free.empty())
+    return;
+  r.events = std::move(b.free.back().first);
+  r.waves = std::move(b.free.back().second);
+  b.free.pop_back();
+  b.bytes -= bufferBytes(r);
+  r.events.clear();
+  r.waves.clear();
+}
+void giveBuffers(Result &r, bool part) {
+  size_t bytes = bufferBytes(r);
+  ResultBuffers &b = resultBuffers(part);
+  std::lock_guard<std::mutex> lk(b.m);
+  if (bytes && b.free.size() < ResultBuffers::kKeep &&
+      b.bytes + bytes <= ResultBuffers::kKeepBytes) {
+    b.free.emplace_back(std::move(r.events), std::move(r.waves));
+    b.bytes += bytes;
+  }
+}
+
+std::shared_ptr<Result> newResult() {
+  std::shared_ptr<Result> R(new Result, [](Result *r) {
+    giveBuffers(*r, false);
+    delete r;
+  });
+  takeBuffers(*R, false);
+  return R;
+}
+
 } // namespace
 
 llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
@@ -188,7 +239,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     return llvm::createStringError("timing model: device " + device + " runs " + P.target +
                                    " code; the code object is for " + processor);
   L.realtimeDivisor = P.clockMHz / P.realtimeMHz;
-  auto R = std::make_shared<Result>();
+  auto R = newResult();  // (with an earlier result's buffers, emptied)
   R->clockMHz = P.clockMHz;
   R->device = P.device;
   Occupancy occ = occupancy(P, k, LN.numWaves, L.ldsSize);
@@ -255,6 +306,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     G.sh->serialAt = grouped ? serialAt.data() : nullptr;
     G.rng = 0x9e3779b97f4a7c15ull + g * 0x632be59bd9b4e019ull;  // xorshift64: never 0
     G.sh->takePooled(size_t(alive[g]));
+    takeBuffers(G.part, true);  // (an earlier launch's groups', emptied)
   }
   // [host] One group writes its events and wave records into the launch's
   // result directly: its records are the launch's in the same order (no
@@ -415,6 +467,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
       for (unsigned l = 0; l < 5; ++l)
         R->memLines[l] += p.memLines[l];
     }
+    giveBuffers(G.part, true);
     // The worker's: the lowest XCD's fault, warnings and traces in XCD order.
     if (wk.error.empty() && !G.wk.error.empty())
       wk.error = G.wk.error;
