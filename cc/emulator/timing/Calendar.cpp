@@ -12,6 +12,19 @@
 
 namespace aster::emu::timing {
 
+namespace {
+/// Path compression of a calendar's next-bucket pointers (`next` indexed
+/// from bucket `origin`): every bucket on the chain from `b` to its found
+/// bucket `r` points at `r` directly.
+void compressPath(std::vector<uint64_t> &next, uint64_t origin, uint64_t b, uint64_t r) {
+  while (b != r) {
+    uint64_t n = next[b - origin];
+    next[b - origin] = r;
+    b = n;
+  }
+}
+} // namespace
+
 void Calendar::init(double linesPerCycle, unsigned width) {
   width_ = std::max(1u, width);
   widthShift_ = ~0u;
@@ -49,11 +62,7 @@ uint64_t Calendar::find(uint64_t b) {
       break;
     r = n;
   }
-  while (b != r) {  // path compression
-    uint64_t n = next_[b - base_];
-    next_[b - base_] = r;
-    b = n;
-  }
+  compressPath(next_, base_, b, r);
   return r;
 }
 
@@ -136,11 +145,7 @@ uint64_t CalendarView::find(uint64_t b) {
     }
     break;
   }
-  while (b != r) {  // path compression
-    uint64_t n = next_[b - lo_];
-    next_[b - lo_] = r;
-    b = n;
-  }
+  compressPath(next_, lo_, b, r);
   return r;
 }
 
