@@ -299,6 +299,11 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     uint64_t onCU = (numGroups - cu + P.numCUs - 1) / P.numCUs;  // (cu < numGroups)
     alive[grouped ? mem.xcdOf(cu) : 0] += std::min<uint64_t>(onCU, occ.groups) * LN.numWaves;
   }
+  // [host] One group writes its events and wave records into the launch's
+  // result directly: its records are the launch's in the same order (no
+  // per-epoch copy, and the result's reserved events are used, not a second
+  // buffer grown by reallocation and page faults per launch).
+  const bool direct = !grouped;  // (one group)
   for (unsigned g = 0; g < ngroups; ++g) {
     CUGroup &G = groups[g];
     G.sh = g ? std::make_unique<Shared>(*groups[0].sh) : std::move(first);
@@ -306,13 +311,9 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     G.sh->serialAt = grouped ? serialAt.data() : nullptr;
     G.rng = 0x9e3779b97f4a7c15ull + g * 0x632be59bd9b4e019ull;  // xorshift64: never 0
     G.sh->takePooled(size_t(alive[g]));
-    takeBuffers(G.part, true);  // (an earlier launch's groups', emptied)
+    if (!direct)
+      takeBuffers(G.part, true);  // (an earlier launch's groups', emptied)
   }
-  // [host] One group writes its events and wave records into the launch's
-  // result directly: its records are the launch's in the same order (no
-  // per-epoch copy, and the result's reserved events are used, not a second
-  // buffer grown by reallocation and page faults per launch).
-  const bool direct = !grouped;  // (one group)
   std::vector<std::unique_ptr<CUModel>> models;
   for (unsigned cu = 0; cu < cus; ++cu) {
     CUGroup &G = groups[grouped ? mem.xcdOf(cu) : 0];
