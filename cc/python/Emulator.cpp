@@ -248,6 +248,9 @@ NB_MODULE(_emu, m) {
                                            p.hbmLatency);
       d["wave_dispatch_cycles"] = p.waveDispatchCycles;
       d["wave_start_cycles"] = p.waveStartCycles;
+      d["line_bytes"] = p.lineBytes;
+      d["l1_bytes_per_clk"] = p.l1BytesPerClk;
+      d["atomic_line_cycles"] = p.atomicLineCycles;
       out[name.c_str()] = d;
     }
     return out;

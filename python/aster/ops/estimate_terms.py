@@ -8,18 +8,29 @@ from ..generators.gemm import BYTE_DTYPES
 __all__ = ["VMEM_BYTES_PER_CLK", "LINE_BYTES", "ATOMIC_LINE_CYCLES", "step_cycles",
            "probe_extra", "adder_turns"]
 
-# The CU's vector-memory pipeline: bytes per clock (the timing model's
-# Params.h l1BytesPerClk, [WP]: AMD's CDNA3 white paper, 64 B/clk/CU).
-# Workgroups resident on one CU queue their global loads on it: a K step
-# takes at least their tiles' A and B bytes of one step at this rate
-# (16x64 tiles, 4 per CU on MI355X: 4 x 10 KiB per step > 599 cycles alone).
-VMEM_BYTES_PER_CLK = 64
-# A cache line (the timing model's Params.h lineBytes).
-LINE_BYTES = 128
-# An atomic holds the line it updates at L2 this long; atomics to one line
-# (a split-K tile's counter, its C lines) take turns (the timing model's
-# Params.h atomicLineCycles, [model]: Memory.cpp serialises them per line).
-ATOMIC_LINE_CYCLES = 16
+# The timing model's facts these terms charge, read from its device profile
+# (aster.timing.devices(); sources in cc/emulator/timing/Params.h), the same
+# on every profile:
+# - VMEM_BYTES_PER_CLK: the CU's vector-memory pipeline (l1BytesPerClk, [WP]:
+#   AMD's CDNA3 white paper, 64 B/clk/CU). Workgroups resident on one CU
+#   queue their global loads on it: a K step takes at least their tiles' A
+#   and B bytes of one step at this rate (16x64 tiles, 4 per CU on MI355X:
+#   4 x 10 KiB per step > 599 cycles alone).
+# - LINE_BYTES: a cache line (lineBytes).
+# - ATOMIC_LINE_CYCLES: an atomic holds the line it updates at L2 this long;
+#   atomics to one line (a split-K tile's counter, its C lines) take turns
+#   (atomicLineCycles, [model]: Memory.cpp serialises them per line).
+def _model_fact(key):
+    from .devices import DEVICE, profile
+    values = {profile(arch)[key] for arch in DEVICE}
+    if len(values) != 1:  # (the terms take one value for every device)
+        raise RuntimeError(f"timing profiles differ in {key}: {sorted(values)}")
+    return values.pop()
+
+
+VMEM_BYTES_PER_CLK = _model_fact("l1_bytes_per_clk")
+LINE_BYTES = _model_fact("line_bytes")
+ATOMIC_LINE_CYCLES = _model_fact("atomic_line_cycles")
 
 
 def step_cycles(cfg, calib, resident):
