@@ -250,7 +250,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     adds = not cfg.split_k or zwg or sk > 1
     step = _step(cfg, calib, resident)
     # the probe's extra cycles, once per workgroup (module doc)
-    load = probe_extra(calib, busy, slots) if adds else 0.0
+    load = probe_extra(calib, busy, slots, steps) if adds else 0.0
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)

@@ -63,7 +63,6 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
     resident = max(1, min(slots, -(-rows // cus)))
     busy = min(rows, cus * slots) / cus
     step = step_cycles(cfg, calib, resident)
-    extra = probe_extra(calib, busy, slots)
     unit = K_UNROLL * k_per_step(cfg)
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz
@@ -79,6 +78,7 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
     for i, r in enumerate(tab.tolist()):
         steps = -(-r[3] // unit) * K_UNROLL
         total += steps
+        extra = probe_extra(calib, busy, slots, steps)
         loop = max(steps * step + extra, ab * steps / all_steps * at_once / hbm)
         heap = ends[i % cus]
         start = heap[0]
