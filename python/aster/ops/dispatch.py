@@ -34,7 +34,9 @@ placement and the waves of workgroups included):
              on it, their A and B bytes of a step through the CU's vector
              memory pipeline, VMEM_BYTES_PER_CLK); load = the full-device probes' extra cycles at the
              launch's workgroups per CU (wg_load x that share below one
-             per CU; between wg_load at one and wg_load_full at wg_per_cu),
+             per CU; between wg_load at one and wg_load_full at wg_per_cu;
+             wg_load grown by wg_load_step per K step up to the longest
+             probe's steps, `estimate_terms.probe_extra`),
              once per workgroup, not per step (none for a split-K launch
              that only stores; the timing model's segment times of a
              stream-K launch show 60-step workgroups on every CU at
