@@ -244,7 +244,7 @@ def calibrate(hsaco, cfg, device=None):
     wg_load_step: how much wg_load grows per K step (the launch of one
     workgroup per CU again at CALIB_STEPS[1] steps: the queues at L2, the
     Infinity Cache and HBM that every K step's loads meet under load, which
-    one workgroup alone does not)} from
+    one workgroup alone does not; both lengths' extra no less than 0)} from
     single-tile launches (CALIB_STEPS) and those full ones. (Splits adding into the same
     tile's lines take turns at L2, but 8 splits of one tile side by side
     cost under 30 cycles more per split: not a term.)"""
@@ -294,7 +294,7 @@ def calibrate(hsaco, cfg, device=None):
                 wg_drain=r1.trace.drain_cycles, wg_zero=zero, wg_mfma=round(mfma, 1),
                 wg_per_cu=slots, wg_fixed0=round(fixed0), wg_load=round(max(0.0, load)),
                 wg_load_full=round(max(0.0, load_full)),
-                wg_load_step=round((load2 - load) / (n2 - n1), 1))
+                wg_load_step=round((max(0.0, load2) - max(0.0, load)) / (n2 - n1), 1))
 
 
 def utilisation(shape, cycles, cfg):
