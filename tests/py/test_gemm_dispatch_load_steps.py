@@ -82,3 +82,16 @@ def test_estimate_orders_them_as_simulated(lib, simulated):
     flat = dict(e.calibration, wg_load_step=0.0)
     us0 = [L.dispatch.estimate_us(e.config, M, N, K, s, flat, zwg=1)[0] for s in (FEW, MANY)]
     assert us0[0] < us0[1], (us0, simulated)
+
+
+def test_no_growth_without_zero_workgroups(lib):
+    """The growth is the probe's, a launch with zero workgroups: a split-K
+    launch whose split 0 stores (zwg = 0: its adders wait for that store,
+    wg_fixed0) is charged the probe's extra of 4 steps; the same launch
+    with zero workgroups pays the growth."""
+    e = lib.entries[0]
+    flat = dict(e.calibration, wg_load_step=0.0)
+    for z, grows in ((0, False), (1, True)):
+        c = L.dispatch.estimate(e.config, M, N, K, None, FEW, 256, e.calibration, zwg=z)[0]
+        c0 = L.dispatch.estimate(e.config, M, N, K, None, FEW, 256, flat, zwg=z)[0]
+        assert (c > c0) == grows, (z, c, c0)
