@@ -34,7 +34,10 @@ placement and the waves of workgroups included):
              on it, their A and B bytes of a step through the CU's vector
              memory pipeline, VMEM_BYTES_PER_CLK); load = the full-device probes' extra cycles at the
              launch's workgroups per CU (wg_load x that share below one
-             per CU; between wg_load at one and wg_load_full at wg_per_cu),
+             per CU; between wg_load at one and wg_load_full at wg_per_cu;
+             wg_load grown by wg_load_step per K step up to the longest
+             probe's steps, `estimate_terms.probe_extra`, except for a
+             split-K launch without zero workgroups, unlike the probe),
              once per workgroup, not per step (none for a split-K launch
              that only stores; the timing model's segment times of a
              stream-K launch show 60-step workgroups on every CU at
@@ -249,8 +252,13 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     busy = min(nz + nc, cus * slots) / cus
     adds = not cfg.split_k or zwg or sk > 1
     step = _step(cfg, calib, resident)
-    # the probe's extra cycles, once per workgroup (module doc)
-    load = probe_extra(calib, busy, slots) if adds else 0.0
+    # the probe's extra cycles, once per workgroup (module doc); their growth
+    # per K step as the probe measured it, on a launch with zero workgroups
+    # (split-K) or a plain one: a zwg = 0 launch's adders wait for split 0's
+    # store instead (wg_fixed0, POLL_EXTRA; MI300X 128x128 in 2 and 3 splits
+    # on 384x6144x1024 and 1216x1088x4096 ran 1.06x over with the growth)
+    grows = not cfg.split_k or zwg
+    load = probe_extra(calib, busy, slots, steps if grows else None) if adds else 0.0
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)

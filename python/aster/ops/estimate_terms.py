@@ -44,15 +44,23 @@ def step_cycles(cfg, calib, resident):
     return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem)
 
 
-def probe_extra(calib, busy, slots):
-    """The full-device probes' extra cycles of a workgroup with `busy`
-    workgroups per CU (wg_load x that share below one per CU; between
-    wg_load at one and wg_load_full at `slots`, wg_per_cu)."""
+def probe_extra(calib, busy, slots, steps=None):
+    """The full-device probes' extra cycles of a workgroup of `steps` K
+    steps with `busy` workgroups per CU (wg_load x that share below one per
+    CU; between wg_load at one and wg_load_full at `slots`, wg_per_cu).
+    wg_load grows by wg_load_step per K step beyond CALIB_STEPS[0] (the
+    queues every K step's loads meet under load), up to CALIB_STEPS[1]
+    steps, the longest probe (not extrapolated: MI355X 128x128 split-K
+    probe, one workgroup per CU, 489 / 888 / 1069 / 1297 extra cycles at 4
+    / 8 / 12 / 16 steps, so the growth slows). wg_load_full is charged as
+    probed (the same probe with every slot busy saturates: 6652 / 8141 /
+    8532 / 8196). Never below 0. steps None: at CALIB_STEPS[0]."""
+    from .library import CALIB_STEPS
+    more = 0 if steps is None else min(steps, CALIB_STEPS[1]) - CALIB_STEPS[0]
+    one = max(0.0, calib["wg_load"] + more * calib.get("wg_load_step", 0.0))
     if busy <= 1 or slots == 1:
-        return calib["wg_load"] * busy
-    return calib["wg_load"] + (busy - 1) / (slots - 1) * (
-        calib["wg_load_full"] - calib["wg_load"])
-
+        return one * busy
+    return one + (busy - 1) / (slots - 1) * (calib["wg_load_full"] - one)
 
 
 def adder_turns(adders, wgs, slots):

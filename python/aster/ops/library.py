@@ -66,9 +66,12 @@ CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "wa
               "block_scale", "stream_k", "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
               "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "wg_load_full",
-              "tuned_for"]
+              "wg_load_step", "tuned_for"]
 CALIB_FIELDS = ("wg_fixed", "wg_step", "wg_drain", "wg_zero", "wg_mfma", "wg_per_cu",
                 "wg_fixed0", "wg_load", "wg_load_full")
+# calibration columns added later: a library built before them reads 0 (the
+# estimate then charges the probes' extra cycles at CALIB_STEPS[0] steps alone)
+CALIB_LATER = ("wg_load_step",)
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
 CUS = _CUS["gfx942"]
 
@@ -237,7 +240,11 @@ def calibrate(hsaco, cfg, device=None):
     longer when every CU runs one (a launch of one round over the device's
     CUs, tiles sharing A and B so HBM bandwidth does not bind: the C stores
     or atomic adds and the shared caches under load), wg_load_full: the
-    same with wg_per_cu workgroups on every CU (they share the CU)} from
+    same with wg_per_cu workgroups on every CU (they share the CU),
+    wg_load_step: how much wg_load grows per K step (the launch of one
+    workgroup per CU again at CALIB_STEPS[1] steps: the queues at L2, the
+    Infinity Cache and HBM that every K step's loads meet under load, which
+    one workgroup alone does not; both lengths' extra no less than 0)} from
     single-tile launches (CALIB_STEPS) and those full ones. (Splits adding into the same
     tile's lines take turns at L2, but 8 splits of one tile side by side
     cost under 30 cycles more per split: not a term.)"""
@@ -265,25 +272,29 @@ def calibrate(hsaco, cfg, device=None):
     ncu = _cus(cfg.arch, device)
     slots = r1.trace.occupancy["groups_per_cu"]
 
-    def loaded(per_cu):
-        """The median K workgroup's extra cycles over dur[0] in a launch of
-        per_cu workgroups on every CU (split-K: half of them zero ones)."""
+    def loaded(per_cu, i=0):
+        """The median K workgroup's extra cycles over dur[i] in a launch of
+        per_cu workgroups on every CU (split-K: half of them zero ones) at
+        CALIB_STEPS[i] K steps (may be negative: tiles sharing A and B hit
+        in L2 where one alone waits for HBM)."""
         zwg = cfg.split_k and not cfg.stream_k      # a split-K probe's zero workgroups
         tiles = ncu * per_cu // 2 if zwg else ncu * per_cu
         gy = max(d for d in range(1, int(tiles ** 0.5) + 1) if tiles % d == 0)
-        rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), n1 * ks), 1, device)
+        rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), CALIB_STEPS[i] * ks),
+                 1, device)
         per = {}
         for w in rf.trace.waves:
             if w["group"] >= (tiles if zwg else 0):
                 lo, hi = per.get(w["group"], (w["start"], w["end"]))
                 per[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
-        return max(0.0, float(np.median([hi - lo for lo, hi in per.values()])) - dur[0])
-    load = loaded(1)
+        return float(np.median([hi - lo for lo, hi in per.values()])) - dur[i]
+    load, load2 = loaded(1), loaded(1, 1)
     load_full = loaded(slots) if slots > 1 else load
     return dict(wg_step=round(step, 1), wg_fixed=round(dur[0] - n1 * step),
                 wg_drain=r1.trace.drain_cycles, wg_zero=zero, wg_mfma=round(mfma, 1),
-                wg_per_cu=slots, wg_fixed0=round(fixed0), wg_load=round(load),
-                wg_load_full=round(load_full))
+                wg_per_cu=slots, wg_fixed0=round(fixed0), wg_load=round(max(0.0, load)),
+                wg_load_full=round(max(0.0, load_full)),
+                wg_load_step=round((max(0.0, load2) - max(0.0, load)) / (n2 - n1), 1))
 
 
 def utilisation(shape, cycles, cfg):
@@ -405,9 +416,13 @@ class Entry:
         """configs.csv's wg_* columns (`calibrate`) as floats, or None for a
         row without them (a library built with calib=False or before them)."""
         try:
-            return {f: float(self.row[f]) for f in CALIB_FIELDS}
+            cal = {f: float(self.row[f]) for f in CALIB_FIELDS}
         except (KeyError, TypeError, ValueError):
             return None
+        for f in CALIB_LATER:
+            v = self.row.get(f)
+            cal[f] = float(v) if v not in (None, "") else 0.0
+        return cal
 
     @property
     def ref_utilisation(self):

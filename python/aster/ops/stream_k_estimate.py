@@ -32,10 +32,11 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
       fixed + max(s x step + load, its share of A and B's bytes at HBM)
     with fixed = wg_fixed for a tile's first segment (it stores), wg_fixed0
     for an adder, step as `estimate`'s, load = the full-device probe's extra
-    cycles once per segment (not per step: segments of 60 K steps on every
-    CU run at wg_step, 1216x1088x4096 on MI300X), and the bytes share =
-    A and B's bytes (each element once) x s / every segment's steps, times
-    the segments running at once; + the first wave's front on few HBM
+    cycles at the segment's steps (`probe_extra`), once per segment (not
+    per step: segments of 60 K steps on every CU run at wg_step,
+    1216x1088x4096 on MI300X), and the bytes share = A and B's bytes
+    (each element once) x s / every segment's steps, times the segments
+    running at once; + the first wave's front on few HBM
     channels (`hbm_spread.excess`, as `estimate`). An adder cannot add before its tile's
     first segment has stored: it ends at the latest of its own end and the
     first's end + add, add = wg_fixed0 - wg_fixed (the adder's atomic
@@ -63,7 +64,6 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
     resident = max(1, min(slots, -(-rows // cus)))
     busy = min(rows, cus * slots) / cus
     step = step_cycles(cfg, calib, resident)
-    extra = probe_extra(calib, busy, slots)
     unit = K_UNROLL * k_per_step(cfg)
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz
@@ -79,6 +79,7 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
     for i, r in enumerate(tab.tolist()):
         steps = -(-r[3] // unit) * K_UNROLL
         total += steps
+        extra = probe_extra(calib, busy, slots, steps)
         loop = max(steps * step + extra, ab * steps / all_steps * at_once / hbm)
         heap = ends[i % cus]
         start = heap[0]
