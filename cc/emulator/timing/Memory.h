@@ -332,6 +332,7 @@ private:
   std::vector<std::unique_ptr<XcdView>> views_;  ///< per XCD; empty: not grouped
   std::vector<std::unique_ptr<XcdView>> spareViews_;  ///< an earlier launch's (host memory)
   uint64_t epochBucket_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> merging_;  ///< endEpoch's (host memory)
   /// The line's MALL entry as XCD `xcd` sees it: `fresh` when no one
   /// brought it in before (then `*slot` is where its arrival goes).
   uint64_t mallEntry(unsigned xcd, uint64_t line, bool &fresh, uint64_t *&slot);
