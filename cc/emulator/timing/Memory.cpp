@@ -524,6 +524,10 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
       m.l1.prefetch(lines[i]);
     l2_[m.xcd].prefetch(lines[i]);
     mall_.prefetch(lines[i]);  // (read-only while grouped: no race)
+    // Grouped: a line not in mall_ goes to the XCD's view ([host]: its
+    // slot missed the host's caches, most of mallEntry's time).
+    if (!views_.empty())
+      views_[m.xcd]->mall.prefetch(lines[i]);
   }
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];
