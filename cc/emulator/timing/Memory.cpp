@@ -463,7 +463,7 @@ void GlobalMemory::endEpoch(std::vector<uint64_t> &again) {
   // a miss: the slots are asked for kAhead lines ahead (the merge was ~5%
   // of a 1024-workgroup vector_add's launching thread, most of it waiting
   // for them).
-  constexpr size_t kAhead = 8;
+  constexpr size_t kAhead = 16;
   for (size_t x = 0; x < views_.size(); ++x) {  // in XCD order
     auto &v = views_[x];
     const std::vector<XcdView::Fetch> &fx = v->fetched;
