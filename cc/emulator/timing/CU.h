@@ -265,9 +265,6 @@ private:
   uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
 
   bool dispatch(uint64_t g, uint64_t now);
-  /// Asks the host for the pooled state of the next `n` waves to start (no
-  /// effect on the model).
-  void prefetchStarting(unsigned n) const;
   void finishGroup(Group *grp);
   void computeHead(TWave &t, uint32_t pc);
   uint64_t waitTime(TWave &t, const Inst &in);

@@ -152,7 +152,6 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     groupsFree.pop_back();
   }
   Group *grp = gp.release();
-  prefetchStarting(n);
   LN.initGroup(grp->ctx, g);
   // The XCD's dispatcher starts the workgroup's waves one after another.
   uint64_t &disp = dispatcherFree[cmem.xcd];
@@ -229,31 +228,6 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
   ++resident;
   ldsUsed += L.ldsSize;
   return true;
-}
-
-void CUModel::prefetchStarting(unsigned n) const {
-  // [host] A launch keeps all its waves alive at once (4096 for a
-  // 1024-workgroup vector_add): the pooled state of a wave about to start
-  // is not in the host's caches, and initWave's and the register times'
-  // clears waited for one region's lines after another. The lines they
-  // write are asked for at once, for all the workgroup's waves (for write).
-  auto lines = [](const void *p, size_t bytes) {
-    const char *c = static_cast<const char *>(p);
-    for (size_t o = 0; o < bytes; o += 64)
-      __builtin_prefetch(c + o, 1);
-  };
-  size_t regs = (kTrackV + LN.vgprsToClear) * sizeof(RegTime);
-  for (unsigned i = 0; i < n && i < wavesFree.size(); ++i) {
-    const Wave *w = wavesFree[wavesFree.size() - 1 - i].get();
-    lines(&w->s, offsetof(Wave, rstate) + sizeof(w->rstate) - offsetof(Wave, s));
-    lines(&w->timed, sizeof(Wave) - offsetof(Wave, timed));
-    lines(w->v, LN.vgprsToClear * sizeof(w->v[0]));
-  }
-  for (unsigned i = 0; i < n && i < twavesFree.size(); ++i) {
-    const TWave *t = twavesFree[twavesFree.size() - 1 - i].get();
-    lines(t, offsetof(TWave, queue) + 64);
-    lines(t->regs, regs);
-  }
 }
 
 void CUModel::finishGroup(Group *grp) {
