@@ -196,11 +196,16 @@ public:
   /// Empties the map; a table of more than `keepSlots` slots goes back to
   /// the host.
   void reset(size_t keepSlots);
-  /// Calls f(line, value) for every entry, in table order.
-  template <typename F> void forEach(F f) const {
+  /// Calls f(line, value) for every entry, in table order, and empties the
+  /// map as it goes (the state clear() leaves, without clearing the table
+  /// again: [host] its lines are in the host's cache as they are read).
+  template <typename F> void drain(F f) {
     for (size_t i = 0; i < cap_ && count_; ++i)
-      if (slots_[i].key)
+      if (slots_[i].key) {
         f(slots_[i].key - 1, slots_[i].val);
+        slots_[i] = Slot{0, 0};
+        --count_;
+      }
   }
   size_t size() const { return count_; }
   /// Asks the host to bring `line`'s slot into its cache (no effect on the
