@@ -439,14 +439,13 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
         G.waveIndex.push_back(uint32_t(R->waves.size()));
         R->waves.push_back(G.part.waves[i]);  // (completed at the launch's end)
       }
-      for (Event e : G.part.events) {
-        if (R->events.size() >= limit) {
-          R->eventsTruncated = true;
-          break;
-        }
-        e.wave = G.waveIndex[e.wave];
-        R->events.push_back(e);
-      }
+      // (in one block, then the waves renumbered in place)
+      size_t take = std::min(G.part.events.size(), limit - std::min(limit, R->events.size()));
+      R->eventsTruncated |= take < G.part.events.size();
+      size_t at = R->events.size();
+      R->events.insert(R->events.end(), G.part.events.begin(), G.part.events.begin() + take);
+      for (size_t i = at; i < R->events.size(); ++i)
+        R->events[i].wave = G.waveIndex[R->events[i].wave];
       G.part.events.clear();
       G.live.erase(std::remove_if(G.live.begin(), G.live.end(),
                                   [&](unsigned cu) { return models[cu]->finished(); }),
