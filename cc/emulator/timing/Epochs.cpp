@@ -24,7 +24,9 @@
 // each group's of the epoch, in XCD order), wave records (numbered in
 // that order), budget counts and faults (the lowest XCD's fault is
 // reported). A group's work depends only on the state at the epoch's
-// start and its own CUs, so the threads only change who computes it.
+// start and its own CUs, so the threads only change who computes it. The
+// groups' CUs also start their first workgroups on the threads at once,
+// before the first epoch (each group's in CU order).
 //
 // Serial: the groups run one after another on the launching thread, each
 // request seeing all before it (the model before groups, with the CUs in

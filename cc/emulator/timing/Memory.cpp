@@ -460,7 +460,7 @@ void GlobalMemory::beginEpoch(uint64_t t) {
 void GlobalMemory::endEpoch(std::vector<uint64_t> &again) {
   again.assign(views_.size(), 0);
   // [host] mall_ is far larger than the host's caches and each line's slot
-  // a miss: the slots are asked for kAhead lines ahead (the merge was ~5%
+  // a miss: the slots are asked for kAhead lines ahead (the merge was ~4%
   // of a 1024-workgroup vector_add's launching thread, most of it waiting
   // for them).
   constexpr size_t kAhead = 16;
