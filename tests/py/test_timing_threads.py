@@ -310,6 +310,41 @@ def test_same_for_any_number_of_timing_threads(gemm_inputs):
     assert [serial[i][3] for i in (0, 1, 3)] == [one[i][3] for i in (0, 1, 3)]
 
 
+def test_serial_from_the_start_same_for_any_number_of_timing_threads():
+    """The CUs of a grouped launch start their first workgroups on the host
+    threads at once (Epochs.cpp); a wave whose first instruction is s_sleep
+    (a spin-wait's) asks for the serial run before the first epoch. 1216
+    one-wave workgroups (every CU, all XCDs): 1, 2 and 3 threads give the
+    same cycles, events, summary and stores, twice in a row (the second
+    with the first's pooled waves), and every workgroup stored its id."""
+    m = aster.Module("gfx942")
+    k = m.kernel("sleepy", args=[("out", aster.ptr(np.uint32))], block=(64, 1, 1))
+    k.s_sleep(1)
+    k.load_arg("out", s[6:8])
+    wg = k.workgroup_id("x")
+    k.s_lshl_b32(s[9], wg, 2)
+    k.v_mov_b32(v[4], s[9])
+    k.v_mov_b32(v[3], wg)
+    k.s_waitcnt(lgkmcnt=0)
+    k.global_store_dword(v[4], v[3], s[6:8])
+    k.s_endpgm()
+    code = m.hsaco()
+
+    def run():
+        out = []
+        for _ in range(2):
+            ids = np.zeros(1216, np.uint32)
+            r = aster.launch(code, "sleepy", 1216, 64, [ids], timing=True)
+            np.testing.assert_array_equal(ids, np.arange(1216, dtype=np.uint32))
+            out.append(fingerprint(r, [ids]))
+        return out
+
+    one = with_timing_threads(1, run)
+    assert one[0] == one[1]
+    assert with_timing_threads(2, run) == one
+    assert with_timing_threads(3, run) == one
+
+
 def test_grouped_gemm_differs_from_serial_only_in_time(gemm_inputs):
     """Grouped (XCDs see each other's Infinity Cache and HBM requests at
     the next epoch boundary) vs one group: the same results and instruction

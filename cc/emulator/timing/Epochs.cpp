@@ -24,7 +24,9 @@
 // each group's of the epoch, in XCD order), wave records (numbered in
 // that order), budget counts and faults (the lowest XCD's fault is
 // reported). A group's work depends only on the state at the epoch's
-// start and its own CUs, so the threads only change who computes it.
+// start and its own CUs, so the threads only change who computes it. The
+// groups' CUs also start their first workgroups on the threads at once,
+// before the first epoch (each group's in CU order).
 //
 // Serial: the groups run one after another on the launching thread, each
 // request seeing all before it (the model before groups, with the CUs in
@@ -314,14 +316,29 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     if (!direct)
       takeBuffers(G.part, true);  // (an earlier launch's groups', emptied)
   }
+  // The host threads run `phase` (the CUs' start, then each epoch).
+  std::function<void(unsigned)> phase;
+  EpochThreads pool(threads, [&phase](unsigned t) { phase(t); });
   std::vector<std::unique_ptr<CUModel>> models;
   for (unsigned cu = 0; cu < cus; ++cu) {
     CUGroup &G = groups[grouped ? mem.xcdOf(cu) : 0];
     models.push_back(
         std::make_unique<CUModel>(LN, G.wk, P, direct ? *R : G.part, occ, mem, *G.sh));
-    models.back()->start(cu, numGroups);
     G.live.push_back(cu);
   }
+  // The CUs start their first workgroups at cycle 0, in CU order within
+  // each group. [host] A grouped launch's groups start on the host threads
+  // at once: what a CU's start touches is its group's (pools, dispatcher,
+  // wave records, its XCD's caches and view of the shared ones: Memory.h),
+  // so the threads only change who computes it (a 1024-workgroup
+  // vector_add: its 4096 waves' start-up was ~8% of the launch's CPU, all
+  // on the launching thread before the first epoch).
+  phase = [&](unsigned t) {
+    for (unsigned g = t; g < ngroups; g += threads)
+      for (unsigned cu : groups[g].live)
+        models[cu]->start(cu, numGroups);
+  };
+  pool.run();
   // [host] The CUs' wave state is brought into the host's caches one CU
   // ahead when all of it exceeds them (a 2048^3 GEMM: 1024 waves of ~50 KiB
   // of registers, each CU's reloaded every epoch); a small launch's stays
@@ -372,7 +389,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   if (std::any_of(groups.begin(), groups.end(),
                   [](const CUGroup &G) { return G.sh->wantSerial; }))
     toSerial();  // (a wave starts at one)
-  EpochThreads pool(threads, [&](unsigned t) {
+  phase = [&](unsigned t) {
     if (serial && ngroups > 1) {
       if (!t) {
         serialLive.erase(std::remove_if(serialLive.begin(), serialLive.end(),
@@ -388,7 +405,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     for (unsigned g = t; g < ngroups; g += threads)
       if (!groups[g].live.empty())
         runGroup(groups[g]);
-  });
+  };
   uint64_t executed = 0;  // wave-instructions of all groups (the budget)
   std::vector<uint64_t> again;
   bool failed = false, live = cus > 0;
@@ -424,14 +441,13 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
         G.waveIndex.push_back(uint32_t(R->waves.size()));
         R->waves.push_back(G.part.waves[i]);  // (completed at the launch's end)
       }
-      for (Event e : G.part.events) {
-        if (R->events.size() >= limit) {
-          R->eventsTruncated = true;
-          break;
-        }
-        e.wave = G.waveIndex[e.wave];
-        R->events.push_back(e);
-      }
+      // (in one block, then the waves renumbered in place)
+      size_t take = std::min(G.part.events.size(), limit - std::min(limit, R->events.size()));
+      R->eventsTruncated |= take < G.part.events.size();
+      size_t at = R->events.size();
+      R->events.insert(R->events.end(), G.part.events.begin(), G.part.events.begin() + take);
+      for (size_t i = at; i < R->events.size(); ++i)
+        R->events[i].wave = G.waveIndex[R->events[i].wave];
       G.part.events.clear();
       G.live.erase(std::remove_if(G.live.begin(), G.live.end(),
                                   [&](unsigned cu) { return models[cu]->finished(); }),

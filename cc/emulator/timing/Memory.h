@@ -196,11 +196,16 @@ public:
   /// Empties the map; a table of more than `keepSlots` slots goes back to
   /// the host.
   void reset(size_t keepSlots);
-  /// Calls f(line, value) for every entry, in table order.
-  template <typename F> void forEach(F f) const {
+  /// Calls f(line, value) for every entry, in table order, and empties the
+  /// map as it goes (the state clear() leaves, without clearing the table
+  /// again: [host] its lines are in the host's cache as they are read).
+  template <typename F> void drain(F f) {
     for (size_t i = 0; i < cap_ && count_; ++i)
-      if (slots_[i].key)
+      if (slots_[i].key) {
         f(slots_[i].key - 1, slots_[i].val);
+        slots_[i] = Slot{0, 0};
+        --count_;
+      }
   }
   size_t size() const { return count_; }
   /// Asks the host to bring `line`'s slot into its cache (no effect on the
@@ -332,6 +337,7 @@ private:
   std::vector<std::unique_ptr<XcdView>> views_;  ///< per XCD; empty: not grouped
   std::vector<std::unique_ptr<XcdView>> spareViews_;  ///< an earlier launch's (host memory)
   uint64_t epochBucket_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> merging_;  ///< endEpoch's (host memory)
   /// The line's MALL entry as XCD `xcd` sees it: `fresh` when no one
   /// brought it in before (then `*slot` is where its arrival goes).
   uint64_t mallEntry(unsigned xcd, uint64_t line, bool &fresh, uint64_t *&slot);
