@@ -52,6 +52,7 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
 void CUModel::computeHead(TWave &t, uint32_t pc) {
   const Inst &in = prog[pc];
   const InstInfo &ti = info[pc];
+  t.next = pc;
   t.localNext = !stopAhead[pc];
   if (serialAt && serialAt[pc])  // (before it can issue: Epochs.cpp)
     wantSerial = true;
@@ -74,7 +75,7 @@ void CUModel::computeHead(TWave &t, uint32_t pc) {
   }
   if (ti.ctl == CTL_WAITCNT) {
     // Drop what completed before the wave got here.
-    auto drop = [&](std::vector<uint64_t> &v) {
+    auto drop = [&](auto &v) {
       size_t i = 0;
       while (i < v.size() && v[i] <= t.allowed)
         ++i;

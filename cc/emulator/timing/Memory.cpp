@@ -202,10 +202,13 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
     set[0] = hit;
     return &set[0].ready;
   }
-  // A miss: the least recently used way (or an empty one) makes room.
+  // A miss: the least recently used way (or an empty one) makes room. The
+  // scan stopped at the first empty way (i), and the ways after it are empty
+  // too: only the i lines before it move ([host]: the whole set moved, a
+  // set of a large cache mostly empty in a small launch).
   *fill = nullptr;
   if (allocate) {
-    std::memmove(set + 1, set, (ways_ - 1) * sizeof(Way));
+    std::memmove(set + 1, set, std::min(i, ways_ - 1) * sizeof(Way));
     set[0] = Way{key, 0};
     *fill = &set[0].ready;
   }
