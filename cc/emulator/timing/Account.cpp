@@ -323,9 +323,11 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   const Inst &in = prog[idx];
   const InstInfo &ti = info[idx];
   ++t.instructions;
-  t.stall[unsigned(why)] += stall;
-  if (why == Stall::Waitcnt)
-    t.waitedOn[unsigned(t.waitOn)] += stall;
+  if (stall) {  // ([host]: their lines only when it stalled)
+    t.stall[unsigned(why)] += stall;
+    if (why == Stall::Waitcnt)
+      t.waitedOn[unsigned(t.waitOn)] += stall;
+  }
   t.allowed = c + 1;
   t.allowedWhy = Stall::None;
   bool writesRegs = true;
