@@ -464,11 +464,23 @@ void GlobalMemory::endEpoch(std::vector<uint64_t> &again) {
   again.assign(views_.size(), 0);
   for (size_t x = 0; x < views_.size(); ++x) {  // in XCD order
     auto &v = views_[x];
-    for (const XcdView::Fetch &f : v->fetched)
+    // [host] The shared map is far larger than the host's caches and looked
+    // up at random: its slots are asked for ahead of the lookups (no effect
+    // on the model).
+    constexpr size_t kAhead = 8;
+    const auto &fetched = v->fetched;
+    for (size_t i = 0; i < std::min(kAhead, fetched.size()); ++i)
+      mall_.prefetch(fetched[i].line);
+    for (size_t i = 0; i < fetched.size(); ++i) {
+      const XcdView::Fetch &f = fetched[i];
+      if (i + kAhead < fetched.size())
+        mall_.prefetch(fetched[i + kAhead].line);
       if (mall_.find(f.line)) {  // an earlier XCD brought it in this epoch
         hbmBw_[f.channel].add(f.bucket, -1.f);
         ++again[x];
       }
+    }
+    v->mall.forEach([&](uint64_t line, uint64_t) { mall_.prefetch(line); });
     v->mall.forEach([&](uint64_t line, uint64_t arrive) {
       bool fresh;
       uint64_t &at = mall_.get(line, fresh);
@@ -508,11 +520,14 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
   uint64_t issued = begin + pipe;
   uint64_t done = issued;
   // The host fetches every line's tag sets at once (they are far apart).
+  XcdView *view = views_.empty() ? nullptr : views_[m.xcd].get();
   for (unsigned i = 0; i < n; ++i) {
     if (!store && !atomic)
       m.l1.prefetch(lines[i]);
     l2_[m.xcd].prefetch(lines[i]);
     mall_.prefetch(lines[i]);  // (read-only while grouped: no race)
+    if (view)  // (and the XCD's own lines of the epoch: mallEntry)
+      view->mall.prefetch(lines[i]);
   }
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];
