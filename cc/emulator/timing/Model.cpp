@@ -375,6 +375,11 @@ uint64_t CUModel::turn(unsigned s, uint64_t c, bool &ended, bool alone) {
   Simd &S = simd[s];
   uint64_t minNext = kNever;
   uint8_t slots = 0;
+  // [host] The waves' first lines (what the loop reads) asked for at once:
+  // cold ones (a CU's first turns of an epoch) arrive together, not one
+  // after another (no effect on the model).
+  for (TWave *t : S.waves)
+    __builtin_prefetch(t);
   for (size_t i = 0; i < S.waves.size(); ++i) {
     TWave &t = *S.waves[i];
     if (t.done || t.barrier)
