@@ -52,6 +52,7 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
 void CUModel::computeHead(TWave &t, uint32_t pc) {
   const Inst &in = prog[pc];
   const InstInfo &ti = info[pc];
+  t.next = pc;
   t.localNext = !stopAhead[pc];
   if (serialAt && serialAt[pc])  // (before it can issue: Epochs.cpp)
     wantSerial = true;
@@ -74,7 +75,7 @@ void CUModel::computeHead(TWave &t, uint32_t pc) {
   }
   if (ti.ctl == CTL_WAITCNT) {
     // Drop what completed before the wave got here.
-    auto drop = [&](std::vector<uint64_t> &v) {
+    auto drop = [&](auto &v) {
       size_t i = 0;
       while (i < v.size() && v[i] <= t.allowed)
         ++i;
@@ -322,9 +323,11 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   const Inst &in = prog[idx];
   const InstInfo &ti = info[idx];
   ++t.instructions;
-  t.stall[unsigned(why)] += stall;
-  if (why == Stall::Waitcnt)
-    t.waitedOn[unsigned(t.waitOn)] += stall;
+  if (stall) {  // ([host]: their lines only when it stalled)
+    t.stall[unsigned(why)] += stall;
+    if (why == Stall::Waitcnt)
+      t.waitedOn[unsigned(t.waitOn)] += stall;
+  }
   t.allowed = c + 1;
   t.allowedWhy = Stall::None;
   bool writesRegs = true;

@@ -9,6 +9,8 @@
 #include "emulator/timing/Result.h"
 #include "emulator/timing/HugeSlots.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -29,36 +31,37 @@ struct RegTime {
 };
 
 struct TWave {
+  // [host] What the turn loop reads of every wave each turn (w, done,
+  // barrier, head, next) lies in its first host cache line, what an issue
+  // reads and writes in the next ones, the register times (~15 KiB) last.
+  // A turn read three or four lines of each wave and its Wave's pc (far
+  // into the Wave) before: the states of a launch's thousands of waves are
+  // far from the host's caches, and each line is a miss.
   Wave *w = nullptr;
   Group *g = nullptr;
+  uint64_t head = 0;           ///< earliest issue of its next instruction
+  uint32_t next = 0;           ///< its next instruction to issue (nextPc; set by computeHead)
   unsigned simd = 0;
+  bool barrier = false, done = false;
+  bool localNext = false;      ///< its next instruction is SIMD-local
+  Stall headWhy = Stall::None;
+  Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
+  Stall allowedWhy = Stall::None;
   uint32_t rec = 0;            ///< index of its WaveRecord
+  uint64_t allowed = 0;        ///< earliest issue its previous instruction allows
+  uint64_t baseline = 0;       ///< its next turn after the previous issue
+  // [host] What an issue reads and writes besides: its second line, the
+  // batch's length and first indices next to it.
+  uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
+  uint64_t pendingUntil = 0;   ///< no result recorded in ready/fwd is later
+  size_t qpos = 0;
   /// Its WaveRecord's counters, kept here while it runs and added to the
   /// record when it ends ([host]: the records of 1024 waves are far from
   /// the wave's hot state; one access per issued instruction missed).
   uint64_t instructions = 0;
-  uint64_t stall[unsigned(Stall::Count)] = {};
-  uint64_t waitedOn[unsigned(WaitOn::Count)] = {};
-  uint64_t allowed = 0;        ///< earliest issue its previous instruction allows
-  Stall allowedWhy = Stall::None;
-  uint64_t head = 0;           ///< earliest issue of its next instruction
-  Stall headWhy = Stall::None;
-  Stall blockWhy = Stall::Arbitration;  ///< why a ready wave did not issue
-  uint64_t baseline = 0;       ///< its next turn after the previous issue
-  bool barrier = false, done = false;
-  bool localNext = false;      ///< its next instruction is SIMD-local
-  uint64_t fetchLine = ~0ull;  ///< the instruction-cache line it executes from
-  // [host] What the turn loop reads of every wave each turn (done, barrier,
-  // head, qpos, queue.n, the queue's next index) lies in its first host
-  // cache lines, the register times (~15 KiB) last: a wave's turn touched
-  // three distant lines before.
-  size_t qpos = 0;
-  uint32_t regsUsed = 0;  ///< regs[regsUsed...] are all zero (never written)
-  uint64_t pendingUntil = 0;            ///< no result recorded in ready/fwd is later
-  std::vector<uint64_t> vm, lds, smem;  ///< completion times of outstanding ops
-  std::vector<uint8_t> vmLevel;         ///< per vm entry: its deepest memory level
-  WaitOn waitOn = WaitOn::L1;           ///< what its head's s_waitcnt waits for
-  WaitOn memLevel = WaitOn::L1;         ///< the level of the memory op being issued
+  uint32_t regsUsed = 0;       ///< regs[regsUsed...] are all zero (never written)
+  WaitOn waitOn = WaitOn::L1;  ///< what its head's s_waitcnt waits for
+  WaitOn memLevel = WaitOn::L1;  ///< the level of the memory op being issued
   /// SIMD-local instructions the emulator already executed (in a batch)
   /// and the model has yet to issue, from qpos on.
   struct Batch {
@@ -72,12 +75,22 @@ struct TWave {
     uint32_t *data() { return idx; }
     uint32_t operator[](size_t i) const { return idx[i]; }
   } queue;
+  /// (added to only when it stalled)
+  uint64_t stall[unsigned(Stall::Count)] = {};
+  uint64_t waitedOn[unsigned(WaitOn::Count)] = {};
+  /// Completion times of outstanding operations, in the wave's own state
+  /// up to the inline counts ([host]: in std::vectors, each was a block of
+  /// the host heap of its own, one more host cache miss per memory
+  /// instruction and s_waitcnt of a wave).
+  llvm::SmallVector<uint64_t, 16> vm, lds;
+  llvm::SmallVector<uint64_t, 8> smem;
+  llvm::SmallVector<uint8_t, 16> vmLevel;  ///< per vm entry: its deepest memory level
   /// Per tracked register: when its result is available (one host cache
   /// line holds all three facts of a register, read together).
   RegTime regs[kTrackCount];
 };
 
-/// The wave's next instruction to issue.
+/// The wave's next instruction to issue (computeHead keeps it in t.next).
 inline uint32_t nextPc(const TWave &t) {
   return t.qpos < t.queue.size() ? t.queue[t.qpos] : t.w->pc;
 }

@@ -56,7 +56,8 @@ void Calendar::grow(uint64_t b) {
 uint64_t Calendar::find(uint64_t b) {
   uint64_t r = b;
   for (;;) {
-    grow(r);
+    if (r - base_ >= used_.size())  // (r >= base_)
+      grow(r);
     uint64_t n = next_[r - base_];
     if (n == r)
       break;
@@ -67,7 +68,10 @@ uint64_t Calendar::find(uint64_t b) {
 }
 
 uint64_t Calendar::take(uint64_t t) {
-  uint64_t b = find(std::max(bucketOf(t), base_));
+  uint64_t b = std::max(bucketOf(t), base_);
+  // [host] Most requests find their own bucket held and not full: no search.
+  if (b - base_ >= next_.size() || next_[b - base_] != b)
+    b = find(b);
   float &u = used_[b - base_];
   // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
   // on average, also when cap_ is small and not whole (an HBM channel's).

@@ -202,10 +202,13 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
     set[0] = hit;
     return &set[0].ready;
   }
-  // A miss: the least recently used way (or an empty one) makes room.
+  // A miss: the least recently used way (or an empty one) makes room. The
+  // scan stopped at the first empty way (i), and the ways after it are empty
+  // too: only the i lines before it move ([host]: the whole set moved, a
+  // set of a large cache mostly empty in a small launch).
   *fill = nullptr;
   if (allocate) {
-    std::memmove(set + 1, set, (ways_ - 1) * sizeof(Way));
+    std::memmove(set + 1, set, std::min(i, ways_ - 1) * sizeof(Way));
     set[0] = Way{key, 0};
     *fill = &set[0].ready;
   }
@@ -522,6 +525,7 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
   uint64_t issued = begin + pipe;
   uint64_t done = issued;
   // The host fetches every line's tag sets at once (they are far apart).
+  XcdView *view = views_.empty() ? nullptr : views_[m.xcd].get();
   for (unsigned i = 0; i < n; ++i) {
     if (!store && !atomic)
       m.l1.prefetch(lines[i]);
@@ -529,8 +533,8 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
     mall_.prefetch(lines[i]);  // (read-only while grouped: no race)
     // Grouped: a line not in mall_ goes to the XCD's view ([host]: its
     // slot missed the host's caches, most of mallEntry's time).
-    if (!views_.empty())
-      views_[m.xcd]->mall.prefetch(lines[i]);
+    if (view)
+      view->mall.prefetch(lines[i]);
   }
   for (unsigned i = 0; i < n; ++i) {
     uint64_t line = lines[i];

@@ -284,7 +284,8 @@ void CUModel::issue(TWave &t, uint64_t c) {
   // touch only their wave, so when they execute does not matter, and the
   // instructions that do (memory, LDS, barriers, s_memtime) execute at
   // their issue cycle, in cycle order, once the queue before them is empty.
-  if (t.qpos == t.queue.size() && batching && !stopAhead[w.pc] && !fillQueue(t))
+  // (t.next: w.pc when the queue is empty, read without the Wave's line)
+  if (t.qpos == t.queue.size() && batching && !stopAhead[t.next] && !fillQueue(t))
     return;
   if (t.qpos < t.queue.size()) {
     uint32_t idx = t.queue[t.qpos++];
@@ -374,11 +375,16 @@ uint64_t CUModel::turn(unsigned s, uint64_t c, bool &ended, bool alone) {
   Simd &S = simd[s];
   uint64_t minNext = kNever;
   uint8_t slots = 0;
+  // [host] The waves' first lines (what the loop reads) asked for at once:
+  // cold ones (a CU's first turns of an epoch) arrive together, not one
+  // after another (no effect on the model).
+  for (TWave *t : S.waves)
+    __builtin_prefetch(t);
   for (size_t i = 0; i < S.waves.size(); ++i) {
     TWave &t = *S.waves[i];
     if (t.done || t.barrier)
       continue;
-    const InstInfo &ti = info[nextPc(t)];
+    const InstInfo &ti = info[t.next];  // (nextPc(t), without reading its Wave)
     uint64_t uf = unitFree(S, ti);
     if (t.head > c || uf > c) {
       if (t.head <= c)
@@ -428,7 +434,9 @@ void CUModel::prefetch() const {
     const TWave &t = *tp;
     if (t.done)
       continue;
-    lines(&t, offsetof(TWave, queue) + 64);  // (and the queue's first indices)
+    lines(&t, size_t(reinterpret_cast<const char *>(&t.queue) -
+                     reinterpret_cast<const char *>(&t)) +
+                  64);  // (and the queue's first indices)
     lines(t.regs, t.regsUsed * sizeof(RegTime));
     if (const Wave *w = t.w) {
       lines(w->v, LN.vgprsToClear * sizeof(w->v[0]));
