@@ -1,6 +1,6 @@
 """Dispatch where K splits add into the same tiles (`aster.ops.dispatch`):
 MI355X (gfx950 profile, 256 CUs), bf16 `trans_b`, 64 x 8192 x 1024 (the
-bench's decode-ish row of docs/gemm.md): the 64x64 stream-K kernel in 1024
+bench's decode-ish row of docs/gemm-vs-aiter.md): the 64x64 stream-K kernel in 1024
 ranges (128 tiles cut into 8 segments of 2 K steps: 7 adders per tile,
 every segment resident at once) against the 128x128 split-K kernel in 4
 splits with zero workgroups (the pick on main 29ef82f's model). The

@@ -6,7 +6,7 @@ loads queue at L2, the Infinity Cache and HBM, which one workgroup alone
 calibration lengths (CALIB_STEPS: 4 and 12 K steps), measures the growth.
 
 MI355X (gfx950 profile, 256 CUs), bf16 `trans_b`, 512 x 1024 x 4096 (a
-prefill row of the bench, docs/gemm.md) on the 128x128 split-K kernel with
+prefill row of the bench, docs/gemm-vs-aiter.md) on the 128x128 split-K kernel with
 zero workgroups: 8 splits (16 K steps, one K workgroup per CU) against 13
 (10 steps, two on most CUs). The oracle is the timing model's simulation of
 both whole launches: 25391 and 21352 cycles on main bbe3627's model, so 8

@@ -6,7 +6,7 @@ end their K loops together queue on its counter line (the poll that sees
 the store, the increment) and on its C lines (two half-line adds each).
 
 MI355X (gfx950 profile, 256 CUs), bf16 `trans_b`, 16 x 2048 x 4096 (a
-decode row of the bench, docs/gemm.md) on the 16x64 split-K kernel with
+decode row of the bench, docs/gemm-vs-aiter.md) on the 16x64 split-K kernel with
 zero workgroups: 32 splits (32 adders per tile, 1056 workgroups, all
 resident) against 11. The oracle is the timing model's simulation of both
 whole launches: 14274 and 13255 cycles on main a400ae4's model (grouped
