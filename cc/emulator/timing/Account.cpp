@@ -347,7 +347,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
     S.mfmaFree = c + ic.unitBusy;
     for (unsigned i = 0; i < in.nwrites; ++i) {
       const RegRange &wr = in.writes[i];
-      t.regsUsed = std::max<uint32_t>(t.regsUsed, wr.first + wr.count);
+      markRegsWritten(t, wr.first, wr.count);
       for (unsigned k = 0; k < wr.count; ++k) {
         t.regs[wr.first + k].fwd = c + passes;
         t.regs[wr.first + k].fwdRange = uint32_t(wr.first) << 8 | wr.count;
@@ -390,7 +390,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   bool longResult = ti.unit == Unit::MFMA || done > c + P.issuePeriod;
   if (writesRegs && (longResult || t.pendingUntil > c)) {
     for (unsigned i = 0; i < in.nwrites; ++i) {
-      t.regsUsed = std::max<uint32_t>(t.regsUsed, in.writes[i].first + in.writes[i].count);
+      markRegsWritten(t, in.writes[i].first, in.writes[i].count);
       for (unsigned k = 0; k < in.writes[i].count; ++k) {
         unsigned r = in.writes[i].first + k;
         t.regs[r].ready = done;

@@ -59,7 +59,15 @@ struct TWave {
   /// record when it ends ([host]: the records of 1024 waves are far from
   /// the wave's hot state; one access per issued instruction missed).
   uint64_t instructions = 0;
-  uint32_t regsUsed = 0;       ///< regs[regsUsed...] are all zero (never written)
+  /// Blocks of kRegBlock register times that may be non-zero (bit b of
+  /// word b / 64: regs[b * kRegBlock, (b + 1) * kRegBlock)); the others are
+  /// all zero (never written). [host] One high-water mark over the tracked
+  /// registers cleared every SGPR time below the VGPRs when a kernel wrote
+  /// VCC or a VGPR (3.3 KiB a vector_add wave); per block, only the blocks
+  /// the wave wrote.
+  static constexpr unsigned kRegBlock = 8;
+  static constexpr unsigned kRegBlocks = (kTrackCount + kRegBlock - 1) / kRegBlock;
+  uint64_t regsDirty[(kRegBlocks + 63) / 64] = {};
   WaitOn waitOn = WaitOn::L1;  ///< what its head's s_waitcnt waits for
   WaitOn memLevel = WaitOn::L1;  ///< the level of the memory op being issued
   /// SIMD-local instructions the emulator already executed (in a batch)
@@ -89,6 +97,26 @@ struct TWave {
   /// line holds all three facts of a register, read together).
   RegTime regs[kTrackCount];
 };
+
+/// Notes that t.regs[first, first + count) may be written (regsDirty).
+inline void markRegsWritten(TWave &t, unsigned first, unsigned count) {
+  if (!count)
+    return;
+  for (unsigned b = first / TWave::kRegBlock, e = (first + count - 1) / TWave::kRegBlock;
+       b <= e; ++b)
+    t.regsDirty[b / 64] |= 1ull << (b % 64);
+}
+
+/// Calls f(block's first RegTime, its count) for each block of t.regs that
+/// may be non-zero (regsDirty).
+template <typename TW, typename F> inline void forDirtyRegs(TW &t, F f) {  // (TWave, const or not)
+  for (unsigned wd = 0; wd < std::size(t.regsDirty); ++wd)
+    for (uint64_t m = t.regsDirty[wd]; m; m &= m - 1) {
+      unsigned b = wd * 64 + unsigned(__builtin_ctzll(m));
+      unsigned first = b * TWave::kRegBlock;
+      f(t.regs + first, std::min<unsigned>(TWave::kRegBlock, kTrackCount - first));
+    }
+}
 
 /// The wave's next instruction to issue (computeHead keeps it in t.next).
 inline uint32_t nextPc(const TWave &t) {

@@ -182,9 +182,11 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     } else {
       tw = std::move(twavesFree.back());
       twavesFree.pop_back();
-      // Only registers below regsUsed hold an earlier wave's times.
-      std::memset(static_cast<void *>(tw->regs), 0, tw->regsUsed * sizeof(RegTime));
-      tw->regsUsed = 0;
+      // Only the blocks in regsDirty hold an earlier wave's times.
+      forDirtyRegs(*tw, [](RegTime *r, unsigned n) {
+        std::memset(static_cast<void *>(r), 0, n * sizeof(RegTime));
+      });
+      std::fill(std::begin(tw->regsDirty), std::end(tw->regsDirty), 0);
       tw->vm.clear();
       tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
       tw->waitOn = tw->memLevel = WaitOn::L1;
@@ -437,7 +439,7 @@ void CUModel::prefetch() const {
     lines(&t, size_t(reinterpret_cast<const char *>(&t.queue) -
                      reinterpret_cast<const char *>(&t)) +
                   64);  // (and the queue's first indices)
-    lines(t.regs, t.regsUsed * sizeof(RegTime));
+    forDirtyRegs(t, [&](const RegTime *r, unsigned n) { lines(r, n * sizeof(RegTime)); });
     if (const Wave *w = t.w) {
       lines(w->v, LN.vgprsToClear * sizeof(w->v[0]));
       lines(w->a, LN.agprsToClear * sizeof(w->a[0]));
