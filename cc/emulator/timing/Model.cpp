@@ -63,6 +63,11 @@ struct WavePool {
   std::mutex m;
   std::vector<HugePtr<Wave>> waves[2];  ///< [Shared::smallWaves]
   std::vector<HugePtr<TWave>> twaves[2];
+  /// Workgroup states (Group), up to kKeepGroups, without their LDS when it
+  /// is over kKeepLds bytes ([host]: each CU's first workgroup of a launch
+  /// was a heap block made anew).
+  static constexpr size_t kKeepGroups = 1024, kKeepLds = 4096;
+  std::vector<std::unique_ptr<Group>> groups;
 };
 WavePool &wavePool() {
   static WavePool *p = new WavePool;  // never destroyed: launches may run at exit
@@ -83,9 +88,14 @@ void Shared::takePooled(size_t most) {
       to.push_back(std::move(from[i]));
     from.resize(from.size() - k);
   };
+  // (room for all the launch's waves and groups given back: no reallocation)
+  wavesFree.reserve(most);
+  twavesFree.reserve(most);
+  groupsFree.reserve(most);
   take(p.waves[smallWaves], wavesFree);
   // (dispatch clears the register times a wave of any kernel wrote)
   take(p.twaves[smallWaves], twavesFree);
+  take(p.groups, groupsFree);  // (initGroup sets all of a group's context)
 }
 
 void Shared::returnPooled() {
@@ -100,8 +110,16 @@ void Shared::returnPooled() {
   };
   give(wavesFree, p.waves[smallWaves]);
   give(twavesFree, p.twaves[smallWaves]);
+  for (std::unique_ptr<Group> &g : groupsFree) {
+    if (p.groups.size() >= WavePool::kKeepGroups)
+      break;
+    if (g->ctx.lds.capacity() > WavePool::kKeepLds)
+      std::vector<uint8_t>().swap(g->ctx.lds);
+    p.groups.push_back(std::move(g));
+  }
   wavesFree.clear();
   twavesFree.clear();
+  groupsFree.clear();
 }
 
 Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
