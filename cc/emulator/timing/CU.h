@@ -300,7 +300,7 @@ private:
   const uint8_t *const &serialAt;
   bool &wantSerial;
   Simd simd[4];
-  llvm::SmallVector<HugePtr<TWave>, 16> wavePool;  ///< resident waves
+  llvm::SmallVector<HugePtr<TWave>, 32> wavePool;  ///< resident waves (32: 8 per SIMD)
   CUMemory cmem;         ///< its L1 and vector memory pipeline
   unsigned cu = 0, resident = 0;
   uint32_t ldsUsed = 0;
