@@ -203,10 +203,14 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     return c + cyc;  // start/queue handled by the caller
   }
   // (only the active lanes' addresses are formed and read: no clearing)
-  uint64_t addr[64];
+  uint64_t *addr = laneAddr;
   bool ok = true;
   switch (ti.addr) {
-  case ADDR_GLOBAL: vmemLaneAddrs(w, in, 'g', addr); break;
+  case ADDR_GLOBAL:
+    vmemLaneAddrs(w, in, 'g', addr);
+    w.formedFor = &in;  // (for its semantic, which executes next: issue)
+    w.formedAddr = addr;
+    break;
   case ADDR_FLAT: vmemLaneAddrs(w, in, 'f', addr); break;
   case ADDR_SCRATCH:
     std::fill(addr, addr + 64, 0);

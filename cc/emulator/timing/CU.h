@@ -309,6 +309,9 @@ private:
   uint64_t drained = 0;  ///< the last completion (results, memory) so far
   uint64_t lastEnd = 0;
   uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
+  /// The lane addresses memoryOp formed for the instruction issuing (read
+  /// by its semantic too: Wave::formedFor).
+  uint64_t laneAddr[64];
 
   bool dispatch(uint64_t g, uint64_t now);
   void finishGroup(Group *grp);

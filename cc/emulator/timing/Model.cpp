@@ -335,6 +335,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
     done = scalarOp(t, in, ti, c);
   w.now = c;
   executed += runWave(w, 1);
+  w.formedFor = nullptr;  // (memoryOp's addresses were for that one instruction)
   if (overBudget(w, in))
     return;
   account(t, c, idx, w.pc, stall, why, done, busy);
