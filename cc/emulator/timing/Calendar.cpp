@@ -33,46 +33,46 @@ void Calendar::init(double linesPerCycle, unsigned width) {
   cap_ = std::max(1.0, linesPerCycle * width_);
   whole_ = cap_ == std::floor(cap_);
   base_ = 0;
-  b_.clear();
+  used_.clear();
+  next_.clear();
 }
 
 void Calendar::grow(uint64_t b) {
-  if (base_ + b_.size() > b)
+  if (base_ + used_.size() > b)
     return;
   // [host] in one step, at least 64 buckets at first (a launch's 130
   // calendars grew one bucket at a time: reallocations per launch)
   size_t n = size_t(b - base_) + 1;
-  if (n > b_.capacity())
-    b_.reserve(std::max<size_t>({n, 2 * b_.capacity(), 64}));
-  for (size_t i = b_.size(); i < n; ++i)
-    b_.push_back({base_ + i, 0.f});
+  if (n > used_.capacity()) {
+    size_t cap = std::max<size_t>({n, 2 * used_.capacity(), 64});
+    used_.reserve(cap);
+    next_.reserve(cap);
+  }
+  for (size_t i = used_.size(); i < n; ++i)
+    next_.push_back(base_ + i);
+  used_.resize(n, 0.f);
 }
 
 uint64_t Calendar::find(uint64_t b) {
   uint64_t r = b;
   for (;;) {
-    if (r - base_ >= b_.size())  // (r >= base_)
+    if (r - base_ >= used_.size())  // (r >= base_)
       grow(r);
-    uint64_t n = b_[r - base_].next;
+    uint64_t n = next_[r - base_];
     if (n == r)
       break;
     r = n;
   }
-  while (b != r) {  // (as compressPath)
-    uint64_t n = b_[b - base_].next;
-    b_[b - base_].next = r;
-    b = n;
-  }
+  compressPath(next_, base_, b, r);
   return r;
 }
 
 uint64_t Calendar::take(uint64_t t) {
   uint64_t b = std::max(bucketOf(t), base_);
   // [host] Most requests find their own bucket held and not full: no search.
-  if (b - base_ >= b_.size() || b_[b - base_].next != b)
+  if (b - base_ >= next_.size() || next_[b - base_] != b)
     b = find(b);
-  Bucket &k = b_[b - base_];
-  float &u = k.used;
+  float &u = used_[b - base_];
   // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
   // on average, also when cap_ is small and not whole (an HBM channel's).
   double room = whole_ ? cap_ : std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
@@ -80,30 +80,31 @@ uint64_t Calendar::take(uint64_t t) {
   uint64_t at = b * width_ + uint64_t(u / room * width_);
   u += 1;
   if (u + 1 > room)
-    k.next = b + 1;  // full
+    next_[b - base_] = b + 1;  // full
   return std::max(t, at);
 }
 
 void Calendar::forget(uint64_t t) {
   uint64_t b = t / width_;
   // Drop in large steps (the vectors shift).
-  if (b < base_ + 4096 || b - base_ > b_.size())
+  if (b < base_ + 4096 || b - base_ > used_.size())
     return;
   size_t k = size_t(b - base_);
-  b_.erase(b_.begin(), b_.begin() + k);
+  used_.erase(used_.begin(), used_.begin() + k);
+  next_.erase(next_.begin(), next_.begin() + k);
   base_ = b;
 }
 
 void Calendar::add(uint64_t b, float lines) {
   grow(b);
-  b_[b - base_].used += lines;
+  used_[b - base_] += lines;
 }
 
 void Calendar::settle(uint64_t from) {
   float carry = 0;
-  for (uint64_t b = std::max(from, base_); b < base_ + b_.size() || carry > 0; ++b) {
+  for (uint64_t b = std::max(from, base_); b < base_ + used_.size() || carry > 0; ++b) {
     grow(b);
-    float &u = b_[b - base_].used;
+    float &u = used_[b - base_];
     u += carry;
     double r = room(b);
     carry = 0;
@@ -111,8 +112,8 @@ void Calendar::settle(uint64_t from) {
       carry = float(u - r);
       u = float(r);
     }
-    if (u + 1 > r && b_[b - base_].next == b)
-      b_[b - base_].next = b + 1;  // full
+    if (u + 1 > r && next_[b - base_] == b)
+      next_[b - base_] = b + 1;  // full
   }
 }
 

@@ -115,11 +115,11 @@ public:
   }
   /// Lines reserved in bucket b so far (read-only: 0 beyond the buckets held).
   float usedAt(uint64_t b) const {
-    return b >= base_ && b - base_ < b_.size() ? b_[b - base_].used : 0.f;
+    return b >= base_ && b - base_ < used_.size() ? used_[b - base_] : 0.f;
   }
   /// A later bucket that may have room, when b is full (else b).
   uint64_t nextAt(uint64_t b) const {
-    return b >= base_ && b - base_ < b_.size() ? b_[b - base_].next : b;
+    return b >= base_ && b - base_ < next_.size() ? next_[b - base_] : b;
   }
   unsigned width() const { return width_; }
   /// The bucket of cycle t ([host]: a shift when the width is a power of
@@ -139,14 +139,9 @@ private:
   unsigned widthShift_ = 6;      ///< log2(width_); ~0u: not a power of two
   double cap_ = 1;               ///< lines per bucket
   bool whole_ = true;            ///< cap_ is whole: every bucket holds cap_ (no floors per take)
-  uint64_t base_ = 0;            ///< bucket number of b_[0]
-  /// Per bucket, side by side ([host]: in two vectors, a take's bucket was
-  /// two host cache misses, one in each).
-  struct Bucket {
-    uint64_t next;  ///< a full bucket: a later candidate; else itself
-    float used;     ///< lines reserved
-  };
-  std::vector<Bucket> b_;
+  uint64_t base_ = 0;            ///< bucket number of used_[0]
+  std::vector<float> used_;      ///< lines reserved per bucket
+  std::vector<uint64_t> next_;   ///< a full bucket: a later candidate; else itself
   uint64_t find(uint64_t b);
   void grow(uint64_t b);
 };
