@@ -78,6 +78,7 @@ void Launcher::initWave(Wave &w, WorkgroupCtx &wg, Worker &wk, unsigned waveIdx)
   w.icount = 0;
   w.timed = L.opts.timing;
   w.now = 0;
+  w.formedFor = nullptr;
   w.matrix = L.matrix;
   w.mxLast = 0;
   if (w.matrix) {

@@ -30,6 +30,14 @@ template <Fam F> void laneAddrs(Wave &w, const Inst &in, uint64_t *addr, uint8_t
     });
     return;
   }
+  if (F == GLOBAL && w.formedFor == &in) {  // (the same values: see Wave::formedFor)
+    const uint64_t *f = w.formedAddr;
+    forLanes(exec, [&](unsigned l) {
+      addr[l] = f[l];
+      space[l] = SP_GLOBAL;
+    });
+    return;
+  }
   if (F == GLOBAL && sa.kind != OpKind::None) {
     uint64_t base = sget64(w, sa);
     uint32_t t0[64];

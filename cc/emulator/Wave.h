@@ -71,6 +71,13 @@ struct alignas(64) Wave {
   uint64_t clsCount[8] = {};
   bool timed = false;    ///< the launch runs the timing model
   uint64_t now = 0;      ///< simulated cycle of the instruction executing
+  /// The timing model formed the active lanes' addresses of global
+  /// instruction *formedFor (vmemLaneAddrs) just before it executes: its
+  /// semantic reads them from formedAddr instead of forming them again
+  /// ([host] ~200 host instructions per global load/store). Set and
+  /// cleared around that one instruction (timing/Model.cpp: issue).
+  const Inst *formedFor = nullptr;
+  const uint64_t *formedAddr = nullptr;
 
   // ---- context ----
   WorkgroupCtx *wg = nullptr;

@@ -560,6 +560,39 @@ def test_fault_under_timing_raises():
         aster.launch(m, "k", 1, 64, [], timing=True)
 
 
+def test_timed_global_saddr_same_as_plain():
+    """A timed global load/store reads the lane addresses the timing model
+    formed for it (Wave::formedFor): the data and, for a lane past the end
+    of its buffer, the fault (its lane and address) are the plain launch's."""
+    m = aster.Module("gfx942")
+    k = m.kernel("k", args=[("src", aster.ptr(np.float32)), ("out", aster.ptr(np.float32))],
+                 block=(64, 1, 1))
+    k.load_arg("src", s[4:6])
+    k.load_arg("out", s[6:8])
+    k.v_lshlrev_b32(v[1], 2, v[0])
+    k.s_waitcnt(lgkmcnt=0)
+    k.global_load_dword(v[2], v[1], s[4:6])
+    k.s_waitcnt(vmcnt=0)
+    k.v_add_f32(v[2], 1.0, v[2])
+    k.global_store_dword(v[1], v[2], s[6:8])
+    k.s_endpgm()
+    src = np.arange(64, dtype=np.float32)
+    outs = []
+    for timing in (False, True):
+        out = np.zeros(64, np.float32)
+        aster.launch(m, "k", 1, 64, [src, out], timing=timing)
+        outs.append(out)
+    assert np.array_equal(outs[0], src + 1) and np.array_equal(outs[1], src + 1)
+    errors = []
+    for timing in (False, True):  # 40 floats: lanes 40-63 read past the end
+        with pytest.raises(aster.EmulatorError) as e:
+            aster.launch(m, "k", 1, 64, [src[:40].copy(), np.zeros(64, np.float32)],
+                         timing=timing)
+        errors.append(str(e.value))
+    assert "lane 40" in errors[0], errors[0]
+    assert errors[1] == errors[0]
+
+
 def test_budget_under_timing():
     m = aster.Module("gfx942")
     k = m.kernel("k", block=(64, 1, 1))

@@ -203,10 +203,14 @@ uint64_t CUModel::memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     return c + cyc;  // start/queue handled by the caller
   }
   // (only the active lanes' addresses are formed and read: no clearing)
-  uint64_t addr[64];
+  uint64_t *addr = laneAddr;
   bool ok = true;
   switch (ti.addr) {
-  case ADDR_GLOBAL: vmemLaneAddrs(w, in, 'g', addr); break;
+  case ADDR_GLOBAL:
+    vmemLaneAddrs(w, in, 'g', addr);
+    w.formedFor = &in;  // (for its semantic, which executes next: issue)
+    w.formedAddr = addr;
+    break;
   case ADDR_FLAT: vmemLaneAddrs(w, in, 'f', addr); break;
   case ADDR_SCRATCH:
     std::fill(addr, addr + 64, 0);
@@ -347,7 +351,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
     S.mfmaFree = c + ic.unitBusy;
     for (unsigned i = 0; i < in.nwrites; ++i) {
       const RegRange &wr = in.writes[i];
-      t.regsUsed = std::max<uint32_t>(t.regsUsed, wr.first + wr.count);
+      markRegsWritten(t, wr.first, wr.count);
       for (unsigned k = 0; k < wr.count; ++k) {
         t.regs[wr.first + k].fwd = c + passes;
         t.regs[wr.first + k].fwdRange = uint32_t(wr.first) << 8 | wr.count;
@@ -390,7 +394,7 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
   bool longResult = ti.unit == Unit::MFMA || done > c + P.issuePeriod;
   if (writesRegs && (longResult || t.pendingUntil > c)) {
     for (unsigned i = 0; i < in.nwrites; ++i) {
-      t.regsUsed = std::max<uint32_t>(t.regsUsed, in.writes[i].first + in.writes[i].count);
+      markRegsWritten(t, in.writes[i].first, in.writes[i].count);
       for (unsigned k = 0; k < in.writes[i].count; ++k) {
         unsigned r = in.writes[i].first + k;
         t.regs[r].ready = done;

@@ -59,7 +59,15 @@ struct TWave {
   /// record when it ends ([host]: the records of 1024 waves are far from
   /// the wave's hot state; one access per issued instruction missed).
   uint64_t instructions = 0;
-  uint32_t regsUsed = 0;       ///< regs[regsUsed...] are all zero (never written)
+  /// Blocks of kRegBlock register times that may be non-zero (bit b of
+  /// word b / 64: regs[b * kRegBlock, (b + 1) * kRegBlock)); the others are
+  /// all zero (never written). [host] One high-water mark over the tracked
+  /// registers cleared every SGPR time below the VGPRs when a kernel wrote
+  /// VCC or a VGPR (3.3 KiB a vector_add wave); per block, only the blocks
+  /// the wave wrote.
+  static constexpr unsigned kRegBlock = 8;
+  static constexpr unsigned kRegBlocks = (kTrackCount + kRegBlock - 1) / kRegBlock;
+  uint64_t regsDirty[(kRegBlocks + 63) / 64] = {};
   WaitOn waitOn = WaitOn::L1;  ///< what its head's s_waitcnt waits for
   WaitOn memLevel = WaitOn::L1;  ///< the level of the memory op being issued
   /// SIMD-local instructions the emulator already executed (in a batch)
@@ -90,20 +98,45 @@ struct TWave {
   RegTime regs[kTrackCount];
 };
 
+/// Notes that t.regs[first, first + count) may be written (regsDirty).
+inline void markRegsWritten(TWave &t, unsigned first, unsigned count) {
+  if (!count)
+    return;
+  for (unsigned b = first / TWave::kRegBlock, e = (first + count - 1) / TWave::kRegBlock;
+       b <= e; ++b)
+    t.regsDirty[b / 64] |= 1ull << (b % 64);
+}
+
+/// Calls f(block's first RegTime, its count) for each block of t.regs that
+/// may be non-zero (regsDirty).
+template <typename TW, typename F> inline void forDirtyRegs(TW &t, F f) {  // (TWave, const or not)
+  for (unsigned wd = 0; wd < std::size(t.regsDirty); ++wd)
+    for (uint64_t m = t.regsDirty[wd]; m; m &= m - 1) {
+      unsigned b = wd * 64 + unsigned(__builtin_ctzll(m));
+      unsigned first = b * TWave::kRegBlock;
+      f(t.regs + first, std::min<unsigned>(TWave::kRegBlock, kTrackCount - first));
+    }
+}
+
 /// The wave's next instruction to issue (computeHead keeps it in t.next).
 inline uint32_t nextPc(const TWave &t) {
   return t.qpos < t.queue.size() ? t.queue[t.qpos] : t.w->pc;
 }
 
+// [host] The small containers of a CU's model (its SIMDs' and workgroups'
+// waves, its resident waves) hold their elements inline up to the usual
+// counts: a launch makes each CU's model anew, and their heap blocks were
+// ~6 of the ~11 host allocations per CU of a timed launch (64 workgroups:
+// 719 a launch; 34 for a plain one).
 struct Group {
   WorkgroupCtx ctx;
-  std::vector<TWave *> waves;
+  llvm::SmallVector<TWave *, 16> waves;  ///< (at most 16: 1024 lanes)
   unsigned alive = 0, atBarrier = 0;
   uint64_t barrierLast = 0;
 };
 
 struct Simd {
-  std::vector<TWave *> waves;  ///< oldest first
+  llvm::SmallVector<TWave *, 8> waves;  ///< oldest first
   unsigned active = 0;         ///< waves not ended
   uint64_t valuFree = 0, transFree = 0, mfmaFree = 0;
   uint64_t next = kNever;      ///< no wave can issue before this cycle
@@ -267,7 +300,7 @@ private:
   const uint8_t *const &serialAt;
   bool &wantSerial;
   Simd simd[4];
-  std::vector<HugePtr<TWave>> wavePool;    ///< resident waves
+  llvm::SmallVector<HugePtr<TWave>, 32> wavePool;  ///< resident waves (32: 8 per SIMD)
   CUMemory cmem;         ///< its L1 and vector memory pipeline
   unsigned cu = 0, resident = 0;
   uint32_t ldsUsed = 0;
@@ -276,6 +309,9 @@ private:
   uint64_t drained = 0;  ///< the last completion (results, memory) so far
   uint64_t lastEnd = 0;
   uint64_t ldsFree = 0;  ///< the CU's LDS pipeline is busy until then
+  /// The lane addresses memoryOp formed for the instruction issuing (read
+  /// by its semantic too: Wave::formedFor).
+  uint64_t laneAddr[64];
 
   bool dispatch(uint64_t g, uint64_t now);
   void finishGroup(Group *grp);

@@ -319,11 +319,15 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // The host threads run `phase` (the CUs' start, then each epoch).
   std::function<void(unsigned)> phase;
   EpochThreads pool(threads, [&phase](unsigned t) { phase(t); });
-  std::vector<std::unique_ptr<CUModel>> models;
+  // (in one block: [host] a heap block per CU model was 64 of a 64-workgroup
+  // launch's ~200 allocations; reserved, the models never move)
+  std::vector<CUModel> models;
+  models.reserve(cus);
+  for (CUGroup &G : groups)
+    G.live.reserve(grouped ? (cus + ngroups - 1) / ngroups + 1 : cus);
   for (unsigned cu = 0; cu < cus; ++cu) {
     CUGroup &G = groups[grouped ? mem.xcdOf(cu) : 0];
-    models.push_back(
-        std::make_unique<CUModel>(LN, G.wk, P, direct ? *R : G.part, occ, mem, *G.sh));
+    models.emplace_back(LN, G.wk, P, direct ? *R : G.part, occ, mem, *G.sh);
     G.live.push_back(cu);
   }
   // The CUs start their first workgroups at cycle 0, in CU order within
@@ -336,7 +340,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   phase = [&](unsigned t) {
     for (unsigned g = t; g < ngroups; g += threads)
       for (unsigned cu : groups[g].live)
-        models[cu]->start(cu, numGroups);
+        models[cu].start(cu, numGroups);
   };
   pool.run();
   // [host] The CUs' wave state is brought into the host's caches one CU
@@ -362,9 +366,9 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
       std::swap(live[i - 1], live[random() % i]);
     for (size_t i = 0; i < live.size(); ++i) {
       if (prefetchStates && i + 1 < live.size())
-        models[live[i + 1]]->prefetch();
+        models[live[i + 1]].prefetch();
       if (!failedNow())
-        models[live[i]]->runUntil(T);
+        models[live[i]].runUntil(T);
     }
   };
   auto runGroup = [&](CUGroup &G) { runCUs(G.live, G.rng, [&G] { return G.sh->failed; }); };
@@ -393,7 +397,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     if (serial && ngroups > 1) {
       if (!t) {
         serialLive.erase(std::remove_if(serialLive.begin(), serialLive.end(),
-                                        [&](unsigned cu) { return models[cu]->finished(); }),
+                                        [&](unsigned cu) { return models[cu].finished(); }),
                          serialLive.end());
         runCUs(serialLive, serialRng, [&] {
           return std::any_of(groups.begin(), groups.end(),
@@ -414,7 +418,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
     uint64_t soonest = kNever;
     for (CUGroup &G : groups)
       for (unsigned cu : G.live)
-        soonest = std::min(soonest, models[cu]->now());
+        soonest = std::min(soonest, models[cu].now());
     T = std::max(T, soonest - soonest % P.epochCycles);
     mem.beginEpoch(T);
     T += P.epochCycles;
@@ -450,7 +454,7 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
         R->events[i].wave = G.waveIndex[R->events[i].wave];
       G.part.events.clear();
       G.live.erase(std::remove_if(G.live.begin(), G.live.end(),
-                                  [&](unsigned cu) { return models[cu]->finished(); }),
+                                  [&](unsigned cu) { return models[cu].finished(); }),
                    G.live.end());
       live |= !G.live.empty();
       failed |= G.sh->failed;
@@ -498,9 +502,9 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   if (failed)
     wk.errorGroup = 0;
   for (auto &m : models)
-    if (m->end() >= R->cycles) {
-      R->cycles = m->end();
-      R->drainCycles = m->end() - std::min(m->end(), m->lastWaveEnd());
+    if (m.end() >= R->cycles) {
+      R->cycles = m.end();
+      R->drainCycles = m.end() - std::min(m.end(), m.lastWaveEnd());
     }
   // Wall time: the launch's fixed cost, and the cycles at the engine clock
   // its matrix-core load allows (the clock drops from peak towards

@@ -186,9 +186,15 @@ void TagCache::prefetch(uint64_t line) const {
 uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
   size_t si = setOf(line);
   Way *set = (lines_ ? lines_.get() : storage()) + si * ways_;
+  // A set holds its lines in ways [0, k) and an empty way at k (when k <
+  // ways_); the ways after it are never read (the scan stops at the empty
+  // one). [host] At its first use only way 0 is emptied, and a miss that
+  // takes the empty way empties the one after it: the whole set was
+  // written before (16 ways of L2: 4 host lines, a store miss each, for
+  // the one or two ways a small launch uses of most sets).
   if (!(used_[si / 64] >> (si % 64) & 1)) {
     used_[si / 64] |= 1ull << (si % 64);
-    std::fill(set, set + ways_, Way{0, 0});
+    set[0] = Way{0, 0};
   }
   const uint64_t key = line + 1;
   unsigned i = 0;
@@ -211,6 +217,8 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
     std::memmove(set + 1, set, std::min(i, ways_ - 1) * sizeof(Way));
     set[0] = Way{key, 0};
     *fill = &set[0].ready;
+    if (i + 1 < ways_)  // (it took the empty way i: ways [0, i] hold lines)
+      set[i + 1] = Way{0, 0};
   }
   return nullptr;
 }

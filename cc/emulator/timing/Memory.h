@@ -27,6 +27,8 @@
 
 #include "emulator/timing/Params.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -88,7 +90,7 @@ private:
   unsigned sets_ = 0, ways_ = 0, setBits_ = 0;
   std::unique_ptr<Way[], Release> lines_;  ///< per set: most recently used first;
                                            ///< allocated at the first access
-  std::vector<uint64_t> used_;             ///< per set, a bit: its ways are initialised
+  llvm::SmallVector<uint64_t, 4> used_;    ///< per set, a bit: its way 0 was initialised (access)
   Way *storage();
 };
 

@@ -63,6 +63,11 @@ struct WavePool {
   std::mutex m;
   std::vector<HugePtr<Wave>> waves[2];  ///< [Shared::smallWaves]
   std::vector<HugePtr<TWave>> twaves[2];
+  /// Workgroup states (Group), up to kKeepGroups, without their LDS when it
+  /// is over kKeepLds bytes ([host]: each CU's first workgroup of a launch
+  /// was a heap block made anew).
+  static constexpr size_t kKeepGroups = 1024, kKeepLds = 4096;
+  std::vector<std::unique_ptr<Group>> groups;
 };
 WavePool &wavePool() {
   static WavePool *p = new WavePool;  // never destroyed: launches may run at exit
@@ -83,9 +88,14 @@ void Shared::takePooled(size_t most) {
       to.push_back(std::move(from[i]));
     from.resize(from.size() - k);
   };
+  // (room for all the launch's waves and groups given back: no reallocation)
+  wavesFree.reserve(most);
+  twavesFree.reserve(most);
+  groupsFree.reserve(most);
   take(p.waves[smallWaves], wavesFree);
   // (dispatch clears the register times a wave of any kernel wrote)
   take(p.twaves[smallWaves], twavesFree);
+  take(p.groups, groupsFree);  // (initGroup sets all of a group's context)
 }
 
 void Shared::returnPooled() {
@@ -100,8 +110,16 @@ void Shared::returnPooled() {
   };
   give(wavesFree, p.waves[smallWaves]);
   give(twavesFree, p.twaves[smallWaves]);
+  for (std::unique_ptr<Group> &g : groupsFree) {
+    if (p.groups.size() >= WavePool::kKeepGroups)
+      break;
+    if (g->ctx.lds.capacity() > WavePool::kKeepLds)
+      std::vector<uint8_t>().swap(g->ctx.lds);
+    p.groups.push_back(std::move(g));
+  }
   wavesFree.clear();
   twavesFree.clear();
+  groupsFree.clear();
 }
 
 Occupancy occupancy(const Params &P, const KernelInfo &k, unsigned wavesPerGroup,
@@ -182,9 +200,11 @@ bool CUModel::dispatch(uint64_t g, uint64_t now) {
     } else {
       tw = std::move(twavesFree.back());
       twavesFree.pop_back();
-      // Only registers below regsUsed hold an earlier wave's times.
-      std::memset(static_cast<void *>(tw->regs), 0, tw->regsUsed * sizeof(RegTime));
-      tw->regsUsed = 0;
+      // Only the blocks in regsDirty hold an earlier wave's times.
+      forDirtyRegs(*tw, [](RegTime *r, unsigned n) {
+        std::memset(static_cast<void *>(r), 0, n * sizeof(RegTime));
+      });
+      std::fill(std::begin(tw->regsDirty), std::end(tw->regsDirty), 0);
       tw->vm.clear();
       tw->vmLevel.clear();  // (kept in step with vm: the level of each entry)
       tw->waitOn = tw->memLevel = WaitOn::L1;
@@ -315,6 +335,7 @@ void CUModel::issue(TWave &t, uint64_t c) {
     done = scalarOp(t, in, ti, c);
   w.now = c;
   executed += runWave(w, 1);
+  w.formedFor = nullptr;  // (memoryOp's addresses were for that one instruction)
   if (overBudget(w, in))
     return;
   account(t, c, idx, w.pc, stall, why, done, busy);
@@ -437,7 +458,7 @@ void CUModel::prefetch() const {
     lines(&t, size_t(reinterpret_cast<const char *>(&t.queue) -
                      reinterpret_cast<const char *>(&t)) +
                   64);  // (and the queue's first indices)
-    lines(t.regs, t.regsUsed * sizeof(RegTime));
+    forDirtyRegs(t, [&](const RegTime *r, unsigned n) { lines(r, n * sizeof(RegTime)); });
     if (const Wave *w = t.w) {
       lines(w->v, LN.vgprsToClear * sizeof(w->v[0]));
       lines(w->a, LN.agprsToClear * sizeof(w->a[0]));
