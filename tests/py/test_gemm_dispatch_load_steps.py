@@ -21,6 +21,7 @@ import pytest
 import aster.ops as L
 from aster.generators.gemm import GemmConfig
 from aster.ops import library as Lb
+from split_orders import one_kernel_library, simulated_cycles
 from aster.ops.estimate_terms import probe_extra
 
 CFG = GemmConfig(dtype="bf16", tile_m=128, tile_n=128, tile_k=32, waves_m=2, waves_n=2, mfma=32,
@@ -49,16 +50,13 @@ def test_probe_extra_grows_to_the_longest_probe():
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
-    return L.build_library(str(tmp_path_factory.mktemp("steplib")), [CFG], ref_shapes=(),
-                           workers=2)
+    return one_kernel_library(tmp_path_factory, "steplib", CFG)
 
 
 @pytest.fixture(scope="module")
 def simulated(lib):
     """Cycles of both whole launches on the timing model (the oracle)."""
-    e = lib.entries[0]
-    return tuple(Lb.run(lib.code(e), e.config, (M, N, K), s, zwg=1).cycles
-                 for s in (FEW, MANY))
+    return simulated_cycles(lib, (M, N, K), (FEW, MANY))
 
 
 def test_calibration_measures_the_growth(lib):

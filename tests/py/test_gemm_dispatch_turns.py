@@ -17,7 +17,7 @@ import pytest
 
 import aster.ops as L
 from aster.generators.gemm import GemmConfig
-from aster.ops import library as Lb
+from split_orders import one_kernel_library, simulated_cycles
 from aster.ops.estimate_terms import ATOMIC_LINE_CYCLES, adder_turns
 
 CFG = GemmConfig(dtype="bf16", tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16,
@@ -37,16 +37,13 @@ def test_turns_count_adders_together():
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
-    return L.build_library(str(tmp_path_factory.mktemp("turnlib")), [CFG], ref_shapes=(),
-                           workers=2)
+    return one_kernel_library(tmp_path_factory, "turnlib", CFG)
 
 
 @pytest.fixture(scope="module")
 def simulated(lib):
     """Cycles of both whole launches on the timing model (the oracle)."""
-    e = lib.entries[0]
-    return tuple(Lb.run(lib.code(e), e.config, (M, N, K), s, zwg=1).cycles
-                 for s in (MANY, FEW))
+    return simulated_cycles(lib, (M, N, K), (MANY, FEW))
 
 
 def test_many_splits_are_slower_here(simulated):
