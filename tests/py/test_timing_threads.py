@@ -434,7 +434,7 @@ def test_one_xcd_streaming_gets_the_bandwidth_grouped():
     grouped, XCD 0 streams as fast as in the one-group model (within 5%),
     not held to a fixed part of the bandwidth. (Shares of the bandwidth
     from the last epoch's demand made this launch 5.2x slower: its whole
-    burst comes in one epoch, docs/emulator.md session 16.)"""
+    burst comes in one epoch, docs/timing-speed.md session 16.)"""
     from test_timing import CUS, stream
     blocks = [1 + g if g % 8 == 0 else 0 for g in range(2 * CUS)]
     g, _ = with_timing_threads(2, lambda: stream(blocks, loads=32))
