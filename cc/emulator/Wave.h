@@ -57,34 +57,17 @@ struct alignas(64) Wave {
   /// MODE.VSKIP (s_setvskip, s_setreg of MODE bit 28): vector instructions
   /// are not issued while it is set (Interp.cpp).
   bool vskip = false;
+  Inst idxInst;  ///< the current instruction with the offsets applied
   uint32_t pc = 0;  ///< index of the next instruction
   WaveStatus status = WaveStatus::Running;
   bool stop = false;  ///< leave the run loop after this instruction
-  // [host] What the run loop (Interp.cpp) and the timing model read or
-  // count per instruction, next to the pc: a few host cache lines, not
-  // six spread over the wave's ~166 KiB (a timed launch's waves are cold
-  // in the host's caches at each of their instructions).
-  LaunchCtx *L = nullptr;
-  MatrixThread *matrix = nullptr;  ///< queues the wave's dense MFMAs, if set (MatrixThread.h)
-  std::vector<std::string> *trace = nullptr;  ///< set when tracing
-  uint64_t icount = 0;
-  uint64_t clsCount[8] = {};
-  bool timed = false;    ///< the launch runs the timing model
-  uint64_t now = 0;      ///< simulated cycle of the instruction executing
-  /// The timing model formed the active lanes' addresses of global
-  /// instruction *formedFor (vmemLaneAddrs) just before it executes: its
-  /// semantic reads them from formedAddr instead of forming them again
-  /// ([host] ~200 host instructions per global load/store). Set and
-  /// cleared around that one instruction (timing/Model.cpp: issue).
-  const Inst *formedFor = nullptr;
-  const uint64_t *formedAddr = nullptr;
 
   // ---- context ----
+  LaunchCtx *L = nullptr;
   WorkgroupCtx *wg = nullptr;
   unsigned waveId = 0;           ///< within the workgroup
   std::vector<uint8_t> scratch;  ///< private memory, scratchPerLane per lane
   const Region *lastRegion = nullptr;
-  Inst idxInst;  ///< the current instruction with the offsets applied
 
   // ---- strict-mode tracking ----
   uint8_t rstate[kTrackCount];   ///< RS_* bits per tracked register
@@ -94,13 +77,28 @@ struct alignas(64) Wave {
            smDone = 0;
 
   // ---- matrix thread (MatrixThread.h) ----
+  MatrixThread *matrix = nullptr;  ///< queues the wave's dense MFMAs, if set
   uint64_t mxLast = 0;             ///< the wave's last queued job
   uint64_t mxWrite[kTrackCount];   ///< per register: the last job writing it (D)
   uint64_t mxRead[kTrackCount];    ///< per register: the last job reading it (C)
 
+  // ---- timing model ----
+  bool timed = false;    ///< the launch runs the timing model
+  uint64_t now = 0;      ///< simulated cycle of the instruction executing
+
   // ---- statistics and errors ----
+  uint64_t icount = 0;
+  uint64_t clsCount[8] = {};
   std::string error;
   std::vector<std::string> *warnings = nullptr;
+  std::vector<std::string> *trace = nullptr;  ///< set when tracing
+  /// The timing model formed the active lanes' addresses of global
+  /// instruction *formedFor (vmemLaneAddrs) just before it executes: its
+  /// semantic reads them from formedAddr instead of forming them again
+  /// ([host] ~200 host instructions per global load/store). Set and
+  /// cleared around that one instruction (timing/Model.cpp: issue).
+  const Inst *formedFor = nullptr;
+  const uint64_t *formedAddr = nullptr;
 
   uint64_t exec() const {
     uint64_t e;
