@@ -4,6 +4,7 @@ resident together (`step_cycles`), the full-device probes' extra cycles
 (`probe_extra`), the turns a split-K tile's adders take on its lines at
 L2 (`adder_turns`), and the L2 facts they charge."""
 from ..generators.gemm import BYTE_DTYPES
+from .library import CALIB_STEPS
 
 __all__ = ["VMEM_BYTES_PER_CLK", "LINE_BYTES", "ATOMIC_LINE_CYCLES", "step_cycles",
            "probe_extra", "adder_turns"]
@@ -55,7 +56,6 @@ def probe_extra(calib, busy, slots, steps=None):
     / 8 / 12 / 16 steps, so the growth slows). wg_load_full is charged as
     probed (the same probe with every slot busy saturates: 6652 / 8141 /
     8532 / 8196). Never below 0. steps None: at CALIB_STEPS[0]."""
-    from .library import CALIB_STEPS
     more = 0 if steps is None else min(steps, CALIB_STEPS[1]) - CALIB_STEPS[0]
     one = max(0.0, calib["wg_load"] + more * calib.get("wg_load_step", 0.0))
     if busy <= 1 or slots == 1:
