@@ -37,12 +37,18 @@ ATOMIC_LINE_CYCLES = _model_fact("atomic_line_cycles")
 def step_cycles(cfg, calib, resident):
     """A K workgroup's cycles per K step with `resident` of them on its CU:
     the calibrated step alone (wg_step), the CU's MFMA time shared (wg_mfma
-    SIMD-cycles over 4 SIMDs) or its vector-memory pipeline shared
-    (VMEM_BYTES_PER_CLK), whichever is longest."""
+    SIMD-cycles over 4 SIMDs), its vector-memory pipeline shared
+    (VMEM_BYTES_PER_CLK) or its LDS shared (wg_lds: the LDS busy cycles of
+    one workgroup's step alone, the timing model's unit_busy; the writes of
+    the step's A and B tiles and every wave's fragment reads, at the LDS
+    bandwidth and bank conflicts the model gives: 288 cycles for the 32x64
+    tile on both devices, so three resident on a CU take 864 per step
+    where one alone takes 608 on MI355X), whichever is longest."""
     from .library import k_per_step
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     vmem = (cfg.tile_m + cfg.tile_n) * k_per_step(cfg) * esz / VMEM_BYTES_PER_CLK
-    return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem)
+    return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem,
+               resident * calib.get("wg_lds", 0.0))
 
 
 def probe_extra(calib, busy, slots, steps=None):

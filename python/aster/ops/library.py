@@ -66,12 +66,16 @@ CSV_FIELDS = ["name", "file", "arch", "dtype", "tile_m", "tile_n", "tile_k", "wa
               "block_scale", "stream_k", "lds_bytes", "vgprs",
               "agprs", "sgprs", "ref_shape", "ref_cycles", "ref_utilisation", "wg_fixed", "wg_step", "wg_drain",
               "wg_zero", "wg_mfma", "wg_per_cu", "wg_fixed0", "wg_load", "wg_load_full",
-              "wg_load_step", "tuned_for"]
+              "wg_load_step", "wg_lds", "wg_fixed1", "wg_drain1", "wg_load1", "wg_load1_full",
+              "wg_load1_step", "tuned_for"]
 CALIB_FIELDS = ("wg_fixed", "wg_step", "wg_drain", "wg_zero", "wg_mfma", "wg_per_cu",
                 "wg_fixed0", "wg_load", "wg_load_full")
 # calibration columns added later: a library built before them reads 0 (the
-# estimate then charges the probes' extra cycles at CALIB_STEPS[0] steps alone)
-CALIB_LATER = ("wg_load_step",)
+# estimate then charges the probes' extra cycles at CALIB_STEPS[0] steps alone,
+# no LDS bound on a step, and a storing split K workgroup's fixed cycles as
+# an adding one's)
+CALIB_LATER = ("wg_load_step", "wg_lds", "wg_fixed1", "wg_drain1", "wg_load1", "wg_load1_full",
+               "wg_load1_step")
 PEAK_FLOP_PER_CLK_CU = 2048      # MI300X dense f16/bf16 matrix cores per CU per clock
 CUS = _CUS["gfx942"]
 
@@ -244,7 +248,16 @@ def calibrate(hsaco, cfg, device=None):
     wg_load_step: how much wg_load grows per K step (the launch of one
     workgroup per CU again at CALIB_STEPS[1] steps: the queues at L2, the
     Infinity Cache and HBM that every K step's loads meet under load, which
-    one workgroup alone does not; both lengths' extra no less than 0)} from
+    one workgroup alone does not; both lengths' extra no less than 0),
+    wg_lds: the CU's LDS busy cycles per K step of one workgroup alone (the
+    timing model's unit_busy["lds"], as wg_mfma: workgroups resident on
+    one CU share its LDS), wg_fixed1 / wg_drain1: split-K, one split
+    without zero workgroups (zwg = 0: the K workgroup stores C, waiting for
+    its stores before it releases the counter, where wg_fixed's K
+    workgroup polls and adds): its fixed cycles and the drain after it,
+    wg_load1 / wg_load1_full / wg_load1_step: wg_load's probes launched
+    that way (every workgroup a storing K workgroup, no adds; a one-split
+    launch without zero workgroups is charged these)} from
     single-tile launches (CALIB_STEPS) and those full ones. (Splits adding into the same
     tile's lines take turns at L2, but 8 splits of one tile side by side
     cost under 30 cycles more per split: not a term.)"""
@@ -264,37 +277,54 @@ def calibrate(hsaco, cfg, device=None):
     step = (dur[1] - dur[0]) / (n2 - n1)
     zero = span[0][0][1] - span[0][0][0] if cfg.split_k and not cfg.stream_k else 0
     mfma = (r2.trace.unit_busy["mfma"] - r1.trace.unit_busy["mfma"]) / (n2 - n1)
-    fixed0 = 0
+    lds = (r2.trace.unit_busy["lds"] - r1.trace.unit_busy["lds"]) / (n2 - n1)
+    fixed0 = fixed1 = drain1 = 0
     if cfg.split_k:
         r0 = run(hsaco, cfg, (cfg.tile_m, cfg.tile_n, 2 * n1 * ks), 2, device, zwg=0)
         fixed0 = r0.cycles - r0.trace.drain_cycles - n1 * step
+        if not cfg.stream_k:        # one split storing, alone at both lengths
+            rn = [run(hsaco, cfg, (cfg.tile_m, cfg.tile_n, n * ks), 1, device, zwg=0)
+                  for n in CALIB_STEPS]
+            dur1 = [r.cycles - r.trace.drain_cycles for r in rn]
+            drain1 = rn[0].trace.drain_cycles
+            fixed1 = dur1[0] - n1 * step
     from .devices import cus as _cus
     ncu = _cus(cfg.arch, device)
     slots = r1.trace.occupancy["groups_per_cu"]
 
-    def loaded(per_cu, i=0):
+    def loaded(per_cu, i=0, store=False):
         """The median K workgroup's extra cycles over dur[i] in a launch of
         per_cu workgroups on every CU (split-K: half of them zero ones) at
         CALIB_STEPS[i] K steps (may be negative: tiles sharing A and B hit
-        in L2 where one alone waits for HBM)."""
-        zwg = cfg.split_k and not cfg.stream_k      # a split-K probe's zero workgroups
+        in L2 where one alone waits for HBM); store: a split-K kernel's
+        tiles in one split without zero workgroups (each stores C), over
+        dur1[i]."""
+        zwg = cfg.split_k and not cfg.stream_k and not store    # the probe's zero workgroups
         tiles = ncu * per_cu // 2 if zwg else ncu * per_cu
         gy = max(d for d in range(1, int(tiles ** 0.5) + 1) if tiles % d == 0)
         rf = run(hsaco, cfg, (cfg.tile_m * gy, cfg.tile_n * (tiles // gy), CALIB_STEPS[i] * ks),
-                 1, device)
+                 1, device, zwg=0 if store else 1)
         per = {}
         for w in rf.trace.waves:
             if w["group"] >= (tiles if zwg else 0):
                 lo, hi = per.get(w["group"], (w["start"], w["end"]))
                 per[w["group"]] = (min(lo, w["start"]), max(hi, w["end"]))
-        return float(np.median([hi - lo for lo, hi in per.values()])) - dur[i]
+        return float(np.median([hi - lo for lo, hi in per.values()])) - \
+            (dur1 if store else dur)[i]
     load, load2 = loaded(1), loaded(1, 1)
     load_full = loaded(slots) if slots > 1 else load
+    st = [0.0, 0.0, 0.0]
+    if cfg.split_k and not cfg.stream_k:
+        st = [max(0.0, loaded(1, 0, True)), max(0.0, loaded(1, 1, True))]
+        st.append(max(0.0, loaded(slots, 0, True)) if slots > 1 else st[0])
     return dict(wg_step=round(step, 1), wg_fixed=round(dur[0] - n1 * step),
                 wg_drain=r1.trace.drain_cycles, wg_zero=zero, wg_mfma=round(mfma, 1),
                 wg_per_cu=slots, wg_fixed0=round(fixed0), wg_load=round(max(0.0, load)),
                 wg_load_full=round(max(0.0, load_full)),
-                wg_load_step=round((max(0.0, load2) - max(0.0, load)) / (n2 - n1), 1))
+                wg_load_step=round((max(0.0, load2) - max(0.0, load)) / (n2 - n1), 1),
+                wg_lds=round(lds, 1), wg_fixed1=round(fixed1), wg_drain1=drain1,
+                wg_load1=round(st[0]), wg_load1_full=round(st[2]),
+                wg_load1_step=round((st[1] - st[0]) / (n2 - n1), 1))
 
 
 def utilisation(shape, cycles, cfg):
