@@ -28,18 +28,22 @@ placement and the waves of workgroups included):
              wg_per_cu resident per CU, the next one starting when one ends
              (the timing model's placement, cc/emulator/timing/README.md)
   K wg     = wg_fixed (zwg = 0 with 2+ splits: wg_fixed0, which includes
-             the wait for split 0's store)
+             the wait for split 0's store; zwg = 0 in one split: wg_fixed1,
+             a workgroup that stores C and waits for its stores, no poll,
+             no adds)
              + max(steps x step + load, bytes / HBM): step = max(wg_step,
              the CU's MFMA time per step shared by the workgroups resident
              on it, their A and B bytes of a step through the CU's vector
-             memory pipeline, VMEM_BYTES_PER_CLK); load = the full-device probes' extra cycles at the
+             memory pipeline, VMEM_BYTES_PER_CLK, their LDS busy cycles of
+             a step, wg_lds each); load = the full-device probes' extra cycles at the
              launch's workgroups per CU (wg_load x that share below one
              per CU; between wg_load at one and wg_load_full at wg_per_cu;
              wg_load grown by wg_load_step per K step up to the longest
              probe's steps, `estimate_terms.probe_extra`, except for a
              split-K launch without zero workgroups, unlike the probe),
-             once per workgroup, not per step (none for a split-K launch
-             that only stores; the timing model's segment times of a
+             once per workgroup, not per step (a split-K launch that only
+             stores, one split without zero workgroups: the probes launched
+             that way, wg_load1, wg_load1_step, wg_load1_full; the timing model's segment times of a
              stream-K launch show 60-step workgroups on every CU at
              wg_step, and scaling it by the steps ran 1.33-1.44x over on
              512x1024x4096 and 1216x1088x4096, 128x128 split-K tiles); bytes = the HBM
@@ -53,7 +57,9 @@ placement and the waves of workgroups included):
              rows 2 KiB apart put a column of every row on 16 channels),
              over the same bytes spread on all of them
   cycles   = the latest CU's end + front + max(wg_drain, C's bytes stored
-             by the last wave of workgroups / HBM) (a plain launch;
+             by the last wave of workgroups / HBM) (a plain launch; a
+             split-K launch in one split without zero workgroups: wg_drain1,
+             its workgroups waiting for their stores;
              split-K adds at L2: wg_drain x workgroups resident per CU,
              + the turns a tile's adders running together take on its
              counter and C lines at L2 beyond the probe's one adder,
