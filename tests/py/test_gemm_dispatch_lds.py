@@ -1,5 +1,5 @@
 """The CU's LDS shared by the workgroups resident on it
-(`aster.ops.estimate_terms.step_cycles`' wg_lds bound): a K step writes
+(`aster.ops.estimate_terms.lds_cycles`, a floor under the K loop): a K step writes
 the step's A and B tiles to LDS and every wave reads its fragments from
 it; one workgroup alone keeps the LDS busy wg_lds cycles per step (the
 timing model's unit_busy["lds"], measured by `library.calibrate`), so
@@ -20,7 +20,7 @@ import pytest
 import aster.ops as L
 from aster.generators.gemm import GemmConfig
 from aster.ops import library as Lb
-from aster.ops.estimate_terms import step_cycles
+from aster.ops.estimate_terms import lds_cycles
 
 SMALL = GemmConfig(dtype="bf16", tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16,
                    prefetch=2, trans_b=True, split_k=True, arch="gfx950")
@@ -30,12 +30,11 @@ M, N, K = 1216, 1088, 4096
 LAUNCHES = ((SMALL, 1, 0), (WIDE, 2, 1))      # (kernel, splits, zwg)
 
 
-def test_step_takes_the_lds_of_the_resident_workgroups():
-    cal = dict(wg_step=600.0, wg_mfma=512.0, wg_lds=288.0)
-    assert step_cycles(SMALL, cal, 1) == 600.0
-    assert step_cycles(SMALL, cal, 3) == 3 * 288.0
-    # a library built before the column: no LDS bound
-    assert step_cycles(SMALL, dict(wg_step=600.0, wg_mfma=512.0), 3) == 600.0
+def test_lds_of_the_resident_workgroups():
+    """wg_lds per resident workgroup; a library built before the column: 0."""
+    assert lds_cycles(dict(wg_lds=288.0), 1) == 288.0
+    assert lds_cycles(dict(wg_lds=288.0), 3) == 3 * 288.0
+    assert lds_cycles(dict(wg_step=600.0), 3) == 0.0
 
 
 @pytest.fixture(scope="module")

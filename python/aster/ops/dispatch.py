@@ -31,11 +31,14 @@ placement and the waves of workgroups included):
              the wait for split 0's store; zwg = 0 in one split: wg_fixed1,
              a workgroup that stores C and waits for its stores, no poll,
              no adds)
-             + max(steps x step + load, bytes / HBM): step = max(wg_step,
+             + max(steps x step + load, steps x resident x wg_lds, bytes /
+             HBM): wg_lds = the LDS busy cycles of one workgroup's step
+             (the workgroups resident on a CU share its LDS; a floor, the
+             probes' waits on memory overlapping it,
+             `estimate_terms.lds_cycles`); step = max(wg_step,
              the CU's MFMA time per step shared by the workgroups resident
              on it, their A and B bytes of a step through the CU's vector
-             memory pipeline, VMEM_BYTES_PER_CLK, their LDS busy cycles of
-             a step, wg_lds each); load = the full-device probes' extra cycles at the
+             memory pipeline, VMEM_BYTES_PER_CLK); load = the full-device probes' extra cycles at the
              launch's workgroups per CU (wg_load x that share below one
              per CU; between wg_load at one and wg_load_full at wg_per_cu;
              wg_load grown by wg_load_step per K step up to the longest
@@ -81,6 +84,7 @@ from ..generators.gemm import BLOCK_SCALE, BYTE_DTYPES, K_UNROLL, split_counters
 from .gemm_operands import _OUT, _block_scales, _i8_pairs, _operand, _padded, _vector
 from .library import CUS, PEAK_FLOP_PER_CLK_CU, Library, build_library
 from .estimate_terms import LINE_BYTES, VMEM_BYTES_PER_CLK, adder_turns, probe_extra  # noqa: F401
+from .estimate_terms import lds_cycles
 from .estimate_terms import step_cycles as _step
 from .stream_k_estimate import ATOMIC_C_BYTES_PER_ACCESS, estimate_stream_k  # noqa: F401
 
@@ -273,7 +277,7 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
-    loop = max(steps * step + load, ab * at_once / nc / hbm)
+    loop = max(steps * step + load, steps * lds_cycles(calib, resident), ab * at_once / nc / hbm)
     # without zero workgroups the adding splits wait for split 0's store; one
     # split without them only stores (wg_fixed1: no poll, no adds; a library
     # built before the column charges an adding workgroup's wg_fixed)

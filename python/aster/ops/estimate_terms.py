@@ -1,13 +1,13 @@
 """The calibrated per-workgroup terms that `dispatch.estimate` and
 `stream_k_estimate.estimate_stream_k` share: a K step with workgroups
-resident together (`step_cycles`), the full-device probes' extra cycles
+resident together (`step_cycles`), their LDS shared (`lds_cycles`), the full-device probes' extra cycles
 (`probe_extra`), the turns a split-K tile's adders take on its lines at
 L2 (`adder_turns`), and the L2 facts they charge."""
 from ..generators.gemm import BYTE_DTYPES
 from .library import CALIB_STEPS
 
 __all__ = ["VMEM_BYTES_PER_CLK", "LINE_BYTES", "ATOMIC_LINE_CYCLES", "step_cycles",
-           "probe_extra", "adder_turns"]
+           "lds_cycles", "probe_extra", "adder_turns"]
 
 # The timing model's facts these terms charge, read from its device profile
 # (aster.timing.devices(); sources in cc/emulator/timing/Params.h), the same
@@ -37,18 +37,26 @@ ATOMIC_LINE_CYCLES = _model_fact("atomic_line_cycles")
 def step_cycles(cfg, calib, resident):
     """A K workgroup's cycles per K step with `resident` of them on its CU:
     the calibrated step alone (wg_step), the CU's MFMA time shared (wg_mfma
-    SIMD-cycles over 4 SIMDs), its vector-memory pipeline shared
-    (VMEM_BYTES_PER_CLK) or its LDS shared (wg_lds: the LDS busy cycles of
-    one workgroup's step alone, the timing model's unit_busy; the writes of
-    the step's A and B tiles and every wave's fragment reads, at the LDS
-    bandwidth and bank conflicts the model gives: 288 cycles for the 32x64
-    tile on both devices, so three resident on a CU take 864 per step
-    where one alone takes 608 on MI355X), whichever is longest."""
+    SIMD-cycles over 4 SIMDs) or its vector-memory pipeline shared
+    (VMEM_BYTES_PER_CLK), whichever is longest."""
     from .library import k_per_step
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     vmem = (cfg.tile_m + cfg.tile_n) * k_per_step(cfg) * esz / VMEM_BYTES_PER_CLK
-    return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem,
-               resident * calib.get("wg_lds", 0.0))
+    return max(calib["wg_step"], resident * calib["wg_mfma"] / 4, resident * vmem)
+
+
+def lds_cycles(calib, resident):
+    """The least cycles per K step of `resident` K workgroups sharing their
+    CU's LDS: wg_lds each (the LDS busy cycles of one workgroup's step
+    alone, the timing model's unit_busy, `library.calibrate`: the writes of
+    the step's A and B tiles and every wave's fragment reads, at the LDS
+    bandwidth and bank conflicts the model gives; 288 cycles for the 32x64
+    tile on both devices, so three resident take 864 per step where one
+    alone takes 608 on MI355X). A floor under the loop, not added to the
+    probes' extra cycles: the waits on memory those measure overlap with
+    the LDS serving the other workgroups (0: a library built before the
+    column)."""
+    return resident * calib.get("wg_lds", 0.0)
 
 
 def probe_extra(calib, busy, slots, steps=None):

@@ -7,7 +7,7 @@ import heapq
 import numpy as np
 
 from ..generators.gemm import BYTE_DTYPES, K_UNROLL
-from .estimate_terms import probe_extra, step_cycles
+from .estimate_terms import lds_cycles, probe_extra, step_cycles
 from .library import CUS
 
 __all__ = ["estimate_stream_k", "ATOMIC_C_BYTES_PER_ACCESS"]
@@ -29,7 +29,8 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
     timing model runs it: row i of the table on CU i mod CUs, wg_per_cu
     resident, the next starting when one ends (list scheduling in row
     order). A row (segment) of s K steps takes
-      fixed + max(s x step + load, its share of A and B's bytes at HBM)
+      fixed + max(s x step + load, s x the resident segments' LDS
+                  (`lds_cycles`), its share of A and B's bytes at HBM)
     with fixed = wg_fixed for a tile's first segment (it stores), wg_fixed0
     for an adder, step as `estimate`'s, load = the full-device probe's extra
     cycles at the segment's steps (`probe_extra`), once per segment (not
@@ -64,6 +65,7 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
     resident = max(1, min(slots, -(-rows // cus)))
     busy = min(rows, cus * slots) / cus
     step = step_cycles(cfg, calib, resident)
+    lds = lds_cycles(calib, resident)
     unit = K_UNROLL * k_per_step(cfg)
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz
@@ -80,7 +82,7 @@ def estimate_stream_k(cfg, m, n, k, groups, calib, cus=CUS, hbm=None, l2=None, x
         steps = -(-r[3] // unit) * K_UNROLL
         total += steps
         extra = probe_extra(calib, busy, slots, steps)
-        loop = max(steps * step + extra, ab * steps / all_steps * at_once / hbm)
+        loop = max(steps * step + extra, steps * lds, ab * steps / all_steps * at_once / hbm)
         heap = ends[i % cus]
         start = heap[0]
         if r[4]:
