@@ -233,7 +233,13 @@ struct Shared {
 /// One CU: its SIMDs, resident workgroups and waves, LDS and vector memory
 /// pipeline. It runs in steps (runUntil) so that all CUs of a launch
 /// advance together in global time (Model.cpp).
-class CUModel {
+///
+/// [host] alignas: in host cache lines of its own. A launch's CU models are
+/// one block (1696 bytes each before) and neighbouring CUs belong to
+/// different XCD groups, run by different host threads: a model's last
+/// line (laneAddr, written per vector-memory instruction) was the next
+/// model's first (its references, read per instruction).
+class alignas(64) CUModel {
 public:
   CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
           GlobalMemory &mem, Shared &sh)

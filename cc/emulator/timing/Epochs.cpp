@@ -69,7 +69,10 @@ using namespace detail;
 namespace {
 
 /// One group of CUs that advances on its own between epoch boundaries.
-struct CUGroup {
+/// [host] In host cache lines of its own (alignas; 744 bytes before, in one
+/// block): its result's counters, written per instruction, share no line
+/// with the next group's state, which another host thread runs.
+struct alignas(64) CUGroup {
   std::unique_ptr<Shared> sh;  ///< its pools, memos, budget count, failure
   Worker wk;                   ///< its fault, warnings and counts
   Result part;                 ///< its wave records, its events of the epoch, its counters
