@@ -339,7 +339,11 @@ public:
 private:
   Params P;
   /// An XCD's requests to the shared levels during the current epoch.
-  struct XcdView {
+  /// [host] In host cache lines of its own (alignas): the views, made one
+  /// after another (144 bytes apart before), are used by different host
+  /// threads at once, and a view's `fetched` (grown per HBM line) shared a
+  /// line with the next view's line map (read per line beyond L2).
+  struct alignas(64) XcdView {
     LineMap mall;  ///< lines it brought in first (not in mall_ at the epoch's start)
     CalendarView mallBw;
     std::vector<CalendarView> hbmBw;
