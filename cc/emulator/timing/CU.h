@@ -233,13 +233,7 @@ struct Shared {
 /// One CU: its SIMDs, resident workgroups and waves, LDS and vector memory
 /// pipeline. It runs in steps (runUntil) so that all CUs of a launch
 /// advance together in global time (Model.cpp).
-///
-/// [host] alignas: in host cache lines of its own. A launch's CU models are
-/// one block (1696 bytes each before) and neighbouring CUs belong to
-/// different XCD groups, run by different host threads: a model's last
-/// line (laneAddr, written per vector-memory instruction) was the next
-/// model's first (its references, read per instruction).
-class alignas(64) CUModel {
+class CUModel {
 public:
   CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
           GlobalMemory &mem, Shared &sh)
@@ -318,6 +312,11 @@ private:
   /// The lane addresses memoryOp formed for the instruction issuing (read
   /// by its semantic too: Wave::formedFor).
   uint64_t laneAddr[64];
+  /// [host] Nothing: a launch's CU models are one block and neighbouring
+  /// CUs belong to different XCD groups, run by different host threads; a
+  /// model's last line (laneAddr, written per vector-memory instruction)
+  /// was the next model's first (its references, read per instruction).
+  char apart_[64];
 
   bool dispatch(uint64_t g, uint64_t now);
   void finishGroup(Group *grp);

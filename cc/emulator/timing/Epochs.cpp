@@ -69,16 +69,17 @@ using namespace detail;
 namespace {
 
 /// One group of CUs that advances on its own between epoch boundaries.
-/// [host] In host cache lines of its own (alignas; 744 bytes before, in one
-/// block): its result's counters, written per instruction, share no line
-/// with the next group's state, which another host thread runs.
-struct alignas(64) CUGroup {
+struct CUGroup {
   std::unique_ptr<Shared> sh;  ///< its pools, memos, budget count, failure
   Worker wk;                   ///< its fault, warnings and counts
   Result part;                 ///< its wave records, its events of the epoch, its counters
   std::vector<unsigned> live;  ///< its CUs (indices into the models) not finished
   uint64_t rng = 0;
   std::vector<uint32_t> waveIndex;  ///< part.waves[i] is the launch's waves[waveIndex[i]]
+  /// [host] Nothing: the groups are one block (744 bytes each), run by
+  /// different host threads; the next group's state shares no host cache
+  /// line with this one's result counters (written per instruction).
+  char apart_[64];
 };
 
 /// Host threads for one launch: run() calls work(t) on threads t = 0 (the

@@ -339,11 +339,7 @@ public:
 private:
   Params P;
   /// An XCD's requests to the shared levels during the current epoch.
-  /// [host] In host cache lines of its own (alignas): the views, made one
-  /// after another (144 bytes apart before), are used by different host
-  /// threads at once, and a view's `fetched` (grown per HBM line) shared a
-  /// line with the next view's line map (read per line beyond L2).
-  struct alignas(64) XcdView {
+  struct XcdView {
     LineMap mall;  ///< lines it brought in first (not in mall_ at the epoch's start)
     CalendarView mallBw;
     std::vector<CalendarView> hbmBw;
@@ -353,6 +349,11 @@ private:
       unsigned channel;
     };
     std::vector<Fetch> fetched;
+    /// [host] Nothing: the views, made one after another (144 bytes apart),
+    /// are used by different host threads at once, and a view's `fetched`
+    /// (grown per HBM line) shared a host cache line with the next view's
+    /// line map (read per line beyond L2).
+    char apart_[64];
   };
   std::vector<std::unique_ptr<XcdView>> views_;  ///< per XCD; empty: not grouped
   std::vector<std::unique_ptr<XcdView>> spareViews_;  ///< an earlier launch's (host memory)
