@@ -349,7 +349,8 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // takes the others' not yet begun, last first: a thread the host kept
   // off its core, or given the costlier groups, no longer holds the round
   // up (a 1024-workgroup vector_add on two cores shared with other work:
-  // the rounds' threads finished milliseconds apart). Not with matrix
+  // the rounds' two threads finished 1-10 ms apart; the XCDs' costs of an
+  // epoch differ up to 3x, some XCDs' waves run ahead). Not with matrix
   // threads: a matrix thread has one producer, the host thread of its
   // groups.
   const bool steal = threads > 1 && !matrixThreads;
@@ -445,9 +446,10 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   std::vector<uint64_t> again;
   const size_t limit = L.opts.timingEvents;
   // The two tasks of an epoch's end. [host] They touch disjoint state, so
-  // they run on two host threads at once (the second thread waited for the
-  // launching thread's merge, ~0.3-0.8 ms an epoch of a 1024-workgroup
-  // vector_add); GlobalMemory::endEpochSettle after both.
+  // they run on two host threads at once, when both are awake (the other
+  // threads waited for the launching thread's merge: of a 1024-workgroup
+  // vector_add's epoch, the lines ~0.2-0.3 ms, the calendars, events and
+  // records ~0.1-0.4 ms); GlobalMemory::endEpochSettle after both.
   auto endTask = [&](unsigned k) {
     if (k == 0) {  // the Infinity Cache's lines
       mem.endEpochLines(again);
