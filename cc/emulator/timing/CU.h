@@ -312,6 +312,11 @@ private:
   /// The lane addresses memoryOp formed for the instruction issuing (read
   /// by its semantic too: Wave::formedFor).
   uint64_t laneAddr[64];
+  /// [host] Nothing: a launch's CU models are one block and neighbouring
+  /// CUs belong to different XCD groups, run by different host threads; a
+  /// model's last line (laneAddr, written per vector-memory instruction)
+  /// was the next model's first (its references, read per instruction).
+  char apart_[64];
 
   bool dispatch(uint64_t g, uint64_t now);
   void finishGroup(Group *grp);

@@ -17,10 +17,12 @@
 // L2 bandwidth, workgroup dispatcher and its CUs' own caches belong to it
 // alone, so its CUs can advance through an epoch without the others: the
 // groups of an epoch run on the host threads at once (group g on thread
-// g mod threads), and see what all XCDs share (the Infinity Cache's lines,
-// the MALL and HBM bandwidth) as it was at the epoch's start plus their
-// own requests; at the epoch's end those are merged in XCD order
-// (GlobalMemory::endEpoch), as are the groups' events (Result::events:
+// g mod threads, or on another thread done with its own), and see what
+// all XCDs share (the Infinity Cache's lines, the MALL and HBM bandwidth)
+// as it was at the epoch's start plus their own requests; at the epoch's
+// end those are merged in XCD order (GlobalMemory::endEpochLines,
+// endEpochBandwidth, endEpochSettle: the first two on two host threads at
+// once), as are the groups' events (Result::events:
 // each group's of the epoch, in XCD order), wave records (numbered in
 // that order), budget counts and faults (the lowest XCD's fault is
 // reported). A group's work depends only on the state at the epoch's
@@ -51,6 +53,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -73,6 +76,10 @@ struct CUGroup {
   std::vector<unsigned> live;  ///< its CUs (indices into the models) not finished
   uint64_t rng = 0;
   std::vector<uint32_t> waveIndex;  ///< part.waves[i] is the launch's waves[waveIndex[i]]
+  /// [host] Nothing: the groups are one block (744 bytes each), run by
+  /// different host threads; the next group's state shares no host cache
+  /// line with this one's result counters (written per instruction).
+  char apart_[64];
 };
 
 /// Host threads for one launch: run() calls work(t) on threads t = 0 (the
@@ -337,11 +344,53 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   // so the threads only change who computes it (a 1024-workgroup
   // vector_add: its 4096 waves' start-up was ~8% of the launch's CPU, all
   // on the launching thread before the first epoch).
+  // [host] Which host thread runs a group changes only who computes it, so
+  // a thread that is done with its own groups (g mod threads = t, in order)
+  // takes the others' not yet begun, last first: a thread the host kept
+  // off its core, or given the costlier groups, no longer holds the round
+  // up (a 1024-workgroup vector_add on two cores shared with other work:
+  // the rounds' two threads finished 1-10 ms apart; the XCDs' costs of an
+  // epoch differ up to 3x, some XCDs' waves run ahead). Not with matrix
+  // threads: a matrix thread has one producer, the host thread of its
+  // groups.
+  const bool steal = threads > 1 && !matrixThreads;
+  const unsigned items = std::max(ngroups, 2u);
+  std::unique_ptr<std::atomic<bool>[]> claimed(new std::atomic<bool>[items]);
+  auto newRound = [&] {
+    for (unsigned i = 0; i < items; ++i)
+      claimed[i].store(false, std::memory_order_relaxed);
+  };
+  // Items 0 .. n-1 of a round on thread t: its own (i mod threads = t), then,
+  // with `mayTake`, the others' not yet begun.
+  auto forItems = [&](unsigned t, unsigned n, bool mayTake, auto f) {
+    if (!mayTake) {
+      for (unsigned i = t; i < n; i += threads)
+        f(i);
+      return;
+    }
+    for (unsigned i = t; i < n; i += threads)
+      if (!claimed[i].exchange(true, std::memory_order_relaxed))
+        f(i);
+    for (unsigned k = 1; k < threads; ++k) {
+      unsigned o = (t + k) % threads;  // another thread's items, last first
+      if (o >= n)
+        continue;
+      for (unsigned i = o + (n - 1 - o) / threads * threads;; i -= threads) {
+        if (!claimed[i].exchange(true, std::memory_order_relaxed))
+          f(i);
+        if (i < threads)
+          break;
+      }
+    }
+  };
+  auto forGroups = [&](unsigned t, auto f) { forItems(t, ngroups, steal, f); };
   phase = [&](unsigned t) {
-    for (unsigned g = t; g < ngroups; g += threads)
+    forGroups(t, [&](unsigned g) {
       for (unsigned cu : groups[g].live)
         models[cu].start(cu, numGroups);
+    });
   };
+  newRound();
   pool.run();
   // [host] The CUs' wave state is brought into the host's caches one CU
   // ahead when all of it exceeds them (a 2048^3 GEMM: 1024 waves of ~50 KiB
@@ -393,54 +442,22 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
   if (std::any_of(groups.begin(), groups.end(),
                   [](const CUGroup &G) { return G.sh->wantSerial; }))
     toSerial();  // (a wave starts at one)
-  phase = [&](unsigned t) {
-    if (serial && ngroups > 1) {
-      if (!t) {
-        serialLive.erase(std::remove_if(serialLive.begin(), serialLive.end(),
-                                        [&](unsigned cu) { return models[cu].finished(); }),
-                         serialLive.end());
-        runCUs(serialLive, serialRng, [&] {
-          return std::any_of(groups.begin(), groups.end(),
-                             [](const CUGroup &G) { return G.sh->failed; });
-        });
-      }
-      return;
-    }
-    for (unsigned g = t; g < ngroups; g += threads)
-      if (!groups[g].live.empty())
-        runGroup(groups[g]);
-  };
   uint64_t executed = 0;  // wave-instructions of all groups (the budget)
   std::vector<uint64_t> again;
-  bool failed = false, live = cus > 0;
-  while (live && !failed) {
-    // Skip time no CU has anything in (all waiting, or run ahead).
-    uint64_t soonest = kNever;
-    for (CUGroup &G : groups)
-      for (unsigned cu : G.live)
-        soonest = std::min(soonest, models[cu].now());
-    T = std::max(T, soonest - soonest % P.epochCycles);
-    mem.beginEpoch(T);
-    T += P.epochCycles;
-    size_t limit = L.opts.timingEvents;
-    size_t room = direct ? limit : limit - std::min(limit, R->events.size());
-    for (CUGroup &G : groups) {
-      G.sh->executed = executed;
-      G.sh->eventRoom = room;
+  const size_t limit = L.opts.timingEvents;
+  // The two tasks of an epoch's end. [host] They touch disjoint state, so
+  // they run on two host threads at once, when both are awake (the other
+  // threads waited for the launching thread's merge: of a 1024-workgroup
+  // vector_add's epoch, the lines ~0.2-0.3 ms, the calendars, events and
+  // records ~0.1-0.4 ms); GlobalMemory::endEpochSettle after both.
+  auto endTask = [&](unsigned k) {
+    if (k == 0) {  // the Infinity Cache's lines
+      mem.endEpochLines(again);
+      return;
     }
-    pool.run();
-    // The epoch's end: the groups' requests, events and wave records are
-    // merged in XCD order.
-    mem.endEpoch(again);
-    for (size_t x = 0; x < again.size() && x < groups.size(); ++x) {
-      groups[x].part.memLines[HBM] -= again[x];  // (served as a miss merged
-      groups[x].part.memLines[MALL] += again[x]; // into the first XCD's)
-    }
-    uint64_t before = executed;
-    live = false;
-    bool want = false;
+    mem.endEpochBandwidth();
+    // The groups' wave records and events of the epoch, in XCD order.
     for (CUGroup &G : groups) {
-      executed += G.sh->executed - before;
       for (size_t i = G.waveIndex.size(); !direct && i < G.part.waves.size(); ++i) {
         G.waveIndex.push_back(uint32_t(R->waves.size()));
         R->waves.push_back(G.part.waves[i]);  // (completed at the launch's end)
@@ -453,6 +470,69 @@ llvm::Expected<std::shared_ptr<Result>> runTimed(Launcher &LN, Worker &wk,
       for (size_t i = at; i < R->events.size(); ++i)
         R->events[i].wave = G.waveIndex[R->events[i].wave];
       G.part.events.clear();
+    }
+  };
+  bool merging = false;  // (the host threads run endTask)
+  phase = [&](unsigned t) {
+    if (merging) {
+      forItems(t, 2, true, endTask);
+      return;
+    }
+    if (serial && ngroups > 1) {
+      if (!t) {
+        serialLive.erase(std::remove_if(serialLive.begin(), serialLive.end(),
+                                        [&](unsigned cu) { return models[cu].finished(); }),
+                         serialLive.end());
+        runCUs(serialLive, serialRng, [&] {
+          return std::any_of(groups.begin(), groups.end(),
+                             [](const CUGroup &G) { return G.sh->failed; });
+        });
+      }
+      return;
+    }
+    forGroups(t, [&](unsigned g) {
+      if (!groups[g].live.empty())
+        runGroup(groups[g]);
+    });
+  };
+  bool failed = false, live = cus > 0;
+  while (live && !failed) {
+    // Skip time no CU has anything in (all waiting, or run ahead).
+    uint64_t soonest = kNever;
+    for (CUGroup &G : groups)
+      for (unsigned cu : G.live)
+        soonest = std::min(soonest, models[cu].now());
+    T = std::max(T, soonest - soonest % P.epochCycles);
+    mem.beginEpoch(T);
+    T += P.epochCycles;
+    size_t room = direct ? limit : limit - std::min(limit, R->events.size());
+    for (CUGroup &G : groups) {
+      G.sh->executed = executed;
+      G.sh->eventRoom = room;
+    }
+    newRound();
+    pool.run();
+    // The epoch's end: the groups' requests, events and wave records are
+    // merged in XCD order (two tasks, on the host threads at once).
+    if (threads > 1 && !serial) {
+      merging = true;
+      newRound();
+      pool.run();
+      merging = false;
+    } else {
+      endTask(0);
+      endTask(1);
+    }
+    mem.endEpochSettle();
+    for (size_t x = 0; x < again.size() && x < groups.size(); ++x) {
+      groups[x].part.memLines[HBM] -= again[x];  // (served as a miss merged
+      groups[x].part.memLines[MALL] += again[x]; // into the first XCD's)
+    }
+    uint64_t before = executed;
+    live = false;
+    bool want = false;
+    for (CUGroup &G : groups) {
+      executed += G.sh->executed - before;
       G.live.erase(std::remove_if(G.live.begin(), G.live.end(),
                                   [&](unsigned cu) { return models[cu].finished(); }),
                    G.live.end());

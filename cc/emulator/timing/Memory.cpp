@@ -468,8 +468,9 @@ void GlobalMemory::beginEpoch(uint64_t t) {
   }
 }
 
-void GlobalMemory::endEpoch(std::vector<uint64_t> &again) {
+void GlobalMemory::endEpochLines(std::vector<uint64_t> &again) {
   again.assign(views_.size(), 0);
+  untake_.clear();
   // [host] mall_ is far larger than the host's caches and each line's slot
   // a miss: the slots are asked for kAhead lines ahead (the merge was ~4%
   // of a 1024-workgroup vector_add's launching thread, most of it waiting
@@ -477,34 +478,50 @@ void GlobalMemory::endEpoch(std::vector<uint64_t> &again) {
   constexpr size_t kAhead = 16;
   for (size_t x = 0; x < views_.size(); ++x) {  // in XCD order
     auto &v = views_[x];
-    const std::vector<XcdView::Fetch> &fx = v->fetched;
-    for (size_t i = 0; i < fx.size(); ++i) {
-      if (i + kAhead < fx.size())
-        mall_.prefetch(fx[i + kAhead].line);
-      if (mall_.find(fx[i].line)) {  // an earlier XCD brought it in this epoch
-        hbmBw_[fx[i].channel].add(fx[i].bucket, -1.f);
-        ++again[x];
-      }
-    }
     // Its lines in its table's order (as before), their slots asked for
     // ahead; the view is left empty (beginEpoch and the next launch's
     // setGrouped then have no table to clear: [host] ~2.7 MiB of memset a
     // 1024-workgroup vector_add launch, on the launching thread).
     merging_.clear();
     v->mall.drain([&](uint64_t line, uint64_t arrive) { merging_.push_back({line, arrive}); });
+    merged_.clear();
     for (size_t i = 0; i < merging_.size(); ++i) {
       if (i + kAhead < merging_.size())
         mall_.prefetch(merging_[i + kAhead].first);
       bool fresh;
       uint64_t &at = mall_.get(merging_[i].first, fresh);
       at = fresh ? merging_[i].second : std::min(at, merging_[i].second);
+      if (!fresh)  // an earlier XCD brought it in this epoch
+        merged_.push_back(merging_[i].first);
     }
+    // Its HBM reads of those lines are taken back: they would have found
+    // the line in flight. (No line it read from HBM was in mall_ at the
+    // epoch's start, so a line found here is one an earlier XCD brought in;
+    // [host] one lookup of mall_ per line, not two: a miss each.)
+    if (merged_.empty())
+      continue;
+    std::sort(merged_.begin(), merged_.end());
+    for (const XcdView::Fetch &f : v->fetched)
+      if (std::binary_search(merged_.begin(), merged_.end(), f.line)) {
+        untake_.push_back({f.channel, f.bucket});
+        ++again[x];
+      }
+  }
+}
+
+void GlobalMemory::endEpochBandwidth() {
+  for (auto &v : views_) {  // in XCD order
     v->mallBw.addTo(mallBw_);
     for (size_t c = 0; c < hbmBw_.size(); ++c)
       v->hbmBw[c].addTo(hbmBw_[c]);
   }
+}
+
+void GlobalMemory::endEpochSettle() {
   if (views_.empty())
     return;
+  for (const auto &u : untake_)
+    hbmBw_[u.first].add(u.second, -1.f);
   mallBw_.settle(epochBucket_);
   for (Calendar &c : hbmBw_)
     c.settle(epochBucket_);

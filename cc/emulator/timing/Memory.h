@@ -320,7 +320,21 @@ public:
   /// of the epochs after it: the bandwidth is kept over time). `again`
   /// (per XCD) gets the lines an XCD read from HBM this epoch that an
   /// earlier XCD brought in (counted as Infinity Cache lines).
-  void endEpoch(std::vector<uint64_t> &again);
+  void endEpoch(std::vector<uint64_t> &again) {
+    endEpochLines(again);
+    endEpochBandwidth();
+    endEpochSettle();
+  }
+  /// endEpoch in three steps ([host]: the first two touch disjoint state,
+  /// the Infinity Cache's lines and the bandwidth calendars, and may run at
+  /// once on two host threads; the third after both): the lines (and
+  /// `again`), the bandwidth reservations added, then the reservations of
+  /// the lines merged into an earlier XCD's taken back and what a bucket
+  /// cannot hold moved on. The calendars hold whole lines (exact in float),
+  /// so the order of their additions does not change them.
+  void endEpochLines(std::vector<uint64_t> &again);
+  void endEpochBandwidth();
+  void endEpochSettle();
 
 private:
   Params P;
@@ -335,11 +349,19 @@ private:
       unsigned channel;
     };
     std::vector<Fetch> fetched;
+    /// [host] Nothing: the views, made one after another (144 bytes apart),
+    /// are used by different host threads at once, and a view's `fetched`
+    /// (grown per HBM line) shared a host cache line with the next view's
+    /// line map (read per line beyond L2).
+    char apart_[64];
   };
   std::vector<std::unique_ptr<XcdView>> views_;  ///< per XCD; empty: not grouped
   std::vector<std::unique_ptr<XcdView>> spareViews_;  ///< an earlier launch's (host memory)
   uint64_t epochBucket_ = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> merging_;  ///< endEpoch's (host memory)
+  std::vector<std::pair<uint64_t, uint64_t>> merging_;  ///< endEpochLines' (host memory)
+  std::vector<uint64_t> merged_;  ///< endEpochLines': an XCD's lines an earlier XCD brought in
+  /// endEpochLines': the HBM reservations (channel, bucket) endEpochSettle takes back.
+  std::vector<std::pair<unsigned, uint64_t>> untake_;
   /// The line's MALL entry as XCD `xcd` sees it: `fresh` when no one
   /// brought it in before (then `*slot` is where its arrival goes).
   uint64_t mallEntry(unsigned xcd, uint64_t line, bool &fresh, uint64_t *&slot);
