@@ -19,8 +19,8 @@ import pytest
 
 import aster.ops as L
 from aster.generators.gemm import GemmConfig
-from aster.ops import library as Lb
 from aster.ops.estimate_terms import lds_cycles
+from split_orders import entry, estimates_us, launch_cycles
 
 SMALL = GemmConfig(dtype="bf16", tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16,
                    prefetch=2, trans_b=True, split_k=True, arch="gfx950")
@@ -43,22 +43,17 @@ def lib(tmp_path_factory):
                            workers=2)
 
 
-def _entry(lib, cfg):
-    return next(e for e in lib.entries if e.config == cfg)
-
-
 def test_calibration_measures_the_lds(lib):
     """One workgroup's LDS busy cycles per K step, under its step."""
     for cfg in (SMALL, WIDE):
-        cal = _entry(lib, cfg).calibration
+        cal = entry(lib, cfg).calibration
         assert 0 < cal["wg_lds"] < cal["wg_step"], (cfg.name, cal)
 
 
 @pytest.fixture(scope="module")
 def simulated(lib):
     """Cycles of both whole launches on the timing model (the oracle)."""
-    return tuple(Lb.run(lib.code(_entry(lib, c)), c, (M, N, K), s, zwg=z).cycles
-                 for c, s, z in LAUNCHES)
+    return launch_cycles(lib, (M, N, K), LAUNCHES)
 
 
 def test_the_lds_bound_launch_is_slower(simulated):
@@ -67,13 +62,7 @@ def test_the_lds_bound_launch_is_slower(simulated):
 
 
 def test_estimate_orders_them_as_simulated(lib, simulated):
-    def us(flat):
-        out = []
-        for c, s, z in LAUNCHES:
-            cal = _entry(lib, c).calibration
-            out.append(L.dispatch.estimate_us(c, M, N, K, s, dict(cal, wg_lds=0.0) if flat
-                                              else cal, zwg=z)[0])
-        return out
-    new, old = us(False), us(True)
+    new = estimates_us(lib, (M, N, K), LAUNCHES)
+    old = estimates_us(lib, (M, N, K), LAUNCHES, lambda cal: dict(cal, wg_lds=0.0))
     assert new[0] > new[1], (new, simulated)
     assert old[0] < old[1], (old, simulated)     # without the LDS bound: the other way

@@ -19,13 +19,14 @@ import pytest
 
 import aster.ops as L
 from aster.generators.gemm import GemmConfig
-from aster.ops import library as Lb
+from split_orders import entry, estimates_us, launch_cycles
 
 WIDE = GemmConfig(dtype="bf16", tile_m=32, tile_n=64, tile_k=64, waves_m=2, waves_n=2, mfma=16,
                   prefetch=2, trans_b=True, split_k=True)
 THIN = GemmConfig(dtype="bf16", tile_m=16, tile_n=64, tile_k=64, waves_m=1, waves_n=2, mfma=16,
                   prefetch=2, trans_b=True, split_k=True)
 M, N, K = 768, 768, 768
+LAUNCHES = ((WIDE, 1, 0), (THIN, 1, 0))      # (kernel, splits, zwg)
 STORE_COLUMNS = ("wg_fixed1", "wg_drain1", "wg_load1", "wg_load1_full", "wg_load1_step")
 
 
@@ -35,15 +36,11 @@ def lib(tmp_path_factory):
                            ref_shapes=(), workers=2)
 
 
-def _entry(lib, cfg):
-    return next(e for e in lib.entries if e.config == cfg)
-
-
 def test_calibration_measures_the_storing_split(lib):
     """Storing (no poll, no adds) takes fewer fixed cycles than adding, and
     the storer waits for its stores: next to no drain after it."""
     for cfg in (WIDE, THIN):
-        cal = _entry(lib, cfg).calibration
+        cal = entry(lib, cfg).calibration
         assert 0 < cal["wg_fixed1"] < cal["wg_fixed"], (cfg.name, cal)
         assert cal["wg_drain1"] < cal["wg_drain"] / 4, (cfg.name, cal)
 
@@ -51,8 +48,7 @@ def test_calibration_measures_the_storing_split(lib):
 @pytest.fixture(scope="module")
 def simulated(lib):
     """Cycles of both whole launches on the timing model (the oracle)."""
-    return tuple(Lb.run(lib.code(_entry(lib, c)), c, (M, N, K), 1, zwg=0).cycles
-                 for c in (WIDE, THIN))
+    return launch_cycles(lib, (M, N, K), LAUNCHES)
 
 
 def test_wide_tile_is_faster_here(simulated):
@@ -61,14 +57,9 @@ def test_wide_tile_is_faster_here(simulated):
 
 
 def test_estimate_orders_them_as_simulated(lib, simulated):
-    def us(old):
-        out = []
-        for c in (WIDE, THIN):
-            cal = _entry(lib, c).calibration
-            if old:         # a library without the columns: charged as an adding launch
-                cal = dict(cal, **{f: 0.0 for f in STORE_COLUMNS})
-            out.append(L.dispatch.estimate_us(c, M, N, K, 1, cal, zwg=0)[0])
-        return out
-    new, old = us(False), us(True)
+    new = estimates_us(lib, (M, N, K), LAUNCHES)
+    # a library without the columns: charged as an adding launch
+    old = estimates_us(lib, (M, N, K), LAUNCHES,
+                       lambda cal: dict(cal, **{f: 0.0 for f in STORE_COLUMNS}))
     assert new[0] < new[1], (new, simulated)
     assert old[0] > old[1], (old, simulated)
