@@ -33,6 +33,7 @@ void Calendar::init(double linesPerCycle, unsigned width) {
   cap_ = std::max(1.0, linesPerCycle * width_);
   whole_ = cap_ == std::floor(cap_);
   base_ = 0;
+  roomB_ = ~0ull;
   used_.clear();
   next_.clear();
 }
@@ -75,7 +76,7 @@ uint64_t Calendar::take(uint64_t t) {
   float &u = used_[b - base_];
   // Bucket b holds floor((b + 1) cap) - floor(b cap) lines: cap_ per bucket
   // on average, also when cap_ is small and not whole (an HBM channel's).
-  double room = whole_ ? cap_ : std::floor(double(b + 1) * cap_) - std::floor(double(b) * cap_);
+  double room = roomMemo(b);
   // Served in its bucket after the lines reserved there before it.
   uint64_t at = b * width_ + uint64_t(u / room * width_);
   u += 1;
@@ -119,6 +120,7 @@ void Calendar::settle(uint64_t from) {
 
 void CalendarView::reset(const Calendar *base, uint64_t from) {
   base_ = base;
+  roomB_ = ~0ull;
   lo_ = from;
   used_.clear();
   next_.clear();
@@ -140,7 +142,7 @@ uint64_t CalendarView::find(uint64_t b) {
       r = n;
       continue;
     }
-    if (base_->usedAt(r) + used_[r - lo_] + 1 > base_->room(r)) {
+    if (base_->usedAt(r) + used_[r - lo_] + 1 > roomMemo(r)) {
       // Full: the shared calendar's own pointer when it is full there.
       uint64_t bn = base_->nextAt(r);
       next_[r - lo_] = bn > r ? bn : r + 1;
@@ -157,7 +159,7 @@ uint64_t CalendarView::take(uint64_t t) {
   const unsigned width = base_->width();
   uint64_t b = find(std::max(base_->bucketOf(t), lo_));
   float &own = used_[b - lo_];
-  double room = base_->room(b);
+  double room = roomMemo(b);
   // As Calendar::take on the shared calendar plus this view's lines.
   float u = base_->usedAt(b) + own;
   uint64_t at = b * width + uint64_t(u / room * width);

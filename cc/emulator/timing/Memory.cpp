@@ -337,6 +337,7 @@ void GlobalMemory::reset(const Params &p) {
   icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
   for (TagCache &c : icache_)
     c.init(P.icacheBytes, P.icacheLine, 8);
+  lastRun_.assign(icache_.size(), LastRun{});
 }
 
 uint64_t GlobalMemory::mallEntry(unsigned xcd, uint64_t line, bool &fresh, uint64_t *&slot) {
@@ -371,17 +372,33 @@ uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMa
   return arrive;
 }
 
-uint64_t GlobalMemory::fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t,
-                             bool &miss) {
-  uint64_t *fill = nullptr;
-  miss = false;
-  (void)cu;
-  if (uint64_t *r = icache_[m.icache].access(line, true, &fill))
-    return std::max(t, *r);
-  miss = true;
-  // Code lines in L2: their own address space (bit 60), in vector lines.
-  uint64_t l2line = (1ull << 60) | (line * P.icacheLine / P.lineBytes);
-  return *fill = fromL2(m.xcd, l2line, t, P.codeInMall);
+uint64_t GlobalMemory::fetchRun(const CUMemory &m, uint64_t line, unsigned prefetch,
+                                uint64_t t, unsigned &misses) {
+  LastRun &last = lastRun_[m.icache];
+  misses = 0;
+  if (last.line == line && last.prefetch == prefetch)
+    return std::max(t, last.ready);
+  TagCache &ic = icache_[m.icache];
+  uint64_t ready = 0;
+  for (unsigned d = 0; d <= prefetch; ++d) {
+    uint64_t *fill = nullptr, at;
+    if (uint64_t *r = ic.access(line + d, true, &fill)) {
+      at = *r;
+    } else {
+      ++misses;
+      // Code lines in L2: their own address space (bit 60), in vector lines.
+      uint64_t l2line = (1ull << 60) | ((line + d) * P.icacheLine / P.lineBytes);
+      at = *fill = fromL2(m.xcd, l2line, t, P.codeInMall);
+    }
+    if (!d)
+      ready = at;
+  }
+  // (a run of more lines than a set has ways could evict its own first
+  // line: not remembered)
+  last.line = prefetch < ic.ways() ? line : ~0ull;
+  last.prefetch = prefetch;
+  last.ready = ready;
+  return std::max(t, ready);
 }
 
 uint64_t GlobalMemory::scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss) {
@@ -422,6 +439,7 @@ void GlobalMemory::warmCode(uint64_t first, uint64_t end, unsigned cus) {
     if (done[ic])
       continue;
     done[ic] = true;
+    lastRun_[ic].line = ~0ull;
     for (uint64_t line = first / P.icacheLine; line * P.icacheLine < last; ++line) {
       uint64_t *fill = nullptr;
       if (!icache_[ic].access(line, true, &fill) && fill)
