@@ -286,13 +286,10 @@ uint64_t CUModel::scalarOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
     off += o.kind == OpKind::Imm ? int64_t(int32_t(uint32_t(o.imm))) : int64_t(sget(w, o));
   }
   uint64_t a = (base + uint64_t(off)) & ~3ull;
-  uint64_t ready = c + P.smemLatency;
-  for (uint64_t l = a / P.scacheLine, e = (a + std::max<unsigned>(ti.laneBytes, 4) - 1) / P.scacheLine;
-       l <= e; ++l) {
-    bool miss;
-    ready = std::max(ready, mem.scalarLine(cmem, l, c, miss));
-    R.scalarMisses += miss;
-  }
+  unsigned misses;
+  uint64_t ready = std::max(c + P.smemLatency,
+                            mem.scalarLoad(cmem, a, std::max<unsigned>(ti.laneBytes, 4), c, misses));
+  R.scalarMisses += misses;
   return ready;
 }
 

@@ -316,6 +316,11 @@ void GlobalMemory::Release::operator()(GlobalMemory *m) const {
 
 void GlobalMemory::reset(const Params &p) {
   P = p;
+  auto log2Of = [](unsigned x) {
+    return x && !(x & (x - 1)) ? unsigned(__builtin_ctz(x)) : ~0u;
+  };
+  scacheShift_ = log2Of(P.scacheLine);
+  pipeShift_ = log2Of(P.l1BytesPerClk);
   // (an earlier launch's large line map goes back to the host: clearing it
   // would cost a small launch more than a new one)
   mall_.reset(size_t(1) << 16);
@@ -401,13 +406,23 @@ uint64_t GlobalMemory::fetchRun(const CUMemory &m, uint64_t line, unsigned prefe
   return std::max(t, ready);
 }
 
-uint64_t GlobalMemory::scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss) {
-  uint64_t *fill = nullptr;
-  miss = false;
-  if (uint64_t *r = m.scalar.access(line, true, &fill))
-    return std::max(t, *r);
-  miss = true;
-  return *fill = fromL2(m.xcd, line * P.scacheLine / P.lineBytes, t, false);
+uint64_t GlobalMemory::scalarLoad(CUMemory &m, uint64_t a, unsigned bytes, uint64_t t,
+                                  unsigned &misses) {
+  auto lineOf = [&](uint64_t x) {
+    return scacheShift_ != ~0u ? x >> scacheShift_ : x / P.scacheLine;
+  };
+  uint64_t ready = t;
+  misses = 0;
+  for (uint64_t l = lineOf(a), e = lineOf(a + bytes - 1); l <= e; ++l) {
+    uint64_t *fill = nullptr;
+    if (uint64_t *r = m.scalar.access(l, true, &fill)) {
+      ready = std::max(ready, *r);
+      continue;
+    }
+    ++misses;
+    ready = std::max(ready, *fill = fromL2(m.xcd, l * P.scacheLine / P.lineBytes, t, false));
+  }
+  return ready;
 }
 
 void GlobalMemory::initCU(CUMemory &m, unsigned cu) const {
@@ -554,7 +569,8 @@ void GlobalMemory::forget(uint64_t t) {
 }
 
 unsigned GlobalMemory::pipeCycles(unsigned n) const {
-  return std::max(1u, (n * P.lineBytes + P.l1BytesPerClk - 1) / P.l1BytesPerClk);
+  unsigned bytes = n * P.lineBytes + P.l1BytesPerClk - 1;
+  return std::max(1u, pipeShift_ != ~0u ? bytes >> pipeShift_ : bytes / P.l1BytesPerClk);
 }
 
 uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bool store,
@@ -612,7 +628,7 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
           unsigned ch = hbmChannel(line * P.lineBytes);
           t = hbmTake(m.xcd, ch, t);
           if (!views_.empty())
-            views_[m.xcd]->fetched.push_back({line, t / P.bandwidthWindow, ch});
+            views_[m.xcd]->fetched.push_back({line, hbmBw_[ch].bucketOf(t), ch});
           arrive = t + P.hbmLatency;
           *slot = store ? t : arrive;
         }

@@ -194,6 +194,11 @@ private:
     }
     return roomV_;
   }
+  /// Bucket b (held) cannot take another line: the shared calendar's
+  /// lines there and this view's fill it.
+  bool fullAt(uint64_t b) {
+    return base_->usedAt(b) + used_[b - lo_] + 1 > roomMemo(b);
+  }
   void grow(uint64_t b);
   uint64_t find(uint64_t b);
 };
@@ -322,8 +327,10 @@ public:
   /// most one cache's worth from `first`) in the instruction caches of CU slots
   /// 0..cus-1, arrived at cycle 0 (Params::codeWarm).
   void warmCode(uint64_t first, uint64_t end, unsigned cus);
-  /// The same for a scalar-cache line of CU m.
-  uint64_t scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss);
+  /// A scalar load of `bytes` at byte address `a` by CU m, issued at t:
+  /// the cycle the last of its scalar-cache lines is there (t when all
+  /// hit and arrived); `misses` gets the lines fetched from L2 or beyond.
+  uint64_t scalarLoad(CUMemory &m, uint64_t a, unsigned bytes, uint64_t t, unsigned &misses);
   /// No request will be issued before cycle t again (the epoch start).
   void forget(uint64_t t);
 
@@ -436,6 +443,10 @@ private:
   std::pair<unsigned, unsigned> placeOf(unsigned cu) const;
   /// Cycles the CU's vector memory pipeline spends on n lines.
   unsigned pipeCycles(unsigned n) const;
+  /// [host] log2 of P.scacheLine and P.l1BytesPerClk, ~0u when not a
+  /// power of two: a shift, not a division, per scalar load and vector
+  /// memory instruction (a 64-bit division is tens of host cycles).
+  unsigned scacheShift_ = ~0u, pipeShift_ = ~0u;
 };
 
 } // namespace aster::emu::timing
