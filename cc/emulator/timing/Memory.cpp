@@ -197,29 +197,41 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
     set[0] = Way{0, 0};
   }
   const uint64_t key = line + 1;
-  unsigned i = 0;
+  if (set[0].tag == key)  // the most recent line again
+    return &set[0].ready;
+  if (allocate) {
+    // [host] One pass: each way takes the line before it (the new or hit
+    // line goes to way 0) until the hit, the first empty way or the end:
+    // the same set as finding the way, then moving the ways before it
+    // down (a memmove call per miss before).
+    Way carry{key, 0};
+    for (unsigned i = 0; i < ways_; ++i) {
+      Way cur = set[i];
+      set[i] = carry;
+      if (cur.tag == key) {  // a hit: it becomes the most recent
+        set[0].ready = cur.ready;
+        return &set[0].ready;
+      }
+      if (!cur.tag) {  // a miss that took the empty way i: ways [0, i] hold lines
+        if (i + 1 < ways_)
+          set[i + 1] = Way{0, 0};
+        break;
+      }
+      carry = cur;  // (past the last way: the least recently used line, dropped)
+    }
+    *fill = &set[0].ready;
+    return nullptr;
+  }
+  unsigned i = 1;
   while (i < ways_ && set[i].tag && set[i].tag != key)
     ++i;
   if (i < ways_ && set[i].tag == key) {  // a hit: it becomes the most recent
-    if (i == 0)
-      return &set[0].ready;
     Way hit = set[i];
     std::memmove(set + 1, set, i * sizeof(Way));
     set[0] = hit;
     return &set[0].ready;
   }
-  // A miss: the least recently used way (or an empty one) makes room. The
-  // scan stopped at the first empty way (i), and the ways after it are empty
-  // too: only the i lines before it move ([host]: the whole set moved, a
-  // set of a large cache mostly empty in a small launch).
   *fill = nullptr;
-  if (allocate) {
-    std::memmove(set + 1, set, std::min(i, ways_ - 1) * sizeof(Way));
-    set[0] = Way{key, 0};
-    *fill = &set[0].ready;
-    if (i + 1 < ways_)  // (it took the empty way i: ways [0, i] hold lines)
-      set[i + 1] = Way{0, 0};
-  }
   return nullptr;
 }
 
