@@ -44,13 +44,23 @@ namespace aster::emu::timing {
 constexpr unsigned kHbmChannels = 128;
 
 /// The channel (in [0, 128)) serving byte address `a` in NPS1.
+///
+///   CH4 = bit 12 ^ 20 ^ 27 ^ 34 ^ 41 (index bit 5)
+///   CH5 = bit 13 ^ 21 ^ 28 ^ 35 ^ 42 (index bit 6)
+///   CH6 = bit 14 ^ 19 ^ 26 ^ 33 ^ 40 (index bit 4)
+///
+/// [host] The hash bits above bit 14 are 7 apart: y = a ^ a >> 7 ^ a >> 14
+/// ^ a >> 21 holds bit 20 ^ 27 ^ 34 ^ 41 at bit 20, bit 21 ^ 28 ^ 35 ^ 42 at
+/// 21 and bit 19 ^ 26 ^ 33 ^ 40 at 19, so that CH4, CH5 and CH6 are bits 12,
+/// 13 and 14 of a ^ y >> 8, a ^ y >> 8 and a ^ y >> 5 (~20 host
+/// instructions, not ~45 bit by bit: one per HBM line of a launch;
+/// tests/py/test_timing_hbm_hash.py checks it bit by bit).
 inline unsigned hbmChannel(uint64_t a) {
-  auto bit = [a](unsigned i) { return unsigned(a >> i) & 1u; };
-  unsigned low = unsigned(a >> 8) & 15u;                            // CH0..CH3
-  unsigned ch4 = bit(12) ^ bit(20) ^ bit(27) ^ bit(34) ^ bit(41);  // index bit 5
-  unsigned ch5 = bit(13) ^ bit(21) ^ bit(28) ^ bit(35) ^ bit(42);  // index bit 6
-  unsigned ch6 = bit(14) ^ bit(19) ^ bit(26) ^ bit(33) ^ bit(40);  // index bit 4
-  return low | ch6 << 4 | ch4 << 5 | ch5 << 6;
+  uint64_t y = a ^ a >> 7 ^ a >> 14 ^ a >> 21;
+  unsigned low = unsigned(a >> 8) & 15u;                 // CH0..CH3
+  unsigned ch45 = unsigned((a ^ y >> 8) >> 12) & 3u;     // CH4, CH5: index bits 5, 6
+  unsigned ch6 = unsigned((a ^ y >> 5) >> 14) & 1u;      // CH6: index bit 4
+  return low | ch6 << 4 | ch45 << 5;
 }
 
 } // namespace aster::emu::timing

@@ -197,29 +197,41 @@ uint64_t *TagCache::access(uint64_t line, bool allocate, uint64_t **fill) {
     set[0] = Way{0, 0};
   }
   const uint64_t key = line + 1;
-  unsigned i = 0;
+  if (set[0].tag == key)  // the most recent line again
+    return &set[0].ready;
+  if (allocate) {
+    // [host] One pass: each way takes the line before it (the new or hit
+    // line goes to way 0) until the hit, the first empty way or the end:
+    // the same set as finding the way, then moving the ways before it
+    // down (a memmove call per miss before).
+    Way carry{key, 0};
+    for (unsigned i = 0; i < ways_; ++i) {
+      Way cur = set[i];
+      set[i] = carry;
+      if (cur.tag == key) {  // a hit: it becomes the most recent
+        set[0].ready = cur.ready;
+        return &set[0].ready;
+      }
+      if (!cur.tag) {  // a miss that took the empty way i: ways [0, i] hold lines
+        if (i + 1 < ways_)
+          set[i + 1] = Way{0, 0};
+        break;
+      }
+      carry = cur;  // (past the last way: the least recently used line, dropped)
+    }
+    *fill = &set[0].ready;
+    return nullptr;
+  }
+  unsigned i = 1;
   while (i < ways_ && set[i].tag && set[i].tag != key)
     ++i;
   if (i < ways_ && set[i].tag == key) {  // a hit: it becomes the most recent
-    if (i == 0)
-      return &set[0].ready;
     Way hit = set[i];
     std::memmove(set + 1, set, i * sizeof(Way));
     set[0] = hit;
     return &set[0].ready;
   }
-  // A miss: the least recently used way (or an empty one) makes room. The
-  // scan stopped at the first empty way (i), and the ways after it are empty
-  // too: only the i lines before it move ([host]: the whole set moved, a
-  // set of a large cache mostly empty in a small launch).
   *fill = nullptr;
-  if (allocate) {
-    std::memmove(set + 1, set, std::min(i, ways_ - 1) * sizeof(Way));
-    set[0] = Way{key, 0};
-    *fill = &set[0].ready;
-    if (i + 1 < ways_)  // (it took the empty way i: ways [0, i] hold lines)
-      set[i + 1] = Way{0, 0};
-  }
   return nullptr;
 }
 
@@ -316,6 +328,11 @@ void GlobalMemory::Release::operator()(GlobalMemory *m) const {
 
 void GlobalMemory::reset(const Params &p) {
   P = p;
+  auto log2Of = [](unsigned x) {
+    return x && !(x & (x - 1)) ? unsigned(__builtin_ctz(x)) : ~0u;
+  };
+  scacheShift_ = log2Of(P.scacheLine);
+  pipeShift_ = log2Of(P.l1BytesPerClk);
   // (an earlier launch's large line map goes back to the host: clearing it
   // would cost a small launch more than a new one)
   mall_.reset(size_t(1) << 16);
@@ -337,6 +354,7 @@ void GlobalMemory::reset(const Params &p) {
   icache_.resize((P.numCUs + P.icacheCUs - 1) / P.icacheCUs);
   for (TagCache &c : icache_)
     c.init(P.icacheBytes, P.icacheLine, 8);
+  lastRun_.assign(icache_.size(), LastRun{});
 }
 
 uint64_t GlobalMemory::mallEntry(unsigned xcd, uint64_t line, bool &fresh, uint64_t *&slot) {
@@ -371,26 +389,52 @@ uint64_t GlobalMemory::fromL2(unsigned xcd, uint64_t line, uint64_t t, bool inMa
   return arrive;
 }
 
-uint64_t GlobalMemory::fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t,
-                             bool &miss) {
-  uint64_t *fill = nullptr;
-  miss = false;
-  (void)cu;
-  if (uint64_t *r = icache_[m.icache].access(line, true, &fill))
-    return std::max(t, *r);
-  miss = true;
-  // Code lines in L2: their own address space (bit 60), in vector lines.
-  uint64_t l2line = (1ull << 60) | (line * P.icacheLine / P.lineBytes);
-  return *fill = fromL2(m.xcd, l2line, t, P.codeInMall);
+uint64_t GlobalMemory::fetchRun(const CUMemory &m, uint64_t line, unsigned prefetch,
+                                uint64_t t, unsigned &misses) {
+  LastRun &last = lastRun_[m.icache];
+  misses = 0;
+  if (last.line == line && last.prefetch == prefetch)
+    return std::max(t, last.ready);
+  TagCache &ic = icache_[m.icache];
+  uint64_t ready = 0;
+  for (unsigned d = 0; d <= prefetch; ++d) {
+    uint64_t *fill = nullptr, at;
+    if (uint64_t *r = ic.access(line + d, true, &fill)) {
+      at = *r;
+    } else {
+      ++misses;
+      // Code lines in L2: their own address space (bit 60), in vector lines.
+      uint64_t l2line = (1ull << 60) | ((line + d) * P.icacheLine / P.lineBytes);
+      at = *fill = fromL2(m.xcd, l2line, t, P.codeInMall);
+    }
+    if (!d)
+      ready = at;
+  }
+  // (a run of more lines than a set has ways could evict its own first
+  // line: not remembered)
+  last.line = prefetch < ic.ways() ? line : ~0ull;
+  last.prefetch = prefetch;
+  last.ready = ready;
+  return std::max(t, ready);
 }
 
-uint64_t GlobalMemory::scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss) {
-  uint64_t *fill = nullptr;
-  miss = false;
-  if (uint64_t *r = m.scalar.access(line, true, &fill))
-    return std::max(t, *r);
-  miss = true;
-  return *fill = fromL2(m.xcd, line * P.scacheLine / P.lineBytes, t, false);
+uint64_t GlobalMemory::scalarLoad(CUMemory &m, uint64_t a, unsigned bytes, uint64_t t,
+                                  unsigned &misses) {
+  auto lineOf = [&](uint64_t x) {
+    return scacheShift_ != ~0u ? x >> scacheShift_ : x / P.scacheLine;
+  };
+  uint64_t ready = t;
+  misses = 0;
+  for (uint64_t l = lineOf(a), e = lineOf(a + bytes - 1); l <= e; ++l) {
+    uint64_t *fill = nullptr;
+    if (uint64_t *r = m.scalar.access(l, true, &fill)) {
+      ready = std::max(ready, *r);
+      continue;
+    }
+    ++misses;
+    ready = std::max(ready, *fill = fromL2(m.xcd, l * P.scacheLine / P.lineBytes, t, false));
+  }
+  return ready;
 }
 
 void GlobalMemory::initCU(CUMemory &m, unsigned cu) const {
@@ -422,6 +466,7 @@ void GlobalMemory::warmCode(uint64_t first, uint64_t end, unsigned cus) {
     if (done[ic])
       continue;
     done[ic] = true;
+    lastRun_[ic].line = ~0ull;
     for (uint64_t line = first / P.icacheLine; line * P.icacheLine < last; ++line) {
       uint64_t *fill = nullptr;
       if (!icache_[ic].access(line, true, &fill) && fill)
@@ -536,7 +581,8 @@ void GlobalMemory::forget(uint64_t t) {
 }
 
 unsigned GlobalMemory::pipeCycles(unsigned n) const {
-  return std::max(1u, (n * P.lineBytes + P.l1BytesPerClk - 1) / P.l1BytesPerClk);
+  unsigned bytes = n * P.lineBytes + P.l1BytesPerClk - 1;
+  return std::max(1u, pipeShift_ != ~0u ? bytes >> pipeShift_ : bytes / P.l1BytesPerClk);
 }
 
 uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bool store,
@@ -594,7 +640,7 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
           unsigned ch = hbmChannel(line * P.lineBytes);
           t = hbmTake(m.xcd, ch, t);
           if (!views_.empty())
-            views_[m.xcd]->fetched.push_back({line, t / P.bandwidthWindow, ch});
+            views_[m.xcd]->fetched.push_back({line, hbmBw_[ch].bucketOf(t), ch});
           arrive = t + P.hbmLatency;
           *slot = store ? t : arrive;
         }
@@ -623,3 +669,18 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
 }
 
 } // namespace aster::emu::timing
+
+/// [host] 16 bytes of never-run code among the library's cold code, which
+/// the linker puts before all hot code: it keeps the plain emulator's hot
+/// functions (runWave, the semantics) where main c00afa1 had them modulo
+/// 128 bytes. This session's changes shrank the cold code by 548 bytes
+/// and added two PLT entries, moving every hot function by -400 bytes
+/// (16 modulo 64), and the plain launch ran 2-3% slower with the same host
+/// instructions (callgrind: 54.73 M both): vector_add 64 workgroups plain
+/// C++ time 0.248-0.250 against main's 0.243-0.247 ms, 0.241-0.246 with
+/// this pad (interleaved, fastest of 400). Any later change of the
+/// library's code moves them again: compare `nm -D` of runWave modulo 128
+/// with the base's, and change or drop the 16.
+extern "C" [[gnu::cold, gnu::noinline, gnu::used]] void asterPlainLayoutPad() {
+  __asm__ volatile(".skip 16");
+}

@@ -76,6 +76,7 @@ public:
   /// Asks the host to bring `line`'s set into its cache (no effect on
   /// the model).
   void prefetch(uint64_t line) const;
+  unsigned ways() const { return ways_; }
 
 private:
   /// The set from the line's address bits folded together: hardware hashes
@@ -142,6 +143,20 @@ private:
   uint64_t base_ = 0;            ///< bucket number of used_[0]
   std::vector<float> used_;      ///< lines reserved per bucket
   std::vector<uint64_t> next_;   ///< a full bucket: a later candidate; else itself
+  /// [host] room(b) of the last bucket asked for (most takes ask for the
+  /// bucket the one before them asked for: two floors saved, ~45 host
+  /// instructions a take of a calendar whose lines per bucket are not whole).
+  uint64_t roomB_ = ~0ull;
+  double roomV_ = 0;
+  double roomMemo(uint64_t b) {
+    if (whole_)
+      return cap_;
+    if (b != roomB_) {
+      roomB_ = b;
+      roomV_ = room(b);
+    }
+    return roomV_;
+  }
   uint64_t find(uint64_t b);
   void grow(uint64_t b);
 };
@@ -168,6 +183,22 @@ private:
   uint64_t lo_ = 0;
   std::vector<float> used_;      ///< own lines per bucket from lo_
   std::vector<uint64_t> next_;   ///< full (base + own): a later candidate; else itself
+  /// [host] base_->room(b) of the last bucket asked for (Calendar::roomMemo;
+  /// the view's own: the shared calendar is read by several host threads).
+  uint64_t roomB_ = ~0ull;
+  double roomV_ = 0;
+  double roomMemo(uint64_t b) {
+    if (b != roomB_) {
+      roomB_ = b;
+      roomV_ = base_->room(b);
+    }
+    return roomV_;
+  }
+  /// Bucket b (held) cannot take another line: the shared calendar's
+  /// lines there and this view's fill it.
+  bool fullAt(uint64_t b) {
+    return base_->usedAt(b) + used_[b - lo_] + 1 > roomMemo(b);
+  }
   void grow(uint64_t b);
   uint64_t find(uint64_t b);
 };
@@ -278,16 +309,28 @@ public:
   /// occupies the CU's pipeline, `lineCount` the lines per level.
   uint64_t access(CUMemory &m, const uint64_t *lines, unsigned n, bool store, bool atomic,
                   uint64_t start, unsigned &pipe, uint64_t *lineCount);
-  /// The cycle the instruction-cache line `line` (code address / line
-  /// size) is available to CU `cu` when wanted at t; `miss` when it was
-  /// fetched from L2 or beyond by this request.
-  uint64_t fetch(const CUMemory &m, unsigned cu, uint64_t line, uint64_t t, bool &miss);
+  /// A wave of CU `m` goes on in instruction-cache line `line` (code
+  /// address / line size) at t: the lines line, line + 1, ..., line +
+  /// `prefetch` are asked for in turn (the sequential prefetch: on their
+  /// way, not waited for). Returns the cycle `line` is available; `misses`
+  /// gets how many of them were fetched from L2 or beyond by this request.
+  /// [host] The same run asked for again, nothing else having used that
+  /// instruction cache since, hits in all its lines and leaves the LRU
+  /// order as it was (every line of the run is more recent than the
+  /// others of its set, in the same order): answered from the last run's
+  /// memo (a wave's start and its moves to a new line cost ~5 tag lookups
+  /// each, most of them repeating the run another wave of the CU pair
+  /// just asked for).
+  uint64_t fetchRun(const CUMemory &m, uint64_t line, unsigned prefetch, uint64_t t,
+                    unsigned &misses);
   /// Puts the code [first, end) (and the prefetched lines after it; at
   /// most one cache's worth from `first`) in the instruction caches of CU slots
   /// 0..cus-1, arrived at cycle 0 (Params::codeWarm).
   void warmCode(uint64_t first, uint64_t end, unsigned cus);
-  /// The same for a scalar-cache line of CU m.
-  uint64_t scalarLine(CUMemory &m, uint64_t line, uint64_t t, bool &miss);
+  /// A scalar load of `bytes` at byte address `a` by CU m, issued at t:
+  /// the cycle the last of its scalar-cache lines is there (t when all
+  /// hit and arrived); `misses` gets the lines fetched from L2 or beyond.
+  uint64_t scalarLoad(CUMemory &m, uint64_t a, unsigned bytes, uint64_t t, unsigned &misses);
   /// No request will be issued before cycle t again (the epoch start).
   void forget(uint64_t t);
 
@@ -375,6 +418,16 @@ private:
   std::vector<Calendar> l2Bw_;    ///< one per XCD
   LineMap mall_;                  ///< line -> arrival cycle
   std::vector<TagCache> icache_;  ///< one per Params::icacheCUs CUs
+  /// Per instruction cache: the run fetchRun answered last (line, the
+  /// prefetch count, the cycle its first line arrives), or line ~0: another
+  /// use of that cache came after it (or none yet). Each 64 bytes ([host]:
+  /// the XCDs' caches are used by different host threads).
+  struct LastRun {
+    uint64_t line = ~0ull, ready = 0;
+    unsigned prefetch = 0;
+    char apart_[44];
+  };
+  std::vector<LastRun> lastRun_;
   std::unordered_map<uint64_t, uint64_t> atomicFree_;  ///< line -> free at L2
   /// A line (in vector-line units) wanted from L2 at t by XCD xcd, without
   /// bandwidth: when it arrives.
@@ -390,6 +443,10 @@ private:
   std::pair<unsigned, unsigned> placeOf(unsigned cu) const;
   /// Cycles the CU's vector memory pipeline spends on n lines.
   unsigned pipeCycles(unsigned n) const;
+  /// [host] log2 of P.scacheLine and P.l1BytesPerClk, ~0u when not a
+  /// power of two: a shift, not a division, per scalar load and vector
+  /// memory instruction (a 64-bit division is tens of host cycles).
+  unsigned scacheShift_ = ~0u, pipeShift_ = ~0u;
 };
 
 } // namespace aster::emu::timing
