@@ -669,18 +669,3 @@ uint64_t GlobalMemory::access(CUMemory &m, const uint64_t *lines, unsigned n, bo
 }
 
 } // namespace aster::emu::timing
-
-/// [host] 16 bytes of never-run code among the library's cold code, which
-/// the linker puts before all hot code: it keeps the plain emulator's hot
-/// functions (runWave, the semantics) where main c00afa1 had them modulo
-/// 128 bytes. This session's changes shrank the cold code by 548 bytes
-/// and added two PLT entries, moving every hot function by -400 bytes
-/// (16 modulo 64), and the plain launch ran 2-3% slower with the same host
-/// instructions (callgrind: 54.73 M both): vector_add 64 workgroups plain
-/// C++ time 0.248-0.250 against main's 0.243-0.247 ms, 0.241-0.246 with
-/// this pad (interleaved, fastest of 400). Any later change of the
-/// library's code moves them again: compare `nm -D` of runWave modulo 128
-/// with the base's, and change or drop the 16.
-extern "C" [[gnu::cold, gnu::noinline, gnu::used]] void asterPlainLayoutPad() {
-  __asm__ volatile(".skip 16");
-}
