@@ -27,7 +27,21 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
     t.waitOn = WaitOn(t.vmLevel[k - 1]);
   }
   size_t nl = t.lds.size() + t.smem.size();
-  if (size_t k = need(nl, in.lgkmcnt)) {
+  if (in.lgkmcnt == 0 && nl) {
+    // All of them (lgkmcnt(0), the usual wait): the latest completion, the
+    // same as the k-th earliest below with k = all ([host]: no copy, no
+    // selection).
+    uint64_t last = 0;
+    for (uint64_t x : t.lds)
+      last = std::max(last, x);
+    for (uint64_t x : t.smem)
+      last = std::max(last, x);
+    if (last > when) {
+      when = last;
+      t.waitOn = std::find(t.lds.begin(), t.lds.end(), when) != t.lds.end() ? WaitOn::LDS
+                                                                            : WaitOn::SMEM;
+    }
+  } else if (size_t k = need(nl, in.lgkmcnt)) {
     // The k-th earliest completion of the LDS and SMEM operations (a small
     // set: no heap copy unless it is large).
     uint64_t small[64];
@@ -49,13 +63,9 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
   return when;
 }
 
-void CUModel::computeHead(TWave &t, uint32_t pc) {
+void CUModel::computeHeadSlow(TWave &t, uint32_t pc) {
   const Inst &in = prog[pc];
   const InstInfo &ti = info[pc];
-  t.next = pc;
-  t.localNext = !stopAhead[pc];
-  if (serialAt && serialAt[pc])  // (before it can issue: Epochs.cpp)
-    wantSerial = true;
   uint64_t h = t.allowed;
   Stall why = t.allowedWhy;
   for (unsigned r = 0; r < in.nreads && t.pendingUntil > t.allowed; ++r) {
@@ -293,10 +303,7 @@ uint64_t CUModel::scalarOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_
   return ready;
 }
 
-void CUModel::fetchNext(TWave &t, uint32_t pc, uint64_t c) {
-  uint64_t line = icacheLineOf(prog[pc].pc);
-  if (line == t.fetchLine)  // ([host] most calls: small enough to inline)
-    return;
+void CUModel::fetchLine(TWave &t, uint64_t line, uint64_t c) {
   t.fetchLine = line;
   // The line and the sequential prefetch's next lines (on their way, not
   // waited for).
@@ -309,7 +316,7 @@ void CUModel::fetchNext(TWave &t, uint32_t pc, uint64_t c) {
   }
 }
 
-bool CUModel::overBudget(Wave &w, const Inst &in) {
+bool CUModel::overBudgetFail(Wave &w, const Inst &in) {
   if (w.status == WaveStatus::Error) {
     wk.error = w.error;
     failed = true;
@@ -414,16 +421,23 @@ void CUModel::account(TWave &t, uint64_t c, uint32_t idx, uint32_t nextPc, uint6
     t.allowed = c + uint64_t(P.sleepUnit) * (in.nsrc() ? in.src(0).imm & 127 : 0) + 1;
     t.allowedWhy = Stall::Nop;
   }
-  if (ti.ctl != CTL_END && nextPc < L.prog->insts.size())
+  if (ti.ctl != CTL_END && nextPc < progSize)
     fetchNext(t, nextPc, c + 1);
   drained = std::max(drained, done);
   R.unitBusy[unsigned(ti.unit)] += busy;
   R.unitCount[unsigned(ti.unit)]++;
-  if (R.events.size() < eventRoom)
-    R.events.push_back(Event{c, uint32_t(std::min<uint64_t>(done - c, ~0u)),
-                             uint32_t(std::min<uint64_t>(stall, ~0u)), idx, t.rec, busy,
-                             uint8_t(why), uint8_t(ti.unit)});
-  else
+  if (R.events.size() < eventRoom) {
+    // (written in place: [host] no temporary copied in)
+    Event &e = R.events.emplace_back();
+    e.issue = c;
+    e.dur = uint32_t(std::min<uint64_t>(done - c, ~0u));
+    e.stall = uint32_t(std::min<uint64_t>(stall, ~0u));
+    e.inst = idx;
+    e.wave = t.rec;
+    e.busy = busy;
+    e.reason = uint8_t(why);
+    e.unit = uint8_t(ti.unit);
+  } else
     R.eventsTruncated = true;
   t.baseline = c + P.issuePeriod;
 }

@@ -237,7 +237,7 @@ class CUModel {
 public:
   CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
           GlobalMemory &mem, Shared &sh)
-      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()),
+      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()), progSize(L.prog->insts.size()),
         info(sh.info), stopAhead(sh.stopAhead), batching(sh.batching),
         lineShift(sh.lineShift), icacheShift(sh.icacheShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
         groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), ldsMemo(sh.ldsMemo),
@@ -277,6 +277,7 @@ private:
   const Occupancy &occ;
   GlobalMemory &mem;
   const Inst *prog;
+  const size_t progSize;  ///< instructions in prog ([host]: not a division per issue)
   const std::vector<InstInfo> &info;
   const std::vector<uint8_t> &stopAhead;
   const bool batching;
@@ -320,7 +321,24 @@ private:
 
   bool dispatch(uint64_t g, uint64_t now);
   void finishGroup(Group *grp);
-  void computeHead(TWave &t, uint32_t pc);
+  /// The wave's next instruction is `pc`: when it can issue (t.head) and
+  /// why not sooner. [host] Inline: most instructions need no register
+  /// time (no result pending past t.allowed) and are not s_waitcnt, and the
+  /// call's frame was most of the cost (~65 host instructions a call).
+  void computeHead(TWave &t, uint32_t pc) {
+    t.next = pc;
+    t.localNext = !stopAhead[pc];
+    if (serialAt && serialAt[pc])  // (before it can issue: Epochs.cpp)
+      wantSerial = true;
+    if ((prog[pc].nreads && t.pendingUntil > t.allowed) || info[pc].ctl == CTL_WAITCNT) {
+      computeHeadSlow(t, pc);
+      return;
+    }
+    t.head = t.allowed;
+    t.headWhy = t.allowedWhy;
+  }
+  /// computeHead's register times and s_waitcnt counters (Account.cpp).
+  void computeHeadSlow(TWave &t, uint32_t pc);
   uint64_t waitTime(TWave &t, const Inst &in);
   /// When the unit the instruction needs on its SIMD is free.
   uint64_t unitFree(const Simd &S, const InstInfo &ti) const {
@@ -359,7 +377,15 @@ private:
                                                                               : t.blockWhy;
   }
   /// After executing: a kernel fault or an exhausted budget ends the launch.
-  bool overBudget(Wave &w, const Inst &in);
+  bool overBudget(Wave &w, const Inst &in) {
+    // ([host] inline: the check, not a call, per issued instruction)
+    if (__builtin_expect(w.status != WaveStatus::Error &&
+                             !(L.opts.instructionBudget && executed > L.opts.instructionBudget),
+                         1))
+      return failed;
+    return overBudgetFail(w, in);
+  }
+  bool overBudgetFail(Wave &w, const Inst &in);
   void releaseBarrier(Group &grp);
   uint64_t memoryOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c,
                     uint16_t &busy);
@@ -367,7 +393,14 @@ private:
   uint64_t scalarOp(TWave &t, const Inst &in, const InstInfo &ti, uint64_t c);
   /// The wave goes on at instruction `pc` from cycle c: its line must be in
   /// the instruction cache (t.allowed waits for a miss).
-  void fetchNext(TWave &t, uint32_t pc, uint64_t c);
+  void fetchNext(TWave &t, uint32_t pc, uint64_t c) {
+    // ([host] inline: most instructions are on the line the last one was)
+    uint64_t line = icacheLineOf(prog[pc].pc);
+    if (line != t.fetchLine)
+      fetchLine(t, line, c);
+  }
+  /// fetchNext's new line (Account.cpp).
+  void fetchLine(TWave &t, uint64_t line, uint64_t c);
 };
 
 } // namespace aster::emu::timing::detail
