@@ -27,35 +27,32 @@ uint64_t CUModel::waitTime(TWave &t, const Inst &in) {
     t.waitOn = WaitOn(t.vmLevel[k - 1]);
   }
   size_t nl = t.lds.size() + t.smem.size();
-  if (in.lgkmcnt == 0 && nl) {
-    // All of them (lgkmcnt(0), the usual wait): the latest completion, the
-    // same as the k-th earliest below with k = all ([host]: no copy, no
-    // selection).
-    uint64_t last = 0;
-    for (uint64_t x : t.lds)
-      last = std::max(last, x);
-    for (uint64_t x : t.smem)
-      last = std::max(last, x);
-    if (last > when) {
-      when = last;
-      t.waitOn = std::find(t.lds.begin(), t.lds.end(), when) != t.lds.end() ? WaitOn::LDS
-                                                                            : WaitOn::SMEM;
+  if (size_t k = need(nl, in.lgkmcnt)) {
+    // The k-th earliest completion of the LDS and SMEM operations.
+    uint64_t kth = 0;
+    if (k == nl) {
+      // All of them (lgkmcnt(0), the usual wait): the latest ([host]: no
+      // copy, no selection).
+      for (uint64_t x : t.lds)
+        kth = std::max(kth, x);
+      for (uint64_t x : t.smem)
+        kth = std::max(kth, x);
+    } else {
+      // (a small set: no heap copy unless it is large)
+      uint64_t small[64];
+      std::vector<uint64_t> big;
+      uint64_t *all = small;
+      if (nl > 64) {
+        big.resize(nl);
+        all = big.data();
+      }
+      std::copy(t.lds.begin(), t.lds.end(), all);
+      std::copy(t.smem.begin(), t.smem.end(), all + t.lds.size());
+      std::nth_element(all, all + (k - 1), all + nl);
+      kth = all[k - 1];
     }
-  } else if (size_t k = need(nl, in.lgkmcnt)) {
-    // The k-th earliest completion of the LDS and SMEM operations (a small
-    // set: no heap copy unless it is large).
-    uint64_t small[64];
-    std::vector<uint64_t> big;
-    uint64_t *all = small;
-    if (nl > 64) {
-      big.resize(nl);
-      all = big.data();
-    }
-    std::copy(t.lds.begin(), t.lds.end(), all);
-    std::copy(t.smem.begin(), t.smem.end(), all + t.lds.size());
-    std::nth_element(all, all + (k - 1), all + nl);
-    if (all[k - 1] > when) {
-      when = all[k - 1];
+    if (kth > when) {
+      when = kth;
       t.waitOn = std::find(t.lds.begin(), t.lds.end(), when) != t.lds.end() ? WaitOn::LDS
                                                                             : WaitOn::SMEM;
     }

@@ -237,7 +237,8 @@ class CUModel {
 public:
   CUModel(Launcher &LN, Worker &wk, const Params &P, Result &R, const Occupancy &occ,
           GlobalMemory &mem, Shared &sh)
-      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()), progSize(L.prog->insts.size()),
+      : LN(LN), L(LN.L), wk(wk), P(P), R(R), occ(occ), mem(mem), prog(L.prog->insts.data()),
+        progSize(L.prog->insts.size()),
         info(sh.info), stopAhead(sh.stopAhead), batching(sh.batching),
         lineShift(sh.lineShift), icacheShift(sh.icacheShift), twavesFree(sh.twavesFree), wavesFree(sh.wavesFree),
         groupsFree(sh.groupsFree), dispatcherFree(sh.dispatcherFree), ldsMemo(sh.ldsMemo),

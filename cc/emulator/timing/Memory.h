@@ -363,14 +363,11 @@ public:
   /// of the epochs after it: the bandwidth is kept over time). `again`
   /// (per XCD) gets the lines an XCD read from HBM this epoch that an
   /// earlier XCD brought in (counted as Infinity Cache lines).
-  void endEpoch(std::vector<uint64_t> &again) {
-    endEpochLines(again);
-    endEpochBandwidth();
-    endEpochSettle();
-  }
-  /// endEpoch in three steps ([host]: the first two touch disjoint state,
-  /// the Infinity Cache's lines and the bandwidth calendars, and may run at
-  /// once on two host threads; the third after both): the lines (and
+  ///
+  /// In three steps, called in this order or the first two at once
+  /// ([host]: they touch disjoint state, the Infinity Cache's lines and the
+  /// bandwidth calendars, and run on two host threads; the third after
+  /// both): the lines (and
   /// `again`), the bandwidth reservations added, then the reservations of
   /// the lines merged into an earlier XCD's taken back and what a bucket
   /// cannot hold moved on. The calendars hold whole lines (exact in float),

@@ -269,19 +269,20 @@ def estimate(cfg, m, n, k, utilisation=None, splits=1, cus=CUS, calib=None, hbm=
     # on 384x6144x1024 and 1216x1088x4096 ran 1.06x over with the growth)
     grows = not cfg.split_k or zwg
     load = probe_extra(calib, busy, slots, steps if grows else None) if adds else 0.0
-    if cfg.split_k and not zwg and sk == 1 and calib.get("wg_fixed1"):
-        # one split storing: the probes launched that way (wg_load1*: every
-        # workgroup stores its C tile and waits for the stores)
+    # one split without zero workgroups only stores (no poll, no adds; a
+    # library built before the wg_*1 columns charges it as an adding launch)
+    store1 = bool(cfg.split_k and not zwg and sk == 1 and calib.get("wg_fixed1"))
+    if store1:
+        # the probes launched that way (wg_load1*: every workgroup stores
+        # its C tile and waits for the stores)
         load = probe_extra(dict(wg_load=calib["wg_load1"], wg_load_full=calib["wg_load1_full"],
                                 wg_load_step=calib["wg_load1_step"]), busy, slots, steps)
     esz = 1 if cfg.dtype in BYTE_DTYPES else 2
     ab = (m + n) * k * esz                            # A and B, each element once
     at_once = min(nc, cus * slots)
     loop = max(steps * step + load, steps * lds_cycles(calib, resident), ab * at_once / nc / hbm)
-    # without zero workgroups the adding splits wait for split 0's store; one
-    # split without them only stores (wg_fixed1: no poll, no adds; a library
-    # built before the column charges an adding workgroup's wg_fixed)
-    store1 = bool(cfg.split_k and not zwg and sk == 1 and calib.get("wg_fixed1"))
+    # without zero workgroups the adding splits wait for split 0's store; a
+    # storing one split: wg_fixed1
     fixed = calib["wg_fixed0"] if cfg.split_k and not zwg and sk > 1 else \
         calib["wg_fixed1"] if store1 else calib["wg_fixed"]
     work = fixed + loop
